@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Install every Debian package kftrain needs to build, test and run.
+# Idempotent: quiet when everything is already installed.
+#   scripts/setup.sh           CLI, trainer and test dependencies
+#   scripts/setup.sh --cli     only what the CLI and its tests need (no libtorch)
+set -euo pipefail
+
+cli_packages=(
+    build-essential cmake pkg-config
+    libcli11-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev catch2
+    libcurl4-openssl-dev python3
+)
+trainer_packages=(
+    libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev
+)
+
+packages=("${cli_packages[@]}")
+if [[ "${1:-}" != "--cli" ]]; then
+    packages+=("${trainer_packages[@]}")
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
