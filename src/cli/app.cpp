@@ -1,0 +1,99 @@
+#include "cli/app.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+
+#include "cli/context.h"
+#include "cli/exit_codes.h"
+#include "cli/init_cmd.h"
+#include "cli/render_cmd.h"
+#include "cli/submit_cmd.h"
+#include "cli/version_cmd.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_description =
+    "kftrain: train PyTorch models across many machines with Kubeflow PyTorchJobs.\n"
+    "Renders a short job file into a PyTorchJob, submits it with kubectl, and runs\n"
+    "the same job on this machine with --local.";
+
+constexpr const char* k_footer =
+    "Examples:\n"
+    "  # Print the PyTorchJob a job file makes\n"
+    "  kftrain render -f examples/mnist-ddp.yaml\n"
+    "  # Submit it to the cluster of the current kubectl context\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml -n ml-training\n"
+    "  # Write a commented starter job file\n"
+    "  kftrain init > job.yaml\n\n"
+    "Exit codes: 0 ok, 1 job failed, 2 bad input, 3 not found, 4 cluster or kubectl\n"
+    "error, 5 timed out, 130 interrupted.";
+
+void add_global_flags(CLI::App& app, GlobalOptions& global) {
+    app.add_option("-n,--namespace", global.namespace_,
+                   "Namespace of the job (overrides the job file's namespace)");
+    app.add_option("--context", global.context, "kubeconfig context to use");
+    app.add_option("--kubeconfig", global.kubeconfig, "Path to the kubeconfig file");
+    app.add_option("--request-timeout", global.request_timeout,
+                   "kubectl request timeout, e.g. 30s");
+    app.add_flag("--local", global.local, "Run on this machine instead of a cluster");
+}
+
+}  // namespace
+
+int report_error(Context& ctx, const std::string& message, int code) {
+    ctx.err << "kftrain: error: " << message << "\n";
+    return code;
+}
+
+void report_warning(Context& ctx, const std::string& message) {
+    ctx.err << "kftrain: warning: " << message << "\n";
+}
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    Context ctx{out, err, {}, k_exit_ok};
+    CLI::App app(k_description, "kftrain");
+    app.footer(k_footer);
+    app.require_subcommand(1);
+    app.fallthrough();
+    app.set_version_flag("--version", std::string("kftrain ") + KFTRAIN_VERSION);
+    add_global_flags(app, ctx.global);
+
+    setup_render(app, ctx);
+    setup_submit(app, ctx);
+    setup_init(app, ctx);
+    setup_version(app, ctx);
+
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        const CLI::App* shown = &app;
+        for (const auto* sub : app.get_subcommands()) {
+            shown = sub;
+        }
+        out << shown->help();
+        return k_exit_ok;
+    } catch (const CLI::CallForAllHelp&) {
+        out << app.help("", CLI::AppFormatMode::All);
+        return k_exit_ok;
+    } catch (const CLI::CallForVersion& e) {
+        out << e.what() << "\n";
+        return k_exit_ok;
+    } catch (const CLI::Success&) {
+        return k_exit_ok;
+    } catch (const CLI::ParseError& e) {
+        std::string verb;
+        for (const auto* sub : app.get_subcommands()) {
+            verb = " " + sub->get_name();
+        }
+        ctx.err << "kftrain: error: " << e.what() << "\n"
+                << "Run 'kftrain" << verb << " --help' for usage.\n";
+        return k_exit_bad_input;
+    }
+    return ctx.exit_code;
+}
+
+}  // namespace kftrain::cli

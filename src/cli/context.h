@@ -1,0 +1,32 @@
+#pragma once
+
+#include <ostream>
+#include <string>
+
+namespace kftrain::cli {
+
+// Flags every verb accepts, forwarded to every kubectl call.
+struct GlobalOptions {
+    std::string namespace_;       // -n/--namespace; empty: the job file's or kubectl's
+    std::string context;          // --context
+    std::string kubeconfig;       // --kubeconfig
+    std::string request_timeout;  // --request-timeout, as kubectl takes it ("30s")
+    bool local = false;           // --local: run on this machine
+};
+
+// What a verb runs with: its output streams, the global flags, and the exit
+// code it sets.
+struct Context {
+    std::ostream& out;
+    std::ostream& err;
+    GlobalOptions global;
+    int exit_code = 0;
+};
+
+// Print "kftrain: error: <message>" to err and return code.
+int report_error(Context& ctx, const std::string& message, int code);
+
+// Print "kftrain: warning: <message>" to err.
+void report_warning(Context& ctx, const std::string& message);
+
+}  // namespace kftrain::cli

@@ -1,0 +1,51 @@
+#include "cli/job_input.h"
+
+#include "manifest/load.h"
+#include "manifest/render.h"
+#include "manifest/yaml_emit.h"
+
+namespace kftrain::cli {
+
+void add_job_input_flags(CLI::App& sub, JobInput& input) {
+    sub.add_option("-f,--file", input.file, "Job file (YAML); see 'kftrain init'")->required();
+    sub.add_option("--set", input.sets,
+                   "Override a job-file key, typed as the key: --set replicas=8 "
+                   "--set trainer.epochs=5 (repeatable; overrides the job file)");
+    sub.add_option("--template", input.template_file,
+                   "PyTorchJob template to render into (default: the built-in "
+                   "templates/pytorchjob.yaml)");
+}
+
+util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOptions& global) {
+    manifest::Overrides overrides;
+    overrides.sets = input.sets;
+    if (!global.namespace_.empty()) {
+        overrides.namespace_ = global.namespace_;
+    }
+    auto spec = manifest::load_job_file(input.file, overrides);
+    if (!spec) {
+        return util::Error{spec.error()};
+    }
+    manifest::Template tmpl = manifest::default_template();
+    if (!input.template_file.empty()) {
+        auto text = manifest::read_file(input.template_file);
+        if (!text) {
+            return util::Error{"--template: " + text.error()};
+        }
+        tmpl = manifest::Template{*text, input.template_file};
+    }
+    auto rendered = manifest::render_job(*spec, tmpl);
+    if (!rendered) {
+        return util::Error{rendered.error()};
+    }
+    return RenderedJob{std::move(spec.value()), *rendered};
+}
+
+std::string format_manifest(const YAML::Node& manifest, const std::string& format) {
+    if (format == "json") {
+        return manifest::to_json(manifest).dump(2) + "\n";
+    }
+    return manifest::to_yaml(manifest);
+}
+
+}  // namespace kftrain::cli

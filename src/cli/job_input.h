@@ -1,0 +1,38 @@
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/context.h"
+#include "manifest/job_spec.h"
+#include "util/result.h"
+
+namespace kftrain::cli {
+
+// The flags that name a job file and change it: shared by render, submit and
+// the other verbs that read a job file.
+struct JobInput {
+    std::string file;
+    std::vector<std::string> sets;
+    std::string template_file;
+};
+
+// Add -f/--file, --set and --template to a verb.
+void add_job_input_flags(CLI::App& sub, JobInput& input);
+
+// A job loaded and rendered into its PyTorchJob.
+struct RenderedJob {
+    manifest::JobSpec spec;
+    YAML::Node manifest;
+};
+
+// Load, validate and render the job the flags name (with -n from the globals).
+util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOptions& global);
+
+// Format a manifest as "yaml" or "json".
+std::string format_manifest(const YAML::Node& manifest, const std::string& format);
+
+}  // namespace kftrain::cli

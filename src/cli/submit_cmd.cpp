@@ -1,0 +1,86 @@
+#include "cli/submit_cmd.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "cli/exit_codes.h"
+#include "cli/kubectl.h"
+#include "cli/kubectl_errors.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_submit_examples =
+    "Examples:\n"
+    "  # Submit to the namespace ml-training of the context prod\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml -n ml-training --context prod\n"
+    "  # Print exactly what would be applied; runs no kubectl\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml --dry-run\n"
+    "  # Let the API server and the operator's webhook check it, creating nothing\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml --dry-run=server";
+
+}  // namespace
+
+void setup_submit(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<SubmitOptions>();
+    auto* sub = app.add_subcommand("submit", "Submit a job to the cluster (kubectl apply)");
+    sub->footer(k_submit_examples);
+    add_job_input_flags(*sub, options->job);
+    sub->add_option("--dry-run", options->dry_run,
+                    "client (or no value): print what would be applied and run nothing; "
+                    "server: let the API server check it and create nothing")
+        ->expected(0, 1)
+        ->default_str("none");
+    sub->callback([options, &ctx] {
+        std::string invalid = validate_submit(*options);
+        if (!invalid.empty()) {
+            ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
+            return;
+        }
+        ctx.exit_code = run_submit(*options, ctx);
+    });
+}
+
+std::string validate_submit(const SubmitOptions& options) {
+    const std::string& d = options.dry_run;
+    if (d != "none" && d != "client" && d != "server" && !d.empty()) {
+        return fmt::format("--dry-run must be client or server (got {})", d);
+    }
+    return "";
+}
+
+int run_submit(const SubmitOptions& options, Context& ctx) {
+    auto job = load_and_render(options.job, ctx.global);
+    if (!job) {
+        return report_error(ctx, job.error(), k_exit_bad_input);
+    }
+    std::string manifest = format_manifest(job->manifest, "yaml");
+    bool client_dry_run = options.dry_run.empty() || options.dry_run == "client";
+    if (client_dry_run) {
+        ctx.out << manifest;
+        return k_exit_ok;
+    }
+    std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job->spec.namespace_};
+    bool server_dry_run = options.dry_run == "server";
+    if (server_dry_run) {
+        args.push_back("--dry-run=server");
+    }
+    auto result = make_kubectl_runner(ctx.global)->run(args, manifest);
+    if (!result) {
+        return report_error(ctx, result.error(), k_exit_cluster);
+    }
+    if (!result->ok()) {
+        std::string action = fmt::format("submitting pytorchjob/{}", job->spec.name);
+        return report_error(ctx, explain_kubectl_error(result->err, action), k_exit_cluster);
+    }
+    if (server_dry_run) {
+        ctx.out << fmt::format("pytorchjob/{} accepted by the server (dry run: nothing created)\n",
+                               job->spec.name);
+    } else {
+        ctx.out << fmt::format("pytorchjob/{} submitted\n", job->spec.name);
+    }
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cli/context.h"
+#include "cli/job_input.h"
+
+namespace kftrain::cli {
+
+// Everything `kftrain submit` takes.
+struct SubmitOptions {
+    JobInput job;
+    std::string dry_run = "none";  // none, client (print only) or server
+};
+
+// Register `kftrain submit`.
+void setup_submit(CLI::App& app, Context& ctx);
+
+// Check the flags of submit; return an error naming the flag, or "".
+std::string validate_submit(const SubmitOptions& options);
+
+// Submit a job; return the exit code.
+int run_submit(const SubmitOptions& options, Context& ctx);
+
+}  // namespace kftrain::cli

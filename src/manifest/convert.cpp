@@ -1,0 +1,194 @@
+#include "manifest/convert.h"
+
+#include "manifest/schema.h"
+
+namespace kftrain::manifest {
+namespace {
+
+bool present(const YAML::Node& node) {
+    return node.IsDefined() && !node.IsNull();
+}
+
+void read(const YAML::Node& node, std::string& out) {
+    if (present(node)) {
+        out = node.Scalar();
+    }
+}
+
+template <typename T>
+void read(const YAML::Node& node, std::optional<T>& out) {
+    if (present(node)) {
+        out = node.as<T>();
+    }
+}
+
+void read(const YAML::Node& node, int& out) {
+    if (present(node)) {
+        out = node.as<int>();
+    }
+}
+
+void read(const YAML::Node& node, bool& out) {
+    if (present(node)) {
+        out = node.Scalar() == "true";
+    }
+}
+
+void read(const YAML::Node& node, std::vector<std::string>& out) {
+    if (present(node)) {
+        out.clear();
+        for (const auto& item : node) {
+            out.push_back(item.Scalar());
+        }
+    }
+}
+
+void read(const YAML::Node& node, std::map<std::string, std::string>& out) {
+    if (present(node)) {
+        for (const auto& entry : node) {
+            out[entry.first.Scalar()] = present(entry.second) ? entry.second.Scalar() : "";
+        }
+    }
+}
+
+void read_env(const YAML::Node& node, std::map<std::string, EnvVar>& out) {
+    if (!present(node)) {
+        return;
+    }
+    for (const auto& entry : node) {
+        EnvVar var;
+        if (entry.second.IsMap()) {
+            var.secret_name = entry.second["secretKeyRef"]["name"].Scalar();
+            var.secret_key = entry.second["secretKeyRef"]["key"].Scalar();
+        } else if (present(entry.second)) {
+            var.value = entry.second.Scalar();
+        }
+        out[entry.first.Scalar()] = var;
+    }
+}
+
+void read_resources(const YAML::Node& node, Resources& out) {
+    if (!present(node)) {
+        return;
+    }
+    read(node["cpu"], out.cpu);
+    read(node["memory"], out.memory);
+    read(node["gpus"], out.gpus);
+    if (present(node["limits"])) {
+        read(node["limits"]["cpu"], out.cpu_limit);
+        read(node["limits"]["memory"], out.memory_limit);
+    }
+}
+
+void read_volumes(const YAML::Node& node, std::vector<Volume>& out) {
+    if (!present(node)) {
+        return;
+    }
+    for (const auto& item : node) {
+        Volume v;
+        read(item["name"], v.name);
+        read(item["claim"], v.claim);
+        read(item["configMap"], v.config_map);
+        read(item["mountPath"], v.mount_path);
+        read(item["readOnly"], v.read_only);
+        read(item["localPath"], v.local_path);
+        out.push_back(v);
+    }
+}
+
+void read_run_policy(const YAML::Node& node, RunPolicy& out) {
+    if (!present(node)) {
+        return;
+    }
+    read(node["backoffLimit"], out.backoff_limit);
+    read(node["activeDeadlineSeconds"], out.active_deadline_seconds);
+    read(node["ttlSecondsAfterFinished"], out.ttl_seconds_after_finished);
+    read(node["cleanPodPolicy"], out.clean_pod_policy);
+    read(node["suspend"], out.suspend);
+    const YAML::Node scheduling = node["schedulingPolicy"];
+    if (present(scheduling)) {
+        read(scheduling["minAvailable"], out.scheduling.min_available);
+        read(scheduling["queue"], out.scheduling.queue);
+        read(scheduling["priorityClass"], out.scheduling.priority_class);
+    }
+}
+
+std::optional<ElasticPolicy> read_elastic(const YAML::Node& node) {
+    if (!present(node)) {
+        return std::nullopt;
+    }
+    ElasticPolicy out;
+    read(node["minReplicas"], out.min_replicas);
+    read(node["maxReplicas"], out.max_replicas);
+    read(node["maxRestarts"], out.max_restarts);
+    read(node["rdzvBackend"], out.rdzv_backend);
+    return out;
+}
+
+}  // namespace
+
+JobSpec to_job_spec(const YAML::Node& root) {
+    JobSpec spec;
+    read(root["name"], spec.name);
+    read(root["namespace"], spec.namespace_);
+    read(root["backend"], spec.backend);
+    read(root["image"], spec.image);
+    read(root["imagePullPolicy"], spec.image_pull_policy);
+    read(root["imagePullSecrets"], spec.image_pull_secrets);
+    read(root["command"], spec.command);
+    if (present(root["args"])) {
+        spec.args.emplace();
+        read(root["args"], *spec.args);
+    }
+    read(root["replicas"], spec.replicas);
+    read(root["nprocPerNode"], spec.nproc_per_node);
+    read(root["restartPolicy"], spec.restart_policy);
+    read_resources(root["resources"], spec.resources);
+    read_env(root["env"], spec.env);
+    // Trainer keys in schema order, so the rendered flags are stable.
+    const YAML::Node trainer = root["trainer"];
+    if (present(trainer)) {
+        for (const auto& def : find_field("trainer")->children) {
+            if (present(trainer[def.name])) {
+                spec.trainer.emplace_back(def.name, trainer[def.name].Scalar());
+            }
+        }
+    }
+    const YAML::Node mlflow = root["mlflow"];
+    if (present(mlflow)) {
+        read(mlflow["trackingUri"], spec.mlflow.tracking_uri);
+        read(mlflow["experiment"], spec.mlflow.experiment);
+        read(mlflow["runName"], spec.mlflow.run_name);
+        read(mlflow["credentialsSecret"], spec.mlflow.credentials_secret);
+    }
+    read_volumes(root["volumes"], spec.volumes);
+    read_run_policy(root["runPolicy"], spec.run_policy);
+    spec.elastic_policy = read_elastic(root["elasticPolicy"]);
+    read(root["nodeSelector"], spec.node_selector);
+    if (present(root["tolerations"])) {
+        for (const auto& item : root["tolerations"]) {
+            Toleration t;
+            read(item["key"], t.key);
+            read(item["operator"], t.op);
+            read(item["value"], t.value);
+            read(item["effect"], t.effect);
+            read(item["tolerationSeconds"], t.seconds);
+            spec.tolerations.push_back(t);
+        }
+    }
+    read(root["priorityClassName"], spec.priority_class_name);
+    read(root["labels"], spec.labels);
+    read(root["annotations"], spec.annotations);
+    return spec;
+}
+
+std::string JobSpec::trainer_value(const std::string& key, const std::string& fallback) const {
+    for (const auto& [name, value] : trainer) {
+        if (name == key) {
+            return value;
+        }
+    }
+    return fallback;
+}
+
+}  // namespace kftrain::manifest

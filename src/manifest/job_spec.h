@@ -1,0 +1,120 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kftrain::manifest {
+
+// An environment variable: a plain value or a key of a Kubernetes Secret.
+struct EnvVar {
+    std::string value;
+    std::string secret_name;  // set for secretKeyRef
+    std::string secret_key;
+    bool optional = false;  // the Secret may lack the key
+};
+
+// A volume mounted in every replica.
+struct Volume {
+    std::string name;
+    std::string claim;       // PersistentVolumeClaim, or
+    std::string config_map;  // ConfigMap
+    std::string mount_path;
+    bool read_only = false;
+    std::string local_path;  // used by the local backend instead
+};
+
+struct Resources {
+    std::string cpu;
+    std::string memory;
+    int gpus = 0;
+    std::string cpu_limit;     // empty: same as cpu
+    std::string memory_limit;  // empty: same as memory
+};
+
+// A taint the pods tolerate; empty strings are unset.
+struct Toleration {
+    std::string key;
+    std::string op;
+    std::string value;
+    std::string effect;
+    std::optional<int64_t> seconds;
+};
+
+struct MlflowSettings {
+    std::string tracking_uri;
+    std::string experiment;
+    std::string run_name;
+    std::string credentials_secret;
+};
+
+struct SchedulingPolicy {
+    std::optional<int> min_available;
+    std::string queue;
+    std::string priority_class;
+};
+
+struct RunPolicy {
+    std::optional<int> backoff_limit;
+    std::optional<int64_t> active_deadline_seconds;
+    std::optional<int> ttl_seconds_after_finished;
+    std::string clean_pod_policy;  // empty: operator default
+    bool suspend = false;
+    SchedulingPolicy scheduling;
+};
+
+struct ElasticPolicy {
+    std::optional<int> min_replicas;
+    std::optional<int> max_replicas;
+    std::optional<int> max_restarts;
+    std::string rdzv_backend;
+};
+
+// Where each field of a job file came from, for messages that point at it.
+struct SourceMap {
+    std::string file;                               // the job file's path as given
+    std::map<std::string, int> lines;               // dotted path -> 1-based line
+    std::map<std::string, std::string> from_flags;  // dotted path -> "--set" or "--namespace"
+
+    // Name the place of a field: "job.yaml:12: replicas" or "--set replicas".
+    std::string locate(const std::string& path) const;
+};
+
+// A job file, loaded, type-checked and with every default applied.
+struct JobSpec {
+    std::string name;
+    std::string namespace_ = "default";
+    std::string backend;  // "", "kubernetes" or "local"
+    std::string image = "kftrain/trainer:latest";
+    std::string image_pull_policy = "IfNotPresent";
+    std::vector<std::string> image_pull_secrets;
+    std::vector<std::string> command;              // empty: kftrain-trainer
+    std::optional<std::vector<std::string>> args;  // unset: from trainer
+    int replicas = 2;
+    std::string nproc_per_node;  // empty: not set
+    std::string restart_policy = "OnFailure";
+    Resources resources;
+    std::map<std::string, EnvVar> env;
+    // trainer key (camelCase) -> value as written; flags in key order.
+    std::vector<std::pair<std::string, std::string>> trainer;
+    MlflowSettings mlflow;
+    std::vector<Volume> volumes;
+    RunPolicy run_policy;
+    std::optional<ElasticPolicy> elastic_policy;
+    std::map<std::string, std::string> node_selector;
+    std::vector<Toleration> tolerations;
+    std::string priority_class_name;
+    std::map<std::string, std::string> labels;
+    std::map<std::string, std::string> annotations;
+
+    SourceMap source;
+
+    // Return a trainer setting, or the fallback when the job file does not set it.
+    std::string trainer_value(const std::string& key, const std::string& fallback) const;
+    // Return the number of Worker replicas (replicas - 1).
+    int worker_replicas() const { return replicas - 1; }
+};
+
+}  // namespace kftrain::manifest

@@ -1,0 +1,128 @@
+#include "manifest/load.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "manifest/convert.h"
+#include "manifest/node_check.h"
+#include "manifest/overrides.h"
+#include "manifest/validate.h"
+
+namespace kftrain::manifest {
+namespace {
+
+using util::error;
+
+// Record the 1-based line of every key so messages can point at it.
+void record_lines(const YAML::Node& node, const std::string& path, SourceMap& source) {
+    if (node.Mark().line >= 0) {
+        source.lines[path] = node.Mark().line + 1;
+    }
+    if (node.IsMap()) {
+        for (const auto& entry : node) {
+            std::string key = entry.first.as<std::string>();
+            std::string child = path.empty() ? key : path + "." + key;
+            source.lines[child] = entry.first.Mark().line + 1;
+            record_lines(entry.second, child, source);
+            source.lines[child] = entry.first.Mark().line + 1;
+        }
+    } else if (node.IsSequence()) {
+        for (size_t i = 0; i < node.size(); ++i) {
+            record_lines(node[i], fmt::format("{}[{}]", path, i), source);
+        }
+    }
+}
+
+}  // namespace
+
+util::Result<std::string> read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        return error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    }
+    return text.str();
+}
+
+util::Result<JobSpec> load_job_file(const std::string& path, const Overrides& overrides) {
+    auto text = read_file(path);
+    if (!text) {
+        return util::Error{text.error()};
+    }
+    return load_job_text(*text, path, overrides);
+}
+
+util::Result<JobSpec> load_job_text(const std::string& text, const std::string& display_name,
+                                    const Overrides& overrides) {
+    SourceMap source;
+    source.file = display_name;
+    YAML::Node root;
+    try {
+        root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        return error(fmt::format("{}:{}: invalid YAML: {}", display_name, e.mark.line + 1, e.msg));
+    }
+    if (root.IsNull()) {
+        return error(
+            fmt::format("{}: the job file is empty (kftrain init writes a starter)", display_name));
+    }
+    if (!root.IsMap()) {
+        return error(fmt::format("{}:{}: expected a map of job settings (got {})", display_name,
+                                 root.Mark().line + 1, describe_value(root)));
+    }
+    record_lines(root, "", source);
+    for (const auto& assignment : overrides.sets) {
+        auto applied = apply_set(root, assignment, source);
+        if (!applied) {
+            return util::Error{applied.error()};
+        }
+    }
+    if (overrides.namespace_) {
+        root["namespace"] = *overrides.namespace_;
+        source.from_flags["namespace"] = "--namespace";
+    }
+    auto checked = check_against_schema(root, source);
+    if (!checked) {
+        return util::Error{checked.error()};
+    }
+    JobSpec spec = to_job_spec(root);
+    spec.source = std::move(source);
+    auto valid = validate_job(spec);
+    if (!valid) {
+        return util::Error{valid.error()};
+    }
+    return spec;
+}
+
+std::string SourceMap::locate(const std::string& path) const {
+    for (const auto& [flagged, flag] : from_flags) {
+        bool covers = path == flagged || path.rfind(flagged + ".", 0) == 0 ||
+                      path.rfind(flagged + "[", 0) == 0;
+        if (covers) {
+            return flag == "--set" ? "--set " + path : flag;
+        }
+    }
+    std::string probe = path;
+    while (true) {
+        auto it = lines.find(probe);
+        if (it != lines.end() && !probe.empty()) {
+            return fmt::format("{}:{}: {}", file, it->second, path);
+        }
+        size_t cut = probe.find_last_of(".[");
+        if (cut == std::string::npos) {
+            break;
+        }
+        probe = probe.substr(0, cut);
+    }
+    return fmt::format("{}: {}", file, path);
+}
+
+}  // namespace kftrain::manifest

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "manifest/job_spec.h"
+#include "util/result.h"
+
+namespace kftrain::manifest {
+
+// Command-line changes applied on top of the job file.
+struct Overrides {
+    std::vector<std::string> sets;          // "dotted.key=value", from --set
+    std::optional<std::string> namespace_;  // from -n/--namespace
+};
+
+// Load a job file: parse, apply overrides, type-check, fill defaults, validate.
+util::Result<JobSpec> load_job_file(const std::string& path, const Overrides& overrides);
+
+// Load a job from YAML text; display_name names it in messages.
+util::Result<JobSpec> load_job_text(const std::string& text, const std::string& display_name,
+                                    const Overrides& overrides);
+
+// Read a whole file, with a message naming it when that fails.
+util::Result<std::string> read_file(const std::string& path);
+
+}  // namespace kftrain::manifest

@@ -1,0 +1,94 @@
+#include "manifest/starter.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "manifest/schema.h"
+
+namespace kftrain::manifest {
+namespace {
+
+// The keys a starter file sets, with their values as YAML text.
+std::map<std::string, std::string> starter_values(const std::string& name) {
+    return {
+        {"name", name},
+        {"namespace", "default"},
+        {"image", "kftrain/trainer:latest"},
+        {"replicas", "2"},
+        {"restartPolicy", "OnFailure"},
+        {"resources.cpu", "\"2\""},
+        {"resources.memory", "4Gi"},
+        {"trainer.dataset", "mnist"},
+        {"trainer.dataDir", "/data/mnist"},
+        {"trainer.model", "mnist-cnn"},
+        {"trainer.epochs", "3"},
+        {"trainer.batchSize", "64"},
+        {"trainer.lr", "0.01"},
+    };
+}
+
+bool has_active(const std::string& path, const std::map<std::string, std::string>& values) {
+    auto it = values.lower_bound(path);
+    return it != values.end() && (it->first == path || it->first.rfind(path + ".", 0) == 0);
+}
+
+class StarterWriter {
+  public:
+    explicit StarterWriter(const std::string& name) : m_values(starter_values(name)) {}
+
+    std::string write() {
+        m_out =
+            "# kftrain job file. 'kftrain render -f FILE' prints the PyTorchJob it makes;\n"
+            "# 'kftrain submit -f FILE' submits it. Only name is required; a commented key\n"
+            "# shows its default. --set key=value overrides any key from the command line.\n";
+        for (const auto& field : job_schema().children) {
+            write_field(field, "", 0, false);
+        }
+        return m_out;
+    }
+
+  private:
+    void line(int depth, bool commented, const std::string& text) {
+        m_out += std::string(static_cast<size_t>(depth) * 2, ' ');
+        m_out += commented ? "# " + text : text;
+        m_out += "\n";
+    }
+
+    void write_field(const FieldDef& field, const std::string& parent, int depth, bool commented) {
+        std::string path = parent.empty() ? field.name : parent + "." + field.name;
+        bool active = !commented && has_active(path, m_values);
+        if (depth == 0) {
+            m_out += "\n";
+        }
+        std::string doc = field.doc;
+        if (!field.allowed.empty()) {
+            doc += fmt::format(" ({})", fmt::join(field.allowed, ", "));
+        }
+        line(depth, true, doc);
+        if (field.type == FieldType::Object) {
+            line(depth, !active, field.name + ":");
+            for (const auto& child : field.children) {
+                write_field(child, path, depth + 1, !active);
+            }
+            return;
+        }
+        if (active) {
+            line(depth, false, field.name + ": " + m_values.at(path));
+            return;
+        }
+        std::string shown = field.default_text;
+        line(depth, true, shown.empty() ? field.name + ":" : field.name + ": " + shown);
+    }
+
+    std::map<std::string, std::string> m_values;
+    std::string m_out;
+};
+
+}  // namespace
+
+std::string starter_job_file(const std::string& name) {
+    return StarterWriter(name).write();
+}
+
+}  // namespace kftrain::manifest

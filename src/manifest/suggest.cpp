@@ -1,0 +1,57 @@
+#include "manifest/suggest.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace kftrain::manifest {
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return s;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t above = row[j];
+            size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+            row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
+    std::string best;
+    size_t best_distance = 0;
+    std::string lowered = lower(word);
+    for (const auto& candidate : candidates) {
+        size_t d = edit_distance(lowered, lower(candidate));
+        if (best.empty() || d < best_distance) {
+            best = candidate;
+            best_distance = d;
+        }
+    }
+    // Close enough to be a typo: at most a third of the word, and at least 1 edit allowed.
+    size_t allowed = std::max<size_t>(1, std::max(word.size(), best.size()) / 3);
+    return best_distance <= allowed ? best : std::string();
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+    std::string best = nearest(word, candidates);
+    return best.empty() ? std::string() : " (did you mean " + best + "?)";
+}
+
+}  // namespace kftrain::manifest

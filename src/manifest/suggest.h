@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kftrain::manifest {
+
+// Return the candidate nearest to word by edit distance, or "" if none is close.
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
+
+// Return " (did you mean X?)" for the nearest candidate, or "" if none is close.
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace kftrain::manifest

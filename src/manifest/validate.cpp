@@ -1,0 +1,171 @@
+#include "manifest/validate.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <regex>
+#include <set>
+
+namespace kftrain::manifest {
+namespace {
+
+using util::error;
+using util::Status;
+
+constexpr size_t k_max_label = 63;
+
+Status fail(const JobSpec& spec, const std::string& path, const std::string& what,
+            const std::string& got) {
+    return error(fmt::format("{}: {} (got {})", spec.source.locate(path), what,
+                             got.empty() ? "nothing" : got));
+}
+
+bool label_chars(const std::string& text, bool first_may_be_digit) {
+    static const std::regex k_label("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    if (text.empty() || text.size() > k_max_label || !std::regex_match(text, k_label)) {
+        return false;
+    }
+    return first_may_be_digit || std::isalpha(static_cast<unsigned char>(text[0])) != 0;
+}
+
+Status check_name(const JobSpec& spec) {
+    if (spec.name.empty()) {
+        return fail(spec, "name", "is required", "");
+    }
+    if (!is_dns1035_label(spec.name)) {
+        return fail(spec, "name",
+                    "must be a DNS-1035 label: at most 63 lower-case letters, digits and '-', "
+                    "starting with a letter and ending with a letter or digit",
+                    spec.name);
+    }
+    // The operator names a Service after every replica: <name>-worker-<index>.
+    std::string longest =
+        fmt::format("{}-{}-{}", spec.name, spec.replicas > 1 ? "worker" : "master",
+                    spec.replicas > 1 ? spec.replicas - 2 : 0);
+    if (longest.size() > k_max_label) {
+        return fail(spec, "name",
+                    fmt::format("too long for {} replicas: the operator's service {} would exceed "
+                                "63 characters",
+                                spec.replicas, longest),
+                    spec.name);
+    }
+    if (!is_dns1123_label(spec.namespace_)) {
+        return fail(spec, "namespace", "must be a DNS-1123 label", spec.namespace_);
+    }
+    return util::ok_status();
+}
+
+Status check_replicas(const JobSpec& spec) {
+    static const std::regex k_positive("[1-9][0-9]*");
+    const std::string& nproc = spec.nproc_per_node;
+    if (!nproc.empty() && nproc != "auto" && nproc != "cpu" && nproc != "gpu" &&
+        !std::regex_match(nproc, k_positive)) {
+        return fail(spec, "nprocPerNode", "must be auto, cpu, gpu or a positive integer", nproc);
+    }
+    if (spec.image.empty()) {
+        return fail(spec, "image", "every container needs an image", "");
+    }
+    const auto& min_available = spec.run_policy.scheduling.min_available;
+    if (min_available && *min_available > spec.replicas) {
+        return fail(spec, "runPolicy.schedulingPolicy.minAvailable",
+                    fmt::format("must be <= replicas ({})", spec.replicas),
+                    std::to_string(*min_available));
+    }
+    if (!spec.elastic_policy) {
+        return util::ok_status();
+    }
+    if (spec.replicas < 2) {
+        return fail(spec, "elasticPolicy", "needs Workers: set replicas to 2 or more",
+                    fmt::format("replicas {}", spec.replicas));
+    }
+    const auto& elastic = *spec.elastic_policy;
+    if (elastic.min_replicas && elastic.max_replicas &&
+        *elastic.min_replicas > *elastic.max_replicas) {
+        return fail(spec, "elasticPolicy.minReplicas",
+                    fmt::format("must be <= elasticPolicy.maxReplicas ({})", *elastic.max_replicas),
+                    std::to_string(*elastic.min_replicas));
+    }
+    return util::ok_status();
+}
+
+Status check_volumes(const JobSpec& spec) {
+    std::set<std::string> names;
+    std::set<std::string> paths;
+    for (size_t i = 0; i < spec.volumes.size(); ++i) {
+        const Volume& v = spec.volumes[i];
+        std::string at = fmt::format("volumes[{}]", i);
+        if (!is_dns1123_label(v.name)) {
+            return fail(spec, at + ".name", "must be a DNS-1123 label", v.name);
+        }
+        if (!names.insert(v.name).second) {
+            return fail(spec, at + ".name", "is used by another volume", v.name);
+        }
+        if (v.claim.empty() == v.config_map.empty()) {
+            return fail(spec, at, "needs exactly one of claim or configMap",
+                        v.claim.empty() ? "neither" : "both");
+        }
+        if (v.mount_path.empty() || v.mount_path[0] != '/') {
+            return fail(spec, at + ".mountPath", "must be an absolute path", v.mount_path);
+        }
+        if (!paths.insert(v.mount_path).second) {
+            return fail(spec, at + ".mountPath", "is used by another volume", v.mount_path);
+        }
+    }
+    return util::ok_status();
+}
+
+Status check_env_and_labels(const JobSpec& spec) {
+    static const std::regex k_env_name("[-._a-zA-Z][-._a-zA-Z0-9]*");
+    for (const auto& [name, var] : spec.env) {
+        if (!std::regex_match(name, k_env_name)) {
+            return fail(spec, "env." + name, "is not a valid environment variable name", name);
+        }
+    }
+    static const std::regex k_label_value("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+    for (const auto& [key, value] : spec.labels) {
+        if (value.size() > k_max_label || !std::regex_match(value, k_label_value)) {
+            return fail(spec, "labels." + key,
+                        "must be a label value: at most 63 letters, digits, '-', '_' or '.', "
+                        "starting and ending with a letter or digit",
+                        value);
+        }
+    }
+    return util::ok_status();
+}
+
+Status check_command(const JobSpec& spec) {
+    if (!spec.command.empty() && !spec.trainer.empty()) {
+        return fail(spec, "trainer",
+                    "applies only to the default command (kftrain-trainer); remove trainer or "
+                    "command",
+                    fmt::format("command {}", spec.command.front()));
+    }
+    if (!spec.mlflow.credentials_secret.empty() && spec.mlflow.tracking_uri.empty()) {
+        return fail(spec, "mlflow.credentialsSecret", "needs mlflow.trackingUri",
+                    spec.mlflow.credentials_secret);
+    }
+    return util::ok_status();
+}
+
+}  // namespace
+
+bool is_dns1035_label(const std::string& text) {
+    return label_chars(text, false);
+}
+
+bool is_dns1123_label(const std::string& text) {
+    return label_chars(text, true);
+}
+
+Status validate_job(const JobSpec& spec) {
+    for (auto check :
+         {check_name, check_replicas, check_volumes, check_env_and_labels, check_command}) {
+        auto result = check(spec);
+        if (!result) {
+            return result;
+        }
+    }
+    return util::ok_status();
+}
+
+}  // namespace kftrain::manifest

@@ -1,0 +1,292 @@
+#include "util/subprocess.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+extern char** environ;
+
+namespace kftrain::util {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void close_fd(int& fd) {
+    if (fd >= 0) {
+        ::close(fd);
+        fd = -1;
+    }
+}
+
+std::vector<std::string> build_environment(const SpawnOptions& options) {
+    std::map<std::string, std::string> merged;
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+        std::string entry(*e);
+        auto eq = entry.find('=');
+        if (eq != std::string::npos) {
+            merged[entry.substr(0, eq)] = entry.substr(eq + 1);
+        }
+    }
+    for (const auto& name : options.unset_env) {
+        merged.erase(name);
+    }
+    for (const auto& [name, value] : options.env) {
+        merged[name] = value;
+    }
+    std::vector<std::string> out;
+    out.reserve(merged.size());
+    for (const auto& [name, value] : merged) {
+        out.push_back(name + "=" + value);
+    }
+    return out;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+    std::vector<char*> out;
+    out.reserve(strings.size() + 1);
+    for (auto& s : strings) {
+        out.push_back(s.data());
+    }
+    out.push_back(nullptr);
+    return out;
+}
+
+// Arrange one standard stream of the child; returns the parent's pipe end or -1.
+Status plan_stream(posix_spawn_file_actions_t* actions, const Redirect& redirect, int target,
+                   int& parent_end, int& child_end) {
+    switch (redirect.kind) {
+        case Redirect::Kind::Inherit:
+            return ok_status();
+        case Redirect::Kind::Null:
+            posix_spawn_file_actions_addopen(actions, target, "/dev/null",
+                                             target == 0 ? O_RDONLY : O_WRONLY, 0);
+            return ok_status();
+        case Redirect::Kind::File:
+            posix_spawn_file_actions_addopen(actions, target, redirect.path.c_str(),
+                                             O_WRONLY | O_CREAT | O_APPEND, 0644);
+            return ok_status();
+        case Redirect::Kind::Pipe: {
+            int fds[2];
+            if (::pipe2(fds, O_CLOEXEC) != 0) {
+                return error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+            }
+            parent_end = target == 0 ? fds[1] : fds[0];
+            child_end = target == 0 ? fds[0] : fds[1];
+            posix_spawn_file_actions_adddup2(actions, child_end, target);
+            return ok_status();
+        }
+    }
+    return ok_status();
+}
+
+ExitStatus decode(int wstatus) {
+    ExitStatus status;
+    if (WIFEXITED(wstatus)) {
+        status.code = WEXITSTATUS(wstatus);
+    } else if (WIFSIGNALED(wstatus)) {
+        status.signal = WTERMSIG(wstatus);
+    }
+    return status;
+}
+
+}  // namespace
+
+std::string ExitStatus::describe() const {
+    if (signal != 0) {
+        return fmt::format("signal {} ({})", signal, ::strsignal(signal));
+    }
+    return fmt::format("exit code {}", code);
+}
+
+Result<Process> Process::spawn(const SpawnOptions& options) {
+    if (options.argv.empty()) {
+        return error("cannot run a process with an empty command");
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+
+    Process proc;
+    int child_ends[3] = {-1, -1, -1};
+    int* parent_ends[3] = {&proc.m_stdin, &proc.m_stdout, &proc.m_stderr};
+    const Redirect* redirects[3] = {&options.stdin_from, &options.stdout_to, &options.stderr_to};
+    auto cleanup = [&] {
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+        for (int& fd : child_ends) {
+            close_fd(fd);
+        }
+    };
+    for (int i = 0; i < 3; ++i) {
+        auto planned = plan_stream(&actions, *redirects[i], i, *parent_ends[i], child_ends[i]);
+        if (!planned) {
+            cleanup();
+            return Error{planned.error()};
+        }
+    }
+    if (!options.cwd.empty()) {
+        posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
+    }
+
+    // The child starts with default signal dispositions and an empty mask.
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) {
+        sigaddset(&defaults, sig);
+    }
+    sigset_t empty;
+    sigemptyset(&empty);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setsigmask(&attr, &empty);
+    short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+    if (options.new_session) {
+        flags |= POSIX_SPAWN_SETSID;
+        proc.m_group = true;
+    }
+    posix_spawnattr_setflags(&attr, flags);
+
+    auto argv_strings = options.argv;
+    auto argv = c_strings(argv_strings);
+    auto env_strings = build_environment(options);
+    auto envp = c_strings(env_strings);
+    int rc = ::posix_spawnp(&proc.m_pid, argv[0], &actions, &attr, argv.data(), envp.data());
+    cleanup();
+    if (rc != 0) {
+        proc.close_all();
+        return error(fmt::format("cannot run '{}': {}", options.argv[0], std::strerror(rc)));
+    }
+    if (proc.m_stdin >= 0) {
+        ::fcntl(proc.m_stdin, F_SETFL, ::fcntl(proc.m_stdin, F_GETFL) | O_NONBLOCK);
+    }
+    return proc;
+}
+
+Process::Process(Process&& other) noexcept {
+    *this = std::move(other);
+}
+
+Process& Process::operator=(Process&& other) noexcept {
+    if (this != &other) {
+        close_all();
+        m_pid = std::exchange(other.m_pid, -1);
+        m_group = other.m_group;
+        m_stdin = std::exchange(other.m_stdin, -1);
+        m_stdout = std::exchange(other.m_stdout, -1);
+        m_stderr = std::exchange(other.m_stderr, -1);
+        m_status = other.m_status;
+    }
+    return *this;
+}
+
+Process::~Process() {
+    close_all();
+}
+
+void Process::close_all() {
+    close_fd(m_stdin);
+    close_fd(m_stdout);
+    close_fd(m_stderr);
+}
+
+void Process::close_stdin() {
+    close_fd(m_stdin);
+}
+
+void Process::signal(int sig) const {
+    if (m_pid <= 0 || m_status) {
+        return;
+    }
+    if (m_group) {
+        ::kill(-m_pid, sig);
+    } else {
+        ::kill(m_pid, sig);
+    }
+}
+
+Result<ExitStatus> Process::wait() {
+    if (m_status) {
+        return *m_status;
+    }
+    int wstatus = 0;
+    while (::waitpid(m_pid, &wstatus, 0) < 0) {
+        if (errno != EINTR) {
+            return error(fmt::format("waitpid({}): {}", m_pid, std::strerror(errno)));
+        }
+    }
+    m_status = decode(wstatus);
+    return *m_status;
+}
+
+std::optional<ExitStatus> Process::try_wait() {
+    if (m_status) {
+        return m_status;
+    }
+    int wstatus = 0;
+    pid_t rc = ::waitpid(m_pid, &wstatus, WNOHANG);
+    if (rc == m_pid) {
+        m_status = decode(wstatus);
+    }
+    return m_status;
+}
+
+std::optional<std::string> find_executable(const std::string& name) {
+    if (name.empty()) {
+        return std::nullopt;
+    }
+    auto is_exec = [](const std::string& path) {
+        struct stat st {};
+        return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+               ::access(path.c_str(), X_OK) == 0;
+    };
+    if (name.find('/') != std::string::npos) {
+        return is_exec(name) ? std::optional<std::string>(name) : std::nullopt;
+    }
+    const char* path = std::getenv("PATH");
+    std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+    size_t start = 0;
+    while (start <= dirs.size()) {
+        size_t end = dirs.find(':', start);
+        if (end == std::string::npos) {
+            end = dirs.size();
+        }
+        std::string dir = dirs.substr(start, end - start);
+        std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
+        if (is_exec(candidate)) {
+            return candidate;
+        }
+        start = end + 1;
+    }
+    return std::nullopt;
+}
+
+std::string format_argv(const std::vector<std::string>& argv) {
+    std::string out;
+    for (const auto& arg : argv) {
+        if (!out.empty()) {
+            out += ' ';
+        }
+        bool plain =
+            !arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?;&|<>()") == std::string::npos;
+        if (plain) {
+            out += arg;
+        } else {
+            out += '\'';
+            for (char c : arg) {
+                out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            }
+            out += '\'';
+        }
+    }
+    return out;
+}
+
+}  // namespace kftrain::util
