@@ -1,0 +1,128 @@
+#include "trainer/checkpoint_files.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace kftrain::trainer {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* k_prefix = "ckpt-";
+constexpr const char* k_suffix = ".pt";
+
+Error errno_error(const std::string& what, const std::string& path) {
+    return Error{fmt::format("{} {}: {}", what, path, std::strerror(errno))};
+}
+
+Result<Unit> write_all(int fd, const std::string& bytes, const std::string& path) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            return errno_error("cannot write", path);
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return Unit{};
+}
+
+void fsync_dir(const std::string& dir) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+}  // namespace
+
+std::string checkpoint_name(int64_t global_step) {
+    return fmt::format("{}{:08}{}", k_prefix, global_step, k_suffix);
+}
+
+std::optional<int64_t> checkpoint_step(const std::string& name) {
+    const std::size_t prefix = std::strlen(k_prefix), suffix = std::strlen(k_suffix);
+    if (name.size() <= prefix + suffix || name.rfind(k_prefix, 0) != 0 ||
+        name.compare(name.size() - suffix, suffix, k_suffix) != 0) {
+        return std::nullopt;
+    }
+    const auto digits = name.substr(prefix, name.size() - prefix - suffix);
+    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return std::nullopt;
+    }
+    return std::stoll(digits);
+}
+
+std::vector<std::string> list_checkpoints(const std::string& dir) {
+    std::vector<std::pair<int64_t, std::string>> found;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        if (auto step = checkpoint_step(entry.path().filename().string())) {
+            found.emplace_back(*step, entry.path().string());
+        }
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> paths;
+    for (auto& [step, path] : found) {
+        paths.push_back(std::move(path));
+    }
+    return paths;
+}
+
+std::optional<std::string> newest_checkpoint(const std::string& dir) {
+    auto all = list_checkpoints(dir);
+    if (all.empty()) {
+        return std::nullopt;
+    }
+    return all.back();
+}
+
+std::vector<std::string> rotate_checkpoints(const std::string& dir, int keep) {
+    auto all = list_checkpoints(dir);
+    std::vector<std::string> deleted;
+    const std::size_t kept = static_cast<std::size_t>(std::max(keep, 1));
+    for (std::size_t i = 0; i + kept < all.size(); ++i) {
+        std::error_code ec;
+        if (fs::remove(all[i], ec)) {
+            deleted.push_back(all[i]);
+        }
+    }
+    return deleted;
+}
+
+Result<Unit> write_file_atomic(const std::string& path, const std::string& bytes) {
+    const fs::path target(path);
+    const auto dir = target.has_parent_path() ? target.parent_path().string() : ".";
+    const auto tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        return errno_error("cannot create", tmp);
+    }
+    auto written = write_all(fd, bytes, tmp);
+    if (written.ok() && ::fsync(fd) != 0) {
+        written = errno_error("cannot fsync", tmp);
+    }
+    ::close(fd);
+    if (!written.ok()) {
+        ::unlink(tmp.c_str());
+        return written;
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        auto err = errno_error("cannot rename to", path);
+        ::unlink(tmp.c_str());
+        return err;
+    }
+    fsync_dir(dir);
+    return Unit{};
+}
+
+}  // namespace kftrain::trainer

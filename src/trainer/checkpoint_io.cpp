@@ -1,0 +1,60 @@
+#include "trainer/checkpoint_io.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "trainer/checkpoint_files.h"
+
+namespace kftrain::trainer {
+
+std::string checkpoint_bytes(Net& model, torch::optim::Optimizer& optimizer, TrainPosition pos) {
+    torch::serialize::OutputArchive archive, model_archive, optimizer_archive;
+    model.save(model_archive);
+    optimizer.save(optimizer_archive);
+    archive.write("model", model_archive);
+    archive.write("optimizer", optimizer_archive);
+    archive.write("epoch", torch::tensor(pos.epoch, torch::kInt64));
+    archive.write("global_step", torch::tensor(pos.global_step, torch::kInt64));
+    std::ostringstream out;
+    archive.save_to(out);
+    return out.str();
+}
+
+Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std::string& name,
+                                            Net& model, torch::optim::Optimizer& optimizer) {
+    try {
+        std::istringstream in(bytes);
+        torch::serialize::InputArchive archive, model_archive, optimizer_archive;
+        archive.load_from(in);
+        archive.read("model", model_archive);
+        archive.read("optimizer", optimizer_archive);
+        model.load(model_archive);
+        optimizer.load(optimizer_archive);
+        torch::Tensor epoch, step;
+        archive.read("epoch", epoch);
+        archive.read("global_step", step);
+        return TrainPosition{epoch.item<int64_t>(), step.item<int64_t>()};
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        return Error{fmt::format("{}: not a checkpoint of this model and optimizer ({})", name,
+                                 what.substr(0, what.find('\n')))};
+    }
+}
+
+Result<Unit> save_checkpoint(const std::string& path, Net& model,
+                             torch::optim::Optimizer& optimizer, TrainPosition pos) {
+    return write_file_atomic(path, checkpoint_bytes(model, optimizer, pos));
+}
+
+Result<Unit> write_params_dump(const std::string& path, Net& model) {
+    std::string bytes;
+    for (const auto& p : model.parameters()) {
+        auto flat = p.detach().to(torch::kFloat32).contiguous().reshape({-1});
+        const auto* data = reinterpret_cast<const char*>(flat.data_ptr<float>());
+        bytes.append(data, static_cast<std::size_t>(flat.numel()) * sizeof(float));
+    }
+    return write_file_atomic(path, bytes);
+}
+
+}  // namespace kftrain::trainer

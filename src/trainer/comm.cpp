@@ -1,0 +1,281 @@
+// The only translation unit that includes c10d and Gloo headers.
+#include "trainer/comm.h"
+
+#include <fmt/format.h>
+#include <torch/csrc/autograd/function.h>
+#include <torch/csrc/autograd/function_hook.h>
+#include <torch/csrc/autograd/variable.h>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+#include "trainer/buckets.h"
+
+namespace kftrain::trainer {
+
+struct Comm::Impl {
+    c10::intrusive_ptr<c10d::TCPStore> store;
+    c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+    std::chrono::milliseconds timeout;
+};
+
+namespace {
+
+bool is_loopback(const std::string& addr) {
+    return addr == "localhost" || addr.rfind("127.", 0) == 0 || addr == "::1";
+}
+
+std::shared_ptr<::gloo::transport::Device> make_device(const DistEnv& env) {
+    using c10d::ProcessGroupGloo;
+    if (!env.socket_ifname.empty()) {
+        return ProcessGroupGloo::createDeviceForInterface(env.socket_ifname);
+    }
+    if (is_loopback(env.master_addr)) {
+        return ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+    }
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0) {
+        try {
+            return ProcessGroupGloo::createDeviceForHostname(host);
+        } catch (const std::exception&) {
+        }
+    }
+    return ProcessGroupGloo::createDefaultDevice();
+}
+
+class GlooPending : public Comm::Pending {
+public:
+    GlooPending(c10::intrusive_ptr<c10d::Work> work, std::chrono::milliseconds timeout)
+        : m_work(std::move(work)), m_timeout(timeout) {}
+    void wait() override { m_work->wait(m_timeout); }
+
+private:
+    c10::intrusive_ptr<c10d::Work> m_work;
+    std::chrono::milliseconds m_timeout;
+};
+
+}  // namespace
+
+Comm::Comm(std::unique_ptr<Impl> impl, int rank, int world)
+    : m_impl(std::move(impl)), m_rank(rank), m_world(world) {}
+
+Comm::~Comm() = default;
+
+Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env,
+                                            std::chrono::milliseconds timeout) {
+    auto impl = std::make_unique<Impl>();
+    impl->timeout = timeout;
+    try {
+        c10d::TCPStoreOptions opts;
+        opts.port = static_cast<std::uint16_t>(env.master_port);
+        opts.isServer = env.rank == 0;
+        opts.numWorkers = static_cast<std::size_t>(env.world_size);
+        opts.waitWorkers = true;
+        opts.timeout = timeout;
+        impl->store = c10::make_intrusive<c10d::TCPStore>(env.master_addr, opts);
+        auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+        options->devices.push_back(make_device(env));
+        options->threads = 1;
+        impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl->store, env.rank,
+                                                                  env.world_size, options);
+    } catch (const std::exception& e) {
+        return Error{fmt::format("cannot connect to {}:{} as rank {} of {}: {}", env.master_addr,
+                                 env.master_port, env.rank, env.world_size, e.what())};
+    }
+    return std::unique_ptr<Comm>(new Comm(std::move(impl), env.rank, env.world_size));
+}
+
+void Comm::broadcast(std::vector<torch::Tensor>& tensors) {
+    for (auto& t : tensors) {
+        std::vector<at::Tensor> one{t};
+        m_impl->group->broadcast(one)->wait(m_impl->timeout);
+    }
+}
+
+std::vector<double> Comm::allreduce_sum(const std::vector<double>& values) {
+    auto t = torch::tensor(values, torch::kFloat64);
+    std::vector<at::Tensor> one{t};
+    m_impl->group->allreduce(one)->wait(m_impl->timeout);
+    return std::vector<double>(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+}
+
+std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
+    std::vector<at::Tensor> one{flat};
+    c10d::AllreduceOptions opts;
+    opts.reduceOp = c10d::ReduceOp::SUM;  // AVG crashes Gloo on 1.13: divide afterwards
+    return std::make_unique<GlooPending>(m_impl->group->allreduce(one, opts), m_impl->timeout);
+}
+
+void Comm::barrier() { m_impl->group->barrier()->wait(m_impl->timeout); }
+
+std::string Comm::broadcast_bytes(const std::string& bytes) {
+    std::vector<torch::Tensor> size{torch::tensor({static_cast<int64_t>(bytes.size())})};
+    broadcast(size);
+    const int64_t n = size[0].item<int64_t>();
+    std::vector<torch::Tensor> data{torch::zeros({n}, torch::kUInt8)};
+    if (m_rank == 0) {
+        std::memcpy(data[0].data_ptr<uint8_t>(), bytes.data(), bytes.size());
+    }
+    broadcast(data);
+    return std::string(reinterpret_cast<const char*>(data[0].data_ptr<uint8_t>()),
+                       static_cast<std::size_t>(n));
+}
+
+// ---- GradientReducer ----
+
+struct GradientReducer::State {
+    struct Bucket {
+        std::vector<std::size_t> params;
+        std::vector<int64_t> offsets;
+        torch::Tensor flat;
+        std::size_t pending = 0;
+        std::unique_ptr<Comm::Pending> work;
+    };
+    Comm* comm = nullptr;
+    std::vector<torch::Tensor> params;
+    std::vector<Bucket> buckets;
+    std::vector<std::size_t> bucket_of;
+    std::vector<bool> seen;
+    std::vector<std::shared_ptr<torch::autograd::Node>> accumulators;
+    std::size_t next_launch = 0;
+    bool* enabled = nullptr;
+    std::mutex mutex;
+
+    void copy_in(std::size_t i) {
+        auto& b = buckets[bucket_of[i]];
+        const auto pos = std::find(b.params.begin(), b.params.end(), i) - b.params.begin();
+        auto slot = b.flat.narrow(0, b.offsets[pos], params[i].numel());
+        const auto& grad = params[i].grad();
+        if (grad.defined()) {
+            slot.copy_(grad.reshape({-1}));
+        } else {
+            slot.zero_();
+        }
+    }
+    void launch_ready() {
+        while (next_launch < buckets.size() && buckets[next_launch].pending == 0) {
+            auto& b = buckets[next_launch++];
+            b.work = comm->allreduce_async(b.flat);
+        }
+    }
+    void on_grad_ready(std::size_t i) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!*enabled || seen[i]) {
+            return;
+        }
+        seen[i] = true;
+        copy_in(i);
+        buckets[bucket_of[i]].pending -= 1;
+        launch_ready();
+    }
+};
+
+namespace {
+
+// Call the reducer when a parameter's gradient has been accumulated.
+class GradReadyHook : public torch::autograd::FunctionPostHook {
+public:
+    GradReadyHook(GradientReducer::State* state, std::size_t index)
+        : m_state(state), m_index(index) {}
+    torch::autograd::variable_list operator()(const torch::autograd::variable_list& outputs,
+                                              const torch::autograd::variable_list&) override {
+        m_state->on_grad_ready(m_index);
+        return outputs;
+    }
+
+private:
+    GradientReducer::State* m_state;
+    std::size_t m_index;
+};
+
+}  // namespace
+
+GradientReducer::GradientReducer(Comm& comm, std::vector<torch::Tensor> params,
+                                 std::size_t first_cap, std::size_t cap)
+    : m_state(std::make_unique<State>()) {
+    auto& s = *m_state;
+    s.comm = &comm;
+    s.enabled = &m_enabled;
+    s.params = std::move(params);
+    std::vector<std::size_t> bytes;
+    for (const auto& p : s.params) {
+        bytes.push_back(static_cast<std::size_t>(p.numel() * p.element_size()));
+    }
+    s.bucket_of.resize(s.params.size());
+    for (auto& indices : assign_buckets(bytes, first_cap, cap)) {
+        State::Bucket b;
+        int64_t offset = 0;
+        for (std::size_t i : indices) {
+            s.bucket_of[i] = s.buckets.size();
+            b.offsets.push_back(offset);
+            offset += s.params[i].numel();
+        }
+        b.params = std::move(indices);
+        b.flat = torch::zeros({offset}, s.params[b.params[0]].options());
+        s.buckets.push_back(std::move(b));
+    }
+    for (std::size_t i = 0; i < s.params.size(); ++i) {
+        auto acc = torch::autograd::impl::grad_accumulator(s.params[i]);
+        acc->add_post_hook(std::make_unique<GradReadyHook>(&s, i));
+        s.accumulators.push_back(std::move(acc));
+    }
+    prepare();
+}
+
+GradientReducer::~GradientReducer() = default;
+
+void GradientReducer::prepare() {
+    auto& s = *m_state;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.seen.assign(s.params.size(), false);
+    for (auto& b : s.buckets) {
+        b.pending = b.params.size();
+        b.work.reset();
+    }
+    s.next_launch = 0;
+}
+
+void GradientReducer::finish() {
+    auto& s = *m_state;
+    {
+        std::lock_guard<std::mutex> lock(s.mutex);
+        for (std::size_t i = 0; i < s.params.size(); ++i) {
+            if (!s.seen[i]) {
+                s.seen[i] = true;
+                s.copy_in(i);
+                s.buckets[s.bucket_of[i]].pending -= 1;
+            }
+        }
+        s.launch_ready();
+    }
+    const double world = static_cast<double>(s.comm->world());
+    for (auto& b : s.buckets) {
+        b.work->wait();
+        b.flat.div_(world);
+        for (std::size_t k = 0; k < b.params.size(); ++k) {
+            auto& p = s.params[b.params[k]];
+            auto avg = b.flat.narrow(0, b.offsets[k], p.numel()).view(p.sizes());
+            if (p.grad().defined()) {
+                p.mutable_grad().copy_(avg);
+            } else {
+                p.mutable_grad() = avg.clone();
+            }
+        }
+    }
+}
+
+void GradientReducer::allreduce_all() {
+    const bool was = m_enabled;
+    m_enabled = false;
+    prepare();
+    m_enabled = was;
+    finish();
+}
+
+std::size_t GradientReducer::bucket_count() const { return m_state->buckets.size(); }
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,90 @@
+#include "trainer/env.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+namespace kftrain::trainer {
+namespace {
+
+Result<int> parse_int(const EnvLookup& env, const std::string& name, int fallback, int min) {
+    const auto raw = env(name);
+    if (!raw || raw->empty()) {
+        return fallback;
+    }
+    try {
+        std::size_t used = 0;
+        const int value = std::stoi(*raw, &used);
+        if (used != raw->size() || value < min) {
+            throw std::invalid_argument(name);
+        }
+        return value;
+    } catch (const std::exception&) {
+        return Error{fmt::format("{}: must be an integer >= {} (got {})", name, min, *raw)};
+    }
+}
+
+std::string get_or(const EnvLookup& env, const std::string& name, const std::string& fallback) {
+    const auto raw = env(name);
+    return raw && !raw->empty() ? *raw : fallback;
+}
+
+}  // namespace
+
+EnvLookup process_env() {
+    return [](const std::string& name) -> std::optional<std::string> {
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) {
+            return std::nullopt;
+        }
+        return std::string(value);
+    };
+}
+
+Result<DistEnv> parse_dist_env(const EnvLookup& env) {
+    DistEnv out;
+    const auto world = parse_int(env, "WORLD_SIZE", 1, 1);
+    const auto rank = parse_int(env, "RANK", 0, 0);
+    const auto local = parse_int(env, "LOCAL_RANK", 0, 0);
+    const auto port = parse_int(env, "MASTER_PORT", 29500, 1);
+    const auto nproc = parse_int(env, "PET_NPROC_PER_NODE", 1, 1);
+    for (const auto* r : {&world, &rank, &local, &port, &nproc}) {
+        if (!r->ok()) {
+            return Error{r->error()};
+        }
+    }
+    out.world_size = *world;
+    out.rank = *rank;
+    out.local_rank = *local;
+    out.master_port = *port;
+    out.master_addr = get_or(env, "MASTER_ADDR", "127.0.0.1");
+    out.socket_ifname = get_or(env, "GLOO_SOCKET_IFNAME", "");
+    if (*nproc > 1) {
+        const auto nnodes = parse_int(env, "PET_NNODES", 1, 1);
+        const auto node = parse_int(env, "PET_NODE_RANK", *rank, 0);
+        const auto pet_port = parse_int(env, "PET_MASTER_PORT", *port, 1);
+        for (const auto* r : {&nnodes, &node, &pet_port}) {
+            if (!r->ok()) {
+                return Error{r->error()};
+            }
+        }
+        out.node_rank = *node;
+        out.local_procs = *nproc;
+        out.master_addr = get_or(env, "PET_MASTER_ADDR", out.master_addr);
+        out.master_port = *pet_port;
+        out.world_size = *nnodes * *nproc;
+        const bool spawned = env(k_spawned_env).has_value();
+        out.spawn_local = spawned ? 1 : *nproc;
+        out.rank = *node * *nproc + (spawned ? *local : 0);
+        if (!spawned) {
+            out.local_rank = 0;
+        }
+    }
+    if (out.rank >= out.world_size) {
+        return Error{fmt::format("RANK: must be below WORLD_SIZE {} (got {})", out.world_size,
+                                 out.rank)};
+    }
+    return out;
+}
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "trainer/result.h"
+
+namespace kftrain::trainer {
+
+// Hold where this process sits in the job, read from the operator's environment.
+struct DistEnv {
+    std::string master_addr = "127.0.0.1";
+    int master_port = 29500;
+    int world_size = 1;
+    int rank = 0;
+    int local_rank = 0;
+    // Processes this trainer must spawn itself (PET_NPROC_PER_NODE > 1, not yet spawned).
+    int spawn_local = 1;
+    // Local processes on this node, for the thread split.
+    int local_procs = 1;
+    int node_rank = 0;
+    std::string socket_ifname;
+};
+
+// Look up an environment variable; the default reads the real environment.
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+
+// Return a lookup reading the process environment.
+EnvLookup process_env();
+
+// Name of the variable marking processes spawned by a trainer for nproc-per-node.
+constexpr const char* k_spawned_env = "KFTRAIN_TRAINER_SPAWNED";
+
+// Parse MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, PET_* and GLOO_SOCKET_IFNAME.
+Result<DistEnv> parse_dist_env(const EnvLookup& env);
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,76 @@
+#include "trainer/flag_values.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kftrain::trainer {
+namespace {
+
+Error flag_error(const std::string& flag, const std::string& what, const std::string& raw) {
+    return Error{fmt::format("{}: {} (got {})", flag, what, raw.empty() ? "\"\"" : raw)};
+}
+
+}  // namespace
+
+Result<int64_t> flag_int(const std::string& flag, const std::string& raw, int64_t min,
+                         int64_t max) {
+    int64_t value = 0;
+    try {
+        std::size_t used = 0;
+        value = std::stoll(raw, &used);
+        if (used != raw.size()) {
+            return flag_error(flag, "must be an integer", raw);
+        }
+    } catch (const std::exception&) {
+        return flag_error(flag, "must be an integer", raw);
+    }
+    if (value < min || value > max) {
+        const auto range = max == INT32_MAX ? fmt::format("must be >= {}", min)
+                                            : fmt::format("must be between {} and {}", min, max);
+        return flag_error(flag, range, raw);
+    }
+    return value;
+}
+
+Result<double> flag_double(const std::string& flag, const std::string& raw, double min,
+                           bool exclusive, double max) {
+    double value = 0;
+    try {
+        std::size_t used = 0;
+        value = std::stod(raw, &used);
+        if (used != raw.size() || !std::isfinite(value)) {
+            return flag_error(flag, "must be a number", raw);
+        }
+    } catch (const std::exception&) {
+        return flag_error(flag, "must be a number", raw);
+    }
+    const bool below = exclusive ? value <= min : value < min;
+    if (below || value > max) {
+        const auto bound = fmt::format("must be {} {}", exclusive ? ">" : ">=", min);
+        const auto range = max < 1e30 ? fmt::format("{} and <= {}", bound, max) : bound;
+        return flag_error(flag, range, raw);
+    }
+    return value;
+}
+
+Result<bool> flag_bool(const std::string& flag, const std::string& raw) {
+    if (raw == "true") {
+        return true;
+    }
+    if (raw == "false") {
+        return false;
+    }
+    return flag_error(flag, "must be true or false", raw);
+}
+
+Result<std::string> flag_choice(const std::string& flag, const std::string& raw,
+                                const std::vector<std::string>& choices) {
+    if (std::find(choices.begin(), choices.end(), raw) != choices.end()) {
+        return raw;
+    }
+    return flag_error(flag, fmt::format("must be one of {}", fmt::join(choices, ", ")), raw);
+}
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,58 @@
+// kftrain-trainer: parse the command line and the environment, then train (no torch here).
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "trainer/datasets.h"
+#include "trainer/env.h"
+#include "trainer/local_launcher.h"
+#include "trainer/options.h"
+#include "trainer/run.h"
+
+namespace {
+
+constexpr int k_exit_usage = 2;
+
+int fail(const std::string& message, int code) {
+    std::cerr << "kftrain-trainer: error: " << message << std::endl;
+    return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace kftrain::trainer;
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    auto invocation = parse_command_line(args);
+    if (!invocation.ok()) {
+        return fail(invocation.error(), k_exit_usage);
+    }
+    switch (invocation->command) {
+    case Command::help:
+    case Command::version:
+        std::cout << invocation->text << std::endl;
+        return 0;
+    case Command::make_dataset: {
+        auto made = make_dataset(invocation->make_dataset);
+        return made.ok() ? 0 : fail(made.error(), 1);
+    }
+    case Command::train:
+        break;
+    }
+    auto env = parse_dist_env(process_env());
+    if (!env.ok()) {
+        return fail(env.error(), k_exit_usage);
+    }
+    if (env->spawn_local > 1) {
+        return run_local_processes(*env, args);
+    }
+    const int code = run_trainer(invocation->train, *env, std::cout, std::cerr);
+    std::cout.flush();
+    std::cerr.flush();
+    if (code != 0 && env->world_size > 1) {
+        std::_Exit(code);  // a broken process group can hang in its destructor
+    }
+    return code;
+}

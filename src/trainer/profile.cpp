@@ -1,0 +1,48 @@
+#include "trainer/profile.h"
+
+#include <algorithm>
+
+#include "trainer/version.h"
+
+namespace kftrain::trainer {
+
+nlohmann::ordered_json profile_json(const Profile& p) {
+    auto opt = [](const std::optional<double>& v) {
+        return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+    };
+    nlohmann::ordered_json j;
+    j["model"] = p.model;
+    j["dataset"] = p.dataset;
+    j["parameters"] = p.parameters;
+    j["gradient_bytes"] = p.gradient_bytes;
+    j["batch_size"] = p.batch_size;
+    j["threads"] = p.threads;
+    j["world_size"] = p.world_size;
+    j["steps"] = p.steps;
+    j["compute_s_per_step"] = p.compute_s_per_step;
+    j["forward_s_per_step"] = p.forward_s_per_step;
+    j["backward_s_per_step"] = p.backward_s_per_step;
+    j["allreduce_s_per_step"] = p.allreduce_s_per_step;
+    j["allreduce_bandwidth_bytes_per_s"] = opt(p.allreduce_bandwidth_bytes_per_s);
+    j["overlap_fraction"] = opt(p.overlap_fraction);
+    j["samples_per_sec"] = p.samples_per_sec;
+    j["trainer_version"] = k_trainer_version;
+    return j;
+}
+
+double allreduce_bus_bandwidth(int64_t bytes, int world, double seconds) {
+    if (world <= 1 || seconds <= 0) {
+        return 0;
+    }
+    return 2.0 * (world - 1) / world * static_cast<double>(bytes) / seconds;
+}
+
+double overlap_fraction(double compute_s, double allreduce_s, double overlapped_step_s) {
+    if (allreduce_s <= 0) {
+        return 0;
+    }
+    const double hidden = compute_s + allreduce_s - overlapped_step_s;
+    return std::clamp(hidden / allreduce_s, 0.0, 1.0);
+}
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+namespace kftrain::trainer {
+
+using Fields = nlohmann::ordered_json;
+
+// Format a time as ISO-8601 UTC with milliseconds, e.g. 2026-11-22T04:10:00.123Z.
+std::string iso_time_utc(std::chrono::system_clock::time_point t);
+
+// Format one event as a JSON line: event, rank, world_size, time, then fields.
+std::string format_event_json(const std::string& event, int rank, int world,
+                              const std::string& time, const Fields& fields);
+
+// Format one event as a readable line holding the same facts.
+std::string format_event_text(const std::string& event, int rank, int world,
+                              const Fields& fields);
+
+// Tell whether a rank prints an event: rank 0 all, others start, warning and error.
+bool rank_prints(const std::string& event, int rank);
+
+// Print progress events of one rank as JSON or text lines.
+class ProgressLog {
+public:
+    using Clock = std::function<std::chrono::system_clock::time_point()>;
+
+    ProgressLog(std::ostream& out, std::ostream& err, bool json, int rank, int world,
+                Clock clock = std::chrono::system_clock::now);
+
+    // Print an event if this rank prints it; errors and warnings in text go to err.
+    void emit(const std::string& event, const Fields& fields);
+    // Change the world size reported (known once the process group is up).
+    void set_world(int world) { m_world = world; }
+
+private:
+    std::ostream& m_out;
+    std::ostream& m_err;
+    bool m_json;
+    int m_rank;
+    int m_world;
+    Clock m_clock;
+    std::mutex m_mutex;
+};
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,269 @@
+#include "trainer/session.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "trainer/buckets.h"
+#include "trainer/cpu_quota.h"
+#include "trainer/datasets.h"
+#include "trainer/profile.h"
+#include "trainer/sampler.h"
+
+namespace kftrain::trainer {
+namespace {
+
+// Set torch's intra-op threads, one inter-op thread and OpenBLAS's own pool to threads.
+void configure_threads(int threads) {
+    torch::set_num_threads(threads);
+    try {
+        at::set_num_interop_threads(1);
+    } catch (const std::exception&) {
+    }
+    using SetThreads = void (*)(int);
+    if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
+        fn(threads);
+    }
+}
+
+int choose_threads(const TrainOptions& o, const DistEnv& env) {
+    if (o.threads > 0) {
+        return o.threads;
+    }
+    const int online = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+    return auto_threads(read_cpu_quota(), online, env.local_procs);
+}
+
+TensorSet to_tensors(const ImageSet& set) {
+    auto images = torch::from_blob(const_cast<uint8_t*>(set.pixels.data()),
+                                   {set.count, set.channels, set.rows, set.cols}, torch::kUInt8);
+    auto labels = torch::from_blob(const_cast<uint8_t*>(set.labels.data()), {set.count},
+                                   torch::kUInt8);
+    return TensorSet{images.clone(), labels.to(torch::kInt64)};
+}
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& o, Net& model) {
+    if (o.optimizer == "adam") {
+        return std::make_unique<torch::optim::Adam>(
+            model.parameters(), torch::optim::AdamOptions(o.lr).weight_decay(o.weight_decay));
+    }
+    return std::make_unique<torch::optim::SGD>(
+        model.parameters(),
+        torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weight_decay));
+}
+
+Result<Unit> setup_data(Session& s) {
+    auto data = load_datasets(s.options);
+    if (!data.ok()) {
+        return Error{data.error()};
+    }
+    const auto& train = data->train;
+    s.train = to_tensors(train);
+    s.test = to_tensors(data->test);
+    const int c = train.channels;
+    s.mean = torch::tensor(std::vector<float>(train.mean.begin(), train.mean.begin() + c))
+                 .view({1, c, 1, 1});
+    s.stddev = torch::tensor(std::vector<float>(train.stddev.begin(), train.stddev.begin() + c))
+                   .view({1, c, 1, 1});
+    s.shard_size = sampler_num_samples(s.train.size(), s.world(), false);
+    const int64_t b = s.options.batch_size;
+    s.steps_per_epoch = (s.shard_size + b - 1) / b;
+    auto model = make_model(s.options.model, c, train.rows, train.cols);
+    if (!model.ok()) {
+        return Error{model.error()};
+    }
+    s.model = *model;
+    return Unit{};
+}
+
+Result<Unit> setup_comm(Session& s) {
+    auto comm = Comm::connect(s.env, std::chrono::seconds(s.options.timeout_s));
+    if (!comm.ok()) {
+        return Error{comm.error()};
+    }
+    s.comm = std::move(*comm);
+    auto params = s.model->parameters();
+    s.comm->broadcast(params);
+    auto buffers = s.model->buffers();
+    s.comm->broadcast(buffers);
+    s.reducer = std::make_unique<GradientReducer>(*s.comm, s.model->parameters(),
+                                                  k_first_bucket_bytes, k_bucket_bytes);
+    return Unit{};
+}
+
+}  // namespace
+
+std::pair<torch::Tensor, torch::Tensor> Session::batch(const TensorSet& set,
+                                                       const std::vector<int64_t>& indices) const {
+    auto idx = torch::tensor(indices, torch::kInt64);
+    auto x = set.images.index_select(0, idx).to(torch::kFloat32).div_(255.0f);
+    x = x.sub_(mean).div_(stddev);
+    return {x, set.labels.index_select(0, idx)};
+}
+
+std::vector<int64_t> Session::epoch_indices(int64_t epoch) const {
+    auto gen = at::detail::createCPUGenerator(static_cast<uint64_t>(options.seed + epoch));
+    auto perm = torch::randperm(train.size(), gen, torch::kInt64);
+    std::vector<int64_t> order(perm.data_ptr<int64_t>(), perm.data_ptr<int64_t>() + perm.numel());
+    return shard_indices(order, rank(), world(), false);
+}
+
+void Session::set_lr(double lr) {
+    for (auto& group : optimizer->param_groups()) {
+        group.options().set_lr(lr);
+    }
+}
+
+std::vector<double> Session::sum_over_ranks(const std::vector<double>& values) {
+    return comm ? comm->allreduce_sum(values) : values;
+}
+
+Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const DistEnv& env,
+                                              ProgressLog& log) {
+    if (options.backend == "nccl") {
+        return Error{"--backend: nccl needs a CUDA build of libtorch; this one is CPU-only "
+                     "(got nccl)"};
+    }
+    auto s = std::make_unique<Session>();
+    s->options = options;
+    s->env = env;
+    s->log = &log;
+    s->threads = choose_threads(options, env);
+    configure_threads(s->threads);
+    torch::manual_seed(static_cast<uint64_t>(options.seed));
+    if (auto ok = setup_data(*s); !ok.ok()) {
+        return Error{ok.error()};
+    }
+    s->optimizer = make_optimizer(options, *s->model);
+    s->schedule = LrSchedule{options.lr,          options.scale_lr, env.world_size,
+                             options.warmup_epochs, options.lr_step,  options.lr_gamma,
+                             s->steps_per_epoch};
+    if (env.world_size > 1) {
+        if (auto ok = setup_comm(*s); !ok.ok()) {
+            return Error{ok.error()};
+        }
+    }
+    return s;
+}
+
+}  // namespace kftrain::trainer
+
+namespace kftrain::trainer {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+double seconds_since(SteadyClock::time_point t) {
+    return std::chrono::duration<double>(SteadyClock::now() - t).count();
+}
+
+// Accumulate forward, backward and optimizer times of compute-only steps.
+struct ComputeTimes {
+    double forward = 0, backward = 0, optimizer = 0;
+};
+
+void timed_step(Session& s, const torch::Tensor& x, const torch::Tensor& y, bool reduce,
+                ComputeTimes& t) {
+    s.optimizer->zero_grad();
+    if (reduce) {
+        s.reducer->prepare();
+    }
+    auto t0 = SteadyClock::now();
+    auto loss = torch::nn::functional::cross_entropy(s.model->forward(x), y);
+    t.forward += seconds_since(t0);
+    auto t1 = SteadyClock::now();
+    loss.backward();
+    if (reduce) {
+        s.reducer->finish();
+    }
+    t.backward += seconds_since(t1);
+    auto t2 = SteadyClock::now();
+    s.optimizer->step();
+    t.optimizer += seconds_since(t2);
+}
+
+Profile base_profile(Session& s) {
+    Profile p;
+    p.model = s.options.model;
+    p.dataset = s.options.dataset;
+    for (const auto& param : s.model->parameters()) {
+        p.parameters += param.numel();
+        p.gradient_bytes += param.numel() * static_cast<int64_t>(param.element_size());
+    }
+    p.batch_size = s.options.batch_size;
+    p.threads = s.threads;
+    p.world_size = s.world();
+    p.steps = s.options.benchmark_steps;
+    return p;
+}
+
+void measure_distributed(Session& s, const torch::Tensor& x, const torch::Tensor& y, Profile& p) {
+    const auto steps = static_cast<double>(p.steps);
+    s.comm->barrier();
+    auto t0 = SteadyClock::now();
+    for (int64_t i = 0; i < p.steps; ++i) {
+        s.reducer->allreduce_all();
+    }
+    p.allreduce_s_per_step = seconds_since(t0) / steps;
+    p.allreduce_bandwidth_bytes_per_s =
+        allreduce_bus_bandwidth(p.gradient_bytes, s.world(), p.allreduce_s_per_step);
+    s.reducer->set_enabled(true);
+    s.comm->barrier();
+    ComputeTimes overlapped;
+    auto t1 = SteadyClock::now();
+    for (int64_t i = 0; i < p.steps; ++i) {
+        timed_step(s, x, y, true, overlapped);
+    }
+    const double step_s = seconds_since(t1) / steps;
+    p.overlap_fraction = overlap_fraction(p.compute_s_per_step, p.allreduce_s_per_step, step_s);
+    p.samples_per_sec = p.batch_size * s.world() / step_s;
+}
+
+}  // namespace
+
+int run_benchmark(Session& s) {
+    Profile p = base_profile(s);
+    std::vector<int64_t> first(s.epoch_indices(0));
+    first.resize(std::min<std::size_t>(first.size(), s.options.batch_size));
+    auto [x, y] = s.batch(s.train, first);
+    s.model->train();
+    if (s.reducer) {
+        s.reducer->set_enabled(false);
+    }
+    ComputeTimes warm, t;
+    for (int i = 0; i < 2; ++i) {
+        timed_step(s, x, y, false, warm);
+    }
+    for (int64_t i = 0; i < p.steps; ++i) {
+        timed_step(s, x, y, false, t);
+    }
+    const auto steps = static_cast<double>(p.steps);
+    p.forward_s_per_step = t.forward / steps;
+    p.backward_s_per_step = t.backward / steps;
+    p.compute_s_per_step = (t.forward + t.backward + t.optimizer) / steps;
+    p.samples_per_sec = p.batch_size / p.compute_s_per_step;
+    if (s.comm) {
+        measure_distributed(s, x, y, p);
+        s.comm->barrier();
+    }
+    if (s.rank() != 0) {
+        return 0;
+    }
+    if (s.options.profile_out.empty()) {
+        std::cout << profile_json(p).dump() << std::endl;
+        return 0;
+    }
+    std::ofstream out(s.options.profile_out);
+    out << profile_json(p).dump(2) << "\n";
+    if (!out) {
+        s.log->emit("error", {{"message", fmt::format("cannot write {}", s.options.profile_out)}});
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "trainer/comm.h"
+#include "trainer/env.h"
+#include "trainer/lr_schedule.h"
+#include "trainer/models.h"
+#include "trainer/options.h"
+#include "trainer/progress.h"
+
+namespace kftrain::trainer {
+
+// Hold one data split as tensors: uint8 images [N, C, H, W], int64 labels [N].
+struct TensorSet {
+    torch::Tensor images;
+    torch::Tensor labels;
+    int64_t size() const { return labels.size(0); }
+};
+
+// Hold everything a rank trains with: data, model, optimizer, process group, reducer.
+struct Session {
+    TrainOptions options;
+    DistEnv env;
+    int threads = 1;
+    ProgressLog* log = nullptr;
+    TensorSet train;
+    TensorSet test;
+    torch::Tensor mean;
+    torch::Tensor stddev;
+    std::shared_ptr<Net> model;
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
+    std::unique_ptr<Comm> comm;
+    std::unique_ptr<GradientReducer> reducer;
+    LrSchedule schedule;
+    int64_t shard_size = 0;
+    int64_t steps_per_epoch = 0;
+
+    int rank() const { return env.rank; }
+    int world() const { return env.world_size; }
+    // Return normalised float images and labels for the given sample indices.
+    std::pair<torch::Tensor, torch::Tensor> batch(const TensorSet& set,
+                                                  const std::vector<int64_t>& indices) const;
+    // Return this rank's training indices for an epoch (DistributedSampler semantics).
+    std::vector<int64_t> epoch_indices(int64_t epoch) const;
+    // Set the optimizer's learning rate.
+    void set_lr(double lr);
+    // Sum values over ranks (identity with one rank).
+    std::vector<double> sum_over_ranks(const std::vector<double>& values);
+};
+
+// Set up threads, data, model, optimizer and (with several ranks) the process group; rank 0's
+// initial parameters are broadcast to all.
+Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const DistEnv& env,
+                                              ProgressLog& log);
+
+// Measure compute, all-reduce and overlapped step times; rank 0 writes the profile.
+int run_benchmark(Session& s);
+
+}  // namespace kftrain::trainer
