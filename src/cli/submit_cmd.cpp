@@ -4,9 +4,8 @@
 
 #include <memory>
 
+#include "cli/backend.h"
 #include "cli/exit_codes.h"
-#include "cli/kubectl.h"
-#include "cli/kubectl_errors.h"
 
 namespace kftrain::cli {
 namespace {
@@ -55,31 +54,19 @@ int run_submit(const SubmitOptions& options, Context& ctx) {
     if (!job) {
         return report_error(ctx, job.error(), k_exit_bad_input);
     }
-    std::string manifest = format_manifest(job->manifest, "yaml");
     bool client_dry_run = options.dry_run.empty() || options.dry_run == "client";
     if (client_dry_run) {
-        ctx.out << manifest;
+        ctx.out << format_manifest(job->manifest, "yaml");
         return k_exit_ok;
     }
-    std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job->spec.namespace_};
-    bool server_dry_run = options.dry_run == "server";
-    if (server_dry_run) {
-        args.push_back("--dry-run=server");
+    SubmitFlags flags;
+    flags.dry_run = options.dry_run;
+    auto backend = make_backend(ctx, job->spec.backend);
+    auto submitted = backend->submit(*job, flags);
+    if (!submitted) {
+        return report_error(ctx, submitted.error(), submitted.error_code(k_exit_cluster));
     }
-    auto result = make_kubectl_runner(ctx.global)->run(args, manifest);
-    if (!result) {
-        return report_error(ctx, result.error(), k_exit_cluster);
-    }
-    if (!result->ok()) {
-        std::string action = fmt::format("submitting pytorchjob/{}", job->spec.name);
-        return report_error(ctx, explain_kubectl_error(result->err, action), k_exit_cluster);
-    }
-    if (server_dry_run) {
-        ctx.out << fmt::format("pytorchjob/{} accepted by the server (dry run: nothing created)\n",
-                               job->spec.name);
-    } else {
-        ctx.out << fmt::format("pytorchjob/{} submitted\n", job->spec.name);
-    }
+    ctx.out << *submitted << "\n";
     return k_exit_ok;
 }
 

@@ -6,14 +6,16 @@
 
 namespace kftrain::util {
 
-// An error message carried by value; the top of each command prints it.
+// An error message carried by value; the top of each command prints it. The
+// code, when not 0, is the exit code the command should end with.
 struct Error {
     std::string message;
+    int code = 0;
 };
 
-// Make an Error from a message.
-inline Error error(std::string message) {
-    return Error{std::move(message)};
+// Make an Error from a message and an optional exit code.
+inline Error error(std::string message, int code = 0) {
+    return Error{std::move(message), code};
 }
 
 // A value or an error message, for code that should not throw.
@@ -38,6 +40,13 @@ class Result {
 
     // Return the error message; only valid when !ok().
     const std::string& error() const { return std::get<1>(m_data).message; }
+    // Return the exit code the error asks for, or fallback when it names none.
+    int error_code(int fallback) const {
+        int code = std::get<1>(m_data).code;
+        return code != 0 ? code : fallback;
+    }
+    // Return the error itself, to pass it on unchanged.
+    const Error& error_value() const { return std::get<1>(m_data); }
 
   private:
     std::variant<T, Error> m_data;

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/context.h"
+#include "cli/job_input.h"
+#include "cli/job_status.h"
+#include "util/result.h"
+
+namespace kftrain::cli {
+
+// How submit should treat the job it starts.
+struct SubmitFlags {
+    std::string dry_run = "none";  // none or server (client dry runs never reach a backend)
+    bool replace = false;          // replace a running job of the same name
+};
+
+// What `logs` asks for.
+struct LogOptions {
+    bool follow = false;
+    std::optional<int> tail;  // last N lines per replica
+    std::string since;        // a duration as kubectl takes it: 10m, 1h
+    bool timestamps = false;
+    std::string replica;    // "", "master", "worker", "worker-3", "master-0"
+    bool previous = false;  // the last terminated container (cluster)
+};
+
+// One line of a replica's output.
+struct LogLine {
+    std::string replica;  // master-0, worker-2
+    std::string text;     // without the newline
+};
+
+// Receives log lines; called from one thread at a time.
+using LogSink = std::function<void(const LogLine&)>;
+
+// Where jobs run: the cluster through kubectl, or this machine. Every verb
+// talks to this interface, so both print the same way and exit with the same
+// codes. Errors carry the exit code (util::Error::code) from exit_codes.h.
+class Backend {
+  public:
+    virtual ~Backend() = default;
+
+    // Return "kubernetes" or "local".
+    virtual std::string name() const = 0;
+    // Start a rendered job; return the line to print ("pytorchjob/x submitted").
+    virtual util::Result<std::string> submit(const RenderedJob& job, const SubmitFlags& flags) = 0;
+    // Read a job's status (error code 3 when it does not exist).
+    virtual util::Result<JobStatus> status(const std::string& job) = 0;
+    // List the jobs (in every namespace when all_namespaces).
+    virtual util::Result<std::vector<JobStatus>> list(bool all_namespaces) = 0;
+    // Stream the logs of a job's replicas to sink until done (or, following, until the job ends).
+    virtual util::Status logs(const std::string& job, const LogOptions& options,
+                              const LogSink& sink) = 0;
+    // Delete a job, stopping what runs; with wait, until it is gone.
+    virtual util::Status remove(const std::string& job, bool wait) = 0;
+    // Return a longer account of a job: conditions, replicas and events.
+    virtual util::Result<std::string> describe(const std::string& job) = 0;
+};
+
+// Make the kubernetes backend (kubectl with the global flags, in namespace ns).
+std::unique_ptr<Backend> make_kubernetes_backend(const GlobalOptions& global,
+                                                 const std::string& ns);
+
+// Choose the backend for a verb: --local, or the job file's backend, or the
+// cluster; job_backend is the job file's "backend" key ("" when none is known).
+std::unique_ptr<Backend> make_backend(Context& ctx, const std::string& job_backend);
+
+}  // namespace kftrain::cli
