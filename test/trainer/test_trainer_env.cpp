@@ -1,0 +1,80 @@
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "trainer/env.h"
+#include "trainer/local_launcher.h"
+
+using namespace kftrain::trainer;
+
+namespace {
+
+EnvLookup fake_env(std::map<std::string, std::string> vars) {
+    return [vars](const std::string& name) -> std::optional<std::string> {
+        auto it = vars.find(name);
+        if (it == vars.end()) {
+            return std::nullopt;
+        }
+        return it->second;
+    };
+}
+
+}  // namespace
+
+TEST_CASE("no environment means one process training alone", "[trainer][env]") {
+    auto env = parse_dist_env(fake_env({}));
+    REQUIRE(env.ok());
+    CHECK(env->world_size == 1);
+    CHECK(env->rank == 0);
+    CHECK(env->spawn_local == 1);
+}
+
+TEST_CASE("the operator's variables give rank, world and master", "[trainer][env]") {
+    auto env = parse_dist_env(fake_env({{"MASTER_ADDR", "job-master-0"},
+                                        {"MASTER_PORT", "23456"},
+                                        {"WORLD_SIZE", "4"},
+                                        {"RANK", "3"},
+                                        {"GLOO_SOCKET_IFNAME", "eth0"}}));
+    REQUIRE(env.ok());
+    CHECK(env->master_addr == "job-master-0");
+    CHECK(env->master_port == 23456);
+    CHECK(env->world_size == 4);
+    CHECK(env->rank == 3);
+    CHECK(env->socket_ifname == "eth0");
+}
+
+TEST_CASE("PET_NPROC_PER_NODE > 1 makes the pod spawn its local ranks", "[trainer][env]") {
+    std::map<std::string, std::string> vars{{"PET_NNODES", "2"},        {"PET_NPROC_PER_NODE", "3"},
+                                            {"PET_NODE_RANK", "1"},     {"PET_MASTER_ADDR", "m"},
+                                            {"PET_MASTER_PORT", "1234"}, {"WORLD_SIZE", "2"},
+                                            {"RANK", "1"}};
+    auto parent = parse_dist_env(fake_env(vars));
+    REQUIRE(parent.ok());
+    CHECK(parent->spawn_local == 3);
+    CHECK(parent->world_size == 6);
+    CHECK(parent->master_addr == "m");
+    CHECK(parent->master_port == 1234);
+
+    const auto child_vars = local_process_env(*parent, 2);
+    CHECK(child_vars.at("RANK") == "5");
+    CHECK(child_vars.at("LOCAL_RANK") == "2");
+    CHECK(child_vars.at("WORLD_SIZE") == "6");
+    for (const auto& [k, v] : child_vars) {
+        vars[k] = v;
+    }
+    auto child = parse_dist_env(fake_env(vars));
+    REQUIRE(child.ok());
+    CHECK(child->spawn_local == 1);
+    CHECK(child->rank == 5);
+    CHECK(child->local_rank == 2);
+    CHECK(child->local_procs == 3);
+    CHECK(child->world_size == 6);
+}
+
+TEST_CASE("bad environment values are named", "[trainer][env]") {
+    auto env = parse_dist_env(fake_env({{"WORLD_SIZE", "two"}}));
+    REQUIRE_FALSE(env.ok());
+    CHECK(env.error() == "WORLD_SIZE: must be an integer >= 1 (got two)");
+    auto rank = parse_dist_env(fake_env({{"WORLD_SIZE", "2"}, {"RANK", "2"}}));
+    REQUIRE_FALSE(rank.ok());
+    CHECK(rank.error() == "RANK: must be below WORLD_SIZE 2 (got 2)");
+}

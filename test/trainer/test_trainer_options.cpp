@@ -1,0 +1,104 @@
+#include <catch2/catch.hpp>
+
+#include "trainer/options.h"
+
+using namespace kftrain::trainer;
+
+namespace {
+
+Result<Invocation> parse(std::vector<std::string> args) { return parse_command_line(args); }
+
+}  // namespace
+
+TEST_CASE("defaults match the documented contract", "[trainer][options]") {
+    auto r = parse({});
+    REQUIRE(r.ok());
+    const auto& o = r->train;
+    CHECK(r->command == Command::train);
+    CHECK(o.dataset == "synthetic");
+    CHECK(o.model == "mnist-cnn");
+    CHECK(o.epochs == 1);
+    CHECK(o.batch_size == 64);
+    CHECK(o.lr == 0.01);
+    CHECK(o.optimizer == "sgd");
+    CHECK(o.momentum == 0.9);
+    CHECK(o.seed == 42);
+    CHECK(o.log_format == "text");
+    CHECK(o.log_every == 50);
+    CHECK(o.backend == "auto");
+    CHECK(o.timeout_s == 300);
+    CHECK(o.keep_checkpoints == 3);
+}
+
+TEST_CASE("every flag takes a value, booleans as true/false", "[trainer][options]") {
+    auto r = parse({"train", "--dataset", "mnist", "--data-dir", "/data", "--model", "resnet18",
+                    "--epochs", "3", "--batch-size", "32", "--lr", "0.1", "--optimizer", "adam",
+                    "--momentum", "0.5", "--weight-decay", "0.0001", "--scale-lr", "true",
+                    "--warmup-epochs", "1", "--lr-step", "2", "--lr-gamma", "0.5", "--seed", "7",
+                    "--checkpoint-dir", "/ckpt", "--checkpoint-every", "100",
+                    "--keep-checkpoints", "2", "--log-format", "json", "--log-every", "10",
+                    "--backend", "gloo", "--timeout", "60", "--threads", "2", "--samples",
+                    "1000", "--benchmark", "20", "--profile-out", "/tmp/p.json"});
+    REQUIRE(r.ok());
+    const auto& o = r->train;
+    CHECK(o.dataset == "mnist");
+    CHECK(o.data_dir == "/data");
+    CHECK(o.model == "resnet18");
+    CHECK(o.epochs == 3);
+    CHECK(o.batch_size == 32);
+    CHECK(o.optimizer == "adam");
+    CHECK(o.scale_lr);
+    CHECK(o.weight_decay == 0.0001);
+    CHECK(o.lr_gamma == 0.5);
+    CHECK(o.checkpoint_every == 100);
+    CHECK(o.keep_checkpoints == 2);
+    CHECK(o.log_format == "json");
+    CHECK(o.timeout_s == 60);
+    CHECK(o.samples == 1000);
+    CHECK(o.benchmark_steps == 20);
+    CHECK(o.profile_out == "/tmp/p.json");
+}
+
+TEST_CASE("bad flag values name the flag, the problem and the value", "[trainer][options]") {
+    struct Case {
+        std::vector<std::string> args;
+        std::string error;
+    };
+    const std::vector<Case> cases = {
+        {{"--epochs", "0"}, "--epochs: must be >= 1 (got 0)"},
+        {{"--epochs", "two"}, "--epochs: must be an integer (got two)"},
+        {{"--lr", "-1"}, "--lr: must be > 0 (got -1)"},
+        {{"--scale-lr", "yes"}, "--scale-lr: must be true or false (got yes)"},
+        {{"--model", "vgg"}, "--model: must be one of mnist-cnn, mlp, resnet18 (got vgg)"},
+        {{"--log-format", "xml"}, "--log-format: must be one of text, json (got xml)"},
+        {{"--lr-gamma", "2"}, "--lr-gamma: must be > 0 and <= 1 (got 2)"},
+        {{"--dataset", "mnist"}, "--data-dir: required for --dataset mnist (got \"\")"},
+        {{"--profile-out", "p.json"}, "--profile-out: needs --benchmark STEPS (got p.json)"},
+        {{"--frobnicate", "1"}, "--frobnicate: unknown option (got --frobnicate)"},
+    };
+    for (const auto& c : cases) {
+        auto r = parse(c.args);
+        INFO(c.args[0]);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() == c.error);
+    }
+}
+
+TEST_CASE("make-dataset takes a kind, --out, --samples and --seed", "[trainer][options]") {
+    auto r = parse({"make-dataset", "mnist", "--out", "/tmp/d", "--samples", "500"});
+    REQUIRE(r.ok());
+    CHECK(r->command == Command::make_dataset);
+    CHECK(r->make_dataset.out == "/tmp/d");
+    CHECK(r->make_dataset.samples == 500);
+    CHECK(r->make_dataset.seed == 42);
+    auto bad = parse({"make-dataset", "imagenet", "--out", "/tmp/d"});
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error() == "kind: must be one of mnist (got imagenet)");
+}
+
+TEST_CASE("--version prints the trainer version", "[trainer][options]") {
+    auto r = parse({"--version"});
+    REQUIRE(r.ok());
+    CHECK(r->command == Command::version);
+    CHECK(r->text.rfind("kftrain-trainer ", 0) == 0);
+}
