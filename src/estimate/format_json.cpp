@@ -1,0 +1,78 @@
+#include <nlohmann/json.hpp>
+
+#include "estimate/format.h"
+
+namespace kftrain::estimate {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json size_json(const SizeEstimate& s) {
+    Json j;
+    j["replicas"] = s.replicas;
+    j["world_size"] = s.world_size;
+    j["link"] = s.world_size <= 1 ? "none" : (s.inter_node ? "inter-node" : "intra-node");
+    j["global_batch"] = s.global_batch;
+    j["steps_per_epoch"] = s.steps_per_epoch;
+    j["compute_s_per_step"] = s.compute_s;
+    j["allreduce_s_per_step"] = s.allreduce_s;
+    j["hidden_s_per_step"] = s.hidden_s;
+    j["step_s"] = s.step_s;
+    j["epoch_s"] = s.epoch_s;
+    j["total_s"] = s.total_s;
+    j["speedup"] = s.speedup;
+    j["efficiency"] = s.efficiency;
+    j["cost"] = s.cost ? Json(*s.cost) : Json(nullptr);
+    return j;
+}
+
+// Return the replicas of the size at index, or null.
+Json replicas_at(const Report& r, const std::optional<std::size_t>& index) {
+    return index ? Json(r.estimate.sizes[*index].replicas) : Json(nullptr);
+}
+
+Json goal_json(const Report& r) {
+    if (!r.goal) {
+        return nullptr;
+    }
+    Json j;
+    j["kind"] = r.goal->kind == Goal::Kind::deadline ? "deadline" : "budget";
+    j[r.goal->kind == Goal::Kind::deadline ? "deadline_s" : "budget"] = r.goal->limit;
+    j["choice"] = replicas_at(r, r.choice);
+    return j;
+}
+
+}  // namespace
+
+std::string format_json(const Report& r) {
+    const Plan& p = r.plan;
+    Json j;
+    j["job"] = r.job_name;
+    j["model"] = p.profile.model;
+    j["dataset"] = p.profile.dataset;
+    j["device"] = p.device;
+    j["gpus_per_replica"] = p.gpus_per_replica;
+    j["procs_per_replica"] = p.input.procs_per_replica;
+    j["batch_size"] = p.input.batch_size;
+    j["samples"] = p.input.samples;
+    j["epochs"] = p.input.epochs;
+    j["profile"] = {{"source", p.profile.source}, {"measured", p.profile.measured}};
+    j["currency"] = "USD";
+    j["price_per_replica_hour"] =
+        p.input.price_per_replica_hour ? Json(*p.input.price_per_replica_hour) : Json(nullptr);
+    j["sizes"] = Json::array();
+    for (const SizeEstimate& s : r.estimate.sizes) {
+        j["sizes"].push_back(size_json(s));
+    }
+    j["fastest"] =
+        replicas_at(r, r.estimate.sizes.empty() ? std::nullopt : std::optional(r.estimate.fastest));
+    j["cheapest"] = replicas_at(r, r.estimate.cheapest);
+    j["goal"] = goal_json(r);
+    j["assumptions"] = Json::array();
+    for (const Assumption& a : p.assumptions) {
+        j["assumptions"].push_back({{"name", a.name}, {"value", a.value}, {"source", a.source}});
+    }
+    return j.dump(2) + "\n";
+}
+
+}  // namespace kftrain::estimate

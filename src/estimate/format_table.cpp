@@ -1,0 +1,143 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "estimate/format.h"
+#include "estimate/units.h"
+
+namespace kftrain::estimate {
+namespace {
+
+using Row = std::vector<std::string>;
+
+std::string link_name(const SizeEstimate& s) {
+    if (s.world_size <= 1) {
+        return "-";
+    }
+    return s.inter_node ? "inter-node" : "intra-node";
+}
+
+std::string marks(const Report& r, std::size_t i) {
+    std::vector<std::string> m;
+    if (r.choice && *r.choice == i) {
+        m.push_back("<- choice");
+    }
+    if (r.estimate.fastest == i) {
+        m.push_back("fastest");
+    }
+    if (r.estimate.cheapest && *r.estimate.cheapest == i) {
+        m.push_back("cheapest");
+    }
+    if (r.estimate.sizes[i].replicas == r.plan.job_replicas) {
+        m.push_back("job file");
+    }
+    return fmt::format("{}", fmt::join(m, ", "));
+}
+
+Row size_row(const Report& r, std::size_t i) {
+    const SizeEstimate& s = r.estimate.sizes[i];
+    return {std::to_string(s.replicas),
+            std::to_string(s.global_batch),
+            std::to_string(s.steps_per_epoch),
+            format_duration(s.step_s),
+            s.world_size > 1 ? format_duration(s.allreduce_s - s.hidden_s) : "-",
+            link_name(s),
+            format_duration(s.epoch_s),
+            format_duration(s.total_s),
+            fmt::format("{:.2f}x", s.speedup),
+            fmt::format("{:.0f}%", s.efficiency * 100),
+            s.cost ? format_money(*s.cost) : "-",
+            marks(r, i)};
+}
+
+// Print rows as left-aligned columns two spaces apart, without trailing spaces.
+void print_columns(std::string& out, const std::vector<Row>& rows) {
+    std::vector<std::size_t> widths;
+    for (const Row& row : rows) {
+        widths.resize(std::max(widths.size(), row.size()));
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            widths[c] = std::max(widths[c], row[c].size());
+        }
+    }
+    for (const Row& row : rows) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            line += c + 1 < row.size() ? fmt::format("{:<{}}  ", row[c], widths[c]) : row[c];
+        }
+        line.erase(line.find_last_not_of(' ') + 1);
+        out += line + "\n";
+    }
+}
+
+std::string describe_size(const SizeEstimate& s) {
+    return fmt::format("{} replica{} ({}{})", s.replicas, s.replicas == 1 ? "" : "s",
+                       format_duration(s.total_s), s.cost ? ", " + format_money(*s.cost) : "");
+}
+
+std::string header(const Report& r) {
+    const Plan& p = r.plan;
+    const std::string device =
+        p.device == "cpu" ? "CPU replicas"
+                          : fmt::format("{} x {} per replica", p.gpus_per_replica, p.device);
+    return fmt::format(
+        "Estimate for {}: {} on {}, {} samples x {} epochs, batch {} per process, {} process{} "
+        "per replica, {}\n",
+        r.job_name, p.profile.model, p.profile.dataset, p.input.samples, p.input.epochs,
+        p.input.batch_size, p.input.procs_per_replica, p.input.procs_per_replica == 1 ? "" : "es",
+        device);
+}
+
+std::string summary(const Report& r) {
+    const auto& sizes = r.estimate.sizes;
+    std::string out = "Fastest: " + describe_size(sizes[r.estimate.fastest]) + ".";
+    if (r.estimate.cheapest) {
+        out += " Cheapest: " + describe_size(sizes[*r.estimate.cheapest]) + ".";
+    }
+    out += "\n";
+    if (r.goal) {
+        const std::string what = r.goal->kind == Goal::Kind::deadline
+                                     ? "the cheapest size that meets it"
+                                     : "the fastest size within it";
+        out += r.choice ? fmt::format("For the {}: {} is {}.\n", describe_goal(*r.goal),
+                                      describe_size(sizes[*r.choice]), what)
+                        : fmt::format("For the {}: no size fits.\n", describe_goal(*r.goal));
+    }
+    return out;
+}
+
+std::string assumptions(const Report& r) {
+    std::string out = "\nAssumptions (each says whether it was measured, given, or a default):\n";
+    std::vector<Row> rows;
+    for (const Assumption& a : r.plan.assumptions) {
+        rows.push_back({"  " + a.name, a.value, a.source});
+    }
+    print_columns(out, rows);
+    if (!r.plan.profile.measured) {
+        out +=
+            "\nNo --profile: the built-in profile is computed, not measured. Measure one with\n"
+            "  kftrain-trainer --model " +
+            r.plan.profile.model + " --benchmark 20 --profile-out profile.json\n";
+    }
+    out +=
+        "\nModel: step = compute + all-reduce - overlap; all-reduce = 2(P-1)/P x gradients /\n"
+        "bandwidth + 2(P-1) x latency over P processes; total = epochs x steps x step +\n"
+        "start-up; speedup = total(1) / total(N); cost = N x price per replica-hour x total.\n";
+    return out;
+}
+
+}  // namespace
+
+std::string format_table(const Report& r) {
+    std::string out = header(r) + "\n";
+    std::vector<Row> rows = {{"REPLICAS", "GLOBAL BATCH", "STEPS/EPOCH", "STEP", "ALL-REDUCE",
+                              "LINK", "EPOCH", "TOTAL", "SPEEDUP", "EFFICIENCY", "COST", ""}};
+    for (std::size_t i = 0; i < r.estimate.sizes.size(); ++i) {
+        rows.push_back(size_row(r, i));
+    }
+    print_columns(out, rows);
+    out += "\n" + summary(r) + assumptions(r);
+    return out;
+}
+
+}  // namespace kftrain::estimate

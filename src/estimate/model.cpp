@@ -1,0 +1,79 @@
+#include "estimate/model.h"
+
+#include <algorithm>
+
+namespace kftrain::estimate {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+
+// Relative difference below which two times or costs count as equal.
+constexpr double k_tie = 1e-9;
+
+// Return the first index whose key is smallest (ties go to the earlier size).
+template <typename Key>
+std::size_t index_of_min(const std::vector<SizeEstimate>& sizes, Key key) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < sizes.size(); ++i) {
+        if (key(sizes[i]) < key(sizes[best]) * (1 - k_tie)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+double ring_allreduce_s(int64_t bytes, int world, double bytes_per_s, double latency_s) {
+    if (world <= 1) {
+        return 0;
+    }
+    const double hops = 2.0 * (world - 1);
+    return hops / world * static_cast<double>(bytes) / bytes_per_s + hops * latency_s;
+}
+
+SizeEstimate estimate_size(const EstimateInput& in, int replicas) {
+    SizeEstimate s;
+    s.replicas = replicas;
+    s.world_size = replicas * in.procs_per_replica;
+    s.inter_node = in.links.replicas_per_node > 0 && replicas > in.links.replicas_per_node;
+    const double bandwidth =
+        s.inter_node ? in.links.inter_node_bytes_per_s : in.links.intra_node_bytes_per_s;
+    s.global_batch = int64_t{in.batch_size} * s.world_size;
+    // DistributedSampler without drop_last: ceil(samples / world) per process.
+    s.steps_per_epoch = ceil_div(ceil_div(in.samples, s.world_size), in.batch_size);
+    s.compute_s = in.step.compute_s;
+    s.allreduce_s =
+        ring_allreduce_s(in.step.gradient_bytes, s.world_size, bandwidth, in.links.latency_s);
+    s.hidden_s = std::min(in.step.overlap_fraction * s.allreduce_s, in.step.backward_s);
+    s.step_s = s.compute_s + s.allreduce_s - s.hidden_s;
+    s.epoch_s = static_cast<double>(s.steps_per_epoch) * s.step_s;
+    s.total_s = in.epochs * s.epoch_s + in.startup_s;
+    if (in.price_per_replica_hour) {
+        s.cost = replicas * *in.price_per_replica_hour * s.total_s / 3600.0;
+    }
+    return s;
+}
+
+Estimate estimate(const EstimateInput& input) {
+    Estimate e;
+    const double one_replica_s = estimate_size(input, 1).total_s;
+    for (int replicas : input.replicas) {
+        SizeEstimate s = estimate_size(input, replicas);
+        s.speedup = s.total_s > 0 ? one_replica_s / s.total_s : 1.0;
+        s.efficiency = s.speedup / replicas;
+        e.sizes.push_back(s);
+    }
+    if (e.sizes.empty()) {
+        return e;
+    }
+    e.fastest = index_of_min(e.sizes, [](const SizeEstimate& s) { return s.total_s; });
+    if (input.price_per_replica_hour) {
+        e.cheapest = index_of_min(e.sizes, [](const SizeEstimate& s) { return *s.cost; });
+    }
+    return e;
+}
+
+}  // namespace kftrain::estimate

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace kftrain::estimate {
+
+// What one training step costs one process, at the batch size it will train with.
+struct StepCost {
+    double compute_s = 0;         // forward + backward + optimizer
+    double backward_s = 0;        // the part all-reduce can hide behind
+    int64_t gradient_bytes = 0;   // all-reduced every step
+    double overlap_fraction = 0;  // share of all-reduce hidden behind backward, 0..1
+};
+
+// The links between processes: one bandwidth inside a node, another between nodes.
+struct Links {
+    double intra_node_bytes_per_s = 0;
+    double inter_node_bytes_per_s = 0;
+    double latency_s = 0;       // per ring hop
+    int replicas_per_node = 0;  // 0: every size fits one node
+};
+
+// Everything the model needs, already resolved from the job, profile, flags and prices.
+struct EstimateInput {
+    StepCost step;
+    int batch_size = 1;         // per process
+    int procs_per_replica = 1;  // nprocPerNode
+    int64_t samples = 0;        // training samples per epoch
+    int epochs = 1;
+    double startup_s = 0;  // scheduling, image pull and rendezvous, once per job
+    Links links;
+    std::optional<double> price_per_replica_hour;
+    std::vector<int> replicas;  // the sizes to compare, each >= 1
+};
+
+// The estimate for one number of replicas.
+struct SizeEstimate {
+    int replicas = 0;
+    int world_size = 0;
+    bool inter_node = false;
+    int64_t global_batch = 0;
+    int64_t steps_per_epoch = 0;
+    double compute_s = 0;    // per step
+    double allreduce_s = 0;  // per step, before overlap
+    double hidden_s = 0;     // of allreduce_s, hidden behind backward
+    double step_s = 0;
+    double epoch_s = 0;
+    double total_s = 0;          // epochs plus start-up
+    double speedup = 1;          // total time at 1 replica / total time here
+    double efficiency = 1;       // speedup / replicas
+    std::optional<double> cost;  // replicas x price per replica-hour x total hours
+};
+
+// The estimate for every size, with the fastest and the cheapest marked.
+struct Estimate {
+    std::vector<SizeEstimate> sizes;
+    std::size_t fastest = 0;              // index into sizes
+    std::optional<std::size_t> cheapest;  // unset without a price
+};
+
+// Return the time of one ring all-reduce of bytes over world processes:
+// 2(P-1)/P x bytes / bandwidth + 2(P-1) x latency; 0 for one process.
+double ring_allreduce_s(int64_t bytes, int world, double bytes_per_s, double latency_s);
+
+// Estimate one size.
+SizeEstimate estimate_size(const EstimateInput& input, int replicas);
+
+// Estimate every size of input.replicas (in their order) and mark the fastest and the
+// cheapest; of sizes equal within rounding, the earlier one is marked.
+Estimate estimate(const EstimateInput& input);
+
+}  // namespace kftrain::estimate

@@ -1,0 +1,150 @@
+#include "estimate/plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "estimate/builtin_profile.h"
+#include "estimate/device.h"
+#include "estimate/network_shape.h"
+#include "estimate/plan_parts.h"
+#include "estimate/units.h"
+
+namespace kftrain::estimate {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+    return fmt::format("{}", fmt::join(items, ", "));
+}
+
+std::vector<std::string> catalog_gpus(const PriceCatalog& prices) {
+    std::vector<std::string> names;
+    for (const auto& [name, price] : prices.gpus) {
+        names.push_back(name);
+    }
+    return names;
+}
+
+// Pick the GPU type and count per replica: --gpu, or none for CPU replicas.
+util::Status resolve_device(const JobFacts& job, const PlanFlags& flags, const PriceCatalog& prices,
+                            Plan& plan) {
+    if (flags.gpu.empty()) {
+        if (job.gpus > 0) {
+            return util::error(fmt::format(
+                "--gpu: the job asks for {} GPU(s) per replica; name their type to estimate "
+                "it (one of {}) (got nothing)",
+                job.gpus, join(catalog_gpus(prices))));
+        }
+        plan.device = "cpu";
+        return util::ok_status();
+    }
+    const auto it = prices.gpus.find(flags.gpu);
+    if (it == prices.gpus.end()) {
+        return util::error(fmt::format("--gpu: {} has no such GPU type (one of {}) (got {})",
+                                       prices.file, join(catalog_gpus(prices)), flags.gpu));
+    }
+    plan.device = flags.gpu;
+    plan.gpus_per_replica = std::max(job.gpus, 1);
+    if (plan.gpus_per_replica > it->second.gpus_per_node) {
+        return util::error(
+            fmt::format("resources.gpus: a replica must fit one {} node of {} GPUs (got {})",
+                        it->second.node, it->second.gpus_per_node, plan.gpus_per_replica));
+    }
+    return util::ok_status();
+}
+
+// Describe a measured profile for the assumption lines.
+std::string measured_source(const Profile& p) {
+    return fmt::format("measured: {} ({} on {}, batch {}, {} threads, world size {})", p.source,
+                       p.model, p.dataset, p.batch_size, p.threads, p.world_size);
+}
+
+// Take the measured profile, scaled to the job's batch size, or build one.
+util::Result<Profile> resolve_profile(const JobFacts& job, const std::optional<Profile>& measured,
+                                      Plan& plan) {
+    if (!measured) {
+        const double cores = job.cpu_cores > 0 ? job.cpu_cores : 1.0;
+        const auto speed = replica_speed(plan.device, plan.gpus_per_replica, cores);
+        if (!speed) {
+            return util::error(fmt::format(
+                "--gpu: no built-in speed for this GPU type (known: {}); measure a profile and "
+                "pass --profile (got {})",
+                join(known_gpus()), plan.device));
+        }
+        plan.assumptions.push_back({"device speed",
+                                    fmt::format("{:.3g} TFLOP/s", speed->flops / 1e12),
+                                    "assumed: " + speed->description});
+        return builtin_profile(job.model, job.dataset, job.batch_size, *speed);
+    }
+    if (measured->model != job.model) {
+        return util::error(
+            fmt::format("--profile: {} was measured with model {}, but the job trains {} (got {})",
+                        measured->source, measured->model, job.model, measured->model));
+    }
+    Profile p = *measured;
+    if (p.batch_size != job.batch_size) {
+        const double scale = static_cast<double>(job.batch_size) / p.batch_size;
+        p.compute_s_per_step *= scale;
+        p.forward_s_per_step *= scale;
+        p.backward_s_per_step *= scale;
+        plan.assumptions.push_back(
+            {"batch scaling", fmt::format("x{:.3g}", scale),
+             fmt::format("assumed: compute grows linearly from the profile's batch {} to the "
+                         "job's {}",
+                         measured->batch_size, job.batch_size)});
+    }
+    return p;
+}
+
+// Fill the step cost from the profile and say where each part came from.
+void resolve_step(const Profile& p, Plan& plan) {
+    StepCost& step = plan.input.step;
+    step.compute_s = p.compute_s_per_step;
+    step.backward_s = p.backward_s_per_step;
+    step.gradient_bytes = p.gradient_bytes;
+    step.overlap_fraction = p.overlap_fraction.value_or(0.0);
+    const std::string source =
+        p.measured ? measured_source(p)
+                   : fmt::format(
+                         "built-in {} profile: {} parameters, 3 x forward FLOPs / device "
+                         "speed",
+                         p.model, p.parameters);
+    plan.assumptions.push_back({"compute per step", format_duration(p.compute_s_per_step), source});
+    plan.assumptions.push_back(
+        {"gradients per step", fmt::format("{:.1f} MB", p.gradient_bytes / 1e6),
+         p.measured ? source : fmt::format("{} FP32 parameters", p.parameters)});
+    plan.assumptions.push_back(
+        {"all-reduce overlap", fmt::format("{:.0f}%", step.overlap_fraction * 100),
+         p.overlap_fraction ? source
+                            : "none assumed: not measured (profile at world size 1 or built-in)"});
+}
+
+}  // namespace
+
+const std::vector<int>& default_workers() {
+    static const std::vector<int> k_workers = {1, 2, 4, 8, 16};
+    return k_workers;
+}
+
+util::Result<Plan> make_plan(const JobFacts& job, const PlanFlags& flags,
+                             const std::optional<Profile>& measured, const PriceCatalog& prices) {
+    Plan plan;
+    plan.job_replicas = job.replicas;
+    if (auto status = resolve_device(job, flags, prices, plan); !status.ok()) {
+        return util::error(status.error());
+    }
+    auto profile = resolve_profile(job, measured, plan);
+    if (!profile.ok()) {
+        return util::error(profile.error());
+    }
+    plan.profile = *profile;
+    resolve_step(plan.profile, plan);
+    if (auto status = resolve_sizes(job, flags, plan); !status.ok()) {
+        return util::error(status.error());
+    }
+    resolve_links(flags, prices, plan);
+    resolve_price(job, prices, plan);
+    return plan;
+}
+
+}  // namespace kftrain::estimate

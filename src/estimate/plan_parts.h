@@ -1,0 +1,18 @@
+#pragma once
+
+// The steps of make_plan() that plan_parts.cpp holds; only plan.cpp includes this.
+
+#include "estimate/plan.h"
+
+namespace kftrain::estimate {
+
+// Fill the sizes to compare, the batch, processes, samples and epochs.
+util::Status resolve_sizes(const JobFacts& job, const PlanFlags& flags, Plan& plan);
+
+// Fill the links between processes: bandwidths, latency, replicas per node, start-up.
+void resolve_links(const PlanFlags& flags, const PriceCatalog& prices, Plan& plan);
+
+// Fill the price of one replica-hour when the catalog prices the device.
+void resolve_price(const JobFacts& job, const PriceCatalog& prices, Plan& plan);
+
+}  // namespace kftrain::estimate

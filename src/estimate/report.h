@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "estimate/model.h"
+#include "estimate/plan.h"
+
+namespace kftrain::estimate {
+
+// What the user asked the estimate to choose: the cheapest size within a deadline, or
+// the fastest within a budget.
+struct Goal {
+    enum class Kind { deadline, budget };
+    Kind kind = Kind::deadline;
+    double limit = 0;  // seconds for a deadline, money for a budget
+};
+
+// An estimate ready to print: the job, the plan behind it, every size, and the choice.
+struct Report {
+    std::string job_name;
+    Plan plan;
+    Estimate estimate;
+    std::optional<Goal> goal;
+    std::optional<std::size_t> choice;  // index into estimate.sizes; unset when none fits
+};
+
+// Run the model on a plan and make the choice the goal asks for.
+Report make_report(const std::string& job_name, const Plan& plan, const std::optional<Goal>& goal);
+
+// Describe the goal: "deadline 2h00m" or "budget $50.00".
+std::string describe_goal(const Goal& goal);
+
+}  // namespace kftrain::estimate

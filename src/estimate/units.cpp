@@ -1,0 +1,169 @@
+#include "estimate/units.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+namespace kftrain::estimate {
+namespace {
+
+// Split "12.5Gbps" into 12.5 and "Gbps"; nullopt when it does not start with a number.
+std::optional<std::pair<double, std::string>> split_number(const std::string& text) {
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text.front()))) {
+        return std::nullopt;
+    }
+    const char* begin = text.c_str();
+    char* end = nullptr;
+    const double value = std::strtod(begin, &end);
+    if (end == begin || !std::isfinite(value) || value < 0) {
+        return std::nullopt;
+    }
+    std::string unit(end);
+    while (!unit.empty() && unit.front() == ' ') {
+        unit.erase(0, 1);
+    }
+    return std::make_pair(value, unit);
+}
+
+// Return the multiplier of a prefix letter: K, M, G, T (decimal, or binary with "i").
+std::optional<double> prefix_factor(const std::string& prefix) {
+    static const std::vector<std::pair<std::string, double>> k_prefixes = {
+        {"", 1.0},
+        {"K", 1e3},
+        {"k", 1e3},
+        {"M", 1e6},
+        {"G", 1e9},
+        {"T", 1e12},
+        {"Ki", 1024.0},
+        {"Mi", 1048576.0},
+        {"Gi", 1073741824.0},
+        {"Ti", 1099511627776.0},
+    };
+    for (const auto& [name, factor] : k_prefixes) {
+        if (name == prefix) {
+            return factor;
+        }
+    }
+    return std::nullopt;
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::optional<double> parse_bandwidth(const std::string& text) {
+    const auto split = split_number(text);
+    if (!split || split->first <= 0) {
+        return std::nullopt;
+    }
+    const auto& [value, unit] = *split;
+    // Longest suffixes first so "bps" is not taken for "B/s".
+    static const std::vector<std::pair<std::string, double>> k_suffixes = {
+        {"bps", 1.0 / 8}, {"b/s", 1.0 / 8}, {"Bps", 1.0}, {"B/s", 1.0}};
+    for (const auto& [suffix, scale] : k_suffixes) {
+        if (ends_with(unit, suffix)) {
+            const auto factor = prefix_factor(unit.substr(0, unit.size() - suffix.size()));
+            if (factor) {
+                return value * *factor * scale;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<double> parse_duration(const std::string& text) {
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    if (const auto plain = split_number(text); plain && plain->second.empty()) {
+        return plain->first;
+    }
+    static const std::vector<std::pair<char, double>> k_units = {
+        {'d', 86400.0}, {'h', 3600.0}, {'m', 60.0}, {'s', 1.0}};
+    double total = 0;
+    std::string rest = text;
+    std::size_t next_unit = 0;
+    while (!rest.empty()) {
+        const auto split = split_number(rest);
+        if (!split || split->second.empty()) {
+            return std::nullopt;
+        }
+        const char unit = split->second.front();
+        std::size_t i = next_unit;
+        while (i < k_units.size() && k_units[i].first != unit) {
+            ++i;
+        }
+        if (i == k_units.size()) {
+            return std::nullopt;
+        }
+        total += split->first * k_units[i].second;
+        next_unit = i + 1;
+        rest = split->second.substr(1);
+    }
+    return total;
+}
+
+std::optional<double> parse_money(const std::string& text) {
+    const std::string digits = !text.empty() && text.front() == '$' ? text.substr(1) : text;
+    const auto split = split_number(digits);
+    if (!split || !split->second.empty()) {
+        return std::nullopt;
+    }
+    return split->first;
+}
+
+std::string format_duration(double seconds) {
+    if (seconds < 1.0) {
+        return fmt::format("{:.0f}ms", seconds * 1000);
+    }
+    if (seconds < 60.0) {
+        return fmt::format("{:.1f}s", seconds);
+    }
+    const auto whole = static_cast<long long>(std::llround(seconds));
+    if (whole < 3600) {
+        return fmt::format("{}m{:02}s", whole / 60, whole % 60);
+    }
+    if (whole < 86400) {
+        return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);
+    }
+    return fmt::format("{}d{:02}h", whole / 86400, whole % 86400 / 3600);
+}
+
+std::string format_bandwidth(double bytes_per_s) {
+    static const std::vector<std::pair<double, const char*>> k_steps = {
+        {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "K"}, {1.0, ""}};
+    auto scaled = [](double value) {
+        for (const auto& [factor, prefix] : k_steps) {
+            if (value >= factor) {
+                return std::make_pair(value / factor, std::string(prefix));
+            }
+        }
+        return std::make_pair(value, std::string());
+    };
+    const auto [bytes, byte_prefix] = scaled(bytes_per_s);
+    const auto [bits, bit_prefix] = scaled(bytes_per_s * 8);
+    return fmt::format("{:.3g} {}B/s ({:.3g} {}bps)", bytes, byte_prefix, bits, bit_prefix);
+}
+
+std::string format_money(double dollars) {
+    if (dollars < 1.0) {
+        return fmt::format("${:.4f}", dollars);
+    }
+    if (dollars < 1000.0) {
+        return fmt::format("${:.2f}", dollars);
+    }
+    std::string digits = std::to_string(std::llround(dollars));
+    for (auto i = static_cast<long>(digits.size()) - 3; i > 0; i -= 3) {
+        digits.insert(static_cast<std::size_t>(i), ",");
+    }
+    return "$" + digits;
+}
+
+}  // namespace kftrain::estimate

@@ -1,0 +1,71 @@
+#include <catch2/catch.hpp>
+#include <optional>
+#include <string>
+
+#include "estimate/units.h"
+
+using namespace kftrain::estimate;
+
+TEST_CASE("estimate parses bandwidths in bits and bytes", "[estimate]") {
+    struct Case {
+        std::string text;
+        std::optional<double> bytes_per_s;
+    };
+    const Case cases[] = {
+        {"100Gbps", 12.5e9},     {"25Gb/s", 3.125e9},      {"10GB/s", 10e9},
+        {"600GB/s", 600e9},      {"1GiB/s", 1073741824.0}, {"800Mbps", 100e6},
+        {"1.5 GB/s", 1.5e9},     {"100", std::nullopt},    {"fast", std::nullopt},
+        {"0Gbps", std::nullopt}, {"-1Gbps", std::nullopt}, {"10Xbps", std::nullopt},
+        {"", std::nullopt},
+    };
+    for (const auto& c : cases) {
+        INFO(c.text);
+        const auto got = parse_bandwidth(c.text);
+        REQUIRE(got.has_value() == c.bytes_per_s.has_value());
+        if (got) {
+            CHECK(*got == Approx(*c.bytes_per_s));
+        }
+    }
+}
+
+TEST_CASE("estimate parses deadlines with units", "[estimate]") {
+    struct Case {
+        std::string text;
+        std::optional<double> seconds;
+    };
+    const Case cases[] = {
+        {"2h", 7200},        {"90m", 5400},           {"1h30m", 5400},
+        {"45s", 45},         {"3600", 3600},          {"1d", 86400},
+        {"1.5h", 5400},      {"30m1h", std::nullopt}, {"2 hours", std::nullopt},
+        {"h", std::nullopt}, {"", std::nullopt},      {"-5m", std::nullopt},
+    };
+    for (const auto& c : cases) {
+        INFO(c.text);
+        const auto got = parse_duration(c.text);
+        REQUIRE(got.has_value() == c.seconds.has_value());
+        if (got) {
+            CHECK(*got == Approx(*c.seconds));
+        }
+    }
+}
+
+TEST_CASE("estimate parses budgets with or without a dollar sign", "[estimate]") {
+    CHECK(parse_money("50") == 50.0);
+    CHECK(parse_money("$12.5") == 12.5);
+    CHECK_FALSE(parse_money("fifty"));
+    CHECK_FALSE(parse_money("-3"));
+    CHECK_FALSE(parse_money("50 USD"));
+}
+
+TEST_CASE("estimate formats durations, bandwidths and money for people", "[estimate]") {
+    CHECK(format_duration(0.0452) == "45ms");
+    CHECK(format_duration(42.04) == "42.0s");
+    CHECK(format_duration(185) == "3m05s");
+    CHECK(format_duration(7620) == "2h07m");
+    CHECK(format_duration(273600) == "3d04h");
+    CHECK(format_bandwidth(12.5e9) == "12.5 GB/s (100 Gbps)");
+    CHECK(format_bandwidth(2e9) == "2 GB/s (16 Gbps)");
+    CHECK(format_money(0.0042) == "$0.0042");
+    CHECK(format_money(12.345) == "$12.35");
+    CHECK(format_money(1234567) == "$1,234,567");
+}
