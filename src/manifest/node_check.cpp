@@ -157,8 +157,12 @@ class Checker {
                 continue;
             }
             const YAML::Node ref = value.IsMap() ? value["secretKeyRef"] : YAML::Node();
-            bool good = value.IsMap() && value.size() == 1 && ref.IsMap() &&
-                        ref["name"].IsScalar() && ref["key"].IsScalar() && ref.size() == 2;
+            auto scalar_at = [&ref](const char* key) {
+                const YAML::Node child = ref[key];
+                return child.IsDefined() && child.IsScalar();
+            };
+            bool good = value.IsMap() && value.size() == 1 && ref.IsDefined() && ref.IsMap() &&
+                        ref.size() == 2 && scalar_at("name") && scalar_at("key");
             if (!good) {
                 return fail(key, "expected a string or {secretKeyRef: {name: ..., key: ...}}",
                             value);

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace kftrain::test {
+
+// Check a document against a CRD's openAPIV3Schema (types, properties,
+// required keys, enums, int-or-string); unknown fields count as errors, since
+// the API server would silently drop them. Returns one line per problem.
+std::vector<std::string> check_against_crd(const nlohmann::json& document,
+                                           const std::string& crd_path);
+
+}  // namespace kftrain::test

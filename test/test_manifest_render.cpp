@@ -1,0 +1,138 @@
+#include <catch2/catch.hpp>
+
+#include "manifest/load.h"
+#include "manifest/render.h"
+#include "manifest/yaml_emit.h"
+#include "support/crd_schema.h"
+#include "support/files.h"
+
+using namespace kftrain;
+
+namespace {
+
+manifest::JobSpec load(const std::string& text, const std::vector<std::string>& sets = {}) {
+    manifest::Overrides overrides;
+    overrides.sets = sets;
+    auto job = manifest::load_job_text(text, "job.yaml", overrides);
+    if (!job) {
+        FAIL(job.error());
+    }
+    return *job;
+}
+
+YAML::Node render(const manifest::JobSpec& spec) {
+    auto rendered = manifest::render_job(spec, manifest::default_template());
+    if (!rendered) {
+        FAIL(rendered.error());
+    }
+    return *rendered;
+}
+
+manifest::JobSpec example(const std::vector<std::string>& sets = {}) {
+    return load(test::read_test_data("../../examples/mnist-ddp.yaml"), sets);
+}
+
+}  // namespace
+
+TEST_CASE("render of the example job matches the golden PyTorchJob", "[manifest]") {
+    YAML::Node doc = render(example());
+    CHECK(test::matches_golden("mnist-ddp.yaml", manifest::to_yaml(doc)));
+    CHECK(test::matches_golden("mnist-ddp.json", manifest::to_json(doc).dump(2) + "\n"));
+}
+
+TEST_CASE("render puts Worker replicas at replicas-1 and drops Worker for one replica",
+          "[manifest]") {
+    nlohmann::json four = manifest::to_json(render(example()));
+    CHECK(four["spec"]["pytorchReplicaSpecs"]["Master"]["replicas"] == 1);
+    CHECK(four["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] == 3);
+
+    nlohmann::json one = manifest::to_json(render(load("name: solo\nreplicas: 1\n")));
+    CHECK(one["spec"]["pytorchReplicaSpecs"]["Master"]["replicas"] == 1);
+    CHECK_FALSE(one["spec"]["pytorchReplicaSpecs"].contains("Worker"));
+}
+
+TEST_CASE("rendered jobs are valid against the Training Operator v1.9 CRD", "[manifest]") {
+    std::string crd = KFTRAIN_CRD_FILE;
+    if (!manifest::read_file(crd)) {
+        WARN("operator CRD not found at " << crd << ": schema check skipped");
+        return;
+    }
+    const std::vector<std::pair<std::string, manifest::JobSpec>> jobs = {
+        {"example", example()},
+        {"minimal", load("name: a\n")},
+        {"single replica", load("name: a\nreplicas: 1\n")},
+        {"elastic",
+         load("name: a\nreplicas: 3\nnprocPerNode: auto\nelasticPolicy:\n  minReplicas: 2\n"
+              "  maxReplicas: 4\n  maxRestarts: 3\n  rdzvBackend: c10d\n")},
+        {"custom command", load("name: a\ncommand: [python, train.py]\nargs: ['--epochs', '3']\n"
+                                "resources:\n  gpus: 2\nrunPolicy:\n  suspend: true\n")},
+    };
+    for (const auto& [what, spec] : jobs) {
+        INFO(what);
+        auto problems = test::check_against_crd(manifest::to_json(render(spec)), crd);
+        CHECK(problems == std::vector<std::string>{});
+    }
+}
+
+TEST_CASE("a value with a newline stays one string and cannot add a key", "[manifest]") {
+    auto spec = load("name: a\nimage: \"x\\nevil: true\"\nlabels:\n  team: a\n");
+    YAML::Node doc = render(spec);
+    std::string yaml = manifest::to_yaml(doc);
+    YAML::Node reread = YAML::Load(yaml);
+    YAML::Node container =
+        reread["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0];
+    CHECK(container["image"].as<std::string>() == "x\nevil: true");
+    CHECK_FALSE(container["evil"].IsDefined());
+}
+
+TEST_CASE("strings that look like numbers or booleans stay strings", "[manifest]") {
+    auto spec = load("name: a\nimage: \"true\"\nenv:\n  SEED: \"42\"\n  DEBUG: \"yes\"\n");
+    nlohmann::json doc = manifest::to_json(YAML::Load(manifest::to_yaml(render(spec))));
+    nlohmann::json container =
+        doc["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0];
+    CHECK(container["image"] == "true");
+    CHECK(container["env"][0] == nlohmann::json{{"name", "DEBUG"}, {"value", "yes"}});
+    CHECK(container["env"][1] == nlohmann::json{{"name", "SEED"}, {"value", "42"}});
+}
+
+TEST_CASE("the trainer section becomes flags with --log-format json", "[manifest]") {
+    auto spec = load("name: a\ntrainer:\n  batchSize: 32\n  epochs: 2\n  checkpointDir: /ck\n");
+    nlohmann::json doc = manifest::to_json(render(spec));
+    nlohmann::json container =
+        doc["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0];
+    CHECK(container["command"] == nlohmann::json{"kftrain-trainer"});
+    CHECK(container["args"] == nlohmann::json{"--epochs", "2", "--batch-size", "32",
+                                              "--checkpoint-dir", "/ck", "--log-format", "json"});
+}
+
+TEST_CASE("templates fail on unknown placeholders and fill placeholders inside strings",
+          "[manifest]") {
+    auto spec = load("name: demo\n");
+    manifest::Template bad{"kind: PyTorchJob\nmetadata:\n  name: \"{{ nmae }}\"\n", "t.yaml"};
+    auto failed = manifest::render_job(spec, bad);
+    REQUIRE_FALSE(failed);
+    CHECK(failed.error() == "t.yaml:3: unknown placeholder {{ nmae }} (did you mean name?)");
+
+    manifest::Template inline_tmpl{
+        "metadata:\n  name: \"{{ name }}-v2\"\n  labels: \"{{ labels }}\"\n", "t.yaml"};
+    auto rendered = manifest::render_job(spec, inline_tmpl);
+    REQUIRE(rendered);
+    CHECK((*rendered)["metadata"]["name"].as<std::string>() == "demo-v2");
+    CHECK((*rendered)["metadata"]["labels"]["kftrain.io/job-name"].as<std::string>() == "demo");
+}
+
+TEST_CASE("the CRD check itself catches a misspelt field and a wrong type", "[manifest]") {
+    std::string crd = KFTRAIN_CRD_FILE;
+    if (!manifest::read_file(crd)) {
+        WARN("operator CRD not found at " << crd << ": schema check skipped");
+        return;
+    }
+    nlohmann::json doc = manifest::to_json(render(load("name: a\n")));
+    doc["spec"]["runPolicy"] = {{"backofLimit", 3}};
+    doc["spec"]["pytorchReplicaSpecs"]["Master"]["replicas"] = "1";
+    auto problems = test::check_against_crd(doc, crd);
+    CHECK(problems ==
+          std::vector<std::string>{
+              ".spec.pytorchReplicaSpecs.Master.replicas: expected an integer, got \"1\"",
+              ".spec.runPolicy.backofLimit: unknown field"});
+}
