@@ -8,9 +8,11 @@
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/init_cmd.h"
+#include "cli/local/supervise_cmd.h"
 #include "cli/render_cmd.h"
 #include "cli/submit_cmd.h"
 #include "cli/version_cmd.h"
+#include "manifest/suggest.h"
 
 namespace kftrain::cli {
 namespace {
@@ -65,6 +67,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     setup_submit(app, ctx);
     setup_init(app, ctx);
     setup_version(app, ctx);
+    local::setup_supervise(app, ctx);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
@@ -89,7 +92,16 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         for (const auto* sub : app.get_subcommands()) {
             verb = " " + sub->get_name();
         }
-        ctx.err << "kftrain: error: " << e.what() << "\n"
+        std::string message = e.what();
+        if (verb.empty() && !args.empty() && !args[0].empty() && args[0][0] != '-') {
+            std::vector<std::string> verbs;
+            for (const auto* sub : app.get_subcommands({})) {
+                verbs.push_back(sub->get_name());
+            }
+            message = fmt::format("unknown command {}{}", args[0],
+                                  manifest::did_you_mean(args[0], verbs));
+        }
+        ctx.err << "kftrain: error: " << message << "\n"
                 << "Run 'kftrain" << verb << " --help' for usage.\n";
         return k_exit_bad_input;
     }

@@ -13,6 +13,13 @@ void setup_init(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand("init", "Print a commented starter job file");
     sub->footer("Examples:\n  # Start a job file\n  kftrain init --name mnist-ddp > job.yaml");
     sub->add_option("--name", *name, "Job name to put in the file");
+    sub->add_flag_callback(
+        "--reference",
+        [&ctx] {
+            ctx.out << manifest::job_file_reference();
+            throw CLI::Success();
+        },
+        "Print every job-file key with its type and default as a Markdown table");
     sub->callback([name, &ctx] {
         if (!manifest::is_dns1035_label(*name)) {
             ctx.exit_code = report_error(

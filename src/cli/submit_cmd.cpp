@@ -26,12 +26,14 @@ void setup_submit(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand("submit", "Submit a job to the cluster (kubectl apply)");
     sub->footer(k_submit_examples);
     add_job_input_flags(*sub, options->job);
-    sub->add_option("--dry-run", options->dry_run,
-                    "client (or no value): print what would be applied and run nothing; "
-                    "server: let the API server check it and create nothing")
-        ->expected(0, 1)
-        ->default_str("none");
-    sub->callback([options, &ctx] {
+    auto* dry_run = sub->add_option("--dry-run", options->dry_run,
+                                    "client (or no value): print what would be applied and run "
+                                    "nothing; server: let the API server check it, create nothing")
+                        ->expected(0, 1);
+    sub->callback([options, dry_run, &ctx] {
+        if (dry_run->count() > 0 && (dry_run->results().empty() || dry_run->results()[0].empty())) {
+            options->dry_run = "client";
+        }
         std::string invalid = validate_submit(*options);
         if (!invalid.empty()) {
             ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);

@@ -85,7 +85,34 @@ class StarterWriter {
     std::string m_out;
 };
 
+void reference_rows(const FieldDef& field, const std::string& parent, std::string& out) {
+    std::string path = parent.empty() ? field.name : parent + "." + field.name;
+    if (field.type == FieldType::ObjectList) {
+        path += "[]";
+    }
+    std::string doc = field.doc;
+    if (!field.allowed.empty()) {
+        doc += fmt::format(" ({})", fmt::join(field.allowed, ", "));
+    }
+    if (field.type != FieldType::Object) {
+        std::string def = field.default_text.empty() ? (path == "name" ? "required" : "unset")
+                                                     : "`" + field.default_text + "`";
+        out += fmt::format("| `{}` | {} | {} | {} |\n", path, describe_type(field.type), def, doc);
+    }
+    for (const auto& child : field.children) {
+        reference_rows(child, path, out);
+    }
+}
+
 }  // namespace
+
+std::string job_file_reference() {
+    std::string out = "| key | type | default | meaning |\n|---|---|---|---|\n";
+    for (const auto& field : job_schema().children) {
+        reference_rows(field, "", out);
+    }
+    return out;
+}
 
 std::string starter_job_file(const std::string& name) {
     return StarterWriter(name).write();
