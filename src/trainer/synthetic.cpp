@@ -35,10 +35,13 @@ std::vector<std::vector<Blob>> class_patterns(int rows, int cols) {
     return patterns;
 }
 
-void draw_sample(const std::vector<Blob>& blobs, std::mt19937_64& rng, const ImageSet& set,
-                 uint8_t* out) {
-    const double dy = uniform(rng) * 4 - 2, dx = uniform(rng) * 4 - 2;
-    const double intensity = 0.6 + 0.4 * uniform(rng);
+// Draw one sample: the class's blobs shifted and dimmed, one blob of another class as a
+// distractor, and uniform noise.
+void draw_sample(std::vector<Blob> blobs, const Blob& distractor, std::mt19937_64& rng,
+                 const ImageSet& set, uint8_t* out) {
+    const double dy = uniform(rng) * 6 - 3, dx = uniform(rng) * 6 - 3;
+    const double intensity = 0.5 + 0.5 * uniform(rng);
+    blobs.push_back(distractor);
     for (int c = 0; c < set.channels; ++c) {
         for (int y = 0; y < set.rows; ++y) {
             for (int x = 0; x < set.cols; ++x) {
@@ -48,7 +51,7 @@ void draw_sample(const std::vector<Blob>& blobs, std::mt19937_64& rng, const Ima
                     const double w = set.channels == 1 ? 1.0 : b.channel_weight[c];
                     v += w * std::exp(-(ry * ry + rx * rx) / (2 * b.radius * b.radius));
                 }
-                v = intensity * std::min(v, 1.0) + 0.35 * uniform(rng);
+                v = intensity * std::min(v, 1.0) + 0.8 * uniform(rng);
                 *out++ = static_cast<uint8_t>(std::clamp(v, 0.0, 1.0) * 255.0);
             }
         }
@@ -63,7 +66,7 @@ ImageSet make_synthetic(int64_t count, int channels, int rows, int cols, uint64_
     set.channels = channels;
     set.rows = rows;
     set.cols = cols;
-    set.mean = {0.25f, 0.25f, 0.25f};
+    set.mean = {0.45f, 0.45f, 0.45f};
     set.stddev = {0.3f, 0.3f, 0.3f};
     set.pixels.resize(static_cast<std::size_t>(count * set.image_bytes()));
     set.labels.resize(static_cast<std::size_t>(count));
@@ -72,7 +75,9 @@ ImageSet make_synthetic(int64_t count, int channels, int rows, int cols, uint64_
     for (int64_t i = 0; i < count; ++i) {
         const auto label = static_cast<uint8_t>(rng() % k_num_classes);
         set.labels[i] = label;
-        draw_sample(patterns[label], rng, set, set.pixels.data() + i * set.image_bytes());
+        const auto other = (label + 1 + rng() % (k_num_classes - 1)) % k_num_classes;
+        const auto& distractor = patterns[other][rng() % k_blobs_per_class];
+        draw_sample(patterns[label], distractor, rng, set, set.pixels.data() + i * set.image_bytes());
     }
     return set;
 }

@@ -1,0 +1,93 @@
+// Checkpoint round trip in-process (the one test file that includes torch headers).
+#include <catch2/catch.hpp>
+
+#include "../temp_dir.h"
+#include "trainer/checkpoint_io.h"
+#include "trainer/file_bytes.h"
+#include "trainer/models.h"
+
+using namespace kftrain::trainer;
+
+namespace {
+
+struct Trained {
+    std::shared_ptr<Net> model;
+    std::unique_ptr<torch::optim::SGD> optimizer;
+};
+
+Trained make_trained(const std::string& name, int channels, int side, int steps) {
+    torch::manual_seed(1);
+    Trained t{*make_model(name, channels, side, side), nullptr};
+    t.optimizer = std::make_unique<torch::optim::SGD>(
+        t.model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+    for (int i = 0; i < steps; ++i) {
+        auto x = torch::randn({8, channels, side, side});
+        auto y = torch::randint(0, 10, {8}, torch::kInt64);
+        t.optimizer->zero_grad();
+        torch::nn::functional::cross_entropy(t.model->forward(x), y).backward();
+        t.optimizer->step();
+    }
+    return t;
+}
+
+void one_step(Trained& t, const torch::Tensor& x, const torch::Tensor& y) {
+    t.optimizer->zero_grad();
+    torch::nn::functional::cross_entropy(t.model->forward(x), y).backward();
+    t.optimizer->step();
+}
+
+bool same_tensors(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!torch::equal(a[i], b[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint restores parameters, momentum and position exactly",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    auto original = make_trained("mlp", 1, 28, 3);
+    REQUIRE(save_checkpoint(dir.file("c.pt"), *original.model, *original.optimizer,
+                            TrainPosition{2, 37})
+                .ok());
+    auto restored = make_trained("mlp", 1, 28, 0);
+    auto pos = load_checkpoint_bytes(*read_file_bytes(dir.file("c.pt")), "c.pt",
+                                     *restored.model, *restored.optimizer);
+    REQUIRE(pos.ok());
+    CHECK(pos->epoch == 2);
+    CHECK(pos->global_step == 37);
+    CHECK(same_tensors(original.model->parameters(), restored.model->parameters()));
+    auto x = torch::randn({8, 1, 28, 28});
+    auto y = torch::randint(0, 10, {8}, torch::kInt64);
+    one_step(original, x, y);
+    one_step(restored, x, y);  // identical only if the momentum buffers were restored
+    CHECK(same_tensors(original.model->parameters(), restored.model->parameters()));
+}
+
+TEST_CASE("a checkpoint restores batch-norm running statistics", "[trainer][checkpoint]") {
+    auto original = make_trained("resnet18", 3, 8, 1);
+    const auto bytes = checkpoint_bytes(*original.model, *original.optimizer, TrainPosition{});
+    auto restored = make_trained("resnet18", 3, 8, 0);
+    REQUIRE(load_checkpoint_bytes(bytes, "mem", *restored.model, *restored.optimizer).ok());
+    CHECK(same_tensors(original.model->buffers(), restored.model->buffers()));
+}
+
+TEST_CASE("a checkpoint of another model is refused with the file named",
+          "[trainer][checkpoint]") {
+    auto mlp = make_trained("mlp", 1, 28, 0);
+    const auto bytes = checkpoint_bytes(*mlp.model, *mlp.optimizer, TrainPosition{});
+    auto cnn = make_trained("mnist-cnn", 1, 28, 0);
+    auto pos = load_checkpoint_bytes(bytes, "ckpt-00000001.pt", *cnn.model, *cnn.optimizer);
+    REQUIRE_FALSE(pos.ok());
+    CHECK(pos.error().rfind("ckpt-00000001.pt: not a checkpoint of this model and optimizer", 0) ==
+          0);
+    auto garbage = load_checkpoint_bytes("not a zip", "x.pt", *cnn.model, *cnn.optimizer);
+    CHECK_FALSE(garbage.ok());
+}

@@ -1,0 +1,116 @@
+// Real multi-process runs of kftrain-trainer on 127.0.0.1 with Gloo.
+#include <csignal>
+
+#include "trainer_process.h"
+
+using namespace trainer_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::vector<std::string> mlp_args(int samples, int batch, int epochs) {
+    return {"--model", "mlp", "--samples", std::to_string(samples), "--batch-size",
+            std::to_string(batch), "--epochs", std::to_string(epochs), "--log-format", "json",
+            "--log-every", "5", "--threads", "1", "--timeout", "60"};
+}
+
+void check_identical_params(int world) {
+    TempDir dir;
+    const auto ranks = start_job(dir, world, mlp_args(600, 32, 1),
+                                 {{"KFTRAIN_PARAMS_OUT", dir.file("params")}});
+    for (const auto& r : ranks) {
+        INFO(read_text(r.err_path));
+        CHECK(wait_exit(r, 120s) == 0);
+    }
+    REQUIRE(events(ranks[0], "finish").size() == 1);
+    CHECK(events(ranks[0], "finish")[0]["world_size"] == world);
+    const auto first = read_params(dir.file("params.rank0"));
+    REQUIRE(!first.empty());
+    for (int r = 1; r < world; ++r) {
+        CHECK(read_params(dir.file("params.rank" + std::to_string(r))) == first);
+        CHECK(events(ranks[r], "progress").empty());
+        CHECK(events(ranks[r], "start").size() == 1);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("2 ranks end training with identical parameters", "[trainer][distributed]") {
+    check_identical_params(2);
+}
+
+TEST_CASE("3 ranks end training with identical parameters", "[trainer][distributed]") {
+    check_identical_params(3);
+}
+
+TEST_CASE("2 ranks with batch B match 1 rank with batch 2B after one step",
+          "[trainer][distributed]") {
+    TempDir dir;
+    const auto two = start_job(dir, 2, mlp_args(64, 32, 1),
+                               {{"KFTRAIN_PARAMS_OUT", dir.file("two")}});
+    const auto one = start_trainer(dir, "single", mlp_args(64, 64, 1),
+                                   {{"KFTRAIN_PARAMS_OUT", dir.file("one")}});
+    CHECK(wait_exit(one, 60s) == 0);
+    for (const auto& r : two) {
+        CHECK(wait_exit(r, 60s) == 0);
+    }
+    REQUIRE(events(one, "finish").at(0)["global_step"] == 1);
+    REQUIRE(events(two[0], "finish").at(0)["global_step"] == 1);
+    const auto a = read_params(dir.file("one.rank0"));
+    const auto b = read_params(dir.file("two.rank0"));
+    REQUIRE(a.size() == b.size());
+    float worst = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        worst = std::max(worst, std::abs(a[i] - b[i]));
+    }
+    CHECK(worst < 1e-5f);
+}
+
+TEST_CASE("killing one rank makes the other exit non-zero within the timeout",
+          "[trainer][distributed]") {
+    TempDir dir;
+    auto args = mlp_args(100000, 16, 100);
+    args.back() = "10";  // --timeout 10
+    const auto ranks = start_job(dir, 2, args);
+    REQUIRE(wait_for_output(ranks[0], "\"event\":\"progress\"", 60s));
+    ::kill(ranks[1].pid, SIGKILL);
+    wait_exit(ranks[1], 10s);
+    CHECK(wait_exit(ranks[0], 40s) == 1);
+    const auto errors = events(ranks[0], "error");
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0]["message"].get<std::string>().find("a peer failed") != std::string::npos);
+}
+
+TEST_CASE("a peer that never arrives makes rank 0 exit non-zero after --timeout",
+          "[trainer][distributed]") {
+    TempDir dir;
+    auto args = mlp_args(100, 16, 1);
+    args.back() = "2";  // --timeout 2
+    std::map<std::string, std::string> env{{"MASTER_ADDR", "127.0.0.1"},
+                                           {"MASTER_PORT", std::to_string(free_port())},
+                                           {"WORLD_SIZE", "2"},
+                                           {"RANK", "0"}};
+    const auto rank0 = start_trainer(dir, "rank0", args, env);
+    CHECK(wait_exit(rank0, 40s) == 1);
+    const auto errors = events(rank0, "error");
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0]["message"].get<std::string>().find("cannot connect to 127.0.0.1:") == 0);
+}
+
+TEST_CASE("nproc-per-node 2 spawns two local ranks that train together",
+          "[trainer][distributed]") {
+    TempDir dir;
+    const auto pod = start_trainer(dir, "pod", mlp_args(256, 32, 1),
+                                   {{"PET_NNODES", "1"},
+                                    {"PET_NPROC_PER_NODE", "2"},
+                                    {"PET_NODE_RANK", "0"},
+                                    {"PET_MASTER_ADDR", "127.0.0.1"},
+                                    {"PET_MASTER_PORT", std::to_string(free_port())},
+                                    {"KFTRAIN_PARAMS_OUT", dir.file("params")}});
+    CHECK(wait_exit(pod, 120s) == 0);
+    const auto starts = events(pod, "start");
+    REQUIRE(starts.size() == 2);
+    CHECK(starts[0]["world_size"] == 2);
+    CHECK(events(pod, "finish").size() == 1);
+    CHECK(read_params(dir.file("params.rank0")) == read_params(dir.file("params.rank1")));
+}

@@ -1,0 +1,77 @@
+// Checkpoints, SIGTERM and resume, with real trainer processes.
+#include <csignal>
+
+#include "trainer/checkpoint_files.h"
+#include "trainer_process.h"
+
+using namespace trainer_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A slow enough run (mnist-cnn, small batches) to be interrupted mid-way: 4 epochs of 16 steps.
+std::vector<std::string> cnn_args(const TempDir& dir) {
+    return {"--model",      "mnist-cnn", "--samples",          "512",
+            "--batch-size", "16",        "--epochs",           "4",
+            "--log-format", "json",      "--log-every",        "1",
+            "--threads",    "1",         "--checkpoint-dir",   dir.file("ckpt"),
+            "--checkpoint-every", "4",   "--keep-checkpoints", "2",
+            "--timeout", "60"};
+}
+
+int64_t last_checkpoint_step(const Rank& r) {
+    const auto cps = events(r, "checkpoint");
+    REQUIRE(!cps.empty());
+    return cps.back()["global_step"].get<int64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM to one rank checkpoints, exits 143, and the rerun resumes at that step",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    const auto args = cnn_args(dir);
+    const auto first = start_job(dir, 2, args);
+    REQUIRE(wait_for_output(first[0], "\"global_step\":3,", 60s));
+    ::kill(first[1].pid, SIGTERM);
+    CHECK(wait_exit(first[0], 60s) == 143);
+    CHECK(wait_exit(first[1], 60s) == 143);
+    const int64_t stopped_at = last_checkpoint_step(first[0]);
+    CHECK(stopped_at < 4 * 16);
+    CHECK(kftrain::trainer::newest_checkpoint(dir.file("ckpt")) ==
+          dir.file("ckpt/" + kftrain::trainer::checkpoint_name(stopped_at)));
+    CHECK(kftrain::trainer::list_checkpoints(dir.file("ckpt")).size() <= 2);
+
+    TempDir logs;
+    const auto second = start_job(logs, 2, args);
+    for (const auto& r : second) {
+        CHECK(wait_exit(r, 120s) == 0);
+    }
+    for (const auto& r : second) {
+        CHECK(events(r, "start").at(0)["resumed_from"] == stopped_at);
+    }
+    CHECK(events(second[0], "progress").at(0)["global_step"] == stopped_at + 1);
+    CHECK(events(second[0], "finish").at(0)["global_step"] == 4 * 16);
+}
+
+TEST_CASE("a run killed after a checkpoint resumes from the newest checkpoint and finishes",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    auto args = cnn_args(dir);
+    const auto first = start_trainer(dir, "first", args, {});
+    REQUIRE(wait_for_output(first, "\"event\":\"checkpoint\"", 60s));
+    ::kill(first.pid, SIGKILL);
+    CHECK(wait_exit(first, 10s) == 128 + SIGKILL);
+    const auto newest = kftrain::trainer::newest_checkpoint(dir.file("ckpt"));
+    REQUIRE(newest);
+    const auto step = *kftrain::trainer::checkpoint_step(
+        std::filesystem::path(*newest).filename().string());
+
+    const auto second = start_trainer(dir, "second", args, {});
+    CHECK(wait_exit(second, 120s) == 0);
+    CHECK(events(second, "start").at(0)["resumed_from"] == step);
+    CHECK(events(second, "progress").at(0)["global_step"] == step + 1);
+    const auto finish = events(second, "finish");
+    REQUIRE(finish.size() == 1);
+    CHECK(finish[0]["global_step"] == 4 * 32);
+}

@@ -1,0 +1,84 @@
+// Training quality, data errors and the benchmark profile, through the real program.
+#include "trainer_process.h"
+
+using namespace trainer_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+Rank make_mnist(const TempDir& dir, int samples) {
+    const auto make = start_trainer(dir, "make", {"make-dataset", "mnist", "--out",
+                                                  dir.file("mnist"), "--samples",
+                                                  std::to_string(samples)},
+                                    {});
+    REQUIRE(wait_exit(make, 60s) == 0);
+    return make;
+}
+
+}  // namespace
+
+TEST_CASE("mlp on a synthetic MNIST IDX data set reaches 80% test accuracy in 3 epochs",
+          "[trainer][training]") {
+    TempDir dir;
+    make_mnist(dir, 3000);
+    const auto run = start_trainer(dir, "train",
+                                   {"--dataset", "mnist", "--data-dir", dir.file("mnist"),
+                                    "--model", "mlp", "--epochs", "3", "--batch-size", "32",
+                                    "--log-format", "json", "--threads", "1"},
+                                   {});
+    CHECK(wait_exit(run, 120s) == 0);
+    const auto evals = events(run, "eval");
+    REQUIRE(evals.size() == 3);
+    CHECK(evals.back()["samples"] == 600);
+    CHECK(evals.back()["accuracy"].get<double>() >= 0.80);
+    const auto start = events(run, "start").at(0);
+    CHECK(start["samples"] == 3000);
+    CHECK(start["steps_per_epoch"] == 94);
+    CHECK(start["resumed_from"].is_null());
+}
+
+TEST_CASE("a truncated IDX file stops the trainer with exit 1 naming the file",
+          "[trainer][training]") {
+    TempDir dir;
+    make_mnist(dir, 50);
+    const auto images = dir.file("mnist/train-images-idx3-ubyte");
+    std::filesystem::resize_file(images, 1000);
+    const auto run = start_trainer(dir, "train",
+                                   {"--dataset", "mnist", "--data-dir", dir.file("mnist"),
+                                    "--model", "mlp", "--log-format", "json"},
+                                   {});
+    CHECK(wait_exit(run, 60s) == 1);
+    const auto errors = events(run, "error");
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0]["message"] ==
+          images + ": 1000 bytes, expected 39216 = 16 + 50*28*28 (truncated or corrupt)");
+}
+
+TEST_CASE("a bad flag prints one error line and exits 2", "[trainer][training]") {
+    TempDir dir;
+    const auto run = start_trainer(dir, "bad", {"--batch-size", "0"}, {});
+    CHECK(wait_exit(run, 30s) == 2);
+    CHECK(read_text(run.err_path) == "kftrain-trainer: error: --batch-size: must be >= 1 (got 0)\n");
+}
+
+TEST_CASE("--benchmark writes a profile with compute, all-reduce and overlap figures",
+          "[trainer][benchmark]") {
+    TempDir dir;
+    const auto ranks = start_job(dir, 2,
+                                 {"--model", "mlp", "--benchmark", "5", "--profile-out",
+                                  dir.file("profile.json"), "--threads", "1", "--samples",
+                                  "256"});
+    for (const auto& r : ranks) {
+        CHECK(wait_exit(r, 60s) == 0);
+    }
+    const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
+    CHECK(profile["world_size"] == 2);
+    CHECK(profile["steps"] == 5);
+    CHECK(profile["parameters"] == 784 * 256 + 256 + 256 * 128 + 128 + 128 * 10 + 10);
+    CHECK(profile["gradient_bytes"] == profile["parameters"].get<int64_t>() * 4);
+    CHECK(profile["compute_s_per_step"].get<double>() > 0);
+    CHECK(profile["allreduce_bandwidth_bytes_per_s"].get<double>() > 0);
+    const double overlap = profile["overlap_fraction"].get<double>();
+    CHECK(overlap >= 0);
+    CHECK(overlap <= 1);
+}

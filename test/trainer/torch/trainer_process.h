@@ -1,0 +1,152 @@
+#pragma once
+
+// Start kftrain-trainer ranks as real processes and read what they print.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <optional>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../temp_dir.h"
+#include "trainer/process.h"
+
+namespace trainer_test {
+
+using kftrain::trainer::SpawnSpec;
+
+// Return a TCP port that was free a moment ago on 127.0.0.1.
+inline int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+// Hold one started trainer process and the files holding its output.
+struct Rank {
+    pid_t pid = 0;
+    std::string out_path;
+    std::string err_path;
+    // Exit code once the process has been reaped.
+    mutable std::optional<int> code;
+};
+
+// Read a whole text file (empty when missing).
+inline std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Parse the JSON lines of a file, skipping anything else.
+inline std::vector<nlohmann::json> json_lines(const std::string& path) {
+    std::vector<nlohmann::json> out;
+    std::istringstream lines(read_text(path));
+    std::string line;
+    while (std::getline(lines, line)) {
+        auto j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_discarded() && j.is_object()) {
+            out.push_back(j);
+        }
+    }
+    return out;
+}
+
+// Return the events named event from a rank's JSON output.
+inline std::vector<nlohmann::json> events(const Rank& r, const std::string& event) {
+    std::vector<nlohmann::json> out;
+    for (auto& j : json_lines(r.out_path)) {
+        if (j.value("event", "") == event) {
+            out.push_back(j);
+        }
+    }
+    return out;
+}
+
+// Start the trainer with args and extra environment; output goes to files named after tag.
+inline Rank start_trainer(const TempDir& dir, const std::string& tag,
+                          const std::vector<std::string>& args,
+                          const std::map<std::string, std::string>& env) {
+    SpawnSpec spec;
+    spec.argv.push_back(KFTRAIN_TRAINER_BINARY);
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.env = env;
+    spec.env["OMP_NUM_THREADS"] = "1";
+    spec.stdout_path = dir.file(tag + ".out");
+    spec.stderr_path = dir.file(tag + ".err");
+    auto pid = kftrain::trainer::spawn_process(spec);
+    REQUIRE(pid.ok());
+    return Rank{*pid, spec.stdout_path, spec.stderr_path, std::nullopt};
+}
+
+// Start world ranks of one job on 127.0.0.1 with a fresh port.
+inline std::vector<Rank> start_job(const TempDir& dir, int world,
+                                   const std::vector<std::string>& args,
+                                   std::map<std::string, std::string> env = {}) {
+    env["MASTER_ADDR"] = "127.0.0.1";
+    env["MASTER_PORT"] = std::to_string(free_port());
+    env["WORLD_SIZE"] = std::to_string(world);
+    std::vector<Rank> ranks;
+    for (int r = 0; r < world; ++r) {
+        env["RANK"] = std::to_string(r);
+        ranks.push_back(start_trainer(dir, "rank" + std::to_string(r), args, env));
+    }
+    return ranks;
+}
+
+// Wait for a rank to exit and return its code; fail the test after timeout.
+inline int wait_exit(const Rank& r, std::chrono::seconds timeout) {
+    if (!r.code) {
+        r.code = kftrain::trainer::wait_process(r.pid, timeout);
+    }
+    if (!r.code) {
+        ::kill(r.pid, SIGKILL);
+        kftrain::trainer::wait_process(r.pid, std::chrono::seconds(5));
+        FAIL("trainer still running after " << timeout.count() << "s; stderr: "
+                                            << read_text(r.err_path));
+    }
+    return *r.code;
+}
+
+// Poll a rank's stdout until it holds needle; false when the deadline passes first.
+inline bool wait_for_output(const Rank& r, const std::string& needle,
+                            std::chrono::seconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (read_text(r.out_path).find(needle) != std::string::npos) {
+            return true;
+        }
+        if (r.code || (r.code = kftrain::trainer::wait_process(r.pid, std::chrono::milliseconds(20)))) {
+            return read_text(r.out_path).find(needle) != std::string::npos;
+        }
+    }
+    return false;
+}
+
+// Read a parameter dump (raw float32) written with KFTRAIN_PARAMS_OUT.
+inline std::vector<float> read_params(const std::string& path) {
+    const auto bytes = read_text(path);
+    std::vector<float> out(bytes.size() / sizeof(float));
+    std::memcpy(out.data(), bytes.data(), out.size() * sizeof(float));
+    return out;
+}
+
+}  // namespace trainer_test
