@@ -35,6 +35,13 @@ struct Progress {
     std::optional<double> elapsed_s;
     std::optional<double> eta_s;
     std::string time;  // ISO-8601 UTC
+    std::optional<long long> global_step;
+    std::optional<double> lr;
+    std::optional<double> epoch_time_s;
+    std::optional<long long> samples;  // eval: samples evaluated; start: dataset size
+    std::optional<int> rank;
+    std::string message;  // warning and error events
+    std::string path;     // checkpoint events
 };
 
 // One replica: a pod on the cluster, a process group locally.
@@ -74,6 +81,7 @@ struct JobStatus {
     std::vector<ReplicaStatus> replicas;          // master first, then workers by index
     std::optional<Progress> progress;             // the Master's last progress line
     std::vector<std::string> diagnosis;           // why it is pending or failing, one line each
+    int replicas_wanted = 0;  // replicas the job asks for (Master included); 0 if unknown
 };
 
 }  // namespace kftrain::cli

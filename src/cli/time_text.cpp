@@ -1,0 +1,86 @@
+#include "cli/time_text.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace kftrain::cli {
+namespace {
+
+// Read the zone after the seconds: "Z", "+02:00" or "-0130"; return its offset in seconds.
+std::optional<long> zone_offset(const std::string& zone) {
+    if (zone == "Z" || zone == "z") {
+        return 0;
+    }
+    int hours = 0;
+    int minutes = 0;
+    char sign = 0;
+    if (std::sscanf(zone.c_str(), "%c%2d:%2d", &sign, &hours, &minutes) != 3 &&
+        std::sscanf(zone.c_str(), "%c%2d%2d", &sign, &hours, &minutes) != 3) {
+        return std::nullopt;
+    }
+    if (sign != '+' && sign != '-') {
+        return std::nullopt;
+    }
+    long offset = hours * 3600L + minutes * 60L;
+    return sign == '+' ? offset : -offset;
+}
+
+}  // namespace
+
+std::optional<std::time_t> parse_timestamp(const std::string& text) {
+    std::tm tm{};
+    int consumed = 0;
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                    &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6) {
+        return std::nullopt;
+    }
+    size_t pos = static_cast<size_t>(consumed);
+    if (pos < text.size() && text[pos] == '.') {
+        ++pos;
+        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+            ++pos;
+        }
+    }
+    auto offset = zone_offset(text.substr(pos));
+    if (!offset) {
+        return std::nullopt;
+    }
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return timegm(&tm) - *offset;
+}
+
+std::string format_duration(double seconds) {
+    long long total = seconds > 0 ? static_cast<long long>(std::llround(seconds)) : 0;
+    if (total < 60) {
+        return fmt::format("{}s", total);
+    }
+    if (total < 3600) {
+        return fmt::format("{}m{}s", total / 60, total % 60);
+    }
+    if (total < 86400) {
+        return fmt::format("{}h{}m", total / 3600, (total % 3600) / 60);
+    }
+    return fmt::format("{}d{}h", total / 86400, (total % 86400) / 3600);
+}
+
+std::optional<double> seconds_between(const std::string& from, const std::string& to) {
+    auto start = parse_timestamp(from);
+    auto end = parse_timestamp(to);
+    if (!start || !end) {
+        return std::nullopt;
+    }
+    return std::difftime(*end, *start);
+}
+
+std::string format_timestamp(std::time_t time) {
+    std::tm tm{};
+    gmtime_r(&time, &tm);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                       tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+}  // namespace kftrain::cli

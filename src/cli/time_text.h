@@ -1,0 +1,22 @@
+#pragma once
+
+#include <ctime>
+#include <optional>
+#include <string>
+
+namespace kftrain::cli {
+
+// Parse an RFC 3339 timestamp ("2024-05-01T10:00:00Z", fractions and offsets
+// allowed) into seconds since the epoch; nullopt when it is not one.
+std::optional<std::time_t> parse_timestamp(const std::string& text);
+
+// Format a duration as "45s", "3m12s", "2h5m" or "3d4h"; negative counts as 0.
+std::string format_duration(double seconds);
+
+// Return the seconds from one timestamp to another, or nullopt if either is unreadable.
+std::optional<double> seconds_between(const std::string& from, const std::string& to);
+
+// Format a time as RFC 3339 UTC ("2024-05-01T10:00:00Z").
+std::string format_timestamp(std::time_t time);
+
+}  // namespace kftrain::cli

@@ -1,0 +1,119 @@
+#include <catch2/catch.hpp>
+
+#include "cli/progress.h"
+#include "cli/time_text.h"
+
+using namespace kftrain::cli;
+
+namespace {
+
+const char* k_progress_line =
+    R"({"event":"progress","rank":0,"world_size":4,"time":"2024-05-01T10:03:12.000Z",)"
+    R"("epoch":2,"epochs":3,"step":120,"steps_per_epoch":469,"global_step":589,)"
+    R"("loss":0.31214,"accuracy":0.912,"samples_per_sec":1234.4,"lr":0.01,)"
+    R"("elapsed_s":192.0,"eta_s":100.0})";
+
+}  // namespace
+
+TEST_CASE("a trainer progress line reads into Progress", "[cluster][progress]") {
+    auto p = parse_progress_line(k_progress_line);
+    REQUIRE(p);
+    CHECK(p->event == "progress");
+    CHECK(*p->epoch == 2);
+    CHECK(*p->steps_per_epoch == 469);
+    CHECK(*p->global_step == 589);
+    CHECK(*p->loss == Approx(0.31214));
+    CHECK(p->time == "2024-05-01T10:03:12.000Z");
+}
+
+TEST_CASE("a progress line formats with epoch, loss, accuracy, speed and ETA",
+          "[cluster][progress]") {
+    auto p = parse_progress_line(k_progress_line);
+    REQUIRE(p);
+    CHECK(format_progress(*p) ==
+          "epoch 2/3 step 120/469 loss 0.3121 acc 91.2% 1234 samples/s ETA 1m40s");
+}
+
+TEST_CASE("every trainer event formats readably", "[cluster][progress]") {
+    struct Case {
+        const char* name;
+        const char* line;
+        const char* shown;
+    };
+    const Case cases[] = {
+        {"start",
+         R"({"event":"start","rank":0,"world_size":2,"time":"t","model":"mnist_cnn",)"
+         R"("dataset":"mnist","epochs":3,"batch_size":64,"global_batch_size":128,"lr":0.01,)"
+         R"("backend":"gloo","threads":2,"samples":60000,"steps_per_epoch":469,"resumed_from":null})",
+         "start: model mnist_cnn dataset mnist 3 epochs batch 64 (global 128) lr 0.01 backend "
+         "gloo 2 threads 60000 samples 469 steps/epoch"},
+        {"epoch",
+         R"({"event":"epoch","rank":0,"world_size":2,"time":"t","epoch":1,"epochs":3,)"
+         R"("loss":0.5,"accuracy":0.85,"samples_per_sec":900,"epoch_time_s":65,)"
+         R"("elapsed_s":65,"eta_s":130})",
+         "epoch 1/3 done: loss 0.5000 acc 85.0% 900 samples/s took 1m5s ETA 2m10s"},
+        {"eval",
+         R"({"event":"eval","rank":0,"world_size":2,"time":"t","epoch":1,"loss":0.4,)"
+         R"("accuracy":0.9,"samples":10000})",
+         "eval epoch 1: loss 0.4000 acc 90.0% on 10000 samples"},
+        {"checkpoint",
+         R"({"event":"checkpoint","rank":0,"world_size":2,"time":"t","path":"/ckpt/e1.pt",)"
+         R"("epoch":1,"global_step":469})",
+         "checkpoint epoch 1 step 469: /ckpt/e1.pt"},
+        {"finish",
+         R"({"event":"finish","rank":0,"world_size":2,"time":"t","epochs":3,)"
+         R"("global_step":1407,"loss":0.1,"accuracy":0.97,"elapsed_s":200,"samples_per_sec":950})",
+         "finished: 3 epochs 1407 steps loss 0.1000 acc 97.0% 950 samples/s in 3m20s"},
+        {"warning",
+         R"({"event":"warning","rank":1,"world_size":2,"time":"t","message":"slow peer"})",
+         "warning: slow peer"},
+        {"error", R"({"event":"error","rank":1,"world_size":2,"time":"t","message":"peer 2 gone"})",
+         "error: peer 2 gone"},
+    };
+    for (const auto& c : cases) {
+        SECTION(c.name) {
+            auto shown = format_trainer_line(c.line);
+            REQUIRE(shown);
+            CHECK(*shown == c.shown);
+        }
+    }
+}
+
+TEST_CASE("lines that are not trainer JSON are not parsed", "[cluster][progress]") {
+    for (const char* line :
+         {"Epoch 1 done", "", "{not json", "{\"a\":1}", "{\"event\":3}", "[1,2]"}) {
+        CAPTURE(line);
+        CHECK_FALSE(parse_progress_line(line));
+        CHECK_FALSE(format_trainer_line(line));
+    }
+}
+
+TEST_CASE("the last progress line skips later non-progress lines", "[cluster][progress]") {
+    std::vector<std::string> lines = {
+        k_progress_line,
+        R"({"event":"checkpoint","rank":0,"world_size":4,"time":"t","path":"p","epoch":2})",
+        "plain text"};
+    auto p = last_progress(lines);
+    REQUIRE(p);
+    CHECK(p->event == "progress");
+    CHECK_FALSE(last_progress({"plain", "text"}));
+}
+
+TEST_CASE("durations read like kubectl's", "[cluster][progress]") {
+    CHECK(format_duration(0) == "0s");
+    CHECK(format_duration(-5) == "0s");
+    CHECK(format_duration(45) == "45s");
+    CHECK(format_duration(192) == "3m12s");
+    CHECK(format_duration(7500) == "2h5m");
+    CHECK(format_duration(3 * 86400 + 4 * 3600) == "3d4h");
+}
+
+TEST_CASE("timestamps parse with fractions and offsets", "[cluster][progress]") {
+    auto base = parse_timestamp("2024-05-01T10:00:00Z");
+    REQUIRE(base);
+    CHECK(format_timestamp(*base) == "2024-05-01T10:00:00Z");
+    CHECK(*parse_timestamp("2024-05-01T10:00:00.123456Z") == *base);
+    CHECK(*parse_timestamp("2024-05-01T12:00:00+02:00") == *base);
+    CHECK_FALSE(parse_timestamp("yesterday"));
+    CHECK_FALSE(parse_timestamp("2024-05-01T10:00:00"));
+}
