@@ -2,6 +2,7 @@
 
 #include "manifest/load.h"
 #include "manifest/render.h"
+#include "manifest/starter.h"
 #include "manifest/yaml_emit.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
@@ -135,4 +136,16 @@ TEST_CASE("the CRD check itself catches a misspelt field and a wrong type", "[ma
           std::vector<std::string>{
               ".spec.pytorchReplicaSpecs.Master.replicas: expected an integer, got \"1\"",
               ".spec.runPolicy.backofLimit: unknown field"});
+}
+
+TEST_CASE("the README's job-file table is the one kftrain init --reference prints",
+          "[manifest]") {
+    std::string readme = test::read_test_data("../../README.md");
+    std::string begin = "<!-- job-file-reference:begin -->\n";
+    auto start = readme.find(begin);
+    auto end = readme.find("<!-- job-file-reference:end -->");
+    REQUIRE(start != std::string::npos);
+    REQUIRE(end != std::string::npos);
+    start += begin.size();
+    CHECK(readme.substr(start, end - start) == manifest::job_file_reference());
 }
