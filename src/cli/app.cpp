@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "cli/context.h"
+#include "cli/estimate_cmd.h"
 #include "cli/exit_codes.h"
 #include "cli/init_cmd.h"
 #include "cli/local/supervise_cmd.h"
@@ -67,6 +68,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     setup_submit(app, ctx);
     setup_init(app, ctx);
     setup_version(app, ctx);
+    setup_estimate(app, ctx);
     local::setup_supervise(app, ctx);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -60,6 +60,9 @@ class Backend {
     virtual util::Status remove(const std::string& job, bool wait) = 0;
     // Return a longer account of a job: conditions, replicas and events.
     virtual util::Result<std::string> describe(const std::string& job) = 0;
+    // Stop what a job runs (submit --follow --stop-on-interrupt); the local
+    // backend keeps the job's state and logs, a cluster deletes the job.
+    virtual util::Status stop(const std::string& job) { return remove(job, true); }
 };
 
 // Make the kubernetes backend (kubectl with the global flags, in namespace ns).

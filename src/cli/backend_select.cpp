@@ -1,9 +1,57 @@
+#include <cstdlib>
+#include <filesystem>
+
 #include "cli/backend.h"
+#include "cli/local/local_backend.h"
 
 namespace kftrain::cli {
+namespace {
 
-std::unique_ptr<Backend> make_backend(Context& ctx, const std::string& /*job_backend*/) {
-    // The local backend (--local, backend: local, or no kubeconfig) is chosen here.
+bool is_file(const std::string& path) {
+    std::error_code ec;
+    return !path.empty() && std::filesystem::is_regular_file(path, ec) &&
+           std::filesystem::file_size(path, ec) > 0;
+}
+
+// Return whether kubectl would find a cluster: --kubeconfig, a non-empty file
+// named by KUBECONFIG, ~/.kube/config, or KFTRAIN_KUBECTL naming a kubectl.
+bool cluster_configured(const GlobalOptions& global) {
+    if (!global.kubeconfig.empty() || !global.context.empty()) {
+        return true;
+    }
+    const char* kubectl = std::getenv("KFTRAIN_KUBECTL");
+    if (kubectl != nullptr && *kubectl != '\0') {
+        return true;
+    }
+    const char* list = std::getenv("KUBECONFIG");
+    if (list != nullptr && *list != '\0') {
+        std::string paths = list;
+        size_t start = 0;
+        while (start <= paths.size()) {
+            size_t end = paths.find(':', start);
+            end = end == std::string::npos ? paths.size() : end;
+            if (is_file(paths.substr(start, end - start))) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
+    }
+    const char* home = std::getenv("HOME");
+    return home != nullptr && is_file(std::string(home) + "/.kube/config");
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_backend(Context& ctx, const std::string& job_backend) {
+    if (ctx.global.local || job_backend == "local") {
+        return local::make_local_backend(ctx.err);
+    }
+    if (job_backend != "kubernetes" && !cluster_configured(ctx.global)) {
+        ctx.err << "kftrain: note: no kubeconfig (KUBECONFIG, ~/.kube/config) and no --context: "
+                   "using the local backend (--local)\n";
+        return local::make_local_backend(ctx.err);
+    }
     return make_kubernetes_backend(ctx.global, ctx.global.namespace_);
 }
 

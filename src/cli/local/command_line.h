@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "manifest/job_spec.h"
+#include "util/result.h"
+
+namespace kftrain::cli::local {
+
+// Rewrite the paths under a volume's mountPath to its localPath, for volumes
+// that have one: an argument equal to the mountPath or under it ("/data",
+// "/data/mnist", "--data-dir=/data/mnist") points into the localPath instead.
+// A relative localPath is taken from cwd. Other arguments are kept as they are.
+std::vector<std::string> map_volume_paths(const std::vector<std::string>& args,
+                                          const std::vector<manifest::Volume>& volumes,
+                                          const std::string& cwd);
+
+// Find the program a replica runs: kftrain-trainer beside kftrain (in
+// self_dir) first, then on PATH; any other command on PATH or as a path.
+// The error names the field "command" and exits 2.
+util::Result<std::string> resolve_command(const std::string& command, const std::string& self_dir);
+
+// Return the argv every replica runs: the container's command and args, with
+// the command resolved and volume paths mapped.
+util::Result<std::vector<std::string>> replica_argv(const manifest::JobSpec& spec,
+                                                    const std::string& self_dir,
+                                                    const std::string& cwd);
+
+// Return what the job file sets that does not apply on this machine, one
+// phrase each ("image kftrain/trainer:0.1.0", "resources", "volume data").
+std::vector<std::string> ignored_settings(const manifest::JobSpec& spec);
+
+}  // namespace kftrain::cli::local

@@ -1,0 +1,73 @@
+#include <fmt/format.h>
+
+#include "cli/local/local_backend.h"
+#include "cli/local/state_dir.h"
+#include "util/subprocess.h"
+
+namespace kftrain::cli::local {
+namespace {
+
+std::string or_dash(const std::string& text) {
+    return text.empty() ? "-" : text;
+}
+
+// The variables the operator injects, in the order its docs list them.
+constexpr const char* k_injected[] = {
+    "MASTER_ADDR",       "MASTER_PORT",      "PET_MASTER_ADDR",
+    "PET_MASTER_PORT",   "WORLD_SIZE",       "RANK",
+    "PET_NNODES",        "PET_NODE_RANK",    "PET_NPROC_PER_NODE",
+    "PET_RDZV_ENDPOINT", "PET_RDZV_BACKEND", "PET_MAX_RESTARTS",
+};
+
+void describe_replica(std::string& out, const ReplicaState& r) {
+    out += fmt::format("  {}:\n", r.name);
+    out += fmt::format("    State:     {}{}\n", r.state,
+                       r.reason.empty() ? "" : " (" + r.reason + ")");
+    out += fmt::format("    PID:       {}\n", r.pid == 0 ? "-" : std::to_string(r.pid));
+    out += fmt::format("    Restarts:  {}\n", r.restarts);
+    out += fmt::format("    Exit code: {}\n",
+                       r.exit_code ? std::to_string(*r.exit_code) : std::string("-"));
+    out += fmt::format("    Started:   {}\n", or_dash(r.started));
+    out += fmt::format("    Finished:  {}\n", or_dash(r.finished));
+    out += fmt::format("    Command:   {}\n", util::format_argv(r.argv));
+    out += "    Environment:\n";
+    for (const char* name : k_injected) {
+        auto it = r.env.find(name);
+        if (it != r.env.end()) {
+            out += fmt::format("      {}={}\n", name, it->second);
+        }
+    }
+}
+
+}  // namespace
+
+std::string describe_text(const JobState& state, const JobStatus& status) {
+    std::string out;
+    out += fmt::format("Name:            {}\n", state.name);
+    out += "Backend:         local\n";
+    out += fmt::format("State directory: {}\n", job_dir(state.name));
+    out += fmt::format("Phase:           {}\n", phase_name(status.phase));
+    if (!status.reason.empty() || !status.message.empty()) {
+        out += fmt::format("Reason:          {}\n", or_dash(status.reason));
+        out += fmt::format("Message:         {}\n", or_dash(status.message));
+    }
+    out += fmt::format("Created:         {}\n", or_dash(state.created));
+    out += fmt::format("Started:         {}\n", or_dash(state.started));
+    out += fmt::format("Finished:        {}\n", or_dash(state.finished));
+    out += fmt::format("Working dir:     {}\n", or_dash(state.cwd));
+    out += fmt::format("Supervisor PID:  {}\n", state.supervisor_pid);
+    out += fmt::format("Restart policy:  {}\n", state.restart_policy);
+    out += fmt::format("Backoff limit:   {}\n",
+                       state.backoff_limit ? std::to_string(*state.backoff_limit) : "none");
+    for (const auto& line : status.diagnosis) {
+        out += fmt::format("Diagnosis:       {}\n", line);
+    }
+    out += "Replicas:\n";
+    for (const auto& replica : state.replicas) {
+        describe_replica(out, replica);
+    }
+    out += fmt::format("Logs:            {}\n", logs_dir(state.name));
+    return out;
+}
+
+}  // namespace kftrain::cli::local

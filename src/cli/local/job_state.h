@@ -1,0 +1,68 @@
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace kftrain::cli::local {
+
+// One replica of a local job: how it is started and what happened to it.
+struct ReplicaState {
+    std::string name;  // master-0, worker-1: the log prefix
+    std::string type;  // Master or Worker
+    int index = 0;     // index within its type
+    int rank = 0;      // RANK: 0 for the Master, index + 1 for Workers
+    std::vector<std::string> argv;
+    std::map<std::string, std::string> env;  // what the operator would inject, on top of ours
+    std::string state = "Pending";  // Pending, Running, Restarting, Succeeded, Failed, Terminated
+    std::string reason;
+    long long pid = 0;
+    unsigned long long start_ticks = 0;  // the process's start time, against pid reuse
+    int restarts = 0;
+    std::optional<int> exit_code;  // shell convention: 128 + signal when a signal ended it
+    std::string started;
+    std::string finished;
+};
+
+// Everything the supervisor records in state.json.
+struct JobState {
+    int version = 1;
+    std::string name;
+    std::string namespace_ = "default";
+    std::string phase = "Created";  // a JobPhase name
+    std::string reason;
+    std::string message;
+    std::string created;
+    std::string started;
+    std::string finished;
+    std::string cwd;  // where the replicas run: the directory of submit
+    long long supervisor_pid = 0;
+    unsigned long long supervisor_ticks = 0;
+    int master_port = 0;
+    std::string restart_policy = "OnFailure";
+    std::optional<int> backoff_limit;
+    std::optional<long long> active_deadline_seconds;
+    std::vector<ReplicaState> replicas;
+    std::string last_progress;  // the Master's last trainer progress line, raw JSON
+};
+
+// Return the job's state as the JSON document of state.json.
+nlohmann::json to_json(const JobState& state);
+
+// Read a state.json document; an error naming the field when it is malformed.
+util::Result<JobState> job_state_from_json(const nlohmann::json& doc);
+
+// Read a job's state.json (error code 3 when the job has none).
+util::Result<JobState> read_job_state(const std::string& name);
+
+// Write a job's state.json atomically.
+util::Status write_job_state(const JobState& state);
+
+// Return the sum of every replica's restarts.
+int total_restarts(const JobState& state);
+
+}  // namespace kftrain::cli::local

@@ -1,0 +1,211 @@
+#include "cli/local/local_backend.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "cli/exit_codes.h"
+#include "cli/local/command_line.h"
+#include "cli/local/job_plan.h"
+#include "cli/local/proc_info.h"
+#include "cli/local/replica_env.h"
+#include "cli/local/state_dir.h"
+#include "cli/local/status_convert.h"
+#include "util/subprocess.h"
+
+namespace kftrain::cli::local {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr auto k_start_timeout = std::chrono::seconds(15);
+constexpr auto k_poll = std::chrono::milliseconds(50);
+
+std::string current_dir() {
+    std::error_code ec;
+    auto path = fs::current_path(ec);
+    return ec ? std::string() : path.string();
+}
+
+util::Result<PlanContext> plan_context(const std::string& kftrain) {
+    auto master = free_port();
+    auto rdzv = free_port();
+    if (!master || !rdzv) {
+        return util::error(master ? rdzv.error() : master.error());
+    }
+    PlanContext context;
+    context.self_dir = fs::path(kftrain).parent_path().string();
+    context.cwd = current_dir();
+    context.ports = Ports{*master, *rdzv};
+    context.now = now_timestamp();
+    return context;
+}
+
+void print_notes(std::ostream& err, const manifest::JobSpec& spec) {
+    auto ignored = ignored_settings(spec);
+    if (!ignored.empty()) {
+        std::string list;
+        for (const auto& item : ignored) {
+            list += (list.empty() ? "" : ", ") + item;
+        }
+        err << "kftrain: note: running on this machine: " << list
+            << " do not apply (volumes with localPath are mapped)\n";
+    }
+    auto secrets = secret_env_names(spec);
+    if (!secrets.empty()) {
+        std::string list;
+        for (const auto& item : secrets) {
+            list += (list.empty() ? "" : ", ") + item;
+        }
+        err << "kftrain: note: variables from Secrets are not set locally: " << list << "\n";
+    }
+}
+
+util::Status prepare_dir(const JobState& state) {
+    std::error_code ec;
+    fs::remove_all(job_dir(state.name), ec);
+    fs::create_directories(logs_dir(state.name), ec);
+    if (ec) {
+        return util::error(fmt::format("cannot create {}: {}", logs_dir(state.name), ec.message()));
+    }
+    return write_job_state(state);
+}
+
+}  // namespace
+
+LocalBackend::LocalBackend(std::ostream& err, std::string kftrain)
+    : m_err(err), m_kftrain(kftrain.empty() ? self_executable() : std::move(kftrain)) {}
+
+std::unique_ptr<Backend> make_local_backend(std::ostream& err) {
+    return std::make_unique<LocalBackend>(err);
+}
+
+bool supervisor_alive(const JobState& state) {
+    return process_alive(state.supervisor_pid, state.supervisor_ticks);
+}
+
+util::Result<std::string> LocalBackend::submit(const RenderedJob& job, const SubmitFlags& flags) {
+    const manifest::JobSpec& spec = job.spec;
+    if (flags.dry_run == "server") {
+        return util::error(
+            "--dry-run: server needs a cluster; use --dry-run to print the job "
+            "(got server with the local backend)",
+            k_exit_bad_input);
+    }
+    auto existing = read_job_state(spec.name);
+    if (existing && (supervisor_alive(*existing) || existing->phase == "Created")) {
+        if (!flags.replace) {
+            return util::error(fmt::format("job {} is already running on this machine; delete it "
+                                           "or submit with --replace",
+                                           spec.name),
+                               k_exit_bad_input);
+        }
+        stop_processes(*existing);
+    }
+    auto context = plan_context(m_kftrain);
+    if (!context) {
+        return context.error_value();
+    }
+    auto state = plan_job(spec, *context);
+    if (!state) {
+        return state.error_value();
+    }
+    print_notes(m_err, spec);
+    auto prepared = prepare_dir(*state);
+    if (!prepared) {
+        return prepared.error_value();
+    }
+    auto started = start_supervisor(spec.name);
+    if (!started) {
+        return started.error_value();
+    }
+    return fmt::format("job {} started (local)", spec.name);
+}
+
+util::Status LocalBackend::start_supervisor(const std::string& job) {
+    util::SpawnOptions options;
+    options.argv = {m_kftrain, "__supervise", job};
+    options.stdin_from = util::Redirect::null();
+    options.stdout_to = util::Redirect::null();
+    options.stderr_to = util::Redirect::file(job_dir(job) + "/supervisor.log");
+    options.new_session = true;
+    auto process = util::Process::spawn(options);
+    if (!process) {
+        return process.error_value();
+    }
+    process->wait();  // the first process only starts the detached supervisor and exits
+    auto deadline = std::chrono::steady_clock::now() + k_start_timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto state = read_job_state(job);
+        if (state && state->supervisor_pid != 0) {
+            return util::ok_status();
+        }
+        std::this_thread::sleep_for(k_poll);
+    }
+    return util::error(fmt::format("the supervisor of job {} did not start; see {}/supervisor.log",
+                                   job, job_dir(job)),
+                       k_exit_cluster);
+}
+
+util::Result<JobStatus> LocalBackend::status(const std::string& job) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    return status_from_state(*state, supervisor_alive(*state));
+}
+
+util::Result<std::vector<JobStatus>> LocalBackend::list(bool /*all_namespaces*/) {
+    std::vector<JobStatus> jobs;
+    for (const auto& name : job_names()) {
+        auto state = read_job_state(name);
+        if (state) {
+            jobs.push_back(status_from_state(*state, supervisor_alive(*state)));
+        }
+    }
+    return jobs;
+}
+
+util::Status LocalBackend::logs(const std::string& job, const LogOptions& options,
+                                const LogSink& sink) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    return read_logs(job, options, sink);
+}
+
+util::Status LocalBackend::remove(const std::string& job, bool /*wait*/) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    stop_processes(*state);
+    std::error_code ec;
+    fs::remove_all(job_dir(job), ec);
+    if (ec) {
+        return util::error(fmt::format("cannot remove {}: {}", job_dir(job), ec.message()));
+    }
+    return util::ok_status();
+}
+
+util::Status LocalBackend::stop(const std::string& job) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    stop_processes(*state);
+    return util::ok_status();
+}
+
+util::Result<std::string> LocalBackend::describe(const std::string& job) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    return describe_text(*state, status_from_state(*state, supervisor_alive(*state)));
+}
+
+}  // namespace kftrain::cli::local

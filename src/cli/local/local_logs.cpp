@@ -1,0 +1,121 @@
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <ctime>
+#include <thread>
+
+#include "cli/exit_codes.h"
+#include "cli/local/interrupt.h"
+#include "cli/local/local_backend.h"
+#include "cli/local/log_store.h"
+#include "cli/local/state_dir.h"
+
+namespace kftrain::cli::local {
+namespace {
+
+constexpr auto k_follow_poll = std::chrono::milliseconds(200);
+
+// Reads the combined log from where it stopped last, line by line.
+class LogCursor {
+  public:
+    explicit LogCursor(std::string path) : m_path(std::move(path)) {}
+    ~LogCursor() {
+        if (m_fd >= 0) {
+            ::close(m_fd);
+        }
+    }
+
+    // Return the complete records written since the last call.
+    std::vector<LogRecord> next() {
+        std::vector<LogRecord> records;
+        if (m_fd < 0) {
+            m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+        }
+        char buffer[65536];
+        while (m_fd >= 0) {
+            ssize_t n = ::read(m_fd, buffer, sizeof(buffer));
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                break;
+            }
+            m_partial.append(buffer, static_cast<size_t>(n));
+        }
+        size_t start = 0;
+        for (size_t nl; (nl = m_partial.find('\n', start)) != std::string::npos;) {
+            auto record = parse_log_record(m_partial.substr(start, nl - start));
+            if (record) {
+                records.push_back(std::move(*record));
+            }
+            start = nl + 1;
+        }
+        m_partial.erase(0, start);
+        return records;
+    }
+
+  private:
+    std::string m_path;
+    int m_fd = -1;
+    std::string m_partial;
+};
+
+// Return whether the job has ended and its supervisor wrote its last line.
+bool job_over(const std::string& job) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return true;  // deleted
+    }
+    bool final = state->phase == "Succeeded" || state->phase == "Failed";
+    return (final || state->supervisor_pid != 0) && !supervisor_alive(*state);
+}
+
+}  // namespace
+
+util::Status read_logs(const std::string& job, const LogOptions& options, const LogSink& sink) {
+    std::time_t since_time = 0;
+    if (!options.since.empty()) {
+        auto seconds = parse_since(options.since);
+        if (!seconds) {
+            return util::error(
+                fmt::format("--since: must be a duration like 30s, 10m or 1h (got {})",
+                            options.since),
+                k_exit_bad_input);
+        }
+        since_time = std::time(nullptr) - static_cast<std::time_t>(*seconds);
+    }
+    auto emit = [&](const std::vector<LogRecord>& records) {
+        for (const auto& record : records) {
+            sink(to_log_line(record, options.timestamps));
+        }
+    };
+    auto select = [&](const std::vector<LogRecord>& records) {
+        std::vector<LogRecord> out;
+        for (const auto& record : records) {
+            if (record_selected(record, options, since_time)) {
+                out.push_back(record);
+            }
+        }
+        return out;
+    };
+    LogCursor cursor(combined_log_path(job));
+    auto first = select(cursor.next());
+    emit(options.tail ? tail_per_replica(first, *options.tail) : first);
+    while (options.follow) {
+        bool over = job_over(job);
+        emit(select(cursor.next()));
+        if (over) {
+            break;
+        }
+        if (interrupt_requested()) {
+            return util::error("interrupted", k_exit_interrupted);
+        }
+        std::this_thread::sleep_for(k_follow_poll);
+    }
+    return util::ok_status();
+}
+
+}  // namespace kftrain::cli::local

@@ -1,0 +1,137 @@
+#include "cli/local/log_store.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <regex>
+
+#include "cli/local/proc_info.h"
+#include "cli/local/state_dir.h"
+#include "cli/time_text.h"
+
+namespace kftrain::cli::local {
+namespace {
+
+void write_all(int fd, const std::string& text) {
+    size_t done = 0;
+    while (fd >= 0 && done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return;
+        }
+        done += static_cast<size_t>(n);
+    }
+}
+
+int open_append(const std::string& path) {
+    return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
+}  // namespace
+
+LogWriter::LogWriter(const std::string& job) : m_dir(logs_dir(job)) {
+    m_all = open_append(combined_log_path(job));
+}
+
+LogWriter::~LogWriter() {
+    if (m_all >= 0) {
+        ::close(m_all);
+    }
+    for (const auto& [name, fd] : m_files) {
+        if (fd >= 0) {
+            ::close(fd);
+        }
+    }
+}
+
+void LogWriter::append(const std::string& replica, const std::string& text) {
+    auto it = m_files.find(replica);
+    if (it == m_files.end()) {
+        it = m_files.emplace(replica, open_append(m_dir + "/" + replica + ".log")).first;
+    }
+    write_all(it->second, text + "\n");
+    write_all(m_all, now_timestamp() + "\t" + replica + "\t" + text + "\n");
+}
+
+std::optional<LogRecord> parse_log_record(const std::string& line) {
+    auto first = line.find('\t');
+    if (first == std::string::npos) {
+        return std::nullopt;
+    }
+    auto second = line.find('\t', first + 1);
+    if (second == std::string::npos) {
+        return std::nullopt;
+    }
+    return LogRecord{line.substr(0, first), line.substr(first + 1, second - first - 1),
+                     line.substr(second + 1)};
+}
+
+bool replica_matches(const std::string& filter, const std::string& replica) {
+    if (filter.empty() || filter == replica) {
+        return true;
+    }
+    if (filter.find('-') != std::string::npos) {
+        return false;
+    }
+    return replica.rfind(filter + "-", 0) == 0;
+}
+
+std::optional<long long> parse_since(const std::string& text) {
+    static const std::regex k_part("([0-9]+)(h|m|s)");
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    long long total = 0;
+    std::string rest = text;
+    std::smatch match;
+    while (!rest.empty()) {
+        if (!std::regex_search(rest, match, k_part) || match.position(0) != 0) {
+            return std::nullopt;
+        }
+        long long value = std::stoll(match[1].str());
+        char unit = match[2].str()[0];
+        total += unit == 'h' ? value * 3600 : unit == 'm' ? value * 60 : value;
+        rest = match.suffix();
+    }
+    return total;
+}
+
+bool record_selected(const LogRecord& record, const LogOptions& options, std::time_t since_time) {
+    if (!replica_matches(options.replica, record.replica)) {
+        return false;
+    }
+    if (since_time == 0) {
+        return true;
+    }
+    auto when = parse_timestamp(record.time);
+    return when && *when >= since_time;
+}
+
+std::vector<LogRecord> tail_per_replica(const std::vector<LogRecord>& records, int n) {
+    std::map<std::string, int> remaining;
+    std::vector<bool> keep(records.size(), false);
+    for (size_t i = records.size(); i-- > 0;) {
+        auto [it, inserted] = remaining.emplace(records[i].replica, n);
+        if (it->second > 0) {
+            keep[i] = true;
+            --it->second;
+        }
+    }
+    std::vector<LogRecord> out;
+    for (size_t i = 0; i < records.size(); ++i) {
+        if (keep[i]) {
+            out.push_back(records[i]);
+        }
+    }
+    return out;
+}
+
+LogLine to_log_line(const LogRecord& record, bool timestamps) {
+    return LogLine{record.replica, timestamps ? record.time + " " + record.text : record.text};
+}
+
+}  // namespace kftrain::cli::local

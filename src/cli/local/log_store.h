@@ -1,0 +1,58 @@
+#pragma once
+
+#include <ctime>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/backend.h"
+
+namespace kftrain::cli::local {
+
+// Append replicas' lines to a job's logs: the combined log in arrival order
+// and each replica's own file (see state_dir.h).
+class LogWriter {
+  public:
+    // Open the logs of a job (its logs directory must exist).
+    explicit LogWriter(const std::string& job);
+    ~LogWriter();
+    LogWriter(const LogWriter&) = delete;
+    LogWriter& operator=(const LogWriter&) = delete;
+
+    // Append one line (without its newline) a replica printed, stamped with the time now.
+    void append(const std::string& replica, const std::string& text);
+
+  private:
+    std::string m_dir;
+    int m_all = -1;
+    std::map<std::string, int> m_files;
+};
+
+// One line of the combined log.
+struct LogRecord {
+    std::string time;  // RFC 3339 UTC
+    std::string replica;
+    std::string text;
+};
+
+// Parse a line of the combined log; nullopt when it is not "time\treplica\ttext".
+std::optional<LogRecord> parse_log_record(const std::string& line);
+
+// Return whether a replica is selected by a --replica value: "" (all), a type
+// ("master", "worker") or a name ("worker-1").
+bool replica_matches(const std::string& filter, const std::string& replica);
+
+// Parse a --since duration ("30s", "10m", "1h30m") into seconds; nullopt when malformed.
+std::optional<long long> parse_since(const std::string& text);
+
+// Return whether a record passes the replica and since filters (since_time 0: none).
+bool record_selected(const LogRecord& record, const LogOptions& options, std::time_t since_time);
+
+// Keep the last n records of each replica, in their order.
+std::vector<LogRecord> tail_per_replica(const std::vector<LogRecord>& records, int n);
+
+// Return the line a sink receives: the text, after the time when timestamps are asked for.
+LogLine to_log_line(const LogRecord& record, bool timestamps);
+
+}  // namespace kftrain::cli::local

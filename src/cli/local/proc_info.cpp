@@ -1,0 +1,88 @@
+#include "cli/local/proc_info.h"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/time_text.h"
+
+namespace kftrain::cli::local {
+
+std::optional<unsigned long long> process_start_ticks(long long pid) {
+    if (pid <= 0) {
+        return std::nullopt;
+    }
+    std::ifstream in(fmt::format("/proc/{}/stat", pid));
+    std::string line;
+    if (!std::getline(in, line)) {
+        return std::nullopt;
+    }
+    // The command name may hold spaces and parentheses: fields start after the last ')'.
+    auto close = line.rfind(')');
+    if (close == std::string::npos) {
+        return std::nullopt;
+    }
+    std::istringstream fields(line.substr(close + 2));
+    std::string state;
+    fields >> state;
+    if (state == "Z" || state == "X") {
+        return std::nullopt;
+    }
+    std::string skip;
+    for (int field = 4; field < 22; ++field) {
+        fields >> skip;
+    }
+    unsigned long long ticks = 0;
+    fields >> ticks;
+    return ticks;
+}
+
+bool process_alive(long long pid, unsigned long long ticks) {
+    if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM)) {
+        return false;
+    }
+    auto started = process_start_ticks(pid);
+    return started && (ticks == 0 || *started == ticks);
+}
+
+util::Result<int> free_port() {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return util::error(fmt::format("cannot open a socket: {}", std::strerror(errno)));
+    }
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    socklen_t len = sizeof(addr);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+        int saved = errno;
+        ::close(fd);
+        return util::error(fmt::format("cannot find a free port: {}", std::strerror(saved)));
+    }
+    ::close(fd);
+    return static_cast<int>(ntohs(addr.sin_port));
+}
+
+std::string self_executable() {
+    std::error_code ec;
+    auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : path.string();
+}
+
+std::string now_timestamp() {
+    return format_timestamp(std::time(nullptr));
+}
+
+}  // namespace kftrain::cli::local

@@ -1,0 +1,83 @@
+#include "cli/local/replica_env.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "manifest/template_values.h"
+
+namespace kftrain::cli::local {
+namespace {
+
+constexpr const char* k_local_address = "127.0.0.1";
+
+// Return nprocPerNode as a number, or 1 when it is auto, cpu, gpu or unset.
+int nproc_number(const std::string& nproc) {
+    static const std::regex k_number("[1-9][0-9]{0,5}");
+    return std::regex_match(nproc, k_number) ? std::stoi(nproc) : 1;
+}
+
+void add_elastic(std::map<std::string, std::string>& env, const manifest::JobSpec& spec,
+                 const Ports& ports) {
+    const manifest::ElasticPolicy& policy = *spec.elastic_policy;
+    int workers = spec.worker_replicas();
+    int min = policy.min_replicas.value_or(policy.max_replicas.value_or(workers));
+    int max = policy.max_replicas.value_or(policy.min_replicas.value_or(workers));
+    env["PET_RDZV_ENDPOINT"] = fmt::format("{}:{}", k_local_address, ports.rdzv);
+    env["PET_RDZV_BACKEND"] = policy.rdzv_backend.empty() ? "c10d" : policy.rdzv_backend;
+    env["PET_NNODES"] = fmt::format("{}:{}", min, max);
+    if (policy.max_restarts) {
+        env["PET_MAX_RESTARTS"] = std::to_string(*policy.max_restarts);
+    }
+}
+
+}  // namespace
+
+std::vector<ReplicaRef> replica_refs(const manifest::JobSpec& spec) {
+    std::vector<ReplicaRef> refs{{"Master", 0, 0, "master-0"}};
+    for (int i = 0; i < spec.worker_replicas(); ++i) {
+        refs.push_back({"Worker", i, i + 1, fmt::format("worker-{}", i)});
+    }
+    return refs;
+}
+
+int world_size(const manifest::JobSpec& spec) {
+    return spec.replicas * nproc_number(spec.nproc_per_node);
+}
+
+std::map<std::string, std::string> replica_environment(const manifest::JobSpec& spec, int rank,
+                                                       const Ports& ports) {
+    std::map<std::string, std::string> env;
+    for (const auto& [name, var] : manifest::job_environment(spec)) {
+        if (var.secret_name.empty()) {
+            env[name] = var.value;
+        }
+    }
+    env["PYTHONUNBUFFERED"] = "0";
+    env["MASTER_ADDR"] = k_local_address;
+    env["PET_MASTER_ADDR"] = k_local_address;
+    env["MASTER_PORT"] = std::to_string(ports.master);
+    env["PET_MASTER_PORT"] = std::to_string(ports.master);
+    env["WORLD_SIZE"] = std::to_string(world_size(spec));
+    env["RANK"] = std::to_string(rank);
+    env["PET_NPROC_PER_NODE"] = spec.nproc_per_node.empty() ? "auto" : spec.nproc_per_node;
+    env["PET_NODE_RANK"] = std::to_string(rank);
+    if (spec.elastic_policy) {
+        add_elastic(env, spec, ports);
+    } else {
+        env["PET_NNODES"] = std::to_string(spec.replicas);
+    }
+    return env;
+}
+
+std::vector<std::string> secret_env_names(const manifest::JobSpec& spec) {
+    std::vector<std::string> names;
+    for (const auto& [name, var] : manifest::job_environment(spec)) {
+        if (!var.secret_name.empty()) {
+            names.push_back(name);
+        }
+    }
+    return names;
+}
+
+}  // namespace kftrain::cli::local

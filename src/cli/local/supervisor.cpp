@@ -1,0 +1,352 @@
+#include "cli/local/supervisor.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <iostream>
+
+#include "cli/local/proc_info.h"
+#include "cli/progress.h"
+
+namespace kftrain::cli::local {
+namespace {
+
+constexpr auto k_stop_grace = std::chrono::seconds(10);
+constexpr auto k_success_grace = std::chrono::seconds(10);
+constexpr auto k_save_interval = std::chrono::seconds(1);
+constexpr int k_poll_ms = 100;
+constexpr size_t k_max_line = 64 * 1024;
+
+volatile std::sig_atomic_t g_stop_requested = 0;
+
+void on_stop_signal(int) {
+    g_stop_requested = 1;
+}
+
+void install_signal_handlers() {
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGTERM, &action, nullptr);
+    ::sigaction(SIGINT, &action, nullptr);
+    std::signal(SIGHUP, SIG_IGN);
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+// Variables a replica must not inherit from the shell: the launcher sets them.
+const std::vector<std::string> k_unset_env = {
+    "LOCAL_RANK",        "LOCAL_WORLD_SIZE", "GROUP_RANK",       "ROLE_RANK",
+    "PET_RDZV_ENDPOINT", "PET_RDZV_BACKEND", "PET_MAX_RESTARTS", "KFTRAIN_TRAINER_SPAWNED",
+};
+
+}  // namespace
+
+Supervisor::Supervisor(JobState state)
+    : m_state(std::move(state)), m_slots(m_state.replicas.size()), m_log(m_state.name) {
+    m_rules.policy = m_state.restart_policy;
+    m_rules.backoff_limit = m_state.backoff_limit;
+}
+
+void Supervisor::start_replica(size_t i) {
+    ReplicaState& replica = m_state.replicas[i];
+    Slot& slot = m_slots[i];
+    util::SpawnOptions options;
+    options.argv = replica.argv;
+    options.env = replica.env;
+    options.unset_env = k_unset_env;
+    options.cwd = m_state.cwd;
+    options.new_session = true;
+    slot.restart_at.reset();
+    auto process = util::Process::spawn(options);
+    replica.started = now_timestamp();
+    replica.finished.clear();
+    if (!process) {
+        m_log.append(replica.name, "kftrain: error: " + process.error());
+        replica.pid = 0;
+        on_exit(i, 127);
+        return;
+    }
+    slot.process = std::move(*process);
+    for (Stream* stream : {&slot.out, &slot.err}) {
+        stream->fd = stream == &slot.out ? slot.process->stdout_fd() : slot.process->stderr_fd();
+        stream->partial.clear();
+        stream->open = stream->fd >= 0;
+        ::fcntl(stream->fd, F_SETFL, ::fcntl(stream->fd, F_GETFL) | O_NONBLOCK);
+    }
+    replica.pid = slot.process->pid();
+    replica.start_ticks = process_start_ticks(replica.pid).value_or(0);
+    replica.state = "Running";
+    replica.reason.clear();
+    m_dirty = true;
+}
+
+void Supervisor::emit_line(size_t i, const std::string& line) {
+    const ReplicaState& replica = m_state.replicas[i];
+    m_log.append(replica.name, line);
+    if (replica.type == "Master") {
+        auto progress = parse_progress_line(line);
+        if (progress && shows_progress(*progress)) {
+            m_state.last_progress = line;
+            m_dirty = true;
+        }
+    }
+}
+
+void Supervisor::read_stream(size_t i, Stream& stream) {
+    char buffer[8192];
+    while (stream.open) {
+        ssize_t n = ::read(stream.fd, buffer, sizeof(buffer));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            return;  // EAGAIN: nothing more now
+        }
+        if (n == 0) {
+            stream.open = false;
+            break;
+        }
+        stream.partial.append(buffer, static_cast<size_t>(n));
+        size_t start = 0;
+        for (size_t nl; (nl = stream.partial.find('\n', start)) != std::string::npos;) {
+            emit_line(i, stream.partial.substr(start, nl - start));
+            start = nl + 1;
+        }
+        stream.partial.erase(0, start);
+        if (stream.partial.size() > k_max_line) {
+            emit_line(i, stream.partial);
+            stream.partial.clear();
+        }
+    }
+    if (!stream.partial.empty()) {
+        emit_line(i, stream.partial);
+        stream.partial.clear();
+    }
+}
+
+void Supervisor::pump(int timeout_ms) {
+    std::vector<pollfd> fds;
+    std::vector<std::pair<size_t, Stream*>> owners;
+    for (size_t i = 0; i < m_slots.size(); ++i) {
+        for (Stream* stream : {&m_slots[i].out, &m_slots[i].err}) {
+            if (stream->open) {
+                fds.push_back({stream->fd, POLLIN, 0});
+                owners.emplace_back(i, stream);
+            }
+        }
+    }
+    if (fds.empty()) {
+        ::usleep(static_cast<useconds_t>(timeout_ms) * 1000);
+        return;
+    }
+    if (::poll(fds.data(), fds.size(), timeout_ms) <= 0) {
+        return;
+    }
+    for (size_t k = 0; k < fds.size(); ++k) {
+        if (fds[k].revents != 0) {
+            read_stream(owners[k].first, *owners[k].second);
+        }
+    }
+}
+
+void Supervisor::reap() {
+    for (size_t i = 0; i < m_slots.size(); ++i) {
+        Slot& slot = m_slots[i];
+        if (!slot.process) {
+            continue;
+        }
+        auto status = slot.process->try_wait();
+        if (!status) {
+            continue;
+        }
+        read_stream(i, slot.out);
+        read_stream(i, slot.err);
+        ::kill(-slot.process->pid(), SIGKILL);  // whatever the replica left in its group
+        slot.out.open = slot.err.open = false;
+        slot.process.reset();
+        on_exit(i, status->as_shell_code());
+    }
+}
+
+void Supervisor::on_exit(size_t i, int code) {
+    ReplicaState& replica = m_state.replicas[i];
+    replica.exit_code = code;
+    replica.finished = now_timestamp();
+    m_dirty = true;
+    if (m_outcome) {
+        replica.state = code == 0 ? "Succeeded" : "Terminated";
+        replica.reason = code == 0 ? "Completed" : "Stopped";
+        return;
+    }
+    ReplicaExit exit{replica.name, replica.type == "Master", code};
+    apply(i, decide_exit(m_rules, exit, total_restarts(m_state)));
+}
+
+void Supervisor::apply(size_t i, const ExitDecision& decision) {
+    ReplicaState& replica = m_state.replicas[i];
+    int code = replica.exit_code.value_or(0);
+    replica.reason = code == 0 ? "Completed" : code > 128 ? "Signal" : "Error";
+    switch (decision.action) {
+        case ExitAction::Finish:
+            replica.state = "Succeeded";
+            return;
+        case ExitAction::Restart: {
+            int delay = restart_delay_seconds(replica.restarts);
+            replica.state = "Restarting";
+            replica.restarts += 1;
+            m_slots[i].restart_at = Clock::now() + std::chrono::seconds(delay);
+            m_state.phase = "Restarting";
+            m_log.append(replica.name, fmt::format("kftrain: {} exited with code {}; restarting "
+                                                   "in {}s (restart {})",
+                                                   replica.name, code, delay, replica.restarts));
+            return;
+        }
+        case ExitAction::SucceedJob:
+            replica.state = "Succeeded";
+            begin_stop({"Succeeded", decision.reason, decision.message}, false);
+            return;
+        case ExitAction::FailJob:
+            replica.state = "Failed";
+            begin_stop({"Failed", decision.reason, decision.message}, true);
+            return;
+    }
+}
+
+void Supervisor::begin_stop(Outcome outcome, bool immediately) {
+    m_outcome = std::move(outcome);
+    auto now = Clock::now();
+    m_term_at = immediately ? now : now + k_success_grace;
+    for (size_t i = 0; i < m_slots.size(); ++i) {
+        if (m_slots[i].restart_at) {
+            m_slots[i].restart_at.reset();
+            m_state.replicas[i].state = "Terminated";
+            m_state.replicas[i].reason = "Stopped";
+        }
+    }
+    m_dirty = true;
+}
+
+void Supervisor::advance_stop() {
+    auto now = Clock::now();
+    if (m_term_at && now >= *m_term_at) {
+        for (auto& slot : m_slots) {
+            if (slot.process) {
+                slot.process->signal(SIGTERM);
+            }
+        }
+        m_term_at.reset();
+        m_kill_at = now + k_stop_grace;
+    }
+    if (m_kill_at && now >= *m_kill_at) {
+        for (auto& slot : m_slots) {
+            if (slot.process) {
+                slot.process->signal(SIGKILL);
+            }
+        }
+        m_kill_at.reset();
+    }
+}
+
+void Supervisor::start_due_restarts() {
+    auto now = Clock::now();
+    bool pending = false;
+    for (size_t i = 0; i < m_slots.size(); ++i) {
+        auto& at = m_slots[i].restart_at;
+        if (at && now >= *at) {
+            start_replica(i);
+        }
+        pending = pending || m_slots[i].restart_at.has_value();
+    }
+    if (!pending && m_state.phase == "Restarting" && !m_outcome) {
+        m_state.phase = "Running";
+        m_dirty = true;
+    }
+}
+
+void Supervisor::check_deadline() {
+    if (m_outcome || !m_state.active_deadline_seconds) {
+        return;
+    }
+    auto limit = std::chrono::seconds(*m_state.active_deadline_seconds);
+    if (Clock::now() - m_started >= limit) {
+        begin_stop({"Failed", "DeadlineExceeded",
+                    fmt::format("the job ran longer than activeDeadlineSeconds ({}s)",
+                                *m_state.active_deadline_seconds)},
+                   true);
+    }
+}
+
+bool Supervisor::any_running() const {
+    for (const auto& slot : m_slots) {
+        if (slot.process || slot.restart_at) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void Supervisor::save(bool force) {
+    auto now = Clock::now();
+    if (!force && (!m_dirty || now - m_saved < k_save_interval)) {
+        return;
+    }
+    auto written = write_job_state(m_state);
+    if (!written) {
+        std::cerr << "kftrain supervisor: " << written.error() << std::endl;
+    }
+    m_dirty = false;
+    m_saved = now;
+}
+
+int Supervisor::run() {
+    install_signal_handlers();
+    m_started = Clock::now();
+    m_state.supervisor_pid = ::getpid();
+    m_state.supervisor_ticks = process_start_ticks(m_state.supervisor_pid).value_or(0);
+    m_state.started = now_timestamp();
+    m_state.phase = "Running";
+    for (size_t i = 0; i < m_slots.size() && !m_outcome; ++i) {
+        start_replica(i);
+    }
+    save(true);
+    while (any_running()) {
+        if (g_stop_requested && !m_outcome) {
+            begin_stop({"Failed", "Stopped", "stopped on request (kftrain delete or interrupt)"},
+                       true);
+        }
+        pump(k_poll_ms);
+        reap();
+        check_deadline();
+        if (m_outcome) {
+            advance_stop();
+        } else {
+            start_due_restarts();
+        }
+        save(false);
+    }
+    if (!m_outcome) {
+        m_outcome = Outcome{"Succeeded", "PyTorchJobSucceeded", "every replica completed"};
+    }
+    m_state.phase = m_outcome->phase;
+    m_state.reason = m_outcome->reason;
+    m_state.message = m_outcome->message;
+    m_state.finished = now_timestamp();
+    save(true);
+    return m_state.phase == "Succeeded" ? 0 : 1;
+}
+
+int run_supervisor(const std::string& job) {
+    auto state = read_job_state(job);
+    if (!state) {
+        std::cerr << "kftrain supervisor: " << state.error() << std::endl;
+        return 1;
+    }
+    Supervisor supervisor(std::move(*state));
+    return supervisor.run();
+}
+
+}  // namespace kftrain::cli::local

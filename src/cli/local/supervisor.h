@@ -1,0 +1,77 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/local/exit_rules.h"
+#include "cli/local/job_state.h"
+#include "cli/local/log_store.h"
+#include "util/subprocess.h"
+
+namespace kftrain::cli::local {
+
+// Runs the replicas of one local job until it ends: starts each as its own
+// process group with the environment recorded in state.json, copies their
+// output to the job's logs, applies the restart rules, and keeps state.json
+// current. Succeeded when the Master exits 0; Failed otherwise, and then the
+// remaining replicas get SIGTERM, and SIGKILL after a grace period.
+class Supervisor {
+  public:
+    // Take over a job whose state.json submit has written.
+    explicit Supervisor(JobState state);
+
+    // Run the job to its end; return 0 when it Succeeded, 1 when it Failed.
+    int run();
+
+  private:
+    using Clock = std::chrono::steady_clock;
+
+    struct Stream {
+        int fd = -1;
+        std::string partial;
+        bool open = false;
+    };
+    struct Slot {
+        std::optional<util::Process> process;
+        Stream out;
+        Stream err;
+        std::optional<Clock::time_point> restart_at;
+    };
+    struct Outcome {
+        std::string phase;
+        std::string reason;
+        std::string message;
+    };
+
+    void start_replica(size_t i);
+    void pump(int timeout_ms);
+    void read_stream(size_t i, Stream& stream);
+    void emit_line(size_t i, const std::string& line);
+    void reap();
+    void on_exit(size_t i, int code);
+    void apply(size_t i, const ExitDecision& decision);
+    void begin_stop(Outcome outcome, bool immediately);
+    void advance_stop();
+    void start_due_restarts();
+    void check_deadline();
+    bool any_running() const;
+    void save(bool force);
+
+    JobState m_state;
+    std::vector<Slot> m_slots;
+    LogWriter m_log;
+    RestartRules m_rules;
+    Clock::time_point m_started;
+    std::optional<Outcome> m_outcome;
+    std::optional<Clock::time_point> m_term_at;
+    std::optional<Clock::time_point> m_kill_at;
+    bool m_dirty = false;
+    Clock::time_point m_saved;
+};
+
+// Run the supervisor of a job in this process (the hidden `__supervise --foreground`).
+int run_supervisor(const std::string& job);
+
+}  // namespace kftrain::cli::local

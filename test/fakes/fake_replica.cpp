@@ -1,0 +1,123 @@
+// A stand-in for kftrain-trainer in the local backend's tests: reads the
+// environment the operator injects, prints trainer-like JSON lines (rank 0
+// prints progress; every rank prints its start line), and exits as told.
+//
+//   fake-replica [--steps N] [--step-ms MS] [--fail-rank R] [--fail-code C]
+//                [--fail-once MARKER] [--hold-rank R] [--env-out DIR]
+//
+// --fail-rank R makes rank R exit with --fail-code (default 1) after its
+// steps; with --fail-once MARKER only while MARKER does not exist (it is
+// created), so a restart succeeds. --hold-rank R keeps rank R running until a
+// signal ends it (-1: every rank). --env-out DIR writes DIR/rank-R.env with
+// the distributed variables.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+
+namespace {
+
+struct Options {
+    int steps = 3;
+    int step_ms = 10;
+    int fail_rank = -2;
+    int fail_code = 1;
+    std::string fail_once;
+    int hold_rank = -2;
+    std::string env_out;
+};
+
+std::string env(const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string flag = argv[i];
+        std::string value = argv[i + 1];
+        if (flag == "--steps") {
+            o.steps = std::stoi(value);
+        } else if (flag == "--step-ms") {
+            o.step_ms = std::stoi(value);
+        } else if (flag == "--fail-rank") {
+            o.fail_rank = std::stoi(value);
+        } else if (flag == "--fail-code") {
+            o.fail_code = std::stoi(value);
+        } else if (flag == "--fail-once") {
+            o.fail_once = value;
+        } else if (flag == "--hold-rank") {
+            o.hold_rank = std::stoi(value);
+        } else if (flag == "--env-out") {
+            o.env_out = value;
+        }
+    }
+    return o;
+}
+
+void write_env(const std::string& dir, int rank) {
+    std::ofstream out(dir + "/rank-" + std::to_string(rank) + ".env");
+    for (const char* name :
+         {"MASTER_ADDR", "MASTER_PORT", "PET_MASTER_ADDR", "PET_MASTER_PORT", "WORLD_SIZE", "RANK",
+          "PET_NNODES", "PET_NODE_RANK", "PET_NPROC_PER_NODE", "LOCAL_RANK", "PYTHONUNBUFFERED",
+          "FAKE_USER_VAR"}) {
+        out << name << "=" << env(name) << "\n";
+    }
+}
+
+bool should_fail(const Options& o, int rank) {
+    if (rank != o.fail_rank) {
+        return false;
+    }
+    if (o.fail_once.empty()) {
+        return true;
+    }
+    if (std::ifstream(o.fail_once)) {
+        return false;
+    }
+    std::ofstream(o.fail_once) << "failed once\n";
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o = parse(argc, argv);
+    int rank = std::atoi(env("RANK").c_str());
+    int world = std::atoi(env("WORLD_SIZE").c_str());
+    if (!o.env_out.empty()) {
+        write_env(o.env_out, rank);
+    }
+    std::cout << R"({"event":"start","rank":)" << rank << R"(,"world_size":)" << world
+              << R"(,"model":"fake","master":")" << env("MASTER_ADDR") << ":" << env("MASTER_PORT")
+              << "\"}" << std::endl;
+    for (int step = 1; step <= o.steps; ++step) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(o.step_ms));
+        if (rank == 0) {
+            std::cout << R"({"event":"progress","rank":0,"world_size":)" << world
+                      << R"(,"epoch":1,"epochs":1,"step":)" << step << R"(,"steps_per_epoch":)"
+                      << o.steps << R"(,"loss":)" << 1.0 / step
+                      << R"(,"samples_per_sec":100.0,"eta_s":)" << (o.steps - step) << "}"
+                      << std::endl;
+        }
+    }
+    while (o.hold_rank == rank || o.hold_rank == -1) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (should_fail(o, rank)) {
+        std::cerr << "fake-replica: rank " << rank << " failing with code " << o.fail_code
+                  << std::endl;
+        return o.fail_code;
+    }
+    if (rank == 0) {
+        std::cout << R"({"event":"finish","rank":0,"world_size":)" << world
+                  << R"(,"epochs":1,"loss":0.1,"accuracy":0.9})" << std::endl;
+    }
+    return 0;
+}
