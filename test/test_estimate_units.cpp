@@ -49,6 +49,14 @@ TEST_CASE("estimate parses deadlines with units", "[estimate]") {
     }
 }
 
+TEST_CASE("estimate parses latencies in us, ms or s", "[estimate]") {
+    CHECK(parse_latency("30us") == Approx(30e-6));
+    CHECK(parse_latency("0.5ms") == Approx(5e-4));
+    CHECK(parse_latency("1s") == 1.0);
+    CHECK_FALSE(parse_latency("30"));
+    CHECK_FALSE(parse_latency("30 minutes"));
+}
+
 TEST_CASE("estimate parses budgets with or without a dollar sign", "[estimate]") {
     CHECK(parse_money("50") == 50.0);
     CHECK(parse_money("$12.5") == 12.5);
@@ -58,6 +66,9 @@ TEST_CASE("estimate parses budgets with or without a dollar sign", "[estimate]")
 }
 
 TEST_CASE("estimate formats durations, bandwidths and money for people", "[estimate]") {
+    CHECK(format_duration(0) == "0s");
+    CHECK(format_duration(42e-6) == "42us");
+    CHECK(format_duration(0.00125) == "1.25ms");
     CHECK(format_duration(0.0452) == "45ms");
     CHECK(format_duration(42.04) == "42.0s");
     CHECK(format_duration(185) == "3m05s");

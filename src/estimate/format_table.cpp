@@ -81,8 +81,8 @@ std::string header(const Report& r) {
         p.device == "cpu" ? "CPU replicas"
                           : fmt::format("{} x {} per replica", p.gpus_per_replica, p.device);
     return fmt::format(
-        "Estimate for {}: {} on {}, {} samples x {} epochs, batch {} per process, {} process{} "
-        "per replica, {}\n",
+        "Estimate for {}: {} on {}, {} samples x {} epochs\n"
+        "Batch {} per process, {} process{} per replica, {}\n",
         r.job_name, p.profile.model, p.profile.dataset, p.input.samples, p.input.epochs,
         p.input.batch_size, p.input.procs_per_replica, p.input.procs_per_replica == 1 ? "" : "es",
         device);

@@ -72,7 +72,9 @@ util::Result<Profile> resolve_profile(const JobFacts& job, const std::optional<P
                 join(known_gpus()), plan.device));
         }
         plan.assumptions.push_back({"device speed",
-                                    fmt::format("{:.3g} TFLOP/s", speed->flops / 1e12),
+                                    speed->flops >= 1e12
+                                        ? fmt::format("{:.3g} TFLOP/s", speed->flops / 1e12)
+                                        : fmt::format("{:.3g} GFLOP/s", speed->flops / 1e9),
                                     "assumed: " + speed->description});
         return builtin_profile(job.model, job.dataset, job.batch_size, *speed);
     }

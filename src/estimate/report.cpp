@@ -1,5 +1,9 @@
 #include "estimate/report.h"
 
+#include <fmt/format.h>
+
+#include <vector>
+
 #include "estimate/choice.h"
 #include "estimate/units.h"
 
@@ -22,6 +26,27 @@ Report make_report(const std::string& job_name, const Plan& plan, const std::opt
 std::string describe_goal(const Goal& goal) {
     return goal.kind == Goal::Kind::deadline ? "deadline " + format_duration(goal.limit)
                                              : "budget " + format_money(goal.limit);
+}
+
+std::string unmet_goal_message(const Report& report) {
+    std::vector<int> replicas;
+    for (const SizeEstimate& s : report.estimate.sizes) {
+        replicas.push_back(s.replicas);
+    }
+    const std::string sizes = fmt::format("{}", fmt::join(replicas, ", "));
+    if (!report.goal || report.estimate.sizes.empty()) {
+        return "no size to choose from";
+    }
+    if (report.goal->kind == Goal::Kind::deadline) {
+        const SizeEstimate& f = report.estimate.sizes[report.estimate.fastest];
+        return fmt::format("no size of {} finishes within {}; the fastest, {} replicas, takes {}",
+                           sizes, format_duration(report.goal->limit), f.replicas,
+                           format_duration(f.total_s));
+    }
+    const SizeEstimate& c = report.estimate.sizes[report.estimate.cheapest.value_or(0)];
+    return fmt::format("no size of {} costs at most {}; the cheapest, {} replicas, costs {}", sizes,
+                       format_money(report.goal->limit), c.replicas,
+                       c.cost ? format_money(*c.cost) : "an unknown amount");
 }
 
 }  // namespace kftrain::estimate

@@ -32,4 +32,8 @@ Report make_report(const std::string& job_name, const Plan& plan, const std::opt
 // Describe the goal: "deadline 2h00m" or "budget $50.00".
 std::string describe_goal(const Goal& goal);
 
+// Say why no size meets the goal: "no size of 1, 2, 4 finishes within 2h00m; the fastest,
+// 4 replicas, takes 3h10m".
+std::string unmet_goal_message(const Report& report);
+
 }  // namespace kftrain::estimate

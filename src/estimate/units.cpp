@@ -110,6 +110,21 @@ std::optional<double> parse_duration(const std::string& text) {
     return total;
 }
 
+std::optional<double> parse_latency(const std::string& text) {
+    const auto split = split_number(text);
+    if (!split) {
+        return std::nullopt;
+    }
+    static const std::vector<std::pair<std::string, double>> k_units = {
+        {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+    for (const auto& [unit, factor] : k_units) {
+        if (split->second == unit) {
+            return split->first * factor;
+        }
+    }
+    return std::nullopt;
+}
+
 std::optional<double> parse_money(const std::string& text) {
     const std::string digits = !text.empty() && text.front() == '$' ? text.substr(1) : text;
     const auto split = split_number(digits);
@@ -120,8 +135,17 @@ std::optional<double> parse_money(const std::string& text) {
 }
 
 std::string format_duration(double seconds) {
+    if (seconds <= 0) {
+        return "0s";
+    }
+    if (seconds < 1e-3) {
+        return fmt::format("{:.0f}us", seconds * 1e6);
+    }
+    if (seconds < 1e-2) {
+        return fmt::format("{:.2f}ms", seconds * 1e3);
+    }
     if (seconds < 1.0) {
-        return fmt::format("{:.0f}ms", seconds * 1000);
+        return fmt::format("{:.0f}ms", seconds * 1e3);
     }
     if (seconds < 60.0) {
         return fmt::format("{:.1f}s", seconds);

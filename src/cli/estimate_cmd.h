@@ -1,0 +1,51 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/context.h"
+#include "estimate/plan.h"
+#include "estimate/report.h"
+#include "util/result.h"
+
+namespace kftrain::cli {
+
+// Everything `kftrain estimate` takes, as typed on the command line.
+struct EstimateOptions {
+    std::string file;
+    std::vector<std::string> sets;
+    std::string profile;
+    std::string workers;
+    std::string gpu;
+    std::string network;
+    std::string intra_node_network;
+    std::string latency;
+    std::string replicas_per_node;
+    std::string overhead;
+    std::string prices;
+    std::string deadline;
+    std::string budget;
+    std::string output = "table";
+};
+
+// The flags of estimate, parsed: the plan's flags and the goal.
+struct EstimateRequest {
+    estimate::PlanFlags flags;
+    std::optional<estimate::Goal> goal;
+};
+
+// Register `kftrain estimate`.
+void setup_estimate(CLI::App& app, Context& ctx);
+
+// Parse the flags of estimate; errors name the flag and the value.
+util::Result<EstimateRequest> parse_estimate_options(const EstimateOptions& options);
+
+// Check the flags of estimate; return an error naming the flag, or "".
+std::string validate_estimate(const EstimateOptions& options);
+
+// Print the estimate for a job; return the exit code.
+int run_estimate(const EstimateOptions& options, Context& ctx);
+
+}  // namespace kftrain::cli

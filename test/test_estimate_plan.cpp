@@ -1,0 +1,204 @@
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "estimate/plan.h"
+
+using namespace kftrain::estimate;
+
+namespace {
+
+PriceCatalog catalog() {
+    PriceCatalog c;
+    c.file = "prices.yaml";
+    c.source = "test prices";
+    c.gpus["a100"] = GpuPrice{"p4d.24xlarge", 4.0, 8, 600e9, 50e9};
+    c.gpus["t4"] = GpuPrice{"g4dn.xlarge", 0.5, 1, std::nullopt, std::nullopt};
+    c.cpu = CpuPrice{"n2", 0.03, 0.004, std::nullopt};
+    return c;
+}
+
+JobFacts cpu_job() {
+    JobFacts j;
+    j.name = "mnist-ddp";
+    j.replicas = 3;
+    j.cpu_cores = 2;
+    j.memory_bytes = 4.0 * 1024 * 1024 * 1024;
+    j.model = "mnist-cnn";
+    j.dataset = "mnist";
+    j.batch_size = 64;
+    j.epochs = 2;
+    return j;
+}
+
+Profile measured_profile(int world_size) {
+    Profile p;
+    p.model = "mnist-cnn";
+    p.dataset = "mnist";
+    p.parameters = 1199882;
+    p.gradient_bytes = 4799528;
+    p.batch_size = 32;
+    p.threads = 2;
+    p.world_size = world_size;
+    p.compute_s_per_step = 0.05;
+    p.backward_s_per_step = 0.03;
+    if (world_size > 1) {
+        p.allreduce_bandwidth_bytes_per_s = 1.5e9;
+        p.overlap_fraction = 0.5;
+    }
+    p.source = "profile.json";
+    return p;
+}
+
+const Assumption* find(const Plan& plan, const std::string& name) {
+    for (const Assumption& a : plan.assumptions) {
+        if (a.name == name) {
+            return &a;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("estimate plan without a profile uses the built-in one and says so", "[estimate]") {
+    const auto plan = make_plan(cpu_job(), {}, std::nullopt, catalog());
+    REQUIRE(plan.ok());
+    CHECK_FALSE(plan->profile.measured);
+    CHECK(plan->profile.parameters == 1199882);
+    REQUIRE(find(*plan, "device speed"));
+    CHECK(find(*plan, "device speed")->source == "assumed: 2 CPU cores at 10 GFLOP/s each");
+    CHECK(find(*plan, "all-reduce overlap")->value == "0%");
+}
+
+TEST_CASE("estimate plan compares 1, 2, 4, 8, 16 and the job's replicas by default", "[estimate]") {
+    const auto plan = make_plan(cpu_job(), {}, std::nullopt, catalog());
+    REQUIRE(plan.ok());
+    CHECK(plan->input.replicas == std::vector<int>{1, 2, 3, 4, 8, 16});
+    PlanFlags flags;
+    flags.workers = {8, 2, 2, 32};
+    CHECK(make_plan(cpu_job(), flags, std::nullopt, catalog())->input.replicas ==
+          std::vector<int>{2, 8, 32});
+}
+
+TEST_CASE("estimate plan takes samples per epoch as the trainer does", "[estimate]") {
+    struct Case {
+        std::string dataset;
+        int64_t samples;
+        int64_t expected;
+    };
+    const Case cases[] = {{"mnist", 0, 60000},   {"mnist", 1000, 1000},  {"mnist", 90000, 60000},
+                          {"cifar10", 0, 50000}, {"synthetic", 0, 2048}, {"synthetic", 9000, 9000}};
+    for (const auto& c : cases) {
+        INFO(c.dataset << " samples " << c.samples);
+        JobFacts job = cpu_job();
+        job.dataset = c.dataset;
+        job.samples = c.samples;
+        CHECK(make_plan(job, {}, std::nullopt, catalog())->input.samples == c.expected);
+    }
+}
+
+TEST_CASE("estimate plan prices CPU replicas by cores and memory", "[estimate]") {
+    const auto plan = make_plan(cpu_job(), {}, std::nullopt, catalog());
+    REQUIRE(plan->input.price_per_replica_hour);
+    CHECK(*plan->input.price_per_replica_hour == Approx(2 * 0.03 + 4 * 0.004));
+    CHECK(plan->input.links.replicas_per_node == 1);
+}
+
+TEST_CASE("estimate plan prices GPU replicas by their share of a node", "[estimate]") {
+    JobFacts job = cpu_job();
+    job.gpus = 2;
+    PlanFlags flags;
+    flags.gpu = "a100";
+    const auto plan = make_plan(job, flags, std::nullopt, catalog());
+    REQUIRE(plan.ok());
+    CHECK(*plan->input.price_per_replica_hour == Approx(8.0));
+    CHECK(plan->input.links.replicas_per_node == 4);
+    CHECK(plan->input.links.intra_node_bytes_per_s == 600e9);
+    CHECK(plan->input.links.inter_node_bytes_per_s == 50e9);
+    CHECK(find(*plan, "device speed")->source ==
+          "assumed: 2 x a100: 40% of 19.5 TFLOP/s FP32 peak each");
+}
+
+TEST_CASE("estimate plan rejects GPU jobs it cannot price", "[estimate]") {
+    struct Case {
+        std::string name;
+        int gpus;
+        std::string gpu;
+        std::string message;
+    };
+    const Case cases[] = {
+        {"no --gpu", 1, "",
+         "--gpu: the job asks for 1 GPU(s) per replica; name their type to estimate it (one of "
+         "a100, t4) (got nothing)"},
+        {"unknown type", 1, "x100",
+         "--gpu: prices.yaml has no such GPU type (one of a100, t4) "
+         "(got x100)"},
+        {"more than a node", 2, "t4",
+         "resources.gpus: a replica must fit one g4dn.xlarge node of 1 GPUs (got 2)"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        JobFacts job = cpu_job();
+        job.gpus = c.gpus;
+        PlanFlags flags;
+        flags.gpu = c.gpu;
+        const auto plan = make_plan(job, flags, std::nullopt, catalog());
+        REQUIRE_FALSE(plan.ok());
+        CHECK(plan.error() == c.message);
+    }
+}
+
+TEST_CASE("estimate plan scales a measured profile to the job's batch", "[estimate]") {
+    const auto plan = make_plan(cpu_job(), {}, measured_profile(1), catalog());
+    REQUIRE(plan.ok());
+    CHECK(plan->profile.measured);
+    CHECK(plan->input.step.compute_s == Approx(0.1));  // batch 32 -> 64
+    CHECK(plan->input.step.backward_s == Approx(0.06));
+    CHECK(plan->input.step.overlap_fraction == 0.0);
+    CHECK(find(*plan, "device speed") == nullptr);
+    CHECK(find(*plan, "batch scaling") != nullptr);
+}
+
+TEST_CASE("estimate plan takes bandwidth and overlap measured at two replicas", "[estimate]") {
+    const auto plan = make_plan(cpu_job(), {}, measured_profile(2), catalog());
+    REQUIRE(plan.ok());
+    CHECK(plan->input.links.intra_node_bytes_per_s == 1.5e9);
+    CHECK(plan->input.step.overlap_fraction == 0.5);
+    CHECK(find(*plan, "intra-node bandwidth")->source == "measured: profile.json at world size 2");
+}
+
+TEST_CASE("estimate plan lets flags override measurements and defaults", "[estimate]") {
+    PlanFlags flags;
+    flags.intra_node_bytes_per_s = 3e9;
+    flags.network_bytes_per_s = 12.5e9;
+    flags.latency_s = 1e-4;
+    flags.replicas_per_node = 2;
+    flags.startup_s = 120;
+    const auto plan = make_plan(cpu_job(), flags, measured_profile(2), catalog());
+    REQUIRE(plan.ok());
+    const Links& l = plan->input.links;
+    CHECK(l.intra_node_bytes_per_s == 3e9);
+    CHECK(l.inter_node_bytes_per_s == 12.5e9);
+    CHECK(l.latency_s == 1e-4);
+    CHECK(l.replicas_per_node == 2);
+    CHECK(plan->input.startup_s == 120);
+    CHECK(find(*plan, "inter-node bandwidth")->source == "flag: --network");
+}
+
+TEST_CASE("estimate plan puts every --local replica on one machine", "[estimate]") {
+    PlanFlags flags;
+    flags.local = true;
+    const auto plan = make_plan(cpu_job(), flags, std::nullopt, catalog());
+    CHECK(plan->input.links.replicas_per_node == 0);
+    CHECK(plan->input.startup_s == k_default_local_startup_s);
+}
+
+TEST_CASE("estimate plan refuses a profile of another model", "[estimate]") {
+    Profile p = measured_profile(1);
+    p.model = "resnet18";
+    const auto plan = make_plan(cpu_job(), {}, p, catalog());
+    REQUIRE_FALSE(plan.ok());
+    CHECK(plan.error() ==
+          "--profile: profile.json was measured with model resnet18, but the job trains "
+          "mnist-cnn (got resnet18)");
+}
