@@ -7,7 +7,6 @@
 
 #include "cli/context.h"
 #include "cli/estimate_cmd.h"
-#include "cli/estimate_cmd.h"
 #include "cli/exit_codes.h"
 #include "cli/init_cmd.h"
 #include "cli/local/supervise_cmd.h"
@@ -69,7 +68,6 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     setup_submit(app, ctx);
     setup_init(app, ctx);
     setup_version(app, ctx);
-    setup_estimate(app, ctx);
     setup_estimate(app, ctx);
     local::setup_supervise(app, ctx);
 
