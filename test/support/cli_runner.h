@@ -1,0 +1,20 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kftrain::test {
+
+// What a run of the built kftrain printed and how it ended.
+struct CliRun {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Run the built kftrain with these arguments and extra environment variables.
+CliRun run_kftrain(const std::vector<std::string>& args,
+                   const std::map<std::string, std::string>& env = {});
+
+}  // namespace kftrain::test
