@@ -6,6 +6,7 @@
 
 #include "cli/backend.h"
 #include "cli/exit_codes.h"
+#include "cli/local/follow_job.h"
 
 namespace kftrain::cli {
 namespace {
@@ -17,7 +18,9 @@ constexpr const char* k_submit_examples =
     "  # Print exactly what would be applied; runs no kubectl\n"
     "  kftrain submit -f examples/mnist-ddp.yaml --dry-run\n"
     "  # Let the API server and the operator's webhook check it, creating nothing\n"
-    "  kftrain submit -f examples/mnist-ddp.yaml --dry-run=server";
+    "  kftrain submit -f examples/mnist-ddp.yaml --dry-run=server\n"
+    "  # Run it on this machine, streaming the logs; the exit code is the job's result\n"
+    "  kftrain submit -f examples/mnist-local.yaml --local --follow";
 
 }  // namespace
 
@@ -30,6 +33,13 @@ void setup_submit(CLI::App& app, Context& ctx) {
                                     "client (or no value): print what would be applied and run "
                                     "nothing; server: let the API server check it, create nothing")
                         ->expected(0, 1);
+    sub->add_flag("--replace", options->replace,
+                  "Local: stop and replace a running job of the same name");
+    sub->add_flag("--follow", options->follow,
+                  "Local: stream the replicas' logs until the job ends; exit 0 if it "
+                  "Succeeded, 1 if it Failed");
+    sub->add_flag("--stop-on-interrupt", options->stop_on_interrupt,
+                  "With --follow: Ctrl-C stops the job too (by default only the following)");
     sub->callback([options, dry_run, &ctx] {
         if (dry_run->count() > 0 && (dry_run->results().empty() || dry_run->results()[0].empty())) {
             options->dry_run = "client";
@@ -48,6 +58,9 @@ std::string validate_submit(const SubmitOptions& options) {
     if (d != "none" && d != "client" && d != "server" && !d.empty()) {
         return fmt::format("--dry-run must be client or server (got {})", d);
     }
+    if (options.stop_on_interrupt && !options.follow) {
+        return "--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)";
+    }
     return "";
 }
 
@@ -63,12 +76,17 @@ int run_submit(const SubmitOptions& options, Context& ctx) {
     }
     SubmitFlags flags;
     flags.dry_run = options.dry_run;
+    flags.replace = options.replace;
     auto backend = make_backend(ctx, job->spec.backend);
     auto submitted = backend->submit(*job, flags);
     if (!submitted) {
         return report_error(ctx, submitted.error(), submitted.error_code(k_exit_cluster));
     }
     ctx.out << *submitted << "\n";
+    if (options.follow && flags.dry_run == "none") {
+        return local::follow_job(*backend, job->spec.name, job->spec.replicas,
+                                 options.stop_on_interrupt, ctx);
+    }
     return k_exit_ok;
 }
 

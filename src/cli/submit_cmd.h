@@ -11,6 +11,9 @@ namespace kftrain::cli {
 struct SubmitOptions {
     JobInput job;
     std::string dry_run = "none";  // none, client (print only) or server
+    bool replace = false;           // local: replace a running job of the same name
+    bool follow = false;            // local: stream the logs until the job ends
+    bool stop_on_interrupt = false;  // local: Ctrl-C while following stops the job too
 };
 
 // Register `kftrain submit`.

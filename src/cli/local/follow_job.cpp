@@ -1,0 +1,49 @@
+#include "cli/local/follow_job.h"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+#include "cli/local/interrupt.h"
+#include "cli/status_view.h"
+
+namespace kftrain::cli::local {
+
+int follow_job(Backend& backend, const std::string& job, int replicas, bool stop_on_interrupt,
+               Context& ctx) {
+    catch_interrupts();
+    size_t width = replicas > 1 ? fmt::format("worker-{}", replicas - 2).size() : 8;
+    LogOptions options;
+    options.follow = true;
+    auto followed = backend.logs(job, options, [&](const LogLine& line) {
+        ctx.out << format_log_line(line, false, width) << std::endl;
+    });
+    if (!followed && followed.error_code(0) == k_exit_interrupted) {
+        if (!stop_on_interrupt) {
+            ctx.err << fmt::format(
+                "kftrain: stopped following; job {} keeps running "
+                "(kftrain logs -f {}, kftrain delete {})\n",
+                job, job, job);
+            return k_exit_interrupted;
+        }
+        auto stopped = backend.stop(job);
+        if (!stopped) {
+            return report_error(ctx, stopped.error(), stopped.error_code(k_exit_cluster));
+        }
+        ctx.err << fmt::format("kftrain: interrupted; job {} stopped\n", job);
+        return k_exit_interrupted;
+    }
+    if (!followed) {
+        return report_error(ctx, followed.error(), followed.error_code(k_exit_cluster));
+    }
+    auto status = backend.status(job);
+    if (!status) {
+        return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
+    }
+    ctx.err << fmt::format("job {} {}\n", job, format_state(*status));
+    if (status->phase == JobPhase::Failed) {
+        return k_exit_job_failed;
+    }
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli::local
