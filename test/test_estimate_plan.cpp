@@ -119,6 +119,29 @@ TEST_CASE("estimate plan prices GPU replicas by their share of a node", "[estima
           "assumed: 2 x a100: 40% of 19.5 TFLOP/s FP32 peak each");
 }
 
+TEST_CASE("estimate plan shares a replica's assumed speed among its processes", "[estimate]") {
+    JobFacts job = cpu_job();
+    job.gpus = 4;
+    job.procs_per_replica = 4;
+    PlanFlags flags;
+    flags.gpu = "a100";
+    const auto plan = make_plan(job, flags, std::nullopt, catalog());
+    REQUIRE(plan.ok());
+    CHECK(find(*plan, "device speed")->value == "7.8 TFLOP/s");
+    CHECK(find(*plan, "device speed")->source ==
+          "assumed: 4 x a100: 40% of 19.5 TFLOP/s FP32 peak each, shared by 4 processes");
+}
+
+TEST_CASE("estimate plan notes a profile measured with other threads than the job's cores",
+          "[estimate]") {
+    JobFacts job = cpu_job();
+    job.cpu_cores = 8;
+    const auto plan = make_plan(job, {}, measured_profile(1), catalog());
+    REQUIRE(find(*plan, "threads"));
+    CHECK(find(*plan, "threads")->value == "2 measured, 8 cores per process");
+    CHECK(find(*make_plan(cpu_job(), {}, measured_profile(1), catalog()), "threads") == nullptr);
+}
+
 TEST_CASE("estimate plan rejects GPU jobs it cannot price", "[estimate]") {
     struct Case {
         std::string name;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "estimate/builtin_profile.h"
 #include "estimate/device.h"
@@ -59,24 +60,47 @@ std::string measured_source(const Profile& p) {
                        p.model, p.dataset, p.batch_size, p.threads, p.world_size);
 }
 
+// Build a profile from FLOPs for one process: the replica's assumed speed shared by its
+// processes.
+util::Result<Profile> builtin_for_job(const JobFacts& job, Plan& plan) {
+    const double cores = job.cpu_cores > 0 ? job.cpu_cores : 1.0;
+    auto speed = replica_speed(plan.device, plan.gpus_per_replica, cores);
+    if (!speed) {
+        return util::error(fmt::format(
+            "--gpu: no built-in speed for this GPU type (known: {}); measure a profile and "
+            "pass --profile (got {})",
+            join(known_gpus()), plan.device));
+    }
+    const int procs = std::max(job.procs_per_replica, 1);
+    speed->flops /= procs;
+    if (procs > 1) {
+        speed->description += fmt::format(", shared by {} processes", procs);
+    }
+    const std::string value = speed->flops >= 1e12
+                                  ? fmt::format("{:.3g} TFLOP/s", speed->flops / 1e12)
+                                  : fmt::format("{:.3g} GFLOP/s", speed->flops / 1e9);
+    plan.assumptions.push_back({"device speed", value, "assumed: " + speed->description});
+    return builtin_profile(job.model, job.dataset, job.batch_size, *speed);
+}
+
+// Note when a measured CPU profile ran with other threads than the job's processes get.
+void note_threads(const JobFacts& job, const Profile& p, Plan& plan) {
+    if (job.gpus > 0 || job.cpu_cores <= 0 || p.threads <= 0) {
+        return;
+    }
+    const double per_process = job.cpu_cores / std::max(job.procs_per_replica, 1);
+    if (std::abs(per_process - p.threads) >= 0.5) {
+        plan.assumptions.push_back(
+            {"threads", fmt::format("{} measured, {:g} cores per process", p.threads, per_process),
+             "not rescaled: measure the profile with the job's cores for a better estimate"});
+    }
+}
+
 // Take the measured profile, scaled to the job's batch size, or build one.
 util::Result<Profile> resolve_profile(const JobFacts& job, const std::optional<Profile>& measured,
                                       Plan& plan) {
     if (!measured) {
-        const double cores = job.cpu_cores > 0 ? job.cpu_cores : 1.0;
-        const auto speed = replica_speed(plan.device, plan.gpus_per_replica, cores);
-        if (!speed) {
-            return util::error(fmt::format(
-                "--gpu: no built-in speed for this GPU type (known: {}); measure a profile and "
-                "pass --profile (got {})",
-                join(known_gpus()), plan.device));
-        }
-        plan.assumptions.push_back({"device speed",
-                                    speed->flops >= 1e12
-                                        ? fmt::format("{:.3g} TFLOP/s", speed->flops / 1e12)
-                                        : fmt::format("{:.3g} GFLOP/s", speed->flops / 1e9),
-                                    "assumed: " + speed->description});
-        return builtin_profile(job.model, job.dataset, job.batch_size, *speed);
+        return builtin_for_job(job, plan);
     }
     if (measured->model != job.model) {
         return util::error(
@@ -84,6 +108,7 @@ util::Result<Profile> resolve_profile(const JobFacts& job, const std::optional<P
                         measured->source, measured->model, job.model, measured->model));
     }
     Profile p = *measured;
+    note_threads(job, p, plan);
     if (p.batch_size != job.batch_size) {
         const double scale = static_cast<double>(job.batch_size) / p.batch_size;
         p.compute_s_per_step *= scale;

@@ -1,0 +1,148 @@
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/app.h"
+
+namespace {
+
+const std::string k_dir = KFTRAIN_TEST_DATA_DIR "/estimate/";
+
+struct Outcome {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+Outcome run(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int code = kftrain::cli::run_cli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+// estimate on the CPU job with the measured profile, plus extra flags.
+Outcome estimate(const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"estimate", "-f", k_dir + "cpu-job.yaml", "--profile",
+                                     k_dir + "profile.json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+}
+
+}  // namespace
+
+TEST_CASE("estimate prints a table marking the fastest and cheapest sizes", "[estimate]") {
+    const Outcome o = estimate({"--workers", "1,2,4"});
+    REQUIRE(o.code == 0);
+    CHECK(o.err.empty());
+    CHECK(o.out.find("Estimate for estimate-cpu: mnist-cnn on mnist, 60000 samples x 2 epochs") !=
+          std::string::npos);
+    CHECK(o.out.find("cheapest") != std::string::npos);
+    CHECK(o.out.find("fastest") != std::string::npos);
+    CHECK(o.out.find("measured: " + k_dir + "profile.json") != std::string::npos);
+    CHECK(o.out.find("No --profile") == std::string::npos);
+}
+
+TEST_CASE("estimate says when it uses a built-in profile", "[estimate]") {
+    const Outcome o = run({"estimate", "-f", k_dir + "cpu-job.yaml"});
+    REQUIRE(o.code == 0);
+    CHECK(o.out.find("No --profile: the built-in profile is computed, not measured.") !=
+          std::string::npos);
+}
+
+TEST_CASE("estimate prints JSON with one entry per size", "[estimate]") {
+    const Outcome o = estimate({"--workers", "1,2,4,8", "-o", "json", "--budget", "1"});
+    REQUIRE(o.code == 0);
+    const auto j = nlohmann::json::parse(o.out);
+    CHECK(j["job"] == "estimate-cpu");
+    REQUIRE(j["sizes"].size() == 4);
+    CHECK(j["sizes"][0]["speedup"] == 1.0);
+    CHECK(j["sizes"][3]["world_size"] == 8);
+    CHECK(j["profile"]["measured"] == true);
+    CHECK(j["cheapest"] == 1);
+    CHECK(j["goal"]["kind"] == "budget");
+    CHECK(j["goal"]["choice"] == j["fastest"]);
+}
+
+TEST_CASE("estimate rejects bad flags with exit 2 naming the flag", "[estimate]") {
+    struct Case {
+        std::vector<std::string> flags;
+        std::string err;
+    };
+    const Case cases[] = {
+        {{"--workers", "0,2"},
+         "--workers: must be a comma-separated list of replica counts from 1 to 100000 (got 0,2)"},
+        {{"--workers", "two"},
+         "--workers: must be a comma-separated list of replica counts from 1 to 100000 (got two)"},
+        {{"--network", "fast"},
+         "--network: must be a bandwidth such as 100Gbps or 10GB/s (got fast)"},
+        {{"--latency", "30"}, "--latency: must be a time such as 30us or 0.5ms (got 30)"},
+        {{"--overhead", "soon"}, "--overhead: must be a duration such as 90s or 5m (got soon)"},
+        {{"--replicas-per-node", "0"}, "--replicas-per-node: must be a whole number >= 1 (got 0)"},
+        {{"--deadline", "soon"},
+         "--deadline: must be a duration such as 2h, 90m or 1h30m (got soon)"},
+        {{"--budget", "lots"}, "--budget: must be an amount such as 50 or 12.50 (got lots)"},
+        {{"--deadline", "2h", "--budget", "50"},
+         "--budget: give --deadline or --budget, not both (got 50)"},
+        {{"--gpu", "x100"},
+         "--gpu: built-in prices has no such GPU type (one of a100, h100, l4, t4, v100) (got "
+         "x100)"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.err);
+        const Outcome o = estimate(c.flags);
+        CHECK(o.code == 2);
+        CHECK(o.err == "kftrain: error: " + c.err + "\n");
+        CHECK(o.out.empty());
+    }
+}
+
+TEST_CASE("estimate rejects a bad profile naming the file and key", "[estimate]") {
+    const Outcome missing = run(
+        {"estimate", "-f", k_dir + "cpu-job.yaml", "--profile", k_dir + "profile-no-compute.json"});
+    CHECK(missing.code == 2);
+    CHECK(missing.err ==
+          "kftrain: error: " + k_dir + "profile-no-compute.json: compute_s_per_step: missing\n");
+    const Outcome absent =
+        run({"estimate", "-f", k_dir + "cpu-job.yaml", "--profile", k_dir + "nope.json"});
+    CHECK(absent.code == 2);
+    CHECK(absent.err == "kftrain: error: --profile: " + k_dir +
+                            "nope.json: cannot read: No such file or directory\n");
+}
+
+TEST_CASE("estimate asks for --gpu when the job has GPUs", "[estimate]") {
+    const Outcome o = run({"estimate", "-f", k_dir + "gpu-job.yaml"});
+    CHECK(o.code == 2);
+    CHECK(o.err ==
+          "kftrain: error: --gpu: the job asks for 4 GPU(s) per replica; name their type to "
+          "estimate it (one of a100, h100, l4, t4, v100) (got nothing)\n");
+    CHECK(run({"estimate", "-f", k_dir + "gpu-job.yaml", "--gpu", "a100"}).code == 0);
+}
+
+TEST_CASE("estimate exits 2 when no size meets the deadline, after the table", "[estimate]") {
+    const Outcome o = estimate({"--workers", "1,2", "--deadline", "1m"});
+    CHECK(o.code == 2);
+    CHECK(o.out.find("For the deadline 1m00s: no size fits.") != std::string::npos);
+    CHECK(o.err.find("kftrain: error: --deadline: no size of 1, 2 finishes within 1m00s; the "
+                     "fastest, 2 replicas, takes ") == 0);
+    const Outcome met = estimate({"--workers", "1,2", "--deadline", "1h"});
+    CHECK(met.code == 0);
+    CHECK(met.out.find("is the cheapest size that meets it") != std::string::npos);
+}
+
+TEST_CASE("estimate reads --prices and reports its errors by file and line", "[estimate]") {
+    const Outcome o = estimate({"--prices", k_dir + "bad-prices.yaml"});
+    CHECK(o.code == 2);
+    CHECK(o.err == "kftrain: error: " + k_dir +
+                       "bad-prices.yaml:3: cpu.perGiBHour: must be a number >= 0 (got cheap)\n");
+    ::setenv("KFTRAIN_PRICES", (k_dir + "bad-prices.yaml").c_str(), 1);
+    const Outcome from_env = estimate({});
+    ::unsetenv("KFTRAIN_PRICES");
+    CHECK(from_env.code == 2);
+    CHECK(from_env.err == o.err);
+    const Outcome good = estimate({"--prices", KFTRAIN_SOURCE_DIR "/examples/prices.yaml"});
+    CHECK(good.code == 0);
+    CHECK(good.out.find("examples/prices.yaml: AWS EC2") != std::string::npos);
+}
