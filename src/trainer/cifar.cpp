@@ -23,9 +23,10 @@ ImageSet empty_cifar_set() {
 Result<Unit> append_batch(const FileBytes& f, ImageSet& set) {
     const std::size_t size = f.bytes.size();
     if (size == 0 || size % k_cifar_record_bytes != 0) {
-        return Error{fmt::format("{}: {} bytes is not a whole number of {}-byte records "
-                                 "(truncated or corrupt)",
-                                 f.path, size, k_cifar_record_bytes)};
+        return Error{
+            fmt::format("{}: {} bytes is not a whole number of {}-byte records "
+                        "(truncated or corrupt)",
+                        f.path, size, k_cifar_record_bytes)};
     }
     const std::size_t records = size / k_cifar_record_bytes;
     for (std::size_t r = 0; r < records; ++r) {

@@ -5,13 +5,13 @@
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/function_hook.h>
 #include <torch/csrc/autograd/variable.h>
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include "trainer/buckets.h"
 
@@ -48,12 +48,12 @@ std::shared_ptr<::gloo::transport::Device> make_device(const DistEnv& env) {
 }
 
 class GlooPending : public Comm::Pending {
-public:
+  public:
     GlooPending(c10::intrusive_ptr<c10d::Work> work, std::chrono::milliseconds timeout)
         : m_work(std::move(work)), m_timeout(timeout) {}
     void wait() override { m_work->wait(m_timeout); }
 
-private:
+  private:
     c10::intrusive_ptr<c10d::Work> m_work;
     std::chrono::milliseconds m_timeout;
 };
@@ -65,8 +65,7 @@ Comm::Comm(std::unique_ptr<Impl> impl, int rank, int world)
 
 Comm::~Comm() = default;
 
-Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env,
-                                            std::chrono::milliseconds timeout) {
+Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env, std::chrono::milliseconds timeout) {
     auto impl = std::make_unique<Impl>();
     impl->timeout = timeout;
     try {
@@ -83,8 +82,10 @@ Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env,
         impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl->store, env.rank,
                                                                   env.world_size, options);
     } catch (const std::exception& e) {
-        return Error{fmt::format("cannot connect to {}:{} as rank {} of {}: {}", env.master_addr,
-                                 env.master_port, env.rank, env.world_size, e.what())};
+        const std::string what = e.what();
+        return Error{fmt::format("cannot connect to {}:{} as rank {} of {} within {}s: {}",
+                                 env.master_addr, env.master_port, env.rank, env.world_size,
+                                 timeout.count() / 1000, what.substr(0, what.find('\n')))};
     }
     return std::unique_ptr<Comm>(new Comm(std::move(impl), env.rank, env.world_size));
 }
@@ -110,7 +111,9 @@ std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
     return std::make_unique<GlooPending>(m_impl->group->allreduce(one, opts), m_impl->timeout);
 }
 
-void Comm::barrier() { m_impl->group->barrier()->wait(m_impl->timeout); }
+void Comm::barrier() {
+    m_impl->group->barrier()->wait(m_impl->timeout);
+}
 
 std::string Comm::broadcast_bytes(const std::string& bytes) {
     std::vector<torch::Tensor> size{torch::tensor({static_cast<int64_t>(bytes.size())})};
@@ -142,6 +145,7 @@ struct GradientReducer::State {
     std::vector<bool> seen;
     std::vector<std::shared_ptr<torch::autograd::Node>> accumulators;
     std::size_t next_launch = 0;
+    std::size_t hook_launches = 0;
     bool* enabled = nullptr;
     std::mutex mutex;
 
@@ -170,7 +174,9 @@ struct GradientReducer::State {
         seen[i] = true;
         copy_in(i);
         buckets[bucket_of[i]].pending -= 1;
+        const std::size_t before = next_launch;
         launch_ready();
+        hook_launches += next_launch - before;
     }
 };
 
@@ -178,7 +184,7 @@ namespace {
 
 // Call the reducer when a parameter's gradient has been accumulated.
 class GradReadyHook : public torch::autograd::FunctionPostHook {
-public:
+  public:
     GradReadyHook(GradientReducer::State* state, std::size_t index)
         : m_state(state), m_index(index) {}
     torch::autograd::variable_list operator()(const torch::autograd::variable_list& outputs,
@@ -187,7 +193,7 @@ public:
         return outputs;
     }
 
-private:
+  private:
     GradientReducer::State* m_state;
     std::size_t m_index;
 };
@@ -237,6 +243,7 @@ void GradientReducer::prepare() {
         b.work.reset();
     }
     s.next_launch = 0;
+    s.hook_launches = 0;
 }
 
 void GradientReducer::finish() {
@@ -276,6 +283,12 @@ void GradientReducer::allreduce_all() {
     finish();
 }
 
-std::size_t GradientReducer::bucket_count() const { return m_state->buckets.size(); }
+std::size_t GradientReducer::bucket_count() const {
+    return m_state->buckets.size();
+}
+
+std::size_t GradientReducer::hook_launches() const {
+    return m_state->hook_launches;
+}
 
 }  // namespace kftrain::trainer

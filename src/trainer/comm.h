@@ -14,7 +14,7 @@ namespace kftrain::trainer {
 // Connect the ranks of one job: a TCPStore at MASTER_ADDR:MASTER_PORT served by rank 0 and a
 // Gloo process group. Collectives throw std::exception when a peer fails or times out.
 class Comm {
-public:
+  public:
     // Connect to every peer, waiting at most timeout for them to arrive.
     static Result<std::unique_ptr<Comm>> connect(const DistEnv& env,
                                                  std::chrono::milliseconds timeout);
@@ -36,7 +36,7 @@ public:
 
     struct Impl;
 
-private:
+  private:
     Comm(std::unique_ptr<Impl> impl, int rank, int world);
     std::unique_ptr<Impl> m_impl;
     int m_rank;
@@ -45,7 +45,7 @@ private:
 
 // Hold an all-reduce in flight.
 class Comm::Pending {
-public:
+  public:
     virtual ~Pending() = default;
     // Block until the all-reduce is done; throw when it failed or timed out.
     virtual void wait() = 0;
@@ -55,7 +55,7 @@ public:
 // gradients are ready during backward (hooks on the parameters' gradient accumulators),
 // buckets always launched in the same order on every rank.
 class GradientReducer {
-public:
+  public:
     GradientReducer(Comm& comm, std::vector<torch::Tensor> params, std::size_t first_cap,
                     std::size_t cap);
     ~GradientReducer();
@@ -70,10 +70,12 @@ public:
     void allreduce_all();
     // Return the number of buckets.
     std::size_t bucket_count() const;
+    // Return how many buckets the last backward pass launched from its hooks (not finish()).
+    std::size_t hook_launches() const;
 
     struct State;
 
-private:
+  private:
     std::unique_ptr<State> m_state;
     bool m_enabled = true;
 };

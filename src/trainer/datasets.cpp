@@ -25,8 +25,9 @@ DataSplits synthetic_splits(const TrainOptions& o) {
     const int channels = cifar_shape ? 3 : 1, side = cifar_shape ? 32 : 28;
     const int64_t n = o.samples > 0 ? o.samples : k_default_synthetic_samples;
     const auto seed = static_cast<uint64_t>(o.seed);
-    return DataSplits{make_synthetic(n, channels, side, side, seed),
-                      make_synthetic(synthetic_test_count(n), channels, side, side, seed + 1000003)};
+    return DataSplits{
+        make_synthetic(n, channels, side, side, seed),
+        make_synthetic(synthetic_test_count(n), channels, side, side, seed + 1000003)};
 }
 
 }  // namespace
@@ -47,8 +48,8 @@ Result<Unit> make_dataset(const MakeDatasetOptions& o) {
     std::error_code ec;
     fs::create_directories(o.out, ec);
     if (ec) {
-        return Error{fmt::format("--out: cannot create directory: {} (got {})", ec.message(),
-                                 o.out)};
+        return Error{
+            fmt::format("--out: cannot create directory: {} (got {})", ec.message(), o.out)};
     }
     const auto seed = static_cast<uint64_t>(o.seed);
     const auto train = make_synthetic(o.samples, 1, 28, 28, seed);

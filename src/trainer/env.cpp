@@ -81,8 +81,8 @@ Result<DistEnv> parse_dist_env(const EnvLookup& env) {
         }
     }
     if (out.rank >= out.world_size) {
-        return Error{fmt::format("RANK: must be below WORLD_SIZE {} (got {})", out.world_size,
-                                 out.rank)};
+        return Error{
+            fmt::format("RANK: must be below WORLD_SIZE {} (got {})", out.world_size, out.rank)};
     }
     return out;
 }

@@ -26,12 +26,12 @@ void put_be32(std::string& b, uint32_t v) {
 
 Result<Unit> check_header(const FileBytes& f, uint32_t magic, std::size_t header) {
     if (f.bytes.size() < header) {
-        return Error{fmt::format("{}: truncated header ({} bytes, need {})", f.path,
-                                 f.bytes.size(), header)};
+        return Error{fmt::format("{}: truncated header ({} bytes, need {})", f.path, f.bytes.size(),
+                                 header)};
     }
     if (be32(f.bytes, 0) != magic) {
-        return Error{fmt::format("{}: bad magic number {} (expected {})", f.path,
-                                 be32(f.bytes, 0), magic)};
+        return Error{
+            fmt::format("{}: bad magic number {} (expected {})", f.path, be32(f.bytes, 0), magic)};
     }
     return Unit{};
 }
@@ -108,8 +108,8 @@ Result<ImageSet> read_idx_pair(const std::string& images_path, const std::string
 
 Result<DataSplits> load_mnist(const std::string& dir) {
     const std::filesystem::path d(dir);
-    auto train = read_idx_pair((d / k_mnist_train_images).string(),
-                               (d / k_mnist_train_labels).string());
+    auto train =
+        read_idx_pair((d / k_mnist_train_images).string(), (d / k_mnist_train_labels).string());
     if (!train.ok()) {
         return Error{train.error()};
     }

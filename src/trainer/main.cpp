@@ -30,16 +30,16 @@ int main(int argc, char** argv) {
         return fail(invocation.error(), k_exit_usage);
     }
     switch (invocation->command) {
-    case Command::help:
-    case Command::version:
-        std::cout << invocation->text << std::endl;
-        return 0;
-    case Command::make_dataset: {
-        auto made = make_dataset(invocation->make_dataset);
-        return made.ok() ? 0 : fail(made.error(), 1);
-    }
-    case Command::train:
-        break;
+        case Command::help:
+        case Command::version:
+            std::cout << invocation->text << std::endl;
+            return 0;
+        case Command::make_dataset: {
+            auto made = make_dataset(invocation->make_dataset);
+            return made.ok() ? 0 : fail(made.error(), 1);
+        }
+        case Command::train:
+            break;
     }
     auto env = parse_dist_env(process_env());
     if (!env.ok()) {

@@ -104,8 +104,7 @@ struct ResNet18 : Net {
 
 }  // namespace
 
-Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows,
-                                        int cols) {
+Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows, int cols) {
     if (name == "mnist-cnn") {
         if (rows < 6 || cols < 6) {
             return Error{fmt::format("--model: mnist-cnn needs images of at least 6x6 (got {}x{})",

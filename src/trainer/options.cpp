@@ -21,7 +21,8 @@ struct FlagSpec {
 };
 
 template <typename T, typename F>
-std::function<Result<Unit>(const std::string&, TrainOptions&)> store(F convert, T TrainOptions::*field) {
+std::function<Result<Unit>(const std::string&, TrainOptions&)> store(F convert,
+                                                                     T TrainOptions::*field) {
     return [convert, field](const std::string& raw, TrainOptions& o) -> Result<Unit> {
         auto value = convert(raw);
         if (!value.ok()) {

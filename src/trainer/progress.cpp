@@ -92,8 +92,7 @@ std::string format_event_json(const std::string& event, int rank, int world,
     return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-std::string format_event_text(const std::string& event, int rank, int world,
-                              const Fields& fields) {
+std::string format_event_text(const std::string& event, int rank, int world, const Fields& fields) {
     return fmt::format("[rank {}/{}] {}", rank, world, text_body(event, fields));
 }
 

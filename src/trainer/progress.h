@@ -19,15 +19,14 @@ std::string format_event_json(const std::string& event, int rank, int world,
                               const std::string& time, const Fields& fields);
 
 // Format one event as a readable line holding the same facts.
-std::string format_event_text(const std::string& event, int rank, int world,
-                              const Fields& fields);
+std::string format_event_text(const std::string& event, int rank, int world, const Fields& fields);
 
 // Tell whether a rank prints an event: rank 0 all, others start, warning and error.
 bool rank_prints(const std::string& event, int rank);
 
 // Print progress events of one rank as JSON or text lines.
 class ProgressLog {
-public:
+  public:
     using Clock = std::function<std::chrono::system_clock::time_point()>;
 
     ProgressLog(std::ostream& out, std::ostream& err, bool json, int rank, int world,
@@ -38,7 +37,7 @@ public:
     // Change the world size reported (known once the process group is up).
     void set_world(int world) { m_world = world; }
 
-private:
+  private:
     std::ostream& m_out;
     std::ostream& m_err;
     bool m_json;

@@ -14,7 +14,7 @@ struct Error {
 // Hold either a value or an error message.
 template <typename T>
 class Result {
-public:
+  public:
     Result(T value) : m_data(std::move(value)) {}
     Result(Error error) : m_data(std::move(error)) {}
 
@@ -31,7 +31,7 @@ public:
     // Return the error message; call only when !ok().
     const std::string& error() const { return std::get<Error>(m_data).message; }
 
-private:
+  private:
     std::variant<T, Error> m_data;
 };
 

@@ -1,7 +1,25 @@
 #include "trainer/run_logger.h"
 
+#include "trainer/mlflow_run_logger.h"
+
 namespace kftrain::trainer {
 
-std::unique_ptr<RunLogger> make_run_logger() { return std::make_unique<NullRunLogger>(); }
+std::unique_ptr<RunLogger> make_run_logger(const RunInfo& info, const EnvLookup& env) {
+    if (info.rank != 0) {
+        return std::make_unique<NullRunLogger>();
+    }
+    auto config = read_mlflow_config(env);
+    if (!config.ok()) {
+        if (info.warn) {
+            info.warn("MLflow tracking off: " + config.error());
+        }
+        return std::make_unique<NullRunLogger>();
+    }
+    if (!config->has_value()) {
+        return std::make_unique<NullRunLogger>();
+    }
+    MlflowRunContext context{info.world_size, info.checkpoint_dir, info.warn};
+    return std::make_unique<MlflowRunLogger>(std::move(**config), std::move(context));
+}
 
 }  // namespace kftrain::trainer

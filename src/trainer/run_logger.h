@@ -1,9 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+
+#include "trainer/env.h"
 
 namespace kftrain::trainer {
 
@@ -12,7 +15,7 @@ enum class RunStatus { running, finished, failed, killed };
 
 // Receive a run's parameters, metrics and status; rank 0 calls it. The seam for MLflow.
 class RunLogger {
-public:
+  public:
     virtual ~RunLogger() = default;
     // Record the run's hyperparameters once, at start.
     virtual void log_params(const std::map<std::string, std::string>& params) = 0;
@@ -24,13 +27,25 @@ public:
 
 // Ignore everything: used when no tracker is configured.
 class NullRunLogger : public RunLogger {
-public:
+  public:
     void log_params(const std::map<std::string, std::string>&) override {}
     void log_metrics(const std::map<std::string, double>&, int64_t) override {}
     void set_status(RunStatus) override {}
 };
 
-// Return the logger the environment configures (today always the null one).
-std::unique_ptr<RunLogger> make_run_logger();
+// Hold what the trainer knows about the run that a tracker needs.
+struct RunInfo {
+    int rank = 0;
+    int world_size = 1;
+    // Where a tracker keeps its run id so a restarted rank 0 continues the run.
+    std::string checkpoint_dir;
+    // Print one warning line through the trainer's progress output.
+    std::function<void(const std::string&)> warn;
+};
+
+// Return the logger the environment configures: MLflow on rank 0 when MLFLOW_TRACKING_URI
+// is set, else the null one. Its destructor flushes within a bounded time.
+std::unique_ptr<RunLogger> make_run_logger(const RunInfo& info,
+                                           const EnvLookup& env = process_env());
 
 }  // namespace kftrain::trainer

@@ -13,6 +13,7 @@
 #include "trainer/datasets.h"
 #include "trainer/profile.h"
 #include "trainer/sampler.h"
+#include "trainer/watchdog.h"
 
 namespace kftrain::trainer {
 namespace {
@@ -41,8 +42,8 @@ int choose_threads(const TrainOptions& o, const DistEnv& env) {
 TensorSet to_tensors(const ImageSet& set) {
     auto images = torch::from_blob(const_cast<uint8_t*>(set.pixels.data()),
                                    {set.count, set.channels, set.rows, set.cols}, torch::kUInt8);
-    auto labels = torch::from_blob(const_cast<uint8_t*>(set.labels.data()), {set.count},
-                                   torch::kUInt8);
+    auto labels =
+        torch::from_blob(const_cast<uint8_t*>(set.labels.data()), {set.count}, torch::kUInt8);
     return TensorSet{images.clone(), labels.to(torch::kInt64)};
 }
 
@@ -81,7 +82,16 @@ Result<Unit> setup_data(Session& s) {
 }
 
 Result<Unit> setup_comm(Session& s) {
-    auto comm = Comm::connect(s.env, std::chrono::seconds(s.options.timeout_s));
+    const auto timeout = std::chrono::seconds(s.options.timeout_s);
+    // The store's and Gloo's rendezvous timeouts add up: bound the whole connection.
+    Watchdog watchdog(timeout + std::chrono::seconds(1), [&s] {
+        s.log->emit("error", {{"message", fmt::format("cannot connect to {}:{} as rank {} of {} "
+                                                      "within {}s: peers missing",
+                                                      s.env.master_addr, s.env.master_port,
+                                                      s.rank(), s.world(), s.options.timeout_s)}});
+        std::_Exit(1);
+    });
+    auto comm = Comm::connect(s.env, timeout);
     if (!comm.ok()) {
         return Error{comm.error()};
     }
@@ -125,8 +135,9 @@ std::vector<double> Session::sum_over_ranks(const std::vector<double>& values) {
 Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const DistEnv& env,
                                               ProgressLog& log) {
     if (options.backend == "nccl") {
-        return Error{"--backend: nccl needs a CUDA build of libtorch; this one is CPU-only "
-                     "(got nccl)"};
+        return Error{
+            "--backend: nccl needs a CUDA build of libtorch; this one is CPU-only "
+            "(got nccl)"};
     }
     auto s = std::make_unique<Session>();
     s->options = options;
@@ -139,9 +150,9 @@ Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const
         return Error{ok.error()};
     }
     s->optimizer = make_optimizer(options, *s->model);
-    s->schedule = LrSchedule{options.lr,          options.scale_lr, env.world_size,
-                             options.warmup_epochs, options.lr_step,  options.lr_gamma,
-                             s->steps_per_epoch};
+    s->schedule =
+        LrSchedule{options.lr,      options.scale_lr, env.world_size,    options.warmup_epochs,
+                   options.lr_step, options.lr_gamma, s->steps_per_epoch};
     if (env.world_size > 1) {
         if (auto ok = setup_comm(*s); !ok.ok()) {
             return Error{ok.error()};

@@ -7,7 +7,9 @@ namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
 
-void on_signal(int sig) { g_signal = sig; }
+void on_signal(int sig) {
+    g_signal = sig;
+}
 
 }  // namespace
 
@@ -20,8 +22,12 @@ void install_stop_handlers() {
     sigaction(SIGINT, &action, nullptr);
 }
 
-bool stop_requested() { return g_signal != 0; }
+bool stop_requested() {
+    return g_signal != 0;
+}
 
-int stop_signal() { return g_signal; }
+int stop_signal() {
+    return g_signal;
+}
 
 }  // namespace kftrain::trainer

@@ -11,7 +11,9 @@ constexpr uint64_t k_pattern_seed = 0x6b66747261696e;  // fixed: patterns never 
 constexpr int k_blobs_per_class = 3;
 
 // Draw a double in [0, 1) from the generator's bits (portable, unlike distributions).
-double uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+double uniform(std::mt19937_64& rng) {
+    return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
 
 struct Blob {
     double y, x, radius, channel_weight[3];
@@ -77,11 +79,14 @@ ImageSet make_synthetic(int64_t count, int channels, int rows, int cols, uint64_
         set.labels[i] = label;
         const auto other = (label + 1 + rng() % (k_num_classes - 1)) % k_num_classes;
         const auto& distractor = patterns[other][rng() % k_blobs_per_class];
-        draw_sample(patterns[label], distractor, rng, set, set.pixels.data() + i * set.image_bytes());
+        draw_sample(patterns[label], distractor, rng, set,
+                    set.pixels.data() + i * set.image_bytes());
     }
     return set;
 }
 
-int64_t synthetic_test_count(int64_t count) { return std::max<int64_t>(count / 5, 10); }
+int64_t synthetic_test_count(int64_t count) {
+    return std::max<int64_t>(count / 5, 10);
+}
 
 }  // namespace kftrain::trainer

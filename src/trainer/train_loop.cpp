@@ -31,11 +31,11 @@ struct Tally {
 
 // Drive the epochs of one rank: steps, logging, evaluation and checkpoints.
 class Trainer {
-public:
+  public:
     Trainer(Session& s, RunLogger& tracker) : m_s(s), m_tracker(tracker) {}
     int run();
 
-private:
+  private:
     TrainPosition resume();
     std::vector<double> train_step(const std::vector<int64_t>& indices, int64_t step);
     void log_progress(int64_t epoch, int64_t step, const Tally& tally);
@@ -87,8 +87,8 @@ TrainPosition Trainer::resume() {
     if (bytes.empty()) {
         return TrainPosition{};
     }
-    auto pos = load_checkpoint_bytes(bytes, name.empty() ? "rank 0's checkpoint" : name,
-                                     *m_s.model, *m_s.optimizer);
+    auto pos = load_checkpoint_bytes(bytes, name.empty() ? "rank 0's checkpoint" : name, *m_s.model,
+                                     *m_s.optimizer);
     if (!pos.ok()) {
         throw std::runtime_error(pos.error());
     }
@@ -120,7 +120,8 @@ std::vector<double> Trainer::train_step(const std::vector<int64_t>& indices, int
 }
 
 void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally) {
-    const double window = std::chrono::duration<double>(SteadyClock::now() - m_window_start).count();
+    const double window =
+        std::chrono::duration<double>(SteadyClock::now() - m_window_start).count();
     const double rate = window > 0 ? m_window_samples / window : 0;
     const double lr = lr_at(m_s.schedule, m_global_step - 1);
     m_s.log->emit("progress", {{"epoch", epoch + 1},
@@ -135,8 +136,10 @@ void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally) {
                                {"elapsed_s", elapsed()},
                                {"eta_s", eta()}});
     if (m_s.rank() == 0) {
-        m_tracker.log_metrics({{"loss", tally.loss()}, {"accuracy", tally.accuracy()},
-                               {"samples_per_sec", rate}, {"lr", lr}},
+        m_tracker.log_metrics({{"loss", tally.loss()},
+                               {"accuracy", tally.accuracy()},
+                               {"samples_per_sec", rate},
+                               {"lr", lr}},
                               m_global_step);
     }
     m_window_start = SteadyClock::now();
@@ -166,7 +169,8 @@ bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
             checkpoint(epoch);
         }
     }
-    const double epoch_time = std::chrono::duration<double>(SteadyClock::now() - epoch_start).count();
+    const double epoch_time =
+        std::chrono::duration<double>(SteadyClock::now() - epoch_start).count();
     m_last_epoch = tally;
     const double rate = epoch_time > 0 ? tally.count / epoch_time : 0;
     m_s.log->emit("epoch", {{"epoch", epoch + 1},
@@ -177,6 +181,14 @@ bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
                             {"epoch_time_s", epoch_time},
                             {"elapsed_s", elapsed()},
                             {"eta_s", eta()}});
+    if (m_s.rank() == 0) {
+        m_tracker.log_metrics({{"epoch", static_cast<double>(epoch + 1)},
+                               {"epoch_loss", tally.loss()},
+                               {"epoch_accuracy", tally.accuracy()},
+                               {"epoch_samples_per_sec", rate},
+                               {"epoch_time_s", epoch_time}},
+                              m_global_step);
+    }
     return true;
 }
 
@@ -190,9 +202,10 @@ void Trainer::evaluate(int64_t epoch) {
         const auto end = std::min(indices.size(), i + k_eval_batch);
         auto [x, y] = m_s.batch(m_s.test, {indices.begin() + i, indices.begin() + end});
         auto logits = m_s.model->forward(x);
-        loss_sum += torch::nn::functional::cross_entropy(
-                        logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                        .item<double>();
+        loss_sum +=
+            torch::nn::functional::cross_entropy(
+                logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                .item<double>();
         correct += logits.argmax(1).eq(y).sum().item<double>();
     }
     m_s.model->train();
@@ -221,8 +234,8 @@ void Trainer::checkpoint(int64_t epoch_done) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     const auto path = (std::filesystem::path(dir) / checkpoint_name(m_global_step)).string();
-    auto saved = save_checkpoint(path, *m_s.model, *m_s.optimizer,
-                                 TrainPosition{epoch_done, m_global_step});
+    auto saved =
+        save_checkpoint(path, *m_s.model, *m_s.optimizer, TrainPosition{epoch_done, m_global_step});
     if (!saved.ok()) {
         m_s.log->emit("warning", {{"message", "checkpoint not written: " + saved.error()}});
         return;
@@ -247,25 +260,30 @@ int Trainer::run() {
     const auto pos = resume();
     m_global_step = m_start_step = pos.global_step;
     const auto& o = m_s.options;
-    m_s.log->emit("start", {{"model", o.model},
-                            {"dataset", o.dataset},
-                            {"epochs", o.epochs},
-                            {"batch_size", o.batch_size},
-                            {"global_batch_size", o.batch_size * m_s.world()},
-                            {"lr", lr_at(m_s.schedule, m_global_step)},
-                            {"backend", m_s.comm ? "gloo" : "none"},
-                            {"threads", m_s.threads},
-                            {"samples", m_s.train.size()},
-                            {"steps_per_epoch", m_s.steps_per_epoch},
-                            {"resumed_from", m_start_step > 0 || m_last_checkpoint >= 0
-                                                 ? Fields(m_start_step)
-                                                 : Fields(nullptr)}});
+    m_s.log->emit(
+        "start", {{"model", o.model},
+                  {"dataset", o.dataset},
+                  {"epochs", o.epochs},
+                  {"batch_size", o.batch_size},
+                  {"global_batch_size", o.batch_size * m_s.world()},
+                  {"lr", lr_at(m_s.schedule, m_global_step)},
+                  {"backend", m_s.comm ? "gloo" : "none"},
+                  {"threads", m_s.threads},
+                  {"samples", m_s.train.size()},
+                  {"steps_per_epoch", m_s.steps_per_epoch},
+                  {"resumed_from", m_start_step > 0 || m_last_checkpoint >= 0 ? Fields(m_start_step)
+                                                                              : Fields(nullptr)}});
     if (m_s.rank() == 0) {
-        m_tracker.log_params({{"model", o.model}, {"dataset", o.dataset},
+        m_tracker.log_params({{"model", o.model},
+                              {"dataset", o.dataset},
                               {"epochs", std::to_string(o.epochs)},
                               {"batch_size", std::to_string(o.batch_size)},
-                              {"lr", fmt::format("{}", o.lr)}, {"optimizer", o.optimizer},
-                              {"world_size", std::to_string(m_s.world())}});
+                              {"lr", fmt::format("{}", o.lr)},
+                              {"optimizer", o.optimizer},
+                              {"world_size", std::to_string(m_s.world())},
+                              {"global_batch_size", std::to_string(o.batch_size * m_s.world())},
+                              {"backend", m_s.comm ? "gloo" : "none"},
+                              {"seed", std::to_string(o.seed)}});
     }
     m_start = SteadyClock::now();
     for (int64_t epoch = m_global_step / m_s.steps_per_epoch; epoch < o.epochs; ++epoch) {
@@ -280,8 +298,8 @@ int Trainer::run() {
     dump_params();
     if (!m_stop) {
         const double t = elapsed();
-        const double samples = static_cast<double>(m_global_step - m_start_step) *
-                               o.batch_size * m_s.world();
+        const double samples =
+            static_cast<double>(m_global_step - m_start_step) * o.batch_size * m_s.world();
         m_s.log->emit("finish", {{"epochs", o.epochs},
                                  {"global_step", m_global_step},
                                  {"loss", m_last_epoch.loss()},
@@ -289,8 +307,8 @@ int Trainer::run() {
                                  {"elapsed_s", t},
                                  {"samples_per_sec", t > 0 ? samples / t : 0}});
     } else {
-        m_s.log->emit("warning", {{"message", fmt::format("stopped by a signal at step {}",
-                                                          m_global_step)}});
+        m_s.log->emit("warning",
+                      {{"message", fmt::format("stopped by a signal at step {}", m_global_step)}});
     }
     if (m_s.comm) {
         m_s.comm->barrier();
@@ -298,7 +316,9 @@ int Trainer::run() {
     return m_stop ? k_exit_terminated : 0;
 }
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+std::string first_line(const std::string& text) {
+    return text.substr(0, text.find('\n'));
+}
 
 }  // namespace
 
@@ -306,11 +326,15 @@ int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& o
                 std::ostream& err) {
     install_stop_handlers();
     ProgressLog log(out, err, options.log_format == "json", env.rank, env.world_size);
-    auto tracker = make_run_logger();
+    auto tracker = make_run_logger(RunInfo{env.rank, env.world_size, options.checkpoint_dir,
+                                           [&log](const std::string& message) {
+                                               log.emit("warning", {{"message", message}});
+                                           }});
     try {
         auto session = open_session(options, env, log);
         if (!session.ok()) {
             log.emit("error", {{"message", session.error()}});
+            tracker->set_status(RunStatus::failed);
             return 1;
         }
         if (options.benchmark_steps > 0) {

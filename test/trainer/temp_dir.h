@@ -7,7 +7,7 @@
 
 // Create a fresh directory under the system temp dir, removed when the object goes away.
 class TempDir {
-public:
+  public:
     TempDir() {
         std::random_device rd;
         m_path = std::filesystem::temp_directory_path() /
@@ -25,7 +25,7 @@ public:
     std::string file(const std::string& name) const { return (m_path / name).string(); }
     const std::filesystem::path& path() const { return m_path; }
 
-private:
+  private:
     std::filesystem::path m_path;
 };
 

@@ -43,9 +43,12 @@ TEST_CASE("the operator's variables give rank, world and master", "[trainer][env
 }
 
 TEST_CASE("PET_NPROC_PER_NODE > 1 makes the pod spawn its local ranks", "[trainer][env]") {
-    std::map<std::string, std::string> vars{{"PET_NNODES", "2"},        {"PET_NPROC_PER_NODE", "3"},
-                                            {"PET_NODE_RANK", "1"},     {"PET_MASTER_ADDR", "m"},
-                                            {"PET_MASTER_PORT", "1234"}, {"WORLD_SIZE", "2"},
+    std::map<std::string, std::string> vars{{"PET_NNODES", "2"},
+                                            {"PET_NPROC_PER_NODE", "3"},
+                                            {"PET_NODE_RANK", "1"},
+                                            {"PET_MASTER_ADDR", "m"},
+                                            {"PET_MASTER_PORT", "1234"},
+                                            {"WORLD_SIZE", "2"},
                                             {"RANK", "1"}};
     auto parent = parse_dist_env(fake_env(vars));
     REQUIRE(parent.ok());

@@ -1,5 +1,6 @@
-#include <catch2/catch.hpp>
 #include <zlib.h>
+
+#include <catch2/catch.hpp>
 
 #include "temp_dir.h"
 #include "trainer/datasets.h"
@@ -11,7 +12,9 @@ using namespace kftrain::trainer;
 
 namespace {
 
-ImageSet tiny_set(int64_t n) { return make_synthetic(n, 1, 28, 28, 7); }
+ImageSet tiny_set(int64_t n) {
+    return make_synthetic(n, 1, 28, 28, 7);
+}
 
 void gzip_file(const std::string& from, const std::string& to) {
     const auto bytes = *read_file_bytes(from);

@@ -6,7 +6,9 @@ using namespace kftrain::trainer;
 
 namespace {
 
-Result<Invocation> parse(std::vector<std::string> args) { return parse_command_line(args); }
+Result<Invocation> parse(std::vector<std::string> args) {
+    return parse_command_line(args);
+}
 
 }  // namespace
 
@@ -31,14 +33,32 @@ TEST_CASE("defaults match the documented contract", "[trainer][options]") {
 }
 
 TEST_CASE("every flag takes a value, booleans as true/false", "[trainer][options]") {
-    auto r = parse({"train", "--dataset", "mnist", "--data-dir", "/data", "--model", "resnet18",
-                    "--epochs", "3", "--batch-size", "32", "--lr", "0.1", "--optimizer", "adam",
-                    "--momentum", "0.5", "--weight-decay", "0.0001", "--scale-lr", "true",
-                    "--warmup-epochs", "1", "--lr-step", "2", "--lr-gamma", "0.5", "--seed", "7",
-                    "--checkpoint-dir", "/ckpt", "--checkpoint-every", "100",
-                    "--keep-checkpoints", "2", "--log-format", "json", "--log-every", "10",
-                    "--backend", "gloo", "--timeout", "60", "--threads", "2", "--samples",
-                    "1000", "--benchmark", "20", "--profile-out", "/tmp/p.json"});
+    auto r = parse({"train",      "--dataset",
+                    "mnist",      "--data-dir",
+                    "/data",      "--model",
+                    "resnet18",   "--epochs",
+                    "3",          "--batch-size",
+                    "32",         "--lr",
+                    "0.1",        "--optimizer",
+                    "adam",       "--momentum",
+                    "0.5",        "--weight-decay",
+                    "0.0001",     "--scale-lr",
+                    "true",       "--warmup-epochs",
+                    "1",          "--lr-step",
+                    "2",          "--lr-gamma",
+                    "0.5",        "--seed",
+                    "7",          "--checkpoint-dir",
+                    "/ckpt",      "--checkpoint-every",
+                    "100",        "--keep-checkpoints",
+                    "2",          "--log-format",
+                    "json",       "--log-every",
+                    "10",         "--backend",
+                    "gloo",       "--timeout",
+                    "60",         "--threads",
+                    "2",          "--samples",
+                    "1000",       "--benchmark",
+                    "20",         "--profile-out",
+                    "/tmp/p.json"});
     REQUIRE(r.ok());
     const auto& o = r->train;
     CHECK(o.dataset == "mnist");

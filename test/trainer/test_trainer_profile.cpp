@@ -11,10 +11,10 @@ TEST_CASE("profile JSON has every key the estimate reads, nulls for one rank",
     p.world_size = 1;
     const auto j = profile_json(p);
     for (const char* key :
-         {"model", "dataset", "parameters", "gradient_bytes", "batch_size", "threads",
-          "world_size", "steps", "compute_s_per_step", "forward_s_per_step",
-          "backward_s_per_step", "allreduce_s_per_step", "allreduce_bandwidth_bytes_per_s",
-          "overlap_fraction", "samples_per_sec", "trainer_version"}) {
+         {"model", "dataset", "parameters", "gradient_bytes", "batch_size", "threads", "world_size",
+          "steps", "compute_s_per_step", "forward_s_per_step", "backward_s_per_step",
+          "allreduce_s_per_step", "allreduce_bandwidth_bytes_per_s", "overlap_fraction",
+          "samples_per_sec", "trainer_version"}) {
         CHECK(j.contains(key));
     }
     CHECK(j["allreduce_bandwidth_bytes_per_s"].is_null());

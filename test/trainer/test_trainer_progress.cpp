@@ -20,20 +20,26 @@ TEST_CASE("iso_time_utc prints UTC with milliseconds", "[trainer][progress]") {
 
 TEST_CASE("json progress lines start with event, rank, world_size and time",
           "[trainer][progress]") {
-    const auto line = format_event_json("eval", 0, 2, "2026-11-22T04:10:00.123Z",
-                                        {{"epoch", 1}, {"loss", 0.5}, {"accuracy", 0.75},
-                                         {"samples", 100}});
-    CHECK(line ==
-          R"({"event":"eval","rank":0,"world_size":2,"time":"2026-11-22T04:10:00.123Z",)"
-          R"("epoch":1,"loss":0.5,"accuracy":0.75,"samples":100})");
+    const auto line =
+        format_event_json("eval", 0, 2, "2026-11-22T04:10:00.123Z",
+                          {{"epoch", 1}, {"loss", 0.5}, {"accuracy", 0.75}, {"samples", 100}});
+    CHECK(line == R"({"event":"eval","rank":0,"world_size":2,"time":"2026-11-22T04:10:00.123Z",)"
+                  R"("epoch":1,"loss":0.5,"accuracy":0.75,"samples":100})");
 }
 
 TEST_CASE("text progress lines hold the same facts", "[trainer][progress]") {
-    const auto line = format_event_text(
-        "progress", 0, 2,
-        {{"epoch", 1}, {"epochs", 3}, {"step", 50}, {"steps_per_epoch", 94}, {"global_step", 50},
-         {"loss", 0.42317}, {"accuracy", 0.875}, {"samples_per_sec", 1234.56}, {"lr", 0.01},
-         {"elapsed_s", 12.34}, {"eta_s", 40.06}});
+    const auto line = format_event_text("progress", 0, 2,
+                                        {{"epoch", 1},
+                                         {"epochs", 3},
+                                         {"step", 50},
+                                         {"steps_per_epoch", 94},
+                                         {"global_step", 50},
+                                         {"loss", 0.42317},
+                                         {"accuracy", 0.875},
+                                         {"samples_per_sec", 1234.56},
+                                         {"lr", 0.01},
+                                         {"elapsed_s", 12.34},
+                                         {"eta_s", 40.06}});
     CHECK(line ==
           "[rank 0/2] epoch 1/3 step 50/94 (global 50): loss 0.4232 accuracy 87.50% 1234.6 "
           "samples/s lr 0.01 elapsed 12.3s eta 40.1s");
@@ -45,11 +51,12 @@ TEST_CASE("ranks other than 0 print only start, warning and error", "[trainer][p
     log.emit("progress", {{"loss", 1.0}});
     log.emit("start", {{"model", "mlp"}});
     log.emit("error", {{"message", "boom"}});
-    CHECK(out.str() ==
-          R"({"event":"start","rank":1,"world_size":2,"time":"2026-11-22T04:10:00.123Z","model":"mlp"})"
-          "\n"
-          R"({"event":"error","rank":1,"world_size":2,"time":"2026-11-22T04:10:00.123Z","message":"boom"})"
-          "\n");
+    CHECK(
+        out.str() ==
+        R"({"event":"start","rank":1,"world_size":2,"time":"2026-11-22T04:10:00.123Z","model":"mlp"})"
+        "\n"
+        R"({"event":"error","rank":1,"world_size":2,"time":"2026-11-22T04:10:00.123Z","message":"boom"})"
+        "\n");
     CHECK(err.str().empty());
 }
 

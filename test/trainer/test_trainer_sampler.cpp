@@ -26,7 +26,11 @@ TEST_CASE("shard_indices matches DistributedSampler: pad, then stride by world s
     };
     const std::vector<Case> cases = {
         {"even split", iota(6), 2, false, {{0, 2, 4}, {1, 3, 5}}},
-        {"pads with the first indices", iota(10), 3, false, {{0, 3, 6, 9}, {1, 4, 7, 0}, {2, 5, 8, 1}}},
+        {"pads with the first indices",
+         iota(10),
+         3,
+         false,
+         {{0, 3, 6, 9}, {1, 4, 7, 0}, {2, 5, 8, 1}}},
         {"drop_last truncates", iota(10), 3, true, {{0, 3, 6}, {1, 4, 7}, {2, 5, 8}}},
         {"repeats when fewer samples than ranks", iota(2), 4, false, {{0}, {1}, {0}, {1}}},
         {"keeps the permutation's order", {3, 1, 2, 0, 4}, 2, false, {{3, 2, 4}, {1, 0, 3}}},

@@ -18,8 +18,8 @@ struct Trained {
 Trained make_trained(const std::string& name, int channels, int side, int steps) {
     torch::manual_seed(1);
     Trained t{*make_model(name, channels, side, side), nullptr};
-    t.optimizer = std::make_unique<torch::optim::SGD>(
-        t.model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+    t.optimizer = std::make_unique<torch::optim::SGD>(t.model->parameters(),
+                                                      torch::optim::SGDOptions(0.1).momentum(0.9));
     for (int i = 0; i < steps; ++i) {
         auto x = torch::randn({8, channels, side, side});
         auto y = torch::randint(0, 10, {8}, torch::kInt64);
@@ -58,8 +58,8 @@ TEST_CASE("a checkpoint restores parameters, momentum and position exactly",
                             TrainPosition{2, 37})
                 .ok());
     auto restored = make_trained("mlp", 1, 28, 0);
-    auto pos = load_checkpoint_bytes(*read_file_bytes(dir.file("c.pt")), "c.pt",
-                                     *restored.model, *restored.optimizer);
+    auto pos = load_checkpoint_bytes(*read_file_bytes(dir.file("c.pt")), "c.pt", *restored.model,
+                                     *restored.optimizer);
     REQUIRE(pos.ok());
     CHECK(pos->epoch == 2);
     CHECK(pos->global_step == 37);
@@ -79,8 +79,7 @@ TEST_CASE("a checkpoint restores batch-norm running statistics", "[trainer][chec
     CHECK(same_tensors(original.model->buffers(), restored.model->buffers()));
 }
 
-TEST_CASE("a checkpoint of another model is refused with the file named",
-          "[trainer][checkpoint]") {
+TEST_CASE("a checkpoint of another model is refused with the file named", "[trainer][checkpoint]") {
     auto mlp = make_trained("mlp", 1, 28, 0);
     const auto bytes = checkpoint_bytes(*mlp.model, *mlp.optimizer, TrainPosition{});
     auto cnn = make_trained("mnist-cnn", 1, 28, 0);

@@ -9,15 +9,20 @@ using namespace std::chrono_literals;
 namespace {
 
 std::vector<std::string> mlp_args(int samples, int batch, int epochs) {
-    return {"--model", "mlp", "--samples", std::to_string(samples), "--batch-size",
-            std::to_string(batch), "--epochs", std::to_string(epochs), "--log-format", "json",
-            "--log-every", "5", "--threads", "1", "--timeout", "60"};
+    return {"--model",      "mlp",
+            "--samples",    std::to_string(samples),
+            "--batch-size", std::to_string(batch),
+            "--epochs",     std::to_string(epochs),
+            "--log-format", "json",
+            "--log-every",  "5",
+            "--threads",    "1",
+            "--timeout",    "60"};
 }
 
 void check_identical_params(int world) {
     TempDir dir;
-    const auto ranks = start_job(dir, world, mlp_args(600, 32, 1),
-                                 {{"KFTRAIN_PARAMS_OUT", dir.file("params")}});
+    const auto ranks =
+        start_job(dir, world, mlp_args(600, 32, 1), {{"KFTRAIN_PARAMS_OUT", dir.file("params")}});
     for (const auto& r : ranks) {
         INFO(read_text(r.err_path));
         CHECK(wait_exit(r, 120s) == 0);
@@ -46,8 +51,8 @@ TEST_CASE("3 ranks end training with identical parameters", "[trainer][distribut
 TEST_CASE("2 ranks with batch B match 1 rank with batch 2B after one step",
           "[trainer][distributed]") {
     TempDir dir;
-    const auto two = start_job(dir, 2, mlp_args(64, 32, 1),
-                               {{"KFTRAIN_PARAMS_OUT", dir.file("two")}});
+    const auto two =
+        start_job(dir, 2, mlp_args(64, 32, 1), {{"KFTRAIN_PARAMS_OUT", dir.file("two")}});
     const auto one = start_trainer(dir, "single", mlp_args(64, 64, 1),
                                    {{"KFTRAIN_PARAMS_OUT", dir.file("one")}});
     CHECK(wait_exit(one, 60s) == 0);
@@ -69,7 +74,7 @@ TEST_CASE("2 ranks with batch B match 1 rank with batch 2B after one step",
 TEST_CASE("killing one rank makes the other exit non-zero within the timeout",
           "[trainer][distributed]") {
     TempDir dir;
-    auto args = mlp_args(100000, 16, 100);
+    auto args = mlp_args(20000, 16, 100);
     args.back() = "10";  // --timeout 10
     const auto ranks = start_job(dir, 2, args);
     REQUIRE(wait_for_output(ranks[0], "\"event\":\"progress\"", 60s));
@@ -97,8 +102,7 @@ TEST_CASE("a peer that never arrives makes rank 0 exit non-zero after --timeout"
     CHECK(errors[0]["message"].get<std::string>().find("cannot connect to 127.0.0.1:") == 0);
 }
 
-TEST_CASE("nproc-per-node 2 spawns two local ranks that train together",
-          "[trainer][distributed]") {
+TEST_CASE("nproc-per-node 2 spawns two local ranks that train together", "[trainer][distributed]") {
     TempDir dir;
     const auto pod = start_trainer(dir, "pod", mlp_args(256, 32, 1),
                                    {{"PET_NNODES", "1"},

@@ -11,12 +11,28 @@ namespace {
 
 // A slow enough run (mnist-cnn, small batches) to be interrupted mid-way: 4 epochs of 16 steps.
 std::vector<std::string> cnn_args(const TempDir& dir) {
-    return {"--model",      "mnist-cnn", "--samples",          "512",
-            "--batch-size", "16",        "--epochs",           "4",
-            "--log-format", "json",      "--log-every",        "1",
-            "--threads",    "1",         "--checkpoint-dir",   dir.file("ckpt"),
-            "--checkpoint-every", "4",   "--keep-checkpoints", "2",
-            "--timeout", "60"};
+    return {"--model",
+            "mnist-cnn",
+            "--samples",
+            "512",
+            "--batch-size",
+            "16",
+            "--epochs",
+            "4",
+            "--log-format",
+            "json",
+            "--log-every",
+            "1",
+            "--threads",
+            "1",
+            "--checkpoint-dir",
+            dir.file("ckpt"),
+            "--checkpoint-every",
+            "4",
+            "--keep-checkpoints",
+            "2",
+            "--timeout",
+            "60"};
 }
 
 int64_t last_checkpoint_step(const Rank& r) {
@@ -64,8 +80,8 @@ TEST_CASE("a run killed after a checkpoint resumes from the newest checkpoint an
     CHECK(wait_exit(first, 10s) == 128 + SIGKILL);
     const auto newest = kftrain::trainer::newest_checkpoint(dir.file("ckpt"));
     REQUIRE(newest);
-    const auto step = *kftrain::trainer::checkpoint_step(
-        std::filesystem::path(*newest).filename().string());
+    const auto step =
+        *kftrain::trainer::checkpoint_step(std::filesystem::path(*newest).filename().string());
 
     const auto second = start_trainer(dir, "second", args, {});
     CHECK(wait_exit(second, 120s) == 0);

@@ -7,10 +7,10 @@ using namespace std::chrono_literals;
 namespace {
 
 Rank make_mnist(const TempDir& dir, int samples) {
-    const auto make = start_trainer(dir, "make", {"make-dataset", "mnist", "--out",
-                                                  dir.file("mnist"), "--samples",
-                                                  std::to_string(samples)},
-                                    {});
+    const auto make = start_trainer(
+        dir, "make",
+        {"make-dataset", "mnist", "--out", dir.file("mnist"), "--samples", std::to_string(samples)},
+        {});
     REQUIRE(wait_exit(make, 60s) == 0);
     return make;
 }
@@ -21,11 +21,11 @@ TEST_CASE("mlp on a synthetic MNIST IDX data set reaches 80% test accuracy in 3 
           "[trainer][training]") {
     TempDir dir;
     make_mnist(dir, 3000);
-    const auto run = start_trainer(dir, "train",
-                                   {"--dataset", "mnist", "--data-dir", dir.file("mnist"),
-                                    "--model", "mlp", "--epochs", "3", "--batch-size", "32",
-                                    "--log-format", "json", "--threads", "1"},
-                                   {});
+    const auto run = start_trainer(
+        dir, "train",
+        {"--dataset", "mnist", "--data-dir", dir.file("mnist"), "--model", "mlp", "--epochs", "3",
+         "--batch-size", "32", "--log-format", "json", "--threads", "1"},
+        {});
     CHECK(wait_exit(run, 120s) == 0);
     const auto evals = events(run, "eval");
     REQUIRE(evals.size() == 3);
@@ -58,7 +58,8 @@ TEST_CASE("a bad flag prints one error line and exits 2", "[trainer][training]")
     TempDir dir;
     const auto run = start_trainer(dir, "bad", {"--batch-size", "0"}, {});
     CHECK(wait_exit(run, 30s) == 2);
-    CHECK(read_text(run.err_path) == "kftrain-trainer: error: --batch-size: must be >= 1 (got 0)\n");
+    CHECK(read_text(run.err_path) ==
+          "kftrain-trainer: error: --batch-size: must be >= 1 (got 0)\n");
 }
 
 TEST_CASE("--benchmark writes a profile with compute, all-reduce and overlap figures",
@@ -66,8 +67,7 @@ TEST_CASE("--benchmark writes a profile with compute, all-reduce and overlap fig
     TempDir dir;
     const auto ranks = start_job(dir, 2,
                                  {"--model", "mlp", "--benchmark", "5", "--profile-out",
-                                  dir.file("profile.json"), "--threads", "1", "--samples",
-                                  "256"});
+                                  dir.file("profile.json"), "--threads", "1", "--samples", "256"});
     for (const auto& r : ranks) {
         CHECK(wait_exit(r, 60s) == 0);
     }

@@ -10,10 +10,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <optional>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -120,8 +120,8 @@ inline int wait_exit(const Rank& r, std::chrono::seconds timeout) {
     if (!r.code) {
         ::kill(r.pid, SIGKILL);
         kftrain::trainer::wait_process(r.pid, std::chrono::seconds(5));
-        FAIL("trainer still running after " << timeout.count() << "s; stderr: "
-                                            << read_text(r.err_path));
+        FAIL("trainer still running after " << timeout.count()
+                                            << "s; stderr: " << read_text(r.err_path));
     }
     return *r.code;
 }
@@ -134,7 +134,8 @@ inline bool wait_for_output(const Rank& r, const std::string& needle,
         if (read_text(r.out_path).find(needle) != std::string::npos) {
             return true;
         }
-        if (r.code || (r.code = kftrain::trainer::wait_process(r.pid, std::chrono::milliseconds(20)))) {
+        if (r.code ||
+            (r.code = kftrain::trainer::wait_process(r.pid, std::chrono::milliseconds(20)))) {
             return read_text(r.out_path).find(needle) != std::string::npos;
         }
     }
