@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,12 +28,14 @@ struct LogOptions {
     bool timestamps = false;
     std::string replica;    // "", "master", "worker", "worker-3", "master-0"
     bool previous = false;  // the last terminated container (cluster)
+    std::chrono::milliseconds poll_interval{2000};  // following: how often to look for pods
 };
 
 // One line of a replica's output.
 struct LogLine {
     std::string replica;  // master-0, worker-2
     std::string text;     // without the newline
+    bool notice = false;  // a message about the replica (waiting, unreadable) for stderr
 };
 
 // Receives log lines; called from one thread at a time.

@@ -1,18 +1,35 @@
 #include <fmt/format.h>
 
+#include <ctime>
+
 #include "cli/backend.h"
 #include "cli/exit_codes.h"
+#include "cli/kube_describe.h"
+#include "cli/kube_events.h"
+#include "cli/kube_logs.h"
+#include "cli/kube_pods.h"
+#include "cli/kube_queries.h"
+#include "cli/kube_status.h"
 #include "cli/kubectl.h"
 #include "cli/kubectl_errors.h"
 
 namespace kftrain::cli {
 namespace {
 
+// The objects whose events explain a job: the job and its pods.
+std::set<std::string> event_objects(const JobStatus& status) {
+    std::set<std::string> objects = {status.name};
+    for (const auto& replica : status.replicas) {
+        objects.insert(replica.pod);
+    }
+    return objects;
+}
+
 // Jobs on a cluster with the Kubeflow Training Operator, through kubectl.
 class KubernetesBackend : public Backend {
   public:
     KubernetesBackend(const GlobalOptions& global, std::string ns)
-        : m_kubectl(make_kubectl_runner(global)), m_namespace(std::move(ns)) {}
+        : m_kubectl(make_kubectl_runner(global)), m_namespace(ns), m_queries(*m_kubectl, ns) {}
 
     std::string name() const override { return "kubernetes"; }
 
@@ -37,34 +54,161 @@ class KubernetesBackend : public Backend {
         return fmt::format("pytorchjob/{} submitted", job.spec.name);
     }
 
-    util::Result<JobStatus> status(const std::string& job) override { return unsupported(job); }
-
-    util::Result<std::vector<JobStatus>> list(bool) override {
-        return util::error("list on a cluster is not implemented yet", k_exit_cluster);
+    util::Result<JobStatus> status(const std::string& job) override {
+        auto text = m_queries.job_json(job);
+        if (!text) {
+            return text.error_value();
+        }
+        auto status = read_full_status(job, *text);
+        if (status && status->progress == std::nullopt) {
+            add_progress(*status);
+        }
+        return status;
     }
 
-    util::Status logs(const std::string& job, const LogOptions&, const LogSink&) override {
-        return util::error(fmt::format("logs of {} on a cluster: not implemented yet", job),
-                           k_exit_cluster);
+    util::Result<std::vector<JobStatus>> list(bool all_namespaces) override {
+        std::vector<std::string> args = {"get", "pytorchjobs", "-o", "json"};
+        if (all_namespaces) {
+            args.push_back("-A");
+        }
+        auto result = all_namespaces ? run_without_namespace(args)
+                                     : m_queries.run(args, "listing pytorchjobs");
+        if (!result) {
+            return result.error_value();
+        }
+        auto jobs = parse_job_list(*result);
+        if (!jobs) {
+            return util::error("listing pytorchjobs: " + jobs.error(), k_exit_cluster);
+        }
+        return jobs;
     }
 
-    util::Status remove(const std::string& job, bool) override {
-        return util::error(fmt::format("delete of {} on a cluster: not implemented yet", job),
-                           k_exit_cluster);
+    util::Status logs(const std::string& job, const LogOptions& options,
+                      const LogSink& sink) override {
+        if (options.follow) {
+            SnapshotSource source = [this, job]() -> util::Result<JobSnapshot> {
+                auto text = m_queries.job_json(job);
+                if (!text) {
+                    return text.error_value();
+                }
+                auto status = read_full_status(job, *text);
+                if (!status) {
+                    return status.error_value();
+                }
+                return JobSnapshot{status->phase, status->replicas};
+            };
+            return follow_logs(*m_kubectl, source, options, m_queries.namespace_args(), sink);
+        }
+        auto status = this->status_without_progress(job);
+        if (!status) {
+            return status.error_value();
+        }
+        std::vector<ReplicaStatus> chosen;
+        for (const auto& replica : status->replicas) {
+            if (replica_matches(replica, options.replica)) {
+                chosen.push_back(replica);
+            }
+        }
+        if (chosen.empty()) {
+            return no_replicas(job, options.replica, *status);
+        }
+        return fetch_logs(*m_kubectl, chosen, options, m_queries.namespace_args(), sink);
+    }
+
+    util::Status remove(const std::string& job, bool wait) override {
+        auto result =
+            m_queries.run({"delete", "pytorchjob", job, wait ? "--wait=true" : "--wait=false"},
+                          "deleting pytorchjob/" + job);
+        if (!result) {
+            return result.error_value();
+        }
+        return util::ok_status();
     }
 
     util::Result<std::string> describe(const std::string& job) override {
-        return util::error(fmt::format("describe of {}: not implemented yet", job), k_exit_cluster);
+        auto text = m_queries.job_json(job);
+        if (!text) {
+            return text.error_value();
+        }
+        auto status = read_full_status(job, *text, true);
+        if (!status) {
+            return status.error_value();
+        }
+        add_progress(*status);
+        auto events = m_queries.events(event_objects(*status));
+        return format_describe(*status, *text, events, std::time(nullptr));
     }
 
   private:
-    util::Error unsupported(const std::string& job) {
-        return util::error(fmt::format("status of {} on a cluster: not implemented yet", job),
-                           k_exit_cluster);
+    util::Result<JobStatus> status_without_progress(const std::string& job) {
+        auto text = m_queries.job_json(job);
+        if (!text) {
+            return text.error_value();
+        }
+        return read_full_status(job, *text);
+    }
+
+    // The job, its pods and, when a pod is stuck, the events that say why.
+    util::Result<JobStatus> read_full_status(const std::string& job, const std::string& text,
+                                             bool always_events = false) {
+        auto status = parse_job_status(text);
+        if (!status) {
+            return util::error(fmt::format("reading pytorchjob/{}: {}", job, status.error()),
+                               k_exit_cluster);
+        }
+        auto pods = m_queries.pods(job, text);
+        if (!pods) {
+            return pods.error_value();
+        }
+        status->replicas = std::move(*pods);
+        bool want_events = always_events || status->replicas.empty();
+        for (const auto& replica : status->replicas) {
+            want_events = want_events || needs_events(replica);
+        }
+        std::vector<KubeEvent> events;
+        if (want_events && !is_finished(status->phase)) {
+            events = m_queries.events(event_objects(*status));
+        }
+        status->diagnosis = diagnose(*status, events);
+        return status;
+    }
+
+    void add_progress(JobStatus& status) {
+        for (const auto& replica : status.replicas) {
+            if (replica.type == "Master" && has_started(replica)) {
+                status.progress = m_queries.progress(replica.pod);
+                return;
+            }
+        }
+    }
+
+    util::Result<std::string> run_without_namespace(const std::vector<std::string>& args) {
+        auto result = m_kubectl->run(args);
+        if (!result) {
+            return util::error(result.error(), k_exit_cluster);
+        }
+        if (!result->ok()) {
+            return kubectl_failure(*result, "listing pytorchjobs");
+        }
+        return std::move(result->out);
+    }
+
+    util::Status no_replicas(const std::string& job, const std::string& wanted,
+                             const JobStatus& status) {
+        if (!wanted.empty()) {
+            return util::error(fmt::format("--replica: no replica of {} is named {} (got {})", job,
+                                           wanted, wanted),
+                               k_exit_not_found);
+        }
+        std::string why = status.diagnosis.empty() ? "" : ": " + status.diagnosis.front();
+        return util::error(
+            fmt::format("{} has no pods yet ({}){}", job, phase_name(status.phase), why),
+            k_exit_not_found);
     }
 
     std::unique_ptr<KubectlRunner> m_kubectl;
     std::string m_namespace;
+    KubeQueries m_queries;
 };
 
 }  // namespace

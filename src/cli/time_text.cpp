@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace kftrain::cli {
 namespace {
@@ -74,6 +75,45 @@ std::optional<double> seconds_between(const std::string& from, const std::string
         return std::nullopt;
     }
     return std::difftime(*end, *start);
+}
+
+std::optional<double> parse_duration(const std::string& text) {
+    if (text == "0") {
+        return 0.0;
+    }
+    double total = 0;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t used = 0;
+        double value = 0;
+        try {
+            value = std::stod(text.substr(pos), &used);
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+        if (value < 0 || text[pos] == '+' || std::isspace(static_cast<unsigned char>(text[pos]))) {
+            return std::nullopt;
+        }
+        pos += used;
+        size_t unit_end = text.find_first_of("0123456789.", pos);
+        std::string unit =
+            text.substr(pos, unit_end == std::string::npos ? std::string::npos : unit_end - pos);
+        pos += unit.size();
+        if (unit == "ms") {
+            total += value / 1000;
+        } else if (unit == "s") {
+            total += value;
+        } else if (unit == "m") {
+            total += value * 60;
+        } else if (unit == "h") {
+            total += value * 3600;
+        } else if (unit == "d") {
+            total += value * 86400;
+        } else {
+            return std::nullopt;
+        }
+    }
+    return text.empty() ? std::nullopt : std::optional<double>(total);
 }
 
 std::string format_timestamp(std::time_t time) {

@@ -16,6 +16,10 @@ std::string format_duration(double seconds);
 // Return the seconds from one timestamp to another, or nullopt if either is unreadable.
 std::optional<double> seconds_between(const std::string& from, const std::string& to);
 
+// Parse a duration as kubectl takes it ("2h", "1h30m", "90s", "500ms", "0")
+// into seconds; nullopt when it is not one.
+std::optional<double> parse_duration(const std::string& text);
+
 // Format a time as RFC 3339 UTC ("2024-05-01T10:00:00Z").
 std::string format_timestamp(std::time_t time);
 

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/job_status.h"
+#include "util/result.h"
+
+namespace kftrain::cli {
+
+// The label selectors that find a job's pods, newest operator naming first:
+// training.kubeflow.org/job-name (v1.6+), then job-name and pytorch-job-name
+// (before v1.6).
+std::vector<std::string> pod_selectors(const std::string& job);
+
+// Read one pod into a replica: name (master-0) from the replica labels of any
+// operator version or the pod name, phase, the main container's waiting or
+// terminated reason, restarts, exit code, node.
+ReplicaStatus replica_from_pod(const nlohmann::json& pod, const std::string& job);
+
+// Read `kubectl get pods -o json` into replicas, Master first, then by type and index.
+util::Result<std::vector<ReplicaStatus>> parse_pods(const std::string& json_text,
+                                                    const std::string& job);
+
+// Return whether a replica's main container has started (its logs can be read).
+bool has_started(const ReplicaStatus& replica);
+
+// Return whether a replica name or type matches --replica ("", worker, worker-3, master-0).
+bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
+
+}  // namespace kftrain::cli

@@ -1,0 +1,108 @@
+#include "cli/kube_queries.h"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+#include "cli/kube_pods.h"
+#include "cli/kube_status.h"
+#include "cli/kubectl_errors.h"
+#include "cli/progress.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr int k_progress_tail = 50;  // lines of the master's log searched for progress
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) {
+            end = text.size();
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+}  // namespace
+
+util::Error kubectl_failure(const KubectlResult& result, const std::string& action) {
+    int code = classify_kubectl_error(result.err) == KubectlFailure::NotFound ? k_exit_not_found
+                                                                              : k_exit_cluster;
+    return util::error(explain_kubectl_error(result.err, action), code);
+}
+
+KubeQueries::KubeQueries(KubectlRunner& kubectl, std::string ns)
+    : m_kubectl(kubectl), m_namespace(std::move(ns)) {}
+
+std::vector<std::string> KubeQueries::namespace_args() const {
+    if (m_namespace.empty()) {
+        return {};
+    }
+    return {"-n", m_namespace};
+}
+
+util::Result<std::string> KubeQueries::run(const std::vector<std::string>& args,
+                                           const std::string& action, const std::string& input) {
+    std::vector<std::string> full = args;
+    auto ns = namespace_args();
+    full.insert(full.end(), ns.begin(), ns.end());
+    auto result = m_kubectl.run(full, input);
+    if (!result) {
+        return util::error(result.error(), k_exit_cluster);
+    }
+    if (!result->ok()) {
+        return kubectl_failure(*result, action);
+    }
+    return std::move(result->out);
+}
+
+util::Result<std::string> KubeQueries::job_json(const std::string& job) {
+    return run({"get", "pytorchjob", job, "-o", "json"}, "reading pytorchjob/" + job);
+}
+
+util::Result<std::vector<ReplicaStatus>> KubeQueries::pods_by(const std::string& job,
+                                                              const std::string& selector) {
+    auto out = run({"get", "pods", "-l", selector, "-o", "json"}, "listing the pods of " + job);
+    if (!out) {
+        return out.error_value();
+    }
+    return parse_pods(*out, job);
+}
+
+util::Result<std::vector<ReplicaStatus>> KubeQueries::pods(const std::string& job,
+                                                           const std::string& job_json) {
+    std::vector<std::string> selectors = pod_selectors(job);
+    for (const auto& selector : status_selectors(job_json)) {
+        selectors.push_back(selector);
+    }
+    for (const auto& selector : selectors) {
+        auto found = pods_by(job, selector);
+        if (!found || !found->empty()) {
+            return found;
+        }
+    }
+    return std::vector<ReplicaStatus>{};
+}
+
+std::vector<KubeEvent> KubeQueries::events(const std::set<std::string>& objects) {
+    auto out = run({"get", "events", "-o", "json"}, "reading events");
+    if (!out) {
+        return {};
+    }
+    return parse_events(*out, objects);
+}
+
+std::optional<Progress> KubeQueries::progress(const std::string& pod) {
+    auto out = run({"logs", pod, "-c", "pytorch", "--tail=" + std::to_string(k_progress_tail)},
+                   "reading the log of " + pod);
+    if (!out) {
+        return std::nullopt;
+    }
+    return last_progress(split_lines(*out));
+}
+
+}  // namespace kftrain::cli

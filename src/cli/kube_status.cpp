@@ -1,0 +1,153 @@
+#include "cli/kube_status.h"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+
+namespace kftrain::cli {
+namespace {
+
+using nlohmann::json;
+
+// The member at key when it is of the wanted kind, else an empty/null json.
+const json& member(const json& object, const char* key) {
+    static const json k_null;
+    if (!object.is_object()) {
+        return k_null;
+    }
+    auto it = object.find(key);
+    return it == object.end() ? k_null : *it;
+}
+
+std::string string_at(const json& object, const char* key) {
+    const json& value = member(object, key);
+    return value.is_string() ? value.get<std::string>() : "";
+}
+
+int int_at(const json& object, const char* key) {
+    const json& value = member(object, key);
+    return value.is_number_integer() ? value.get<int>() : 0;
+}
+
+// The last condition whose status is "True" (the last one if none is).
+const json* current_condition(const json& conditions) {
+    if (!conditions.is_array() || conditions.empty()) {
+        return nullptr;
+    }
+    for (auto it = conditions.rbegin(); it != conditions.rend(); ++it) {
+        if (string_at(*it, "status") == "True") {
+            return &*it;
+        }
+    }
+    return &conditions.back();
+}
+
+void read_counts(const json& replica_statuses, JobStatus& status) {
+    if (!replica_statuses.is_object()) {
+        return;
+    }
+    for (const auto& [type, counts] : replica_statuses.items()) {
+        status.counts[type] = {int_at(counts, "active"), int_at(counts, "succeeded"),
+                               int_at(counts, "failed")};
+    }
+}
+
+int wanted_replicas(const json& spec) {
+    const json& replica_specs = member(spec, "pytorchReplicaSpecs");
+    if (!replica_specs.is_object()) {
+        return 0;
+    }
+    int total = 0;
+    for (const auto& [type, replica_spec] : replica_specs.items()) {
+        const json& count = member(replica_spec, "replicas");
+        total += count.is_number_integer() ? count.get<int>() : 1;
+    }
+    return total;
+}
+
+util::Result<json> parse_object(const std::string& json_text) {
+    json parsed = json::parse(json_text, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        return util::error("kubectl printed something that is not a JSON object", k_exit_cluster);
+    }
+    return parsed;
+}
+
+}  // namespace
+
+JobStatus job_status_from(const json& job) {
+    JobStatus status;
+    status.backend = "kubernetes";
+    const json& metadata = member(job, "metadata");
+    status.name = string_at(metadata, "name");
+    status.namespace_ = string_at(metadata, "namespace");
+    status.created = string_at(metadata, "creationTimestamp");
+    const json& job_status = member(job, "status");
+    if (const json* condition = current_condition(member(job_status, "conditions"))) {
+        status.phase = parse_phase(string_at(*condition, "type"));
+        status.reason = string_at(*condition, "reason");
+        status.message = string_at(*condition, "message");
+    }
+    status.started = string_at(job_status, "startTime");
+    status.finished = string_at(job_status, "completionTime");
+    read_counts(member(job_status, "replicaStatuses"), status);
+    status.replicas_wanted = wanted_replicas(member(job, "spec"));
+    return status;
+}
+
+util::Result<JobStatus> parse_job_status(const std::string& json_text) {
+    auto parsed = parse_object(json_text);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    if (string_at(*parsed, "kind") != "PyTorchJob") {
+        return util::error(
+            fmt::format("kubectl returned a {} where a PyTorchJob was expected",
+                        string_at(*parsed, "kind").empty() ? std::string("object without a kind")
+                                                           : string_at(*parsed, "kind")),
+            k_exit_cluster);
+    }
+    return job_status_from(*parsed);
+}
+
+util::Result<std::vector<JobStatus>> parse_job_list(const std::string& json_text) {
+    auto parsed = parse_object(json_text);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    const json& items = member(*parsed, "items");
+    if (!items.is_array()) {
+        return util::error("kubectl printed a list without items", k_exit_cluster);
+    }
+    std::vector<JobStatus> jobs;
+    for (const auto& item : items) {
+        jobs.push_back(job_status_from(item));
+    }
+    return jobs;
+}
+
+std::vector<std::string> status_selectors(const std::string& json_text) {
+    std::vector<std::string> selectors;
+    json parsed = json::parse(json_text, nullptr, false);
+    const json& replica_statuses = member(member(parsed, "status"), "replicaStatuses");
+    if (!replica_statuses.is_object()) {
+        return selectors;
+    }
+    for (const auto& [type, counts] : replica_statuses.items()) {
+        std::string selector = string_at(counts, "selector");
+        const json& match_labels = member(member(counts, "labelSelector"), "matchLabels");
+        if (selector.empty() && match_labels.is_object()) {
+            std::vector<std::string> terms;
+            for (const auto& [key, value] : match_labels.items()) {
+                terms.push_back(key + "=" + (value.is_string() ? value.get<std::string>() : ""));
+            }
+            selector = fmt::format("{}", fmt::join(terms, ","));
+        }
+        if (!selector.empty()) {
+            selectors.push_back(selector);
+        }
+    }
+    return selectors;
+}
+
+}  // namespace kftrain::cli
