@@ -23,6 +23,7 @@ MlflowRunLogger::MlflowRunLogger(MlflowConfig config, MlflowRunContext context,
     : m_config(std::move(config)),
       m_context(std::move(context)),
       m_options(options),
+      m_start_time_ms(unix_time_ms()),
       m_queue(options.max_queued_metrics) {
     init_curl_once();
     m_thread = std::thread([this] { send_loop(); });
@@ -75,8 +76,9 @@ void MlflowRunLogger::publish(const MlflowSender& sender) {
 }
 
 void MlflowRunLogger::send_loop() {
-    MlflowSender sender(m_config, m_context, m_options, &m_abort,
-                        [this](std::chrono::milliseconds d) { return wait_backoff(d); });
+    MlflowSender sender(
+        m_config, m_context, m_options, &m_abort,
+        [this](std::chrono::milliseconds d) { return wait_backoff(d); }, m_start_time_ms);
     constexpr auto k_idle_wake = std::chrono::hours(1);
     while (!m_abort) {
         TrackEvents events = m_queue.take(std::chrono::steady_clock::now() + k_idle_wake);

@@ -53,6 +53,7 @@ class MlflowRunLogger : public RunLogger {
     MlflowConfig m_config;
     MlflowRunContext m_context;
     MlflowOptions m_options;
+    int64_t m_start_time_ms;
     TrackQueue m_queue;
     std::atomic<bool> m_off{false};
     std::atomic<bool> m_abort{false};

@@ -10,12 +10,14 @@ int64_t unix_time_ms() {
 }
 
 MlflowSender::MlflowSender(const MlflowConfig& config, const MlflowRunContext& context,
-                           const MlflowOptions& options, const std::atomic<bool>* abort, Wait wait)
+                           const MlflowOptions& options, const std::atomic<bool>* abort, Wait wait,
+                           int64_t start_time_ms)
     : m_config(config),
       m_context(context),
       m_options(options),
       m_http(config, options.request_timeout, abort),
-      m_wait(std::move(wait)) {}
+      m_wait(std::move(wait)),
+      m_start_time_ms(start_time_ms) {}
 
 CallResult MlflowSender::post(const std::string& endpoint, const nlohmann::json& body) {
     const std::string text = body.dump();

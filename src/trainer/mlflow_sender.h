@@ -37,8 +37,10 @@ class MlflowSender {
   public:
     using Wait = std::function<bool(std::chrono::milliseconds)>;
 
+    // start_time_ms becomes the run's start time when the run is created.
     MlflowSender(const MlflowConfig& config, const MlflowRunContext& context,
-                 const MlflowOptions& options, const std::atomic<bool>* abort, Wait wait);
+                 const MlflowOptions& options, const std::atomic<bool>* abort, Wait wait,
+                 int64_t start_time_ms);
 
     // Send events, creating or resuming the run first; return false once tracking is off.
     bool send(const TrackEvents& events);
@@ -71,6 +73,7 @@ class MlflowSender {
     const MlflowOptions& m_options;
     MlflowHttp m_http;
     Wait m_wait;
+    int64_t m_start_time_ms;
     CallCounts m_counts;
     std::string m_run_id;
     bool m_resumed = false;

@@ -114,7 +114,7 @@ bool MlflowSender::start_run() {
         return false;
     }
     auto r = post("runs/create",
-                  create_run_body(*experiment, m_config.run_name, unix_time_ms(), run_tags()));
+                  create_run_body(*experiment, m_config.run_name, m_start_time_ms, run_tags()));
     if (!r.ok()) {
         return fail(r, "creating the run");
     }
