@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Measure kftrain-trainer's training throughput (samples/s, from the finish event) on this
+# machine: one process with all cores, one process with one thread, and two processes (Gloo
+# on 127.0.0.1) with the cores split between them.
+#
+#   bench/trainer_throughput.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH]
+#   bench/trainer_throughput.sh build-trainer mnist-cnn 4096 32
+set -euo pipefail
+
+build=${1:-build}
+model=${2:-mnist-cnn}
+samples=${3:-4096}
+batch=${4:-32}
+trainer="$build/kftrain-trainer"
+[[ -x "$trainer" ]] || { echo "trainer_throughput: $trainer not found (build it first)" >&2; exit 2; }
+cores=$(nproc)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+common=(--model "$model" --samples "$samples" --epochs 1 --log-format json --log-every 100000)
+
+rate() {  # print samples_per_sec of the finish event in a JSON log
+    python3 -c 'import json,sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e["event"] == "finish":
+        print("%.0f" % e["samples_per_sec"])' "$1"
+}
+
+run_single() {  # threads batch
+    "$trainer" "${common[@]}" --threads "$1" --batch-size "$2" >"$out/single.log"
+    rate "$out/single.log"
+}
+
+run_pair() {  # threads-per-process batch-per-process
+    local port=$((20000 + RANDOM % 20000))
+    for r in 0 1; do
+        MASTER_ADDR=127.0.0.1 MASTER_PORT=$port WORLD_SIZE=2 RANK=$r \
+            "$trainer" "${common[@]}" --threads "$1" --batch-size "$2" >"$out/rank$r.log" &
+    done
+    wait
+    rate "$out/rank0.log"
+}
+
+echo "kftrain-trainer throughput: model $model, $samples synthetic samples, 1 epoch, $cores cores"
+echo "command: $0 $build $model $samples $batch"
+printf '%-44s %12s\n' "configuration" "samples/s"
+printf '%-44s %12s\n' "1 process, $cores threads, batch $batch" "$(run_single "$cores" "$batch")"
+printf '%-44s %12s\n' "1 process, 1 thread, batch $batch" "$(run_single 1 "$batch")"
+half=$(( cores / 2 > 0 ? cores / 2 : 1 ))
+printf '%-44s %12s\n' "2 processes, $half thread each, batch $batch each" "$(run_pair "$half" "$batch")"
+printf '%-44s %12s\n' "2 processes, $half thread each, batch $((batch / 2)) each" \
+    "$(run_pair "$half" "$((batch / 2))")"
