@@ -182,3 +182,35 @@ TEST_CASE("parameters changed by a restart do not stop tracking", "[mlflow]") {
     REQUIRE(warnings.all().size() == 1);
     CHECK(warnings.all()[0].find("first attempt") != std::string::npos);
 }
+
+TEST_CASE("only rank 0 with MLFLOW_TRACKING_URI set gets the MLflow logger", "[mlflow]") {
+    const EnvLookup with_uri = [](const std::string& name) -> std::optional<std::string> {
+        if (name == "MLFLOW_TRACKING_URI") {
+            return std::string("http://127.0.0.1:1");
+        }
+        return std::nullopt;
+    };
+    const EnvLookup without = [](const std::string&) { return std::optional<std::string>(); };
+    auto rank0 = make_run_logger(RunInfo{0, 2, "", nullptr}, with_uri);
+    auto rank1 = make_run_logger(RunInfo{1, 2, "", nullptr}, with_uri);
+    auto untracked = make_run_logger(RunInfo{0, 2, "", nullptr}, without);
+    CHECK(dynamic_cast<MlflowRunLogger*>(rank0.get()) != nullptr);
+    CHECK(dynamic_cast<NullRunLogger*>(rank1.get()) != nullptr);
+    CHECK(dynamic_cast<NullRunLogger*>(untracked.get()) != nullptr);
+}
+
+TEST_CASE("a tracking URI that is not http(s) is reported once and tracking stays off",
+          "[mlflow]") {
+    const EnvLookup env = [](const std::string& name) -> std::optional<std::string> {
+        if (name == "MLFLOW_TRACKING_URI") {
+            return std::string("file:///tmp/mlruns");
+        }
+        return std::nullopt;
+    };
+    Warnings warnings;
+    auto logger = make_run_logger(RunInfo{0, 1, "", warnings.sink()}, env);
+    CHECK(dynamic_cast<NullRunLogger*>(logger.get()) != nullptr);
+    CHECK(warnings.all() == std::vector<std::string>{
+                                "MLflow tracking off: MLFLOW_TRACKING_URI must be an http:// "
+                                "or https:// URL of a tracking server (got file:///tmp/mlruns)"});
+}
