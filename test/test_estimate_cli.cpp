@@ -146,3 +146,26 @@ TEST_CASE("estimate reads --prices and reports its errors by file and line", "[e
     CHECK(good.code == 0);
     CHECK(good.out.find("examples/prices.yaml: AWS EC2") != std::string::npos);
 }
+
+TEST_CASE("submit --max-cost refuses a job whose estimate is over the budget", "[estimate]") {
+    const std::vector<std::string> base = {
+        "submit", "-f", k_dir + "cpu-job.yaml", "--profile", k_dir + "profile.json", "--dry-run"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run(args);
+    };
+    const Outcome over = with({"--max-cost", "0.001"});
+    CHECK(over.code == 2);
+    CHECK(over.out.empty());
+    CHECK(over.err ==
+          "kftrain: error: --max-cost: the estimated cost of 4 replicas is $0.0089 (1m40s at "
+          "$0.0802 per replica-hour), more than the budget; nothing was submitted (got 0.001)\n");
+    const Outcome within = with({"--max-cost", "$5"});
+    CHECK(within.code == 0);
+    CHECK(within.out.find("kind: PyTorchJob") != std::string::npos);
+    CHECK(with({"--max-cost", "lots"}).err ==
+          "kftrain: error: --max-cost: must be an amount such as 50 or 12.50 (got lots)\n");
+    CHECK(run({"submit", "-f", k_dir + "cpu-job.yaml", "--gpu", "a100", "--dry-run"}).err ==
+          "kftrain: error: --gpu: needs --max-cost (got a100)\n");
+}

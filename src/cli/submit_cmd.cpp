@@ -7,6 +7,7 @@
 #include "cli/backend.h"
 #include "cli/exit_codes.h"
 #include "cli/local/follow_job.h"
+#include "cli/wait_cmd.h"
 
 namespace kftrain::cli {
 namespace {
@@ -38,8 +39,12 @@ void setup_submit(CLI::App& app, Context& ctx) {
     sub->add_flag("--follow", options->follow,
                   "Local: stream the replicas' logs until the job ends; exit 0 if it "
                   "Succeeded, 1 if it Failed");
+    sub->add_flag("--wait", options->wait,
+                  "Wait until the job ends: exit 0 if it Succeeded, 1 if it Failed")
+        ->excludes("--follow");
     sub->add_flag("--stop-on-interrupt", options->stop_on_interrupt,
                   "With --follow: Ctrl-C stops the job too (by default only the following)");
+    add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
     sub->callback([options, dry_run, &ctx] {
         if (dry_run->count() > 0 && (dry_run->results().empty() || dry_run->results()[0].empty())) {
             options->dry_run = "client";
@@ -61,13 +66,17 @@ std::string validate_submit(const SubmitOptions& options) {
     if (options.stop_on_interrupt && !options.follow) {
         return "--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)";
     }
-    return "";
+    return validate_cost_guard(options.cost);  // estimate feature: --max-cost
 }
 
 int run_submit(const SubmitOptions& options, Context& ctx) {
     auto job = load_and_render(options.job, ctx.global);
     if (!job) {
         return report_error(ctx, job.error(), k_exit_bad_input);
+    }
+    // Estimate feature: refuse a job over --max-cost before anything is printed or applied.
+    if (int refused = check_cost_guard(options.cost, job->spec, ctx); refused != k_exit_ok) {
+        return refused;
     }
     bool client_dry_run = options.dry_run.empty() || options.dry_run == "client";
     if (client_dry_run) {
@@ -77,12 +86,18 @@ int run_submit(const SubmitOptions& options, Context& ctx) {
     SubmitFlags flags;
     flags.dry_run = options.dry_run;
     flags.replace = options.replace;
+    if (ctx.global.namespace_.empty()) {
+        ctx.global.namespace_ = job->spec.namespace_;  // --wait and --follow look there
+    }
     auto backend = make_backend(ctx, job->spec.backend);
     auto submitted = backend->submit(*job, flags);
     if (!submitted) {
         return report_error(ctx, submitted.error(), submitted.error_code(k_exit_cluster));
     }
     ctx.out << *submitted << "\n";
+    if (options.wait && flags.dry_run == "none") {
+        return wait_for_job(*backend, job->spec.name, WaitPlan{}, ctx);
+    }
     if (options.follow && flags.dry_run == "none") {
         return local::follow_job(*backend, job->spec.name, job->spec.replicas,
                                  options.stop_on_interrupt, ctx);
