@@ -37,7 +37,7 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
         {"unknown key with a suggestion", "name: a\nreplica: 3\n",
          "job.yaml:2: replica: unknown key (did you mean replicas?)"},
         {"unknown nested key", "name: a\ntrainer:\n  epoch: 3\n",
-         "job.yaml:3: trainer.epoch: unknown key (did you mean epochs?)"},
+         "job.yaml:3: trainer.epoch: unknown key (did you mean trainer.epochs?)"},
         {"unknown key with nothing near", "name: a\nzzzzzz: 1\n",
          "job.yaml:2: zzzzzz: unknown key"},
         {"wrong type", "name: a\nreplicas: two\n",
@@ -136,7 +136,7 @@ TEST_CASE("bad --set values name the flag and the value", "[manifest]") {
     const std::vector<Case> cases = {
         {"replicas=abc", "--set replicas: expected an integer (got abc)"},
         {"replicas=0", "--set replicas: must be >= 1 (got 0)"},
-        {"trainer.epoch=3", "--set trainer.epoch: unknown key (did you mean epochs?)"},
+        {"trainer.epoch=3", "--set trainer.epoch: unknown key (did you mean trainer.epochs?)"},
         {"trainer", "--set: expected key=value (got trainer)"},
         {"=3", "--set: expected key=value (got =3)"},
         {"resources.memory=8GG",

@@ -95,8 +95,10 @@ class Checker {
                 }
             }
             if (child == nullptr) {
-                return error(fmt::format("{}: unknown key{}", m_source.locate(child_path),
-                                         did_you_mean(key, names)));
+                std::string near = nearest(key, names);
+                std::string prefix = path.empty() ? "" : path + ".";
+                std::string hint = near.empty() ? "" : " (did you mean " + prefix + near + "?)";
+                return error(fmt::format("{}: unknown key{}", m_source.locate(child_path), hint));
             }
             auto checked = check(entry.second, *child, child_path);
             if (!checked) {

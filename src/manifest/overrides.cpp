@@ -71,9 +71,12 @@ util::Status apply_set(YAML::Node& root, const std::string& assignment, SourceMa
             names.push_back(child.name);
             next = child.name == part ? &child : next;
         }
-        walked += (walked.empty() ? "" : ".") + part;
+        std::string prefix = walked.empty() ? "" : walked + ".";
+        walked = prefix + part;
         if (part.empty() || next == nullptr) {
-            return error(fmt::format("--set {}: unknown key{}", walked, did_you_mean(part, names)));
+            std::string near = nearest(part, names);
+            std::string hint = near.empty() ? "" : " (did you mean " + prefix + near + "?)";
+            return error(fmt::format("--set {}: unknown key{}", walked, hint));
         }
         def = next;
         YAML::Node parent = chain.back();
