@@ -61,6 +61,14 @@ std::vector<json> param_batches(const std::string& run_id,
     return out;
 }
 
+json tag_batch_body(const std::string& run_id, const std::map<std::string, std::string>& tags) {
+    json list = key_values(tags);
+    if (list.size() > k_batch_max_tags) {
+        list.erase(list.begin() + k_batch_max_tags, list.end());
+    }
+    return {{"run_id", run_id}, {"tags", std::move(list)}};
+}
+
 std::vector<json> metric_batches(const std::string& run_id,
                                  const std::vector<MetricPoint>& metrics) {
     std::vector<json> out;

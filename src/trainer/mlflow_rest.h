@@ -40,6 +40,10 @@ nlohmann::json update_run_body(const std::string& run_id, const std::string& sta
 std::vector<nlohmann::json> param_batches(const std::string& run_id,
                                           const std::map<std::string, std::string>& params);
 
+// Build one runs/log-batch body setting tags (at most k_batch_max_tags are kept).
+nlohmann::json tag_batch_body(const std::string& run_id,
+                              const std::map<std::string, std::string>& tags);
+
 // Split metrics into runs/log-batch bodies of at most k_batch_max_metrics each; drop
 // non-finite values, which JSON cannot carry.
 std::vector<nlohmann::json> metric_batches(const std::string& run_id,

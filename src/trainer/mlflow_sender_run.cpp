@@ -106,7 +106,9 @@ bool MlflowSender::start_run() {
         if (resumed) {
             m_run_id = *kept;
             m_resumed = true;
-            return true;
+            // The restarted job may differ (world size, image): refresh the tags.
+            auto r = post("runs/log-batch", tag_batch_body(m_run_id, run_tags()));
+            return r.ok() || fail(r, "updating the run's tags");
         }
     }
     const auto experiment = experiment_id();

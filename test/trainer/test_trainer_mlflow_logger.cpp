@@ -137,6 +137,7 @@ TEST_CASE("a restarted rank 0 continues the run kept in the checkpoint directory
     REQUIRE(server.runs().size() == 1);
     CHECK(server.runs()[0].status == "FINISHED");
     CHECK(server.runs()[0].values("loss").size() == 20);
+    CHECK(server.runs()[0].tags.at("kftrain.world_size") == "3");
     CHECK(warnings.all().empty());
     CHECK(server.violations().empty());
 }
