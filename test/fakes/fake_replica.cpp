@@ -4,12 +4,15 @@
 //
 //   fake-replica [--steps N] [--step-ms MS] [--fail-rank R] [--fail-code C]
 //                [--fail-once MARKER] [--hold-rank R] [--env-out DIR]
+//                [--wait-peers DIR]
 //
 // --fail-rank R makes rank R exit with --fail-code (default 1) after its
 // steps; with --fail-once MARKER only while MARKER does not exist (it is
 // created), so a restart succeeds. --hold-rank R keeps rank R running until a
 // signal ends it (-1: every rank). --env-out DIR writes DIR/rank-R.env with
-// the distributed variables.
+// the distributed variables. --wait-peers DIR makes every rank that succeeds
+// write DIR/rank-R.done and rank 0 wait for the others' files first, like
+// the final barrier of a data-parallel job.
 #include <unistd.h>
 
 #include <chrono>
@@ -30,6 +33,7 @@ struct Options {
     std::string fail_once;
     int hold_rank = -2;
     std::string env_out;
+    std::string wait_peers;
 };
 
 std::string env(const char* name) {
@@ -56,6 +60,8 @@ Options parse(int argc, char** argv) {
             o.hold_rank = std::stoi(value);
         } else if (flag == "--env-out") {
             o.env_out = value;
+        } else if (flag == "--wait-peers") {
+            o.wait_peers = value;
         }
     }
     return o;
@@ -83,6 +89,19 @@ bool should_fail(const Options& o, int rank) {
     }
     std::ofstream(o.fail_once) << "failed once\n";
     return true;
+}
+
+std::string done_file(const std::string& dir, int rank) {
+    return dir + "/rank-" + std::to_string(rank) + ".done";
+}
+
+// Wait until every other rank has written its done file.
+void wait_for_peers(const std::string& dir, int world) {
+    for (int peer = 1; peer < world; ++peer) {
+        while (!std::ifstream(done_file(dir, peer))) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
 }
 
 }  // namespace
@@ -114,6 +133,13 @@ int main(int argc, char** argv) {
         std::cerr << "fake-replica: rank " << rank << " failing with code " << o.fail_code
                   << std::endl;
         return o.fail_code;
+    }
+    if (!o.wait_peers.empty()) {
+        if (rank == 0) {
+            wait_for_peers(o.wait_peers, world);
+        } else {
+            std::ofstream(done_file(o.wait_peers, rank)) << "done\n";
+        }
     }
     if (rank == 0) {
         std::cout << R"({"event":"finish","rank":0,"world_size":)" << world

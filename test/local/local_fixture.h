@@ -1,0 +1,113 @@
+#pragma once
+
+// Helpers for the local backend's end-to-end tests: a temporary state
+// directory per test, job files running the fake replica, and polling with a
+// deadline (never a sleep to wait for something).
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/local/local_backend.h"
+#include "cli/local/proc_info.h"
+#include "cli/local/state_dir.h"
+#include "support/cli_runner.h"
+#include "support/files.h"
+
+namespace kftrain::test {
+
+// A temporary XDG_STATE_HOME for one test (set in this process and in every kftrain it runs).
+class LocalJobs {
+  public:
+    LocalJobs() : m_dir(make_temp_dir()) {
+        ::setenv("XDG_STATE_HOME", (m_dir + "/state").c_str(), 1);
+        m_backend = std::make_unique<cli::local::LocalBackend>(m_err, KFTRAIN_BINARY);
+    }
+    ~LocalJobs() {
+        for (const auto& name : cli::local::job_names()) {
+            m_backend->remove(name, true);
+        }
+    }
+
+    // Return the temporary directory.
+    const std::string& dir() const { return m_dir; }
+
+    // Return the backend, reading the same state as the kftrain the test runs.
+    cli::local::LocalBackend& backend() { return *m_backend; }
+
+    // Write a job file running the fake replica with these args; return its path.
+    std::string job_file(const std::string& name, int replicas,
+                         const std::vector<std::string>& args, const std::string& extra = "") {
+        std::string list;
+        for (const auto& arg : args) {
+            list += (list.empty() ? "" : ", ") + ("\"" + arg + "\"");
+        }
+        std::string path = m_dir + "/" + name + ".yaml";
+        write_file(path, "name: " + name + "\nreplicas: " + std::to_string(replicas) +
+                             "\ncommand: [\"" KFTRAIN_FAKE_REPLICA "\"]\nargs: [" + list + "]\n" +
+                             extra);
+        return path;
+    }
+
+    // Run kftrain with the test's state directory.
+    CliRun kftrain(const std::vector<std::string>& args) {
+        return run_kftrain(args, {{"XDG_STATE_HOME", m_dir + "/state"}});
+    }
+
+    // Poll the job's status until pred holds; fail the test after the deadline.
+    cli::JobStatus wait_for(const std::string& job,
+                            const std::function<bool(const cli::JobStatus&)>& pred,
+                            std::chrono::seconds limit = std::chrono::seconds(60)) {
+        auto deadline = std::chrono::steady_clock::now() + limit;
+        while (true) {
+            auto status = m_backend->status(job);
+            if (status && pred(*status)) {
+                return *status;
+            }
+            if (std::chrono::steady_clock::now() > deadline) {
+                FAIL("job " << job << " did not reach the expected state in time");
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+
+    // Wait for the job to end (Succeeded or Failed) and its supervisor to exit.
+    cli::JobStatus wait_finished(const std::string& job) {
+        return wait_for(job, [&](const cli::JobStatus& s) {
+            auto state = cli::local::read_job_state(job);
+            return cli::is_finished(s.phase) && state && !cli::local::supervisor_alive(*state);
+        });
+    }
+
+    // Return every log line of a job as "replica | text".
+    std::vector<std::string> log_lines(const std::string& job, cli::LogOptions options = {}) {
+        std::vector<std::string> lines;
+        auto read = m_backend->logs(job, options, [&](const cli::LogLine& line) {
+            lines.push_back(line.replica + " | " + line.text);
+        });
+        REQUIRE(read.ok());
+        return lines;
+    }
+
+  private:
+    std::string m_dir;
+    std::ostringstream m_err;
+    std::unique_ptr<cli::local::LocalBackend> m_backend;
+};
+
+// Return whether any line contains the text.
+inline bool contains_line(const std::vector<std::string>& lines, const std::string& text) {
+    for (const auto& line : lines) {
+        if (line.find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace kftrain::test

@@ -1,0 +1,232 @@
+// End-to-end tests of the local backend: real supervisors and replica
+// processes (the fake replica), each test with its own state directory.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "local/local_fixture.h"
+
+using kftrain::cli::JobPhase;
+using kftrain::cli::JobStatus;
+using kftrain::test::contains_line;
+using kftrain::test::LocalJobs;
+
+namespace {
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool all_running(const JobStatus& s) {
+    if (s.replicas.empty()) {
+        return false;
+    }
+    for (const auto& r : s.replicas) {
+        if (r.state != "Running" || r.pid == 0) {
+            return false;
+        }
+    }
+    return s.phase == JobPhase::Running;
+}
+
+}  // namespace
+
+TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("two-ok", 2,
+                              {"--steps", "3", "--env-out", jobs.dir(), "--wait-peers", jobs.dir()},
+                              "env:\n  FAKE_USER_VAR: hello\n");
+    auto submitted = jobs.kftrain({"submit", "-f", file, "--local"});
+    REQUIRE(submitted.code == 0);
+    CHECK(submitted.out == "job two-ok started (local)\n");
+
+    JobStatus status = jobs.wait_finished("two-ok");
+    CHECK(status.phase == JobPhase::Succeeded);
+    CHECK(status.backend == "local");
+    REQUIRE(status.replicas.size() == 2);
+    CHECK(status.replicas[0].name == "master-0");
+    CHECK(status.replicas[0].state == "Succeeded");
+    CHECK(status.replicas[1].name == "worker-0");
+    CHECK(status.replicas[1].state == "Succeeded");
+    CHECK(status.replicas[1].exit_code == 0);
+    REQUIRE(status.progress.has_value());
+    CHECK(status.progress->event == "finish");
+
+    auto lines = jobs.log_lines("two-ok");
+    CHECK(contains_line(lines, R"(master-0 | {"event":"start","rank":0,"world_size":2)"));
+    CHECK(contains_line(lines, R"(worker-0 | {"event":"start","rank":1,"world_size":2)"));
+    CHECK(contains_line(lines, R"(master-0 | {"event":"progress")"));
+
+    kftrain::cli::LogOptions tail;
+    tail.tail = 1;
+    auto last = jobs.log_lines("two-ok", tail);
+    REQUIRE(last.size() == 2);
+    CHECK(contains_line(last, R"(master-0 | {"event":"finish")"));
+
+    kftrain::cli::LogOptions workers;
+    workers.replica = "worker";
+    for (const auto& line : jobs.log_lines("two-ok", workers)) {
+        CHECK(line.rfind("worker-0 | ", 0) == 0);
+    }
+
+    auto listed = jobs.backend().list(false);
+    REQUIRE(listed.ok());
+    REQUIRE(listed->size() == 1);
+    CHECK((*listed)[0].name == "two-ok");
+    CHECK((*listed)[0].phase == JobPhase::Succeeded);
+
+    std::string worker_env = read_text(jobs.dir() + "/rank-1.env");
+    CHECK(worker_env.find("RANK=1\n") != std::string::npos);
+    CHECK(worker_env.find("WORLD_SIZE=2\n") != std::string::npos);
+    CHECK(worker_env.find("MASTER_ADDR=127.0.0.1\n") != std::string::npos);
+    CHECK(worker_env.find("PET_NODE_RANK=1\n") != std::string::npos);
+    CHECK(worker_env.find("PET_NNODES=2\n") != std::string::npos);
+    CHECK(worker_env.find("FAKE_USER_VAR=hello\n") != std::string::npos);
+}
+
+TEST_CASE("a worker exiting 1 with restartPolicy Never fails the job and stops the master",
+          "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("never-fails", 2, {"--hold-rank", "0", "--fail-rank", "1"},
+                              "restartPolicy: Never\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+
+    JobStatus status = jobs.wait_finished("never-fails");
+    CHECK(status.phase == JobPhase::Failed);
+    CHECK(status.reason == "PyTorchJobFailed");
+    CHECK(status.message == "worker-0 exited with code 1 (restartPolicy Never)");
+    REQUIRE(status.replicas.size() == 2);
+    CHECK(status.replicas[1].state == "Failed");
+    CHECK(status.replicas[1].exit_code == 1);
+    CHECK(status.replicas[0].state == "Terminated");
+    CHECK_FALSE(kftrain::cli::local::process_alive(status.replicas[0].pid));
+    CHECK(contains_line(jobs.log_lines("never-fails"),
+                        "worker-0 | fake-replica: rank 1 failing with code 1"));
+}
+
+TEST_CASE("OnFailure with backoffLimit 2 restarts a worker that fails once and succeeds",
+          "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("retry-ok", 2,
+                              {"--fail-rank", "1", "--fail-once", jobs.dir() + "/failed-once",
+                               "--wait-peers", jobs.dir()},
+                              "restartPolicy: OnFailure\nrunPolicy:\n  backoffLimit: 2\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+
+    JobStatus status = jobs.wait_finished("retry-ok");
+    CHECK(status.phase == JobPhase::Succeeded);
+    REQUIRE(status.replicas.size() == 2);
+    CHECK(status.replicas[1].restarts == 1);
+    CHECK(status.replicas[1].state == "Succeeded");
+    CHECK(status.replicas[0].restarts == 0);
+    auto lines = jobs.log_lines("retry-ok");
+    CHECK(contains_line(lines, "worker-0 | kftrain: worker-0 exited with code 1; restarting"));
+}
+
+TEST_CASE("a worker failing every time fails the job when backoffLimit is reached", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("retry-fails", 2, {"--hold-rank", "0", "--fail-rank", "1"},
+                              "restartPolicy: OnFailure\nrunPolicy:\n  backoffLimit: 2\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+
+    JobStatus status = jobs.wait_finished("retry-fails");
+    CHECK(status.phase == JobPhase::Failed);
+    CHECK(status.reason == "BackoffLimitExceeded");
+    CHECK(status.replicas[1].restarts == 1);
+    CHECK_FALSE(kftrain::cli::local::process_alive(status.replicas[0].pid));
+}
+
+TEST_CASE("delete stops a running job and leaves no process behind", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("held", 3, {"--hold-rank", "-1"});
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    JobStatus running = jobs.wait_for("held", all_running);
+    auto state = kftrain::cli::local::read_job_state("held");
+    REQUIRE(state.ok());
+    std::vector<long long> pids{state->supervisor_pid};
+    for (const auto& r : running.replicas) {
+        pids.push_back(r.pid);
+    }
+
+    REQUIRE(jobs.backend().remove("held", true).ok());
+
+    for (long long pid : pids) {
+        INFO("pid " << pid);
+        CHECK_FALSE(kftrain::cli::local::process_alive(pid));
+    }
+    CHECK_FALSE(std::filesystem::exists(kftrain::cli::local::job_dir("held")));
+    auto gone = jobs.backend().status("held");
+    REQUIRE_FALSE(gone.ok());
+    CHECK(gone.error_code(0) == 3);
+}
+
+TEST_CASE("a second submit of a running name is refused unless --replace", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("twice", 2, {"--hold-rank", "-1"});
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    JobStatus first = jobs.wait_for("twice", all_running);
+
+    auto again = jobs.kftrain({"submit", "-f", file, "--local"});
+    CHECK(again.code == 2);
+    CHECK(again.err ==
+          "kftrain: error: job twice is already running on this machine; delete it or submit "
+          "with --replace\n");
+    CHECK(jobs.backend().status("twice")->replicas[0].pid == first.replicas[0].pid);
+
+    auto replaced = jobs.kftrain({"submit", "-f", file, "--local", "--replace"});
+    CHECK(replaced.code == 0);
+    CHECK_FALSE(kftrain::cli::local::process_alive(first.replicas[0].pid));
+    JobStatus second = jobs.wait_for("twice", all_running);
+    CHECK(second.replicas[0].pid != first.replicas[0].pid);
+}
+
+TEST_CASE("a running job stays Running until it ends", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("held-status", 2, {"--hold-rank", "-1"});
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    JobStatus status = jobs.wait_for("held-status", all_running);
+    CHECK_FALSE(kftrain::cli::is_finished(status.phase));
+    CHECK(status.counts["Master"].active == 1);
+    CHECK(status.counts["Worker"].active == 1);
+    REQUIRE(jobs.backend().stop("held-status").ok());
+    JobStatus stopped = jobs.wait_finished("held-status");
+    CHECK(stopped.phase == JobPhase::Failed);
+    CHECK(stopped.reason == "Stopped");
+}
+
+TEST_CASE("submit --follow streams prefixed lines and exits 1 when the job fails", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("follow-fails", 2, {"--fail-rank", "0"}, "restartPolicy: Never\n");
+    auto run = jobs.kftrain({"submit", "-f", file, "--local", "--follow"});
+    CHECK(run.code == 1);
+    CHECK(run.out.find("job follow-fails started (local)\n") == 0);
+    CHECK(run.out.find("worker-0 | start:") != std::string::npos);
+    CHECK(run.out.find("master-0 | fake-replica: rank 0 failing with code 1") != std::string::npos);
+    CHECK(run.err.find("job follow-fails Failed (PyTorchJobFailed): master-0 exited with code 1") !=
+          std::string::npos);
+}
+
+TEST_CASE("submit --follow exits 0 when the job succeeds", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("follow-ok", 2, {"--steps", "2"});
+    auto run = jobs.kftrain({"submit", "-f", file, "--local", "--follow"});
+    CHECK(run.code == 0);
+    CHECK(run.out.find("master-0 | epoch 1/1 step 2/2 loss 0.5000") != std::string::npos);
+}
+
+TEST_CASE("a command that cannot be found is refused with exit 2 and nothing starts", "[local]") {
+    LocalJobs jobs;
+    std::string path = jobs.dir() + "/missing.yaml";
+    kftrain::test::write_file(path, "name: missing\ncommand: [no-such-program-kftrain]\n");
+    auto run = jobs.kftrain({"submit", "-f", path, "--local"});
+    CHECK(run.code == 2);
+    CHECK(run.err ==
+          "kftrain: error: command: not found beside kftrain or on PATH (got "
+          "no-such-program-kftrain)\n");
+    CHECK_FALSE(std::filesystem::exists(kftrain::cli::local::job_dir("missing")));
+}

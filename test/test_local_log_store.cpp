@@ -1,0 +1,57 @@
+#include <catch2/catch.hpp>
+
+#include "cli/local/log_store.h"
+
+using kftrain::cli::local::LogRecord;
+using kftrain::cli::local::parse_log_record;
+using kftrain::cli::local::parse_since;
+using kftrain::cli::local::replica_matches;
+using kftrain::cli::local::tail_per_replica;
+
+TEST_CASE("combined log lines split into time, replica and text", "[local]") {
+    auto record = parse_log_record("2026-11-22T04:00:00Z\tworker-1\ta\tb");
+    REQUIRE(record.has_value());
+    CHECK(record->time == "2026-11-22T04:00:00Z");
+    CHECK(record->replica == "worker-1");
+    CHECK(record->text == "a\tb");
+    CHECK_FALSE(parse_log_record("no tabs here").has_value());
+}
+
+TEST_CASE("--replica selects a type or one replica", "[local]") {
+    struct Case {
+        std::string filter;
+        std::string replica;
+        bool selected;
+    };
+    const Case cases[] = {
+        {"", "worker-3", true},         {"worker", "worker-3", true},
+        {"worker", "master-0", false},  {"master", "master-0", true},
+        {"worker-3", "worker-3", true}, {"worker-3", "worker-31", false},
+        {"work", "worker-1", false},
+    };
+    for (const auto& c : cases) {
+        INFO(c.filter << " " << c.replica);
+        CHECK(replica_matches(c.filter, c.replica) == c.selected);
+    }
+}
+
+TEST_CASE("--since takes kubectl-style durations", "[local]") {
+    CHECK(parse_since("30s") == 30);
+    CHECK(parse_since("10m") == 600);
+    CHECK(parse_since("1h30m") == 5400);
+    CHECK_FALSE(parse_since("10").has_value());
+    CHECK_FALSE(parse_since("abc").has_value());
+    CHECK_FALSE(parse_since("").has_value());
+}
+
+TEST_CASE("--tail keeps the last lines of each replica in arrival order", "[local]") {
+    std::vector<LogRecord> records = {
+        {"t", "master-0", "m1"}, {"t", "worker-0", "w1"}, {"t", "master-0", "m2"},
+        {"t", "worker-0", "w2"}, {"t", "master-0", "m3"},
+    };
+    auto tail = tail_per_replica(records, 1);
+    REQUIRE(tail.size() == 2);
+    CHECK(tail[0].text == "w2");
+    CHECK(tail[1].text == "m3");
+    CHECK(tail_per_replica(records, 0).empty());
+}
