@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "estimate/network_shape.h"
+#include "estimate/running_cost.h"
 #include "estimate/units.h"
 
 namespace kftrain::estimate {
@@ -133,7 +134,8 @@ void resolve_price(const JobFacts& job, const PriceCatalog& prices, Plan& plan) 
         prices.source.empty() ? prices.file : fmt::format("{}: {}", prices.file, prices.source);
     if (plan.device != "cpu") {
         const GpuPrice& g = prices.gpus.at(plan.device);
-        plan.input.price_per_replica_hour = g.per_gpu_hour * plan.gpus_per_replica;
+        plan.input.price_per_replica_hour =
+            replica_hour_price({0, 0, plan.gpus_per_replica, plan.device}, prices);
         plan.assumptions.push_back(
             {"price per replica-hour", format_money(*plan.input.price_per_replica_hour),
              fmt::format("{} x {} at {}/GPU-hour ({}); {}", plan.gpus_per_replica, plan.device,
@@ -148,7 +150,7 @@ void resolve_price(const JobFacts& job, const PriceCatalog& prices, Plan& plan) 
     const double cores = job.cpu_cores > 0 ? job.cpu_cores : 1.0;
     const double gib = job.memory_bytes / k_gib;
     plan.input.price_per_replica_hour =
-        cores * prices.cpu->per_core_hour + gib * prices.cpu->per_gib_hour;
+        replica_hour_price({job.cpu_cores, job.memory_bytes, 0, ""}, prices);
     plan.assumptions.push_back(
         {"price per replica-hour", format_money(*plan.input.price_per_replica_hour),
          fmt::format("{:g} cores{} x {}/core-hour + {:g} GiB{} x {}/GiB-hour; {}", cores,
