@@ -20,8 +20,10 @@ bool contains_any(const std::string& text, const std::vector<const char*>& needl
     return false;
 }
 
-// kubectl's last meaningful line, without its "error: " / "Error from server" prefix noise.
+// kubectl's reason: its first error line (warnings come before it), else its
+// last non-empty line, without the "error: " prefix.
 std::string reason_line(const std::string& stderr_text) {
+    std::string first_error;
     std::string last;
     size_t start = 0;
     while (start < stderr_text.size()) {
@@ -32,15 +34,21 @@ std::string reason_line(const std::string& stderr_text) {
         std::string line = stderr_text.substr(start, end - start);
         if (line.find_first_not_of(" \t\r") != std::string::npos) {
             last = line;
+            bool is_error = line.rfind("error", 0) == 0 || line.rfind("Error", 0) == 0 ||
+                            line.rfind("Unable", 0) == 0;
+            if (first_error.empty() && is_error) {
+                first_error = line;
+            }
         }
         start = end + 1;
     }
+    std::string reason = first_error.empty() ? last : first_error;
     for (const char* prefix : {"error: ", "Error: "}) {
-        if (last.rfind(prefix, 0) == 0) {
-            last = last.substr(std::string(prefix).size());
+        if (reason.rfind(prefix, 0) == 0) {
+            reason = reason.substr(std::string(prefix).size());
         }
     }
-    return last.empty() ? "kubectl failed with no message" : last;
+    return reason.empty() ? "kubectl failed with no message" : reason;
 }
 
 }  // namespace
@@ -59,6 +67,9 @@ KubectlFailure classify_kubectl_error(const std::string& text) {
                             "TLS handshake timeout"})) {
         return KubectlFailure::Unreachable;
     }
+    if (contains(text, "admission webhook")) {
+        return KubectlFailure::Rejected;
+    }
     if (contains_any(text, {"(Forbidden)", " is forbidden: "})) {
         return KubectlFailure::Forbidden;
     }
@@ -68,7 +79,7 @@ KubectlFailure classify_kubectl_error(const std::string& text) {
     if (contains(text, "(NotFound)")) {
         return KubectlFailure::NotFound;
     }
-    if (contains_any(text, {"admission webhook", "(Invalid)", "is invalid:", "(BadRequest)"})) {
+    if (contains_any(text, {"(Invalid)", "is invalid:", "(BadRequest)"})) {
         return KubectlFailure::Rejected;
     }
     return KubectlFailure::Other;
