@@ -58,7 +58,6 @@ print("%.3f" % min(times))' "$1"
 "$trainer" "${common[@]}" --benchmark 20 --profile-out "$out/profile.json" >/dev/null
 run_ranks 2 --benchmark 20 --profile-out "$out/profile2.json"
 bandwidth=$(json "$out/profile2.json" 'j["allreduce_bandwidth_bytes_per_s"]')
-overlap2=$(json "$out/profile2.json" 'j["overlap_fraction"]')
 
 cat >"$out/job.yaml" <<JOB
 name: estimate-accuracy
@@ -84,8 +83,9 @@ echo "$threads thread(s) per replica on $cores cores; $(date -u +%Y-%m-%d)"
 echo "command: $0 $*"
 echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other work shares the cores)"
 echo "profile at 1 replica: $(json "$out/profile.json" '"%.1f ms/step" % (1000 * j["compute_s_per_step"])')"
-echo "loopback all-reduce bandwidth (2 ranks): $(json "$out/profile2.json" \
-    '"%.0f MB/s, %.1f ms per all-reduce of %.1f MB, overlap %.0f%%" % (j["allreduce_bandwidth_bytes_per_s"] / 1e6, 1000 * j["allreduce_s_per_step"], j["gradient_bytes"] / 1e6, 100 * j["overlap_fraction"])')"
+echo "profile at 2 ranks: $(json "$out/profile2.json" \
+    '"%.1f ms/step compute; loopback all-reduce %.0f MB/s (%.1f ms for %.1f MB), overlap %.0f%%" % (1000 * j["compute_s_per_step"], j["allreduce_bandwidth_bytes_per_s"] / 1e6, 1000 * j["allreduce_s_per_step"], j["gradient_bytes"] / 1e6, 100 * j["overlap_fraction"])')"
+echo "prediction: the 1-replica profile and the 2-rank loopback bandwidth, overlap not used"
 printf '%-10s %14s %14s %8s\n' replicas "predicted (s)" "measured (s)" error
 for world in 1 2; do
     predicted=$(json "$out/estimate.json" "'%.3f' % j['sizes'][$((world - 1))]['epoch_s']")

@@ -57,7 +57,7 @@ std::string format_json(const Report& r) {
     j["samples"] = p.input.samples;
     j["epochs"] = p.input.epochs;
     j["profile"] = {{"source", p.profile.source}, {"measured", p.profile.measured}};
-    j["currency"] = "USD";
+    j["currency"] = p.currency;
     j["price_per_replica_hour"] =
         p.input.price_per_replica_hour ? Json(*p.input.price_per_replica_hour) : Json(nullptr);
     j["sizes"] = Json::array();

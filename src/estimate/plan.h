@@ -53,6 +53,7 @@ struct Plan {
     std::string device;  // the GPU type, or "cpu"
     int gpus_per_replica = 0;
     int job_replicas = 1;
+    std::string currency = "USD";  // the price catalog's
     std::vector<Assumption> assumptions;
 };
 

@@ -130,6 +130,7 @@ void resolve_links(const PlanFlags& flags, const PriceCatalog& prices, Plan& pla
 }
 
 void resolve_price(const JobFacts& job, const PriceCatalog& prices, Plan& plan) {
+    plan.currency = prices.currency;
     const std::string where =
         prices.source.empty() ? prices.file : fmt::format("{}: {}", prices.file, prices.source);
     if (plan.device != "cpu") {
