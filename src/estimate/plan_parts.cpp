@@ -41,6 +41,22 @@ Pick first_of(std::initializer_list<std::pair<std::optional<double>, std::string
     return {};
 }
 
+// Return how many replicas share a node (0: all of them), and why.
+Pick replicas_per_node(const PlanFlags& flags, const GpuPrice* node, const Plan& plan) {
+    if (flags.replicas_per_node) {
+        return {static_cast<double>(*flags.replicas_per_node), "flag: --replicas-per-node"};
+    }
+    if (flags.local) {
+        return {0, "--local: every replica on this machine"};
+    }
+    if (node != nullptr) {
+        return {static_cast<double>(node->gpus_per_node / plan.gpus_per_replica),
+                fmt::format("{} has {} GPUs, {} per replica", node->node, node->gpus_per_node,
+                            plan.gpus_per_replica)};
+    }
+    return {1, "assumed: CPU replicas on separate nodes"};
+}
+
 }  // namespace
 
 util::Status resolve_sizes(const JobFacts& job, const PlanFlags& flags, Plan& plan) {
@@ -97,21 +113,8 @@ void resolve_links(const PlanFlags& flags, const PriceCatalog& prices, Plan& pla
     const Pick latency =
         first_of({{flags.latency_s, "flag: --latency"}, {k_default_latency_s, "default"}});
     links.latency_s = latency.value;
-    std::string per_node_source;
-    if (flags.replicas_per_node) {
-        links.replicas_per_node = *flags.replicas_per_node;
-        per_node_source = "flag: --replicas-per-node";
-    } else if (flags.local) {
-        links.replicas_per_node = 0;
-        per_node_source = "--local: every replica on this machine";
-    } else if (gpu) {
-        links.replicas_per_node = node->gpus_per_node / plan.gpus_per_replica;
-        per_node_source = fmt::format("{} has {} GPUs, {} per replica", node->node,
-                                      node->gpus_per_node, plan.gpus_per_replica);
-    } else {
-        links.replicas_per_node = 1;
-        per_node_source = "assumed: CPU replicas on separate nodes";
-    }
+    const Pick per_node = replicas_per_node(flags, node, plan);
+    links.replicas_per_node = static_cast<int>(per_node.value);
     const Pick startup = first_of({
         {flags.startup_s, "flag: --overhead"},
         {flags.local ? k_default_local_startup_s : k_default_startup_s,
@@ -125,7 +128,7 @@ void resolve_links(const PlanFlags& flags, const PriceCatalog& prices, Plan& pla
     a.push_back({"latency per hop", fmt::format("{:g}us", latency.value * 1e6), latency.source});
     a.push_back({"replicas per node",
                  links.replicas_per_node > 0 ? std::to_string(links.replicas_per_node) : "all",
-                 per_node_source});
+                 per_node.source});
     a.push_back({"start-up overhead", format_duration(startup.value), startup.source});
 }
 
