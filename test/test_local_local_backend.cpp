@@ -153,7 +153,8 @@ TEST_CASE("delete stops a running job and leaves no process behind", "[local]") 
         pids.push_back(r.pid);
     }
 
-    REQUIRE(jobs.backend().remove("held", true).ok());
+    auto deleted = jobs.kftrain({"delete", "held", "--local"});
+    CHECK(deleted.code == 0);
 
     for (long long pid : pids) {
         INFO("pid " << pid);
@@ -163,6 +164,28 @@ TEST_CASE("delete stops a running job and leaves no process behind", "[local]") 
     auto gone = jobs.backend().status("held");
     REQUIRE_FALSE(gone.ok());
     CHECK(gone.error_code(0) == 3);
+    CHECK(jobs.kftrain({"status", "held", "--local"}).code == 3);
+}
+
+TEST_CASE("wait --local returns 5 when the job is still running at the timeout", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("slow", 2, {"--hold-rank", "-1"});
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    jobs.wait_for("slow", all_running);
+    auto waited = jobs.kftrain({"wait", "slow", "--local", "--timeout", "1s"});
+    CHECK(waited.code == 5);
+    CHECK(jobs.backend().status("slow")->phase == JobPhase::Running);
+}
+
+TEST_CASE("wait --local returns 0 for a Succeeded job and 1 for a Failed one", "[local]") {
+    LocalJobs jobs;
+    auto ok = jobs.job_file("wait-ok", 2, {"--steps", "1"});
+    auto bad = jobs.job_file("wait-bad", 2, {"--hold-rank", "0", "--fail-rank", "1"},
+                             "restartPolicy: Never\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", ok, "--local"}).code == 0);
+    REQUIRE(jobs.kftrain({"submit", "-f", bad, "--local"}).code == 0);
+    CHECK(jobs.kftrain({"wait", "wait-ok", "--local", "--timeout", "60s"}).code == 0);
+    CHECK(jobs.kftrain({"wait", "wait-bad", "--local", "--timeout", "60s"}).code == 1);
 }
 
 TEST_CASE("a second submit of a running name is refused unless --replace", "[local]") {
