@@ -49,10 +49,11 @@ json() {  # file python-expression-on-j: print a value of a JSON file
     python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-fastest_epoch() {  # log: the shortest epoch_time_s of the epoch events (the first warms up)
+warm_epoch() {  # log: the mean epoch_time_s of the epoch events after the first (warm-up)
     python3 -c 'import json,sys
 times = [e["epoch_time_s"] for e in map(json.loads, open(sys.argv[1])) if e.get("event") == "epoch"]
-print("%.3f" % min(times))' "$1"
+warm = times[1:] or times
+print("%.3f" % (sum(warm) / len(warm)))' "$1"
 }
 
 "$trainer" "${common[@]}" --benchmark 20 --profile-out "$out/profile.json" >/dev/null
@@ -86,10 +87,11 @@ echo "profile at 1 replica: $(json "$out/profile.json" '"%.1f ms/step" % (1000 *
 echo "profile at 2 ranks: $(json "$out/profile2.json" \
     '"%.1f ms/step compute; loopback all-reduce %.0f MB/s (%.1f ms for %.1f MB), overlap %.0f%%" % (1000 * j["compute_s_per_step"], j["allreduce_bandwidth_bytes_per_s"] / 1e6, 1000 * j["allreduce_s_per_step"], j["gradient_bytes"] / 1e6, 100 * j["overlap_fraction"])')"
 echo "prediction: the 1-replica profile and the 2-rank loopback bandwidth, overlap not used"
+echo "measured: mean time of epochs 2 and 3 (the first warms up) on rank 0"
 printf '%-10s %14s %14s %8s\n' replicas "predicted (s)" "measured (s)" error
 for world in 1 2; do
     predicted=$(json "$out/estimate.json" "'%.3f' % j['sizes'][$((world - 1))]['epoch_s']")
-    measured=$(fastest_epoch "$out/w$world-rank0.log")
+    measured=$(warm_epoch "$out/w$world-rank0.log")
     error=$(python3 -c "print('%+.0f%%' % (100 * ($predicted - $measured) / $measured))")
     printf '%-10s %14s %14s %8s\n' "$world" "$predicted" "$measured" "$error"
 done
