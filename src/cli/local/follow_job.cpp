@@ -19,10 +19,11 @@ int follow_job(Backend& backend, const std::string& job, int replicas, bool stop
     });
     if (!followed && followed.error_code(0) == k_exit_interrupted) {
         if (!stop_on_interrupt) {
+            std::string local = backend.name() == "local" ? " --local" : "";
             ctx.err << fmt::format(
-                "kftrain: stopped following; job {} keeps running "
-                "(kftrain logs -f {}, kftrain delete {})\n",
-                job, job, job);
+                "kftrain: stopped following; job {0} keeps running "
+                "(kftrain logs -f {0}{1}, kftrain delete {0}{1})\n",
+                job, local);
             return k_exit_interrupted;
         }
         auto stopped = backend.stop(job);
