@@ -1,0 +1,81 @@
+#include <catch2/catch.hpp>
+
+#include "cli/local/job_plan.h"
+#include "cli/local/job_state.h"
+
+using kftrain::cli::local::job_state_from_json;
+using kftrain::cli::local::JobState;
+using kftrain::cli::local::plan_job;
+using kftrain::cli::local::PlanContext;
+using kftrain::cli::local::Ports;
+using kftrain::cli::local::to_json;
+
+namespace {
+
+kftrain::manifest::JobSpec trainer_job() {
+    kftrain::manifest::JobSpec spec;
+    spec.name = "plan";
+    spec.replicas = 3;
+    spec.restart_policy = "ExitCode";
+    spec.run_policy.backoff_limit = 4;
+    spec.trainer = {{"dataDir", "/data/mnist"}, {"epochs", "2"}};
+    spec.volumes.resize(1);
+    spec.volumes[0].name = "data";
+    spec.volumes[0].mount_path = "/data";
+    spec.volumes[0].local_path = "/srv/datasets";
+    return spec;
+}
+
+PlanContext context() {
+    // sh stands in for kftrain-trainer: it is on PATH, and not beside any kftrain here.
+    return PlanContext{"/nonexistent", "/work/job", Ports{29600, 29601}, "2026-11-22T05:00:00Z"};
+}
+
+}  // namespace
+
+TEST_CASE("plan_job gives every replica the container's command with mapped paths", "[local]") {
+    auto spec = trainer_job();
+    spec.command = {"sh"};
+    spec.args = std::vector<std::string>{"-c", "true", "/data/mnist"};
+    auto state = plan_job(spec, context());
+    REQUIRE(state.ok());
+    CHECK(state->phase == "Created");
+    CHECK(state->restart_policy == "ExitCode");
+    CHECK(state->backoff_limit == 4);
+    CHECK(state->master_port == 29600);
+    CHECK(state->cwd == "/work/job");
+    REQUIRE(state->replicas.size() == 3);
+    for (const auto& replica : state->replicas) {
+        REQUIRE(replica.argv.size() == 4);
+        CHECK(replica.argv[0].find("/sh") != std::string::npos);
+        CHECK(replica.argv[3] == "/srv/datasets/mnist");
+        CHECK(replica.env.at("RANK") == std::to_string(replica.rank));
+    }
+    CHECK(state->replicas[2].name == "worker-1");
+    CHECK(state->replicas[2].env.at("RANK") == "2");
+}
+
+TEST_CASE("plan_job refuses a trainer that is neither beside kftrain nor on PATH", "[local]") {
+    auto spec = trainer_job();
+    spec.command = {"kftrain-trainer-that-is-not-there"};
+    auto state = plan_job(spec, context());
+    REQUIRE_FALSE(state.ok());
+    CHECK(state.error_code(0) == 2);
+}
+
+TEST_CASE("state.json keeps every field through a write and read", "[local]") {
+    auto spec = trainer_job();
+    spec.command = {"sh"};
+    auto planned = plan_job(spec, context());
+    REQUIRE(planned.ok());
+    JobState state = *planned;
+    state.supervisor_pid = 77;
+    state.replicas[1].exit_code = 137;
+    state.replicas[1].restarts = 2;
+    state.last_progress = R"({"event":"progress"})";
+    auto back = job_state_from_json(to_json(state));
+    REQUIRE(back.ok());
+    CHECK(to_json(*back) == to_json(state));
+    CHECK(back->replicas[1].exit_code == 137);
+    CHECK_FALSE(job_state_from_json(nlohmann::json{{"name", "x"}}).ok());
+}
