@@ -32,7 +32,7 @@ cd "$work"
 rm -rf checkpoints
 if [[ ! -f data/mnist/train-images-idx3-ubyte ]]; then
     echo "# Making a synthetic MNIST-format data set in $work/data/mnist"
-    "$trainer" make-dataset mnist --out data/mnist --samples 4096
+    "$trainer" make-dataset mnist --out data/mnist --samples 6000
 fi
 
 echo "# kftrain submit -f examples/mnist-local.yaml --local --follow"
