@@ -6,13 +6,19 @@
 #include <algorithm>
 
 #include "cli/context.h"
+#include "cli/delete_cmd.h"
+#include "cli/describe_cmd.h"
 #include "cli/estimate_cmd.h"
 #include "cli/exit_codes.h"
 #include "cli/init_cmd.h"
+#include "cli/list_cmd.h"
 #include "cli/local/supervise_cmd.h"
+#include "cli/logs_cmd.h"
 #include "cli/render_cmd.h"
+#include "cli/status_cmd.h"
 #include "cli/submit_cmd.h"
 #include "cli/version_cmd.h"
+#include "cli/wait_cmd.h"
 #include "manifest/suggest.h"
 
 namespace kftrain::cli {
@@ -66,6 +72,12 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
     setup_render(app, ctx);
     setup_submit(app, ctx);
+    setup_status(app, ctx);
+    setup_wait(app, ctx);
+    setup_logs(app, ctx);
+    setup_list(app, ctx);
+    setup_delete(app, ctx);
+    setup_describe(app, ctx);
     setup_init(app, ctx);
     setup_version(app, ctx);
     setup_estimate(app, ctx);

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -16,6 +17,7 @@ namespace {
 struct PodStream {
     bool streaming = false;
     int streamed_restarts = -1;  // restart count of the container last followed
+    int seen_restarts = 0;       // the highest restart count seen
     bool announced = false;      // "waiting for it to start" was printed
     bool failed = false;
     std::thread thread;
@@ -62,15 +64,16 @@ class Follower {
             }
             std::lock_guard<std::mutex> lock(m_mutex);
             PodStream& pod = m_pods[replica.pod];
+            pod.seen_restarts = std::max(pod.seen_restarts, replica.restarts);
             if (pod.streaming) {
                 continue;
             }
-            if (has_started(replica) && replica.restarts > pod.streamed_restarts) {
+            if (has_started(replica) && pod.seen_restarts > pod.streamed_restarts) {
                 if (pod.thread.joinable()) {
                     pod.thread.join();
                 }
                 pod.streaming = true;
-                pod.streamed_restarts = replica.restarts;
+                pod.streamed_restarts = pod.seen_restarts;
                 pod.thread = std::thread([this, replica] { stream(replica); });
             } else if (!has_started(replica) && !pod.announced) {
                 pod.announced = true;
@@ -91,7 +94,7 @@ class Follower {
         if (!result) {
             failure = result.error();
         } else if (!result->ok()) {
-            failure = explain_kubectl_error(result->err, "following the log of " + replica.pod);
+            failure = explain_log_error(result->err, "following the log of " + replica.pod);
         }
         if (!failure.empty()) {
             emit({replica.name, failure, true});

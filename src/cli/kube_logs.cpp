@@ -33,6 +33,15 @@ std::vector<std::string> split_lines(const std::string& text) {
     return lines;
 }
 
+std::string first_line(const std::string& text) {
+    for (const auto& line : split_lines(text)) {
+        if (line.find_first_not_of(" \t\r") != std::string::npos) {
+            return line.rfind("error: ", 0) == 0 ? line.substr(7) : line;
+        }
+    }
+    return "kubectl failed with no message";
+}
+
 ReplicaLog read_one(KubectlRunner& kubectl, const ReplicaStatus& replica, const LogOptions& options,
                     const std::vector<std::string>& ns) {
     auto result = kubectl.run(log_args(replica.pod, options, ns));
@@ -40,7 +49,7 @@ ReplicaLog read_one(KubectlRunner& kubectl, const ReplicaStatus& replica, const 
         return {{}, result.error()};
     }
     if (!result->ok()) {
-        return {{}, explain_kubectl_error(result->err, "reading the log of " + replica.pod)};
+        return {{}, explain_log_error(result->err, "reading the log of " + replica.pod)};
     }
     return {split_lines(result->out), ""};
 }
@@ -59,6 +68,17 @@ std::string waiting_text(const ReplicaStatus& r) {
 }
 
 }  // namespace
+
+std::string explain_log_error(const std::string& stderr_text, const std::string& action) {
+    switch (classify_kubectl_error(stderr_text)) {
+        case KubectlFailure::Rejected:
+        case KubectlFailure::NotFound:
+        case KubectlFailure::Other:
+            return action + ": " + first_line(stderr_text);
+        default:
+            return explain_kubectl_error(stderr_text, action);
+    }
+}
 
 std::vector<std::string> log_args(const std::string& pod, const LogOptions& options,
                                   const std::vector<std::string>& namespace_args) {

@@ -18,6 +18,10 @@ constexpr size_t k_log_parallelism = 16;
 std::vector<std::string> log_args(const std::string& pod, const LogOptions& options,
                                   const std::vector<std::string>& namespace_args);
 
+// Explain a failed `kubectl logs`: kubectl's line, with a hint only for
+// cluster-wide causes (unreachable, forbidden, context), never "rejected".
+std::string explain_log_error(const std::string& stderr_text, const std::string& action);
+
 // Read the logs of these replicas concurrently (at most parallelism at a
 // time) and pass them to sink grouped per replica, in the order given.
 // Unstarted replicas and unreadable logs become notices; the error counts

@@ -166,7 +166,7 @@ class KubernetesBackend : public Backend {
             want_events = want_events || needs_events(replica);
         }
         std::vector<KubeEvent> events;
-        if (want_events && !is_finished(status->phase)) {
+        if (always_events || (want_events && !is_finished(status->phase))) {
             events = m_queries.events(event_objects(*status));
         }
         status->diagnosis = diagnose(*status, events);

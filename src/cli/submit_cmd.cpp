@@ -7,6 +7,7 @@
 #include "cli/backend.h"
 #include "cli/exit_codes.h"
 #include "cli/local/follow_job.h"
+#include "cli/wait_cmd.h"
 
 namespace kftrain::cli {
 namespace {
@@ -38,6 +39,9 @@ void setup_submit(CLI::App& app, Context& ctx) {
     sub->add_flag("--follow", options->follow,
                   "Local: stream the replicas' logs until the job ends; exit 0 if it "
                   "Succeeded, 1 if it Failed");
+    sub->add_flag("--wait", options->wait,
+                  "Wait until the job ends: exit 0 if it Succeeded, 1 if it Failed")
+        ->excludes("--follow");
     sub->add_flag("--stop-on-interrupt", options->stop_on_interrupt,
                   "With --follow: Ctrl-C stops the job too (by default only the following)");
     add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
@@ -82,12 +86,18 @@ int run_submit(const SubmitOptions& options, Context& ctx) {
     SubmitFlags flags;
     flags.dry_run = options.dry_run;
     flags.replace = options.replace;
+    if (ctx.global.namespace_.empty()) {
+        ctx.global.namespace_ = job->spec.namespace_;  // --wait and --follow look there
+    }
     auto backend = make_backend(ctx, job->spec.backend);
     auto submitted = backend->submit(*job, flags);
     if (!submitted) {
         return report_error(ctx, submitted.error(), submitted.error_code(k_exit_cluster));
     }
     ctx.out << *submitted << "\n";
+    if (options.wait && flags.dry_run == "none") {
+        return wait_for_job(*backend, job->spec.name, WaitPlan{}, ctx);
+    }
     if (options.follow && flags.dry_run == "none") {
         return local::follow_job(*backend, job->spec.name, job->spec.replicas,
                                  options.stop_on_interrupt, ctx);

@@ -14,6 +14,7 @@ struct SubmitOptions {
     std::string dry_run = "none";  // none, client (print only) or server
     bool replace = false;           // local: replace a running job of the same name
     bool follow = false;            // local: stream the logs until the job ends
+    bool wait = false;              // wait until the job succeeds (exit 0) or fails (1)
     bool stop_on_interrupt = false;  // local: Ctrl-C while following stops the job too
     CostGuard cost;                  // --max-cost (estimate feature, cli/estimate_guard.h)
 };

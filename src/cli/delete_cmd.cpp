@@ -1,0 +1,39 @@
+#include "cli/delete_cmd.h"
+
+#include <memory>
+
+#include "cli/backend.h"
+#include "cli/exit_codes.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_delete_examples =
+    "Examples:\n"
+    "  # Delete a job; the operator removes its pods\n"
+    "  kftrain delete mnist-ddp -n ml-training\n"
+    "  # Return only once it is gone\n"
+    "  kftrain delete mnist-ddp --wait";
+
+}  // namespace
+
+void setup_delete(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<DeleteOptions>();
+    auto* sub = app.add_subcommand("delete", "Delete a job and stop its replicas");
+    sub->footer(k_delete_examples);
+    sub->add_option("job", options->job, "Name of the job")->required();
+    sub->add_flag("--wait", options->wait, "Return once the job is gone");
+    sub->callback([options, &ctx] { ctx.exit_code = run_delete(*options, ctx); });
+}
+
+int run_delete(const DeleteOptions& options, Context& ctx) {
+    auto backend = make_backend(ctx, "");
+    auto removed = backend->remove(options.job, options.wait);
+    if (!removed) {
+        return report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
+    }
+    ctx.out << "pytorchjob/" << options.job << " deleted\n";
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli

@@ -1,0 +1,36 @@
+#include "cli/describe_cmd.h"
+
+#include <memory>
+
+#include "cli/backend.h"
+#include "cli/exit_codes.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_describe_examples =
+    "Examples:\n"
+    "  # Why is it pending or failing: replicas, conditions, events (newest last)\n"
+    "  kftrain describe mnist-ddp -n ml-training";
+
+}  // namespace
+
+void setup_describe(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<DescribeOptions>();
+    auto* sub = app.add_subcommand("describe", "Explain a job: replicas, conditions and events");
+    sub->footer(k_describe_examples);
+    sub->add_option("job", options->job, "Name of the job")->required();
+    sub->callback([options, &ctx] { ctx.exit_code = run_describe(*options, ctx); });
+}
+
+int run_describe(const DescribeOptions& options, Context& ctx) {
+    auto backend = make_backend(ctx, "");
+    auto text = backend->describe(options.job);
+    if (!text) {
+        return report_error(ctx, text.error(), text.error_code(k_exit_cluster));
+    }
+    ctx.out << *text;
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli

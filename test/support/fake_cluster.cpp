@@ -1,0 +1,69 @@
+#include "support/fake_cluster.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/files.h"
+
+namespace kftrain::test {
+namespace {
+
+std::vector<nlohmann::json> read_records(const std::string& path) {
+    std::vector<nlohmann::json> records;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        records.push_back(nlohmann::json::parse(line));
+    }
+    return records;
+}
+
+}  // namespace
+
+FakeCluster::FakeCluster(const std::string& scenario)
+    : m_scenario(std::string(KFTRAIN_TEST_DATA_DIR) + "/kube/scenarios/" + scenario + ".json"),
+      m_record(make_temp_dir() + "/calls.jsonl") {}
+
+std::map<std::string, std::string> FakeCluster::env() const {
+    return {{"KFTRAIN_KUBECTL", KFTRAIN_FAKE_KUBECTL},
+            {"KFTRAIN_FAKE_SCENARIO", m_scenario},
+            {"KFTRAIN_FAKE_RECORD", m_record}};
+}
+
+CliRun FakeCluster::run(const std::vector<std::string>& args) const {
+    return run_kftrain(args, env());
+}
+
+std::vector<std::vector<std::string>> FakeCluster::calls() const {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& record : read_records(m_record)) {
+        out.push_back(record["argv"].get<std::vector<std::string>>());
+    }
+    return out;
+}
+
+std::vector<std::string> FakeCluster::applied() const {
+    std::vector<std::string> out;
+    for (const auto& record : read_records(m_record)) {
+        if (record["argv"][0] == "apply") {
+            out.push_back(record["stdin"].get<std::string>());
+        }
+    }
+    return out;
+}
+
+int FakeCluster::max_concurrent_logs() const {
+    std::ifstream in(m_record + ".state");
+    if (!in) {
+        return 0;
+    }
+    auto state = nlohmann::json::parse(in);
+    return state.value("max_logs", 0);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace kftrain::test

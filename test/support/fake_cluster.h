@@ -1,0 +1,37 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/cli_runner.h"
+
+namespace kftrain::test {
+
+// The fake kubectl (test/fakes/kubectl) playing one scenario from
+// test/data/kube/scenarios, with its calls recorded in a fresh directory.
+class FakeCluster {
+  public:
+    // Play scenarios/<name>.json.
+    explicit FakeCluster(const std::string& scenario);
+
+    // Return the environment that points kftrain at the fake.
+    std::map<std::string, std::string> env() const;
+    // Run the built kftrain against the fake.
+    CliRun run(const std::vector<std::string>& args) const;
+    // Return the argv of every kubectl call so far, in order.
+    std::vector<std::vector<std::string>> calls() const;
+    // Return the stdin of every `apply` so far.
+    std::vector<std::string> applied() const;
+    // Return the most `logs` calls the fake saw running at once.
+    int max_concurrent_logs() const;
+
+  private:
+    std::string m_scenario;
+    std::string m_record;
+};
+
+// Return whether text contains part.
+bool contains(const std::string& text, const std::string& part);
+
+}  // namespace kftrain::test

@@ -1,0 +1,212 @@
+#include <catch2/catch.hpp>
+
+#include "cli/kube_events.h"
+#include "cli/kube_pods.h"
+#include "cli/kube_status.h"
+#include "support/files.h"
+
+using namespace kftrain::cli;
+using kftrain::test::read_test_data;
+
+namespace {
+
+JobStatus job_from(const std::string& file) {
+    auto status = parse_job_status(read_test_data("kube/" + file));
+    REQUIRE(status);
+    return *status;
+}
+
+std::vector<ReplicaStatus> pods_from(const std::string& file,
+                                     const std::string& job = "mnist-ddp") {
+    auto pods = parse_pods(read_test_data("kube/" + file), job);
+    REQUIRE(pods);
+    return *pods;
+}
+
+// A job with its pods and events, diagnosed as the backend does.
+JobStatus diagnosed(const std::string& job, const std::string& pods, const std::string& events) {
+    JobStatus status = job_from(job);
+    status.replicas = pods_from(pods);
+    std::set<std::string> objects = {status.name};
+    for (const auto& r : status.replicas) {
+        objects.insert(r.pod);
+    }
+    status.diagnosis = diagnose(status, parse_events(read_test_data("kube/" + events), objects));
+    return status;
+}
+
+}  // namespace
+
+TEST_CASE("the phase is the job's last true condition, with its reason", "[cluster][kube]") {
+    struct Case {
+        const char* file;
+        JobPhase phase;
+        const char* reason;
+    };
+    const Case cases[] = {
+        {"job-v19-created.json", JobPhase::Created, "PyTorchJobCreated"},
+        {"job-v19-running.json", JobPhase::Running, "PyTorchJobRunning"},
+        {"job-v19-restarting.json", JobPhase::Restarting, "PyTorchJobRestarting"},
+        {"job-v19-succeeded.json", JobPhase::Succeeded, "PyTorchJobSucceeded"},
+        {"job-v19-failed.json", JobPhase::Failed, "PyTorchJobFailed"},
+        {"job-v19-suspended.json", JobPhase::Suspended, "PyTorchJobSuspended"},
+        {"job-v15-running.json", JobPhase::Running, "PyTorchJobRunning"},
+        {"job-v13-running.json", JobPhase::Running, "PyTorchJobRunning"},
+    };
+    for (const auto& c : cases) {
+        SECTION(c.file) {
+            JobStatus status = job_from(c.file);
+            CHECK(status.phase == c.phase);
+            CHECK(status.reason == c.reason);
+            CHECK(status.name == "mnist-ddp");
+            CHECK(status.namespace_ == "ml-training");
+            CHECK(status.replicas_wanted == 3);
+        }
+    }
+}
+
+TEST_CASE("replica counts and times come from the job's status", "[cluster][kube]") {
+    JobStatus failed = job_from("job-v19-failed.json");
+    CHECK(failed.counts["Master"].failed == 1);
+    CHECK(failed.counts["Worker"].active == 2);
+    CHECK(failed.started == "2024-05-01T10:00:01Z");
+    CHECK(failed.finished == "2024-05-01T10:05:02Z");
+    CHECK(failed.message == "PyTorchJob mnist-ddp is failed because 1 Master replica(s) failed.");
+}
+
+TEST_CASE("a job with missing fields reads as Unknown without failing", "[cluster][kube]") {
+    auto bare = parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"}})");
+    REQUIRE(bare);
+    CHECK(bare->phase == JobPhase::Unknown);
+    CHECK(bare->replicas_wanted == 0);
+    auto odd = parse_job_status(
+        R"({"kind":"PyTorchJob","status":{"conditions":"yes","replicaStatuses":[1]},"spec":3})");
+    REQUIRE(odd);
+    CHECK(odd->phase == JobPhase::Unknown);
+}
+
+TEST_CASE("text that is not a PyTorchJob is an error with exit code 4", "[cluster][kube]") {
+    for (const char* text : {"", "not json", "[1,2]", "{\"kind\":\"Pod\"}", "{\"items\":"}) {
+        CAPTURE(text);
+        auto status = parse_job_status(text);
+        REQUIRE_FALSE(status);
+        CHECK(status.error_code(0) == 4);
+    }
+}
+
+TEST_CASE("pods of every operator version become master-0, worker-0, worker-1", "[cluster][kube]") {
+    for (const char* file :
+         {"pods-v19-running.json", "pods-v15-running.json", "pods-v13-running.json"}) {
+        SECTION(file) {
+            auto replicas = pods_from(file);
+            REQUIRE(replicas.size() == 3);
+            CHECK(replicas[0].name == "master-0");
+            CHECK(replicas[0].type == "Master");
+            CHECK(replicas[1].name == "worker-0");
+            CHECK(replicas[2].name == "worker-1");
+            CHECK(replicas[2].pod == "mnist-ddp-worker-1");
+            CHECK(replicas[2].state == "Running");
+            CHECK(replicas[2].node == "gke-ml-pool-1-c1d4");
+        }
+    }
+}
+
+TEST_CASE("pod selectors try the v1.6+ label first, then the older ones", "[cluster][kube]") {
+    CHECK(pod_selectors("x") == std::vector<std::string>{"training.kubeflow.org/job-name=x",
+                                                         "job-name=x", "pytorch-job-name=x"});
+    auto selectors = status_selectors(read_test_data("kube/job-v19-running.json"));
+    REQUIRE(selectors.size() == 2);
+    CHECK(selectors[0].find("training.kubeflow.org/replica-type=master") != std::string::npos);
+    CHECK(status_selectors(read_test_data("kube/job-v13-running.json")).empty());
+}
+
+TEST_CASE("a replica's reason, restarts and exit code come from its container", "[cluster][kube]") {
+    auto crash = pods_from("pods-v19-crashloop.json");
+    CHECK(crash[2].reason == "CrashLoopBackOff");
+    CHECK(crash[2].restarts == 5);
+    CHECK(crash[2].exit_code == 1);
+    auto failed = pods_from("pods-v19-failed.json");
+    CHECK(failed[0].state == "Failed");
+    CHECK(failed[0].reason == "OOMKilled");
+    CHECK(failed[0].exit_code == 137);
+    auto init = pods_from("pods-v19-init-wait.json");
+    CHECK(init[1].reason == "Init:init-pytorch");
+    CHECK_FALSE(has_started(init[1]));
+}
+
+TEST_CASE("--replica picks a type, a replica or a pod", "[cluster][kube]") {
+    auto replicas = pods_from("pods-v19-running.json");
+    CHECK(replica_matches(replicas[1], "worker"));
+    CHECK(replica_matches(replicas[1], "worker-0"));
+    CHECK(replica_matches(replicas[1], "Worker"));
+    CHECK_FALSE(replica_matches(replicas[1], "worker-1"));
+    CHECK_FALSE(replica_matches(replicas[0], "worker"));
+    CHECK(replica_matches(replicas[0], ""));
+}
+
+TEST_CASE("a stuck job is diagnosed from its pods and events", "[cluster][kube]") {
+    struct Case {
+        const char* name;
+        const char* pods;
+        const char* events;
+        std::vector<std::string> lines;
+    };
+    const std::string image = "registry.example.com/ml/kftrain-trainer:0.1.0";
+    const std::string init_line =
+        ": waiting in init container init-pytorch for the master to start";
+    const Case cases[] = {
+        {"image pull",
+         "pods-v19-imagepull.json",
+         "events-v19-imagepull.json",
+         {"master-0: ImagePullBackOff: Back-off pulling image \"" + image + "\"",
+          "worker-0" + init_line, "worker-1" + init_line}},
+        {"unschedulable",
+         "pods-v19-unschedulable.json",
+         "events-v19-unschedulable.json",
+         {"master-0: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 "
+          "nodes are available: 3 No preemption victims found for incoming pod.",
+          "worker-0" + init_line, "worker-1" + init_line}},
+        {"pending with a warning event",
+         "pods-v19-creating.json",
+         "events-v19-creating.json",
+         {"master-0: Pending: FailedMount: MountVolume.SetUp failed for volume \"data\" : "
+          "configmap \"mnist-data\" not found"}},
+        {"crash loop",
+         "pods-v19-crashloop.json",
+         "events-empty.json",
+         {"worker-1: CrashLoopBackOff: the container keeps crashing (restarted 5 times, last exit "
+          "code 1); see 'kftrain logs --previous --replica worker-1'"}},
+        {"running fine", "pods-v19-running.json", "events-empty.json", {}},
+    };
+    for (const auto& c : cases) {
+        SECTION(c.name) {
+            CHECK(diagnosed("job-v19-created.json", c.pods, c.events).diagnosis == c.lines);
+        }
+    }
+}
+
+TEST_CASE("a failed replica is named with its reason and exit code", "[cluster][kube]") {
+    auto status = diagnosed("job-v19-failed.json", "pods-v19-failed.json", "events-empty.json");
+    CHECK(status.diagnosis ==
+          std::vector<std::string>{"master-0: Failed (OOMKilled, exit code 137)"});
+}
+
+TEST_CASE("a created job without pods says so", "[cluster][kube]") {
+    auto status = diagnosed("job-v19-created.json", "pods-empty.json", "events-empty.json");
+    CHECK(status.diagnosis ==
+          std::vector<std::string>{"no pods yet: the operator has not created them"});
+}
+
+TEST_CASE("events keep only the job's objects, newest last", "[cluster][kube]") {
+    auto events = parse_events(read_test_data("kube/events-v19-imagepull.json"),
+                               {"mnist-ddp", "mnist-ddp-master-0"});
+    REQUIRE(events.size() == 5);
+    CHECK(events.front().reason == "SuccessfulCreatePod");
+    CHECK(events.back().reason == "BackOff");
+    CHECK(events.back().count == 9);
+    auto scheduler =
+        parse_events(read_test_data("kube/events-v19-unschedulable.json"), {"mnist-ddp-master-0"});
+    REQUIRE(scheduler.size() == 1);
+    CHECK(scheduler[0].time == "2024-05-01T10:00:01.123456Z");
+    CHECK(parse_events("garbage", {"x"}).empty());
+}

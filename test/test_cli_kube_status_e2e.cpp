@@ -1,0 +1,249 @@
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "support/fake_cluster.h"
+
+using kftrain::test::contains;
+using kftrain::test::FakeCluster;
+
+TEST_CASE("status shows each phase of a cluster job as kubectl's State does", "[cluster][e2e]") {
+    struct Case {
+        const char* scenario;
+        const char* state;
+    };
+    const Case cases[] = {
+        {"created", "State:      Created (PyTorchJobCreated): PyTorchJob mnist-ddp is created."},
+        {"running", "State:      Running (PyTorchJobRunning): PyTorchJob mnist-ddp is running."},
+        {"restarting",
+         "State:      Restarting (PyTorchJobRestarting): PyTorchJob mnist-ddp is restarting "
+         "because 1 Worker replica(s) failed."},
+        {"succeeded",
+         "State:      Succeeded (PyTorchJobSucceeded): PyTorchJob mnist-ddp is successfully "
+         "completed."},
+        {"failed",
+         "State:      Failed (PyTorchJobFailed): PyTorchJob mnist-ddp is failed because 1 Master "
+         "replica(s) failed."},
+        {"suspended",
+         "State:      Suspended (PyTorchJobSuspended): PyTorchJob mnist-ddp is suspended."},
+    };
+    for (const auto& c : cases) {
+        SECTION(c.scenario) {
+            FakeCluster cluster(c.scenario);
+            auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
+            CHECK(run.err == "");
+            CHECK(run.code == 0);
+            CHECK(contains(run.out, c.state));
+            CHECK(contains(run.out, "Namespace:  ml-training\n"));
+        }
+    }
+}
+
+TEST_CASE("status of a running job shows replicas and the master's progress", "[cluster][e2e]") {
+    FakeCluster cluster("running");
+    auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
+    REQUIRE(run.code == 0);
+    CHECK(contains(run.out, "Replicas:   Master: 1 active; Worker: 2 active\n"));
+    CHECK(contains(run.out,
+                   "Progress:   epoch 2/3 step 120/469 loss 0.3121 acc 91.2% 1234 samples/s "
+                   "ETA 1m40s\n"));
+    CHECK(contains(run.out,
+                   "REPLICA   STATE    RESTARTS  REASON\n"
+                   "master-0  Running  0\n"
+                   "worker-0  Running  0\n"
+                   "worker-1  Running  0\n"));
+    auto calls = cluster.calls();
+    REQUIRE(calls.size() >= 2);
+    CHECK(calls[0] == std::vector<std::string>{"get", "pytorchjob", "mnist-ddp", "-o", "json", "-n",
+                                               "ml-training"});
+    CHECK(calls[1] == std::vector<std::string>{"get", "pods", "-l",
+                                               "training.kubeflow.org/job-name=mnist-ddp", "-o",
+                                               "json", "-n", "ml-training"});
+}
+
+TEST_CASE("status finds pods by the labels of operators before v1.6", "[cluster][e2e]") {
+    for (const char* scenario : {"v15-running", "v13-running"}) {
+        SECTION(scenario) {
+            FakeCluster cluster(scenario);
+            auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
+            REQUIRE(run.code == 0);
+            CHECK(contains(run.out, "worker-1  Running  0\n"));
+        }
+    }
+}
+
+TEST_CASE("status explains a job stuck in Created", "[cluster][e2e]") {
+    struct Case {
+        const char* scenario;
+        const char* line;
+    };
+    const Case cases[] = {
+        {"pending-imagepull",
+         "Diagnosis:  master-0: ImagePullBackOff: Back-off pulling image "
+         "\"registry.example.com/ml/kftrain-trainer:0.1.0\"\n"},
+        {"pending-unschedulable",
+         "Diagnosis:  master-0: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu."},
+        {"pending-init",
+         "Diagnosis:  worker-0: waiting in init container init-pytorch for the master to start\n"
+         "            worker-1: waiting in init container init-pytorch for the master to start\n"},
+        {"created", "Diagnosis:  master-0: Pending: FailedMount: MountVolume.SetUp failed"},
+        {"crashloop",
+         "Diagnosis:  worker-1: CrashLoopBackOff: the container keeps crashing "
+         "(restarted 5 times, last exit code 1)"},
+    };
+    for (const auto& c : cases) {
+        SECTION(c.scenario) {
+            FakeCluster cluster(c.scenario);
+            auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
+            CHECK(run.code == 0);
+            CHECK(contains(run.out, c.line));
+        }
+    }
+}
+
+TEST_CASE("status -o json and -o wide carry the pods", "[cluster][e2e]") {
+    FakeCluster cluster("failed");
+    auto json_run = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "-o", "json"});
+    REQUIRE(json_run.code == 0);
+    auto doc = nlohmann::json::parse(json_run.out);
+    CHECK(doc["state"] == "Failed");
+    CHECK(doc["replicas"][0]["reason"] == "OOMKilled");
+    CHECK(doc["replicas"][0]["exitCode"] == 137);
+    CHECK(doc["durationSeconds"] == 301.0);
+    auto wide = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "-o", "wide"});
+    CHECK(contains(wide.out, "master-0  Failed   0         OOMKilled  137   mnist-ddp-master-0"));
+}
+
+TEST_CASE("describe shows conditions and the events of the job and its pods", "[cluster][e2e]") {
+    FakeCluster cluster("pending-imagepull");
+    auto run = cluster.run({"describe", "mnist-ddp", "-n", "ml-training"});
+    REQUIRE(run.code == 0);
+    CHECK(contains(run.out, "Conditions:\nTYPE     STATUS  REASON             LAST TRANSITION"));
+    CHECK(contains(run.out, "Events:\n"));
+    CHECK(contains(run.out, "pytorchjob/mnist-ddp"));
+    CHECK(contains(run.out, "Warning  Failed"));
+    CHECK_FALSE(contains(run.out, "other-job-master-0"));
+    // Newest last: the BackOff of 10:02:40 comes after the Failed pull of 10:02:31.
+    std::string events = run.out.substr(run.out.find("Events:\n"));
+    CHECK(events.find("Back-off pulling image") > events.find("Failed to pull image"));
+}
+
+TEST_CASE("list shows every job, with namespaces under -A", "[cluster][e2e]") {
+    FakeCluster cluster("list");
+    auto run = cluster.run({"list", "-A"});
+    REQUIRE(run.code == 0);
+    CHECK(contains(run.out, "NAMESPACE    NAME       STATE      REPLICAS  AGE\n"));
+    CHECK(contains(run.out, "ml-training  mnist-ddp  Running    3/3"));
+    CHECK(contains(run.out, "team-b       bigrun     Succeeded  0/9"));
+    CHECK(cluster.calls().at(0) ==
+          std::vector<std::string>{"get", "pytorchjobs", "-o", "json", "-A"});
+    FakeCluster empty("list-none");
+    auto none = empty.run({"list", "-n", "ml-training"});
+    CHECK(none.code == 0);
+    CHECK(none.out == "");
+    CHECK(none.err == "No jobs found.\n");
+}
+
+TEST_CASE("delete deletes the PyTorchJob, waiting when asked", "[cluster][e2e]") {
+    FakeCluster cluster("running");
+    auto run = cluster.run({"delete", "mnist-ddp", "-n", "ml-training", "--wait"});
+    CHECK(run.code == 0);
+    CHECK(run.out == "pytorchjob/mnist-ddp deleted\n");
+    CHECK(cluster.calls().at(0) == std::vector<std::string>{"delete", "pytorchjob", "mnist-ddp",
+                                                            "--wait=true", "-n", "ml-training"});
+    FakeCluster missing("not-found");
+    CHECK(missing.run({"delete", "mnist-ddp", "-n", "ml-training"}).code == 3);
+}
+
+TEST_CASE("global flags reach every kubectl call", "[cluster][e2e]") {
+    FakeCluster cluster("running");
+    auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "--context", "prod",
+                            "--kubeconfig", "/tmp/kc", "--request-timeout", "20s"});
+    REQUIRE(run.code == 0);
+    for (const auto& call : cluster.calls()) {
+        CAPTURE(call);
+        CHECK(call.at(0) == "--context=prod");
+        CHECK(call.at(1) == "--kubeconfig=/tmp/kc");
+        CHECK(call.at(2) == "--request-timeout=20s");
+    }
+}
+
+TEST_CASE("cluster failures give one line and the documented exit code", "[cluster][e2e]") {
+    struct Case {
+        const char* scenario;
+        int code;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"not-found", 3,
+         "kftrain: error: reading pytorchjob/mnist-ddp: Error from server (NotFound): "
+         "pytorchjobs.kubeflow.org \"mnist-ddp\" not found (hint: check the name and the "
+         "namespace (-n))\n"},
+        {"context-missing", 4,
+         "kftrain: error: reading pytorchjob/mnist-ddp: context \"prod\" does not exist (hint: "
+         "list the contexts with 'kubectl config get-contexts')\n"},
+        {"unreachable", 4,
+         "kftrain: error: reading pytorchjob/mnist-ddp: Unable to connect to the server: dial tcp "
+         "10.0.0.1:6443: i/o timeout (hint: the cluster is unreachable: check --context, "
+         "--kubeconfig and the network, or run on this machine with --local)\n"},
+        {"crd-missing", 4,
+         "kftrain: error: reading pytorchjob/mnist-ddp: the server doesn't have a resource type "
+         "\"pytorchjob\" (hint: the Kubeflow Training Operator (PyTorchJob CRD) is not installed "
+         "in this cluster)\n"},
+        {"forbidden", 4,
+         "(hint: your account lacks the RBAC permission for this in that namespace)\n"},
+        {"malformed", 4,
+         "kftrain: error: reading pytorchjob/mnist-ddp: kubectl printed something that is not a "
+         "JSON object\n"},
+    };
+    for (const auto& c : cases) {
+        SECTION(c.scenario) {
+            FakeCluster cluster(c.scenario);
+            for (const char* verb : {"status", "describe", "wait", "logs"}) {
+                CAPTURE(verb);
+                auto run = cluster.run({verb, "mnist-ddp", "-n", "ml-training"});
+                CHECK(run.code == c.code);
+                CHECK(run.out == "");
+                CHECK(contains(run.err, c.message));
+                CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+            }
+        }
+    }
+}
+
+TEST_CASE("a missing kubectl is one line with exit code 4", "[cluster][e2e]") {
+    auto run = kftrain::test::run_kftrain({"status", "mnist-ddp"},
+                                          {{"KFTRAIN_KUBECTL", "/nonexistent/kubectl"}});
+    CHECK(run.code == 4);
+    CHECK(run.err ==
+          "kftrain: error: kubectl not found (/nonexistent/kubectl): install kubectl or point "
+          "KFTRAIN_KUBECTL at it, or run the job on this machine with --local\n");
+}
+
+TEST_CASE("bad flags of the lifecycle verbs exit 2 and run no kubectl", "[cluster][e2e]") {
+    struct Case {
+        std::vector<std::string> args;
+        const char* message;
+    };
+    const Case cases[] = {
+        {{"status", "x", "-o", "xml"}, "-o/--output: must be wide, json or yaml (got xml)"},
+        {{"wait", "x", "--for", "done"},
+         "--for: must be succeeded, running, created or suspended (got done)"},
+        {{"wait", "x", "--timeout", "soon"},
+         "--timeout: not a duration such as 30m or 2h (got soon)"},
+        {{"logs", "x", "--tail", "-5"}, "--tail: must be -1 (all) or a count >= 0 (got -5)"},
+        {{"logs", "x", "--since", "yesterday"},
+         "--since: not a duration such as 10m or 1h (got yesterday)"},
+        {{"logs", "x", "--replica", "worker 3"},
+         "--replica: must be a type or a replica such as worker or worker-3 (got worker 3)"},
+        {{"list", "-o", "csv"}, "-o/--output: must be wide, json or yaml (got csv)"},
+    };
+    for (const auto& c : cases) {
+        FakeCluster cluster("running");
+        auto run = cluster.run(c.args);
+        CAPTURE(c.args);
+        CHECK(run.code == 2);
+        CHECK(run.err == std::string("kftrain: error: ") + c.message + "\n");
+        CHECK(cluster.calls().empty());
+    }
+}
