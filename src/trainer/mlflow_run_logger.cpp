@@ -122,7 +122,7 @@ void MlflowRunLogger::close() {
     if (cut_short && !m_off && m_context.warn) {
         m_stats.warnings += 1;
         m_context.warn(fmt::format(
-            "MLflow: pending tracking data not sent within the {:.0f}s flush limit at exit",
+            "MLflow: pending tracking data not sent within the {:g}s flush limit at exit",
             std::chrono::duration<double>(m_options.flush_budget).count()));
     }
     if (m_stats.metrics_dropped > 0 && m_context.warn) {

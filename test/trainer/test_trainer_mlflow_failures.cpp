@@ -210,3 +210,39 @@ TEST_CASE("basic auth is used when a username and password are set", "[mlflow]")
     CHECK(warnings.all().empty());
     CHECK(server.runs().size() == 1);
 }
+
+TEST_CASE("a server failing mid-run switches tracking off with one warning", "[mlflow]") {
+    MlflowTestServer server;
+    Warnings warnings;
+    MlflowRunLogger logger(config_for(server), {1, "", warnings.sink()}, fast_options());
+    logger.log_params({{"model", "mnist-cnn"}});
+    REQUIRE(trainer_test::poll_until([&] { return server.count("runs/log-batch") == 1; }));
+    server.fail(FailMode::error_500);
+    logger.log_metrics({{"loss", 0.5}}, 1);
+    logger.set_status(RunStatus::finished);
+    logger.close();
+    CHECK(logger.stats().off);
+    REQUIRE(warnings.all().size() == 1);
+    INFO(warnings.all()[0]);
+    CHECK(warnings.all()[0].find("MLflow tracking off: logging metrics got no usable answer") == 0);
+    REQUIRE(server.runs().size() == 1);
+    CHECK(server.runs()[0].status == "RUNNING");
+    CHECK(server.runs()[0].metrics.empty());
+}
+
+TEST_CASE("the exit flush gives up at the flush budget and says so once", "[mlflow]") {
+    MlflowTestServer server;
+    server.set_slow_delay(std::chrono::seconds(30));
+    server.fail(FailMode::slow);
+    auto options = fast_options();
+    options.request_timeout = std::chrono::seconds(60);
+    options.flush_budget = std::chrono::milliseconds(100);
+    Warnings warnings;
+    MlflowRunLogger logger(config_for(server), {1, "", warnings.sink()}, options);
+    log_a_run(logger);
+    logger.close();
+    CHECK(logger.stats().flush_cut_short);
+    CHECK(logger.stats().closed);
+    CHECK(warnings.all() == std::vector<std::string>{"MLflow: pending tracking data not sent "
+                                                     "within the 0.1s flush limit at exit"});
+}
