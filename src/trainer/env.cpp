@@ -80,6 +80,10 @@ Result<DistEnv> parse_dist_env(const EnvLookup& env) {
             out.local_rank = 0;
         }
     }
+    const bool all_here = out.master_addr == "localhost" || out.master_addr.rfind("127.", 0) == 0;
+    if (*nproc == 1 && all_here) {
+        out.local_procs = out.world_size;  // a loopback master means every rank is on this host
+    }
     if (out.rank >= out.world_size) {
         return Error{
             fmt::format("RANK: must be below WORLD_SIZE {} (got {})", out.world_size, out.rank)};

@@ -17,7 +17,8 @@ struct DistEnv {
     int local_rank = 0;
     // Processes this trainer must spawn itself (PET_NPROC_PER_NODE > 1, not yet spawned).
     int spawn_local = 1;
-    // Local processes on this node, for the thread split.
+    // Local processes on this node, for the thread split: PET_NPROC_PER_NODE, or every rank
+    // when MASTER_ADDR is a loopback address (all ranks share this host).
     int local_procs = 1;
     int node_rank = 0;
     std::string socket_ifname;

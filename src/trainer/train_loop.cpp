@@ -194,6 +194,10 @@ bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
 
 void Trainer::evaluate(int64_t epoch) {
     torch::NoGradGuard no_grad;
+    if (m_s.comm) {
+        auto buffers = m_s.model->buffers();  // batch-norm statistics: evaluate with rank 0's
+        m_s.comm->broadcast(buffers);
+    }
     m_s.model->eval();
     const auto indices = eval_indices(m_s.test.size(), m_s.rank(), m_s.world());
     double loss_sum = 0, correct = 0;

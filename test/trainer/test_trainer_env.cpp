@@ -81,3 +81,14 @@ TEST_CASE("bad environment values are named", "[trainer][env]") {
     REQUIRE_FALSE(rank.ok());
     CHECK(rank.error() == "RANK: must be below WORLD_SIZE 2 (got 2)");
 }
+
+TEST_CASE("a loopback master means all ranks share this host's CPUs", "[trainer][env]") {
+    auto local = parse_dist_env(
+        fake_env({{"MASTER_ADDR", "127.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
+    REQUIRE(local.ok());
+    CHECK(local->local_procs == 3);
+    auto remote = parse_dist_env(
+        fake_env({{"MASTER_ADDR", "job-master-0"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
+    REQUIRE(remote.ok());
+    CHECK(remote->local_procs == 1);
+}

@@ -11,7 +11,7 @@ TEST_CASE("lr is constant without scaling, warmup or steps", "[trainer][lr]") {
     CHECK(lr_at(s, 1000) == Approx(0.1));
 }
 
-TEST_CASE("--scale-lr multiplies by the world size", "[trainer][lr]") {
+TEST_CASE("scaling the LR multiplies it by the world size", "[trainer][lr]") {
     LrSchedule s;
     s.base_lr = 0.1;
     s.scale_by_world = true;

@@ -116,7 +116,7 @@ TEST_CASE("make-dataset takes a kind, --out, --samples and --seed", "[trainer][o
     CHECK(bad.error() == "kind: must be one of mnist (got imagenet)");
 }
 
-TEST_CASE("--version prints the trainer version", "[trainer][options]") {
+TEST_CASE("the version flag prints the trainer version", "[trainer][options]") {
     auto r = parse({"--version"});
     REQUIRE(r.ok());
     CHECK(r->command == Command::version);

@@ -86,6 +86,20 @@ TEST_CASE("killing one rank makes the other exit non-zero within the timeout",
     CHECK(errors[0]["message"].get<std::string>().find("a peer failed") != std::string::npos);
 }
 
+TEST_CASE("a peer that hangs makes the other exit non-zero after --timeout",
+          "[trainer][distributed]") {
+    TempDir dir;
+    auto args = mlp_args(20000, 16, 100);
+    args.back() = "3";  // --timeout 3
+    const auto ranks = start_job(dir, 2, args);
+    REQUIRE(wait_for_output(ranks[0], "\"event\":\"progress\"", 60s));
+    ::kill(ranks[1].pid, SIGSTOP);
+    CHECK(wait_exit(ranks[0], 40s) == 1);
+    ::kill(ranks[1].pid, SIGKILL);
+    wait_exit(ranks[1], 10s);
+    REQUIRE(events(ranks[0], "error").size() == 1);
+}
+
 TEST_CASE("a peer that never arrives makes rank 0 exit non-zero after --timeout",
           "[trainer][distributed]") {
     TempDir dir;

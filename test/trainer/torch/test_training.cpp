@@ -62,7 +62,7 @@ TEST_CASE("a bad flag prints one error line and exits 2", "[trainer][training]")
           "kftrain-trainer: error: --batch-size: must be >= 1 (got 0)\n");
 }
 
-TEST_CASE("--benchmark writes a profile with compute, all-reduce and overlap figures",
+TEST_CASE("a benchmark run writes a profile with compute, all-reduce and overlap figures",
           "[trainer][benchmark]") {
     TempDir dir;
     const auto ranks = start_job(dir, 2,
