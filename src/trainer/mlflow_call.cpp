@@ -14,6 +14,12 @@ std::chrono::milliseconds backoff_delay(const RetryPolicy& policy, int attempt) 
     return std::min(delay, policy.max_delay);
 }
 
+std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int attempt,
+                                      const HttpResponse& response) {
+    const std::chrono::milliseconds asked = response.retry_after;
+    return std::min(std::max(backoff_delay(policy, attempt), asked), policy.max_delay);
+}
+
 bool is_retryable(const HttpResponse& response) {
     return response.status == 0 || response.status == 429 || response.status >= 500;
 }
@@ -38,7 +44,7 @@ CallResult call_with_retry(const std::function<HttpResponse()>& request, const R
             result.kind = CallResult::Kind::unreachable;
             return result;
         }
-        if (!wait(backoff_delay(policy, attempt))) {
+        if (!wait(retry_delay(policy, attempt, result.last))) {
             result.kind = CallResult::Kind::aborted;
             return result;
         }

@@ -19,6 +19,11 @@ struct RetryPolicy {
 // Return the wait before attempt number attempt+1 (attempt counts from 1): doubling, capped.
 std::chrono::milliseconds backoff_delay(const RetryPolicy& policy, int attempt);
 
+// Return the wait before retrying an answer: the backoff, or the server's Retry-After when
+// longer, never more than the policy's max_delay.
+std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int attempt,
+                                      const HttpResponse& response);
+
 // Tell whether an answer is worth retrying: no answer, 429 or 5xx.
 bool is_retryable(const HttpResponse& response);
 

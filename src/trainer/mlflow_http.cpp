@@ -108,6 +108,10 @@ HttpResponse MlflowHttp::perform(const std::string& url, const std::string* body
         return response;
     }
     curl_easy_getinfo(m_curl, CURLINFO_RESPONSE_CODE, &response.status);
+    curl_off_t retry_after = 0;
+    if (curl_easy_getinfo(m_curl, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK) {
+        response.retry_after = std::chrono::seconds(retry_after);
+    }
     return response;
 }
 

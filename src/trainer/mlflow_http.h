@@ -13,6 +13,8 @@ struct HttpResponse {
     long status = 0;
     std::string body;
     std::string transport_error;
+    // The server's Retry-After, when it sent one (429, 503).
+    std::chrono::seconds retry_after{0};
 };
 
 // Send MLflow REST requests over one reused libcurl handle, with auth and TLS options.

@@ -155,3 +155,13 @@ TEST_CASE("secrets are masked in messages", "[mlflow]") {
           "Bearer *** at http://***@host:5000/api");
     CHECK(printable_uri(c) == "http://***@host:5000");
 }
+
+TEST_CASE("a Retry-After longer than the backoff is honoured up to the cap", "[mlflow]") {
+    const RetryPolicy p{5, std::chrono::milliseconds(100), std::chrono::milliseconds(5000)};
+    HttpResponse busy{429, "", ""};
+    CHECK(retry_delay(p, 1, busy).count() == 100);
+    busy.retry_after = std::chrono::seconds(2);
+    CHECK(retry_delay(p, 1, busy).count() == 2000);
+    busy.retry_after = std::chrono::seconds(60);
+    CHECK(retry_delay(p, 1, busy).count() == 5000);
+}
