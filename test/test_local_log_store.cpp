@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include "cli/local/job_state.h"
 #include "cli/local/log_store.h"
+#include "cli/local/state_dir.h"
 
 using kftrain::cli::local::LogRecord;
 using kftrain::cli::local::parse_log_record;
@@ -54,4 +56,18 @@ TEST_CASE("--tail keeps the last lines of each replica in arrival order", "[loca
     CHECK(tail[0].text == "w2");
     CHECK(tail[1].text == "m3");
     CHECK(tail_per_replica(records, 0).empty());
+}
+
+TEST_CASE("a job name that is not a DNS-1035 label never becomes a path", "[local]") {
+    using kftrain::cli::local::check_job_name;
+    CHECK(check_job_name("mnist-local").ok());
+    for (const char* bad : {"../etc", "a/b", "", "Upper", "-x", "x-"}) {
+        INFO(bad);
+        auto checked = check_job_name(bad);
+        REQUIRE_FALSE(checked.ok());
+        CHECK(checked.error_code(0) == 2);
+    }
+    auto read = kftrain::cli::local::read_job_state("../x");
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error() == "job name: must be a lower-case DNS-1035 label (got ../x)");
 }

@@ -110,6 +110,10 @@ util::Result<JobState> job_state_from_json(const json& doc) {
 }
 
 util::Result<JobState> read_job_state(const std::string& name) {
+    auto checked = check_job_name(name);
+    if (!checked) {
+        return checked.error_value();
+    }
     auto text = read_file(state_path(name));
     if (!text) {
         return util::error(

@@ -95,7 +95,7 @@ util::Result<std::string> LocalBackend::submit(const RenderedJob& job, const Sub
             k_exit_bad_input);
     }
     auto existing = read_job_state(spec.name);
-    if (existing && (supervisor_alive(*existing) || existing->phase == "Created")) {
+    if (existing && supervisor_alive(*existing)) {
         if (!flags.replace) {
             return util::error(fmt::format("job {} is already running on this machine; delete it "
                                            "or submit with --replace",
@@ -144,9 +144,16 @@ util::Status LocalBackend::start_supervisor(const std::string& job) {
         }
         std::this_thread::sleep_for(k_poll);
     }
-    return util::error(fmt::format("the supervisor of job {} did not start; see {}/supervisor.log",
-                                   job, job_dir(job)),
-                       k_exit_cluster);
+    std::string message = fmt::format(
+        "the supervisor of job {} did not start; see {}/supervisor.log", job, job_dir(job));
+    auto state = read_job_state(job);
+    if (state) {
+        state->phase = "Failed";
+        state->reason = "SupervisorFailed";
+        state->message = message;
+        write_job_state(*state);
+    }
+    return util::error(message, k_exit_cluster);
 }
 
 util::Result<JobStatus> LocalBackend::status(const std::string& job) {

@@ -10,10 +10,20 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace kftrain::cli::local {
 namespace fs = std::filesystem;
+
+util::Status check_job_name(const std::string& name) {
+    static const std::regex k_label("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
+    if (!std::regex_match(name, k_label)) {
+        return util::error(
+            fmt::format("job name: must be a lower-case DNS-1035 label (got {})", name), 2);
+    }
+    return util::ok_status();
+}
 
 std::string jobs_root() {
     const char* xdg = std::getenv("XDG_STATE_HOME");

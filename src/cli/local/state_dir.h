@@ -15,6 +15,10 @@ namespace kftrain::cli::local {
 //   <root>/<name>/supervisor.log    the supervisor's own errors
 // The root is $XDG_STATE_HOME/kftrain/jobs, or ~/.local/state/kftrain/jobs.
 
+// Check a job name before it becomes a path: a DNS-1035 label, as job files
+// require (exit 2 otherwise, so "../x" never reaches the file system).
+util::Status check_job_name(const std::string& name);
+
 // Return the directory holding every local job.
 std::string jobs_root();
 
