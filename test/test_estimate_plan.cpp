@@ -142,6 +142,19 @@ TEST_CASE("estimate plan notes a profile measured with other threads than the jo
     CHECK(find(*make_plan(cpu_job(), {}, measured_profile(1), catalog()), "threads") == nullptr);
 }
 
+TEST_CASE("estimate plan gives a CPU job one GPU per replica with --gpu, and says so",
+          "[estimate]") {
+    PlanFlags flags;
+    flags.gpu = "t4";
+    const auto plan = make_plan(cpu_job(), flags, std::nullopt, catalog());
+    REQUIRE(plan.ok());
+    CHECK(plan->gpus_per_replica == 1);
+    CHECK(*plan->input.price_per_replica_hour == Approx(0.5));
+    REQUIRE(find(*plan, "GPUs per replica"));
+    CHECK(find(*plan, "GPUs per replica")->source ==
+          "assumed: --gpu given and resources.gpus is 0");
+}
+
 TEST_CASE("estimate plan rejects GPU jobs it cannot price", "[estimate]") {
     struct Case {
         std::string name;

@@ -46,6 +46,10 @@ util::Status resolve_device(const JobFacts& job, const PlanFlags& flags, const P
     }
     plan.device = flags.gpu;
     plan.gpus_per_replica = std::max(job.gpus, 1);
+    if (job.gpus == 0) {
+        plan.assumptions.push_back(
+            {"GPUs per replica", "1", "assumed: --gpu given and resources.gpus is 0"});
+    }
     if (plan.gpus_per_replica > it->second.gpus_per_node) {
         return util::error(
             fmt::format("resources.gpus: a replica must fit one {} node of {} GPUs (got {})",
