@@ -42,8 +42,11 @@ echo "deb $mirror $suite main" >"$work/rootfs/etc/apt/sources.list"
 tar -C "$work/rootfs" -c . | podman import - "$base" >/dev/null
 
 echo "check-image: podman build (chroot isolation)" >&2
+# A small build context: only what Dockerfile.trainer copies (build directories are huge).
+mkdir -p "$work/context"
+cp -r "$repo/CMakeLists.txt" "$repo/src" "$repo/templates" "$repo/Dockerfile.trainer" "$work/context/"
 podman build --isolation chroot --build-arg "DEBIAN_BASE=$base" \
-    -f "$repo/Dockerfile.trainer" -t "$image" "$repo"
+    -f "$work/context/Dockerfile.trainer" -t "$image" "$work/context"
 
 echo "check-image: running the trainer in the image" >&2
 ctr=$(buildah from "$image")
