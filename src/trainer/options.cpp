@@ -118,12 +118,18 @@ Result<Unit> parse_raw(CLI::App& app, std::vector<std::string> args) {
         app.parse(args);
     } catch (const CLI::CallForHelp&) {
         return Error{"help"};
+    } catch (const CLI::ArgumentMismatch& e) {
+        const std::string what = e.what();
+        const auto flag = what.substr(0, what.find(':'));
+        return Error{fmt::format("{}: needs a value (got nothing)", flag)};
     } catch (const CLI::ParseError& e) {
         return Error{e.what()};
     }
     if (!app.remaining().empty()) {
         const auto extra = app.remaining().front();
-        return Error{fmt::format("{}: unknown option (got {})", extra, extra)};
+        const bool flag = extra.rfind("-", 0) == 0;
+        return Error{fmt::format("{}: {} (got {})", extra,
+                                 flag ? "unknown option" : "unexpected argument", extra)};
     }
     return Unit{};
 }
@@ -134,7 +140,9 @@ Result<Invocation> parse_train(const std::vector<std::string>& args) {
     const auto flags = train_flags();
     std::map<std::string, std::string> raw;
     for (const auto& f : flags) {
-        app.add_option(f.name, raw[f.name], f.help)->expected(1);
+        app.add_option(f.name, raw[f.name], f.help)
+            ->expected(1)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later flag wins
     }
     Invocation out;
     if (auto parsed = parse_raw(app, args); !parsed.ok()) {

@@ -122,3 +122,16 @@ TEST_CASE("the version flag prints the trainer version", "[trainer][options]") {
     CHECK(r->command == Command::version);
     CHECK(r->text.rfind("kftrain-trainer ", 0) == 0);
 }
+
+TEST_CASE("a flag without a value is named, and a repeated flag keeps the last value",
+          "[trainer][options]") {
+    auto missing = parse({"--model", "mlp", "--epochs"});
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error() == "--epochs: needs a value (got nothing)");
+    auto twice = parse({"--epochs", "2", "--epochs", "3"});
+    REQUIRE(twice.ok());
+    CHECK(twice->train.epochs == 3);
+    auto stray = parse({"stray"});
+    REQUIRE_FALSE(stray.ok());
+    CHECK(stray.error() == "stray: unexpected argument (got stray)");
+}
