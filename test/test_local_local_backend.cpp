@@ -253,3 +253,19 @@ TEST_CASE("a command that cannot be found is refused with exit 2 and nothing sta
           "no-such-program-kftrain)\n");
     CHECK_FALSE(std::filesystem::exists(kftrain::cli::local::job_dir("missing")));
 }
+
+TEST_CASE("submit --follow keeps following across a restart", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("follow-retry", 2,
+                              {"--fail-rank", "1", "--fail-once", jobs.dir() + "/failed-once",
+                               "--wait-peers", jobs.dir()},
+                              "restartPolicy: OnFailure\n");
+    auto run = jobs.kftrain({"submit", "-f", file, "--local", "--follow"});
+    CHECK(run.code == 0);
+    auto restart = run.out.find("worker-0 | kftrain: worker-0 exited with code 1; restarting");
+    auto finish = run.out.find("master-0 | finished:");
+    REQUIRE(restart != std::string::npos);
+    REQUIRE(finish != std::string::npos);
+    CHECK(restart < finish);
+    CHECK(run.out.find("worker-0 | start:", restart) != std::string::npos);
+}
