@@ -124,11 +124,14 @@ MlflowTestServer::~MlflowTestServer() {
     if (m_listen_fd >= 0) {
         ::close(m_listen_fd);
     }
+    if (m_reserve_fd >= 0) {
+        ::close(m_reserve_fd);
+    }
 }
 
 // Listen on 127.0.0.1, on a free port the first time and on the same port afterwards.
 bool MlflowTestServer::open_listener() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     const int one = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     sockaddr_in addr{};
@@ -146,6 +149,21 @@ bool MlflowTestServer::open_listener() {
     return true;
 }
 
+// Hold the port bound but not listening, without SO_REUSEADDR: connections are refused and
+// no other socket (a trainer's rendezvous port, say) can take the port meanwhile.
+void MlflowTestServer::reserve_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(m_port));
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        return;
+    }
+    m_reserve_fd = fd;
+}
+
 std::string MlflowTestServer::uri() const {
     return "http://127.0.0.1:" + std::to_string(m_port);
 }
@@ -160,16 +178,20 @@ void MlflowTestServer::serve() {
         if (refuse && m_listen_fd >= 0) {
             ::close(m_listen_fd);
             m_listen_fd = -1;
+            reserve_port();
         } else if (!refuse && m_listen_fd < 0) {
+            ::close(m_reserve_fd);
+            m_reserve_fd = -1;
             open_listener();
         }
+        m_listening = m_listen_fd >= 0;
         if (m_listen_fd < 0) {
             std::this_thread::sleep_for(std::chrono::milliseconds(k_poll_ms));
             continue;
         }
         pollfd p{m_listen_fd, POLLIN, 0};
         if (::poll(&p, 1, k_poll_ms) > 0) {
-            const int fd = ::accept(m_listen_fd, nullptr, nullptr);
+            const int fd = ::accept4(m_listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
             if (fd >= 0) {
                 // One thread per connection, so a slow answer does not hold up the next.
                 m_workers.emplace_back([this, fd] {
@@ -201,10 +223,16 @@ void MlflowTestServer::handle_connection(int fd) {
     send_all(fd, out.str());
 }
 
-void MlflowTestServer::fail(FailMode mode, int count) {
+void MlflowTestServer::set_mode(FailMode mode, int count) {
     std::lock_guard lock(m_mutex);
     m_mode = mode;
     m_fail_count = count;
+}
+
+void MlflowTestServer::fail(FailMode mode, int count) {
+    set_mode(mode, count);
+    // Return once the listening socket is in the state asked for.
+    poll_until([&] { return m_listening == (mode != FailMode::refuse); });
 }
 
 void MlflowTestServer::set_slow_delay(std::chrono::milliseconds delay) {

@@ -81,6 +81,8 @@ class MlflowTestServer {
 
     void serve();
     bool open_listener();
+    void reserve_port();
+    void set_mode(FailMode mode, int count);
     void handle_connection(int fd);
     Answer answer(RecordedRequest& request);
     Answer route(const RecordedRequest& request, const nlohmann::json& body);
@@ -96,7 +98,9 @@ class MlflowTestServer {
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
     std::atomic<bool> m_stop{false};
+    std::atomic<bool> m_listening{true};
     int m_listen_fd = -1;
+    int m_reserve_fd = -1;
     int m_port = 0;
     FailMode m_mode = FailMode::none;
     int m_fail_count = -1;

@@ -90,6 +90,7 @@ TEST_CASE("a tracking server that is down does not change what training computes
     CHECK(events(untracked[0], "finish").size() == 1);
     const auto warnings = events(untracked[0], "warning");
     REQUIRE(warnings.size() == 1);
+    INFO(warnings[0].dump());
     CHECK(warnings[0]["message"].get<std::string>().find("MLflow tracking off") == 0);
     CHECK(down.requests().empty());
 }
