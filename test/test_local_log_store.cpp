@@ -19,7 +19,7 @@ TEST_CASE("combined log lines split into time, replica and text", "[local]") {
     CHECK_FALSE(parse_log_record("no tabs here").has_value());
 }
 
-TEST_CASE("--replica selects a type or one replica", "[local]") {
+TEST_CASE("the --replica filter selects a type or one replica", "[local]") {
     struct Case {
         std::string filter;
         std::string replica;
@@ -37,7 +37,7 @@ TEST_CASE("--replica selects a type or one replica", "[local]") {
     }
 }
 
-TEST_CASE("--since takes kubectl-style durations", "[local]") {
+TEST_CASE("logs take kubectl-style --since durations", "[local]") {
     CHECK(parse_since("30s") == 30);
     CHECK(parse_since("10m") == 600);
     CHECK(parse_since("1h30m") == 5400);
@@ -46,7 +46,7 @@ TEST_CASE("--since takes kubectl-style durations", "[local]") {
     CHECK_FALSE(parse_since("").has_value());
 }
 
-TEST_CASE("--tail keeps the last lines of each replica in arrival order", "[local]") {
+TEST_CASE("a tail keeps the last lines of each replica in arrival order", "[local]") {
     std::vector<LogRecord> records = {
         {"t", "master-0", "m1"}, {"t", "worker-0", "w1"}, {"t", "master-0", "m2"},
         {"t", "worker-0", "w2"}, {"t", "master-0", "m3"},
