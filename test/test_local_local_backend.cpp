@@ -80,6 +80,13 @@ TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[
     CHECK((*listed)[0].name == "two-ok");
     CHECK((*listed)[0].phase == JobPhase::Succeeded);
 
+    auto described = jobs.kftrain({"describe", "two-ok", "--local"});
+    CHECK(described.code == 0);
+    CHECK(described.out.find("    Command:   " KFTRAIN_FAKE_REPLICA " --steps 3") !=
+          std::string::npos);
+    CHECK(described.out.find("    Exit code: 0\n") != std::string::npos);
+    CHECK(described.out.find("      WORLD_SIZE=2\n") != std::string::npos);
+
     std::string worker_env = read_text(jobs.dir() + "/rank-1.env");
     CHECK(worker_env.find("RANK=1\n") != std::string::npos);
     CHECK(worker_env.find("WORLD_SIZE=2\n") != std::string::npos);
