@@ -61,6 +61,19 @@ TEST_CASE("status of a running job shows replicas and the master's progress", "[
                                                "json", "-n", "ml-training"});
 }
 
+TEST_CASE("status --watch prints each change until the job ends", "[cluster][e2e]") {
+    FakeCluster cluster("wait-succeeds");
+    auto run =
+        cluster.run({"status", "mnist-ddp", "-n", "ml-training", "--watch", "--interval", "10ms"});
+    CHECK(run.code == 0);
+    size_t created = run.out.find("State:      Created");
+    size_t running = run.out.find("State:      Running");
+    size_t succeeded = run.out.find("State:      Succeeded");
+    CHECK(created < running);
+    CHECK(running < succeeded);
+    CHECK(succeeded != std::string::npos);
+}
+
 TEST_CASE("status finds pods by the labels of operators before v1.6", "[cluster][e2e]") {
     for (const char* scenario : {"v15-running", "v13-running"}) {
         SECTION(scenario) {

@@ -52,6 +52,15 @@ TEST_CASE("status prints the state, times, counts and a replica table", "[cluste
           "worker-0  Running  2\n");
 }
 
+TEST_CASE("status lists every diagnosis line under one label", "[cluster][view]") {
+    JobStatus s = running_job();
+    s.diagnosis = {"worker-0: waiting", "worker-1: waiting"};
+    std::ostringstream out;
+    print_status(out, s, OutputFormat::Table, at("2024-05-01T10:03:17Z"));
+    CHECK(out.str().find("Diagnosis:  worker-0: waiting\n"
+                         "            worker-1: waiting\n") != std::string::npos);
+}
+
 TEST_CASE("status -o wide adds pod, node and exit code", "[cluster][view]") {
     std::ostringstream out;
     print_status(out, running_job(), OutputFormat::Wide, at("2024-05-01T10:03:17Z"));

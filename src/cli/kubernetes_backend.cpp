@@ -201,6 +201,9 @@ class KubernetesBackend : public Backend {
                                k_exit_not_found);
         }
         std::string why = status.diagnosis.empty() ? "" : ": " + status.diagnosis.front();
+        if (why.find("no pods yet") != std::string::npos) {
+            why.clear();
+        }
         return util::error(
             fmt::format("{} has no pods yet ({}){}", job, phase_name(status.phase), why),
             k_exit_not_found);

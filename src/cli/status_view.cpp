@@ -34,7 +34,8 @@ std::string format_counts(const JobStatus& status) {
 
 void print_field(std::ostream& out, const char* label, const std::string& value) {
     if (!value.empty()) {
-        out << fmt::format("{:<11} {}\n", std::string(label) + ":", value);
+        std::string head = *label == '\0' ? "" : std::string(label) + ":";
+        out << fmt::format("{:<11} {}\n", head, value);
     }
 }
 
