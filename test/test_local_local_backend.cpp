@@ -1,12 +1,14 @@
 // End-to-end tests of the local backend: real supervisors and replica
 // processes (the fake replica), each test with its own state directory.
 #include <signal.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
 #include "local/local_fixture.h"
+#include "util/subprocess.h"
 
 using kftrain::cli::JobPhase;
 using kftrain::cli::JobStatus;
@@ -275,4 +277,54 @@ TEST_CASE("submit --follow keeps following across a restart", "[local]") {
     REQUIRE(finish != std::string::npos);
     CHECK(restart < finish);
     CHECK(run.out.find("worker-0 | start:", restart) != std::string::npos);
+}
+
+namespace {
+
+// Start `kftrain submit --follow` with extra flags, wait until the job runs,
+// send it SIGINT, and return its exit code.
+int interrupt_follow(LocalJobs& jobs, const std::string& file, const std::string& job,
+                     const std::vector<std::string>& extra) {
+    kftrain::util::SpawnOptions options;
+    options.argv = {KFTRAIN_BINARY, "submit", "-f", file, "--local", "--follow"};
+    options.argv.insert(options.argv.end(), extra.begin(), extra.end());
+    options.env = {{"XDG_STATE_HOME", jobs.dir() + "/state"}};
+    options.stdout_to = kftrain::util::Redirect::pipe();
+    options.stderr_to = kftrain::util::Redirect::null();
+    auto process = kftrain::util::Process::spawn(options);
+    REQUIRE(process.ok());
+    jobs.wait_for(job, all_running);
+    // A prefixed line means kftrain is following (and catching Ctrl-C).
+    std::string out;
+    char buffer[4096];
+    while (out.find("master-0 | ") == std::string::npos) {
+        ssize_t n = ::read(process->stdout_fd(), buffer, sizeof(buffer));
+        REQUIRE(n > 0);
+        out.append(buffer, static_cast<size_t>(n));
+    }
+    process->signal(SIGINT);
+    auto status = process->wait();
+    REQUIRE(status.ok());
+    return status->as_shell_code();
+}
+
+}  // namespace
+
+TEST_CASE("Ctrl-C during submit --follow stops following and leaves the job running", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("ctrl-c", 2, {"--hold-rank", "-1"});
+    CHECK(interrupt_follow(jobs, file, "ctrl-c", {}) == 130);
+    CHECK(jobs.backend().status("ctrl-c")->phase == JobPhase::Running);
+}
+
+TEST_CASE("Ctrl-C during submit --follow --stop-on-interrupt stops the job too", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("ctrl-c-stop", 2, {"--hold-rank", "-1"});
+    CHECK(interrupt_follow(jobs, file, "ctrl-c-stop", {"--stop-on-interrupt"}) == 130);
+    JobStatus status = jobs.wait_finished("ctrl-c-stop");
+    CHECK(status.phase == JobPhase::Failed);
+    CHECK(status.reason == "Stopped");
+    for (const auto& replica : status.replicas) {
+        CHECK_FALSE(kftrain::cli::local::process_alive(replica.pid));
+    }
 }
