@@ -4,7 +4,8 @@
 # then run the trainer inside it with `buildah run --isolation chroot` (a tiny training run).
 #
 #   scripts/check-image.sh              build and check kftrain-trainer:check
-#   KEEP_IMAGE=1 scripts/check-image.sh keep the images afterwards
+#   KEEP_IMAGE=1 scripts/check-image.sh keep the trainer image afterwards
+# The debootstrap base image is kept and reused (podman rmi it to start afresh).
 #
 # Needs root (or a user namespace), podman, buildah and debootstrap; exits 77 (skipped) when
 # one is missing. Optional: nothing else in the repository depends on it.
@@ -21,7 +22,7 @@ ctr=""
 cleanup() {
     [[ -n "$ctr" ]] && buildah rm "$ctr" >/dev/null 2>&1 || true
     if [[ -z "${KEEP_IMAGE:-}" ]]; then
-        podman rmi -f "$image" "$base" >/dev/null 2>&1 || true
+        podman rmi -f "$image" >/dev/null 2>&1 || true
     fi
     rm -rf "$work"
 }
@@ -34,18 +35,22 @@ for tool in podman buildah debootstrap; do
     fi
 done
 
-echo "check-image: debootstrap $suite from $mirror" >&2
-debootstrap --variant=minbase "$suite" "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
-    || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
-# The image's apt must reach the same mirror as this machine.
-echo "deb $mirror $suite main" >"$work/rootfs/etc/apt/sources.list"
-tar -C "$work/rootfs" -c . | podman import - "$base" >/dev/null
+if podman image exists "$base"; then
+    echo "check-image: reusing $base" >&2
+else
+    echo "check-image: debootstrap $suite from $mirror" >&2
+    debootstrap --variant=minbase "$suite" "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
+        || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
+    # The image's apt must reach the same mirror as this machine.
+    echo "deb $mirror $suite main" >"$work/rootfs/etc/apt/sources.list"
+    tar -C "$work/rootfs" -c . | podman import - "$base" >/dev/null
+fi
 
 echo "check-image: podman build (chroot isolation)" >&2
 # A small build context: only what Dockerfile.trainer copies (build directories are huge).
 mkdir -p "$work/context"
 cp -r "$repo/CMakeLists.txt" "$repo/src" "$repo/templates" "$repo/Dockerfile.trainer" "$work/context/"
-podman build --isolation chroot --build-arg "DEBIAN_BASE=$base" \
+podman build --isolation chroot --build-arg "BUILD_BASE=$base" --build-arg "RUNTIME_BASE=$base" \
     -f "$work/context/Dockerfile.trainer" -t "$image" "$work/context"
 
 echo "check-image: running the trainer in the image" >&2
