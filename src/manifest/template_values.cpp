@@ -222,6 +222,7 @@ std::vector<std::pair<std::string, EnvVar>> job_environment(const JobSpec& spec)
                          EnvVar{m.run_name.empty() ? spec.name : m.run_name, "", ""});
         env.emplace_back("KFTRAIN_JOB_NAME", EnvVar{spec.name, "", ""});
         env.emplace_back("KFTRAIN_NAMESPACE", EnvVar{spec.namespace_, "", ""});
+        env.emplace_back("KFTRAIN_IMAGE", EnvVar{spec.image, "", ""});
     }
     if (!m.credentials_secret.empty()) {
         for (const char* key :
