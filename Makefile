@@ -5,9 +5,9 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: demo test setup configure build clean format
+.PHONY: demo test setup configure build build-tools clean format
 
-demo: build
+demo: build-tools
 	scripts/demo.sh $(BUILD_DIR)
 
 test: build
@@ -22,6 +22,10 @@ configure: setup
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Only the two programs, not the tests: what the demo needs.
+build-tools: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target kftrain kftrain-trainer
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')
