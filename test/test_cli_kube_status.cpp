@@ -158,7 +158,9 @@ TEST_CASE("a stuck job is diagnosed from its pods and events", "[cluster][kube]"
         {"image pull",
          "pods-v19-imagepull.json",
          "events-v19-imagepull.json",
-         {"master-0: ImagePullBackOff: Back-off pulling image \"" + image + "\"",
+         {"master-0: ImagePullBackOff: Failed to pull image \"" + image +
+              "\": rpc error: code = NotFound desc = failed to pull and unpack image \"" + image +
+              "\": not found",
           "worker-0" + init_line, "worker-1" + init_line}},
         {"unschedulable",
          "pods-v19-unschedulable.json",

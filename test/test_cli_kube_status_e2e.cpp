@@ -92,8 +92,8 @@ TEST_CASE("status explains a job stuck in Created", "[cluster][e2e]") {
     };
     const Case cases[] = {
         {"pending-imagepull",
-         "Diagnosis:  master-0: ImagePullBackOff: Back-off pulling image "
-         "\"registry.example.com/ml/kftrain-trainer:0.1.0\"\n"},
+         "Diagnosis:  master-0: ImagePullBackOff: Failed to pull image "
+         "\"registry.example.com/ml/kftrain-trainer:0.1.0\": rpc error: code = NotFound"},
         {"pending-unschedulable",
          "Diagnosis:  master-0: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu."},
         {"pending-init",

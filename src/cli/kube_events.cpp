@@ -65,9 +65,14 @@ std::string replica_problem(const ReplicaStatus& r, const std::vector<KubeEvent>
             "times{}); see 'kftrain logs --previous --replica {}'",
             r.name, r.restarts, exit, r.name);
     }
-    if (reason == "ImagePullBackOff" || reason == "ErrImagePull" || reason == "InvalidImageName" ||
-        reason == "Unschedulable" || reason.rfind("Init:", 0) == 0 ||
-        reason == "CreateContainerConfigError") {
+    if (reason == "ImagePullBackOff" || reason == "ErrImagePull") {
+        // The kubelet's "Failed" event says why the pull failed; the back-off message does not.
+        const KubeEvent* warning = newest_warning(events, r.pod);
+        return with_message(fmt::format("{}: {}", r.name, reason),
+                            warning != nullptr ? warning->message : r.message);
+    }
+    if (reason == "InvalidImageName" || reason == "Unschedulable" ||
+        reason.rfind("Init:", 0) == 0 || reason == "CreateContainerConfigError") {
         const KubeEvent* warning = newest_warning(events, r.pod);
         std::string message = !r.message.empty() ? r.message : warning ? warning->message : "";
         return with_message(fmt::format("{}: {}", r.name, reason), message);
