@@ -7,6 +7,7 @@
 #include "cli/backend.h"
 #include "cli/exit_codes.h"
 #include "cli/local/follow_job.h"
+#include "cli/local/interrupt.h"
 #include "cli/wait_cmd.h"
 
 namespace kftrain::cli {
@@ -90,6 +91,9 @@ int run_submit(const SubmitOptions& options, Context& ctx) {
         ctx.global.namespace_ = job->spec.namespace_;  // --wait and --follow look there
     }
     auto backend = make_backend(ctx, job->spec.backend);
+    if (options.follow && backend->name() == "local") {
+        local::catch_interrupts();  // a Ctrl-C from here on is handled after the start
+    }
     auto submitted = backend->submit(*job, flags);
     if (!submitted) {
         return report_error(ctx, submitted.error(), submitted.error_code(k_exit_cluster));

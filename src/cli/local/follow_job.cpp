@@ -10,7 +10,9 @@ namespace kftrain::cli::local {
 
 int follow_job(Backend& backend, const std::string& job, int replicas, bool stop_on_interrupt,
                Context& ctx) {
-    catch_interrupts();
+    if (backend.name() == "local") {
+        catch_interrupts();  // the local logs loop checks it; kubectl ends on Ctrl-C by itself
+    }
     size_t width = replicas > 1 ? fmt::format("worker-{}", replicas - 2).size() : 8;
     LogOptions options;
     options.follow = true;
