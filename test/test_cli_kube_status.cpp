@@ -134,7 +134,7 @@ TEST_CASE("a replica's reason, restarts and exit code come from its container", 
     CHECK_FALSE(has_started(init[1]));
 }
 
-TEST_CASE("--replica picks a type, a replica or a pod", "[cluster][kube]") {
+TEST_CASE("the replica filter picks a type, a replica or a pod", "[cluster][kube]") {
     auto replicas = pods_from("pods-v19-running.json");
     CHECK(replica_matches(replicas[1], "worker"));
     CHECK(replica_matches(replicas[1], "worker-0"));

@@ -35,7 +35,7 @@ TEST_CASE("wait judges each phase against each condition", "[cluster][wait]") {
     }
 }
 
-TEST_CASE("--for names are parsed", "[cluster][wait]") {
+TEST_CASE("wait condition names are parsed", "[cluster][wait]") {
     CHECK(parse_wait_for("succeeded") == WaitFor::Succeeded);
     CHECK(parse_wait_for("running") == WaitFor::Running);
     CHECK_FALSE(parse_wait_for("Succeeded"));

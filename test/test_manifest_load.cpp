@@ -102,7 +102,7 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
     }
 }
 
-TEST_CASE("--set overrides keys, typed as the field", "[manifest]") {
+TEST_CASE("set overrides keys, typed as the field", "[manifest]") {
     Overrides overrides;
     overrides.sets = {"replicas=8", "trainer.epochs=5",        "labels.app.kubernetes.io/part-of=x",
                       "env.SEED=7", "imagePullSecrets=[a, b]", "trainer.scaleLr=true"};
@@ -117,7 +117,7 @@ TEST_CASE("--set overrides keys, typed as the field", "[manifest]") {
     CHECK(job->image_pull_secrets == std::vector<std::string>{"a", "b"});
 }
 
-TEST_CASE("-n overrides the job file's namespace", "[manifest]") {
+TEST_CASE("the namespace flag overrides the job file's namespace", "[manifest]") {
     Overrides overrides;
     overrides.namespace_ = "ml-training";
     auto job = load_job_text("name: a\nnamespace: other\n", "job.yaml", overrides);

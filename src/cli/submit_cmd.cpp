@@ -38,7 +38,7 @@ void setup_submit(CLI::App& app, Context& ctx) {
     sub->add_flag("--replace", options->replace,
                   "Local: stop and replace a running job of the same name");
     sub->add_flag("--follow", options->follow,
-                  "Local: stream the replicas' logs until the job ends; exit 0 if it "
+                  "Stream the replicas' logs until the job ends; exit 0 if it "
                   "Succeeded, 1 if it Failed");
     sub->add_flag("--wait", options->wait,
                   "Wait until the job ends: exit 0 if it Succeeded, 1 if it Failed")

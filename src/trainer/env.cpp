@@ -24,6 +24,22 @@ Result<int> parse_int(const EnvLookup& env, const std::string& name, int fallbac
     }
 }
 
+// Processes per pod from PET_NPROC_PER_NODE: a number, or the operator's words.
+// This CPU build runs one process per pod for auto and cpu (its intra-op threads
+// already use the pod's CPUs); gpu needs a CUDA build.
+Result<int> parse_nproc(const EnvLookup& env) {
+    const auto raw = env("PET_NPROC_PER_NODE");
+    if (raw && (*raw == "auto" || *raw == "cpu")) {
+        return 1;
+    }
+    if (raw && *raw == "gpu") {
+        return Error{
+            "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one "
+            "runs on CPU (got gpu)"};
+    }
+    return parse_int(env, "PET_NPROC_PER_NODE", 1, 1);
+}
+
 std::string get_or(const EnvLookup& env, const std::string& name, const std::string& fallback) {
     const auto raw = env(name);
     return raw && !raw->empty() ? *raw : fallback;
@@ -47,7 +63,7 @@ Result<DistEnv> parse_dist_env(const EnvLookup& env) {
     const auto rank = parse_int(env, "RANK", 0, 0);
     const auto local = parse_int(env, "LOCAL_RANK", 0, 0);
     const auto port = parse_int(env, "MASTER_PORT", 29500, 1);
-    const auto nproc = parse_int(env, "PET_NPROC_PER_NODE", 1, 1);
+    const auto nproc = parse_nproc(env);
     for (const auto* r : {&world, &rank, &local, &port, &nproc}) {
         if (!r->ok()) {
             return Error{r->error()};

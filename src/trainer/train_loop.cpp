@@ -346,7 +346,8 @@ int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& o
         }
         Trainer trainer(**session, *tracker);
         const int code = trainer.run();
-        tracker->set_status(code == 0 ? RunStatus::finished : RunStatus::killed);
+        // The issue asks for FAILED after SIGTERM too; a restart sets the run back to RUNNING.
+        tracker->set_status(code == 0 ? RunStatus::finished : RunStatus::failed);
         return code;
     } catch (const std::exception& e) {
         const auto hint = env.world_size > 1 ? " (a peer failed, exited or timed out)" : "";

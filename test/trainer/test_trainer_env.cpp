@@ -92,3 +92,22 @@ TEST_CASE("a loopback master means all ranks share this host's CPUs", "[trainer]
     REQUIRE(remote.ok());
     CHECK(remote->local_procs == 1);
 }
+
+TEST_CASE("PET_NPROC_PER_NODE auto or cpu from the operator runs one process per pod",
+          "[trainer][env]") {
+    for (const char* word : {"auto", "cpu"}) {
+        INFO(word);
+        std::map<std::string, std::string> vars{
+            {"PET_NPROC_PER_NODE", word}, {"WORLD_SIZE", "4"}, {"RANK", "2"}};
+        auto env = parse_dist_env(fake_env(vars));
+        REQUIRE(env.ok());
+        CHECK(env->world_size == 4);
+        CHECK(env->rank == 2);
+        CHECK(env->spawn_local == 1);
+    }
+    auto gpu = parse_dist_env(fake_env({{"PET_NPROC_PER_NODE", "gpu"}}));
+    REQUIRE_FALSE(gpu.ok());
+    CHECK(gpu.error() ==
+          "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one runs on CPU "
+          "(got gpu)");
+}

@@ -17,6 +17,11 @@ int follow_job(Backend& backend, const std::string& job, int replicas, bool stop
     LogOptions options;
     options.follow = true;
     auto followed = backend.logs(job, options, [&](const LogLine& line) {
+        // Notes about a replica ("waiting for the pod") belong on stderr, as in `logs -f`.
+        if (line.notice) {
+            ctx.err << fmt::format("kftrain: {}: {}", line.replica, line.text) << std::endl;
+            return;
+        }
         ctx.out << format_log_line(line, false, width) << std::endl;
     });
     if (!followed && followed.error_code(0) == k_exit_interrupted) {

@@ -112,7 +112,7 @@ TEST_CASE("401 from the tracking server is reported once and training goes on",
     CHECK(all_output(ranks).find(k_token) == std::string::npos);
 }
 
-TEST_CASE("SIGTERM marks the run KILLED and the restarted job continues the same run",
+TEST_CASE("SIGTERM marks the run FAILED and the restarted job continues the same run",
           "[trainer][mlflow]") {
     MlflowTestServer server;
     TempDir dir;
@@ -139,7 +139,7 @@ TEST_CASE("SIGTERM marks the run KILLED and the restarted job continues the same
     ::kill(first.pid, SIGTERM);
     CHECK(wait_exit(first, 60s) == 143);
     REQUIRE(server.runs().size() == 1);
-    CHECK(server.runs()[0].status == "KILLED");
+    CHECK(server.runs()[0].status == "FAILED");
     const auto logged_first = server.runs()[0].values("loss").size();
 
     const auto second = start_trainer(dir, "second", args, mlflow_env(server));
