@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/json_fields.h"
 #include "cli/status_view.h"
 #include "cli/text_table.h"
 #include "cli/time_text.h"
@@ -13,14 +14,6 @@ namespace kftrain::cli {
 namespace {
 
 using nlohmann::json;
-
-std::string string_at(const json& object, const char* key) {
-    if (!object.is_object()) {
-        return "";
-    }
-    auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 void print_conditions(std::ostream& out, const std::string& job_json) {
     json job = json::parse(job_json, nullptr, false);

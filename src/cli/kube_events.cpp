@@ -5,18 +5,12 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "cli/json_fields.h"
+
 namespace kftrain::cli {
 namespace {
 
 using nlohmann::json;
-
-std::string string_at(const json& object, const char* key) {
-    if (!object.is_object()) {
-        return "";
-    }
-    auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 KubeEvent event_from(const json& item) {
     KubeEvent event;

@@ -9,29 +9,18 @@
 #include "cli/exit_codes.h"
 #include "cli/kube_pods.h"
 #include "cli/kubectl_errors.h"
+#include "util/text.h"
 
 namespace kftrain::cli {
 namespace {
+
+using util::split_lines;
 
 // One replica's output, kept until it can be printed in replica order.
 struct ReplicaLog {
     std::vector<std::string> lines;
     std::string failure;  // empty when the log was read
 };
-
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) {
-            end = text.size();
-        }
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
 
 std::string first_line(const std::string& text) {
     for (const auto& line : split_lines(text)) {

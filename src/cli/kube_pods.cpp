@@ -4,25 +4,12 @@
 #include <cctype>
 
 #include "cli/exit_codes.h"
+#include "cli/json_fields.h"
 
 namespace kftrain::cli {
 namespace {
 
 using nlohmann::json;
-
-const json& member(const json& object, const char* key) {
-    static const json k_null;
-    if (!object.is_object()) {
-        return k_null;
-    }
-    auto it = object.find(key);
-    return it == object.end() ? k_null : *it;
-}
-
-std::string string_at(const json& object, const char* key) {
-    const json& value = member(object, key);
-    return value.is_string() ? value.get<std::string>() : "";
-}
 
 std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),

@@ -7,25 +7,14 @@
 #include "cli/kube_status.h"
 #include "cli/kubectl_errors.h"
 #include "cli/progress.h"
+#include "util/text.h"
 
 namespace kftrain::cli {
 namespace {
 
-constexpr int k_progress_tail = 50;  // lines of the master's log searched for progress
+using util::split_lines;
 
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) {
-            end = text.size();
-        }
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
+constexpr int k_progress_tail = 50;  // lines of the master's log searched for progress
 
 }  // namespace
 

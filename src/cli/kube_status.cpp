@@ -3,31 +3,12 @@
 #include <fmt/format.h>
 
 #include "cli/exit_codes.h"
+#include "cli/json_fields.h"
 
 namespace kftrain::cli {
 namespace {
 
 using nlohmann::json;
-
-// The member at key when it is of the wanted kind, else an empty/null json.
-const json& member(const json& object, const char* key) {
-    static const json k_null;
-    if (!object.is_object()) {
-        return k_null;
-    }
-    auto it = object.find(key);
-    return it == object.end() ? k_null : *it;
-}
-
-std::string string_at(const json& object, const char* key) {
-    const json& value = member(object, key);
-    return value.is_string() ? value.get<std::string>() : "";
-}
-
-int int_at(const json& object, const char* key) {
-    const json& value = member(object, key);
-    return value.is_number_integer() ? value.get<int>() : 0;
-}
 
 // The last condition whose status is "True" (the last one if none is).
 const json* current_condition(const json& conditions) {

@@ -1,0 +1,24 @@
+#include "cli/json_fields.h"
+
+namespace kftrain::cli {
+
+const nlohmann::json& member(const nlohmann::json& object, const char* key) {
+    static const nlohmann::json k_null;
+    if (!object.is_object()) {
+        return k_null;
+    }
+    auto it = object.find(key);
+    return it == object.end() ? k_null : *it;
+}
+
+std::string string_at(const nlohmann::json& object, const char* key) {
+    const nlohmann::json& value = member(object, key);
+    return value.is_string() ? value.get<std::string>() : "";
+}
+
+int int_at(const nlohmann::json& object, const char* key) {
+    const nlohmann::json& value = member(object, key);
+    return value.is_number_integer() ? value.get<int>() : 0;
+}
+
+}  // namespace kftrain::cli

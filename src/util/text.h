@@ -1,0 +1,11 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kftrain::util {
+
+// Split text into lines without their newlines; a final newline adds no empty line.
+std::vector<std::string> split_lines(const std::string& text);
+
+}  // namespace kftrain::util
