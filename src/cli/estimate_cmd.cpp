@@ -143,10 +143,7 @@ void setup_estimate(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand(
         "estimate", "Estimate time, speedup and cost of a job over numbers of replicas");
     sub->footer(k_estimate_examples);
-    sub->add_option("-f,--file", o->file, "Job file (YAML); see 'kftrain init'")->required();
-    sub->add_option("--set", o->sets,
-                    "Override a job-file key, typed as the key: --set trainer.epochs=5 "
-                    "(repeatable; overrides the job file)");
+    add_job_file_flags(*sub, o->job);
     sub->add_option("--profile", o->profile,
                     "Profile measured by `kftrain-trainer --benchmark STEPS --profile-out FILE` "
                     "(default: a built-in profile computed from the model's FLOPs)");
@@ -193,12 +190,7 @@ int run_estimate(const EstimateOptions& options, Context& ctx) {
     if (!request) {
         return report_error(ctx, request.error(), k_exit_bad_input);
     }
-    manifest::Overrides overrides;
-    overrides.sets = options.sets;
-    if (!ctx.global.namespace_.empty()) {
-        overrides.namespace_ = ctx.global.namespace_;
-    }
-    auto spec = manifest::load_job_file(options.file, overrides);
+    auto spec = load_job(options.job, ctx.global);
     if (!spec) {
         return report_error(ctx, spec.error(), k_exit_bad_input);
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/context.h"
+#include "cli/job_input.h"
 #include "estimate/plan.h"
 #include "estimate/report.h"
 #include "util/result.h"
@@ -14,8 +15,7 @@ namespace kftrain::cli {
 
 // Everything `kftrain estimate` takes, as typed on the command line.
 struct EstimateOptions {
-    std::string file;
-    std::vector<std::string> sets;
+    JobInput job;
     std::string profile;
     std::string workers;
     std::string gpu;

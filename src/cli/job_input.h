@@ -20,7 +20,10 @@ struct JobInput {
     std::string template_file;
 };
 
-// Add -f/--file, --set and --template to a verb.
+// Add -f/--file and --set to a verb that reads a job file.
+void add_job_file_flags(CLI::App& sub, JobInput& input);
+
+// Add -f/--file, --set and --template to a verb that renders the job.
 void add_job_input_flags(CLI::App& sub, JobInput& input);
 
 // A job loaded and rendered into its PyTorchJob.
@@ -28,6 +31,9 @@ struct RenderedJob {
     manifest::JobSpec spec;
     YAML::Node manifest;
 };
+
+// Load and validate the job the flags name (with -n from the globals).
+util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global);
 
 // Load, validate and render the job the flags name (with -n from the globals).
 util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOptions& global);
