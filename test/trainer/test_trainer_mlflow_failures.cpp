@@ -4,52 +4,17 @@
 #include <mutex>
 
 #include "mlflow_test_server.h"
+#include "mlflow_test_support.h"
 #include "trainer/mlflow_run_logger.h"
 
 using namespace kftrain::trainer;
+using trainer_test::config_for;
 using trainer_test::FailMode;
+using trainer_test::fast_options;
 using trainer_test::MlflowTestServer;
+using trainer_test::Warnings;
 
 namespace {
-
-// Collect the logger's warning lines.
-struct Warnings {
-    std::mutex mutex;
-    std::vector<std::string> lines;
-    std::function<void(const std::string&)> sink() {
-        return [this](const std::string& line) {
-            std::lock_guard lock(mutex);
-            lines.push_back(line);
-        };
-    }
-    std::vector<std::string> all() {
-        std::lock_guard lock(mutex);
-        return lines;
-    }
-    std::string text() {
-        std::string out;
-        for (const auto& l : all()) {
-            out += l + "\n";
-        }
-        return out;
-    }
-};
-
-MlflowConfig config_for(const MlflowTestServer& server) {
-    MlflowConfig c;
-    c.tracking_uri = server.uri();
-    c.experiment_name = "mnist";
-    c.run_name = "job-a";
-    return c;
-}
-
-MlflowOptions fast_options() {
-    MlflowOptions o;
-    o.retry = RetryPolicy{3, std::chrono::milliseconds(1), std::chrono::milliseconds(4)};
-    o.request_timeout = std::chrono::milliseconds(5000);
-    o.flush_budget = std::chrono::seconds(30);
-    return o;
-}
 
 // Log a short run: params, 20 steps of two metrics, the end status.
 void log_a_run(RunLogger& logger) {

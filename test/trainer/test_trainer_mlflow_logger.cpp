@@ -2,51 +2,20 @@
 #include <mutex>
 
 #include "mlflow_test_server.h"
+#include "mlflow_test_support.h"
 #include "temp_dir.h"
 #include "trainer/mlflow_run_id.h"
 #include "trainer/mlflow_run_logger.h"
 
 using namespace kftrain::trainer;
+using trainer_test::config_for;
 using trainer_test::FailMode;
+using trainer_test::fast_options;
 using trainer_test::MlflowTestServer;
 using trainer_test::poll_until;
+using trainer_test::Warnings;
 
 namespace {
-
-// Collect the logger's warning lines.
-struct Warnings {
-    std::mutex mutex;
-    std::vector<std::string> lines;
-    std::function<void(const std::string&)> sink() {
-        return [this](const std::string& line) {
-            std::lock_guard lock(mutex);
-            lines.push_back(line);
-        };
-    }
-    std::vector<std::string> all() {
-        std::lock_guard lock(mutex);
-        return lines;
-    }
-};
-
-MlflowConfig config_for(const MlflowTestServer& server) {
-    MlflowConfig c;
-    c.tracking_uri = server.uri();
-    c.experiment_name = "mnist";
-    c.run_name = "job-a";
-    c.job_name = "job-a";
-    c.job_namespace = "team";
-    return c;
-}
-
-// Retry fast so failure tests finish quickly; the shape of the policy is what counts.
-MlflowOptions fast_options() {
-    MlflowOptions o;
-    o.retry = RetryPolicy{3, std::chrono::milliseconds(1), std::chrono::milliseconds(4)};
-    o.request_timeout = std::chrono::milliseconds(5000);
-    o.flush_budget = std::chrono::seconds(30);
-    return o;
-}
 
 // Log what one rank-0 training run of two epochs would log, then finish.
 void log_a_run(MlflowRunLogger& logger, RunStatus end = RunStatus::finished) {

@@ -1,0 +1,59 @@
+#pragma once
+
+// Helpers shared by the MLflow logger tests: a warning collector, a config
+// pointing at the test server, and retry options fast enough for tests.
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mlflow_test_server.h"
+#include "trainer/mlflow_run_logger.h"
+
+namespace trainer_test {
+
+// Collect the logger's warning lines.
+struct Warnings {
+    std::mutex mutex;
+    std::vector<std::string> lines;
+    std::function<void(const std::string&)> sink() {
+        return [this](const std::string& line) {
+            std::lock_guard lock(mutex);
+            lines.push_back(line);
+        };
+    }
+    std::vector<std::string> all() {
+        std::lock_guard lock(mutex);
+        return lines;
+    }
+    std::string text() {
+        std::string out;
+        for (const auto& l : all()) {
+            out += l + "\n";
+        }
+        return out;
+    }
+};
+
+// A config for the run "job-a" of job "job-a" in namespace "team", experiment "mnist".
+inline kftrain::trainer::MlflowConfig config_for(const MlflowTestServer& server) {
+    kftrain::trainer::MlflowConfig c;
+    c.tracking_uri = server.uri();
+    c.experiment_name = "mnist";
+    c.run_name = "job-a";
+    c.job_name = "job-a";
+    c.job_namespace = "team";
+    return c;
+}
+
+// Retry fast so failure tests finish quickly; the shape of the policy is what counts.
+inline kftrain::trainer::MlflowOptions fast_options() {
+    kftrain::trainer::MlflowOptions o;
+    o.retry = kftrain::trainer::RetryPolicy{3, std::chrono::milliseconds(1),
+                                            std::chrono::milliseconds(4)};
+    o.request_timeout = std::chrono::milliseconds(5000);
+    o.flush_budget = std::chrono::seconds(30);
+    return o;
+}
+
+}  // namespace trainer_test
