@@ -212,3 +212,40 @@ TEST_CASE("events keep only the job's objects, newest last", "[cluster][kube]") 
     CHECK(scheduler[0].time == "2024-05-01T10:00:01.123456Z");
     CHECK(parse_events("garbage", {"x"}).empty());
 }
+
+TEST_CASE("status reads each replica type's resource requests from the job", "[cluster][kube]") {
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    SECTION("CPU replicas: requests") {
+        JobStatus status = job_from("job-v19-succeeded.json");
+        REQUIRE(status.requests.size() == 2);
+        CHECK(status.requests[0].type == "Master");
+        CHECK(status.requests[0].replicas == 1);
+        CHECK(status.requests[1].type == "Worker");
+        CHECK(status.requests[1].replicas == 2);
+        CHECK(status.requests[1].cpu_cores == 2);
+        CHECK(status.requests[1].memory_bytes == 4 * gib);
+        CHECK(status.requests[1].gpus == 0);
+        CHECK(status.node_selector.empty());
+    }
+    SECTION("GPU replicas: GPUs from the limits, and the node selector") {
+        JobStatus status = job_from("job-v19-gpu-succeeded.json");
+        REQUIRE(status.requests.size() == 2);
+        CHECK(status.requests[1].gpus == 1);
+        CHECK(status.requests[1].cpu_cores == 8);
+        CHECK(status.requests[1].memory_bytes == 32 * gib);
+        CHECK(status.node_selector.at("cloud.google.com/gke-accelerator") == "nvidia-tesla-a100");
+    }
+    SECTION("limits only, millicores and a sidecar before the training container") {
+        auto parsed = parse_job_status(R"({"kind": "PyTorchJob",
+            "metadata": {"name": "j"},
+            "spec": {"pytorchReplicaSpecs": {"Master": {"template": {"spec": {"containers": [
+                {"name": "istio-proxy", "resources": {"requests": {"cpu": "100m"}}},
+                {"name": "pytorch", "resources": {"limits": {"cpu": "1500m", "memory": 1073741824}}}
+            ]}}}}}})");
+        REQUIRE(parsed);
+        REQUIRE(parsed->requests.size() == 1);
+        CHECK(parsed->requests[0].replicas == 1);
+        CHECK(parsed->requests[0].cpu_cores == 1.5);
+        CHECK(parsed->requests[0].memory_bytes == gib);
+    }
+}

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fake_cluster.h"
+#include "support/files.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
@@ -59,6 +60,61 @@ TEST_CASE("status of a running job shows replicas and the master's progress", "[
     CHECK(calls[1] == std::vector<std::string>{"get", "pods", "-l",
                                                "training.kubeflow.org/job-name=mnist-ddp", "-o",
                                                "json", "-n", "ml-training"});
+}
+
+TEST_CASE("status shows what the job has cost, priced from the catalog", "[cluster][e2e]") {
+    SECTION("a finished CPU job: 7m40s x 3 replicas of 2 cores and 4 GiB") {
+        FakeCluster cluster("succeeded");
+        auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
+        REQUIRE(run.code == 0);
+        CHECK(contains(run.out,
+                       "Cost:       $0.0307: 3 replicas x $0.0802/h each (2 cores, 4 GiB), "
+                       "built-in prices\n"));
+    }
+    SECTION("a running job's cost is so far") {
+        FakeCluster cluster("running");
+        auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
+        REQUIRE(run.code == 0);
+        CHECK(contains(run.out, " so far: 3 replicas x $0.0802/h each (2 cores, 4 GiB)"));
+    }
+    SECTION("GPU replicas: the type from the node selector, or --gpu") {
+        FakeCluster cluster("gpu-succeeded");
+        auto guessed = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
+        REQUIRE(guessed.code == 0);
+        CHECK(contains(guessed.out, "Cost:       $1.57: 3 replicas x $4.10/h each (1 x a100), "
+                                    "built-in prices\n"));
+        auto named = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "--gpu", "h100"});
+        REQUIRE(named.code == 0);
+        CHECK(contains(named.out, "Cost:       $4.71: 3 replicas x $12.29/h each (1 x h100)"));
+    }
+    SECTION("another catalog from KFTRAIN_PRICES, and -o json") {
+        FakeCluster cluster("succeeded");
+        const std::string prices = kftrain::test::make_temp_dir() + "/prices.yaml";
+        kftrain::test::write_file(prices,
+                                  "source: test\ncpu:\n  perCoreHour: 1.5\n  perGiBHour: 0\n");
+        auto env = cluster.env();
+        env["KFTRAIN_PRICES"] = prices;
+        auto run = kftrain::test::run_kftrain(
+            {"status", "mnist-ddp", "-n", "ml-training", "-o", "json"}, env);
+        REQUIRE(run.code == 0);
+        auto cost = nlohmann::json::parse(run.out).at("cost");
+        CHECK(cost.at("amount").get<double>() == Approx(460.0 / 3600 * 3 * 2 * 1.5));
+        CHECK(cost.at("perHour").get<double>() == Approx(9.0));
+        CHECK(cost.at("replicas") == 3);
+        CHECK(cost.at("elapsedSeconds") == 460);
+        CHECK(cost.at("final") == true);
+        CHECK(cost.at("prices") == prices);
+    }
+    SECTION("a GPU job of unknown type says how to price it") {
+        FakeCluster cluster("gpu-succeeded");
+        const std::string prices = kftrain::test::make_temp_dir() + "/prices.yaml";
+        kftrain::test::write_file(prices, "source: test\ngpus:\n  t4:\n    perGpu: 0.5\n"
+                                          "    gpusPerNode: 4\n");
+        auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "--prices", prices});
+        REQUIRE(run.code == 0);
+        CHECK(contains(run.out, "Cost:       - (its GPU type is unknown: name it with --gpu "
+                                "(one of t4 in " + prices + "))\n"));
+    }
 }
 
 TEST_CASE("status --watch prints each change until the job ends", "[cluster][e2e]") {
@@ -250,6 +306,11 @@ TEST_CASE("bad flags of the lifecycle verbs exit 2 and run no kubectl", "[cluste
         {{"logs", "x", "--replica", "worker 3"},
          "--replica: must be a type or a replica such as worker or worker-3 (got worker 3)"},
         {{"list", "-o", "csv"}, "-o/--output: must be wide, json or yaml (got csv)"},
+        {{"status", "x", "--gpu", "b200"},
+         "--gpu: built-in prices has no such GPU type (one of a100, h100, l4, t4, v100) (got "
+         "b200)"},
+        {{"status", "x", "--prices", "/nonexistent/prices.yaml"},
+         "--prices: /nonexistent/prices.yaml: cannot read: No such file or directory"},
     };
     for (const auto& c : cases) {
         FakeCluster cluster("running");

@@ -42,7 +42,8 @@ TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[
     LocalJobs jobs;
     auto file = jobs.job_file("two-ok", 2,
                               {"--steps", "3", "--env-out", jobs.dir(), "--wait-peers", jobs.dir()},
-                              "env:\n  FAKE_USER_VAR: hello\n");
+                              "env:\n  FAKE_USER_VAR: hello\nresources:\n  cpu: 1\n  "
+                              "memory: 512Mi\n");
     auto submitted = jobs.kftrain({"submit", "-f", file, "--local"});
     REQUIRE(submitted.code == 0);
     CHECK(submitted.out == "job two-ok started (local)\n");
@@ -81,6 +82,11 @@ TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[
     REQUIRE(listed->size() == 1);
     CHECK((*listed)[0].name == "two-ok");
     CHECK((*listed)[0].phase == JobPhase::Succeeded);
+
+    auto shown = jobs.kftrain({"status", "two-ok", "--local"});
+    CHECK(shown.code == 0);
+    CHECK(shown.out.find(" if run on the cluster: 2 replicas x $0.0337/h each (1 core, 0.5 "
+                         "GiB), built-in prices\n") != std::string::npos);
 
     auto described = jobs.kftrain({"describe", "two-ok", "--local"});
     CHECK(described.code == 0);

@@ -59,3 +59,35 @@ TEST_CASE("a job whose supervisor is gone before it ended is Failed, SupervisorL
     finished.phase = "Succeeded";
     CHECK(status_from_state(finished, false).phase == JobPhase::Succeeded);
 }
+
+TEST_CASE("a local job's replicas ask for the job file's resources", "[local]") {
+    JobState state = running_job();
+    state.cpu = "1500m";
+    state.memory = "2Gi";
+    auto status = status_from_state(state, true);
+    REQUIRE(status.requests.size() == 2);
+    CHECK(status.requests[0].type == "Master");
+    CHECK(status.requests[0].replicas == 1);
+    CHECK(status.requests[1].type == "Worker");
+    CHECK(status.requests[1].cpu_cores == 1.5);
+    CHECK(status.requests[1].memory_bytes == 2.0 * 1024 * 1024 * 1024);
+}
+
+TEST_CASE("state.json keeps the resources, and older state has none to price", "[local]") {
+    JobState state = running_job();
+    state.cpu = "2";
+    state.gpus = 1;
+    state.node_selector = {{"nvidia.com/gpu.product", "NVIDIA-L4"}};
+    auto doc = kftrain::cli::local::to_json(state);
+    auto read = kftrain::cli::local::job_state_from_json(doc);
+    REQUIRE(read);
+    CHECK(read->cpu == "2");
+    CHECK(read->gpus == 1);
+    CHECK(read->node_selector == state.node_selector);
+    CHECK(status_from_state(*read, true).requests.at(1).gpus == 1);
+
+    doc.erase("resources");
+    auto old = kftrain::cli::local::job_state_from_json(doc);
+    REQUIRE(old);
+    CHECK(status_from_state(*old, true).requests.empty());
+}

@@ -1,5 +1,7 @@
 #include "cli/job_status.h"
 
+#include "cli/time_text.h"
+
 namespace kftrain::cli {
 
 const char* phase_name(JobPhase phase) {
@@ -30,6 +32,15 @@ JobPhase parse_phase(const std::string& name) {
         }
     }
     return JobPhase::Unknown;
+}
+
+std::optional<double> job_duration(const JobStatus& status, std::time_t now) {
+    auto start = parse_timestamp(status.started.empty() ? status.created : status.started);
+    if (!start) {
+        return std::nullopt;
+    }
+    auto end = parse_timestamp(status.finished);
+    return std::difftime(end ? *end : now, *start);
 }
 
 }  // namespace kftrain::cli

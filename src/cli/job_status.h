@@ -1,5 +1,6 @@
 #pragma once
 
+#include <ctime>
 #include <map>
 #include <optional>
 #include <string>
@@ -59,6 +60,15 @@ struct ReplicaStatus {
     long long pid = 0;  // process id (local) or 0
 };
 
+// What each replica of one type asks for, from the job's pod template: what prices it.
+struct ReplicaRequest {
+    std::string type;  // Master or Worker
+    int replicas = 0;
+    double cpu_cores = 0;     // 0: not requested
+    double memory_bytes = 0;  // 0: not requested
+    int gpus = 0;             // nvidia.com/gpu
+};
+
 // Counts per replica type, as status.replicaStatuses reports them.
 struct ReplicaCounts {
     int active = 0;
@@ -82,6 +92,11 @@ struct JobStatus {
     std::optional<Progress> progress;             // the Master's last progress line
     std::vector<std::string> diagnosis;           // why it is pending or failing, one line each
     int replicas_wanted = 0;  // replicas the job asks for (Master included); 0 if unknown
+    std::vector<ReplicaRequest> requests;              // by type; empty when unknown
+    std::map<std::string, std::string> node_selector;  // the pods' (a GPU type may show)
 };
+
+// Return the seconds the job has run: start (or creation) to finish, or to now.
+std::optional<double> job_duration(const JobStatus& status, std::time_t now);
 
 }  // namespace kftrain::cli

@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/json_fields.h"
+#include "manifest/quantity.h"
 
 namespace kftrain::cli {
 namespace {
@@ -46,6 +47,68 @@ int wanted_replicas(const json& spec) {
     return total;
 }
 
+// Return a resource quantity ("2", "500m", "4Gi", or a bare number) in base units; 0 if
+// absent or unreadable.
+double quantity_at(const json& list, const char* key) {
+    const json& value = member(list, key);
+    if (value.is_number()) {
+        return value.get<double>();
+    }
+    return value.is_string() ? manifest::parse_quantity(value.get<std::string>()).value_or(0.0)
+                             : 0.0;
+}
+
+// The training container of a pod template: the one the operator requires to be named
+// "pytorch", else the first.
+const json& training_container(const json& pod_spec) {
+    const json& containers = member(pod_spec, "containers");
+    static const json k_none;
+    if (!containers.is_array() || containers.empty()) {
+        return k_none;
+    }
+    for (const auto& container : containers) {
+        if (string_at(container, "name") == "pytorch") {
+            return container;
+        }
+    }
+    return containers.front();
+}
+
+// Read what one replica of each type requests: requests, else limits (which Kubernetes
+// then uses as the requests); GPUs are set as limits.
+void read_requests(const json& spec, JobStatus& status) {
+    const json& replica_specs = member(spec, "pytorchReplicaSpecs");
+    if (!replica_specs.is_object()) {
+        return;
+    }
+    for (const auto& [type, replica_spec] : replica_specs.items()) {
+        const json& pod_spec = member(member(replica_spec, "template"), "spec");
+        const json& resources = member(training_container(pod_spec), "resources");
+        const json& requests = member(resources, "requests");
+        const json& limits = member(resources, "limits");
+        auto either = [&](const char* key) {
+            const double requested = quantity_at(requests, key);
+            return requested > 0 ? requested : quantity_at(limits, key);
+        };
+        ReplicaRequest request;
+        request.type = type;
+        const json& count = member(replica_spec, "replicas");
+        request.replicas = count.is_number_integer() ? count.get<int>() : 1;
+        request.cpu_cores = either("cpu");
+        request.memory_bytes = either("memory");
+        request.gpus = static_cast<int>(either("nvidia.com/gpu"));
+        status.requests.push_back(request);
+        const json& selector = member(pod_spec, "nodeSelector");
+        if (status.node_selector.empty() && selector.is_object()) {
+            for (const auto& [key, value] : selector.items()) {
+                if (value.is_string()) {
+                    status.node_selector[key] = value.get<std::string>();
+                }
+            }
+        }
+    }
+}
+
 util::Result<json> parse_object(const std::string& json_text) {
     json parsed = json::parse(json_text, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
@@ -73,6 +136,7 @@ JobStatus job_status_from(const json& job) {
     status.finished = string_at(job_status, "completionTime");
     read_counts(member(job_status, "replicaStatuses"), status);
     status.replicas_wanted = wanted_replicas(member(job, "spec"));
+    read_requests(member(job, "spec"), status);
     return status;
 }
 

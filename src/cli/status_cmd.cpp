@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli/backend.h"
+#include "cli/estimate_inputs.h"
 #include "cli/exit_codes.h"
 #include "cli/status_view.h"
 #include "cli/time_text.h"
@@ -25,7 +26,9 @@ constexpr const char* k_status_examples =
     "  # For scripts\n"
     "  kftrain status mnist-ddp -o json\n"
     "  # Print it again whenever it changes, until the job ends\n"
-    "  kftrain status mnist-ddp --watch";
+    "  kftrain status mnist-ddp --watch\n"
+    "  # Price its GPUs as A100s from your own price catalog\n"
+    "  kftrain status mnist-ddp --gpu a100 --prices prices.yaml";
 
 // What --watch compares: the status as printed, without the ages that change every second.
 std::string fingerprint(const JobStatus& status) {
@@ -45,13 +48,23 @@ void setup_status(CLI::App& app, Context& ctx) {
     sub->add_flag("-w,--watch", options->watch, "Print the status again on each change");
     sub->add_option("--interval", options->interval, "How often --watch looks at the job")
         ->default_str("5s");
+    sub->add_option("--prices", options->prices,
+                    "Price catalog for the Cost line (default: KFTRAIN_PRICES, else built-in)");
+    sub->add_option("--gpu", options->gpu,
+                    "GPU type of the replicas, as the price catalog names it (default: read from "
+                    "the node selector)");
     sub->callback([options, &ctx] {
         std::string invalid = validate_status(*options);
         if (!invalid.empty()) {
             ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
             return;
         }
-        ctx.exit_code = run_status(*options, ctx);
+        auto pricing = load_pricing(*options);
+        if (!pricing) {
+            ctx.exit_code = report_error(ctx, pricing.error(), k_exit_bad_input);
+            return;
+        }
+        ctx.exit_code = run_status(*options, *pricing, ctx);
     });
 }
 
@@ -67,7 +80,20 @@ std::string validate_status(const StatusOptions& options) {
     return "";
 }
 
-int run_status(const StatusOptions& options, Context& ctx) {
+util::Result<Pricing> load_pricing(const StatusOptions& options) {
+    auto catalog = load_prices(options.prices);
+    if (!catalog) {
+        return catalog.error_value();
+    }
+    if (!options.gpu.empty()) {
+        if (auto gpu = estimate::find_gpu_type(*catalog, options.gpu); !gpu) {
+            return gpu.error_value();
+        }
+    }
+    return Pricing{*catalog, options.gpu};
+}
+
+int run_status(const StatusOptions& options, const Pricing& pricing, Context& ctx) {
     OutputFormat format = *parse_output_format(options.output);
     auto backend = make_backend(ctx, "");
     std::string last;
@@ -81,7 +107,7 @@ int run_status(const StatusOptions& options, Context& ctx) {
             if (!last.empty()) {
                 ctx.out << "\n";
             }
-            print_status(ctx.out, *status, format, std::time(nullptr));
+            print_status(ctx.out, *status, format, std::time(nullptr), &pricing);
             ctx.out.flush();
             last = now_seen;
         }

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "cli/context.h"
+#include "cli/job_cost.h"
+#include "util/result.h"
 
 namespace kftrain::cli {
 
@@ -13,6 +15,8 @@ struct StatusOptions {
     std::string output;  // "", wide, json, yaml
     bool watch = false;
     std::string interval = "5s";
+    std::string prices;  // --prices: the catalog the Cost line uses
+    std::string gpu;     // --gpu: the replicas' GPU type
 };
 
 // Register `kftrain status`.
@@ -21,7 +25,11 @@ void setup_status(CLI::App& app, Context& ctx);
 // Check the flags of status; return an error naming the flag, or "".
 std::string validate_status(const StatusOptions& options);
 
-// Show a job's status (and, watching, each change until it ends); return the exit code.
-int run_status(const StatusOptions& options, Context& ctx);
+// Read the price catalog and check --gpu against it; errors name the flag.
+util::Result<Pricing> load_pricing(const StatusOptions& options);
+
+// Show a job's status (and, watching, each change until it ends), priced; return the exit
+// code.
+int run_status(const StatusOptions& options, const Pricing& pricing, Context& ctx);
 
 }  // namespace kftrain::cli

@@ -72,9 +72,20 @@ YAML::Node to_yaml_node(const json& value) {
     return YAML::Node(value.dump());
 }
 
+json cost_to_json(const util::Result<JobCost>& cost) {
+    if (!cost) {
+        return {{"unknown", cost.error()}};
+    }
+    return {{"amount", cost->amount},     {"currency", cost->currency},
+            {"perHour", cost->per_hour},  {"replicas", cost->replicas},
+            {"elapsedSeconds", cost->elapsed_s}, {"final", cost->final},
+            {"gpu", cost->gpu},           {"basis", cost->basis},
+            {"prices", cost->prices}};
+}
+
 }  // namespace
 
-json status_to_json(const JobStatus& s, std::time_t now) {
+json status_to_json(const JobStatus& s, std::time_t now, const Pricing* pricing) {
     json counts = json::object();
     for (const auto& [type, c] : s.counts) {
         counts[type] = {{"active", c.active}, {"succeeded", c.succeeded}, {"failed", c.failed}};
@@ -83,7 +94,7 @@ json status_to_json(const JobStatus& s, std::time_t now) {
     for (const auto& r : s.replicas) {
         replicas.push_back(replica_to_json(r));
     }
-    return {{"name", s.name},
+    json doc = {{"name", s.name},
             {"namespace", s.namespace_},
             {"backend", s.backend},
             {"state", phase_name(s.phase)},
@@ -98,6 +109,10 @@ json status_to_json(const JobStatus& s, std::time_t now) {
             {"replicas", replicas},
             {"progress", s.progress ? progress_to_json(*s.progress) : json(nullptr)},
             {"diagnosis", s.diagnosis}};
+    if (pricing != nullptr) {
+        doc["cost"] = cost_to_json(job_cost(s, *pricing, now));
+    }
+    return doc;
 }
 
 void print_json_as_yaml(std::ostream& out, const json& value) {

@@ -5,6 +5,7 @@
 #include "cli/progress.h"
 #include "cli/text_table.h"
 #include "cli/time_text.h"
+#include "estimate/units.h"
 
 namespace kftrain::cli {
 namespace {
@@ -68,7 +69,8 @@ void print_replicas(std::ostream& out, const JobStatus& status, bool wide) {
     table.print(out);
 }
 
-void print_status_table(std::ostream& out, const JobStatus& status, bool wide, std::time_t now) {
+void print_status_table(std::ostream& out, const JobStatus& status, bool wide, std::time_t now,
+                        const Pricing* pricing) {
     print_field(out, "Name", status.name);
     print_field(out, "Namespace", status.namespace_);
     print_field(out, "Backend", status.backend);
@@ -79,6 +81,9 @@ void print_status_table(std::ostream& out, const JobStatus& status, bool wide, s
     auto duration = job_duration(status, now);
     print_field(out, "Duration", duration ? format_duration(*duration) : "");
     print_field(out, "Replicas", format_counts(status));
+    if (pricing != nullptr) {
+        print_field(out, "Cost", format_cost(status, job_cost(status, *pricing, now)));
+    }
     print_field(out, "Progress", status.progress ? format_progress(*status.progress) : "");
     for (size_t i = 0; i < status.diagnosis.size(); ++i) {
         print_field(out, i == 0 ? "Diagnosis" : "", status.diagnosis[i]);
@@ -124,15 +129,6 @@ std::optional<OutputFormat> parse_output_format(const std::string& text) {
     return std::nullopt;
 }
 
-std::optional<double> job_duration(const JobStatus& status, std::time_t now) {
-    auto start = parse_timestamp(status.started.empty() ? status.created : status.started);
-    if (!start) {
-        return std::nullopt;
-    }
-    auto end = parse_timestamp(status.finished);
-    return std::difftime(end ? *end : now, *start);
-}
-
 std::string format_state(const JobStatus& status) {
     std::string line = phase_name(status.phase);
     if (!status.reason.empty()) {
@@ -144,20 +140,31 @@ std::string format_state(const JobStatus& status) {
     return line;
 }
 
-void print_status(std::ostream& out, const JobStatus& status, OutputFormat format,
-                  std::time_t now) {
+void print_status(std::ostream& out, const JobStatus& status, OutputFormat format, std::time_t now,
+                  const Pricing* pricing) {
     switch (format) {
         case OutputFormat::Table:
         case OutputFormat::Wide:
-            print_status_table(out, status, format == OutputFormat::Wide, now);
+            print_status_table(out, status, format == OutputFormat::Wide, now, pricing);
             return;
         case OutputFormat::Json:
-            out << status_to_json(status, now).dump(2) << "\n";
+            out << status_to_json(status, now, pricing).dump(2) << "\n";
             return;
         case OutputFormat::Yaml:
-            print_json_as_yaml(out, status_to_json(status, now));
+            print_json_as_yaml(out, status_to_json(status, now, pricing));
             return;
     }
+}
+
+std::string format_cost(const JobStatus& status, const util::Result<JobCost>& cost) {
+    if (!cost) {
+        return fmt::format("- ({})", cost.error());
+    }
+    const char* when = status.backend == "local" ? " if run on the cluster"
+                       : cost->final            ? ""
+                                                : " so far";
+    return fmt::format("{}{}: {}, {}", estimate::format_money(cost->amount), when, cost->basis,
+                       cost->prices);
 }
 
 void print_list(std::ostream& out, const std::vector<JobStatus>& jobs, OutputFormat format,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/backend.h"
+#include "cli/job_cost.h"
 #include "cli/job_status.h"
 
 namespace kftrain::cli {
@@ -18,21 +19,25 @@ enum class OutputFormat { Table, Wide, Json, Yaml };
 // Parse the value of -o ("" is the table); nullopt when it is none of them.
 std::optional<OutputFormat> parse_output_format(const std::string& text);
 
-// Return the seconds the job has run: start (or creation) to finish, or to now.
-std::optional<double> job_duration(const JobStatus& status, std::time_t now);
-
 // Return "Running" or "Failed (BackoffLimitExceeded): message", the state as one line.
 std::string format_state(const JobStatus& status);
 
-// Print one job's status in the given format.
-void print_status(std::ostream& out, const JobStatus& status, OutputFormat format, std::time_t now);
+// Print one job's status in the given format; with pricing, what it has cost too.
+void print_status(std::ostream& out, const JobStatus& status, OutputFormat format, std::time_t now,
+                  const Pricing* pricing = nullptr);
+
+// Return "$0.0042 so far: 2 replicas x $0.08/h each (2 cores, 4 GiB), built-in prices",
+// or "- (why it has no price)": the status table's Cost line.
+std::string format_cost(const JobStatus& status, const util::Result<JobCost>& cost);
 
 // Print jobs as a list (with a NAMESPACE column when all_namespaces).
 void print_list(std::ostream& out, const std::vector<JobStatus>& jobs, OutputFormat format,
                 bool all_namespaces, std::time_t now);
 
-// Return a job's status as JSON (the -o json shape; -o yaml is the same tree).
-nlohmann::json status_to_json(const JobStatus& status, std::time_t now);
+// Return a job's status as JSON (the -o json shape; -o yaml is the same tree); with
+// pricing, a "cost" member: the amount and its basis, or {"unknown": why}.
+nlohmann::json status_to_json(const JobStatus& status, std::time_t now,
+                              const Pricing* pricing = nullptr);
 
 // Print JSON as YAML (for -o yaml).
 void print_json_as_yaml(std::ostream& out, const nlohmann::json& value);

@@ -14,18 +14,6 @@
 namespace kftrain::estimate {
 namespace {
 
-std::string join(const std::vector<std::string>& items) {
-    return fmt::format("{}", fmt::join(items, ", "));
-}
-
-std::vector<std::string> catalog_gpus(const PriceCatalog& prices) {
-    std::vector<std::string> names;
-    for (const auto& [name, price] : prices.gpus) {
-        names.push_back(name);
-    }
-    return names;
-}
-
 // Pick the GPU type and count per replica: --gpu, or none for CPU replicas.
 util::Status resolve_device(const JobFacts& job, const PlanFlags& flags, const PriceCatalog& prices,
                             Plan& plan) {
@@ -34,15 +22,14 @@ util::Status resolve_device(const JobFacts& job, const PlanFlags& flags, const P
             return util::error(fmt::format(
                 "--gpu: the job asks for {} GPU(s) per replica; name their type to estimate "
                 "it (one of {}) (got nothing)",
-                job.gpus, join(catalog_gpus(prices))));
+                job.gpus, gpu_type_names(prices)));
         }
         plan.device = "cpu";
         return util::ok_status();
     }
-    const auto it = prices.gpus.find(flags.gpu);
-    if (it == prices.gpus.end()) {
-        return util::error(fmt::format("--gpu: {} has no such GPU type (one of {}) (got {})",
-                                       prices.file, join(catalog_gpus(prices)), flags.gpu));
+    const auto gpu = find_gpu_type(prices, flags.gpu);
+    if (!gpu) {
+        return gpu.error_value();
     }
     plan.device = flags.gpu;
     plan.gpus_per_replica = std::max(job.gpus, 1);
@@ -50,10 +37,10 @@ util::Status resolve_device(const JobFacts& job, const PlanFlags& flags, const P
         plan.assumptions.push_back(
             {"GPUs per replica", "1", "assumed: --gpu given and resources.gpus is 0"});
     }
-    if (plan.gpus_per_replica > it->second.gpus_per_node) {
+    if (plan.gpus_per_replica > gpu->gpus_per_node) {
         return util::error(
             fmt::format("resources.gpus: a replica must fit one {} node of {} GPUs (got {})",
-                        it->second.node, it->second.gpus_per_node, plan.gpus_per_replica));
+                        gpu->node, gpu->gpus_per_node, plan.gpus_per_replica));
     }
     return util::ok_status();
 }
@@ -73,7 +60,7 @@ util::Result<Profile> builtin_for_job(const JobFacts& job, Plan& plan) {
         return util::error(fmt::format(
             "--gpu: no built-in speed for this GPU type (known: {}); measure a profile and "
             "pass --profile (got {})",
-            join(known_gpus()), plan.device));
+            fmt::join(known_gpus(), ", "), plan.device));
     }
     const int procs = std::max(job.procs_per_replica, 1);
     speed->flops /= procs;

@@ -206,4 +206,21 @@ util::Result<PriceCatalog> parse_prices(const std::string& yaml, const std::stri
     }
 }
 
+std::string gpu_type_names(const PriceCatalog& prices) {
+    std::vector<std::string> names;
+    for (const auto& [name, price] : prices.gpus) {
+        names.push_back(name);
+    }
+    return fmt::format("{}", fmt::join(names, ", "));
+}
+
+util::Result<GpuPrice> find_gpu_type(const PriceCatalog& prices, const std::string& gpu) {
+    const auto it = prices.gpus.find(gpu);
+    if (it == prices.gpus.end()) {
+        return util::error(fmt::format("--gpu: {} has no such GPU type (one of {}) (got {})",
+                                       prices.file, gpu_type_names(prices), gpu));
+    }
+    return it->second;
+}
+
 }  // namespace kftrain::estimate

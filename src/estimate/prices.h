@@ -38,6 +38,13 @@ struct PriceCatalog {
 // "prices.yaml:7: gpus.a100.perNode: must be a number >= 0 (got abc)".
 util::Result<PriceCatalog> parse_prices(const std::string& yaml, const std::string& file);
 
+// Return the catalog's GPU types, joined: "a100, h100, l4".
+std::string gpu_type_names(const PriceCatalog& prices);
+
+// Return the catalog's price of a GPU type; an error naming --gpu, the catalog, the types it
+// has and the value when it has no such type.
+util::Result<GpuPrice> find_gpu_type(const PriceCatalog& prices, const std::string& gpu);
+
 // Return examples/prices.yaml as built into kftrain.
 const std::string& default_prices_yaml();
 

@@ -18,6 +18,10 @@ util::Result<JobState> plan_job(const manifest::JobSpec& spec, const PlanContext
     state.restart_policy = spec.restart_policy;
     state.backoff_limit = spec.run_policy.backoff_limit;
     state.active_deadline_seconds = spec.run_policy.active_deadline_seconds;
+    state.cpu = spec.resources.cpu;
+    state.memory = spec.resources.memory;
+    state.gpus = spec.resources.gpus;
+    state.node_selector = spec.node_selector;
     for (const auto& ref : replica_refs(spec)) {
         ReplicaState replica;
         replica.name = ref.name;

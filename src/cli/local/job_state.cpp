@@ -75,6 +75,8 @@ json to_json(const JobState& s) {
                 {"backoff_limit", optional_json(s.backoff_limit)},
                 {"active_deadline_seconds", optional_json(s.active_deadline_seconds)},
                 {"replicas", replicas},
+                {"resources", {{"cpu", s.cpu}, {"memory", s.memory}, {"gpus", s.gpus}}},
+                {"node_selector", s.node_selector},
                 {"last_progress", s.last_progress}};
 }
 
@@ -102,6 +104,13 @@ util::Result<JobState> job_state_from_json(const json& doc) {
         for (const auto& r : doc.at("replicas")) {
             s.replicas.push_back(replica_from_json(r));
         }
+        s.has_resources = doc.contains("resources");
+        if (s.has_resources) {
+            s.cpu = doc["resources"].value("cpu", "");
+            s.memory = doc["resources"].value("memory", "");
+            s.gpus = doc["resources"].value("gpus", 0);
+        }
+        s.node_selector = doc.value("node_selector", std::map<std::string, std::string>{});
         s.last_progress = doc.value("last_progress", "");
         return s;
     } catch (const json::exception& e) {

@@ -47,6 +47,13 @@ struct JobState {
     std::optional<int> backoff_limit;
     std::optional<long long> active_deadline_seconds;
     std::vector<ReplicaState> replicas;
+    // What each replica asks for in the job file (quantities as written), for its price;
+    // state.json of an older kftrain has none.
+    bool has_resources = true;
+    std::string cpu;
+    std::string memory;
+    int gpus = 0;
+    std::map<std::string, std::string> node_selector;
     std::string last_progress;  // the Master's last trainer progress line, raw JSON
 };
 

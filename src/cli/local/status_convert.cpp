@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/progress.h"
+#include "manifest/quantity.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -35,6 +36,26 @@ void count(JobStatus& status, const ReplicaStatus& replica) {
     }
 }
 
+// Every replica asks for the job file's resources; none recorded: unknown.
+std::vector<ReplicaRequest> requests(const JobState& state) {
+    std::vector<ReplicaRequest> out;
+    if (!state.has_resources) {
+        return out;
+    }
+    for (const auto& replica : state.replicas) {
+        if (out.empty() || out.back().type != replica.type) {
+            ReplicaRequest request;
+            request.type = replica.type;
+            request.cpu_cores = manifest::parse_quantity(state.cpu).value_or(0.0);
+            request.memory_bytes = manifest::parse_quantity(state.memory).value_or(0.0);
+            request.gpus = state.gpus;
+            out.push_back(request);
+        }
+        out.back().replicas += 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
@@ -49,6 +70,8 @@ JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
     status.started = state.started;
     status.finished = state.finished;
     status.replicas_wanted = static_cast<int>(state.replicas.size());
+    status.requests = requests(state);
+    status.node_selector = state.node_selector;
     bool lost = !is_finished(status.phase) && !supervisor_alive && state.supervisor_pid != 0;
     if (lost) {
         status.phase = JobPhase::Failed;
