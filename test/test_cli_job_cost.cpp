@@ -99,7 +99,7 @@ TEST_CASE("GPU replicas are priced by the type the node selector names", "[cost]
     CHECK(cost->basis == "4 replicas x $8.00/h each (2 x a100)");
 }
 
-TEST_CASE("--gpu names the GPU type over the node selector", "[cost]") {
+TEST_CASE("the --gpu flag names the GPU type over the node selector", "[cost]") {
     auto cost = job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
                          {catalog(), "t4"}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
