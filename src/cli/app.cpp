@@ -10,6 +10,7 @@
 #include "cli/describe_cmd.h"
 #include "cli/estimate_cmd.h"
 #include "cli/exit_codes.h"
+#include "cli/help_format.h"
 #include "cli/init_cmd.h"
 #include "cli/list_cmd.h"
 #include "cli/local/supervise_cmd.h"
@@ -64,6 +65,7 @@ void report_warning(Context& ctx, const std::string& message) {
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     Context ctx{out, err, {}, k_exit_ok};
     CLI::App app(k_description, "kftrain");
+    app.formatter(std::make_shared<HelpFormatter>());  // the verbs inherit it
     app.footer(k_footer);
     app.require_subcommand(1);
     app.fallthrough();
@@ -91,7 +93,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         for (const auto* sub : app.get_subcommands()) {
             shown = sub;
         }
-        out << shown->help();
+        // "Usage: kftrain submit", not CLI11's bare "Usage: submit".
+        out << (shown == &app ? app.help() : shown->help(app.get_name()));
         return k_exit_ok;
     } catch (const CLI::CallForAllHelp&) {
         out << app.help("", CLI::AppFormatMode::All);

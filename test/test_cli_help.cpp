@@ -1,0 +1,36 @@
+#include <catch2/catch.hpp>
+
+#include "support/cli_runner.h"
+
+using kftrain::test::run_kftrain;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("each verb's help names kftrain and lists the global flags", "[cli]") {
+    for (const char* verb : {"submit", "status", "logs", "estimate"}) {
+        SECTION(verb) {
+            auto run = run_kftrain({verb, "--help"});
+            CHECK(run.code == 0);
+            CHECK(has(run.out, std::string("Usage: kftrain ") + verb + " [OPTIONS]"));
+            CHECK(has(run.out, "Global options (before or after the verb):\n"));
+            CHECK(has(run.out, "-n,--namespace TEXT"));
+            CHECK(has(run.out, "--context TEXT"));
+            CHECK(has(run.out, "--local"));
+            CHECK_FALSE(has(run.out, "--version"));
+        }
+    }
+}
+
+TEST_CASE("kftrain --help lists the verbs under one usage line", "[cli]") {
+    auto run = run_kftrain({"--help"});
+    CHECK(run.code == 0);
+    CHECK(has(run.out, "Usage: kftrain [OPTIONS] SUBCOMMAND\n"));
+    CHECK(has(run.out, "  status "));
+    CHECK_FALSE(has(run.out, "Global options"));
+}
