@@ -1,4 +1,5 @@
-// The only translation unit that includes c10d and Gloo headers.
+// The only translation unit that includes c10d and Gloo headers; it hands NCCL raw pointers
+// through nccl_group.h, which includes neither torch nor CUDA.
 #include "trainer/comm.h"
 
 #include <fmt/format.h>
@@ -9,11 +10,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include "trainer/buckets.h"
+#include "trainer/nccl_group.h"
 
 namespace kftrain::trainer {
 
@@ -21,6 +24,7 @@ struct Comm::Impl {
     c10::intrusive_ptr<c10d::TCPStore> store;
     c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
     std::chrono::milliseconds timeout;
+    std::unique_ptr<NcclGroup> nccl;  // set by use_nccl()
 };
 
 namespace {
@@ -58,6 +62,88 @@ class GlooPending : public Comm::Pending {
     std::chrono::milliseconds m_timeout;
 };
 
+class NcclPending : public Comm::Pending {
+  public:
+    explicit NcclPending(std::unique_ptr<NcclGroup::Op> op) : m_op(std::move(op)) {}
+    void wait() override {
+        if (auto done = m_op->wait(); !done.ok()) {
+            throw std::runtime_error(done.error());
+        }
+    }
+
+  private:
+    std::unique_ptr<NcclGroup::Op> m_op;
+};
+
+NcclType nccl_type_of(const torch::Tensor& t) {
+    switch (t.scalar_type()) {
+        case torch::kFloat32:
+            return NcclType::f32;
+        case torch::kFloat64:
+            return NcclType::f64;
+        case torch::kFloat16:
+            return NcclType::f16;
+        case torch::kBFloat16:
+            return NcclType::bf16;
+        case torch::kInt32:
+            return NcclType::i32;
+        case torch::kInt64:
+            return NcclType::i64;
+        case torch::kUInt8:
+            return NcclType::u8;
+        default:
+            throw std::runtime_error(
+                fmt::format("NCCL cannot carry {} tensors", c10::toString(t.scalar_type())));
+    }
+}
+
+// Start an all-reduce (sum) or a broadcast from rank 0 of a contiguous tensor over NCCL.
+std::unique_ptr<NcclGroup::Op> start_nccl(NcclGroup& group, torch::Tensor& t, bool allreduce) {
+    const auto count = static_cast<std::size_t>(t.numel());
+    auto started = allreduce
+                       ? group.allreduce_sum(t.data_ptr(), count, nccl_type_of(t), t.is_cuda())
+                       : group.broadcast(t.data_ptr(), count, nccl_type_of(t), t.is_cuda());
+    if (!started.ok()) {
+        throw std::runtime_error(started.error());
+    }
+    return std::move(*started);
+}
+
+// Broadcast tensors over NCCL as one flat tensor per element type: one collective (and one
+// staging buffer) instead of one per parameter.
+void broadcast_nccl(NcclGroup& group, std::vector<torch::Tensor>& tensors) {
+    torch::NoGradGuard no_grad;
+    std::map<torch::ScalarType, std::vector<std::size_t>> by_type;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (tensors[i].numel() > 0) {
+            by_type[tensors[i].scalar_type()].push_back(i);
+        }
+    }
+    for (const auto& [type, indices] : by_type) {
+        std::vector<torch::Tensor> parts;
+        for (std::size_t i : indices) {
+            parts.push_back(tensors[i].reshape({-1}));
+        }
+        auto flat = torch::cat(parts);
+        if (auto done = start_nccl(group, flat, false)->wait(); !done.ok()) {
+            throw std::runtime_error(done.error());
+        }
+        int64_t offset = 0;
+        for (std::size_t i : indices) {
+            auto& t = tensors[i];
+            t.copy_(flat.narrow(0, offset, t.numel()).view(t.sizes()));
+            offset += t.numel();
+        }
+    }
+}
+
+void gloo_broadcast(Comm::Impl& impl, std::vector<torch::Tensor>& tensors) {
+    for (auto& t : tensors) {
+        std::vector<at::Tensor> one{t};
+        impl.group->broadcast(one)->wait(impl.timeout);
+    }
+}
+
 }  // namespace
 
 Comm::Comm(std::unique_ptr<Impl> impl, int rank, int world)
@@ -90,11 +176,44 @@ Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env, std::chrono::mil
     return std::unique_ptr<Comm>(new Comm(std::move(impl), env.rank, env.world_size));
 }
 
-void Comm::broadcast(std::vector<torch::Tensor>& tensors) {
-    for (auto& t : tensors) {
-        std::vector<at::Tensor> one{t};
-        m_impl->group->broadcast(one)->wait(m_impl->timeout);
+Result<Unit> Comm::use_nccl(int local_rank) {
+    std::string id, error;
+    if (m_rank == 0) {
+        auto made = NcclGroup::make_id();
+        if (made.ok()) {
+            id = *made;
+        } else {
+            error = made.error();
+        }
     }
+    try {
+        // An empty id tells the others that rank 0 has none, so every rank stops now.
+        id = broadcast_bytes(id);
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        return Error{"cannot share the NCCL id over Gloo: " + what.substr(0, what.find('\n'))};
+    }
+    if (id.empty()) {
+        return Error{m_rank == 0 ? error : "rank 0 could not create an NCCL id (see its error)"};
+    }
+    auto group = NcclGroup::connect(id, m_rank, m_world, local_rank, m_impl->timeout);
+    if (!group.ok()) {
+        return Error{group.error()};
+    }
+    m_impl->nccl = std::move(*group);
+    return Unit{};
+}
+
+Backend Comm::backend() const {
+    return m_impl->nccl ? Backend::nccl : Backend::gloo;
+}
+
+void Comm::broadcast(std::vector<torch::Tensor>& tensors) {
+    if (m_impl->nccl) {
+        broadcast_nccl(*m_impl->nccl, tensors);
+        return;
+    }
+    gloo_broadcast(*m_impl, tensors);
 }
 
 std::vector<double> Comm::allreduce_sum(const std::vector<double>& values) {
@@ -105,6 +224,9 @@ std::vector<double> Comm::allreduce_sum(const std::vector<double>& values) {
 }
 
 std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
+    if (m_impl->nccl) {
+        return std::make_unique<NcclPending>(start_nccl(*m_impl->nccl, flat, true));
+    }
     std::vector<at::Tensor> one{flat};
     c10d::AllreduceOptions opts;
     opts.reduceOp = c10d::ReduceOp::SUM;  // AVG crashes Gloo on 1.13: divide afterwards
@@ -117,13 +239,13 @@ void Comm::barrier() {
 
 std::string Comm::broadcast_bytes(const std::string& bytes) {
     std::vector<torch::Tensor> size{torch::tensor({static_cast<int64_t>(bytes.size())})};
-    broadcast(size);
+    gloo_broadcast(*m_impl, size);
     const int64_t n = size[0].item<int64_t>();
     std::vector<torch::Tensor> data{torch::zeros({n}, torch::kUInt8)};
     if (m_rank == 0) {
         std::memcpy(data[0].data_ptr<uint8_t>(), bytes.data(), bytes.size());
     }
-    broadcast(data);
+    gloo_broadcast(*m_impl, data);
     return std::string(reinterpret_cast<const char*>(data[0].data_ptr<uint8_t>()),
                        static_cast<std::size_t>(n));
 }

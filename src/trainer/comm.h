@@ -6,19 +6,28 @@
 #include <memory>
 #include <vector>
 
+#include "trainer/backend.h"
 #include "trainer/env.h"
 #include "trainer/result.h"
 
 namespace kftrain::trainer {
 
 // Connect the ranks of one job: a TCPStore at MASTER_ADDR:MASTER_PORT served by rank 0 and a
-// Gloo process group. Collectives throw std::exception when a peer fails or times out.
+// Gloo process group, plus an NCCL communicator after use_nccl(). Collectives throw
+// std::exception when a peer fails or times out.
 class Comm {
   public:
     // Connect to every peer, waiting at most timeout for them to arrive.
     static Result<std::unique_ptr<Comm>> connect(const DistEnv& env,
                                                  std::chrono::milliseconds timeout);
     ~Comm();
+
+    // Carry broadcast() and allreduce_async() over NCCL from now on, on CUDA device
+    // local_rank % devices; every rank must call it. The scalar sums, the barrier and
+    // broadcast_bytes stay on Gloo: they are small, and Gloo carries NCCL's id.
+    Result<Unit> use_nccl(int local_rank);
+    // Return the backend of broadcast() and allreduce_async().
+    Backend backend() const;
 
     int rank() const { return m_rank; }
     int world() const { return m_world; }

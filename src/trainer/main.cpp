@@ -8,6 +8,7 @@
 #include "trainer/datasets.h"
 #include "trainer/env.h"
 #include "trainer/local_launcher.h"
+#include "trainer/nccl_group.h"
 #include "trainer/options.h"
 #include "trainer/run.h"
 
@@ -44,6 +45,13 @@ int main(int argc, char** argv) {
     auto env = parse_dist_env(process_env());
     if (!env.ok()) {
         return fail(env.error(), k_exit_usage);
+    }
+    // Refuse --backend nccl without NCCL or a GPU before anything starts, even with one rank
+    // (where no collective runs): the job was meant for a GPU and is not getting one.
+    if (invocation->train.backend == "nccl") {
+        if (auto usable = choose_backend("nccl", true, probe_cuda); !usable.ok()) {
+            return fail(usable.error(), k_exit_usage);
+        }
     }
     if (env->spawn_local > 1) {
         return run_local_processes(*env, args);

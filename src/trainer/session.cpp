@@ -11,6 +11,7 @@
 #include "trainer/buckets.h"
 #include "trainer/cpu_quota.h"
 #include "trainer/datasets.h"
+#include "trainer/nccl_group.h"
 #include "trainer/profile.h"
 #include "trainer/sampler.h"
 #include "trainer/watchdog.h"
@@ -81,7 +82,7 @@ Result<Unit> setup_data(Session& s) {
     return Unit{};
 }
 
-Result<Unit> setup_comm(Session& s) {
+Result<std::unique_ptr<Comm>> connect_peers(Session& s) {
     const auto timeout = std::chrono::seconds(s.options.timeout_s);
     // The store's and Gloo's rendezvous timeouts add up: bound the whole connection.
     Watchdog watchdog(timeout + std::chrono::seconds(1), [&s] {
@@ -91,11 +92,26 @@ Result<Unit> setup_comm(Session& s) {
                                                       s.rank(), s.world(), s.options.timeout_s)}});
         std::_Exit(1);
     });
-    auto comm = Comm::connect(s.env, timeout);
+    return Comm::connect(s.env, timeout);
+}
+
+Result<Unit> setup_comm(Session& s) {
+    auto comm = connect_peers(s);
     if (!comm.ok()) {
         return Error{comm.error()};
     }
     s.comm = std::move(*comm);
+    // Tensors on CUDA need a CUDA libtorch; Debian's is CPU-only, so auto means gloo there.
+    auto backend =
+        choose_backend(s.options.backend, s.model->parameters().at(0).is_cuda(), probe_cuda);
+    if (!backend.ok()) {
+        return Error{backend.error()};
+    }
+    if (*backend == Backend::nccl) {
+        if (auto ok = s.comm->use_nccl(s.env.local_rank); !ok.ok()) {  // its own deadline
+            return Error{ok.error()};
+        }
+    }
     auto params = s.model->parameters();
     s.comm->broadcast(params);
     auto buffers = s.model->buffers();
@@ -134,11 +150,6 @@ std::vector<double> Session::sum_over_ranks(const std::vector<double>& values) {
 
 Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const DistEnv& env,
                                               ProgressLog& log) {
-    if (options.backend == "nccl") {
-        return Error{
-            "--backend: nccl needs a CUDA build of libtorch; this one is CPU-only "
-            "(got nccl)"};
-    }
     auto s = std::make_unique<Session>();
     s->options = options;
     s->env = env;

@@ -271,7 +271,7 @@ int Trainer::run() {
                   {"batch_size", o.batch_size},
                   {"global_batch_size", o.batch_size * m_s.world()},
                   {"lr", lr_at(m_s.schedule, m_global_step)},
-                  {"backend", m_s.comm ? "gloo" : "none"},
+                  {"backend", m_s.comm ? backend_name(m_s.comm->backend()) : "none"},
                   {"threads", m_s.threads},
                   {"samples", m_s.train.size()},
                   {"steps_per_epoch", m_s.steps_per_epoch},
@@ -286,7 +286,7 @@ int Trainer::run() {
                               {"optimizer", o.optimizer},
                               {"world_size", std::to_string(m_s.world())},
                               {"global_batch_size", std::to_string(o.batch_size * m_s.world())},
-                              {"backend", m_s.comm ? "gloo" : "none"},
+                              {"backend", m_s.comm ? backend_name(m_s.comm->backend()) : "none"},
                               {"seed", std::to_string(o.seed)}});
     }
     m_start = SteadyClock::now();

@@ -1,0 +1,43 @@
+#include "trainer/backend.h"
+
+#include <fmt/format.h>
+
+namespace kftrain::trainer {
+
+const char* backend_name(Backend backend) {
+    return backend == Backend::nccl ? "nccl" : "gloo";
+}
+
+Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda,
+                               const std::function<CudaFacts()>& probe) {
+    if (flag != "auto" && flag != "gloo" && flag != "nccl") {
+        return Error{fmt::format("--backend: must be auto, gloo or nccl (got {})", flag)};
+    }
+    if (flag == "gloo" || (flag == "auto" && !tensors_on_cuda)) {
+        return Backend::gloo;
+    }
+    const CudaFacts facts = probe();
+    if (flag == "auto") {
+        return facts.nccl_built ? Backend::nccl : Backend::gloo;
+    }
+    if (!facts.nccl_built) {
+        return Error{fmt::format(
+            "--backend: nccl needs kftrain-trainer built with NCCL (the CUDA toolkit's nccl.h "
+            "and libnccl); this build has only gloo (got {})",
+            flag)};
+    }
+    if (!facts.error.empty()) {
+        return Error{fmt::format(
+            "--backend: nccl needs a visible CUDA device; cudaGetDeviceCount failed with \"{}\" "
+            "(got {})",
+            facts.error, flag)};
+    }
+    if (facts.devices < 1) {
+        return Error{fmt::format(
+            "--backend: nccl needs a visible CUDA device; cudaGetDeviceCount found none (got {})",
+            flag)};
+    }
+    return Backend::nccl;
+}
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "trainer/result.h"
+
+namespace kftrain::trainer {
+
+// Say which library carries the collectives of a job.
+enum class Backend { gloo, nccl };
+
+// Hold what this build and machine offer for NCCL, found by probe_cuda().
+struct CudaFacts {
+    // The trainer was built with the CUDA toolkit's nccl.h and libnccl.
+    bool nccl_built = false;
+    // Visible CUDA devices (0 when counting failed).
+    int devices = 0;
+    // The CUDA error text when counting the devices failed, empty otherwise.
+    std::string error;
+};
+
+// Return "gloo" or "nccl".
+const char* backend_name(Backend backend);
+
+// Resolve --backend (auto|gloo|nccl): auto means NCCL only for tensors on CUDA in a build with
+// NCCL. probe is called only when the answer depends on it. Errors name the flag and value.
+Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda,
+                               const std::function<CudaFacts()>& probe);
+
+}  // namespace kftrain::trainer
