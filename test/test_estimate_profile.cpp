@@ -5,6 +5,7 @@
 #include "estimate/builtin_profile.h"
 #include "estimate/network_shape.h"
 #include "estimate/profile.h"
+#include "trainer/profile.h"
 
 using namespace kftrain::estimate;
 
@@ -133,4 +134,43 @@ TEST_CASE("estimate builds a profile from FLOPs and an assumed device speed", "[
     CHECK(builtin_profile("vgg16", "mnist", 64, DeviceSpeed{1e9, ""}).error() ==
           "trainer.model: no built-in profile for this model; measure one with "
           "`kftrain-trainer --benchmark 20 --profile-out profile.json` (got vgg16)");
+}
+
+TEST_CASE("the profile the trainer writes is the one kftrain estimate reads", "[estimate]") {
+    kftrain::trainer::Profile p;
+    p.model = "resnet18";
+    p.dataset = "cifar10";
+    p.parameters = 11173962;
+    p.gradient_bytes = 44695848;
+    p.batch_size = 32;
+    p.threads = 2;
+    p.world_size = 2;
+    p.steps = 20;
+    p.compute_s_per_step = 0.5;
+    p.forward_s_per_step = 0.15;
+    p.backward_s_per_step = 0.3;
+    p.allreduce_s_per_step = 0.2;
+    p.allreduce_bandwidth_bytes_per_s = 2.2e8;
+    p.overlap_fraction = 0.25;
+    p.samples_per_sec = 91.5;
+    auto read = kftrain::estimate::parse_profile(kftrain::trainer::profile_json(p).dump(), "profile.json");
+    REQUIRE(read);
+    const kftrain::estimate::ProfileFields& fields = *read;
+    CHECK(fields.model == p.model);
+    CHECK(fields.dataset == p.dataset);
+    CHECK(fields.parameters == p.parameters);
+    CHECK(fields.gradient_bytes == p.gradient_bytes);
+    CHECK(fields.batch_size == p.batch_size);
+    CHECK(fields.threads == p.threads);
+    CHECK(fields.world_size == p.world_size);
+    CHECK(fields.steps == p.steps);
+    CHECK(fields.compute_s_per_step == p.compute_s_per_step);
+    CHECK(fields.forward_s_per_step == p.forward_s_per_step);
+    CHECK(fields.backward_s_per_step == p.backward_s_per_step);
+    CHECK(fields.allreduce_s_per_step == p.allreduce_s_per_step);
+    CHECK(fields.allreduce_bandwidth_bytes_per_s == p.allreduce_bandwidth_bytes_per_s);
+    CHECK(fields.overlap_fraction == p.overlap_fraction);
+    CHECK(fields.samples_per_sec == p.samples_per_sec);
+    CHECK(read->measured);
+    CHECK_FALSE(read->trainer_version.empty());
 }
