@@ -141,6 +141,25 @@ TEST_CASE("OnFailure with backoffLimit 2 restarts a worker that fails once and s
     CHECK(status.replicas[0].restarts == 0);
     auto lines = jobs.log_lines("retry-ok");
     CHECK(contains_line(lines, "worker-0 | kftrain: worker-0 exited with code 1; restarting"));
+
+    // --previous: the worker's failed attempt only; the master never restarted.
+    auto previous = jobs.kftrain({"logs", "retry-ok", "--previous", "--raw", "--local"});
+    CHECK(previous.code == 0);
+    CHECK(previous.out.find("worker-0 | fake-replica: rank 1 failing with code 1\n") !=
+          std::string::npos);
+    CHECK(previous.out.find("master-0 |") == std::string::npos);
+    CHECK(previous.err == "kftrain: master-0: has not restarted: no previous attempt\n");
+    size_t starts = 0;
+    for (size_t at = 0; (at = previous.out.find(R"("event":"start")", at)) != std::string::npos;
+         ++at) {
+        ++starts;
+    }
+    CHECK(starts == 1);  // the first attempt's start line, not the second's
+
+    auto none = jobs.kftrain({"logs", "retry-ok", "--previous", "--replica", "master", "--local"});
+    CHECK(none.code == 3);
+    CHECK(none.err.find("kftrain: error: --previous: no replica of retry-ok matching master has "
+                        "restarted\n") != std::string::npos);
 }
 
 TEST_CASE("a worker failing every time fails the job when backoffLimit is reached", "[local]") {

@@ -10,6 +10,30 @@ using kftrain::cli::local::parse_since;
 using kftrain::cli::local::replica_matches;
 using kftrain::cli::local::tail_per_replica;
 
+TEST_CASE("a record belongs to an attempt by its replica and time, both ends included",
+          "[local]") {
+    using kftrain::cli::local::AttemptWindow;
+    using kftrain::cli::local::in_attempt;
+    const std::map<std::string, AttemptWindow> windows = {
+        {"worker-0", {"2026-11-22T04:00:00Z", "2026-11-22T04:00:10Z"}},
+        {"worker-1", {"2026-11-22T04:00:00Z", ""}},  // not finished: open-ended
+    };
+    struct Case {
+        const char* time;
+        const char* replica;
+        bool in;
+    };
+    const Case cases[] = {
+        {"2026-11-22T04:00:00Z", "worker-0", true},   {"2026-11-22T04:00:10Z", "worker-0", true},
+        {"2026-11-22T04:00:11Z", "worker-0", false},  {"2026-11-22T03:59:59Z", "worker-0", false},
+        {"2026-11-22T05:00:00Z", "worker-1", true},   {"2026-11-22T04:00:05Z", "master-0", false},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.time, c.replica);
+        CHECK(in_attempt(LogRecord{c.time, c.replica, "x"}, windows) == c.in);
+    }
+}
+
 TEST_CASE("combined log lines split into time, replica and text", "[local]") {
     auto record = parse_log_record("2026-11-22T04:00:00Z\tworker-1\ta\tb");
     REQUIRE(record.has_value());

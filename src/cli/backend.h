@@ -27,7 +27,8 @@ struct LogOptions {
     std::string since;        // a duration as kubectl takes it: 10m, 1h
     bool timestamps = false;
     std::string replica;    // "", "master", "worker", "worker-3", "master-0"
-    bool previous = false;  // the last terminated container (cluster)
+    bool previous = false;  // the last terminated container (locally: the attempt before the
+                            // last restart)
     std::chrono::milliseconds poll_interval{2000};  // following: how often to look for pods
 };
 

@@ -30,7 +30,9 @@ json replica_json(const ReplicaState& r) {
                 {"state", r.state},       {"reason", r.reason},
                 {"pid", r.pid},           {"start_ticks", r.start_ticks},
                 {"restarts", r.restarts}, {"exit_code", optional_json(r.exit_code)},
-                {"started", r.started},   {"finished", r.finished}};
+                {"started", r.started},   {"finished", r.finished},
+                {"previous_started", r.previous_started},
+                {"previous_finished", r.previous_finished}};
 }
 
 ReplicaState replica_from_json(const json& doc) {
@@ -49,6 +51,8 @@ ReplicaState replica_from_json(const json& doc) {
     read_optional(doc, "exit_code", r.exit_code);
     r.started = doc.value("started", "");
     r.finished = doc.value("finished", "");
+    r.previous_started = doc.value("previous_started", "");
+    r.previous_finished = doc.value("previous_finished", "");
     return r;
 }
 

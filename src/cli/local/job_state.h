@@ -26,6 +26,9 @@ struct ReplicaState {
     std::optional<int> exit_code;  // shell convention: 128 + signal when a signal ended it
     std::string started;
     std::string finished;
+    // The attempt before the last restart, for `logs --previous`; empty before a restart.
+    std::string previous_started;
+    std::string previous_finished;
 };
 
 // Everything the supervisor records in state.json.

@@ -73,6 +73,35 @@ bool job_over(const std::string& job) {
     return (final || state->supervisor_pid != 0) && !supervisor_alive(*state);
 }
 
+// Return the previous attempt of each selected replica that restarted; a notice for each
+// that did not, and an error when none did.
+util::Result<std::map<std::string, AttemptWindow>> previous_attempts(const std::string& job,
+                                                                     const LogOptions& options,
+                                                                     const LogSink& sink) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    std::map<std::string, AttemptWindow> windows;
+    for (const auto& replica : state->replicas) {
+        if (!replica_matches(options.replica, replica.name)) {
+            continue;
+        }
+        if (replica.previous_started.empty()) {
+            sink({replica.name, "has not restarted: no previous attempt", true});
+        } else {
+            windows[replica.name] = {replica.previous_started, replica.previous_finished};
+        }
+    }
+    if (windows.empty()) {
+        return util::error(
+            fmt::format("--previous: no replica of {}{} has restarted", job,
+                        options.replica.empty() ? "" : " matching " + options.replica),
+            k_exit_not_found);
+    }
+    return windows;
+}
+
 }  // namespace
 
 util::Status read_logs(const std::string& job, const LogOptions& options, const LogSink& sink) {
@@ -92,10 +121,19 @@ util::Status read_logs(const std::string& job, const LogOptions& options, const 
             sink(to_log_line(record, options.timestamps));
         }
     };
+    std::map<std::string, AttemptWindow> previous;
+    if (options.previous) {
+        auto windows = previous_attempts(job, options, sink);
+        if (!windows) {
+            return windows.error_value();
+        }
+        previous = std::move(*windows);
+    }
     auto select = [&](const std::vector<LogRecord>& records) {
         std::vector<LogRecord> out;
         for (const auto& record : records) {
-            if (record_selected(record, options, since_time)) {
+            if (record_selected(record, options, since_time) &&
+                (!options.previous || in_attempt(record, previous))) {
                 out.push_back(record);
             }
         }
@@ -104,7 +142,7 @@ util::Status read_logs(const std::string& job, const LogOptions& options, const 
     LogCursor cursor(combined_log_path(job));
     auto first = select(cursor.next());
     emit(options.tail ? tail_per_replica(first, *options.tail) : first);
-    while (options.follow) {
+    while (options.follow && !options.previous) {  // a previous attempt is over
         bool over = job_over(job);
         emit(select(cursor.next()));
         if (over) {

@@ -111,6 +111,17 @@ bool record_selected(const LogRecord& record, const LogOptions& options, std::ti
     return when && *when >= since_time;
 }
 
+bool in_attempt(const LogRecord& record, const std::map<std::string, AttemptWindow>& windows) {
+    const auto window = windows.find(record.replica);
+    if (window == windows.end()) {
+        return false;
+    }
+    const auto when = parse_timestamp(record.time);
+    const auto started = parse_timestamp(window->second.started);
+    const auto finished = parse_timestamp(window->second.finished);
+    return when && started && *when >= *started && (!finished || *when <= *finished);
+}
+
 std::vector<LogRecord> tail_per_replica(const std::vector<LogRecord>& records, int n) {
     std::map<std::string, int> remaining;
     std::vector<bool> keep(records.size(), false);

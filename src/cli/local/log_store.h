@@ -49,6 +49,15 @@ std::optional<long long> parse_since(const std::string& text);
 // Return whether a record passes the replica and since filters (since_time 0: none).
 bool record_selected(const LogRecord& record, const LogOptions& options, std::time_t since_time);
 
+// When one attempt of a replica ran: RFC 3339 UTC times, both included.
+struct AttemptWindow {
+    std::string started;
+    std::string finished;
+};
+
+// Return whether a record was printed by its replica's attempt in windows (by replica name).
+bool in_attempt(const LogRecord& record, const std::map<std::string, AttemptWindow>& windows);
+
 // Keep the last n records of each replica, in their order.
 std::vector<LogRecord> tail_per_replica(const std::vector<LogRecord>& records, int n);
 

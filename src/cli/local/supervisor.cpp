@@ -62,6 +62,10 @@ void Supervisor::start_replica(size_t i) {
     options.new_session = true;
     slot.restart_at.reset();
     auto process = util::Process::spawn(options);
+    if (!replica.started.empty()) {  // a restart: keep the last attempt for logs --previous
+        replica.previous_started = replica.started;
+        replica.previous_finished = replica.finished;
+    }
     replica.started = now_timestamp();
     replica.finished.clear();
     if (!process) {
