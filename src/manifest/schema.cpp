@@ -64,6 +64,8 @@ FieldDef trainer_section() {
             ranged("keepCheckpoints", T::Int, 1, 1000, "3", "checkpoints kept"),
             ranged("logEvery", T::Int, 1, k_int32_max, "50", "steps between progress lines"),
             one_of("backend", {"auto", "gloo", "nccl"}, "auto", "collective backend"),
+            one_of("device", {"auto", "cpu", "cuda"}, "auto",
+                   "where the model and data live (auto: the replica's GPU when it sees one)"),
             ranged("timeout", T::Int, 1, 86400, "300", "seconds to wait for a peer before failing"),
             ranged("threads", T::Int, 0, 1024, "0",
                    "intra-op threads per process (0: CPU quota / local processes)"),

@@ -26,7 +26,10 @@ Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std:
     try {
         std::istringstream in(bytes);
         torch::serialize::InputArchive archive, model_archive, optimizer_archive;
-        archive.load_from(in);
+        // Map every tensor to the model's device: unmapped, a checkpoint written on a GPU does
+        // not load on a CPU, and one written on a CPU would move a GPU model's parameters
+        // back to the host (reading into a tensor on another device replaces its data).
+        archive.load_from(in, model.parameters().at(0).device());
         archive.read("model", model_archive);
         archive.read("optimizer", optimizer_archive);
         model.load(model_archive);
@@ -50,7 +53,7 @@ Result<Unit> save_checkpoint(const std::string& path, Net& model,
 Result<Unit> write_params_dump(const std::string& path, Net& model) {
     std::string bytes;
     for (const auto& p : model.parameters()) {
-        auto flat = p.detach().to(torch::kFloat32).contiguous().reshape({-1});
+        auto flat = p.detach().to(torch::kCPU, torch::kFloat32).contiguous().reshape({-1});
         const auto* data = reinterpret_cast<const char*>(flat.data_ptr<float>());
         bytes.append(data, static_cast<std::size_t>(flat.numel()) * sizeof(float));
     }

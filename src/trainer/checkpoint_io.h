@@ -19,7 +19,8 @@ struct TrainPosition {
 // Serialise the model, the optimizer (momentum or Adam moments included) and the position.
 std::string checkpoint_bytes(Net& model, torch::optim::Optimizer& optimizer, TrainPosition pos);
 
-// Restore what checkpoint_bytes saved; name is used in errors.
+// Restore what checkpoint_bytes saved onto the device of the model's parameters, whichever
+// device it was saved from; name is used in errors.
 Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std::string& name,
                                             Net& model, torch::optim::Optimizer& optimizer);
 
@@ -27,7 +28,8 @@ Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std:
 Result<Unit> save_checkpoint(const std::string& path, Net& model,
                              torch::optim::Optimizer& optimizer, TrainPosition pos);
 
-// Write all parameters as raw little-endian float32 values, in model order (for tests).
+// Write all parameters as raw little-endian float32 values, in model order, from any device
+// (for tests).
 Result<Unit> write_params_dump(const std::string& path, Net& model);
 
 }  // namespace kftrain::trainer

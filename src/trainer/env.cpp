@@ -24,18 +24,27 @@ Result<int> parse_int(const EnvLookup& env, const std::string& name, int fallbac
     }
 }
 
-// Processes per pod from PET_NPROC_PER_NODE: a number, or the operator's words.
-// This CPU build runs one process per pod for auto and cpu (its intra-op threads
-// already use the pod's CPUs); gpu needs a CUDA build.
-Result<int> parse_nproc(const EnvLookup& env) {
+// Processes per pod from PET_NPROC_PER_NODE: a number, or the operator's words. auto and
+// cpu run one process per pod (its intra-op threads already use the pod's CPUs); gpu runs one
+// per CUDA device libtorch sees, and is an error where it sees none.
+Result<int> parse_nproc(const EnvLookup& env, const TorchCudaProbe& cuda) {
     const auto raw = env("PET_NPROC_PER_NODE");
     if (raw && (*raw == "auto" || *raw == "cpu")) {
         return 1;
     }
     if (raw && *raw == "gpu") {
-        return Error{
-            "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one "
-            "runs on CPU (got gpu)"};
+        const TorchCuda facts = cuda ? cuda() : TorchCuda{};
+        if (!facts.built) {
+            return Error{
+                "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one "
+                "runs on CPU (got gpu)"};
+        }
+        if (facts.devices < 1) {
+            return Error{
+                "PET_NPROC_PER_NODE: gpu needs a visible CUDA device; libtorch sees none "
+                "(check CUDA_VISIBLE_DEVICES and the driver) (got gpu)"};
+        }
+        return facts.devices;
     }
     return parse_int(env, "PET_NPROC_PER_NODE", 1, 1);
 }
@@ -57,13 +66,13 @@ EnvLookup process_env() {
     };
 }
 
-Result<DistEnv> parse_dist_env(const EnvLookup& env) {
+Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda) {
     DistEnv out;
     const auto world = parse_int(env, "WORLD_SIZE", 1, 1);
     const auto rank = parse_int(env, "RANK", 0, 0);
     const auto local = parse_int(env, "LOCAL_RANK", 0, 0);
     const auto port = parse_int(env, "MASTER_PORT", 29500, 1);
-    const auto nproc = parse_nproc(env);
+    const auto nproc = parse_nproc(env, cuda);
     for (const auto* r : {&world, &rank, &local, &port, &nproc}) {
         if (!r->ok()) {
             return Error{r->error()};
@@ -99,6 +108,11 @@ Result<DistEnv> parse_dist_env(const EnvLookup& env) {
     const bool all_here = out.master_addr == "localhost" || out.master_addr.rfind("127.", 0) == 0;
     if (*nproc == 1 && all_here) {
         out.local_procs = out.world_size;  // a loopback master means every rank is on this host
+        if (!env("LOCAL_RANK")) {
+            // As torchrun on one node: the rank is the local rank, so the ranks of a job run
+            // on one host (the local backend, tests) take different CUDA devices.
+            out.local_rank = out.rank;
+        }
     }
     if (out.rank >= out.world_size) {
         return Error{

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "trainer/device.h"
 #include "trainer/result.h"
 
 namespace kftrain::trainer {
@@ -14,6 +15,8 @@ struct DistEnv {
     int master_port = 29500;
     int world_size = 1;
     int rank = 0;
+    // LOCAL_RANK (it picks the CUDA device); the rank when it is unset and the master is a
+    // loopback address, as every rank is then on this host.
     int local_rank = 0;
     // Processes this trainer must spawn itself (PET_NPROC_PER_NODE > 1, not yet spawned).
     int spawn_local = 1;
@@ -33,7 +36,12 @@ EnvLookup process_env();
 // Name of the variable marking processes spawned by a trainer for nproc-per-node.
 constexpr const char* k_spawned_env = "KFTRAIN_TRAINER_SPAWNED";
 
+// Find what libtorch offers for CUDA (probe_torch_cuda() in the program).
+using TorchCudaProbe = std::function<TorchCuda()>;
+
 // Parse MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, PET_* and GLOO_SOCKET_IFNAME.
-Result<DistEnv> parse_dist_env(const EnvLookup& env);
+// cuda is asked only for PET_NPROC_PER_NODE=gpu (one process per CUDA device); without it
+// libtorch counts as a CPU build.
+Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda = {});
 
 }  // namespace kftrain::trainer

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "trainer/datasets.h"
+#include "trainer/device.h"
 #include "trainer/env.h"
 #include "trainer/local_launcher.h"
 #include "trainer/nccl_group.h"
@@ -42,9 +43,17 @@ int main(int argc, char** argv) {
         case Command::train:
             break;
     }
-    auto env = parse_dist_env(process_env());
+    auto env = parse_dist_env(process_env(), probe_torch_cuda);
     if (!env.ok()) {
         return fail(env.error(), k_exit_usage);
+    }
+    // Refuse --device cuda where libtorch has no CUDA device before anything starts, as for
+    // --backend nccl below: exit 2 and one line, not a failed start on every rank.
+    if (invocation->train.device == "cuda") {
+        if (auto usable = choose_device("cuda", env->local_rank, probe_torch_cuda());
+            !usable.ok()) {
+            return fail(usable.error(), k_exit_usage);
+        }
     }
     // Refuse --backend nccl without NCCL or a GPU before anything starts, even with one rank
     // (where no collective runs): the job was meant for a GPU and is not getting one.

@@ -88,6 +88,10 @@ std::vector<FlagSpec> train_flags() {
          store(int_flag("--log-every", 1), &O::log_every)},
         {"--backend", "auto|gloo|nccl (default auto)",
          store(choice_flag("--backend", {"auto", "gloo", "nccl"}), &O::backend)},
+        {"--device",
+         "auto|cpu|cuda: where the model and data live (default auto: CUDA device "
+         "LOCAL_RANK % devices when libtorch sees one, else cpu)",
+         store(choice_flag("--device", {"auto", "cpu", "cuda"}), &O::device)},
         {"--timeout", "Seconds to wait for peers (default 300)",
          store(int_flag("--timeout", 1), &O::timeout_s)},
         {"--threads", "Intra-op threads, 0 = CPU quota / local processes (default 0)",

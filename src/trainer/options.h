@@ -30,6 +30,7 @@ struct TrainOptions {
     std::string log_format = "text";
     int log_every = 50;
     std::string backend = "auto";
+    std::string device = "auto";
     int timeout_s = 300;
     int threads = 0;
     int64_t samples = 0;

@@ -27,10 +27,10 @@ std::string text_body(const std::string& event, const Fields& f) {
                                   : fmt::format(", resumed from step {}", str(f, "resumed_from"));
         return fmt::format(
             "start: model {} dataset {} epochs {} batch {} (global {}) lr {:.6g} backend {} "
-            "threads {} samples {} steps/epoch {}{}",
+            "device {} threads {} samples {} steps/epoch {}{}",
             str(f, "model"), str(f, "dataset"), str(f, "epochs"), str(f, "batch_size"),
-            str(f, "global_batch_size"), num(f, "lr"), str(f, "backend"), str(f, "threads"),
-            str(f, "samples"), str(f, "steps_per_epoch"), resumed);
+            str(f, "global_batch_size"), num(f, "lr"), str(f, "backend"), str(f, "device"),
+            str(f, "threads"), str(f, "samples"), str(f, "steps_per_epoch"), resumed);
     }
     if (event == "progress") {
         return fmt::format(

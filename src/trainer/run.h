@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "trainer/device.h"
 #include "trainer/env.h"
 #include "trainer/options.h"
 
@@ -14,5 +15,9 @@ constexpr int k_exit_terminated = 143;
 // and return the exit code (0 done, 1 failed, 143 stopped by SIGTERM).
 int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& out,
                 std::ostream& err);
+
+// Ask libtorch whether it is a CUDA build and how many CUDA devices it sees (cheap: creates
+// no CUDA context). Defined in a torch translation unit so that callers need no torch header.
+TorchCuda probe_torch_cuda();
 
 }  // namespace kftrain::trainer

@@ -1,6 +1,7 @@
 #include "trainer/session.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -11,8 +12,10 @@
 #include "trainer/buckets.h"
 #include "trainer/cpu_quota.h"
 #include "trainer/datasets.h"
+#include "trainer/device.h"
 #include "trainer/nccl_group.h"
 #include "trainer/profile.h"
+#include "trainer/run.h"
 #include "trainer/sampler.h"
 #include "trainer/watchdog.h"
 
@@ -68,9 +71,11 @@ Result<Unit> setup_data(Session& s) {
     s.test = to_tensors(data->test);
     const int c = train.channels;
     s.mean = torch::tensor(std::vector<float>(train.mean.begin(), train.mean.begin() + c))
-                 .view({1, c, 1, 1});
+                 .view({1, c, 1, 1})
+                 .to(s.device);
     s.stddev = torch::tensor(std::vector<float>(train.stddev.begin(), train.stddev.begin() + c))
-                   .view({1, c, 1, 1});
+                   .view({1, c, 1, 1})
+                   .to(s.device);
     s.shard_size = sampler_num_samples(s.train.size(), s.world(), false);
     const int64_t b = s.options.batch_size;
     s.steps_per_epoch = (s.shard_size + b - 1) / b;
@@ -79,6 +84,8 @@ Result<Unit> setup_data(Session& s) {
         return Error{model.error()};
     }
     s.model = *model;
+    // Initialised on the host from the seed, so every device starts from the same weights.
+    s.model->to(s.device);
     return Unit{};
 }
 
@@ -101,7 +108,7 @@ Result<Unit> setup_comm(Session& s) {
         return Error{comm.error()};
     }
     s.comm = std::move(*comm);
-    // Tensors on CUDA need a CUDA libtorch; Debian's is CPU-only, so auto means gloo there.
+    // auto: NCCL when the model is on a CUDA device and NCCL is built in, else Gloo.
     auto backend =
         choose_backend(s.options.backend, s.model->parameters().at(0).is_cuda(), probe_cuda);
     if (!backend.ok()) {
@@ -123,12 +130,21 @@ Result<Unit> setup_comm(Session& s) {
 
 }  // namespace
 
+TorchCuda probe_torch_cuda() {
+    TorchCuda facts;
+    facts.devices = static_cast<int>(torch::cuda::device_count());
+    // libc10_cuda registers CUDA's device guard when it loads: only CUDA builds have it.
+    facts.built = facts.devices > 0 || c10::impl::hasDeviceGuardImpl(c10::DeviceType::CUDA);
+    return facts;
+}
+
 std::pair<torch::Tensor, torch::Tensor> Session::batch(const TensorSet& set,
                                                        const std::vector<int64_t>& indices) const {
     auto idx = torch::tensor(indices, torch::kInt64);
-    auto x = set.images.index_select(0, idx).to(torch::kFloat32).div_(255.0f);
+    // Copy the uint8 pixels (a quarter of the float bytes) and convert on the device.
+    auto x = set.images.index_select(0, idx).to(device).to(torch::kFloat32).div_(255.0f);
     x = x.sub_(mean).div_(stddev);
-    return {x, set.labels.index_select(0, idx)};
+    return {x, set.labels.index_select(0, idx).to(device)};
 }
 
 std::vector<int64_t> Session::epoch_indices(int64_t epoch) const {
@@ -156,6 +172,16 @@ Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const
     s->log = &log;
     s->threads = choose_threads(options, env);
     configure_threads(s->threads);
+    auto device = choose_device(options.device, env.local_rank, probe_torch_cuda());
+    if (!device.ok()) {
+        return Error{device.error()};
+    }
+    s->device = torch::Device(*device);
+    if (s->device.is_cuda()) {
+        // Make it this thread's current device too, so CUDA libraries and NCCL set up their
+        // state there rather than on device 0.
+        c10::impl::getDeviceGuardImpl(s->device.type())->setDevice(s->device);
+    }
     torch::manual_seed(static_cast<uint64_t>(options.seed));
     if (auto ok = setup_data(*s); !ok.ok()) {
         return Error{ok.error()};
@@ -179,8 +205,17 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-double seconds_since(SteadyClock::time_point t) {
-    return std::chrono::duration<double>(SteadyClock::now() - t).count();
+// Read the clock once the kernels queued on the session's CUDA device are done, so that a
+// time measures the work and not only its launch (CUDA runs asynchronously; the CPU does not).
+SteadyClock::time_point synced_now(const Session& s) {
+    if (s.device.is_cuda()) {
+        torch::cuda::synchronize(s.device.index());
+    }
+    return SteadyClock::now();
+}
+
+double seconds_since(const Session& s, SteadyClock::time_point t) {
+    return std::chrono::duration<double>(synced_now(s) - t).count();
 }
 
 // Accumulate forward, backward and optimizer times of compute-only steps.
@@ -194,18 +229,18 @@ void timed_step(Session& s, const torch::Tensor& x, const torch::Tensor& y, bool
     if (reduce) {
         s.reducer->prepare();
     }
-    auto t0 = SteadyClock::now();
+    auto t0 = synced_now(s);
     auto loss = torch::nn::functional::cross_entropy(s.model->forward(x), y);
-    t.forward += seconds_since(t0);
-    auto t1 = SteadyClock::now();
+    t.forward += seconds_since(s, t0);
+    auto t1 = synced_now(s);
     loss.backward();
     if (reduce) {
         s.reducer->finish();
     }
-    t.backward += seconds_since(t1);
-    auto t2 = SteadyClock::now();
+    t.backward += seconds_since(s, t1);
+    auto t2 = synced_now(s);
     s.optimizer->step();
-    t.optimizer += seconds_since(t2);
+    t.optimizer += seconds_since(s, t2);
 }
 
 Profile base_profile(Session& s) {
@@ -226,21 +261,21 @@ Profile base_profile(Session& s) {
 void measure_distributed(Session& s, const torch::Tensor& x, const torch::Tensor& y, Profile& p) {
     const auto steps = static_cast<double>(p.steps);
     s.comm->barrier();
-    auto t0 = SteadyClock::now();
+    auto t0 = synced_now(s);
     for (int64_t i = 0; i < p.steps; ++i) {
         s.reducer->allreduce_all();
     }
-    p.allreduce_s_per_step = seconds_since(t0) / steps;
+    p.allreduce_s_per_step = seconds_since(s, t0) / steps;
     p.allreduce_bandwidth_bytes_per_s =
         allreduce_bus_bandwidth(p.gradient_bytes, s.world(), p.allreduce_s_per_step);
     s.reducer->set_enabled(true);
     s.comm->barrier();
     ComputeTimes overlapped;
-    auto t1 = SteadyClock::now();
+    auto t1 = synced_now(s);
     for (int64_t i = 0; i < p.steps; ++i) {
         timed_step(s, x, y, true, overlapped);
     }
-    const double step_s = seconds_since(t1) / steps;
+    const double step_s = seconds_since(s, t1) / steps;
     p.overlap_fraction = overlap_fraction(p.compute_s_per_step, p.allreduce_s_per_step, step_s);
     p.samples_per_sec = p.batch_size * s.world() / step_s;
 }

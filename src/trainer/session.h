@@ -27,6 +27,9 @@ struct Session {
     TrainOptions options;
     DistEnv env;
     int threads = 1;
+    // Where the model, its gradients and each batch live (--device); the data sets stay on
+    // the host and each batch is copied over.
+    torch::Device device = torch::kCPU;
     ProgressLog* log = nullptr;
     TensorSet train;
     TensorSet test;
@@ -42,7 +45,7 @@ struct Session {
 
     int rank() const { return env.rank; }
     int world() const { return env.world_size; }
-    // Return normalised float images and labels for the given sample indices.
+    // Return normalised float images and labels for the given sample indices, on the device.
     std::pair<torch::Tensor, torch::Tensor> batch(const TensorSet& set,
                                                   const std::vector<int64_t>& indices) const;
     // Return this rank's training indices for an epoch (DistributedSampler semantics).

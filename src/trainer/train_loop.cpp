@@ -272,6 +272,7 @@ int Trainer::run() {
                   {"global_batch_size", o.batch_size * m_s.world()},
                   {"lr", lr_at(m_s.schedule, m_global_step)},
                   {"backend", m_s.comm ? backend_name(m_s.comm->backend()) : "none"},
+                  {"device", m_s.device.str()},
                   {"threads", m_s.threads},
                   {"samples", m_s.train.size()},
                   {"steps_per_epoch", m_s.steps_per_epoch},

@@ -111,3 +111,55 @@ TEST_CASE("PET_NPROC_PER_NODE auto or cpu from the operator runs one process per
           "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one runs on CPU "
           "(got gpu)");
 }
+
+TEST_CASE("PET_NPROC_PER_NODE gpu runs one process per CUDA device libtorch sees",
+          "[trainer][env]") {
+    int probes = 0;
+    const TorchCudaProbe two_devices = [&probes] {
+        ++probes;
+        return TorchCuda{true, 2};
+    };
+    auto env = parse_dist_env(fake_env({{"PET_NPROC_PER_NODE", "gpu"},
+                                        {"PET_NNODES", "2"},
+                                        {"PET_NODE_RANK", "1"},
+                                        {"WORLD_SIZE", "2"},
+                                        {"RANK", "1"}}),
+                              two_devices);
+    REQUIRE(env.ok());
+    CHECK(env->spawn_local == 2);
+    CHECK(env->local_procs == 2);
+    CHECK(env->world_size == 4);
+    CHECK(probes == 1);
+    REQUIRE(parse_dist_env(fake_env({{"PET_NPROC_PER_NODE", "3"}}), two_devices).ok());
+    CHECK(probes == 1);  // only gpu asks libtorch
+}
+
+TEST_CASE("PET_NPROC_PER_NODE gpu where libtorch sees no CUDA device is named with why",
+          "[trainer][env]") {
+    const std::map<std::string, std::string> vars{{"PET_NPROC_PER_NODE", "gpu"}};
+    auto none = parse_dist_env(fake_env(vars), [] { return TorchCuda{true, 0}; });
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error() ==
+          "PET_NPROC_PER_NODE: gpu needs a visible CUDA device; libtorch sees none (check "
+          "CUDA_VISIBLE_DEVICES and the driver) (got gpu)");
+    auto cpu_build = parse_dist_env(fake_env(vars), [] { return TorchCuda{false, 0}; });
+    REQUIRE_FALSE(cpu_build.ok());
+    CHECK(cpu_build.error() ==
+          "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one runs on CPU "
+          "(got gpu)");
+}
+
+TEST_CASE("without LOCAL_RANK a loopback master makes the rank the local rank", "[trainer][env]") {
+    auto here = parse_dist_env(
+        fake_env({{"MASTER_ADDR", "127.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}}));
+    REQUIRE(here.ok());
+    CHECK(here->local_rank == 2);  // so the ranks of a one-host job take different GPUs
+    auto given = parse_dist_env(fake_env(
+        {{"MASTER_ADDR", "127.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}, {"LOCAL_RANK", "0"}}));
+    REQUIRE(given.ok());
+    CHECK(given->local_rank == 0);
+    auto pod = parse_dist_env(
+        fake_env({{"MASTER_ADDR", "job-master-0"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}}));
+    REQUIRE(pod.ok());
+    CHECK(pod->local_rank == 0);  // one process per pod: its only GPU
+}

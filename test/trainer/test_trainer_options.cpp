@@ -135,3 +135,12 @@ TEST_CASE("a flag without a value is named, and a repeated flag keeps the last v
     REQUIRE_FALSE(stray.ok());
     CHECK(stray.error() == "stray: unexpected argument (got stray)");
 }
+
+TEST_CASE("the device flag takes auto, cpu or cuda and defaults to auto", "[trainer][options]") {
+    CHECK(parse({})->train.device == "auto");
+    CHECK(parse({"--device", "cuda"})->train.device == "cuda");
+    CHECK(parse({"--device", "cpu"})->train.device == "cpu");
+    auto bad = parse({"--device", "gpu"});
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error() == "--device: must be one of auto, cpu, cuda (got gpu)");
+}

@@ -74,3 +74,8 @@ TEST_CASE("start lines show resumed_from as null or a step", "[trainer][progress
     const auto resumed = format_event_text("start", 0, 1, {{"resumed_from", 40}});
     CHECK(resumed.find("resumed from step 40") != std::string::npos);
 }
+
+TEST_CASE("text start lines name the device", "[trainer][progress]") {
+    const auto line = format_event_text("start", 0, 1, {{"backend", "nccl"}, {"device", "cuda:1"}});
+    CHECK(line.find("backend nccl device cuda:1 threads") != std::string::npos);
+}

@@ -1,0 +1,25 @@
+#pragma once
+
+// Which device a rank computes on, decided without torch: the torch translation units find
+// the facts (probe_torch_cuda() in run.h) and this file turns them and --device into a choice.
+
+#include <string>
+
+#include "trainer/result.h"
+
+namespace kftrain::trainer {
+
+// Hold what libtorch offers for CUDA.
+struct TorchCuda {
+    // libtorch was built with CUDA (Debian's libtorch is a CPU build).
+    bool built = false;
+    // CUDA devices libtorch sees (0 when none is visible or it is a CPU build).
+    int devices = 0;
+};
+
+// Resolve --device auto|cpu|cuda for the process with local_rank to "cpu" or "cuda:N",
+// N = local_rank % devices: auto means cuda when a device is visible, cuda requires one.
+// Errors name the flag, why and the value.
+Result<std::string> choose_device(const std::string& flag, int local_rank, const TorchCuda& cuda);
+
+}  // namespace kftrain::trainer
