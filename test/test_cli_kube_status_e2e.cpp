@@ -213,6 +213,21 @@ TEST_CASE("list shows every job, with namespaces under -A", "[cluster][e2e]") {
     CHECK(none.err == "No jobs found.\n");
 }
 
+TEST_CASE("list -o wide shows each job's cost, and -o json its cost member", "[cluster][e2e]") {
+    FakeCluster cluster("list");
+    auto wide = cluster.run({"list", "-A", "-o", "wide"});
+    REQUIRE(wide.code == 0);
+    CHECK(contains(wide.out, "REASON               COST     PROGRESS\n"));
+    // bigrun: 8m59s x 9 replicas of 2 cores and 4 GiB at the built-in prices.
+    CHECK(contains(wide.out, "PyTorchJobSucceeded  $0.1080"));
+    auto json = cluster.run({"list", "-A", "-o", "json"});
+    REQUIRE(json.code == 0);
+    auto items = nlohmann::json::parse(json.out).at("items");
+    REQUIRE(items.size() == 2);
+    CHECK(items.at(1).at("cost").at("amount").get<double>() ==
+          Approx(539.0 / 3600 * 9 * (2 * 0.031611 + 4 * 0.004237)));
+}
+
 TEST_CASE("delete deletes the PyTorchJob, waiting when asked", "[cluster][e2e]") {
     FakeCluster cluster("running");
     auto run = cluster.run({"delete", "mnist-ddp", "-n", "ml-training", "--wait"});
@@ -310,6 +325,8 @@ TEST_CASE("bad flags of the lifecycle verbs exit 2 and run no kubectl", "[cluste
          "--gpu: built-in prices has no such GPU type (one of a100, h100, l4, t4, v100) (got "
          "b200)"},
         {{"status", "x", "--prices", "/nonexistent/prices.yaml"},
+         "--prices: /nonexistent/prices.yaml: cannot read: No such file or directory"},
+        {{"list", "--prices", "/nonexistent/prices.yaml"},
          "--prices: /nonexistent/prices.yaml: cannot read: No such file or directory"},
     };
     for (const auto& c : cases) {

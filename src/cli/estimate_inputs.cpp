@@ -66,6 +66,19 @@ util::Result<estimate::PriceCatalog> load_prices(const std::string& prices_flag)
     return estimate::parse_prices(*text, path);
 }
 
+util::Result<Pricing> load_pricing(const std::string& prices_flag, const std::string& gpu_flag) {
+    auto catalog = load_prices(prices_flag);
+    if (!catalog) {
+        return catalog.error_value();
+    }
+    if (!gpu_flag.empty()) {
+        if (auto gpu = estimate::find_gpu_type(*catalog, gpu_flag); !gpu) {
+            return gpu.error_value();
+        }
+    }
+    return Pricing{*catalog, gpu_flag};
+}
+
 util::Result<std::optional<estimate::Profile>> load_profile(const std::string& path) {
     if (path.empty()) {
         return std::optional<estimate::Profile>();

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/job_cost.h"
 #include "estimate/plan.h"
 #include "estimate/prices.h"
 #include "estimate/profile.h"
@@ -17,6 +18,9 @@ estimate::JobFacts job_facts(const manifest::JobSpec& spec);
 
 // Read the price catalog: the --prices file, else KFTRAIN_PRICES, else the built-in one.
 util::Result<estimate::PriceCatalog> load_prices(const std::string& prices_flag);
+
+// Read the price catalog (as load_prices) and check --gpu against it; errors name the flag.
+util::Result<Pricing> load_pricing(const std::string& prices_flag, const std::string& gpu_flag);
 
 // Read a profile file; nullopt when path is empty (the estimate uses a built-in profile).
 util::Result<std::optional<estimate::Profile>> load_profile(const std::string& path);

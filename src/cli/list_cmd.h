@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/context.h"
+#include "cli/job_cost.h"
 
 namespace kftrain::cli {
 
@@ -11,6 +12,7 @@ namespace kftrain::cli {
 struct ListOptions {
     bool all_namespaces = false;
     std::string output;  // "", wide, json, yaml
+    std::string prices;  // --prices: the catalog of -o wide's COST column
 };
 
 // Register `kftrain list`.
@@ -19,7 +21,7 @@ void setup_list(CLI::App& app, Context& ctx);
 // Check the flags of list; return an error naming the flag, or "".
 std::string validate_list(const ListOptions& options);
 
-// List the jobs; return the exit code.
-int run_list(const ListOptions& options, Context& ctx);
+// List the jobs, priced; return the exit code.
+int run_list(const ListOptions& options, const Pricing& pricing, Context& ctx);
 
 }  // namespace kftrain::cli

@@ -59,7 +59,7 @@ void setup_status(CLI::App& app, Context& ctx) {
             ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
             return;
         }
-        auto pricing = load_pricing(*options);
+        auto pricing = load_pricing(options->prices, options->gpu);
         if (!pricing) {
             ctx.exit_code = report_error(ctx, pricing.error(), k_exit_bad_input);
             return;
@@ -78,19 +78,6 @@ std::string validate_status(const StatusOptions& options) {
                            options.interval);
     }
     return "";
-}
-
-util::Result<Pricing> load_pricing(const StatusOptions& options) {
-    auto catalog = load_prices(options.prices);
-    if (!catalog) {
-        return catalog.error_value();
-    }
-    if (!options.gpu.empty()) {
-        if (auto gpu = estimate::find_gpu_type(*catalog, options.gpu); !gpu) {
-            return gpu.error_value();
-        }
-    }
-    return Pricing{*catalog, options.gpu};
 }
 
 int run_status(const StatusOptions& options, const Pricing& pricing, Context& ctx) {

@@ -25,9 +25,6 @@ void setup_status(CLI::App& app, Context& ctx);
 // Check the flags of status; return an error naming the flag, or "".
 std::string validate_status(const StatusOptions& options);
 
-// Read the price catalog and check --gpu against it; errors name the flag.
-util::Result<Pricing> load_pricing(const StatusOptions& options);
-
 // Show a job's status (and, watching, each change until it ends), priced; return the exit
 // code.
 int run_status(const StatusOptions& options, const Pricing& pricing, Context& ctx);

@@ -168,11 +168,11 @@ std::string format_cost(const JobStatus& status, const util::Result<JobCost>& co
 }
 
 void print_list(std::ostream& out, const std::vector<JobStatus>& jobs, OutputFormat format,
-                bool all_namespaces, std::time_t now) {
+                bool all_namespaces, std::time_t now, const Pricing* pricing) {
     if (format == OutputFormat::Json || format == OutputFormat::Yaml) {
         nlohmann::json items = nlohmann::json::array();
         for (const auto& job : jobs) {
-            items.push_back(status_to_json(job, now));
+            items.push_back(status_to_json(job, now, pricing));
         }
         nlohmann::json list = {{"items", items}};
         if (format == OutputFormat::Json) {
@@ -189,6 +189,9 @@ void print_list(std::ostream& out, const std::vector<JobStatus>& jobs, OutputFor
     }
     if (wide) {
         headers.insert(headers.end(), {"DURATION", "BACKEND", "REASON", "PROGRESS"});
+        if (pricing != nullptr) {
+            headers.insert(headers.end() - 1, "COST");
+        }
     }
     TextTable table(headers);
     for (const auto& job : jobs) {
@@ -201,6 +204,10 @@ void print_list(std::ostream& out, const std::vector<JobStatus>& jobs, OutputFor
             auto duration = job_duration(job, now);
             row.insert(row.end(), {duration ? format_duration(*duration) : "-", job.backend,
                                    job.reason, job.progress ? format_progress(*job.progress) : ""});
+            if (pricing != nullptr) {
+                auto cost = job_cost(job, *pricing, now);
+                row.insert(row.end() - 1, cost ? estimate::format_money(cost->amount) : "-");
+            }
         }
         table.add_row(std::move(row));
     }

@@ -30,9 +30,10 @@ void print_status(std::ostream& out, const JobStatus& status, OutputFormat forma
 // or "- (why it has no price)": the status table's Cost line.
 std::string format_cost(const JobStatus& status, const util::Result<JobCost>& cost);
 
-// Print jobs as a list (with a NAMESPACE column when all_namespaces).
+// Print jobs as a list (with a NAMESPACE column when all_namespaces); with pricing, -o wide
+// has a COST column and JSON a cost member per job.
 void print_list(std::ostream& out, const std::vector<JobStatus>& jobs, OutputFormat format,
-                bool all_namespaces, std::time_t now);
+                bool all_namespaces, std::time_t now, const Pricing* pricing = nullptr);
 
 // Return a job's status as JSON (the -o json shape; -o yaml is the same tree); with
 // pricing, a "cost" member: the amount and its basis, or {"unknown": why}.
