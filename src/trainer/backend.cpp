@@ -8,7 +8,7 @@ const char* backend_name(Backend backend) {
     return backend == Backend::nccl ? "nccl" : "gloo";
 }
 
-Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda,
+Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda, int local_procs,
                                const std::function<CudaFacts()>& probe) {
     if (flag != "auto" && flag != "gloo" && flag != "nccl") {
         return Error{fmt::format("--backend: must be auto, gloo or nccl (got {})", flag)};
@@ -18,7 +18,7 @@ Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda,
     }
     const CudaFacts facts = probe();
     if (flag == "auto") {
-        return facts.nccl_built ? Backend::nccl : Backend::gloo;
+        return facts.nccl_built && local_procs <= facts.devices ? Backend::nccl : Backend::gloo;
     }
     if (!facts.nccl_built) {
         return Error{fmt::format(
@@ -36,6 +36,12 @@ Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda,
         return Error{fmt::format(
             "--backend: nccl needs a visible CUDA device; cudaGetDeviceCount found none (got {})",
             flag)};
+    }
+    if (local_procs > facts.devices) {
+        return Error{fmt::format(
+            "--backend: nccl needs a CUDA device per process; {} processes on this host share "
+            "{} device(s): use gloo, or fewer processes per host (got {})",
+            local_procs, facts.devices, flag)};
     }
     return Backend::nccl;
 }

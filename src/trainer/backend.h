@@ -23,9 +23,11 @@ struct CudaFacts {
 // Return "gloo" or "nccl".
 const char* backend_name(Backend backend);
 
-// Resolve --backend (auto|gloo|nccl): auto means NCCL only for tensors on CUDA in a build with
-// NCCL. probe is called only when the answer depends on it. Errors name the flag and value.
-Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda,
+// Resolve --backend (auto|gloo|nccl) for one of local_procs processes on this host: auto
+// means NCCL only for tensors on CUDA in a build with NCCL where each process has a device
+// of its own (NCCL refuses two ranks on one device; Gloo then carries them). probe is called
+// only when the answer depends on it. Errors name the flag and value.
+Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda, int local_procs,
                                const std::function<CudaFacts()>& probe);
 
 }  // namespace kftrain::trainer

@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
     // Refuse --backend nccl without NCCL or a GPU before anything starts, even with one rank
     // (where no collective runs): the job was meant for a GPU and is not getting one.
     if (invocation->train.backend == "nccl") {
-        if (auto usable = choose_backend("nccl", true, probe_cuda); !usable.ok()) {
+        if (auto usable = choose_backend("nccl", true, env->local_procs, probe_cuda);
+            !usable.ok()) {
             return fail(usable.error(), k_exit_usage);
         }
     }

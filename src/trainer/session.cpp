@@ -109,8 +109,8 @@ Result<Unit> setup_comm(Session& s) {
     }
     s.comm = std::move(*comm);
     // auto: NCCL when the model is on a CUDA device and NCCL is built in, else Gloo.
-    auto backend =
-        choose_backend(s.options.backend, s.model->parameters().at(0).is_cuda(), probe_cuda);
+    auto backend = choose_backend(s.options.backend, s.model->parameters().at(0).is_cuda(),
+                                  s.env.local_procs, probe_cuda);
     if (!backend.ok()) {
         return Error{backend.error()};
     }
