@@ -77,8 +77,7 @@ TEST_CASE("replica types asking for different resources are priced each", "[cost
     auto cost = job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->amount == Approx((4 * 0.03 + 4 * 0.004) + 2 * (2 * 0.03)));
-    CHECK(cost->basis ==
-          "1 Master x $0.1360/h (4 cores, 4 GiB) + 2 Worker x $0.0600/h (2 cores)");
+    CHECK(cost->basis == "1 Master x $0.1360/h (4 cores, 4 GiB) + 2 Worker x $0.0600/h (2 cores)");
 }
 
 TEST_CASE("a replica without a CPU request is priced as one core, and says so", "[cost]") {

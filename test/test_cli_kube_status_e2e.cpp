@@ -81,8 +81,9 @@ TEST_CASE("status shows what the job has cost, priced from the catalog", "[clust
         FakeCluster cluster("gpu-succeeded");
         auto guessed = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
         REQUIRE(guessed.code == 0);
-        CHECK(contains(guessed.out, "Cost:       $1.57: 3 replicas x $4.10/h each (1 x a100), "
-                                    "built-in prices\n"));
+        CHECK(contains(guessed.out,
+                       "Cost:       $1.57: 3 replicas x $4.10/h each (1 x a100), "
+                       "built-in prices\n"));
         auto named = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "--gpu", "h100"});
         REQUIRE(named.code == 0);
         CHECK(contains(named.out, "Cost:       $4.71: 3 replicas x $12.29/h each (1 x h100)"));
@@ -108,12 +109,15 @@ TEST_CASE("status shows what the job has cost, priced from the catalog", "[clust
     SECTION("a GPU job of unknown type says how to price it") {
         FakeCluster cluster("gpu-succeeded");
         const std::string prices = kftrain::test::make_temp_dir() + "/prices.yaml";
-        kftrain::test::write_file(prices, "source: test\ngpus:\n  t4:\n    perGpu: 0.5\n"
-                                          "    gpusPerNode: 4\n");
+        kftrain::test::write_file(prices,
+                                  "source: test\ngpus:\n  t4:\n    perGpu: 0.5\n"
+                                  "    gpusPerNode: 4\n");
         auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "--prices", prices});
         REQUIRE(run.code == 0);
-        CHECK(contains(run.out, "Cost:       - (its GPU type is unknown: name it with --gpu "
-                                "(one of t4 in " + prices + "))\n"));
+        CHECK(contains(run.out,
+                       "Cost:       - (its GPU type is unknown: name it with --gpu "
+                       "(one of t4 in " +
+                           prices + "))\n"));
     }
 }
 

@@ -153,7 +153,8 @@ TEST_CASE("the profile the trainer writes is the one kftrain estimate reads", "[
     p.allreduce_bandwidth_bytes_per_s = 2.2e8;
     p.overlap_fraction = 0.25;
     p.samples_per_sec = 91.5;
-    auto read = kftrain::estimate::parse_profile(kftrain::trainer::profile_json(p).dump(), "profile.json");
+    auto read =
+        kftrain::estimate::parse_profile(kftrain::trainer::profile_json(p).dump(), "profile.json");
     REQUIRE(read);
     const kftrain::estimate::ProfileFields& fields = *read;
     CHECK(fields.model == p.model);

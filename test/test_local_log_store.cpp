@@ -10,8 +10,7 @@ using kftrain::cli::local::parse_since;
 using kftrain::cli::local::replica_matches;
 using kftrain::cli::local::tail_per_replica;
 
-TEST_CASE("a record belongs to an attempt by its replica and time, both ends included",
-          "[local]") {
+TEST_CASE("a record belongs to an attempt by its replica and time, both ends included", "[local]") {
     using kftrain::cli::local::AttemptWindow;
     using kftrain::cli::local::in_attempt;
     const std::map<std::string, AttemptWindow> windows = {
@@ -24,9 +23,9 @@ TEST_CASE("a record belongs to an attempt by its replica and time, both ends inc
         bool in;
     };
     const Case cases[] = {
-        {"2026-11-22T04:00:00Z", "worker-0", true},   {"2026-11-22T04:00:10Z", "worker-0", true},
-        {"2026-11-22T04:00:11Z", "worker-0", false},  {"2026-11-22T03:59:59Z", "worker-0", false},
-        {"2026-11-22T05:00:00Z", "worker-1", true},   {"2026-11-22T04:00:05Z", "master-0", false},
+        {"2026-11-22T04:00:00Z", "worker-0", true},  {"2026-11-22T04:00:10Z", "worker-0", true},
+        {"2026-11-22T04:00:11Z", "worker-0", false}, {"2026-11-22T03:59:59Z", "worker-0", false},
+        {"2026-11-22T05:00:00Z", "worker-1", true},  {"2026-11-22T04:00:05Z", "master-0", false},
     };
     for (const auto& c : cases) {
         CAPTURE(c.time, c.replica);

@@ -29,7 +29,7 @@ std::string describe(const ReplicaRequest& request, const std::string& gpu) {
     if (request.gpus > 0) {
         return fmt::format("{} x {}", request.gpus, gpu);
     }
-    std::string text = request.cpu_cores <= 0    ? std::string("1 core assumed: no CPU request")
+    std::string text = request.cpu_cores <= 0   ? std::string("1 core assumed: no CPU request")
                        : request.cpu_cores == 1 ? std::string("1 core")
                                                 : fmt::format("{:g} cores", request.cpu_cores);
     if (request.memory_bytes > 0) {
@@ -50,10 +50,9 @@ std::string basis(const std::vector<PricedRequest>& priced, int replicas) {
         return p.what == priced.front().what;
     });
     if (same) {
-        return fmt::format("{} {} x {}/h each ({})", replicas,
-                           replicas == 1 ? "replica" : "replicas",
-                           estimate::format_money(priced.front().per_replica_hour),
-                           priced.front().what);
+        return fmt::format(
+            "{} {} x {}/h each ({})", replicas, replicas == 1 ? "replica" : "replicas",
+            estimate::format_money(priced.front().per_replica_hour), priced.front().what);
     }
     std::vector<std::string> parts;
     for (const auto& p : priced) {
@@ -98,9 +97,9 @@ util::Result<JobCost> job_cost(const JobStatus& status, const Pricing& pricing, 
     if (uses_gpus && gpu.empty()) {
         gpu = gpu_type_from_selector(status.node_selector, pricing.catalog);
         if (gpu.empty()) {
-            return util::error(fmt::format(
-                "its GPU type is unknown: name it with --gpu (one of {} in {})",
-                estimate::gpu_type_names(pricing.catalog), pricing.catalog.file));
+            return util::error(
+                fmt::format("its GPU type is unknown: name it with --gpu (one of {} in {})",
+                            estimate::gpu_type_names(pricing.catalog), pricing.catalog.file));
         }
     }
     JobCost cost;
@@ -111,8 +110,8 @@ util::Result<JobCost> job_cost(const JobStatus& status, const Pricing& pricing, 
     cost.gpu = uses_gpus ? gpu : "";
     std::vector<PricedRequest> priced;
     for (const auto& request : status.requests) {
-        estimate::ReplicaResources resources{request.cpu_cores, request.memory_bytes,
-                                             request.gpus, request.gpus > 0 ? gpu : ""};
+        estimate::ReplicaResources resources{request.cpu_cores, request.memory_bytes, request.gpus,
+                                             request.gpus > 0 ? gpu : ""};
         const auto price = estimate::replica_hour_price(resources, pricing.catalog);
         if (!price) {
             return util::error(

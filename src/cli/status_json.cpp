@@ -76,10 +76,14 @@ json cost_to_json(const util::Result<JobCost>& cost) {
     if (!cost) {
         return {{"unknown", cost.error()}};
     }
-    return {{"amount", cost->amount},     {"currency", cost->currency},
-            {"perHour", cost->per_hour},  {"replicas", cost->replicas},
-            {"elapsedSeconds", cost->elapsed_s}, {"final", cost->final},
-            {"gpu", cost->gpu},           {"basis", cost->basis},
+    return {{"amount", cost->amount},
+            {"currency", cost->currency},
+            {"perHour", cost->per_hour},
+            {"replicas", cost->replicas},
+            {"elapsedSeconds", cost->elapsed_s},
+            {"final", cost->final},
+            {"gpu", cost->gpu},
+            {"basis", cost->basis},
             {"prices", cost->prices}};
 }
 
@@ -95,20 +99,20 @@ json status_to_json(const JobStatus& s, std::time_t now, const Pricing* pricing)
         replicas.push_back(replica_to_json(r));
     }
     json doc = {{"name", s.name},
-            {"namespace", s.namespace_},
-            {"backend", s.backend},
-            {"state", phase_name(s.phase)},
-            {"reason", s.reason},
-            {"message", s.message},
-            {"created", s.created},
-            {"started", s.started},
-            {"finished", s.finished},
-            {"durationSeconds", optional_json(job_duration(s, now))},
-            {"replicasWanted", s.replicas_wanted},
-            {"replicaCounts", counts},
-            {"replicas", replicas},
-            {"progress", s.progress ? progress_to_json(*s.progress) : json(nullptr)},
-            {"diagnosis", s.diagnosis}};
+                {"namespace", s.namespace_},
+                {"backend", s.backend},
+                {"state", phase_name(s.phase)},
+                {"reason", s.reason},
+                {"message", s.message},
+                {"created", s.created},
+                {"started", s.started},
+                {"finished", s.finished},
+                {"durationSeconds", optional_json(job_duration(s, now))},
+                {"replicasWanted", s.replicas_wanted},
+                {"replicaCounts", counts},
+                {"replicas", replicas},
+                {"progress", s.progress ? progress_to_json(*s.progress) : json(nullptr)},
+                {"diagnosis", s.diagnosis}};
     if (pricing != nullptr) {
         doc["cost"] = cost_to_json(job_cost(s, *pricing, now));
     }

@@ -161,8 +161,8 @@ std::string format_cost(const JobStatus& status, const util::Result<JobCost>& co
         return fmt::format("- ({})", cost.error());
     }
     const char* when = status.backend == "local" ? " if run on the cluster"
-                       : cost->final            ? ""
-                                                : " so far";
+                       : cost->final             ? ""
+                                                 : " so far";
     return fmt::format("{}{}: {}, {}", estimate::format_money(cost->amount), when, cost->basis,
                        cost->prices);
 }

@@ -24,13 +24,20 @@ void read_optional(const json& doc, const char* key, std::optional<T>& out) {
 }
 
 json replica_json(const ReplicaState& r) {
-    return json{{"name", r.name},         {"type", r.type},
-                {"index", r.index},       {"rank", r.rank},
-                {"argv", r.argv},         {"env", r.env},
-                {"state", r.state},       {"reason", r.reason},
-                {"pid", r.pid},           {"start_ticks", r.start_ticks},
-                {"restarts", r.restarts}, {"exit_code", optional_json(r.exit_code)},
-                {"started", r.started},   {"finished", r.finished},
+    return json{{"name", r.name},
+                {"type", r.type},
+                {"index", r.index},
+                {"rank", r.rank},
+                {"argv", r.argv},
+                {"env", r.env},
+                {"state", r.state},
+                {"reason", r.reason},
+                {"pid", r.pid},
+                {"start_ticks", r.start_ticks},
+                {"restarts", r.restarts},
+                {"exit_code", optional_json(r.exit_code)},
+                {"started", r.started},
+                {"finished", r.finished},
                 {"previous_started", r.previous_started},
                 {"previous_finished", r.previous_finished}};
 }
