@@ -103,8 +103,12 @@ std::string format_start_line(const json& o) {
     parts.add("batch {}", number<long long>(o, "batch_size"));
     parts.add("(global {})", number<long long>(o, "global_batch_size"));
     parts.add("lr {:g}", number<double>(o, "lr"));
-    std::string backend = text(o, "backend");
-    parts.add("backend {}", backend.empty() ? std::nullopt : std::optional<std::string>(backend));
+    auto present = [&o](const char* key) {
+        std::string value = text(o, key);
+        return value.empty() ? std::nullopt : std::optional<std::string>(value);
+    };
+    parts.add("backend {}", present("backend"));
+    parts.add("device {}", present("device"));
     parts.add("{} threads", number<int>(o, "threads"));
     parts.add("{} samples", number<long long>(o, "samples"));
     parts.add("{} steps/epoch", number<long long>(o, "steps_per_epoch"));
