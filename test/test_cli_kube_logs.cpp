@@ -36,7 +36,8 @@ class CountingKubectl : public KubectlRunner {
     }
 
     util::Result<KubectlResult> stream(const std::vector<std::string>& args,
-                                       const util::LineCallback&) override {
+                                       const util::LineCallback&,
+                                       const std::atomic<bool>*) override {
         return run(args, "");
     }
 

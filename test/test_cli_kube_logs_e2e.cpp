@@ -113,6 +113,19 @@ TEST_CASE("logs -f waits for pending pods, follows restarts and ends with the jo
     }
 }
 
+TEST_CASE("logs -f stops following a pod that outlives its job", "[cluster][e2e][logs]") {
+    // worker-1's container still runs when the job has Succeeded (cleanPodPolicy None), so
+    // its kubectl logs -f never ends by itself.
+    FakeCluster cluster("follow-lingers");
+    auto run =
+        cluster.run({"logs", "mnist-ddp", "-n", "ml-training", "-f", "--poll-interval", "100ms"});
+    CHECK(run.code == 0);
+    CHECK(contains(run.out, "master-0 | master done\n"));
+    CHECK(contains(run.out, "worker-1 | worker 1 still busy\n"));
+    CHECK(run.err ==
+          "kftrain: worker-1: still running after the job ended; stopped following it\n");
+}
+
 TEST_CASE("wait prints each state and exits 0 when the job succeeds", "[cluster][e2e][wait]") {
     FakeCluster cluster("wait-succeeds");
     auto run = cluster.run({"wait", "mnist-ddp", "-n", "ml-training", "--interval", "10ms"});

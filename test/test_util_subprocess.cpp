@@ -1,5 +1,5 @@
+#include <atomic>
 #include <catch2/catch.hpp>
-
 #include <csignal>
 #include <string>
 
@@ -54,7 +54,8 @@ TEST_CASE("run survives a child that stops reading its stdin", "[subprocess]") {
 }
 
 TEST_CASE("run reads large stdout and stderr together without blocking", "[subprocess]") {
-    auto result = run(options({"sh", "-c", "head -c 300000 /dev/zero; head -c 300000 /dev/zero >&2"}));
+    auto result =
+        run(options({"sh", "-c", "head -c 300000 /dev/zero; head -c 300000 /dev/zero >&2"}));
     REQUIRE(result);
     CHECK(result->out.size() == 300000);
     CHECK(result->err.size() == 300000);
@@ -92,6 +93,25 @@ TEST_CASE("run_streaming hands over complete lines as they arrive", "[subprocess
     REQUIRE(result);
     CHECK(lines == std::vector<std::string>{"one", "two", "three"});
     CHECK(result->out.empty());
+}
+
+TEST_CASE("run_streaming stops a child when its cancel flag turns true", "[subprocess]") {
+    // The child prints a line and then would run for 30 s; the flag is raised on that line.
+    std::atomic<bool> cancel{false};
+    RunOptions o = options({"sh", "-c", "echo ready; exec sleep 30"});
+    o.cancel = &cancel;
+    std::vector<std::string> lines;
+    auto result = run_streaming(o,
+                                [&](const std::string& line) {
+                                    lines.push_back(line);
+                                    cancel = true;
+                                },
+                                {});
+    REQUIRE(result);
+    CHECK(result->cancelled);
+    CHECK_FALSE(result->timed_out);
+    CHECK(result->status.signal == SIGKILL);
+    CHECK(lines == std::vector<std::string>{"ready"});
 }
 
 TEST_CASE("format_argv quotes what a shell would split", "[subprocess]") {

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -12,6 +13,11 @@
 
 namespace kftrain::cli {
 namespace {
+
+// Looks at the job after it ended before the streams still open are stopped: a pod whose
+// container outlives the job (a Worker when the Master's success ended it and
+// cleanPodPolicy is None) would otherwise keep `logs -f` open for as long as it runs.
+constexpr int k_looks_after_end = 5;
 
 // What following knows about one pod.
 struct PodStream {
@@ -32,9 +38,11 @@ class Follower {
 
     ~Follower() { join_all(); }
 
-    // Look at the job and its pods until it ends and every stream closed.
+    // Look at the job and its pods until it ends and every stream closed (or, a few looks
+    // after it ended, was stopped).
     util::Status run(const SnapshotSource& snapshot) {
         bool seen = false;
+        int looks_after_end = 0;
         while (true) {
             auto snap = snapshot();
             if (!snap) {
@@ -48,6 +56,10 @@ class Follower {
             update(*snap);
             bool ended = is_finished(snap->phase) || snap->phase == JobPhase::Suspended;
             if (ended && streaming_count() == 0) {
+                break;
+            }
+            if (ended && ++looks_after_end > k_looks_after_end) {
+                m_stop = true;  // the streams' kubectl are killed; each says so
                 break;
             }
             std::this_thread::sleep_for(m_options.poll_interval);
@@ -86,12 +98,16 @@ class Follower {
     void stream(const ReplicaStatus& replica) {
         LogOptions options = m_options;
         options.follow = true;
-        auto result = m_kubectl.stream(log_args(replica.pod, options, m_namespace_args),
-                                       [&](const std::string& line) {
-                                           emit({replica.name, line, false});
-                                       });
+        auto result = m_kubectl.stream(
+            log_args(replica.pod, options, m_namespace_args),
+            [&](const std::string& line) {
+                emit({replica.name, line, false});
+            },
+            &m_stop);
         std::string failure;
-        if (!result) {
+        if (result && result->cancelled) {
+            emit({replica.name, "still running after the job ended; stopped following it", true});
+        } else if (!result) {
             failure = result.error();
         } else if (!result->ok()) {
             failure = explain_log_error(result->err, "following the log of " + replica.pod);
@@ -147,6 +163,7 @@ class Follower {
     std::mutex m_mutex;       // guards m_pods
     std::mutex m_sink_mutex;  // one line at a time
     std::map<std::string, PodStream> m_pods;
+    std::atomic<bool> m_stop{false};  // set: every open stream is stopped
 };
 
 }  // namespace

@@ -14,18 +14,19 @@ class ProcessKubectl : public KubectlRunner {
 
     util::Result<KubectlResult> run(const std::vector<std::string>& args,
                                     const std::string& input) override {
-        return stream(args, input, util::LineCallback{});
+        return start(args, input, util::LineCallback{}, nullptr);
     }
 
     util::Result<KubectlResult> stream(const std::vector<std::string>& args,
-                                       const util::LineCallback& on_line) override {
-        return stream(args, "", on_line);
+                                       const util::LineCallback& on_line,
+                                       const std::atomic<bool>* cancel) override {
+        return start(args, "", on_line, cancel);
     }
 
   private:
-    util::Result<KubectlResult> stream(const std::vector<std::string>& args,
-                                       const std::string& input,
-                                       const util::LineCallback& on_line) {
+    util::Result<KubectlResult> start(const std::vector<std::string>& args,
+                                      const std::string& input, const util::LineCallback& on_line,
+                                      const std::atomic<bool>* cancel) {
         if (!util::find_executable(m_program)) {
             return util::error(fmt::format(
                 "kubectl not found ({}): install kubectl or point KFTRAIN_KUBECTL at it, "
@@ -37,12 +38,13 @@ class ProcessKubectl : public KubectlRunner {
         options.argv.insert(options.argv.end(), m_global.begin(), m_global.end());
         options.argv.insert(options.argv.end(), args.begin(), args.end());
         options.input = input;
+        options.cancel = cancel;
         auto result = util::run_streaming(options, on_line, util::LineCallback{});
         if (!result) {
             return util::Error{result.error()};
         }
         return KubectlResult{result->status.as_shell_code(), std::move(result->out),
-                             std::move(result->err)};
+                             std::move(result->err), result->cancelled};
     }
 
     std::string m_program;

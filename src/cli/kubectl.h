@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -17,6 +18,7 @@ struct KubectlResult {
     int exit_code = 0;
     std::string out;
     std::string err;
+    bool cancelled = false;  // stopped by the caller's cancel flag
 
     bool ok() const { return exit_code == 0; }
 };
@@ -31,9 +33,11 @@ class KubectlRunner {
     virtual util::Result<KubectlResult> run(const std::vector<std::string>& args,
                                             const std::string& input = "") = 0;
 
-    // Run kubectl, calling on_line for each stdout line as it arrives.
+    // Run kubectl, calling on_line for each stdout line as it arrives, until it exits or
+    // cancel (when given) turns true.
     virtual util::Result<KubectlResult> stream(const std::vector<std::string>& args,
-                                               const util::LineCallback& on_line) = 0;
+                                               const util::LineCallback& on_line,
+                                               const std::atomic<bool>* cancel) = 0;
 };
 
 // Return the kubectl to run: $KFTRAIN_KUBECTL, else "kubectl" on PATH.

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -68,12 +69,16 @@ ssize_t write_no_sigpipe(int fd, const char* data, size_t size) {
     return n;
 }
 
-int poll_timeout_ms(const std::optional<Clock::time_point>& deadline) {
+// How long one poll() may wait: until the deadline, and at most 100 ms when a cancel flag
+// must be looked at (-1: no limit).
+int poll_timeout_ms(const std::optional<Clock::time_point>& deadline, bool cancellable) {
+    constexpr int k_cancel_check_ms = 100;
     if (!deadline) {
-        return -1;
+        return cancellable ? k_cancel_check_ms : -1;
     }
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
-    return left.count() < 0 ? 0 : static_cast<int>(left.count());
+    const int ms = left.count() < 0 ? 0 : static_cast<int>(left.count());
+    return cancellable ? std::min(ms, k_cancel_check_ms) : ms;
 }
 
 }  // namespace
@@ -113,9 +118,15 @@ Result<RunResult> run_streaming(const RunOptions& options, const LineCallback& o
         if (proc.stdin_fd() >= 0) {
             fds.push_back({proc.stdin_fd(), POLLOUT, 0});
         }
-        int ready = ::poll(fds.data(), fds.size(), poll_timeout_ms(deadline));
+        int ready =
+            ::poll(fds.data(), fds.size(), poll_timeout_ms(deadline, options.cancel != nullptr));
         if (ready < 0 && errno == EINTR) {
             continue;
+        }
+        if (options.cancel != nullptr && options.cancel->load()) {
+            proc.signal(SIGKILL);
+            result.cancelled = true;
+            break;
         }
         if (ready == 0 && deadline && Clock::now() >= *deadline) {
             proc.signal(SIGKILL);

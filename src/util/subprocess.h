@@ -2,6 +2,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -95,6 +96,7 @@ struct RunOptions {
     std::map<std::string, std::string> env;
     std::string input;                                 // written to stdin, then closed
     std::optional<std::chrono::milliseconds> timeout;  // then SIGKILL
+    const std::atomic<bool>* cancel = nullptr;  // when it turns true: SIGKILL (seen within 100 ms)
 };
 
 // What run() collected.
@@ -103,6 +105,7 @@ struct RunResult {
     std::string out;
     std::string err;
     bool timed_out = false;
+    bool cancelled = false;  // killed because cancel turned true
 };
 
 // Called with each complete line (without its newline) as it arrives.
