@@ -43,9 +43,10 @@ bool MlflowSender::fail(const CallResult& result, const std::string& what) {
     switch (result.kind) {
         case CallResult::Kind::unreachable:
             warn(fmt::format(
-                "MLflow tracking off: {} got no usable answer from {} after {} attempts "
+                "MLflow tracking off: {} got no usable answer from {} after {} attempt{} "
                 "({}); training continues without tracking",
-                what, printable_uri(m_config), result.attempts, describe_failure(result)));
+                what, printable_uri(m_config), result.attempts, result.attempts == 1 ? "" : "s",
+                describe_failure(result)));
             break;
         case CallResult::Kind::rejected:
             warn(

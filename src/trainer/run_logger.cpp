@@ -1,5 +1,6 @@
 #include "trainer/run_logger.h"
 
+#include "trainer/mlflow_options.h"
 #include "trainer/mlflow_run_logger.h"
 
 namespace kftrain::trainer {
@@ -18,8 +19,9 @@ std::unique_ptr<RunLogger> make_run_logger(const RunInfo& info, const EnvLookup&
     if (!config->has_value()) {
         return std::make_unique<NullRunLogger>();
     }
+    MlflowOptions options = read_mlflow_options(env, info.warn);
     MlflowRunContext context{info.world_size, info.checkpoint_dir, info.warn};
-    return std::make_unique<MlflowRunLogger>(std::move(**config), std::move(context));
+    return std::make_unique<MlflowRunLogger>(std::move(**config), std::move(context), options);
 }
 
 }  // namespace kftrain::trainer

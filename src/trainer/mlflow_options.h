@@ -1,0 +1,20 @@
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "trainer/env.h"
+#include "trainer/mlflow_sender.h"
+
+namespace kftrain::trainer {
+
+// Read how patient the MLflow logger is from the variables MLflow's own clients read:
+// MLFLOW_HTTP_REQUEST_MAX_RETRIES (retries after the first attempt),
+// MLFLOW_HTTP_REQUEST_BACKOFF_FACTOR (seconds before the first retry, doubling) and
+// MLFLOW_HTTP_REQUEST_TIMEOUT (seconds per request), plus KFTRAIN_MLFLOW_FLUSH_TIMEOUT
+// (seconds the exit flush may take). A malformed value is named in one warning and its
+// default kept: tracking settings never stop training.
+MlflowOptions read_mlflow_options(const EnvLookup& env,
+                                  const std::function<void(const std::string&)>& warn);
+
+}  // namespace kftrain::trainer
