@@ -74,6 +74,15 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
          "job.yaml:2: nprocPerNode: must be auto, cpu, gpu or a positive integer (got 0)"},
         {"elastic without workers", "name: a\nreplicas: 1\nelasticPolicy:\n  maxReplicas: 4\n",
          "job.yaml:3: elasticPolicy: needs Workers: set replicas to 2 or more (got replicas 1)"},
+        {"cuda without GPUs", "name: a\ntrainer:\n  device: cuda\n",
+         "job.yaml:3: trainer.device: cuda needs GPUs: set resources.gpus (got cuda, "
+         "resources.gpus is 0)"},
+        {"nccl without GPUs", "name: a\ntrainer:\n  backend: nccl\n",
+         "job.yaml:3: trainer.backend: nccl needs GPUs: set resources.gpus, or use gloo (got "
+         "nccl, resources.gpus is 0)"},
+        {"a process per GPU without GPUs", "name: a\nnprocPerNode: gpu\n",
+         "job.yaml:2: nprocPerNode: gpu starts one process per GPU: set resources.gpus (got gpu, "
+         "resources.gpus is 0)"},
         {"empty image", "name: a\nimage: \"\"\n",
          "job.yaml:2: image: every container needs an image (got nothing)"},
         {"volume with claim and configMap",

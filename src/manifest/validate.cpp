@@ -147,6 +147,27 @@ Status check_command(const JobSpec& spec) {
     return util::ok_status();
 }
 
+// What asks for a GPU must get one: without resources.gpus the pods land on nodes without
+// GPUs and every replica exits at start.
+Status check_gpus(const JobSpec& spec) {
+    if (spec.resources.gpus > 0) {
+        return util::ok_status();
+    }
+    const std::string none = "resources.gpus is 0";
+    if (spec.nproc_per_node == "gpu") {
+        return fail(spec, "nprocPerNode", "gpu starts one process per GPU: set resources.gpus",
+                    "gpu, " + none);
+    }
+    if (spec.trainer_value("device", "auto") == "cuda") {
+        return fail(spec, "trainer.device", "cuda needs GPUs: set resources.gpus", "cuda, " + none);
+    }
+    if (spec.trainer_value("backend", "auto") == "nccl") {
+        return fail(spec, "trainer.backend", "nccl needs GPUs: set resources.gpus, or use gloo",
+                    "nccl, " + none);
+    }
+    return util::ok_status();
+}
+
 }  // namespace
 
 bool is_dns1035_label(const std::string& text) {
@@ -158,8 +179,8 @@ bool is_dns1123_label(const std::string& text) {
 }
 
 Status validate_job(const JobSpec& spec) {
-    for (auto check :
-         {check_name, check_replicas, check_volumes, check_env_and_labels, check_command}) {
+    for (auto check : {check_name, check_replicas, check_volumes, check_env_and_labels,
+                       check_command, check_gpus}) {
         auto result = check(spec);
         if (!result) {
             return result;
