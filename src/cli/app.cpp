@@ -58,10 +58,6 @@ int report_error(Context& ctx, const std::string& message, int code) {
     return code;
 }
 
-void report_warning(Context& ctx, const std::string& message) {
-    ctx.err << "kftrain: warning: " << message << "\n";
-}
-
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     Context ctx{out, err, {}, k_exit_ok};
     CLI::App app(k_description, "kftrain");

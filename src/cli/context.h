@@ -26,7 +26,4 @@ struct Context {
 // Print "kftrain: error: <message>" to err and return code.
 int report_error(Context& ctx, const std::string& message, int code);
 
-// Print "kftrain: warning: <message>" to err.
-void report_warning(Context& ctx, const std::string& message);
-
 }  // namespace kftrain::cli

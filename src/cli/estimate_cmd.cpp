@@ -28,24 +28,29 @@ constexpr const char* k_estimate_examples =
     "Without --profile, a built-in profile computed from the model's FLOPs and an assumed\n"
     "device speed is used, and the output says so. Every default is printed under the table.";
 
+// Parse a replica count: a whole number from 1 to 100000.
+std::optional<int> parse_count(const std::string& text) {
+    char* end = nullptr;
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || value < 1 || value > 100000) {
+        return std::nullopt;
+    }
+    return static_cast<int>(value);
+}
+
 util::Result<std::vector<int>> parse_workers(const std::string& text) {
     std::vector<int> workers;
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) {
-        char* end = nullptr;
-        const long value = std::strtol(item.c_str(), &end, 10);
-        if (item.empty() || *end != '\0' || value < 1 || value > 100000) {
+        const auto count = parse_count(item);
+        if (!count) {
             return util::error(fmt::format(
                 "--workers: must be a comma-separated list of replica counts from 1 to 100000 "
                 "(got {})",
                 text));
         }
-        workers.push_back(static_cast<int>(value));
-    }
-    if (workers.empty()) {
-        return util::error(fmt::format(
-            "--workers: must be a comma-separated list of replica counts (got {})", text));
+        workers.push_back(*count);
     }
     return workers;
 }
@@ -86,8 +91,15 @@ util::Status parse_goal(const EstimateOptions& o, EstimateRequest& r) {
     return util::ok_status();
 }
 
+// The flag that set the goal, for messages.
+struct GoalFlag {
+    const char* name;
+    std::string value;
+};
+
 }  // namespace
 
+// Parse the flags of estimate; errors name the flag and the value.
 util::Result<EstimateRequest> parse_estimate_options(const EstimateOptions& o) {
     EstimateRequest r;
     estimate::PlanFlags& f = r.flags;
@@ -107,14 +119,8 @@ util::Result<EstimateRequest> parse_estimate_options(const EstimateOptions& o) {
                                  "a time such as 30us or 0.5ms");
     auto overhead = optional_flag("--overhead", o.overhead, estimate::parse_duration,
                                   "a duration such as 90s or 5m");
-    auto per_node = optional_flag(
-        "--replicas-per-node", o.replicas_per_node,
-        [](const std::string& t) -> std::optional<double> {
-            char* end = nullptr;
-            const long v = std::strtol(t.c_str(), &end, 10);
-            return *end == '\0' && v >= 1 && v <= 100000 ? std::optional<double>(v) : std::nullopt;
-        },
-        "a whole number >= 1");
+    auto per_node = optional_flag("--replicas-per-node", o.replicas_per_node, parse_count,
+                                  "a whole number >= 1");
     for (const auto* parsed : {&network, &intra, &latency, &overhead, &per_node}) {
         if (!parsed->ok()) {
             return util::error(parsed->error());
@@ -131,11 +137,6 @@ util::Result<EstimateRequest> parse_estimate_options(const EstimateOptions& o) {
         return util::error(goal.error());
     }
     return r;
-}
-
-std::string validate_estimate(const EstimateOptions& options) {
-    const auto parsed = parse_estimate_options(options);
-    return parsed.ok() ? "" : parsed.error();
 }
 
 void setup_estimate(CLI::App& app, Context& ctx) {
@@ -176,38 +177,35 @@ void setup_estimate(CLI::App& app, Context& ctx) {
     sub->add_option("-o,--output", o->output, "Output format")
         ->check(CLI::IsMember({"table", "json"}));
     sub->callback([o, &ctx] {
-        const std::string invalid = validate_estimate(*o);
-        if (!invalid.empty()) {
-            ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
+        auto request = parse_estimate_options(*o);
+        if (!request) {
+            ctx.exit_code = report_error(ctx, request.error(), k_exit_bad_input);
             return;
         }
-        ctx.exit_code = run_estimate(*o, ctx);
+        ctx.exit_code = run_estimate(*o, *request, ctx);
     });
 }
 
-int run_estimate(const EstimateOptions& options, Context& ctx) {
-    auto request = parse_estimate_options(options);
-    if (!request) {
-        return report_error(ctx, request.error(), k_exit_bad_input);
-    }
+int run_estimate(const EstimateOptions& options, EstimateRequest request, Context& ctx) {
     auto spec = load_job(options.job, ctx.global);
     if (!spec) {
         return report_error(ctx, spec.error(), k_exit_bad_input);
     }
-    request->flags.local = ctx.global.local || spec->backend == "local";
-    auto report =
-        build_report(*spec, request->flags, request->goal, {options.profile, options.prices});
+    request.flags.local = ctx.global.local || spec->backend == "local";
+    const bool deadline = request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
+    const GoalFlag goal_flag =
+        deadline ? GoalFlag{"--deadline", options.deadline} : GoalFlag{"--budget", options.budget};
+    auto report = build_report(*spec, request.flags, request.goal,
+                               {options.profile, options.prices}, goal_flag.name);
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }
     ctx.out << (options.output == "json" ? estimate::format_json(*report)
                                          : estimate::format_table(*report));
     if (report->goal && !report->choice) {
-        const bool deadline = report->goal->kind == estimate::Goal::Kind::deadline;
         return report_error(ctx,
-                            fmt::format("{}: {} (got {})", deadline ? "--deadline" : "--budget",
-                                        estimate::unmet_goal_message(*report),
-                                        deadline ? options.deadline : options.budget),
+                            fmt::format("{}: {} (got {})", goal_flag.name,
+                                        estimate::unmet_goal_message(*report), goal_flag.value),
                             k_exit_bad_input);
     }
     return k_exit_ok;

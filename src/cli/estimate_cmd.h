@@ -42,10 +42,7 @@ void setup_estimate(CLI::App& app, Context& ctx);
 // Parse the flags of estimate; errors name the flag and the value.
 util::Result<EstimateRequest> parse_estimate_options(const EstimateOptions& options);
 
-// Check the flags of estimate; return an error naming the flag, or "".
-std::string validate_estimate(const EstimateOptions& options);
-
-// Print the estimate for a job; return the exit code.
-int run_estimate(const EstimateOptions& options, Context& ctx);
+// Print the estimate for a job with its parsed flags; return the exit code.
+int run_estimate(const EstimateOptions& options, EstimateRequest request, Context& ctx);
 
 }  // namespace kftrain::cli

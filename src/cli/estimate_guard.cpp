@@ -49,7 +49,7 @@ int check_cost_guard(const CostGuard& guard, const manifest::JobSpec& spec, Cont
     flags.gpu = guard.gpu;
     flags.local = ctx.global.local || spec.backend == "local";
     auto report = build_report(spec, flags, estimate::Goal{estimate::Goal::Kind::budget, budget},
-                               {guard.profile, guard.prices});
+                               {guard.profile, guard.prices}, "--max-cost");
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }

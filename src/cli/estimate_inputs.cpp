@@ -97,7 +97,8 @@ util::Result<std::optional<estimate::Profile>> load_profile(const std::string& p
 util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
                                             const estimate::PlanFlags& flags,
                                             const std::optional<estimate::Goal>& goal,
-                                            const EstimateSources& sources) {
+                                            const EstimateSources& sources,
+                                            const std::string& goal_flag) {
     auto prices = load_prices(sources.prices);
     if (!prices) {
         return util::error(prices.error());
@@ -111,10 +112,8 @@ util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
         return util::error(plan.error());
     }
     if (goal && !plan->input.price_per_replica_hour) {
-        return util::error(
-            fmt::format("{}: {} has no price for {} replicas to choose by",
-                        goal->kind == estimate::Goal::Kind::deadline ? "--deadline" : "--budget",
-                        prices->file, plan->device));
+        return util::error(fmt::format("{}: {} has no price for {} replicas to choose by",
+                                       goal_flag, prices->file, plan->device));
     }
     return estimate::make_report(spec.name, *plan, goal);
 }

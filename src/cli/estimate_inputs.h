@@ -32,10 +32,12 @@ struct EstimateSources {
 };
 
 // Load the profile and prices, plan and run the estimate for a job, and make the choice
-// the goal asks for; a goal needs prices for the job's device.
+// the goal asks for; a goal needs prices for the job's device, else an error naming
+// goal_flag (the flag that set the goal: --deadline, --budget, --max-cost).
 util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
                                             const estimate::PlanFlags& flags,
                                             const std::optional<estimate::Goal>& goal,
-                                            const EstimateSources& sources);
+                                            const EstimateSources& sources,
+                                            const std::string& goal_flag);
 
 }  // namespace kftrain::cli

@@ -68,15 +68,6 @@ std::string format_duration(double seconds) {
     return fmt::format("{}d{}h", total / 86400, (total % 86400) / 3600);
 }
 
-std::optional<double> seconds_between(const std::string& from, const std::string& to) {
-    auto start = parse_timestamp(from);
-    auto end = parse_timestamp(to);
-    if (!start || !end) {
-        return std::nullopt;
-    }
-    return std::difftime(*end, *start);
-}
-
 std::optional<double> parse_duration(const std::string& text) {
     if (text == "0") {
         return 0.0;

@@ -13,9 +13,6 @@ std::optional<std::time_t> parse_timestamp(const std::string& text);
 // Format a duration as "45s", "3m12s", "2h5m" or "3d4h"; negative counts as 0.
 std::string format_duration(double seconds);
 
-// Return the seconds from one timestamp to another, or nullopt if either is unreadable.
-std::optional<double> seconds_between(const std::string& from, const std::string& to);
-
 // Parse a duration as kubectl takes it ("2h", "1h30m", "90s", "500ms", "0")
 // into seconds; nullopt when it is not one.
 std::optional<double> parse_duration(const std::string& text);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "estimate/running_cost.h"
+
 namespace kftrain::estimate {
 namespace {
 
@@ -52,7 +54,7 @@ SizeEstimate estimate_size(const EstimateInput& in, int replicas) {
     s.epoch_s = static_cast<double>(s.steps_per_epoch) * s.step_s;
     s.total_s = in.epochs * s.epoch_s + in.startup_s;
     if (in.price_per_replica_hour) {
-        s.cost = replicas * *in.price_per_replica_hour * s.total_s / 3600.0;
+        s.cost = cost_so_far(s.total_s, replicas, *in.price_per_replica_hour);
     }
     return s;
 }
