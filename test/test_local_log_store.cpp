@@ -3,10 +3,11 @@
 #include "cli/local/job_state.h"
 #include "cli/local/log_store.h"
 #include "cli/local/state_dir.h"
+#include "cli/time_text.h"
 
+using kftrain::cli::parse_duration;
 using kftrain::cli::local::LogRecord;
 using kftrain::cli::local::parse_log_record;
-using kftrain::cli::local::parse_since;
 using kftrain::cli::local::replica_matches;
 using kftrain::cli::local::tail_per_replica;
 
@@ -52,7 +53,7 @@ TEST_CASE("the --replica filter selects a type or one replica", "[local]") {
         {"", "worker-3", true},         {"worker", "worker-3", true},
         {"worker", "master-0", false},  {"master", "master-0", true},
         {"worker-3", "worker-3", true}, {"worker-3", "worker-31", false},
-        {"work", "worker-1", false},
+        {"work", "worker-1", false},    {"Master", "master-0", true},
     };
     for (const auto& c : cases) {
         INFO(c.filter << " " << c.replica);
@@ -61,12 +62,12 @@ TEST_CASE("the --replica filter selects a type or one replica", "[local]") {
 }
 
 TEST_CASE("logs take kubectl-style --since durations", "[local]") {
-    CHECK(parse_since("30s") == 30);
-    CHECK(parse_since("10m") == 600);
-    CHECK(parse_since("1h30m") == 5400);
-    CHECK_FALSE(parse_since("10").has_value());
-    CHECK_FALSE(parse_since("abc").has_value());
-    CHECK_FALSE(parse_since("").has_value());
+    CHECK(parse_duration("30s") == 30);
+    CHECK(parse_duration("10m") == 600);
+    CHECK(parse_duration("1h30m") == 5400);
+    CHECK_FALSE(parse_duration("10").has_value());
+    CHECK_FALSE(parse_duration("abc").has_value());
+    CHECK_FALSE(parse_duration("").has_value());
 }
 
 TEST_CASE("a tail keeps the last lines of each replica in arrival order", "[local]") {

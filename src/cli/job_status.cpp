@@ -1,6 +1,7 @@
 #include "cli/job_status.h"
 
 #include "cli/time_text.h"
+#include "util/text.h"
 
 namespace kftrain::cli {
 
@@ -32,6 +33,14 @@ JobPhase parse_phase(const std::string& name) {
         }
     }
     return JobPhase::Unknown;
+}
+
+bool replica_matches(const ReplicaStatus& replica, const std::string& wanted) {
+    if (wanted.empty()) {
+        return true;
+    }
+    const std::string want = util::to_lower(wanted);
+    return want == replica.name || want == util::to_lower(replica.type) || want == replica.pod;
 }
 
 std::optional<double> job_duration(const JobStatus& status, std::time_t now) {

@@ -96,6 +96,10 @@ struct JobStatus {
     std::map<std::string, std::string> node_selector;  // the pods' (a GPU type may show)
 };
 
+// Return whether a replica's name, type or pod matches --replica ("", worker, Worker,
+// worker-3, master-0); both backends select replicas with it.
+bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
+
 // Return the seconds the job has run: start (or creation) to finish, or to now.
 std::optional<double> job_duration(const JobStatus& status, std::time_t now);
 

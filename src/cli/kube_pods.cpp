@@ -5,17 +5,12 @@
 
 #include "cli/exit_codes.h"
 #include "cli/json_fields.h"
+#include "util/text.h"
 
 namespace kftrain::cli {
 namespace {
 
 using nlohmann::json;
-
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
 
 // The first label present among these keys.
 std::string label(const json& labels, std::initializer_list<const char*> keys) {
@@ -41,14 +36,14 @@ std::string type_name(const std::string& lowered) {
 // Read type and index from labels, falling back to "<job>-<type>-<index>" in the pod name.
 void read_identity(const json& pod, const std::string& job, ReplicaStatus& r) {
     const json& labels = member(member(pod, "metadata"), "labels");
-    std::string type = lower(label(
+    std::string type = util::to_lower(label(
         labels, {"training.kubeflow.org/replica-type", "replica-type", "pytorch-replica-type"}));
     std::string index = label(
         labels, {"training.kubeflow.org/replica-index", "replica-index", "pytorch-replica-index"});
     std::string rest = r.pod.rfind(job + "-", 0) == 0 ? r.pod.substr(job.size() + 1) : r.pod;
     size_t dash = rest.rfind('-');
     if (type.empty() && dash != std::string::npos) {
-        type = lower(rest.substr(0, dash));
+        type = util::to_lower(rest.substr(0, dash));
     }
     if (index.empty() && dash != std::string::npos) {
         index = rest.substr(dash + 1);
@@ -195,14 +190,6 @@ bool has_started(const ReplicaStatus& replica) {
         return true;
     }
     return replica.state == "Terminating" || replica.restarts > 0;
-}
-
-bool replica_matches(const ReplicaStatus& replica, const std::string& wanted) {
-    if (wanted.empty()) {
-        return true;
-    }
-    std::string want = lower(wanted);
-    return want == replica.name || want == lower(replica.type) || want == replica.pod;
 }
 
 }  // namespace kftrain::cli

@@ -26,7 +26,4 @@ util::Result<std::vector<ReplicaStatus>> parse_pods(const std::string& json_text
 // Return whether a replica's main container has started (its logs can be read).
 bool has_started(const ReplicaStatus& replica);
 
-// Return whether a replica name or type matches --replica ("", worker, worker-3, master-0).
-bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
-
 }  // namespace kftrain::cli

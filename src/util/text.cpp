@@ -1,5 +1,8 @@
 #include "util/text.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace kftrain::util {
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -14,6 +17,12 @@ std::vector<std::string> split_lines(const std::string& text) {
         start = end + 1;
     }
     return lines;
+}
+
+std::string to_lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
 }
 
 }  // namespace kftrain::util

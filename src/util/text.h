@@ -8,4 +8,7 @@ namespace kftrain::util {
 // Split text into lines without their newlines; a final newline adds no empty line.
 std::vector<std::string> split_lines(const std::string& text);
 
+// Return text with ASCII letters in lower case.
+std::string to_lower(std::string text);
+
 }  // namespace kftrain::util

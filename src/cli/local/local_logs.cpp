@@ -12,6 +12,7 @@
 #include "cli/local/local_backend.h"
 #include "cli/local/log_store.h"
 #include "cli/local/state_dir.h"
+#include "cli/time_text.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -107,7 +108,7 @@ util::Result<std::map<std::string, AttemptWindow>> previous_attempts(const std::
 util::Status read_logs(const std::string& job, const LogOptions& options, const LogSink& sink) {
     std::time_t since_time = 0;
     if (!options.since.empty()) {
-        auto seconds = parse_since(options.since);
+        auto seconds = parse_duration(options.since);
         if (!seconds) {
             return util::error(
                 fmt::format("--since: must be a duration like 30s, 10m or 1h (got {})",

@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <regex>
 
+#include "cli/job_status.h"
 #include "cli/local/proc_info.h"
 #include "cli/local/state_dir.h"
 #include "cli/time_text.h"
@@ -71,33 +71,10 @@ std::optional<LogRecord> parse_log_record(const std::string& line) {
 }
 
 bool replica_matches(const std::string& filter, const std::string& replica) {
-    if (filter.empty() || filter == replica) {
-        return true;
-    }
-    if (filter.find('-') != std::string::npos) {
-        return false;
-    }
-    return replica.rfind(filter + "-", 0) == 0;
-}
-
-std::optional<long long> parse_since(const std::string& text) {
-    static const std::regex k_part("([0-9]+)(h|m|s)");
-    if (text.empty()) {
-        return std::nullopt;
-    }
-    long long total = 0;
-    std::string rest = text;
-    std::smatch match;
-    while (!rest.empty()) {
-        if (!std::regex_search(rest, match, k_part) || match.position(0) != 0) {
-            return std::nullopt;
-        }
-        long long value = std::stoll(match[1].str());
-        char unit = match[2].str()[0];
-        total += unit == 'h' ? value * 3600 : unit == 'm' ? value * 60 : value;
-        rest = match.suffix();
-    }
-    return total;
+    ReplicaStatus status;
+    status.name = replica;
+    status.type = replica.substr(0, replica.rfind('-'));  // worker-3: worker
+    return cli::replica_matches(status, filter);
 }
 
 bool record_selected(const LogRecord& record, const LogOptions& options, std::time_t since_time) {

@@ -39,12 +39,9 @@ struct LogRecord {
 // Parse a line of the combined log; nullopt when it is not "time\treplica\ttext".
 std::optional<LogRecord> parse_log_record(const std::string& line);
 
-// Return whether a replica is selected by a --replica value: "" (all), a type
-// ("master", "worker") or a name ("worker-1").
+// Return whether a replica (by its log name, e.g. worker-1) is selected by a --replica
+// value, as on the cluster: "" (all), a type in any case ("worker", "Master") or a name.
 bool replica_matches(const std::string& filter, const std::string& replica);
-
-// Parse a --since duration ("30s", "10m", "1h30m") into seconds; nullopt when malformed.
-std::optional<long long> parse_since(const std::string& text);
 
 // Return whether a record passes the replica and since filters (since_time 0: none).
 bool record_selected(const LogRecord& record, const LogOptions& options, std::time_t since_time);
