@@ -29,7 +29,7 @@ std::set<std::string> event_objects(const JobStatus& status) {
 class KubernetesBackend : public Backend {
   public:
     KubernetesBackend(const GlobalOptions& global, std::string ns)
-        : m_kubectl(make_kubectl_runner(global)), m_namespace(ns), m_queries(*m_kubectl, ns) {}
+        : m_kubectl(make_kubectl_runner(global)), m_queries(*m_kubectl, ns) {}
 
     std::string name() const override { return "kubernetes"; }
 
@@ -55,12 +55,8 @@ class KubernetesBackend : public Backend {
     }
 
     util::Result<JobStatus> status(const std::string& job) override {
-        auto text = m_queries.job_json(job);
-        if (!text) {
-            return text.error_value();
-        }
-        auto status = read_full_status(job, *text);
-        if (status && status->progress == std::nullopt) {
+        auto status = status_without_progress(job);
+        if (status) {
             add_progress(*status);
         }
         return status;
@@ -87,11 +83,7 @@ class KubernetesBackend : public Backend {
                       const LogSink& sink) override {
         if (options.follow) {
             SnapshotSource source = [this, job]() -> util::Result<JobSnapshot> {
-                auto text = m_queries.job_json(job);
-                if (!text) {
-                    return text.error_value();
-                }
-                auto status = read_full_status(job, *text);
+                auto status = status_without_progress(job);
                 if (!status) {
                     return status.error_value();
                 }
@@ -130,12 +122,12 @@ class KubernetesBackend : public Backend {
         if (!text) {
             return text.error_value();
         }
-        auto status = read_full_status(job, *text, true);
+        std::vector<KubeEvent> events;
+        auto status = read_full_status(job, *text, &events);
         if (!status) {
             return status.error_value();
         }
         add_progress(*status);
-        auto events = m_queries.events(event_objects(*status));
         return format_describe(*status, *text, events, std::time(nullptr));
     }
 
@@ -148,9 +140,10 @@ class KubernetesBackend : public Backend {
         return read_full_status(job, *text);
     }
 
-    // The job, its pods and, when a pod is stuck, the events that say why.
+    // The job, its pods and, when a pod is stuck, the events that say why; with all_events,
+    // the events are always read and handed back too (describe shows them).
     util::Result<JobStatus> read_full_status(const std::string& job, const std::string& text,
-                                             bool always_events = false) {
+                                             std::vector<KubeEvent>* all_events = nullptr) {
         auto status = parse_job_status(text);
         if (!status) {
             return util::error(fmt::format("reading pytorchjob/{}: {}", job, status.error()),
@@ -161,15 +154,18 @@ class KubernetesBackend : public Backend {
             return pods.error_value();
         }
         status->replicas = std::move(*pods);
-        bool want_events = always_events || status->replicas.empty();
+        bool want_events = status->replicas.empty();
         for (const auto& replica : status->replicas) {
             want_events = want_events || needs_events(replica);
         }
         std::vector<KubeEvent> events;
-        if (always_events || (want_events && !is_finished(status->phase))) {
+        if (all_events != nullptr || (want_events && !is_finished(status->phase))) {
             events = m_queries.events(event_objects(*status));
         }
         status->diagnosis = diagnose(*status, events);
+        if (all_events != nullptr) {
+            *all_events = std::move(events);
+        }
         return status;
     }
 
@@ -210,7 +206,6 @@ class KubernetesBackend : public Backend {
     }
 
     std::unique_ptr<KubectlRunner> m_kubectl;
-    std::string m_namespace;
     KubeQueries m_queries;
 };
 
