@@ -95,9 +95,7 @@ class Checker {
                 }
             }
             if (child == nullptr) {
-                std::string near = nearest(key, names);
-                std::string prefix = path.empty() ? "" : path + ".";
-                std::string hint = near.empty() ? "" : " (did you mean " + prefix + near + "?)";
+                std::string hint = did_you_mean(key, names, path.empty() ? "" : path + ".");
                 return error(fmt::format("{}: unknown key{}", m_source.locate(child_path), hint));
             }
             auto checked = check(entry.second, *child, child_path);

@@ -74,9 +74,8 @@ util::Status apply_set(YAML::Node& root, const std::string& assignment, SourceMa
         std::string prefix = walked.empty() ? "" : walked + ".";
         walked = prefix + part;
         if (part.empty() || next == nullptr) {
-            std::string near = nearest(part, names);
-            std::string hint = near.empty() ? "" : " (did you mean " + prefix + near + "?)";
-            return error(fmt::format("--set {}: unknown key{}", walked, hint));
+            return error(
+                fmt::format("--set {}: unknown key{}", walked, did_you_mean(part, names, prefix)));
         }
         def = next;
         YAML::Node parent = chain.back();

@@ -52,9 +52,10 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
     return best_distance <= allowed ? best : std::string();
 }
 
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates,
+                         const std::string& prefix) {
     std::string best = nearest(word, candidates);
-    return best.empty() ? std::string() : " (did you mean " + best + "?)";
+    return best.empty() ? std::string() : " (did you mean " + prefix + best + "?)";
 }
 
 }  // namespace kftrain::manifest

@@ -10,15 +10,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
+
+#include "manifest/validate.h"
 
 namespace kftrain::cli::local {
 namespace fs = std::filesystem;
 
 util::Status check_job_name(const std::string& name) {
-    static const std::regex k_label("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
-    if (!std::regex_match(name, k_label)) {
+    if (!manifest::is_dns1035_label(name)) {
         return util::error(
             fmt::format("job name: must be a lower-case DNS-1035 label (got {})", name), 2);
     }
