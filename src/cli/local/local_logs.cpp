@@ -64,15 +64,30 @@ class LogCursor {
     std::string m_partial;
 };
 
-// Return whether the job has ended and its supervisor wrote its last line.
-bool job_over(const std::string& job) {
-    auto state = read_job_state(job);
-    if (!state) {
-        return true;  // deleted
+// Tells whether a followed job has ended and its supervisor wrote its last line. state.json
+// is read only until it names the supervisor; after that, each look is at the process alone.
+class JobEnd {
+  public:
+    explicit JobEnd(std::string job) : m_job(std::move(job)) {}
+
+    bool reached() {
+        if (!m_supervisor) {
+            auto state = read_job_state(m_job);
+            if (!state) {
+                return true;  // deleted
+            }
+            if (state->supervisor_pid == 0) {
+                return state->phase == "Succeeded" || state->phase == "Failed";
+            }
+            m_supervisor = std::move(*state);
+        }
+        return !supervisor_alive(*m_supervisor);
     }
-    bool final = state->phase == "Succeeded" || state->phase == "Failed";
-    return (final || state->supervisor_pid != 0) && !supervisor_alive(*state);
-}
+
+  private:
+    std::string m_job;
+    std::optional<JobState> m_supervisor;  // the state that named the supervisor
+};
 
 // Return the previous attempt of each selected replica that restarted; a notice for each
 // that did not, and an error when none did.
@@ -141,10 +156,11 @@ util::Status read_logs(const std::string& job, const LogOptions& options, const 
         return out;
     };
     LogCursor cursor(combined_log_path(job));
+    JobEnd end(job);
     auto first = select(cursor.next());
     emit(options.tail ? tail_per_replica(first, *options.tail) : first);
     while (options.follow && !options.previous) {  // a previous attempt is over
-        bool over = job_over(job);
+        bool over = end.reached();
         emit(select(cursor.next()));
         if (over) {
             break;
