@@ -39,9 +39,8 @@ Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std:
         archive.read("global_step", step);
         return TrainPosition{epoch.item<int64_t>(), step.item<int64_t>()};
     } catch (const std::exception& e) {
-        const std::string what = e.what();
         return Error{fmt::format("{}: not a checkpoint of this model and optimizer ({})", name,
-                                 what.substr(0, what.find('\n')))};
+                                 first_line(e.what()))};
     }
 }
 

@@ -8,7 +8,6 @@
 #include <torch/csrc/autograd/variable.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -28,10 +27,6 @@ struct Comm::Impl {
 };
 
 namespace {
-
-bool is_loopback(const std::string& addr) {
-    return addr == "localhost" || addr.rfind("127.", 0) == 0 || addr == "::1";
-}
 
 std::shared_ptr<::gloo::transport::Device> make_device(const DistEnv& env) {
     using c10d::ProcessGroupGloo;
@@ -168,10 +163,9 @@ Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env, std::chrono::mil
         impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl->store, env.rank,
                                                                   env.world_size, options);
     } catch (const std::exception& e) {
-        const std::string what = e.what();
         return Error{fmt::format("cannot connect to {}:{} as rank {} of {} within {}s: {}",
                                  env.master_addr, env.master_port, env.rank, env.world_size,
-                                 timeout.count() / 1000, what.substr(0, what.find('\n')))};
+                                 timeout.count() / 1000, first_line(e.what()))};
     }
     return std::unique_ptr<Comm>(new Comm(std::move(impl), env.rank, env.world_size));
 }
@@ -190,8 +184,7 @@ Result<Unit> Comm::use_nccl(int local_rank) {
         // An empty id tells the others that rank 0 has none, so every rank stops now.
         id = broadcast_bytes(id);
     } catch (const std::exception& e) {
-        const std::string what = e.what();
-        return Error{"cannot share the NCCL id over Gloo: " + what.substr(0, what.find('\n'))};
+        return Error{"cannot share the NCCL id over Gloo: " + first_line(e.what())};
     }
     if (id.empty()) {
         return Error{m_rank == 0 ? error : "rank 0 could not create an NCCL id (see its error)"};
@@ -255,13 +248,15 @@ std::string Comm::broadcast_bytes(const std::string& bytes) {
 struct GradientReducer::State {
     struct Bucket {
         std::vector<std::size_t> params;
-        std::vector<int64_t> offsets;
         torch::Tensor flat;
         std::size_t pending = 0;
         std::unique_ptr<Comm::Pending> work;
     };
     Comm* comm = nullptr;
     std::vector<torch::Tensor> params;
+    // views[i] is parameter i's slot in its bucket's flat, shaped like the parameter: flat is
+    // allocated once and only changed in place, so the views stay valid.
+    std::vector<torch::Tensor> views;
     std::vector<Bucket> buckets;
     std::vector<std::size_t> bucket_of;
     std::vector<bool> seen;
@@ -272,14 +267,11 @@ struct GradientReducer::State {
     std::mutex mutex;
 
     void copy_in(std::size_t i) {
-        auto& b = buckets[bucket_of[i]];
-        const auto pos = std::find(b.params.begin(), b.params.end(), i) - b.params.begin();
-        auto slot = b.flat.narrow(0, b.offsets[pos], params[i].numel());
         const auto& grad = params[i].grad();
         if (grad.defined()) {
-            slot.copy_(grad.reshape({-1}));
+            views[i].copy_(grad);
         } else {
-            slot.zero_();
+            views[i].zero_();
         }
     }
     void launch_ready() {
@@ -334,16 +326,22 @@ GradientReducer::GradientReducer(Comm& comm, std::vector<torch::Tensor> params,
         bytes.push_back(static_cast<std::size_t>(p.numel() * p.element_size()));
     }
     s.bucket_of.resize(s.params.size());
+    s.views.resize(s.params.size());
     for (auto& indices : assign_buckets(bytes, first_cap, cap)) {
         State::Bucket b;
-        int64_t offset = 0;
+        int64_t total = 0;
         for (std::size_t i : indices) {
             s.bucket_of[i] = s.buckets.size();
-            b.offsets.push_back(offset);
-            offset += s.params[i].numel();
+            total += s.params[i].numel();
         }
         b.params = std::move(indices);
-        b.flat = torch::zeros({offset}, s.params[b.params[0]].options());
+        b.flat = torch::zeros({total}, s.params[b.params[0]].options());
+        int64_t offset = 0;
+        for (std::size_t i : b.params) {
+            const auto& p = s.params[i];
+            s.views[i] = b.flat.narrow(0, offset, p.numel()).view(p.sizes());
+            offset += p.numel();
+        }
         s.buckets.push_back(std::move(b));
     }
     for (std::size_t i = 0; i < s.params.size(); ++i) {
@@ -385,13 +383,12 @@ void GradientReducer::finish() {
     for (auto& b : s.buckets) {
         b.work->wait();
         b.flat.div_(world);
-        for (std::size_t k = 0; k < b.params.size(); ++k) {
-            auto& p = s.params[b.params[k]];
-            auto avg = b.flat.narrow(0, b.offsets[k], p.numel()).view(p.sizes());
+        for (std::size_t i : b.params) {
+            auto& p = s.params[i];
             if (p.grad().defined()) {
-                p.mutable_grad().copy_(avg);
+                p.mutable_grad().copy_(s.views[i]);
             } else {
-                p.mutable_grad() = avg.clone();
+                p.mutable_grad() = s.views[i].clone();
             }
         }
     }

@@ -66,6 +66,10 @@ EnvLookup process_env() {
     };
 }
 
+bool is_loopback(const std::string& addr) {
+    return addr == "localhost" || addr.rfind("127.", 0) == 0 || addr == "::1";
+}
+
 Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda) {
     DistEnv out;
     const auto world = parse_int(env, "WORLD_SIZE", 1, 1);
@@ -105,8 +109,7 @@ Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda)
             out.local_rank = 0;
         }
     }
-    const bool all_here = out.master_addr == "localhost" || out.master_addr.rfind("127.", 0) == 0;
-    if (*nproc == 1 && all_here) {
+    if (*nproc == 1 && is_loopback(out.master_addr)) {
         out.local_procs = out.world_size;  // a loopback master means every rank is on this host
         if (!env("LOCAL_RANK")) {
             // As torchrun on one node: the rank is the local rank, so the ranks of a job run

@@ -39,6 +39,9 @@ constexpr const char* k_spawned_env = "KFTRAIN_TRAINER_SPAWNED";
 // Find what libtorch offers for CUDA (probe_torch_cuda() in the program).
 using TorchCudaProbe = std::function<TorchCuda()>;
 
+// Tell whether addr names this host's loopback: localhost, 127.* or ::1.
+bool is_loopback(const std::string& addr);
+
 // Parse MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, PET_* and GLOO_SOCKET_IFNAME.
 // cuda is asked only for PET_NPROC_PER_NODE=gpu (one process per CUDA device); without it
 // libtorch counts as a CPU build.

@@ -38,4 +38,9 @@ class Result {
 // Stand for "nothing" in Result<Unit> returned by actions.
 struct Unit {};
 
+// Return text up to its first newline, e.g. the first line of an exception message.
+inline std::string first_line(const std::string& text) {
+    return text.substr(0, text.find('\n'));
+}
+
 }  // namespace kftrain::trainer

@@ -109,8 +109,8 @@ Result<Unit> setup_comm(Session& s) {
     }
     s.comm = std::move(*comm);
     // auto: NCCL when the model is on a CUDA device and NCCL is built in, else Gloo.
-    auto backend = choose_backend(s.options.backend, s.model->parameters().at(0).is_cuda(),
-                                  s.env.local_procs, probe_cuda);
+    auto backend =
+        choose_backend(s.options.backend, s.device.is_cuda(), s.env.local_procs, probe_cuda);
     if (!backend.ok()) {
         return Error{backend.error()};
     }
@@ -123,8 +123,8 @@ Result<Unit> setup_comm(Session& s) {
     s.comm->broadcast(params);
     auto buffers = s.model->buffers();
     s.comm->broadcast(buffers);
-    s.reducer = std::make_unique<GradientReducer>(*s.comm, s.model->parameters(),
-                                                  k_first_bucket_bytes, k_bucket_bytes);
+    s.reducer = std::make_unique<GradientReducer>(*s.comm, std::move(params), k_first_bucket_bytes,
+                                                  k_bucket_bytes);
     return Unit{};
 }
 

@@ -321,10 +321,6 @@ int Trainer::run() {
     return m_stop ? k_exit_terminated : 0;
 }
 
-std::string first_line(const std::string& text) {
-    return text.substr(0, text.find('\n'));
-}
-
 }  // namespace
 
 int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& out,
