@@ -55,6 +55,11 @@ class Backend {
     virtual util::Result<std::string> submit(const RenderedJob& job, const SubmitFlags& flags) = 0;
     // Read a job's status (error code 3 when it does not exist).
     virtual util::Result<JobStatus> status(const std::string& job) = 0;
+    // Read a job's status without the master's progress line, for loops that look at the
+    // phase and replicas only (on a cluster the progress costs a kubectl logs per look).
+    virtual util::Result<JobStatus> status_without_progress(const std::string& job) {
+        return status(job);
+    }
     // List the jobs (in every namespace when all_namespaces).
     virtual util::Result<std::vector<JobStatus>> list(bool all_namespaces) = 0;
     // Stream the logs of a job's replicas to sink until done (or, following, until the job ends).

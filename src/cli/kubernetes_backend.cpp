@@ -54,6 +54,14 @@ class KubernetesBackend : public Backend {
         return fmt::format("pytorchjob/{} submitted", job.spec.name);
     }
 
+    util::Result<JobStatus> status_without_progress(const std::string& job) override {
+        auto text = m_queries.job_json(job);
+        if (!text) {
+            return text.error_value();
+        }
+        return read_full_status(job, *text);
+    }
+
     util::Result<JobStatus> status(const std::string& job) override {
         auto status = status_without_progress(job);
         if (status) {
@@ -132,14 +140,6 @@ class KubernetesBackend : public Backend {
     }
 
   private:
-    util::Result<JobStatus> status_without_progress(const std::string& job) {
-        auto text = m_queries.job_json(job);
-        if (!text) {
-            return text.error_value();
-        }
-        return read_full_status(job, *text);
-    }
-
     // The job, its pods and, when a pod is stuck, the events that say why; with all_events,
     // the events are always read and handed back too (describe shows them).
     util::Result<JobStatus> read_full_status(const std::string& job, const std::string& text,

@@ -128,7 +128,7 @@ int wait_for_job(Backend& backend, const std::string& job, const WaitPlan& plan,
     std::string last_state;
     std::set<std::string> shown;
     while (true) {
-        auto status = backend.status(job);
+        auto status = backend.status_without_progress(job);  // wait prints no progress
         if (!status) {
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
