@@ -91,6 +91,10 @@ TEST_CASE("a loopback master means all ranks share this host's CPUs", "[trainer]
         fake_env({{"MASTER_ADDR", "job-master-0"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
     REQUIRE(remote.ok());
     CHECK(remote->local_procs == 1);
+    auto ipv6 =
+        parse_dist_env(fake_env({{"MASTER_ADDR", "::1"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
+    REQUIRE(ipv6.ok());
+    CHECK(ipv6->local_procs == 3);
 }
 
 TEST_CASE("PET_NPROC_PER_NODE auto or cpu from the operator runs one process per pod",
