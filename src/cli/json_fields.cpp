@@ -21,4 +21,17 @@ int int_at(const nlohmann::json& object, const char* key) {
     return value.is_number_integer() ? value.get<int>() : 0;
 }
 
+const nlohmann::json& training_container(const nlohmann::json& containers) {
+    static const nlohmann::json k_null;
+    if (!containers.is_array() || containers.empty()) {
+        return k_null;
+    }
+    for (const auto& container : containers) {
+        if (string_at(container, "name") == "pytorch") {
+            return container;
+        }
+    }
+    return containers.front();
+}
+
 }  // namespace kftrain::cli

@@ -17,4 +17,8 @@ std::string string_at(const nlohmann::json& object, const char* key);
 // Return the integer at key, or 0 when it is missing or not an integer.
 int int_at(const nlohmann::json& object, const char* key);
 
+// Return the element of a list of containers (or container statuses) named "pytorch", as
+// the operator requires of the training container, else the first; null when empty.
+const nlohmann::json& training_container(const nlohmann::json& containers);
+
 }  // namespace kftrain::cli

@@ -56,15 +56,8 @@ void read_identity(const json& pod, const std::string& job, ReplicaStatus& r) {
 
 // The status of the main container: "pytorch" as the operator requires, else the first.
 const json* main_container(const json& statuses) {
-    if (!statuses.is_array() || statuses.empty()) {
-        return nullptr;
-    }
-    for (const auto& status : statuses) {
-        if (string_at(status, "name") == "pytorch") {
-            return &status;
-        }
-    }
-    return &statuses.front();
+    const json& status = training_container(statuses);
+    return status.is_null() ? nullptr : &status;
 }
 
 void read_container(const json& container, ReplicaStatus& r) {

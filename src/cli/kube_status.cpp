@@ -34,19 +34,6 @@ void read_counts(const json& replica_statuses, JobStatus& status) {
     }
 }
 
-int wanted_replicas(const json& spec) {
-    const json& replica_specs = member(spec, "pytorchReplicaSpecs");
-    if (!replica_specs.is_object()) {
-        return 0;
-    }
-    int total = 0;
-    for (const auto& [type, replica_spec] : replica_specs.items()) {
-        const json& count = member(replica_spec, "replicas");
-        total += count.is_number_integer() ? count.get<int>() : 1;
-    }
-    return total;
-}
-
 // Return a resource quantity ("2", "500m", "4Gi", or a bare number) in base units; 0 if
 // absent or unreadable.
 double quantity_at(const json& list, const char* key) {
@@ -58,22 +45,6 @@ double quantity_at(const json& list, const char* key) {
                              : 0.0;
 }
 
-// The training container of a pod template: the one the operator requires to be named
-// "pytorch", else the first.
-const json& training_container(const json& pod_spec) {
-    const json& containers = member(pod_spec, "containers");
-    static const json k_none;
-    if (!containers.is_array() || containers.empty()) {
-        return k_none;
-    }
-    for (const auto& container : containers) {
-        if (string_at(container, "name") == "pytorch") {
-            return container;
-        }
-    }
-    return containers.front();
-}
-
 // Read what one replica of each type requests: requests, else limits (which Kubernetes
 // then uses as the requests); GPUs are set as limits.
 void read_requests(const json& spec, JobStatus& status) {
@@ -83,7 +54,8 @@ void read_requests(const json& spec, JobStatus& status) {
     }
     for (const auto& [type, replica_spec] : replica_specs.items()) {
         const json& pod_spec = member(member(replica_spec, "template"), "spec");
-        const json& resources = member(training_container(pod_spec), "resources");
+        const json& resources =
+            member(training_container(member(pod_spec, "containers")), "resources");
         const json& requests = member(resources, "requests");
         const json& limits = member(resources, "limits");
         auto either = [&](const char* key) {
@@ -135,8 +107,10 @@ JobStatus job_status_from(const json& job) {
     status.started = string_at(job_status, "startTime");
     status.finished = string_at(job_status, "completionTime");
     read_counts(member(job_status, "replicaStatuses"), status);
-    status.replicas_wanted = wanted_replicas(member(job, "spec"));
     read_requests(member(job, "spec"), status);
+    for (const auto& request : status.requests) {
+        status.replicas_wanted += request.replicas;
+    }
     return status;
 }
 
