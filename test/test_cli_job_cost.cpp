@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "cli/job_cost.h"
-#include "cli/time_text.h"
+#include "cli/cost/job_cost.h"
+#include "cli/view/time_text.h"
 
 using namespace kftrain::cli;
 using kftrain::estimate::CpuPrice;
@@ -13,7 +13,7 @@ namespace {
 constexpr double k_gib = 1024.0 * 1024.0 * 1024.0;
 
 std::time_t at(const char* when) {
-    return *parse_timestamp(when);
+    return *view::parse_timestamp(when);
 }
 
 PriceCatalog catalog() {
@@ -27,18 +27,18 @@ PriceCatalog catalog() {
 }
 
 // One Master and workers Workers, each asking for 2 cores and 4 GiB, started at 10:00.
-JobStatus cpu_job(int workers) {
-    JobStatus s;
+job::JobStatus cpu_job(int workers) {
+    job::JobStatus s;
     s.name = "mnist-ddp";
     s.backend = "kubernetes";
-    s.phase = JobPhase::Running;
+    s.phase = job::JobPhase::Running;
     s.started = "2024-05-01T10:00:00Z";
     s.requests = {{"Master", 1, 2, 4 * k_gib, 0}, {"Worker", workers, 2, 4 * k_gib, 0}};
     return s;
 }
 
-JobStatus gpu_job(const std::map<std::string, std::string>& node_selector) {
-    JobStatus s = cpu_job(3);
+job::JobStatus gpu_job(const std::map<std::string, std::string>& node_selector) {
+    job::JobStatus s = cpu_job(3);
     s.requests = {{"Master", 1, 8, 32 * k_gib, 2}, {"Worker", 3, 8, 32 * k_gib, 2}};
     s.node_selector = node_selector;
     return s;
@@ -47,7 +47,7 @@ JobStatus gpu_job(const std::map<std::string, std::string>& node_selector) {
 }  // namespace
 
 TEST_CASE("a running job costs elapsed hours x replicas x price per replica-hour", "[cost]") {
-    auto cost = job_cost(cpu_job(3), {catalog(), ""}, at("2024-05-01T12:00:00Z"));
+    auto cost = cost::job_cost(cpu_job(3), {catalog(), ""}, at("2024-05-01T12:00:00Z"));
     REQUIRE(cost);
     const double per_replica = 2 * 0.03 + 4 * 0.004;
     CHECK(cost->replicas == 4);
@@ -60,10 +60,10 @@ TEST_CASE("a running job costs elapsed hours x replicas x price per replica-hour
 }
 
 TEST_CASE("a finished job's cost stops at its completion", "[cost]") {
-    JobStatus s = cpu_job(1);
-    s.phase = JobPhase::Succeeded;
+    job::JobStatus s = cpu_job(1);
+    s.phase = job::JobPhase::Succeeded;
     s.finished = "2024-05-01T10:30:00Z";
-    auto later = job_cost(s, {catalog(), ""}, at("2024-06-01T00:00:00Z"));
+    auto later = cost::job_cost(s, {catalog(), ""}, at("2024-06-01T00:00:00Z"));
     REQUIRE(later);
     CHECK(later->final);
     CHECK(later->elapsed_s == 1800);
@@ -71,26 +71,26 @@ TEST_CASE("a finished job's cost stops at its completion", "[cost]") {
 }
 
 TEST_CASE("replica types asking for different resources are priced each", "[cost]") {
-    JobStatus s = cpu_job(2);
+    job::JobStatus s = cpu_job(2);
     s.requests[0].cpu_cores = 4;
     s.requests[1].memory_bytes = 0;
-    auto cost = job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
+    auto cost = cost::job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->amount == Approx((4 * 0.03 + 4 * 0.004) + 2 * (2 * 0.03)));
     CHECK(cost->basis == "1 Master x $0.1360/h (4 cores, 4 GiB) + 2 Worker x $0.0600/h (2 cores)");
 }
 
 TEST_CASE("a replica without a CPU request is priced as one core, and says so", "[cost]") {
-    JobStatus s = cpu_job(1);
+    job::JobStatus s = cpu_job(1);
     s.requests = {{"Master", 1, 0, 0, 0}, {"Worker", 1, 0, 0, 0}};
-    auto cost = job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
+    auto cost = cost::job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->amount == Approx(2 * 0.03));
     CHECK(cost->basis == "2 replicas x $0.0300/h each (1 core assumed: no CPU request)");
 }
 
 TEST_CASE("GPU replicas are priced by the type the node selector names", "[cost]") {
-    auto cost = job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
+    auto cost = cost::job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
                          {catalog(), ""}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->gpu == "a100");
@@ -99,7 +99,7 @@ TEST_CASE("GPU replicas are priced by the type the node selector names", "[cost]
 }
 
 TEST_CASE("the --gpu flag names the GPU type over the node selector", "[cost]") {
-    auto cost = job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
+    auto cost = cost::job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
                          {catalog(), "t4"}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->gpu == "t4");
@@ -123,7 +123,7 @@ TEST_CASE("the GPU type is read from the usual node labels", "[cost]") {
     };
     for (const auto& c : cases) {
         SECTION(std::string(c.key) + "=" + c.value) {
-            CHECK(gpu_type_from_selector({{c.key, c.value}}, catalog()) == c.gpu);
+            CHECK(cost::gpu_type_from_selector({{c.key, c.value}}, catalog()) == c.gpu);
         }
     }
 }
@@ -131,7 +131,7 @@ TEST_CASE("the GPU type is read from the usual node labels", "[cost]") {
 TEST_CASE("a job that cannot be priced says why", "[cost]") {
     const auto now = at("2024-05-01T11:00:00Z");
     SECTION("GPU type unknown") {
-        auto cost = job_cost(gpu_job({}), {catalog(), ""}, now);
+        auto cost = cost::job_cost(gpu_job({}), {catalog(), ""}, now);
         REQUIRE_FALSE(cost);
         CHECK(cost.error() ==
               "its GPU type is unknown: name it with --gpu (one of a100, l4, t4 in prices.yaml)");
@@ -139,21 +139,21 @@ TEST_CASE("a job that cannot be priced says why", "[cost]") {
     SECTION("no CPU prices in the catalog") {
         PriceCatalog gpus_only = catalog();
         gpus_only.cpu.reset();
-        auto cost = job_cost(cpu_job(1), {gpus_only, ""}, now);
+        auto cost = cost::job_cost(cpu_job(1), {gpus_only, ""}, now);
         REQUIRE_FALSE(cost);
         CHECK(cost.error() == "prices.yaml has no CPU prices");
     }
     SECTION("resources not known") {
-        JobStatus s = cpu_job(1);
+        job::JobStatus s = cpu_job(1);
         s.requests.clear();
-        auto cost = job_cost(s, {catalog(), ""}, now);
+        auto cost = cost::job_cost(s, {catalog(), ""}, now);
         REQUIRE_FALSE(cost);
         CHECK(cost.error() == "the replicas' resource requests are not known");
     }
     SECTION("no start or creation time") {
-        JobStatus s = cpu_job(1);
+        job::JobStatus s = cpu_job(1);
         s.started.clear();
-        auto cost = job_cost(s, {catalog(), ""}, now);
+        auto cost = cost::job_cost(s, {catalog(), ""}, now);
         REQUIRE_FALSE(cost);
         CHECK(cost.error() == "the job has not started");
     }

@@ -3,7 +3,7 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "cli/kube_logs.h"
+#include "cli/kube/logs.h"
 
 using namespace kftrain::cli;
 namespace util = kftrain::util;
@@ -13,11 +13,11 @@ namespace {
 // A kubectl that answers `logs POD` with "POD line 1/2", counting how many
 // calls run at once. The master's call waits until every other call has
 // finished, so it completes last.
-class CountingKubectl : public KubectlRunner {
+class CountingKubectl : public kube::KubectlRunner {
   public:
     explicit CountingKubectl(size_t others) : m_others(others) {}
 
-    util::Result<KubectlResult> run(const std::vector<std::string>& args,
+    util::Result<kube::KubectlResult> run(const std::vector<std::string>& args,
                                     const std::string&) override {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_now += 1;
@@ -30,12 +30,12 @@ class CountingKubectl : public KubectlRunner {
         m_finished += 1;
         m_done.notify_all();
         if (pod.find("broken") != std::string::npos) {
-            return KubectlResult{1, "", "Error from server (BadRequest): something broke\n"};
+            return kube::KubectlResult{1, "", "Error from server (BadRequest): something broke\n"};
         }
-        return KubectlResult{0, pod + " line 1\n" + pod + " line 2\n", ""};
+        return kube::KubectlResult{0, pod + " line 1\n" + pod + " line 2\n", ""};
     }
 
-    util::Result<KubectlResult> stream(const std::vector<std::string>& args,
+    util::Result<kube::KubectlResult> stream(const std::vector<std::string>& args,
                                        const util::LineCallback&,
                                        const std::atomic<bool>*) override {
         return run(args, "");
@@ -52,8 +52,8 @@ class CountingKubectl : public KubectlRunner {
     size_t m_finished = 0;
 };
 
-std::vector<ReplicaStatus> replicas(size_t workers) {
-    std::vector<ReplicaStatus> out;
+std::vector<job::ReplicaStatus> replicas(size_t workers) {
+    std::vector<job::ReplicaStatus> out;
     out.push_back({"master-0", "Master", 0, "Running", "", "", 0, {}, "job-master-0", "", 0});
     for (size_t i = 0; i < workers; ++i) {
         std::string name = "worker-" + std::to_string(i);
@@ -68,7 +68,7 @@ std::vector<ReplicaStatus> replicas(size_t workers) {
 TEST_CASE("logs without -f are grouped per replica in replica order", "[cluster][logs]") {
     CountingKubectl kubectl(2);
     std::vector<std::string> shown;
-    auto done = fetch_logs(kubectl, replicas(2), LogOptions{}, {}, [&](const LogLine& line) {
+    auto done = kube::fetch_logs(kubectl, replicas(2), job::LogOptions{}, {}, [&](const job::LogLine& line) {
         shown.push_back(line.replica + "|" + line.text);
     });
     REQUIRE(done);
@@ -81,8 +81,8 @@ TEST_CASE("logs without -f are grouped per replica in replica order", "[cluster]
 TEST_CASE("logs never run more kubectl calls at once than the bound", "[cluster][logs]") {
     CountingKubectl kubectl(8);
     size_t lines = 0;
-    auto done = fetch_logs(
-        kubectl, replicas(8), LogOptions{}, {}, [&](const LogLine&) { ++lines; }, 4);
+    auto done = kube::fetch_logs(
+        kubectl, replicas(8), job::LogOptions{}, {}, [&](const job::LogLine&) { ++lines; }, 4);
     REQUIRE(done);
     CHECK(lines == 18);
     CHECK(kubectl.max_seen() <= 4);
@@ -92,9 +92,9 @@ TEST_CASE("a replica whose log fails is a notice; the others still print", "[clu
     CountingKubectl kubectl(2);
     auto chosen = replicas(2);
     chosen[1].pod = "job-broken-0";
-    std::vector<LogLine> shown;
-    auto done = fetch_logs(kubectl, chosen, LogOptions{}, {},
-                           [&](const LogLine& line) { shown.push_back(line); });
+    std::vector<job::LogLine> shown;
+    auto done = kube::fetch_logs(kubectl, chosen, job::LogOptions{}, {},
+                           [&](const job::LogLine& line) { shown.push_back(line); });
     REQUIRE_FALSE(done);
     CHECK(done.error() == "could not read the logs of 1 of 3 replicas");
     CHECK(done.error_code(0) == 4);
@@ -108,16 +108,16 @@ TEST_CASE("a replica whose log fails is a notice; the others still print", "[clu
 
 TEST_CASE("kubectl logs gets the container, tail, since, timestamps and previous",
           "[cluster][logs]") {
-    LogOptions options;
+    job::LogOptions options;
     options.tail = 100;
     options.since = "10m";
     options.timestamps = true;
     options.previous = true;
-    CHECK(log_args("job-worker-3", options, {"-n", "ml"}) ==
+    CHECK(kube::log_args("job-worker-3", options, {"-n", "ml"}) ==
           std::vector<std::string>{"logs", "job-worker-3", "-c", "pytorch", "--tail=100",
                                    "--since=10m", "--timestamps", "-p", "-n", "ml"});
-    LogOptions follow;
+    job::LogOptions follow;
     follow.follow = true;
-    CHECK(log_args("p", follow, {}) ==
+    CHECK(kube::log_args("p", follow, {}) ==
           std::vector<std::string>{"logs", "p", "-c", "pytorch", "-f"});
 }

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "cli/kube_events.h"
-#include "cli/kube_pods.h"
-#include "cli/kube_status.h"
+#include "cli/kube/events.h"
+#include "cli/kube/pods.h"
+#include "cli/kube/status.h"
 #include "support/files.h"
 
 using namespace kftrain::cli;
@@ -10,28 +10,28 @@ using kftrain::test::read_test_data;
 
 namespace {
 
-JobStatus job_from(const std::string& file) {
-    auto status = parse_job_status(read_test_data("kube/" + file));
+job::JobStatus job_from(const std::string& file) {
+    auto status = kube::parse_job_status(read_test_data("kube/" + file));
     REQUIRE(status);
     return *status;
 }
 
-std::vector<ReplicaStatus> pods_from(const std::string& file,
+std::vector<job::ReplicaStatus> pods_from(const std::string& file,
                                      const std::string& job = "mnist-ddp") {
-    auto pods = parse_pods(read_test_data("kube/" + file), job);
+    auto pods = kube::parse_pods(read_test_data("kube/" + file), job);
     REQUIRE(pods);
     return *pods;
 }
 
 // A job with its pods and events, diagnosed as the backend does.
-JobStatus diagnosed(const std::string& job, const std::string& pods, const std::string& events) {
-    JobStatus status = job_from(job);
+job::JobStatus diagnosed(const std::string& job, const std::string& pods, const std::string& events) {
+    job::JobStatus status = job_from(job);
     status.replicas = pods_from(pods);
     std::set<std::string> objects = {status.name};
     for (const auto& r : status.replicas) {
         objects.insert(r.pod);
     }
-    status.diagnosis = diagnose(status, parse_events(read_test_data("kube/" + events), objects));
+    status.diagnosis = kube::diagnose(status, kube::parse_events(read_test_data("kube/" + events), objects));
     return status;
 }
 
@@ -40,22 +40,22 @@ JobStatus diagnosed(const std::string& job, const std::string& pods, const std::
 TEST_CASE("the phase is the job's last true condition, with its reason", "[cluster][kube]") {
     struct Case {
         const char* file;
-        JobPhase phase;
+        job::JobPhase phase;
         const char* reason;
     };
     const Case cases[] = {
-        {"job-v19-created.json", JobPhase::Created, "PyTorchJobCreated"},
-        {"job-v19-running.json", JobPhase::Running, "PyTorchJobRunning"},
-        {"job-v19-restarting.json", JobPhase::Restarting, "PyTorchJobRestarting"},
-        {"job-v19-succeeded.json", JobPhase::Succeeded, "PyTorchJobSucceeded"},
-        {"job-v19-failed.json", JobPhase::Failed, "PyTorchJobFailed"},
-        {"job-v19-suspended.json", JobPhase::Suspended, "PyTorchJobSuspended"},
-        {"job-v15-running.json", JobPhase::Running, "PyTorchJobRunning"},
-        {"job-v13-running.json", JobPhase::Running, "PyTorchJobRunning"},
+        {"job-v19-created.json", job::JobPhase::Created, "PyTorchJobCreated"},
+        {"job-v19-running.json", job::JobPhase::Running, "PyTorchJobRunning"},
+        {"job-v19-restarting.json", job::JobPhase::Restarting, "PyTorchJobRestarting"},
+        {"job-v19-succeeded.json", job::JobPhase::Succeeded, "PyTorchJobSucceeded"},
+        {"job-v19-failed.json", job::JobPhase::Failed, "PyTorchJobFailed"},
+        {"job-v19-suspended.json", job::JobPhase::Suspended, "PyTorchJobSuspended"},
+        {"job-v15-running.json", job::JobPhase::Running, "PyTorchJobRunning"},
+        {"job-v13-running.json", job::JobPhase::Running, "PyTorchJobRunning"},
     };
     for (const auto& c : cases) {
         SECTION(c.file) {
-            JobStatus status = job_from(c.file);
+            job::JobStatus status = job_from(c.file);
             CHECK(status.phase == c.phase);
             CHECK(status.reason == c.reason);
             CHECK(status.name == "mnist-ddp");
@@ -66,7 +66,7 @@ TEST_CASE("the phase is the job's last true condition, with its reason", "[clust
 }
 
 TEST_CASE("replica counts and times come from the job's status", "[cluster][kube]") {
-    JobStatus failed = job_from("job-v19-failed.json");
+    job::JobStatus failed = job_from("job-v19-failed.json");
     CHECK(failed.counts["Master"].failed == 1);
     CHECK(failed.counts["Worker"].active == 2);
     CHECK(failed.started == "2024-05-01T10:00:01Z");
@@ -75,20 +75,20 @@ TEST_CASE("replica counts and times come from the job's status", "[cluster][kube
 }
 
 TEST_CASE("a job with missing fields reads as Unknown without failing", "[cluster][kube]") {
-    auto bare = parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"}})");
+    auto bare = kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"}})");
     REQUIRE(bare);
-    CHECK(bare->phase == JobPhase::Unknown);
+    CHECK(bare->phase == job::JobPhase::Unknown);
     CHECK(bare->replicas_wanted == 0);
-    auto odd = parse_job_status(
+    auto odd = kube::parse_job_status(
         R"({"kind":"PyTorchJob","status":{"conditions":"yes","replicaStatuses":[1]},"spec":3})");
     REQUIRE(odd);
-    CHECK(odd->phase == JobPhase::Unknown);
+    CHECK(odd->phase == job::JobPhase::Unknown);
 }
 
 TEST_CASE("text that is not a PyTorchJob is an error with exit code 4", "[cluster][kube]") {
     for (const char* text : {"", "not json", "[1,2]", "{\"kind\":\"Pod\"}", "{\"items\":"}) {
         CAPTURE(text);
-        auto status = parse_job_status(text);
+        auto status = kube::parse_job_status(text);
         REQUIRE_FALSE(status);
         CHECK(status.error_code(0) == 4);
     }
@@ -112,12 +112,12 @@ TEST_CASE("pods of every operator version become master-0, worker-0, worker-1", 
 }
 
 TEST_CASE("pod selectors try the v1.6+ label first, then the older ones", "[cluster][kube]") {
-    CHECK(pod_selectors("x") == std::vector<std::string>{"training.kubeflow.org/job-name=x",
+    CHECK(kube::pod_selectors("x") == std::vector<std::string>{"training.kubeflow.org/job-name=x",
                                                          "job-name=x", "pytorch-job-name=x"});
-    auto selectors = status_selectors(read_test_data("kube/job-v19-running.json"));
+    auto selectors = kube::status_selectors(read_test_data("kube/job-v19-running.json"));
     REQUIRE(selectors.size() == 2);
     CHECK(selectors[0].find("training.kubeflow.org/replica-type=master") != std::string::npos);
-    CHECK(status_selectors(read_test_data("kube/job-v13-running.json")).empty());
+    CHECK(kube::status_selectors(read_test_data("kube/job-v13-running.json")).empty());
 }
 
 TEST_CASE("a replica's reason, restarts and exit code come from its container", "[cluster][kube]") {
@@ -131,17 +131,17 @@ TEST_CASE("a replica's reason, restarts and exit code come from its container", 
     CHECK(failed[0].exit_code == 137);
     auto init = pods_from("pods-v19-init-wait.json");
     CHECK(init[1].reason == "Init:init-pytorch");
-    CHECK_FALSE(has_started(init[1]));
+    CHECK_FALSE(kube::has_started(init[1]));
 }
 
 TEST_CASE("the replica filter picks a type, a replica or a pod", "[cluster][kube]") {
     auto replicas = pods_from("pods-v19-running.json");
-    CHECK(replica_matches(replicas[1], "worker"));
-    CHECK(replica_matches(replicas[1], "worker-0"));
-    CHECK(replica_matches(replicas[1], "Worker"));
-    CHECK_FALSE(replica_matches(replicas[1], "worker-1"));
-    CHECK_FALSE(replica_matches(replicas[0], "worker"));
-    CHECK(replica_matches(replicas[0], ""));
+    CHECK(job::replica_matches(replicas[1], "worker"));
+    CHECK(job::replica_matches(replicas[1], "worker-0"));
+    CHECK(job::replica_matches(replicas[1], "Worker"));
+    CHECK_FALSE(job::replica_matches(replicas[1], "worker-1"));
+    CHECK_FALSE(job::replica_matches(replicas[0], "worker"));
+    CHECK(job::replica_matches(replicas[0], ""));
 }
 
 TEST_CASE("a stuck job is diagnosed from its pods and events", "[cluster][kube]") {
@@ -200,23 +200,23 @@ TEST_CASE("a created job without pods says so", "[cluster][kube]") {
 }
 
 TEST_CASE("events keep only the job's objects, newest last", "[cluster][kube]") {
-    auto events = parse_events(read_test_data("kube/events-v19-imagepull.json"),
+    auto events = kube::parse_events(read_test_data("kube/events-v19-imagepull.json"),
                                {"mnist-ddp", "mnist-ddp-master-0"});
     REQUIRE(events.size() == 5);
     CHECK(events.front().reason == "SuccessfulCreatePod");
     CHECK(events.back().reason == "BackOff");
     CHECK(events.back().count == 9);
     auto scheduler =
-        parse_events(read_test_data("kube/events-v19-unschedulable.json"), {"mnist-ddp-master-0"});
+        kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"), {"mnist-ddp-master-0"});
     REQUIRE(scheduler.size() == 1);
     CHECK(scheduler[0].time == "2024-05-01T10:00:01.123456Z");
-    CHECK(parse_events("garbage", {"x"}).empty());
+    CHECK(kube::parse_events("garbage", {"x"}).empty());
 }
 
 TEST_CASE("status reads each replica type's resource requests from the job", "[cluster][kube]") {
     const double gib = 1024.0 * 1024.0 * 1024.0;
     SECTION("CPU replicas: requests") {
-        JobStatus status = job_from("job-v19-succeeded.json");
+        job::JobStatus status = job_from("job-v19-succeeded.json");
         REQUIRE(status.requests.size() == 2);
         CHECK(status.requests[0].type == "Master");
         CHECK(status.requests[0].replicas == 1);
@@ -228,7 +228,7 @@ TEST_CASE("status reads each replica type's resource requests from the job", "[c
         CHECK(status.node_selector.empty());
     }
     SECTION("GPU replicas: GPUs from the limits, and the node selector") {
-        JobStatus status = job_from("job-v19-gpu-succeeded.json");
+        job::JobStatus status = job_from("job-v19-gpu-succeeded.json");
         REQUIRE(status.requests.size() == 2);
         CHECK(status.requests[1].gpus == 1);
         CHECK(status.requests[1].cpu_cores == 8);
@@ -236,7 +236,7 @@ TEST_CASE("status reads each replica type's resource requests from the job", "[c
         CHECK(status.node_selector.at("cloud.google.com/gke-accelerator") == "nvidia-tesla-a100");
     }
     SECTION("limits only, millicores and a sidecar before the training container") {
-        auto parsed = parse_job_status(R"({"kind": "PyTorchJob",
+        auto parsed = kube::parse_job_status(R"({"kind": "PyTorchJob",
             "metadata": {"name": "j"},
             "spec": {"pytorchReplicaSpecs": {"Master": {"template": {"spec": {"containers": [
                 {"name": "istio-proxy", "resources": {"requests": {"cpu": "100m"}}},

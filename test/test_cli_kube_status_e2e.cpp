@@ -314,7 +314,7 @@ TEST_CASE("bad flags of the lifecycle verbs exit 2 and run no kubectl", "[cluste
         const char* message;
     };
     const Case cases[] = {
-        {{"status", "x", "-o", "xml"}, "-o/--output: must be wide, json or yaml (got xml)"},
+        {{"status", "x", "-o", "xml"}, "-o/--output: must be table, wide, json or yaml (got xml)"},
         {{"wait", "x", "--for", "done"},
          "--for: must be succeeded, running, created or suspended (got done)"},
         {{"wait", "x", "--timeout", "soon"},
@@ -324,7 +324,7 @@ TEST_CASE("bad flags of the lifecycle verbs exit 2 and run no kubectl", "[cluste
          "--since: not a duration such as 10m or 1h (got yesterday)"},
         {{"logs", "x", "--replica", "worker 3"},
          "--replica: must be a type or a replica such as worker or worker-3 (got worker 3)"},
-        {{"list", "-o", "csv"}, "-o/--output: must be wide, json or yaml (got csv)"},
+        {{"list", "-o", "csv"}, "-o/--output: must be table, wide, json or yaml (got csv)"},
         {{"status", "x", "--gpu", "b200"},
          "--gpu: built-in prices has no such GPU type (one of a100, h100, l4, t4, v100) (got "
          "b200)"},

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "cli/progress.h"
-#include "cli/time_text.h"
+#include "cli/view/progress.h"
+#include "cli/view/time_text.h"
 
 using namespace kftrain::cli;
 
@@ -16,7 +16,7 @@ const char* k_progress_line =
 }  // namespace
 
 TEST_CASE("a trainer progress line reads into Progress", "[cluster][progress]") {
-    auto p = parse_progress_line(k_progress_line);
+    auto p = view::parse_progress_line(k_progress_line);
     REQUIRE(p);
     CHECK(p->event == "progress");
     CHECK(*p->epoch == 2);
@@ -28,9 +28,9 @@ TEST_CASE("a trainer progress line reads into Progress", "[cluster][progress]") 
 
 TEST_CASE("a progress line formats with epoch, loss, accuracy, speed and ETA",
           "[cluster][progress]") {
-    auto p = parse_progress_line(k_progress_line);
+    auto p = view::parse_progress_line(k_progress_line);
     REQUIRE(p);
-    CHECK(format_progress(*p) ==
+    CHECK(view::format_progress(*p) ==
           "epoch 2/3 step 120/469 loss 0.3121 acc 91.2% 1234 samples/s ETA 1m40s");
 }
 
@@ -73,7 +73,7 @@ TEST_CASE("every trainer event formats readably", "[cluster][progress]") {
     };
     for (const auto& c : cases) {
         SECTION(c.name) {
-            auto shown = format_trainer_line(c.line);
+            auto shown = view::format_trainer_line(c.line);
             REQUIRE(shown);
             CHECK(*shown == c.shown);
         }
@@ -84,8 +84,8 @@ TEST_CASE("lines that are not trainer JSON are not parsed", "[cluster][progress]
     for (const char* line :
          {"Epoch 1 done", "", "{not json", "{\"a\":1}", "{\"event\":3}", "[1,2]"}) {
         CAPTURE(line);
-        CHECK_FALSE(parse_progress_line(line));
-        CHECK_FALSE(format_trainer_line(line));
+        CHECK_FALSE(view::parse_progress_line(line));
+        CHECK_FALSE(view::format_trainer_line(line));
     }
 }
 
@@ -94,27 +94,27 @@ TEST_CASE("the last progress line skips later non-progress lines", "[cluster][pr
         k_progress_line,
         R"({"event":"checkpoint","rank":0,"world_size":4,"time":"t","path":"p","epoch":2})",
         "plain text"};
-    auto p = last_progress(lines);
+    auto p = view::last_progress(lines);
     REQUIRE(p);
     CHECK(p->event == "progress");
-    CHECK_FALSE(last_progress({"plain", "text"}));
+    CHECK_FALSE(view::last_progress({"plain", "text"}));
 }
 
 TEST_CASE("durations read like kubectl's", "[cluster][progress]") {
-    CHECK(format_duration(0) == "0s");
-    CHECK(format_duration(-5) == "0s");
-    CHECK(format_duration(45) == "45s");
-    CHECK(format_duration(192) == "3m12s");
-    CHECK(format_duration(7500) == "2h5m");
-    CHECK(format_duration(3 * 86400 + 4 * 3600) == "3d4h");
+    CHECK(view::format_duration(0) == "0s");
+    CHECK(view::format_duration(-5) == "0s");
+    CHECK(view::format_duration(45) == "45s");
+    CHECK(view::format_duration(192) == "3m12s");
+    CHECK(view::format_duration(7500) == "2h5m");
+    CHECK(view::format_duration(3 * 86400 + 4 * 3600) == "3d4h");
 }
 
 TEST_CASE("timestamps parse with fractions and offsets", "[cluster][progress]") {
-    auto base = parse_timestamp("2024-05-01T10:00:00Z");
+    auto base = view::parse_timestamp("2024-05-01T10:00:00Z");
     REQUIRE(base);
-    CHECK(format_timestamp(*base) == "2024-05-01T10:00:00Z");
-    CHECK(*parse_timestamp("2024-05-01T10:00:00.123456Z") == *base);
-    CHECK(*parse_timestamp("2024-05-01T12:00:00+02:00") == *base);
-    CHECK_FALSE(parse_timestamp("yesterday"));
-    CHECK_FALSE(parse_timestamp("2024-05-01T10:00:00"));
+    CHECK(view::format_timestamp(*base) == "2024-05-01T10:00:00Z");
+    CHECK(*view::parse_timestamp("2024-05-01T10:00:00.123456Z") == *base);
+    CHECK(*view::parse_timestamp("2024-05-01T12:00:00+02:00") == *base);
+    CHECK_FALSE(view::parse_timestamp("yesterday"));
+    CHECK_FALSE(view::parse_timestamp("2024-05-01T10:00:00"));
 }

@@ -1,23 +1,25 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "cli/status_view.h"
-#include "cli/time_text.h"
+#include "cli/view/log_line.h"
+#include "cli/view/status_json.h"
+#include "cli/view/status_view.h"
+#include "cli/view/time_text.h"
 
 using namespace kftrain::cli;
 
 namespace {
 
 std::time_t at(const char* when) {
-    return *parse_timestamp(when);
+    return *view::parse_timestamp(when);
 }
 
-JobStatus running_job() {
-    JobStatus s;
+job::JobStatus running_job() {
+    job::JobStatus s;
     s.name = "mnist-ddp";
     s.namespace_ = "ml-training";
     s.backend = "kubernetes";
-    s.phase = JobPhase::Running;
+    s.phase = job::JobPhase::Running;
     s.reason = "PyTorchJobRunning";
     s.message = "PyTorchJob mnist-ddp is running.";
     s.created = "2024-05-01T10:00:00Z";
@@ -36,7 +38,7 @@ JobStatus running_job() {
 
 TEST_CASE("status prints the state, times, counts and a replica table", "[cluster][view]") {
     std::ostringstream out;
-    print_status(out, running_job(), OutputFormat::Table, at("2024-05-01T10:03:17Z"));
+    view::print_status(out, running_job(), view::OutputFormat::Table, at("2024-05-01T10:03:17Z"));
     CHECK(out.str() ==
           "Name:       mnist-ddp\n"
           "Namespace:  ml-training\n"
@@ -53,24 +55,24 @@ TEST_CASE("status prints the state, times, counts and a replica table", "[cluste
 }
 
 TEST_CASE("status lists every diagnosis line under one label", "[cluster][view]") {
-    JobStatus s = running_job();
+    job::JobStatus s = running_job();
     s.diagnosis = {"worker-0: waiting", "worker-1: waiting"};
     std::ostringstream out;
-    print_status(out, s, OutputFormat::Table, at("2024-05-01T10:03:17Z"));
+    view::print_status(out, s, view::OutputFormat::Table, at("2024-05-01T10:03:17Z"));
     CHECK(out.str().find("Diagnosis:  worker-0: waiting\n"
                          "            worker-1: waiting\n") != std::string::npos);
 }
 
 TEST_CASE("status -o wide adds pod, node and exit code", "[cluster][view]") {
     std::ostringstream out;
-    print_status(out, running_job(), OutputFormat::Wide, at("2024-05-01T10:03:17Z"));
+    view::print_status(out, running_job(), view::OutputFormat::Wide, at("2024-05-01T10:03:17Z"));
     CHECK(out.str().find("REPLICA   STATE    RESTARTS  REASON  EXIT  POD                 NODE") !=
           std::string::npos);
     CHECK(out.str().find("mnist-ddp-worker-0  node-b") != std::string::npos);
 }
 
 TEST_CASE("status -o json carries the same fields", "[cluster][view]") {
-    auto json = status_to_json(running_job(), at("2024-05-01T10:03:17Z"));
+    auto json = view::status_to_json(running_job(), at("2024-05-01T10:03:17Z"));
     CHECK(json["state"] == "Running");
     CHECK(json["durationSeconds"] == 192.0);
     CHECK(json["replicas"][1]["restarts"] == 2);
@@ -79,27 +81,27 @@ TEST_CASE("status -o json carries the same fields", "[cluster][view]") {
 
 TEST_CASE("status -o yaml prints the JSON tree as YAML", "[cluster][view]") {
     std::ostringstream out;
-    print_status(out, running_job(), OutputFormat::Yaml, at("2024-05-01T10:03:17Z"));
+    view::print_status(out, running_job(), view::OutputFormat::Yaml, at("2024-05-01T10:03:17Z"));
     CHECK(out.str().find("state: Running\n") != std::string::npos);
     CHECK(out.str().find("name: mnist-ddp\n") != std::string::npos);
 }
 
 TEST_CASE("a finished job's duration ends at its completion", "[cluster][view]") {
-    JobStatus s = running_job();
-    s.phase = JobPhase::Failed;
+    job::JobStatus s = running_job();
+    s.phase = job::JobPhase::Failed;
     s.finished = "2024-05-01T10:01:05Z";
-    CHECK(*job_duration(s, at("2024-05-02T00:00:00Z")) == 60.0);
+    CHECK(*job::job_duration(s, at("2024-05-02T00:00:00Z")) == 60.0);
 }
 
 TEST_CASE("list prints one row per job, with namespaces under -A", "[cluster][view]") {
-    JobStatus other = running_job();
+    job::JobStatus other = running_job();
     other.name = "cifar";
     other.namespace_ = "team-b";
-    other.phase = JobPhase::Succeeded;
+    other.phase = job::JobPhase::Succeeded;
     other.counts = {{"Master", {0, 1, 0}}};
     other.replicas_wanted = 0;
     std::ostringstream out;
-    print_list(out, {running_job(), other}, OutputFormat::Table, true, at("2024-05-01T11:00:00Z"));
+    view::print_list(out, {running_job(), other}, view::OutputFormat::Table, true, at("2024-05-01T11:00:00Z"));
     CHECK(out.str() ==
           "NAMESPACE    NAME       STATE      REPLICAS  AGE\n"
           "ml-training  mnist-ddp  Running    2/2       1h0m\n"
@@ -109,17 +111,17 @@ TEST_CASE("list prints one row per job, with namespaces under -A", "[cluster][vi
 TEST_CASE("log lines get a replica prefix and readable progress", "[cluster][view]") {
     const std::string json_line =
         R"({"event":"warning","rank":0,"world_size":2,"time":"t","message":"slow"})";
-    CHECK(format_log_line({"master-0", "hello"}, false) == "master-0 | hello");
-    CHECK(format_log_line({"worker-2", "hello"}, false, 9) == "worker-2  | hello");
-    CHECK(format_log_line({"master-0", json_line}, false) == "master-0 | warning: slow");
-    CHECK(format_log_line({"master-0", json_line}, true) == "master-0 | " + json_line);
-    CHECK(format_log_line({"master-0", "2024-05-01T10:00:00.5Z " + json_line}, false) ==
+    CHECK(view::format_log_line({"master-0", "hello"}, false) == "master-0 | hello");
+    CHECK(view::format_log_line({"worker-2", "hello"}, false, 9) == "worker-2  | hello");
+    CHECK(view::format_log_line({"master-0", json_line}, false) == "master-0 | warning: slow");
+    CHECK(view::format_log_line({"master-0", json_line}, true) == "master-0 | " + json_line);
+    CHECK(view::format_log_line({"master-0", "2024-05-01T10:00:00.5Z " + json_line}, false) ==
           "master-0 | 2024-05-01T10:00:00.5Z warning: slow");
 }
 
 TEST_CASE("output formats are parsed from -o", "[cluster][view]") {
-    CHECK(parse_output_format("") == OutputFormat::Table);
-    CHECK(parse_output_format("wide") == OutputFormat::Wide);
-    CHECK(parse_output_format("yaml") == OutputFormat::Yaml);
-    CHECK_FALSE(parse_output_format("xml"));
+    CHECK(view::parse_output_format("") == view::OutputFormat::Table);
+    CHECK(view::parse_output_format("wide") == view::OutputFormat::Wide);
+    CHECK(view::parse_output_format("yaml") == view::OutputFormat::Yaml);
+    CHECK_FALSE(view::parse_output_format("xml"));
 }

@@ -156,7 +156,7 @@ TEST_CASE("the profile the trainer writes is the one kftrain estimate reads", "[
     auto read =
         kftrain::estimate::parse_profile(kftrain::trainer::profile_json(p).dump(), "profile.json");
     REQUIRE(read);
-    const kftrain::estimate::ProfileFields& fields = *read;
+    const kftrain::wire::ProfileFields& fields = *read;
     CHECK(fields.model == p.model);
     CHECK(fields.dataset == p.dataset);
     CHECK(fields.parameters == p.parameters);

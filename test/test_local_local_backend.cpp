@@ -10,8 +10,8 @@
 #include "local/local_fixture.h"
 #include "util/subprocess.h"
 
-using kftrain::cli::JobPhase;
-using kftrain::cli::JobStatus;
+using kftrain::cli::job::JobPhase;
+using kftrain::cli::job::JobStatus;
 using kftrain::test::contains_line;
 using kftrain::test::LocalJobs;
 
@@ -24,7 +24,7 @@ std::string read_text(const std::string& path) {
     return text.str();
 }
 
-bool all_running(const JobStatus& s) {
+bool all_running(const job::JobStatus& s) {
     if (s.replicas.empty()) {
         return false;
     }
@@ -33,7 +33,7 @@ bool all_running(const JobStatus& s) {
             return false;
         }
     }
-    return s.phase == JobPhase::Running;
+    return s.phase == job::JobPhase::Running;
 }
 
 }  // namespace
@@ -48,8 +48,8 @@ TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[
     REQUIRE(submitted.code == 0);
     CHECK(submitted.out == "job two-ok started (local)\n");
 
-    JobStatus status = jobs.wait_finished("two-ok");
-    CHECK(status.phase == JobPhase::Succeeded);
+    job::JobStatus status = jobs.wait_finished("two-ok");
+    CHECK(status.phase == job::JobPhase::Succeeded);
     CHECK(status.backend == "local");
     REQUIRE(status.replicas.size() == 2);
     CHECK(status.replicas[0].name == "master-0");
@@ -65,13 +65,13 @@ TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[
     CHECK(contains_line(lines, R"(worker-0 | {"event":"start","rank":1,"world_size":2)"));
     CHECK(contains_line(lines, R"(master-0 | {"event":"progress")"));
 
-    kftrain::cli::LogOptions tail;
+    kftrain::cli::job::LogOptions tail;
     tail.tail = 1;
     auto last = jobs.log_lines("two-ok", tail);
     REQUIRE(last.size() == 2);
     CHECK(contains_line(last, R"(master-0 | {"event":"finish")"));
 
-    kftrain::cli::LogOptions workers;
+    kftrain::cli::job::LogOptions workers;
     workers.replica = "worker";
     for (const auto& line : jobs.log_lines("two-ok", workers)) {
         CHECK(line.rfind("worker-0 | ", 0) == 0);
@@ -81,7 +81,7 @@ TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[
     REQUIRE(listed.ok());
     REQUIRE(listed->size() == 1);
     CHECK((*listed)[0].name == "two-ok");
-    CHECK((*listed)[0].phase == JobPhase::Succeeded);
+    CHECK((*listed)[0].phase == job::JobPhase::Succeeded);
 
     auto shown = jobs.kftrain({"status", "two-ok", "--local"});
     CHECK(shown.code == 0);
@@ -111,8 +111,8 @@ TEST_CASE("a worker exiting 1 with restartPolicy Never fails the job and stops t
                               "restartPolicy: Never\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
 
-    JobStatus status = jobs.wait_finished("never-fails");
-    CHECK(status.phase == JobPhase::Failed);
+    job::JobStatus status = jobs.wait_finished("never-fails");
+    CHECK(status.phase == job::JobPhase::Failed);
     CHECK(status.reason == "PyTorchJobFailed");
     CHECK(status.message == "worker-0 exited with code 1 (restartPolicy Never)");
     REQUIRE(status.replicas.size() == 2);
@@ -133,8 +133,8 @@ TEST_CASE("OnFailure with backoffLimit 2 restarts a worker that fails once and s
                               "restartPolicy: OnFailure\nrunPolicy:\n  backoffLimit: 2\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
 
-    JobStatus status = jobs.wait_finished("retry-ok");
-    CHECK(status.phase == JobPhase::Succeeded);
+    job::JobStatus status = jobs.wait_finished("retry-ok");
+    CHECK(status.phase == job::JobPhase::Succeeded);
     REQUIRE(status.replicas.size() == 2);
     CHECK(status.replicas[1].restarts == 1);
     CHECK(status.replicas[1].state == "Succeeded");
@@ -168,8 +168,8 @@ TEST_CASE("a worker failing every time fails the job when backoffLimit is reache
                               "restartPolicy: OnFailure\nrunPolicy:\n  backoffLimit: 2\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
 
-    JobStatus status = jobs.wait_finished("retry-fails");
-    CHECK(status.phase == JobPhase::Failed);
+    job::JobStatus status = jobs.wait_finished("retry-fails");
+    CHECK(status.phase == job::JobPhase::Failed);
     CHECK(status.reason == "BackoffLimitExceeded");
     CHECK(status.replicas[1].restarts == 1);
     CHECK_FALSE(kftrain::cli::local::process_alive(status.replicas[0].pid));
@@ -179,7 +179,7 @@ TEST_CASE("delete stops a running job and leaves no process behind", "[local]") 
     LocalJobs jobs;
     auto file = jobs.job_file("held", 3, {"--hold-rank", "-1"});
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
-    JobStatus running = jobs.wait_for("held", all_running);
+    job::JobStatus running = jobs.wait_for("held", all_running);
     auto state = kftrain::cli::local::read_job_state("held");
     REQUIRE(state.ok());
     std::vector<long long> pids{state->supervisor_pid};
@@ -208,7 +208,7 @@ TEST_CASE("wait --local returns 5 when the job is still running at the timeout",
     jobs.wait_for("slow", all_running);
     auto waited = jobs.kftrain({"wait", "slow", "--local", "--timeout", "1s"});
     CHECK(waited.code == 5);
-    CHECK(jobs.backend().status("slow")->phase == JobPhase::Running);
+    CHECK(jobs.backend().status("slow")->phase == job::JobPhase::Running);
 }
 
 TEST_CASE("wait --local returns 0 for a Succeeded job and 1 for a Failed one", "[local]") {
@@ -226,7 +226,7 @@ TEST_CASE("a second submit of a running name is refused unless --replace", "[loc
     LocalJobs jobs;
     auto file = jobs.job_file("twice", 2, {"--hold-rank", "-1"});
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
-    JobStatus first = jobs.wait_for("twice", all_running);
+    job::JobStatus first = jobs.wait_for("twice", all_running);
 
     auto again = jobs.kftrain({"submit", "-f", file, "--local"});
     CHECK(again.code == 2);
@@ -238,7 +238,7 @@ TEST_CASE("a second submit of a running name is refused unless --replace", "[loc
     auto replaced = jobs.kftrain({"submit", "-f", file, "--local", "--replace"});
     CHECK(replaced.code == 0);
     CHECK_FALSE(kftrain::cli::local::process_alive(first.replicas[0].pid));
-    JobStatus second = jobs.wait_for("twice", all_running);
+    job::JobStatus second = jobs.wait_for("twice", all_running);
     CHECK(second.replicas[0].pid != first.replicas[0].pid);
 }
 
@@ -246,13 +246,13 @@ TEST_CASE("a running job stays Running until it ends", "[local]") {
     LocalJobs jobs;
     auto file = jobs.job_file("held-status", 2, {"--hold-rank", "-1"});
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
-    JobStatus status = jobs.wait_for("held-status", all_running);
-    CHECK_FALSE(kftrain::cli::is_finished(status.phase));
+    job::JobStatus status = jobs.wait_for("held-status", all_running);
+    CHECK_FALSE(kftrain::cli::job::is_finished(status.phase));
     CHECK(status.counts["Master"].active == 1);
     CHECK(status.counts["Worker"].active == 1);
     REQUIRE(jobs.backend().stop("held-status").ok());
-    JobStatus stopped = jobs.wait_finished("held-status");
-    CHECK(stopped.phase == JobPhase::Failed);
+    job::JobStatus stopped = jobs.wait_finished("held-status");
+    CHECK(stopped.phase == job::JobPhase::Failed);
     CHECK(stopped.reason == "Stopped");
 }
 
@@ -339,15 +339,15 @@ TEST_CASE("Ctrl-C during submit --follow stops following and leaves the job runn
     LocalJobs jobs;
     auto file = jobs.job_file("ctrl-c", 2, {"--hold-rank", "-1"});
     CHECK(interrupt_follow(jobs, file, "ctrl-c", {}) == 130);
-    CHECK(jobs.backend().status("ctrl-c")->phase == JobPhase::Running);
+    CHECK(jobs.backend().status("ctrl-c")->phase == job::JobPhase::Running);
 }
 
 TEST_CASE("Ctrl-C during submit --follow --stop-on-interrupt stops the job too", "[local]") {
     LocalJobs jobs;
     auto file = jobs.job_file("ctrl-c-stop", 2, {"--hold-rank", "-1"});
     CHECK(interrupt_follow(jobs, file, "ctrl-c-stop", {"--stop-on-interrupt"}) == 130);
-    JobStatus status = jobs.wait_finished("ctrl-c-stop");
-    CHECK(status.phase == JobPhase::Failed);
+    job::JobStatus status = jobs.wait_finished("ctrl-c-stop");
+    CHECK(status.phase == job::JobPhase::Failed);
     CHECK(status.reason == "Stopped");
     for (const auto& replica : status.replicas) {
         CHECK_FALSE(kftrain::cli::local::process_alive(replica.pid));

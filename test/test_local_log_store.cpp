@@ -3,9 +3,9 @@
 #include "cli/local/job_state.h"
 #include "cli/local/log_store.h"
 #include "cli/local/state_dir.h"
-#include "cli/time_text.h"
+#include "cli/view/time_text.h"
 
-using kftrain::cli::parse_duration;
+using kftrain::cli::view::parse_duration;
 using kftrain::cli::local::LogRecord;
 using kftrain::cli::local::parse_log_record;
 using kftrain::cli::local::replica_matches;
@@ -57,17 +57,17 @@ TEST_CASE("the --replica filter selects a type or one replica", "[local]") {
     };
     for (const auto& c : cases) {
         INFO(c.filter << " " << c.replica);
-        CHECK(replica_matches(c.filter, c.replica) == c.selected);
+        CHECK(job::replica_matches(c.filter, c.replica) == c.selected);
     }
 }
 
 TEST_CASE("logs take kubectl-style --since durations", "[local]") {
-    CHECK(parse_duration("30s") == 30);
-    CHECK(parse_duration("10m") == 600);
-    CHECK(parse_duration("1h30m") == 5400);
-    CHECK_FALSE(parse_duration("10").has_value());
-    CHECK_FALSE(parse_duration("abc").has_value());
-    CHECK_FALSE(parse_duration("").has_value());
+    CHECK(view::parse_duration("30s") == 30);
+    CHECK(view::parse_duration("10m") == 600);
+    CHECK(view::parse_duration("1h30m") == 5400);
+    CHECK_FALSE(view::parse_duration("10").has_value());
+    CHECK_FALSE(view::parse_duration("abc").has_value());
+    CHECK_FALSE(view::parse_duration("").has_value());
 }
 
 TEST_CASE("a tail keeps the last lines of each replica in arrival order", "[local]") {

@@ -2,7 +2,7 @@
 
 #include "cli/local/status_convert.h"
 
-using kftrain::cli::JobPhase;
+using kftrain::cli::job::JobPhase;
 using kftrain::cli::local::JobState;
 using kftrain::cli::local::ReplicaState;
 using kftrain::cli::local::status_from_state;
@@ -36,7 +36,7 @@ JobState running_job() {
 TEST_CASE("a local job's status carries phase, replicas, counts and progress", "[local]") {
     auto status = status_from_state(running_job(), true);
     CHECK(status.backend == "local");
-    CHECK(status.phase == JobPhase::Running);
+    CHECK(status.phase == job::JobPhase::Running);
     CHECK(status.replicas_wanted == 2);
     REQUIRE(status.replicas.size() == 2);
     CHECK(status.replicas[1].restarts == 1);
@@ -50,14 +50,14 @@ TEST_CASE("a local job's status carries phase, replicas, counts and progress", "
 
 TEST_CASE("a job whose supervisor is gone before it ended is Failed, SupervisorLost", "[local]") {
     auto status = status_from_state(running_job(), false);
-    CHECK(status.phase == JobPhase::Failed);
+    CHECK(status.phase == job::JobPhase::Failed);
     CHECK(status.reason == "SupervisorLost");
     CHECK(status.replicas[0].state == "Unknown");
     CHECK_FALSE(status.diagnosis.empty());
 
     JobState finished = running_job();
     finished.phase = "Succeeded";
-    CHECK(status_from_state(finished, false).phase == JobPhase::Succeeded);
+    CHECK(status_from_state(finished, false).phase == job::JobPhase::Succeeded);
 }
 
 TEST_CASE("a local job's replicas ask for the job file's resources", "[local]") {

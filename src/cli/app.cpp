@@ -53,11 +53,6 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
 
 }  // namespace
 
-int report_error(Context& ctx, const std::string& message, int code) {
-    ctx.err << "kftrain: error: " << message << "\n";
-    return code;
-}
-
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     Context ctx{out, err, {}, k_exit_ok};
     CLI::App app(k_description, "kftrain");

@@ -1,7 +1,10 @@
+#include "cli/backend_select.h"
+
 #include <cstdlib>
 #include <filesystem>
 
-#include "cli/backend.h"
+#include "cli/job/backend.h"
+#include "cli/kube/backend.h"
 #include "cli/local/local_backend.h"
 
 namespace kftrain::cli {
@@ -43,7 +46,8 @@ bool cluster_configured(const GlobalOptions& global) {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_backend(Context& ctx, const std::string& job_backend) {
+std::unique_ptr<job::Backend> make_backend(Context& ctx, const std::string& job_backend,
+                                           const std::string& ns) {
     if (ctx.global.local || job_backend == "local") {
         return local::make_local_backend(ctx.err);
     }
@@ -52,7 +56,7 @@ std::unique_ptr<Backend> make_backend(Context& ctx, const std::string& job_backe
                    "using the local backend (--local)\n";
         return local::make_local_backend(ctx.err);
     }
-    return make_kubernetes_backend(ctx.global, ctx.global.namespace_);
+    return kube::make_kubernetes_backend(ctx.global, ns);
 }
 
 }  // namespace kftrain::cli

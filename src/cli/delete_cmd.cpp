@@ -2,8 +2,9 @@
 
 #include <memory>
 
-#include "cli/backend.h"
+#include "cli/backend_select.h"
 #include "cli/exit_codes.h"
+#include "cli/verb.h"
 
 namespace kftrain::cli {
 namespace {
@@ -23,16 +24,25 @@ void setup_delete(CLI::App& app, Context& ctx) {
     sub->footer(k_delete_examples);
     sub->add_option("job", options->job, "Name of the job")->required();
     sub->add_flag("--wait", options->wait, "Return once the job is gone");
-    sub->callback([options, &ctx] { ctx.exit_code = run_delete(*options, ctx); });
+    run_when_parsed(*sub, options, ctx);
 }
 
-int run_delete(const DeleteOptions& options, Context& ctx) {
-    auto backend = make_backend(ctx, "");
-    auto removed = backend->remove(options.job, options.wait);
+util::Status DeleteOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
+}
+
+util::Status DeleteOptions::validate() const {
+    return util::ok_status();
+}
+
+int DeleteOptions::run(Context& ctx) const {
+    auto backend = make_backend(ctx, "", namespace_);
+    auto removed = backend->remove(job, wait);
     if (!removed) {
         return report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
     }
-    ctx.out << "pytorchjob/" << options.job << " deleted\n";
+    ctx.out << "pytorchjob/" << job << " deleted\n";
     return k_exit_ok;
 }
 

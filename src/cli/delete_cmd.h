@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/context.h"
+#include "util/result.h"
 
 namespace kftrain::cli {
 
@@ -11,12 +12,17 @@ namespace kftrain::cli {
 struct DeleteOptions {
     std::string job;
     bool wait = false;
+    std::string namespace_;  // derived: -n, else kubectl's
+
+    // Take the namespace from the global flags.
+    util::Status complete(const Context& ctx);
+    // Accept every combination: delete has no flag values to check.
+    util::Status validate() const;
+    // Delete the job and stop its replicas; return the exit code.
+    int run(Context& ctx) const;
 };
 
 // Register `kftrain delete`.
 void setup_delete(CLI::App& app, Context& ctx);
-
-// Delete a job and its pods; return the exit code.
-int run_delete(const DeleteOptions& options, Context& ctx);
 
 }  // namespace kftrain::cli

@@ -2,8 +2,9 @@
 
 #include <memory>
 
-#include "cli/backend.h"
+#include "cli/backend_select.h"
 #include "cli/exit_codes.h"
+#include "cli/verb.h"
 
 namespace kftrain::cli {
 namespace {
@@ -20,12 +21,21 @@ void setup_describe(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand("describe", "Explain a job: replicas, conditions and events");
     sub->footer(k_describe_examples);
     sub->add_option("job", options->job, "Name of the job")->required();
-    sub->callback([options, &ctx] { ctx.exit_code = run_describe(*options, ctx); });
+    run_when_parsed(*sub, options, ctx);
 }
 
-int run_describe(const DescribeOptions& options, Context& ctx) {
-    auto backend = make_backend(ctx, "");
-    auto text = backend->describe(options.job);
+util::Status DescribeOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
+}
+
+util::Status DescribeOptions::validate() const {
+    return util::ok_status();
+}
+
+int DescribeOptions::run(Context& ctx) const {
+    auto backend = make_backend(ctx, "", namespace_);
+    auto text = backend->describe(job);
     if (!text) {
         return report_error(ctx, text.error(), text.error_code(k_exit_cluster));
     }

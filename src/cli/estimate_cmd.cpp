@@ -5,8 +5,9 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/estimate_inputs.h"
+#include "cli/cost/estimate_inputs.h"
 #include "cli/exit_codes.h"
+#include "cli/verb.h"
 #include "estimate/format.h"
 #include "estimate/units.h"
 #include "manifest/load.h"
@@ -97,10 +98,8 @@ struct GoalFlag {
     std::string value;
 };
 
-}  // namespace
-
 // Parse the flags of estimate; errors name the flag and the value.
-util::Result<EstimateRequest> parse_estimate_options(const EstimateOptions& o) {
+util::Result<EstimateRequest> parse_request(const EstimateOptions& o) {
     EstimateRequest r;
     estimate::PlanFlags& f = r.flags;
     if (!o.workers.empty()) {
@@ -139,12 +138,14 @@ util::Result<EstimateRequest> parse_estimate_options(const EstimateOptions& o) {
     return r;
 }
 
+}  // namespace
+
 void setup_estimate(CLI::App& app, Context& ctx) {
     auto o = std::make_shared<EstimateOptions>();
     auto* sub = app.add_subcommand(
         "estimate", "Estimate time, speedup and cost of a job over numbers of replicas");
     sub->footer(k_estimate_examples);
-    add_job_file_flags(*sub, o->job);
+    job::add_job_file_flags(*sub, o->job);
     sub->add_option("--profile", o->profile,
                     "Profile measured by `kftrain-trainer --benchmark STEPS --profile-out FILE` "
                     "(default: a built-in profile computed from the model's FLOPs)");
@@ -174,34 +175,47 @@ void setup_estimate(CLI::App& app, Context& ctx) {
                     "Choose the cheapest size that finishes within this time, e.g. 2h");
     sub->add_option("--budget", o->budget,
                     "Choose the fastest size that costs at most this many dollars, e.g. 50");
-    sub->add_option("-o,--output", o->output, "Output format")
-        ->check(CLI::IsMember({"table", "json"}));
-    sub->callback([o, &ctx] {
-        auto request = parse_estimate_options(*o);
-        if (!request) {
-            ctx.exit_code = report_error(ctx, request.error(), k_exit_bad_input);
-            return;
-        }
-        ctx.exit_code = run_estimate(*o, *request, ctx);
-    });
+    sub->add_option("-o,--output", o->output, "Output format: table or json");
+    run_when_parsed(*sub, o, ctx);
 }
 
-int run_estimate(const EstimateOptions& options, EstimateRequest request, Context& ctx) {
-    auto spec = load_job(options.job, ctx.global);
-    if (!spec) {
-        return report_error(ctx, spec.error(), k_exit_bad_input);
+util::Status EstimateOptions::complete(const Context& ctx) {
+    auto loaded = job::load_job(job, ctx.global);
+    if (!loaded) {
+        return loaded.error_value();
     }
-    request.flags.local = ctx.global.local || spec->backend == "local";
-    const bool deadline = request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
+    spec = std::move(*loaded);
+    return util::ok_status();
+}
+
+util::Status EstimateOptions::validate() {
+    auto parsed = parse_request(*this);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    request = std::move(*parsed);
+    auto chosen =
+        view::parse_output_format(output, {view::OutputFormat::Table, view::OutputFormat::Json});
+    if (!chosen) {
+        return chosen.error_value();
+    }
+    format = *chosen;
+    return util::ok_status();
+}
+
+int EstimateOptions::run(Context& ctx) const {
+    estimate::PlanFlags flags = request.flags;
+    flags.local = ctx.global.local || spec.backend == "local";
+    const bool deadline_goal =
+        request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
     const GoalFlag goal_flag =
-        deadline ? GoalFlag{"--deadline", options.deadline} : GoalFlag{"--budget", options.budget};
-    auto report = build_report(*spec, request.flags, request.goal,
-                               {options.profile, options.prices}, goal_flag.name);
+        deadline_goal ? GoalFlag{"--deadline", deadline} : GoalFlag{"--budget", budget};
+    auto report = cost::build_report(spec, flags, request.goal, {profile, prices}, goal_flag.name);
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }
-    ctx.out << (options.output == "json" ? estimate::format_json(*report)
-                                         : estimate::format_table(*report));
+    ctx.out << (format == view::OutputFormat::Json ? estimate::format_json(*report)
+                                                   : estimate::format_table(*report));
     if (report->goal && !report->choice) {
         return report_error(ctx,
                             fmt::format("{}: {} (got {})", goal_flag.name,

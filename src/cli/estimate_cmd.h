@@ -6,16 +6,24 @@
 #include <vector>
 
 #include "cli/context.h"
-#include "cli/job_input.h"
+#include "cli/job/input.h"
+#include "cli/view/output_format.h"
+#include "manifest/job_spec.h"
 #include "estimate/plan.h"
 #include "estimate/report.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
 
-// Everything `kftrain estimate` takes, as typed on the command line.
+// The flags of estimate, parsed: the plan's flags and the goal.
+struct EstimateRequest {
+    estimate::PlanFlags flags;
+    std::optional<estimate::Goal> goal;
+};
+
+// Everything `kftrain estimate` takes.
 struct EstimateOptions {
-    JobInput job;
+    job::JobInput job;
     std::string profile;
     std::string workers;
     std::string gpu;
@@ -27,22 +35,22 @@ struct EstimateOptions {
     std::string prices;
     std::string deadline;
     std::string budget;
-    std::string output = "table";
-};
+    std::string output;  // -o as typed: "", table or json
 
-// The flags of estimate, parsed: the plan's flags and the goal.
-struct EstimateRequest {
-    estimate::PlanFlags flags;
-    std::optional<estimate::Goal> goal;
+    // Derived by complete() and validate().
+    manifest::JobSpec spec;  // the job file, loaded and checked
+    EstimateRequest request;
+    view::OutputFormat format = view::OutputFormat::Table;
+
+    // Load the job file; a local job (--local or backend: local) is estimated for this machine.
+    util::Status complete(const Context& ctx);
+    // Parse every flag and -o; the message names the flag and the value.
+    util::Status validate();
+    // Print the estimate; return the exit code (2 when --deadline or --budget cannot be met).
+    int run(Context& ctx) const;
 };
 
 // Register `kftrain estimate`.
 void setup_estimate(CLI::App& app, Context& ctx);
-
-// Parse the flags of estimate; errors name the flag and the value.
-util::Result<EstimateRequest> parse_estimate_options(const EstimateOptions& options);
-
-// Print the estimate for a job with its parsed flags; return the exit code.
-int run_estimate(const EstimateOptions& options, EstimateRequest request, Context& ctx);
 
 }  // namespace kftrain::cli

@@ -5,10 +5,11 @@
 #include <ctime>
 #include <memory>
 
-#include "cli/backend.h"
-#include "cli/estimate_inputs.h"
+#include "cli/backend_select.h"
+#include "cli/cost/estimate_inputs.h"
 #include "cli/exit_codes.h"
-#include "cli/status_view.h"
+#include "cli/verb.h"
+#include "cli/view/status_view.h"
 
 namespace kftrain::cli {
 namespace {
@@ -28,44 +29,45 @@ void setup_list(CLI::App& app, Context& ctx) {
     sub->alias("ls");
     sub->footer(k_list_examples);
     sub->add_flag("-A,--all-namespaces", options->all_namespaces, "Jobs of every namespace");
-    sub->add_option("-o,--output", options->output, "Output format: wide, json or yaml");
+    sub->add_option("-o,--output", options->output, "Output format: table, wide, json or yaml");
     sub->add_option("--prices", options->prices,
                     "Price catalog for the cost (default: KFTRAIN_PRICES, else built-in)");
-    sub->callback([options, &ctx] {
-        std::string invalid = validate_list(*options);
-        if (!invalid.empty()) {
-            ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
-            return;
-        }
-        auto pricing = load_pricing(options->prices, "");
-        if (!pricing) {
-            ctx.exit_code = report_error(ctx, pricing.error(), k_exit_bad_input);
-            return;
-        }
-        ctx.exit_code = run_list(*options, *pricing, ctx);
-    });
+    run_when_parsed(*sub, options, ctx);
 }
 
-std::string validate_list(const ListOptions& options) {
-    if (!parse_output_format(options.output)) {
-        return fmt::format("-o/--output: must be wide, json or yaml (got {})", options.output);
+util::Status ListOptions::complete(const Context& ctx) {
+    auto loaded = cost::load_pricing(prices, "");
+    if (!loaded) {
+        return loaded.error_value();
     }
-    return "";
+    pricing = std::move(*loaded);
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
 }
 
-int run_list(const ListOptions& options, const Pricing& pricing, Context& ctx) {
-    auto backend = make_backend(ctx, "");
-    auto jobs = backend->list(options.all_namespaces);
+util::Status ListOptions::validate() {
+    auto parsed = view::parse_output_format(
+        output, {view::OutputFormat::Table, view::OutputFormat::Wide, view::OutputFormat::Json,
+                 view::OutputFormat::Yaml});
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    format = *parsed;
+    return util::ok_status();
+}
+
+int ListOptions::run(Context& ctx) const {
+    auto backend = make_backend(ctx, "", namespace_);
+    auto jobs = backend->list(all_namespaces);
     if (!jobs) {
         return report_error(ctx, jobs.error(), jobs.error_code(k_exit_cluster));
     }
-    OutputFormat format = *parse_output_format(options.output);
-    bool table = format == OutputFormat::Table || format == OutputFormat::Wide;
+    bool table = format == view::OutputFormat::Table || format == view::OutputFormat::Wide;
     if (jobs->empty() && table) {
         ctx.err << "No jobs found.\n";
         return k_exit_ok;
     }
-    print_list(ctx.out, *jobs, format, options.all_namespaces, std::time(nullptr), &pricing);
+    view::print_list(ctx.out, *jobs, format, all_namespaces, std::time(nullptr), &pricing);
     return k_exit_ok;
 }
 

@@ -4,24 +4,32 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/job_cost.h"
+#include "cli/cost/job_cost.h"
+#include "cli/view/output_format.h"
+#include "util/result.h"
 
 namespace kftrain::cli {
 
 // Everything `kftrain list` takes.
 struct ListOptions {
     bool all_namespaces = false;
-    std::string output;  // "", wide, json, yaml
+    std::string output;  // -o as typed: "", table, wide, json, yaml
     std::string prices;  // --prices: the catalog of -o wide's COST column
+
+    // Derived by complete() and validate().
+    view::OutputFormat format = view::OutputFormat::Table;
+    cost::Pricing pricing;
+    std::string namespace_;
+
+    // Load the price catalog and take the namespace.
+    util::Status complete(const Context& ctx);
+    // Parse -o; the message names the flag and the value.
+    util::Status validate();
+    // List the jobs, priced; return the exit code.
+    int run(Context& ctx) const;
 };
 
 // Register `kftrain list`.
 void setup_list(CLI::App& app, Context& ctx);
-
-// Check the flags of list; return an error naming the flag, or "".
-std::string validate_list(const ListOptions& options);
-
-// List the jobs, priced; return the exit code.
-int run_list(const ListOptions& options, const Pricing& pricing, Context& ctx);
 
 }  // namespace kftrain::cli

@@ -5,9 +5,13 @@
 #include <memory>
 #include <regex>
 
+#include "cli/backend_select.h"
 #include "cli/exit_codes.h"
-#include "cli/status_view.h"
-#include "cli/time_text.h"
+#include "cli/flags.h"
+#include "cli/verb.h"
+#include "cli/view/log_line.h"
+#include "cli/view/status_view.h"
+#include "cli/view/time_text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -46,67 +50,61 @@ void setup_logs(CLI::App& app, Context& ctx) {
     sub->add_option("--poll-interval", options->poll_interval,
                     "Following: how often to look for started or restarted pods")
         ->default_str("2s");
-    sub->callback([options, &ctx] {
-        std::string invalid = validate_logs(*options);
-        if (!invalid.empty()) {
-            ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
-            return;
-        }
-        ctx.exit_code = run_logs(*options, ctx);
-    });
+    run_when_parsed(*sub, options, ctx);
 }
 
-std::string validate_logs(const LogsOptions& options) {
-    if (options.tail < -1) {
-        return fmt::format("--tail: must be -1 (all) or a count >= 0 (got {})", options.tail);
+util::Status LogsOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
+}
+
+util::Status LogsOptions::validate() {
+    if (tail < -1) {
+        return util::error(fmt::format("--tail: must be -1 (all) or a count >= 0 (got {})", tail));
     }
-    bool go_duration = options.since.find('d') == std::string::npos;
-    if (!options.since.empty() && (!go_duration || !parse_duration(options.since))) {
-        return fmt::format("--since: not a duration such as 10m or 1h (got {})", options.since);
+    bool go_duration = since.find('d') == std::string::npos;
+    if (!since.empty() && (!go_duration || !view::parse_duration(since))) {
+        return util::error(
+            fmt::format("--since: not a duration such as 10m or 1h (got {})", since));
     }
     static const std::regex k_replica("[a-zA-Z]+(-[0-9]+)?");
-    if (!options.replica.empty() && !std::regex_match(options.replica, k_replica)) {
-        return fmt::format(
-            "--replica: must be a type or a replica such as worker or worker-3 "
-            "(got {})",
-            options.replica);
+    if (!replica.empty() && !std::regex_match(replica, k_replica)) {
+        return util::error(
+            fmt::format("--replica: must be a type or a replica such as worker or worker-3 "
+                        "(got {})",
+                        replica));
     }
-    auto interval = parse_duration(options.poll_interval);
-    if (!interval || *interval <= 0) {
-        return fmt::format("--poll-interval: must be a positive duration such as 2s (got {})",
-                           options.poll_interval);
+    auto interval = parse_interval("--poll-interval", poll_interval, "2s");
+    if (!interval) {
+        return interval.error_value();
     }
-    return "";
+    backend_options = job::LogOptions{};
+    backend_options.follow = follow;
+    if (tail >= 0) {
+        backend_options.tail = tail;
+    }
+    backend_options.since = since;
+    backend_options.timestamps = timestamps;
+    backend_options.replica = replica;
+    backend_options.previous = previous;
+    backend_options.poll_interval =
+        std::chrono::milliseconds(static_cast<long long>(*interval * 1000));
+    return util::ok_status();
 }
 
-LogOptions to_log_options(const LogsOptions& options) {
-    LogOptions out;
-    out.follow = options.follow;
-    if (options.tail >= 0) {
-        out.tail = options.tail;
-    }
-    out.since = options.since;
-    out.timestamps = options.timestamps;
-    out.replica = options.replica;
-    out.previous = options.previous;
-    out.poll_interval = std::chrono::milliseconds(
-        static_cast<long long>(*parse_duration(options.poll_interval) * 1000));
-    return out;
+int LogsOptions::run(Context& ctx) const {
+    auto backend = make_backend(ctx, "", namespace_);
+    return print_logs(*backend, job, backend_options, raw, ctx);
 }
 
-int run_logs(const LogsOptions& options, Context& ctx) {
-    auto backend = make_backend(ctx, "");
-    return print_logs(*backend, options.job, to_log_options(options), options.raw, ctx);
-}
-
-int print_logs(Backend& backend, const std::string& job, const LogOptions& options, bool raw,
+int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options, bool raw,
                Context& ctx) {
-    LogSink sink = [&ctx, &options, raw](const LogLine& line) {
+    job::LogSink sink = [&ctx, &options, raw](const job::LogLine& line) {
         if (line.notice) {
             ctx.err << fmt::format("kftrain: {}: {}", line.replica, line.text) << std::endl;
             return;
         }
-        ctx.out << format_log_line(line, raw, k_prefix_width) << "\n";
+        ctx.out << view::format_log_line(line, raw, k_prefix_width) << "\n";
         if (options.follow) {
             ctx.out.flush();
         }

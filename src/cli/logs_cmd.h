@@ -3,8 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "cli/backend.h"
 #include "cli/context.h"
+#include "cli/job/backend.h"
+#include "util/result.h"
 
 namespace kftrain::cli {
 
@@ -19,23 +20,26 @@ struct LogsOptions {
     bool previous = false;
     bool raw = false;
     std::string poll_interval = "2s";
+
+    // Derived by complete() and validate().
+    std::string namespace_;
+    job::LogOptions backend_options;  // the flags, checked, as the backend takes them
+
+    // Take the namespace.
+    util::Status complete(const Context& ctx);
+    // Check --tail, --since, --replica and --poll-interval and turn them into what the backend
+    // takes; the message names the flag and the value.
+    util::Status validate();
+    // Print the job's logs; return the exit code.
+    int run(Context& ctx) const;
 };
 
 // Register `kftrain logs`.
 void setup_logs(CLI::App& app, Context& ctx);
 
-// Check the flags of logs; return an error naming the flag, or "".
-std::string validate_logs(const LogsOptions& options);
-
-// Turn checked flags into what the backend takes.
-LogOptions to_log_options(const LogsOptions& options);
-
-// Print a job's logs; return the exit code.
-int run_logs(const LogsOptions& options, Context& ctx);
-
 // Print the logs through a backend, lines prefixed with their replica, notices
 // on stderr; return 0, or the code of the backend's error after printing it.
-int print_logs(Backend& backend, const std::string& job, const LogOptions& options, bool raw,
-               Context& ctx);
+int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options,
+               bool raw, Context& ctx);
 
 }  // namespace kftrain::cli

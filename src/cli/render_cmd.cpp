@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "cli/exit_codes.h"
+#include "cli/verb.h"
+#include "cli/view/manifest_text.h"
 #include "manifest/render.h"
 
 namespace kftrain::cli {
@@ -23,9 +25,9 @@ void setup_render(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<RenderOptions>();
     auto* sub = app.add_subcommand("render", "Print the PyTorchJob a job file makes");
     sub->footer(k_render_examples);
-    add_job_input_flags(*sub, options->job);
-    sub->add_option("-o,--output", options->output, "Output format")
-        ->check(CLI::IsMember({"yaml", "json"}));
+    job::add_job_input_flags(*sub, options->job);
+    sub->add_option("-o,--output", options->output, "Output format: yaml or json")
+        ->default_str("yaml");
     sub->add_flag_callback(
         "--list-placeholders",
         [&ctx] {
@@ -35,15 +37,30 @@ void setup_render(CLI::App& app, Context& ctx) {
             throw CLI::Success();
         },
         "List the placeholders a template may use, and exit");
-    sub->callback([options, &ctx] { ctx.exit_code = run_render(*options, ctx); });
+    run_when_parsed(*sub, options, ctx);
 }
 
-int run_render(const RenderOptions& options, Context& ctx) {
-    auto job = load_and_render(options.job, ctx.global);
-    if (!job) {
-        return report_error(ctx, job.error(), k_exit_bad_input);
+util::Status RenderOptions::complete(const Context& ctx) {
+    auto loaded = job::load_and_render(job, ctx.global);
+    if (!loaded) {
+        return loaded.error_value();
     }
-    ctx.out << format_manifest(job->manifest, options.output);
+    rendered = std::move(*loaded);
+    return util::ok_status();
+}
+
+util::Status RenderOptions::validate() {
+    auto parsed = view::parse_output_format(
+        output, {view::OutputFormat::Yaml, view::OutputFormat::Json});
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    format = *parsed;
+    return util::ok_status();
+}
+
+int RenderOptions::run(Context& ctx) const {
+    ctx.out << view::format_manifest(rendered.manifest, format);
     return k_exit_ok;
 }
 

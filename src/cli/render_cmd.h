@@ -1,22 +1,31 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "cli/context.h"
-#include "cli/job_input.h"
+#include "cli/job/input.h"
+#include "cli/view/output_format.h"
+#include "util/result.h"
 
 namespace kftrain::cli {
 
 // Everything `kftrain render` takes.
 struct RenderOptions {
-    JobInput job;
-    std::string output = "yaml";
+    job::JobInput job;
+    std::string output;                                  // -o as typed
+    view::OutputFormat format = view::OutputFormat::Yaml;  // derived: -o parsed
+    job::RenderedJob rendered;                           // derived: the job file, rendered
+
+    // Load and render the job file (errors name the file, line and field).
+    util::Status complete(const Context& ctx);
+    // Parse -o; the message names the flag and the value.
+    util::Status validate();
+    // Print the rendered job; return the exit code.
+    int run(Context& ctx) const;
 };
 
 // Register `kftrain render`.
 void setup_render(CLI::App& app, Context& ctx);
-
-// Print the PyTorchJob a job file makes; return the exit code.
-int run_render(const RenderOptions& options, Context& ctx);
 
 }  // namespace kftrain::cli

@@ -8,11 +8,13 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/backend.h"
-#include "cli/estimate_inputs.h"
+#include "cli/backend_select.h"
+#include "cli/cost/estimate_inputs.h"
 #include "cli/exit_codes.h"
-#include "cli/status_view.h"
-#include "cli/time_text.h"
+#include "cli/flags.h"
+#include "cli/verb.h"
+#include "cli/view/status_view.h"
+#include "cli/view/time_text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -31,9 +33,9 @@ constexpr const char* k_status_examples =
     "  kftrain status mnist-ddp --gpu a100 --prices prices.yaml";
 
 // What --watch compares: the status as printed, without the ages that change every second.
-std::string fingerprint(const JobStatus& status) {
+std::string fingerprint(const job::JobStatus& status) {
     std::ostringstream text;
-    print_status(text, status, OutputFormat::Json, 0);
+    view::print_status(text, status, view::OutputFormat::Json, 0);
     return text.str();
 }
 
@@ -44,7 +46,7 @@ void setup_status(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand("status", "Show a job's state, replicas and progress");
     sub->footer(k_status_examples);
     sub->add_option("job", options->job, "Name of the job")->required();
-    sub->add_option("-o,--output", options->output, "Output format: wide, json or yaml");
+    sub->add_option("-o,--output", options->output, "Output format: table, wide, json or yaml");
     sub->add_flag("-w,--watch", options->watch, "Print the status again on each change");
     sub->add_option("--interval", options->interval, "How often --watch looks at the job")
         ->default_str("5s");
@@ -53,39 +55,40 @@ void setup_status(CLI::App& app, Context& ctx) {
     sub->add_option("--gpu", options->gpu,
                     "GPU type of the replicas, as the price catalog names it (default: read from "
                     "the node selector)");
-    sub->callback([options, &ctx] {
-        std::string invalid = validate_status(*options);
-        if (!invalid.empty()) {
-            ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
-            return;
-        }
-        auto pricing = load_pricing(options->prices, options->gpu);
-        if (!pricing) {
-            ctx.exit_code = report_error(ctx, pricing.error(), k_exit_bad_input);
-            return;
-        }
-        ctx.exit_code = run_status(*options, *pricing, ctx);
-    });
+    run_when_parsed(*sub, options, ctx);
 }
 
-std::string validate_status(const StatusOptions& options) {
-    if (!parse_output_format(options.output)) {
-        return fmt::format("-o/--output: must be wide, json or yaml (got {})", options.output);
+util::Status StatusOptions::complete(const Context& ctx) {
+    auto loaded = cost::load_pricing(prices, gpu);
+    if (!loaded) {
+        return loaded.error_value();
     }
-    auto interval = parse_duration(options.interval);
-    if (!interval || *interval <= 0) {
-        return fmt::format("--interval: must be a positive duration such as 5s (got {})",
-                           options.interval);
-    }
-    return "";
+    pricing = std::move(*loaded);
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
 }
 
-int run_status(const StatusOptions& options, const Pricing& pricing, Context& ctx) {
-    OutputFormat format = *parse_output_format(options.output);
-    auto backend = make_backend(ctx, "");
+util::Status StatusOptions::validate() {
+    auto parsed = view::parse_output_format(
+        output, {view::OutputFormat::Table, view::OutputFormat::Wide, view::OutputFormat::Json,
+                 view::OutputFormat::Yaml});
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    format = *parsed;
+    auto seconds = parse_interval("--interval", interval, "5s");
+    if (!seconds) {
+        return seconds.error_value();
+    }
+    interval_s = *seconds;
+    return util::ok_status();
+}
+
+int StatusOptions::run(Context& ctx) const {
+    auto backend = make_backend(ctx, "", namespace_);
     std::string last;
     while (true) {
-        auto status = backend->status(options.job);
+        auto status = backend->status(job);
         if (!status) {
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
@@ -94,15 +97,14 @@ int run_status(const StatusOptions& options, const Pricing& pricing, Context& ct
             if (!last.empty()) {
                 ctx.out << "\n";
             }
-            print_status(ctx.out, *status, format, std::time(nullptr), &pricing);
+            view::print_status(ctx.out, *status, format, std::time(nullptr), &pricing);
             ctx.out.flush();
             last = now_seen;
         }
-        if (!options.watch || is_finished(status->phase)) {
+        if (!watch || job::is_finished(status->phase)) {
             return k_exit_ok;
         }
-        std::this_thread::sleep_for(
-            std::chrono::duration<double>(*parse_duration(options.interval)));
+        std::this_thread::sleep_for(std::chrono::duration<double>(interval_s));
     }
 }
 

@@ -4,7 +4,8 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/job_cost.h"
+#include "cli/cost/job_cost.h"
+#include "cli/view/output_format.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -12,21 +13,27 @@ namespace kftrain::cli {
 // Everything `kftrain status` takes.
 struct StatusOptions {
     std::string job;
-    std::string output;  // "", wide, json, yaml
+    std::string output;  // -o as typed: "", table, wide, json, yaml
     bool watch = false;
     std::string interval = "5s";
     std::string prices;  // --prices: the catalog the Cost line uses
     std::string gpu;     // --gpu: the replicas' GPU type
+
+    // Derived by complete() and validate().
+    view::OutputFormat format = view::OutputFormat::Table;
+    double interval_s = 5;
+    cost::Pricing pricing;
+    std::string namespace_;
+
+    // Load the price catalog (with --gpu checked against it) and take the namespace.
+    util::Status complete(const Context& ctx);
+    // Parse -o and --interval; the message names the flag and the value.
+    util::Status validate();
+    // Show the job's status (and, watching, each change until it ends); return the exit code.
+    int run(Context& ctx) const;
 };
 
 // Register `kftrain status`.
 void setup_status(CLI::App& app, Context& ctx);
-
-// Check the flags of status; return an error naming the flag, or "".
-std::string validate_status(const StatusOptions& options);
-
-// Show a job's status (and, watching, each change until it ends), priced; return the exit
-// code.
-int run_status(const StatusOptions& options, const Pricing& pricing, Context& ctx);
 
 }  // namespace kftrain::cli

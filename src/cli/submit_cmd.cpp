@@ -4,10 +4,13 @@
 
 #include <memory>
 
-#include "cli/backend.h"
+#include "cli/backend_select.h"
 #include "cli/exit_codes.h"
-#include "cli/local/follow_job.h"
-#include "cli/local/interrupt.h"
+#include "cli/flags.h"
+#include "cli/verb.h"
+#include "cli/view/manifest_text.h"
+#include "cli/job/follow.h"
+#include "cli/job/interrupt.h"
 #include "cli/wait_cmd.h"
 
 namespace kftrain::cli {
@@ -30,7 +33,7 @@ void setup_submit(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<SubmitOptions>();
     auto* sub = app.add_subcommand("submit", "Submit a job to the cluster (kubectl apply)");
     sub->footer(k_submit_examples);
-    add_job_input_flags(*sub, options->job);
+    job::add_job_input_flags(*sub, options->job);
     auto* dry_run = sub->add_option("--dry-run", options->dry_run,
                                     "client (or no value): print what would be applied and run "
                                     "nothing; server: let the API server check it, create nothing")
@@ -45,66 +48,68 @@ void setup_submit(CLI::App& app, Context& ctx) {
         ->excludes("--follow");
     sub->add_flag("--stop-on-interrupt", options->stop_on_interrupt,
                   "With --follow: Ctrl-C stops the job too (by default only the following)");
-    add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
+    cost::add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
+    // --dry-run alone (no value) means client; CLI11 tells that only through the option.
     sub->callback([options, dry_run, &ctx] {
         if (dry_run->count() > 0 && (dry_run->results().empty() || dry_run->results()[0].empty())) {
             options->dry_run = "client";
         }
-        std::string invalid = validate_submit(*options);
-        if (!invalid.empty()) {
-            ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
-            return;
-        }
-        ctx.exit_code = run_submit(*options, ctx);
+        ctx.exit_code = run_verb(*options, ctx);
     });
 }
 
-std::string validate_submit(const SubmitOptions& options) {
-    const std::string& d = options.dry_run;
-    if (d != "none" && d != "client" && d != "server" && !d.empty()) {
-        return fmt::format("--dry-run must be client or server (got {})", d);
+util::Status SubmitOptions::complete(const Context& ctx) {
+    auto loaded = job::load_and_render(job, ctx.global);
+    if (!loaded) {
+        return loaded.error_value();
     }
-    if (options.stop_on_interrupt && !options.follow) {
-        return "--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)";
-    }
-    return validate_cost_guard(options.cost);  // estimate feature: --max-cost
+    rendered = std::move(*loaded);
+    namespace_ = rendered.spec.namespace_;
+    return util::ok_status();
 }
 
-int run_submit(const SubmitOptions& options, Context& ctx) {
-    auto job = load_and_render(options.job, ctx.global);
-    if (!job) {
-        return report_error(ctx, job.error(), k_exit_bad_input);
+util::Status SubmitOptions::validate() {
+    auto parsed = parse_dry_run(dry_run);
+    if (!parsed) {
+        return parsed.error_value();
     }
+    dry = *parsed;
+    if (stop_on_interrupt && !follow) {
+        return util::error("--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)");
+    }
+    return cost::validate_cost_guard(cost);  // estimate feature: --max-cost
+}
+
+int SubmitOptions::run(Context& ctx) const {
     // Estimate feature: refuse a job over --max-cost before anything is printed or applied.
-    if (int refused = check_cost_guard(options.cost, job->spec, ctx); refused != k_exit_ok) {
+    if (int refused = cost::check_cost_guard(cost, rendered.spec, ctx); refused != k_exit_ok) {
         return refused;
     }
-    bool client_dry_run = options.dry_run.empty() || options.dry_run == "client";
-    if (client_dry_run) {
-        ctx.out << format_manifest(job->manifest, "yaml");
+    if (dry == job::DryRun::Client) {
+        ctx.out << view::format_manifest(rendered.manifest, view::OutputFormat::Yaml);
         return k_exit_ok;
     }
-    SubmitFlags flags;
-    flags.dry_run = options.dry_run;
-    flags.replace = options.replace;
-    if (ctx.global.namespace_.empty()) {
-        ctx.global.namespace_ = job->spec.namespace_;  // --wait and --follow look there
+    job::SubmitFlags flags;
+    flags.dry_run = dry;
+    flags.replace = replace;
+    auto backend = make_backend(ctx, rendered.spec.backend, namespace_);
+    if (follow && backend->name() == "local") {
+        job::catch_interrupts();  // a Ctrl-C from here on is handled after the start
     }
-    auto backend = make_backend(ctx, job->spec.backend);
-    if (options.follow && backend->name() == "local") {
-        local::catch_interrupts();  // a Ctrl-C from here on is handled after the start
-    }
-    auto submitted = backend->submit(*job, flags);
+    auto submitted = backend->submit(rendered, flags);
     if (!submitted) {
         return report_error(ctx, submitted.error(), submitted.error_code(k_exit_cluster));
     }
     ctx.out << *submitted << "\n";
-    if (options.wait && flags.dry_run == "none") {
-        return wait_for_job(*backend, job->spec.name, WaitPlan{}, ctx);
+    if (dry != job::DryRun::None) {
+        return k_exit_ok;
     }
-    if (options.follow && flags.dry_run == "none") {
-        return local::follow_job(*backend, job->spec.name, job->spec.replicas,
-                                 options.stop_on_interrupt, ctx);
+    if (wait) {
+        return wait_for_job(*backend, rendered.spec.name, WaitPlan{}, ctx);
+    }
+    if (follow) {
+        return job::follow_job(*backend, rendered.spec.name, rendered.spec.replicas,
+                               stop_on_interrupt, ctx);
     }
     return k_exit_ok;
 }

@@ -1,31 +1,40 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "cli/context.h"
-#include "cli/estimate_guard.h"
-#include "cli/job_input.h"
+#include "cli/cost/cost_guard.h"
+#include "cli/job/backend.h"
+#include "cli/job/input.h"
+#include "util/result.h"
 
 namespace kftrain::cli {
 
 // Everything `kftrain submit` takes.
 struct SubmitOptions {
-    JobInput job;
-    std::string dry_run = "none";  // none, client (print only) or server
-    bool replace = false;           // local: replace a running job of the same name
-    bool follow = false;            // local: stream the logs until the job ends
-    bool wait = false;              // wait until the job succeeds (exit 0) or fails (1)
-    bool stop_on_interrupt = false;  // local: Ctrl-C while following stops the job too
-    CostGuard cost;                  // --max-cost (estimate feature, cli/estimate_guard.h)
+    job::JobInput job;
+    std::string dry_run = "none";    // --dry-run as typed: none, "" or client (print), server
+    bool replace = false;            // local: replace a running job of the same name
+    bool follow = false;             // stream the logs until the job ends
+    bool wait = false;               // wait until the job succeeds (exit 0) or fails (1)
+    bool stop_on_interrupt = false;  // with --follow: Ctrl-C stops the job too
+    cost::CostGuard cost;            // --max-cost (estimate feature, cli/cost/cost_guard.h)
+
+    // Derived by complete() and validate().
+    job::RenderedJob rendered;  // the job file, rendered
+    std::string namespace_;     // the job's: -n, else the job file's
+    job::DryRun dry = job::DryRun::None;
+
+    // Load and render the job file; its namespace is where --wait and --follow look.
+    util::Status complete(const Context& ctx);
+    // Parse --dry-run and check the flags that go together; the message names the flag.
+    util::Status validate();
+    // Print (client dry run) or submit the job, then wait or follow; return the exit code.
+    int run(Context& ctx) const;
 };
 
 // Register `kftrain submit`.
 void setup_submit(CLI::App& app, Context& ctx);
-
-// Check the flags of submit; return an error naming the flag, or "".
-std::string validate_submit(const SubmitOptions& options);
-
-// Submit a job; return the exit code.
-int run_submit(const SubmitOptions& options, Context& ctx);
 
 }  // namespace kftrain::cli

@@ -7,9 +7,12 @@
 #include <set>
 #include <thread>
 
+#include "cli/backend_select.h"
 #include "cli/exit_codes.h"
-#include "cli/status_view.h"
-#include "cli/time_text.h"
+#include "cli/flags.h"
+#include "cli/verb.h"
+#include "cli/view/status_view.h"
+#include "cli/view/time_text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -27,24 +30,24 @@ constexpr const char* k_wait_examples =
     "Exit codes: 0 the condition holds, 1 the job failed, 3 not found, 4 cluster error,\n"
     "5 timed out.";
 
-const char* condition_name(WaitFor condition) {
+const char* condition_name(job::WaitFor condition) {
     switch (condition) {
-        case WaitFor::Created:
+        case job::WaitFor::Created:
             return "created";
-        case WaitFor::Running:
+        case job::WaitFor::Running:
             return "running";
-        case WaitFor::Succeeded:
+        case job::WaitFor::Succeeded:
             return "succeeded";
-        case WaitFor::Suspended:
+        case job::WaitFor::Suspended:
             return "suspended";
     }
     return "?";
 }
 
 // Print what changed since the last look: the state and new diagnosis lines.
-void print_changes(Context& ctx, const JobStatus& status, std::string& last_state,
+void print_changes(Context& ctx, const job::JobStatus& status, std::string& last_state,
                    std::set<std::string>& shown) {
-    std::string state = format_state(status);
+    std::string state = view::format_state(status);
     if (state != last_state) {
         ctx.out << fmt::format("pytorchjob/{}: {}", status.name, state) << std::endl;
         last_state = state;
@@ -58,21 +61,21 @@ void print_changes(Context& ctx, const JobStatus& status, std::string& last_stat
 
 // "0.3s" below a minute, "2h0m" above.
 std::string timeout_label(double seconds) {
-    return seconds < 60 ? fmt::format("{:g}s", seconds) : format_duration(seconds);
+    return seconds < 60 ? fmt::format("{:g}s", seconds) : view::format_duration(seconds);
 }
 
-int finish(Context& ctx, const std::string& job, WaitVerdict verdict, const JobStatus& status,
-           WaitFor condition) {
-    if (verdict == WaitVerdict::Met) {
+int finish(Context& ctx, const std::string& job, job::WaitVerdict verdict, const job::JobStatus& status,
+           job::WaitFor condition) {
+    if (verdict == job::WaitVerdict::Met) {
         return k_exit_ok;
     }
-    if (verdict == WaitVerdict::Failed) {
-        return report_error(ctx, fmt::format("pytorchjob/{} failed: {}", job, format_state(status)),
+    if (verdict == job::WaitVerdict::Failed) {
+        return report_error(ctx, fmt::format("pytorchjob/{} failed: {}", job, view::format_state(status)),
                             k_exit_job_failed);
     }
     return report_error(ctx,
                         fmt::format("pytorchjob/{} ended {} and can no longer be {}", job,
-                                    phase_name(status.phase), condition_name(condition)),
+                                    job::phase_name(status.phase), condition_name(condition)),
                         k_exit_job_failed);
 }
 
@@ -90,40 +93,40 @@ void setup_wait(CLI::App& app, Context& ctx) {
         ->default_str("0");
     sub->add_option("--interval", options->interval, "How often to look at the job")
         ->default_str("5s");
-    sub->callback([options, &ctx] {
-        std::string invalid = validate_wait(*options);
-        if (!invalid.empty()) {
-            ctx.exit_code = report_error(ctx, invalid, k_exit_bad_input);
-            return;
-        }
-        ctx.exit_code = run_wait(*options, ctx);
-    });
+    run_when_parsed(*sub, options, ctx);
 }
 
-std::string validate_wait(const WaitOptions& options) {
-    if (!parse_wait_for(options.condition)) {
-        return fmt::format("--for: must be succeeded, running, created or suspended (got {})",
-                           options.condition);
-    }
-    if (!parse_duration(options.timeout)) {
-        return fmt::format("--timeout: not a duration such as 30m or 2h (got {})", options.timeout);
-    }
-    auto interval = parse_duration(options.interval);
-    if (!interval || *interval <= 0) {
-        return fmt::format("--interval: must be a positive duration such as 5s (got {})",
-                           options.interval);
-    }
-    return "";
+util::Status WaitOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
 }
 
-int run_wait(const WaitOptions& options, Context& ctx) {
-    WaitPlan plan{*parse_wait_for(options.condition), *parse_duration(options.timeout),
-                  *parse_duration(options.interval)};
-    auto backend = make_backend(ctx, "");
-    return wait_for_job(*backend, options.job, plan, ctx);
+util::Status WaitOptions::validate() {
+    auto wanted = job::parse_wait_for(condition);
+    if (!wanted) {
+        return util::error(
+            fmt::format("--for: must be succeeded, running, created or suspended (got {})",
+                        condition));
+    }
+    auto limit = view::parse_duration(timeout);
+    if (!limit) {
+        return util::error(
+            fmt::format("--timeout: not a duration such as 30m or 2h (got {})", timeout));
+    }
+    auto every = parse_interval("--interval", interval, "5s");
+    if (!every) {
+        return every.error_value();
+    }
+    plan = WaitPlan{*wanted, *limit, *every};
+    return util::ok_status();
 }
 
-int wait_for_job(Backend& backend, const std::string& job, const WaitPlan& plan, Context& ctx) {
+int WaitOptions::run(Context& ctx) const {
+    auto backend = make_backend(ctx, "", namespace_);
+    return wait_for_job(*backend, job, plan, ctx);
+}
+
+int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& plan, Context& ctx) {
     auto deadline = Clock::now() + std::chrono::duration<double>(plan.timeout_s);
     std::string last_state;
     std::set<std::string> shown;
@@ -133,8 +136,8 @@ int wait_for_job(Backend& backend, const std::string& job, const WaitPlan& plan,
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
         print_changes(ctx, *status, last_state, shown);
-        WaitVerdict verdict = judge_wait(plan.condition, status->phase);
-        if (verdict != WaitVerdict::Pending) {
+        job::WaitVerdict verdict = job::judge_wait(plan.condition, status->phase);
+        if (verdict != job::WaitVerdict::Pending) {
             return finish(ctx, job, verdict, *status, plan.condition);
         }
         if (plan.timeout_s > 0 && Clock::now() >= deadline) {
@@ -143,7 +146,7 @@ int wait_for_job(Backend& backend, const std::string& job, const WaitPlan& plan,
                 fmt::format("timed out after {} waiting for pytorchjob/{} to be "
                             "{} (it is {})",
                             timeout_label(plan.timeout_s), job, condition_name(plan.condition),
-                            phase_name(status->phase)),
+                            job::phase_name(status->phase)),
                 k_exit_timeout);
         }
         auto pause = std::chrono::duration<double>(plan.interval_s);

@@ -3,11 +3,19 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "cli/backend.h"
 #include "cli/context.h"
-#include "cli/wait_condition.h"
+#include "cli/job/backend.h"
+#include "cli/job/wait_condition.h"
+#include "util/result.h"
 
 namespace kftrain::cli {
+
+// How a wait runs once its flags are checked.
+struct WaitPlan {
+    job::WaitFor condition = job::WaitFor::Succeeded;
+    double timeout_s = 0;  // 0: no limit
+    double interval_s = 5;
+};
 
 // Everything `kftrain wait` takes.
 struct WaitOptions {
@@ -15,26 +23,26 @@ struct WaitOptions {
     std::string condition = "succeeded";  // --for
     std::string timeout = "0";            // 0: no limit
     std::string interval = "5s";
-};
 
-// How a wait runs once its flags are checked.
-struct WaitPlan {
-    WaitFor condition = WaitFor::Succeeded;
-    double timeout_s = 0;  // 0: no limit
-    double interval_s = 5;
+    // Derived by complete() and validate().
+    WaitPlan plan;
+    std::string namespace_;
+
+    // Take the namespace.
+    util::Status complete(const Context& ctx);
+    // Parse --for, --timeout and --interval into the plan; the message names the flag and
+    // the value.
+    util::Status validate();
+    // Wait for the job; return the exit code.
+    int run(Context& ctx) const;
 };
 
 // Register `kftrain wait`.
 void setup_wait(CLI::App& app, Context& ctx);
 
-// Check the flags of wait; return an error naming the flag, or "".
-std::string validate_wait(const WaitOptions& options);
-
-// Wait for a job; return the exit code.
-int run_wait(const WaitOptions& options, Context& ctx);
-
 // Poll a job until the plan's condition holds, printing each change of state;
 // return 0 met, 1 the job failed, 3 not found, 4 cluster error, 5 timed out.
-int wait_for_job(Backend& backend, const std::string& job, const WaitPlan& plan, Context& ctx);
+int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& plan,
+                 Context& ctx);
 
 }  // namespace kftrain::cli

@@ -2,14 +2,14 @@
 
 #include <string>
 
-#include "estimate/profile_fields.h"
+#include "wire/profile_fields.h"
 #include "util/result.h"
 
 namespace kftrain::estimate {
 
 // A profile as the estimate uses it: measured by `kftrain-trainer --benchmark` or computed
 // from a built-in model description.
-struct Profile : ProfileFields {
+struct Profile : wire::ProfileFields {
     std::string trainer_version;
     std::string source;    // the file it was read from, or "built-in"
     bool measured = true;  // false for a built-in profile

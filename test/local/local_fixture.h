@@ -60,8 +60,8 @@ class LocalJobs {
     }
 
     // Poll the job's status until pred holds; fail the test after the deadline.
-    cli::JobStatus wait_for(const std::string& job,
-                            const std::function<bool(const cli::JobStatus&)>& pred,
+    cli::job::JobStatus wait_for(const std::string& job,
+                            const std::function<bool(const cli::job::JobStatus&)>& pred,
                             std::chrono::seconds limit = std::chrono::seconds(60)) {
         auto deadline = std::chrono::steady_clock::now() + limit;
         while (true) {
@@ -77,17 +77,17 @@ class LocalJobs {
     }
 
     // Wait for the job to end (Succeeded or Failed) and its supervisor to exit.
-    cli::JobStatus wait_finished(const std::string& job) {
-        return wait_for(job, [&](const cli::JobStatus& s) {
+    cli::job::JobStatus wait_finished(const std::string& job) {
+        return wait_for(job, [&](const cli::job::JobStatus& s) {
             auto state = cli::local::read_job_state(job);
-            return cli::is_finished(s.phase) && state && !cli::local::supervisor_alive(*state);
+            return cli::job::is_finished(s.phase) && state && !cli::local::supervisor_alive(*state);
         });
     }
 
     // Return every log line of a job as "replica | text".
-    std::vector<std::string> log_lines(const std::string& job, cli::LogOptions options = {}) {
+    std::vector<std::string> log_lines(const std::string& job, cli::job::LogOptions options = {}) {
         std::vector<std::string> lines;
-        auto read = m_backend->logs(job, options, [&](const cli::LogLine& line) {
+        auto read = m_backend->logs(job, options, [&](const cli::job::LogLine& line) {
             lines.push_back(line.replica + " | " + line.text);
         });
         REQUIRE(read.ok());

@@ -1,6 +1,7 @@
+#include "cli/local/describe.h"
+
 #include <fmt/format.h>
 
-#include "cli/local/local_backend.h"
 #include "cli/local/state_dir.h"
 #include "util/subprocess.h"
 
@@ -41,12 +42,12 @@ void describe_replica(std::string& out, const ReplicaState& r) {
 
 }  // namespace
 
-std::string describe_text(const JobState& state, const JobStatus& status) {
+std::string describe_text(const JobState& state, const job::JobStatus& status) {
     std::string out;
     out += fmt::format("Name:            {}\n", state.name);
     out += "Backend:         local\n";
     out += fmt::format("State directory: {}\n", job_dir(state.name));
-    out += fmt::format("Phase:           {}\n", phase_name(status.phase));
+    out += fmt::format("Phase:           {}\n", job::phase_name(status.phase));
     if (!status.reason.empty() || !status.message.empty()) {
         out += fmt::format("Reason:          {}\n", or_dash(status.reason));
         out += fmt::format("Message:         {}\n", or_dash(status.message));

@@ -9,6 +9,9 @@
 
 #include "cli/exit_codes.h"
 #include "cli/local/command_line.h"
+#include "cli/local/describe.h"
+#include "cli/local/logs.h"
+#include "cli/local/stop.h"
 #include "cli/local/job_plan.h"
 #include "cli/local/proc_info.h"
 #include "cli/local/replica_env.h"
@@ -78,17 +81,13 @@ util::Status prepare_dir(const JobState& state) {
 LocalBackend::LocalBackend(std::ostream& err, std::string kftrain)
     : m_err(err), m_kftrain(kftrain.empty() ? self_executable() : std::move(kftrain)) {}
 
-std::unique_ptr<Backend> make_local_backend(std::ostream& err) {
+std::unique_ptr<job::Backend> make_local_backend(std::ostream& err) {
     return std::make_unique<LocalBackend>(err);
 }
 
-bool supervisor_alive(const JobState& state) {
-    return process_alive(state.supervisor_pid, state.supervisor_ticks);
-}
-
-util::Result<std::string> LocalBackend::submit(const RenderedJob& job, const SubmitFlags& flags) {
+util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job, const job::SubmitFlags& flags) {
     const manifest::JobSpec& spec = job.spec;
-    if (flags.dry_run == "server") {
+    if (flags.dry_run == job::DryRun::Server) {
         return util::error(
             "--dry-run: server needs a cluster; use --dry-run to print the job "
             "(got server with the local backend)",
@@ -156,7 +155,7 @@ util::Status LocalBackend::start_supervisor(const std::string& job) {
     return util::error(message, k_exit_cluster);
 }
 
-util::Result<JobStatus> LocalBackend::status(const std::string& job) {
+util::Result<job::JobStatus> LocalBackend::status(const std::string& job) {
     auto state = read_job_state(job);
     if (!state) {
         return state.error_value();
@@ -164,8 +163,8 @@ util::Result<JobStatus> LocalBackend::status(const std::string& job) {
     return status_from_state(*state, supervisor_alive(*state));
 }
 
-util::Result<std::vector<JobStatus>> LocalBackend::list(bool /*all_namespaces*/) {
-    std::vector<JobStatus> jobs;
+util::Result<std::vector<job::JobStatus>> LocalBackend::list(bool /*all_namespaces*/) {
+    std::vector<job::JobStatus> jobs;
     for (const auto& name : job_names()) {
         auto state = read_job_state(name);
         if (state) {
@@ -175,8 +174,8 @@ util::Result<std::vector<JobStatus>> LocalBackend::list(bool /*all_namespaces*/)
     return jobs;
 }
 
-util::Status LocalBackend::logs(const std::string& job, const LogOptions& options,
-                                const LogSink& sink) {
+util::Status LocalBackend::logs(const std::string& job, const job::LogOptions& options,
+                                const job::LogSink& sink) {
     auto state = read_job_state(job);
     if (!state) {
         return state.error_value();

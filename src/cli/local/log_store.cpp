@@ -5,10 +5,10 @@
 
 #include <cerrno>
 
-#include "cli/job_status.h"
+#include "cli/job/status.h"
 #include "cli/local/proc_info.h"
 #include "cli/local/state_dir.h"
-#include "cli/time_text.h"
+#include "cli/view/time_text.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -71,20 +71,20 @@ std::optional<LogRecord> parse_log_record(const std::string& line) {
 }
 
 bool replica_matches(const std::string& filter, const std::string& replica) {
-    ReplicaStatus status;
+    job::ReplicaStatus status;
     status.name = replica;
     status.type = replica.substr(0, replica.rfind('-'));  // worker-3: worker
-    return cli::replica_matches(status, filter);
+    return job::replica_matches(status, filter);
 }
 
-bool record_selected(const LogRecord& record, const LogOptions& options, std::time_t since_time) {
+bool record_selected(const LogRecord& record, const job::LogOptions& options, std::time_t since_time) {
     if (!replica_matches(options.replica, record.replica)) {
         return false;
     }
     if (since_time == 0) {
         return true;
     }
-    auto when = parse_timestamp(record.time);
+    auto when = view::parse_timestamp(record.time);
     return when && *when >= since_time;
 }
 
@@ -93,9 +93,9 @@ bool in_attempt(const LogRecord& record, const std::map<std::string, AttemptWind
     if (window == windows.end()) {
         return false;
     }
-    const auto when = parse_timestamp(record.time);
-    const auto started = parse_timestamp(window->second.started);
-    const auto finished = parse_timestamp(window->second.finished);
+    const auto when = view::parse_timestamp(record.time);
+    const auto started = view::parse_timestamp(window->second.started);
+    const auto finished = view::parse_timestamp(window->second.finished);
     return when && started && *when >= *started && (!finished || *when <= *finished);
 }
 
@@ -118,8 +118,8 @@ std::vector<LogRecord> tail_per_replica(const std::vector<LogRecord>& records, i
     return out;
 }
 
-LogLine to_log_line(const LogRecord& record, bool timestamps) {
-    return LogLine{record.replica, timestamps ? record.time + " " + record.text : record.text};
+job::LogLine to_log_line(const LogRecord& record, bool timestamps) {
+    return job::LogLine{record.replica, timestamps ? record.time + " " + record.text : record.text};
 }
 
 }  // namespace kftrain::cli::local

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/backend.h"
+#include "cli/job/backend.h"
 
 namespace kftrain::cli::local {
 
@@ -44,7 +44,7 @@ std::optional<LogRecord> parse_log_record(const std::string& line);
 bool replica_matches(const std::string& filter, const std::string& replica);
 
 // Return whether a record passes the replica and since filters (since_time 0: none).
-bool record_selected(const LogRecord& record, const LogOptions& options, std::time_t since_time);
+bool record_selected(const LogRecord& record, const job::LogOptions& options, std::time_t since_time);
 
 // When one attempt of a replica ran: RFC 3339 UTC times, both included.
 struct AttemptWindow {
@@ -59,6 +59,6 @@ bool in_attempt(const LogRecord& record, const std::map<std::string, AttemptWind
 std::vector<LogRecord> tail_per_replica(const std::vector<LogRecord>& records, int n);
 
 // Return the line a sink receives: the text, after the time when timestamps are asked for.
-LogLine to_log_line(const LogRecord& record, bool timestamps);
+job::LogLine to_log_line(const LogRecord& record, bool timestamps);
 
 }  // namespace kftrain::cli::local

@@ -14,7 +14,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/time_text.h"
+#include "cli/view/time_text.h"
 
 namespace kftrain::cli::local {
 
@@ -82,7 +82,7 @@ std::string self_executable() {
 }
 
 std::string now_timestamp() {
-    return format_timestamp(std::time(nullptr));
+    return view::format_timestamp(std::time(nullptr));
 }
 
 }  // namespace kftrain::cli::local

@@ -2,14 +2,14 @@
 
 #include <fmt/format.h>
 
-#include "cli/progress.h"
+#include "cli/view/progress.h"
 #include "manifest/quantity.h"
 
 namespace kftrain::cli::local {
 namespace {
 
-ReplicaStatus replica_status(const ReplicaState& r, bool lost) {
-    ReplicaStatus out;
+job::ReplicaStatus replica_status(const ReplicaState& r, bool lost) {
+    job::ReplicaStatus out;
     out.name = r.name;
     out.type = r.type;
     out.index = r.index;
@@ -25,8 +25,8 @@ ReplicaStatus replica_status(const ReplicaState& r, bool lost) {
     return out;
 }
 
-void count(JobStatus& status, const ReplicaStatus& replica) {
-    ReplicaCounts& counts = status.counts[replica.type];
+void count(job::JobStatus& status, const job::ReplicaStatus& replica) {
+    job::ReplicaCounts& counts = status.counts[replica.type];
     if (replica.state == "Running" || replica.state == "Restarting") {
         counts.active += 1;
     } else if (replica.state == "Succeeded") {
@@ -37,14 +37,14 @@ void count(JobStatus& status, const ReplicaStatus& replica) {
 }
 
 // Every replica asks for the job file's resources; none recorded: unknown.
-std::vector<ReplicaRequest> requests(const JobState& state) {
-    std::vector<ReplicaRequest> out;
+std::vector<job::ReplicaRequest> requests(const JobState& state) {
+    std::vector<job::ReplicaRequest> out;
     if (!state.has_resources) {
         return out;
     }
     for (const auto& replica : state.replicas) {
         if (out.empty() || out.back().type != replica.type) {
-            ReplicaRequest request;
+            job::ReplicaRequest request;
             request.type = replica.type;
             request.cpu_cores = manifest::parse_quantity(state.cpu).value_or(0.0);
             request.memory_bytes = manifest::parse_quantity(state.memory).value_or(0.0);
@@ -58,12 +58,12 @@ std::vector<ReplicaRequest> requests(const JobState& state) {
 
 }  // namespace
 
-JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
-    JobStatus status;
+job::JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
+    job::JobStatus status;
     status.name = state.name;
     status.namespace_ = state.namespace_;
     status.backend = "local";
-    status.phase = parse_phase(state.phase);
+    status.phase = job::parse_phase(state.phase);
     status.reason = state.reason;
     status.message = state.message;
     status.created = state.created;
@@ -72,9 +72,9 @@ JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
     status.replicas_wanted = static_cast<int>(state.replicas.size());
     status.requests = requests(state);
     status.node_selector = state.node_selector;
-    bool lost = !is_finished(status.phase) && !supervisor_alive && state.supervisor_pid != 0;
+    bool lost = !job::is_finished(status.phase) && !supervisor_alive && state.supervisor_pid != 0;
     if (lost) {
-        status.phase = JobPhase::Failed;
+        status.phase = job::JobPhase::Failed;
         status.reason = "SupervisorLost";
         status.message =
             fmt::format("the supervisor (pid {}) ended before the job did", state.supervisor_pid);
@@ -87,7 +87,7 @@ JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
         count(status, status.replicas.back());
     }
     if (!state.last_progress.empty()) {
-        status.progress = parse_progress_line(state.last_progress);
+        status.progress = view::parse_progress_line(state.last_progress);
     }
     return status;
 }

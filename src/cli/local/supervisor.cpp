@@ -10,7 +10,7 @@
 #include <iostream>
 
 #include "cli/local/proc_info.h"
-#include "cli/progress.h"
+#include "cli/view/progress.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -92,8 +92,8 @@ void Supervisor::emit_line(size_t i, const std::string& line) {
     const ReplicaState& replica = m_state.replicas[i];
     m_log.append(replica.name, line);
     if (replica.type == "Master") {
-        auto progress = parse_progress_line(line);
-        if (progress && shows_progress(*progress)) {
+        auto progress = view::parse_progress_line(line);
+        if (progress && view::shows_progress(*progress)) {
             m_state.last_progress = line;
             m_dirty = true;
         }

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cli/context.h"
+#include "cli/job/backend.h"
+
+namespace kftrain::cli {
+
+// Choose the backend for a verb: --local, or the job file's backend, or the cluster
+// (kubectl in namespace ns, "" for kubectl's own); job_backend is the job file's "backend"
+// key ("" when none is known).
+std::unique_ptr<job::Backend> make_backend(Context& ctx, const std::string& job_backend,
+                                           const std::string& ns);
+
+}  // namespace kftrain::cli

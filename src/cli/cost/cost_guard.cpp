@@ -1,0 +1,71 @@
+#include "cli/cost/cost_guard.h"
+
+#include <fmt/format.h>
+
+#include "cli/cost/estimate_inputs.h"
+#include "cli/exit_codes.h"
+#include "estimate/units.h"
+
+namespace kftrain::cli::cost {
+
+void add_cost_guard_flags(CLI::App& sub, CostGuard& guard) {
+    sub.add_option("--max-cost", guard.max_cost,
+                   "Refuse (exit 2) when the estimated cost of the job at its replicas is more "
+                   "than this many dollars; see 'kftrain estimate'");
+    sub.add_option("--profile", guard.profile,
+                   "With --max-cost: profile measured by kftrain-trainer --benchmark (default: "
+                   "built-in)");
+    sub.add_option("--gpu", guard.gpu,
+                   "With --max-cost: GPU type to price the job's GPUs (a100, h100, l4, t4, v100)");
+    sub.add_option("--prices", guard.prices,
+                   "With --max-cost: price catalog (default: $KFTRAIN_PRICES, else built-in)");
+}
+
+util::Status validate_cost_guard(const CostGuard& guard) {
+    if (guard.max_cost.empty()) {
+        for (const auto& [flag, value] : {std::pair{"--profile", guard.profile},
+                                          {"--gpu", guard.gpu},
+                                          {"--prices", guard.prices}}) {
+            if (!value.empty()) {
+                return util::error(fmt::format("{}: needs --max-cost (got {})", flag, value));
+            }
+        }
+        return util::ok_status();
+    }
+    if (!estimate::parse_money(guard.max_cost)) {
+        return util::error(fmt::format(
+            "--max-cost: must be an amount such as 50 or 12.50 (got {})", guard.max_cost));
+    }
+    return util::ok_status();
+}
+
+int check_cost_guard(const CostGuard& guard, const manifest::JobSpec& spec, Context& ctx) {
+    if (guard.max_cost.empty()) {
+        return k_exit_ok;
+    }
+    const double budget = estimate::parse_money(guard.max_cost).value_or(0);
+    estimate::PlanFlags flags;
+    flags.workers = {spec.replicas};
+    flags.gpu = guard.gpu;
+    flags.local = ctx.global.local || spec.backend == "local";
+    auto report = build_report(spec, flags, estimate::Goal{estimate::Goal::Kind::budget, budget},
+                               {guard.profile, guard.prices}, "--max-cost");
+    if (!report) {
+        return report_error(ctx, report.error(), k_exit_bad_input);
+    }
+    const estimate::SizeEstimate& size = report->estimate.sizes.front();
+    if (report->choice) {
+        return k_exit_ok;
+    }
+    return report_error(
+        ctx,
+        fmt::format("--max-cost: the estimated cost of {} replicas is {} ({} at {} per "
+                    "replica-hour{}), more than the budget; nothing was submitted (got {})",
+                    size.replicas, estimate::format_money(size.cost.value_or(0)),
+                    estimate::format_duration(size.total_s),
+                    estimate::format_money(report->plan.input.price_per_replica_hour.value_or(0)),
+                    report->plan.profile.measured ? "" : ", built-in profile", guard.max_cost),
+        k_exit_bad_input);
+}
+
+}  // namespace kftrain::cli::cost

@@ -1,0 +1,121 @@
+#include "cli/cost/estimate_inputs.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "manifest/load.h"
+#include "manifest/quantity.h"
+
+namespace kftrain::cli::cost {
+namespace {
+
+int64_t trainer_int(const manifest::JobSpec& spec, const std::string& key, int64_t fallback) {
+    const std::string text = spec.trainer_value(key, "");
+    char* end = nullptr;
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    return text.empty() || *end != '\0' ? fallback : value;
+}
+
+// Return the processes per replica nprocPerNode asks for, as torchrun counts them.
+int procs_per_replica(const manifest::JobSpec& spec, double cpu_cores) {
+    const std::string& n = spec.nproc_per_node;
+    if (n.empty()) {
+        return 1;
+    }
+    if (n == "gpu" || n == "auto") {
+        return std::max(spec.resources.gpus, 1);
+    }
+    if (n == "cpu") {
+        return std::max(static_cast<int>(std::floor(cpu_cores)), 1);
+    }
+    return std::max(std::atoi(n.c_str()), 1);
+}
+
+}  // namespace
+
+estimate::JobFacts job_facts(const manifest::JobSpec& spec) {
+    estimate::JobFacts j;
+    j.name = spec.name;
+    j.replicas = spec.replicas;
+    j.cpu_cores = manifest::parse_quantity(spec.resources.cpu).value_or(0.0);
+    j.memory_bytes = manifest::parse_quantity(spec.resources.memory).value_or(0.0);
+    j.gpus = spec.resources.gpus;
+    j.procs_per_replica = procs_per_replica(spec, j.cpu_cores);
+    j.model = spec.trainer_value("model", "mnist-cnn");
+    j.dataset = spec.trainer_value("dataset", "synthetic");
+    j.batch_size = static_cast<int>(trainer_int(spec, "batchSize", 64));
+    j.epochs = static_cast<int>(trainer_int(spec, "epochs", 1));
+    j.samples = trainer_int(spec, "samples", 0);
+    return j;
+}
+
+util::Result<estimate::PriceCatalog> load_prices(const std::string& prices_flag) {
+    const char* env = std::getenv("KFTRAIN_PRICES");
+    const std::string origin = !prices_flag.empty() ? "--prices" : "KFTRAIN_PRICES";
+    const std::string path = !prices_flag.empty() ? prices_flag : (env != nullptr ? env : "");
+    if (path.empty()) {
+        return estimate::parse_prices(estimate::default_prices_yaml(), "built-in prices");
+    }
+    auto text = manifest::read_file(path);
+    if (!text) {
+        return util::error(origin + ": " + text.error());
+    }
+    return estimate::parse_prices(*text, path);
+}
+
+util::Result<Pricing> load_pricing(const std::string& prices_flag, const std::string& gpu_flag) {
+    auto catalog = load_prices(prices_flag);
+    if (!catalog) {
+        return catalog.error_value();
+    }
+    if (!gpu_flag.empty()) {
+        if (auto gpu = estimate::find_gpu_type(*catalog, gpu_flag); !gpu) {
+            return gpu.error_value();
+        }
+    }
+    return Pricing{*catalog, gpu_flag};
+}
+
+util::Result<std::optional<estimate::Profile>> load_profile(const std::string& path) {
+    if (path.empty()) {
+        return std::optional<estimate::Profile>();
+    }
+    auto text = manifest::read_file(path);
+    if (!text) {
+        return util::error("--profile: " + text.error());
+    }
+    auto profile = estimate::parse_profile(*text, path);
+    if (!profile) {
+        return util::error(profile.error());
+    }
+    return std::optional<estimate::Profile>(*profile);
+}
+
+util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
+                                            const estimate::PlanFlags& flags,
+                                            const std::optional<estimate::Goal>& goal,
+                                            const EstimateSources& sources,
+                                            const std::string& goal_flag) {
+    auto prices = load_prices(sources.prices);
+    if (!prices) {
+        return util::error(prices.error());
+    }
+    auto profile = load_profile(sources.profile);
+    if (!profile) {
+        return util::error(profile.error());
+    }
+    auto plan = estimate::make_plan(job_facts(spec), flags, *profile, *prices);
+    if (!plan) {
+        return util::error(plan.error());
+    }
+    if (goal && !plan->input.price_per_replica_hour) {
+        return util::error(fmt::format("{}: {} has no price for {} replicas to choose by",
+                                       goal_flag, prices->file, plan->device));
+    }
+    return estimate::make_report(spec.name, *plan, goal);
+}
+
+}  // namespace kftrain::cli::cost

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/context.h"
+#include "cli/job/input.h"
+#include "cli/job/status.h"
+#include "util/result.h"
+
+namespace kftrain::cli::job {
+
+// What --dry-run asks for: nothing (apply), print only, or let the API server check it.
+enum class DryRun { None, Client, Server };
+
+// How submit should treat the job it starts.
+struct SubmitFlags {
+    DryRun dry_run = DryRun::None;  // None or Server (client dry runs never reach a backend)
+    bool replace = false;          // replace a running job of the same name
+};
+
+// What `logs` asks for.
+struct LogOptions {
+    bool follow = false;
+    std::optional<int> tail;  // last N lines per replica
+    std::string since;        // a duration as kubectl takes it: 10m, 1h
+    bool timestamps = false;
+    std::string replica;    // "", "master", "worker", "worker-3", "master-0"
+    bool previous = false;  // the last terminated container (locally: the attempt before the
+                            // last restart)
+    std::chrono::milliseconds poll_interval{2000};  // following: how often to look for pods
+};
+
+// One line of a replica's output.
+struct LogLine {
+    std::string replica;  // master-0, worker-2
+    std::string text;     // without the newline
+    bool notice = false;  // a message about the replica (waiting, unreadable) for stderr
+};
+
+// Receives log lines; called from one thread at a time.
+using LogSink = std::function<void(const LogLine&)>;
+
+// Where jobs run: the cluster through kubectl, or this machine. Every verb
+// talks to this interface, so both print the same way and exit with the same
+// codes. Errors carry the exit code (util::Error::code) from exit_codes.h.
+class Backend {
+  public:
+    virtual ~Backend() = default;
+
+    // Return "kubernetes" or "local".
+    virtual std::string name() const = 0;
+    // Start a rendered job; return the line to print ("pytorchjob/x submitted").
+    virtual util::Result<std::string> submit(const RenderedJob& job, const SubmitFlags& flags) = 0;
+    // Read a job's status (error code 3 when it does not exist).
+    virtual util::Result<JobStatus> status(const std::string& job) = 0;
+    // Read a job's status without the master's progress line, for loops that look at the
+    // phase and replicas only (on a cluster the progress costs a kubectl logs per look).
+    virtual util::Result<JobStatus> status_without_progress(const std::string& job) {
+        return status(job);
+    }
+    // List the jobs (in every namespace when all_namespaces).
+    virtual util::Result<std::vector<JobStatus>> list(bool all_namespaces) = 0;
+    // Stream the logs of a job's replicas to sink until done (or, following, until the job ends).
+    virtual util::Status logs(const std::string& job, const LogOptions& options,
+                              const LogSink& sink) = 0;
+    // Delete a job, stopping what runs; with wait, until it is gone.
+    virtual util::Status remove(const std::string& job, bool wait) = 0;
+    // Return a longer account of a job: conditions, replicas and events.
+    virtual util::Result<std::string> describe(const std::string& job) = 0;
+    // Stop what a job runs (submit --follow --stop-on-interrupt); the local
+    // backend keeps the job's state and logs, a cluster deletes the job.
+    virtual util::Status stop(const std::string& job) { return remove(job, true); }
+};
+
+}  // namespace kftrain::cli::job

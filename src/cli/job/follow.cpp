@@ -1,0 +1,58 @@
+#include "cli/job/follow.h"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+#include "cli/job/interrupt.h"
+#include "cli/view/log_line.h"
+#include "cli/view/status_view.h"
+
+namespace kftrain::cli::job {
+
+int follow_job(Backend& backend, const std::string& job, int replicas, bool stop_on_interrupt,
+               Context& ctx) {
+    if (backend.name() == "local") {
+        catch_interrupts();  // the local logs loop checks it; kubectl ends on Ctrl-C by itself
+    }
+    size_t width = replicas > 1 ? fmt::format("worker-{}", replicas - 2).size() : 8;
+    LogOptions options;
+    options.follow = true;
+    auto followed = backend.logs(job, options, [&](const LogLine& line) {
+        // Notes about a replica ("waiting for the pod") belong on stderr, as in `logs -f`.
+        if (line.notice) {
+            ctx.err << fmt::format("kftrain: {}: {}", line.replica, line.text) << std::endl;
+            return;
+        }
+        ctx.out << view::format_log_line(line, false, width) << std::endl;
+    });
+    if (!followed && followed.error_code(0) == k_exit_interrupted) {
+        if (!stop_on_interrupt) {
+            std::string local = backend.name() == "local" ? " --local" : "";
+            ctx.err << fmt::format(
+                "kftrain: stopped following; job {0} keeps running "
+                "(kftrain logs -f {0}{1}, kftrain delete {0}{1})\n",
+                job, local);
+            return k_exit_interrupted;
+        }
+        auto stopped = backend.stop(job);
+        if (!stopped) {
+            return report_error(ctx, stopped.error(), stopped.error_code(k_exit_cluster));
+        }
+        ctx.err << fmt::format("kftrain: interrupted; job {} stopped\n", job);
+        return k_exit_interrupted;
+    }
+    if (!followed) {
+        return report_error(ctx, followed.error(), followed.error_code(k_exit_cluster));
+    }
+    auto status = backend.status(job);
+    if (!status) {
+        return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
+    }
+    ctx.err << fmt::format("job {} {}\n", job, view::format_state(*status));
+    if (status->phase == JobPhase::Failed) {
+        return k_exit_job_failed;
+    }
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli::job

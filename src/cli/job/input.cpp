@@ -1,0 +1,52 @@
+#include "cli/job/input.h"
+
+#include "manifest/load.h"
+#include "manifest/render.h"
+#include "manifest/yaml_emit.h"
+
+namespace kftrain::cli::job {
+
+void add_job_file_flags(CLI::App& sub, JobInput& input) {
+    sub.add_option("-f,--file", input.file, "Job file (YAML); see 'kftrain init'")->required();
+    sub.add_option("--set", input.sets,
+                   "Override a job-file key, typed as the key: --set replicas=8 "
+                   "--set trainer.epochs=5 (repeatable; overrides the job file)");
+}
+
+void add_job_input_flags(CLI::App& sub, JobInput& input) {
+    add_job_file_flags(sub, input);
+    sub.add_option("--template", input.template_file,
+                   "PyTorchJob template to render into (default: the built-in "
+                   "templates/pytorchjob.yaml)");
+}
+
+util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global) {
+    manifest::Overrides overrides;
+    overrides.sets = input.sets;
+    if (!global.namespace_.empty()) {
+        overrides.namespace_ = global.namespace_;
+    }
+    return manifest::load_job_file(input.file, overrides);
+}
+
+util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOptions& global) {
+    auto spec = load_job(input, global);
+    if (!spec) {
+        return util::Error{spec.error()};
+    }
+    manifest::Template tmpl = manifest::default_template();
+    if (!input.template_file.empty()) {
+        auto text = manifest::read_file(input.template_file);
+        if (!text) {
+            return util::Error{"--template: " + text.error()};
+        }
+        tmpl = manifest::Template{*text, input.template_file};
+    }
+    auto rendered = manifest::render_job(*spec, tmpl);
+    if (!rendered) {
+        return util::Error{rendered.error()};
+    }
+    return RenderedJob{std::move(spec.value()), *rendered};
+}
+
+}  // namespace kftrain::cli::job

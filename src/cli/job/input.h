@@ -1,0 +1,41 @@
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/context.h"
+#include "manifest/job_spec.h"
+#include "util/result.h"
+
+namespace kftrain::cli::job {
+
+// The flags that name a job file and change it: shared by render, submit and
+// the other verbs that read a job file.
+struct JobInput {
+    std::string file;
+    std::vector<std::string> sets;
+    std::string template_file;
+};
+
+// Add -f/--file and --set to a verb that reads a job file.
+void add_job_file_flags(CLI::App& sub, JobInput& input);
+
+// Add -f/--file, --set and --template to a verb that renders the job.
+void add_job_input_flags(CLI::App& sub, JobInput& input);
+
+// A job loaded and rendered into its PyTorchJob.
+struct RenderedJob {
+    manifest::JobSpec spec;
+    YAML::Node manifest;
+};
+
+// Load and validate the job the flags name (with -n from the globals).
+util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global);
+
+// Load, validate and render the job the flags name (with -n from the globals).
+util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOptions& global);
+
+}  // namespace kftrain::cli::job

@@ -1,0 +1,55 @@
+#include "cli/job/status.h"
+
+#include "cli/view/time_text.h"
+#include "util/text.h"
+
+namespace kftrain::cli::job {
+
+const char* phase_name(JobPhase phase) {
+    switch (phase) {
+        case JobPhase::Created:
+            return "Created";
+        case JobPhase::Running:
+            return "Running";
+        case JobPhase::Restarting:
+            return "Restarting";
+        case JobPhase::Succeeded:
+            return "Succeeded";
+        case JobPhase::Failed:
+            return "Failed";
+        case JobPhase::Suspended:
+            return "Suspended";
+        case JobPhase::Unknown:
+            break;
+    }
+    return "Unknown";
+}
+
+JobPhase parse_phase(const std::string& name) {
+    for (JobPhase phase : {JobPhase::Created, JobPhase::Running, JobPhase::Restarting,
+                           JobPhase::Succeeded, JobPhase::Failed, JobPhase::Suspended}) {
+        if (name == phase_name(phase)) {
+            return phase;
+        }
+    }
+    return JobPhase::Unknown;
+}
+
+bool replica_matches(const ReplicaStatus& replica, const std::string& wanted) {
+    if (wanted.empty()) {
+        return true;
+    }
+    const std::string want = util::to_lower(wanted);
+    return want == replica.name || want == util::to_lower(replica.type) || want == replica.pod;
+}
+
+std::optional<double> job_duration(const JobStatus& status, std::time_t now) {
+    auto start = view::parse_timestamp(status.started.empty() ? status.created : status.started);
+    if (!start) {
+        return std::nullopt;
+    }
+    auto end = view::parse_timestamp(status.finished);
+    return std::difftime(end ? *end : now, *start);
+}
+
+}  // namespace kftrain::cli::job

@@ -1,0 +1,106 @@
+#pragma once
+
+#include <ctime>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kftrain::cli::job {
+
+// The phase of a job, as the operator's last condition (and kubectl's State
+// column) names it. The local backend uses the same names.
+enum class JobPhase { Unknown, Created, Running, Restarting, Succeeded, Failed, Suspended };
+
+// Return the phase's name as shown: "Created", "Running", ...
+const char* phase_name(JobPhase phase);
+
+// Parse a condition type into a phase; Unknown when it is none of them.
+JobPhase parse_phase(const std::string& name);
+
+// Return whether the phase is final (Succeeded or Failed).
+inline bool is_finished(JobPhase phase) {
+    return phase == JobPhase::Succeeded || phase == JobPhase::Failed;
+}
+
+// The last progress line of the trainer (rank 0), parsed from its JSON.
+struct Progress {
+    std::string event;  // progress, epoch, eval, finish, ...
+    std::optional<int> epoch;
+    std::optional<int> epochs;
+    std::optional<long long> step;
+    std::optional<long long> steps_per_epoch;
+    std::optional<double> loss;
+    std::optional<double> accuracy;
+    std::optional<double> samples_per_sec;
+    std::optional<double> elapsed_s;
+    std::optional<double> eta_s;
+    std::string time;  // ISO-8601 UTC
+    std::optional<long long> global_step;
+    std::optional<double> lr;
+    std::optional<double> epoch_time_s;
+    std::optional<long long> samples;  // eval: samples evaluated; start: dataset size
+    std::optional<int> rank;
+    std::string message;  // warning and error events
+    std::string path;     // checkpoint events
+};
+
+// One replica: a pod on the cluster, a process group locally.
+struct ReplicaStatus {
+    std::string name;    // master-0, worker-2: the prefix logs use
+    std::string type;    // Master or Worker
+    int index = 0;       // index within its type
+    std::string state;   // Pending, Running, Succeeded, Failed, Terminated, Unknown
+    std::string reason;  // ImagePullBackOff, CrashLoopBackOff, Unschedulable, OOMKilled, ...
+    std::string message;
+    int restarts = 0;
+    std::optional<int> exit_code;
+    std::string pod;    // pod name (cluster) or empty
+    std::string node;   // node name (cluster) or empty
+    long long pid = 0;  // process id (local) or 0
+};
+
+// What each replica of one type asks for, from the job's pod template: what prices it.
+struct ReplicaRequest {
+    std::string type;  // Master or Worker
+    int replicas = 0;
+    double cpu_cores = 0;     // 0: not requested
+    double memory_bytes = 0;  // 0: not requested
+    int gpus = 0;             // nvidia.com/gpu
+};
+
+// Counts per replica type, as status.replicaStatuses reports them.
+struct ReplicaCounts {
+    int active = 0;
+    int succeeded = 0;
+    int failed = 0;
+};
+
+// Everything `status` shows about a job, from either backend.
+struct JobStatus {
+    std::string name;
+    std::string namespace_;
+    std::string backend;  // "kubernetes" or "local"
+    JobPhase phase = JobPhase::Unknown;
+    std::string reason;  // of the last condition
+    std::string message;
+    std::string created;  // ISO-8601 UTC timestamps; empty if unknown
+    std::string started;
+    std::string finished;
+    std::map<std::string, ReplicaCounts> counts;  // by type: Master, Worker
+    std::vector<ReplicaStatus> replicas;          // master first, then workers by index
+    std::optional<Progress> progress;             // the Master's last progress line
+    std::vector<std::string> diagnosis;           // why it is pending or failing, one line each
+    int replicas_wanted = 0;  // replicas the job asks for (Master included); 0 if unknown
+    std::vector<ReplicaRequest> requests;              // by type; empty when unknown
+    std::map<std::string, std::string> node_selector;  // the pods' (a GPU type may show)
+};
+
+// Return whether a replica's name, type or pod matches --replica ("", worker, Worker,
+// worker-3, master-0); both backends select replicas with it.
+bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
+
+// Return the seconds the job has run: start (or creation) to finish, or to now.
+std::optional<double> job_duration(const JobStatus& status, std::time_t now);
+
+}  // namespace kftrain::cli::job

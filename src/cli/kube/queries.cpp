@@ -1,0 +1,97 @@
+#include "cli/kube/queries.h"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+#include "cli/kube/pods.h"
+#include "cli/kube/status.h"
+#include "cli/kube/kubectl_errors.h"
+#include "cli/view/progress.h"
+#include "util/text.h"
+
+namespace kftrain::cli::kube {
+namespace {
+
+using util::split_lines;
+
+constexpr int k_progress_tail = 50;  // lines of the master's log searched for progress
+
+}  // namespace
+
+util::Error kubectl_failure(const KubectlResult& result, const std::string& action) {
+    int code = classify_kubectl_error(result.err) == KubectlFailure::NotFound ? k_exit_not_found
+                                                                              : k_exit_cluster;
+    return util::error(explain_kubectl_error(result.err, action), code);
+}
+
+KubeQueries::KubeQueries(KubectlRunner& kubectl, std::string ns)
+    : m_kubectl(kubectl), m_namespace(std::move(ns)) {}
+
+std::vector<std::string> KubeQueries::namespace_args() const {
+    if (m_namespace.empty()) {
+        return {};
+    }
+    return {"-n", m_namespace};
+}
+
+util::Result<std::string> KubeQueries::run(const std::vector<std::string>& args,
+                                           const std::string& action, const std::string& input) {
+    std::vector<std::string> full = args;
+    auto ns = namespace_args();
+    full.insert(full.end(), ns.begin(), ns.end());
+    auto result = m_kubectl.run(full, input);
+    if (!result) {
+        return util::error(result.error(), k_exit_cluster);
+    }
+    if (!result->ok()) {
+        return kubectl_failure(*result, action);
+    }
+    return std::move(result->out);
+}
+
+util::Result<std::string> KubeQueries::job_json(const std::string& job) {
+    return run({"get", "pytorchjob", job, "-o", "json"}, "reading pytorchjob/" + job);
+}
+
+util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods_by(const std::string& job,
+                                                              const std::string& selector) {
+    auto out = run({"get", "pods", "-l", selector, "-o", "json"}, "listing the pods of " + job);
+    if (!out) {
+        return out.error_value();
+    }
+    return parse_pods(*out, job);
+}
+
+util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods(const std::string& job,
+                                                           const std::string& job_json) {
+    std::vector<std::string> selectors = pod_selectors(job);
+    for (const auto& selector : status_selectors(job_json)) {
+        selectors.push_back(selector);
+    }
+    for (const auto& selector : selectors) {
+        auto found = pods_by(job, selector);
+        if (!found || !found->empty()) {
+            return found;
+        }
+    }
+    return std::vector<job::ReplicaStatus>{};
+}
+
+std::vector<KubeEvent> KubeQueries::events(const std::set<std::string>& objects) {
+    auto out = run({"get", "events", "-o", "json"}, "reading events");
+    if (!out) {
+        return {};
+    }
+    return parse_events(*out, objects);
+}
+
+std::optional<job::Progress> KubeQueries::progress(const std::string& pod) {
+    auto out = run({"logs", pod, "-c", "pytorch", "--tail=" + std::to_string(k_progress_tail)},
+                   "reading the log of " + pod);
+    if (!out) {
+        return std::nullopt;
+    }
+    return view::last_progress(split_lines(*out));
+}
+
+}  // namespace kftrain::cli::kube

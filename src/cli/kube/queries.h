@@ -1,0 +1,49 @@
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/job/status.h"
+#include "cli/kube/events.h"
+#include "cli/kube/kubectl.h"
+#include "util/result.h"
+
+namespace kftrain::cli::kube {
+
+// The kubectl reads the cluster verbs need, in one namespace ("" is the
+// context's). Failures carry exit code 3 (not found) or 4 (cluster, kubectl).
+class KubeQueries {
+  public:
+    // Query through this runner in namespace ns.
+    KubeQueries(KubectlRunner& kubectl, std::string ns);
+
+    // Return `-n ns`, or nothing when the namespace is the context's.
+    std::vector<std::string> namespace_args() const;
+    // Return the job's JSON text (`kubectl get pytorchjob NAME -o json`).
+    util::Result<std::string> job_json(const std::string& job);
+    // Return the job's pods as replicas, trying each label naming, then the
+    // selectors the job's status reports.
+    util::Result<std::vector<job::ReplicaStatus>> pods(const std::string& job,
+                                                  const std::string& job_json);
+    // Return the events about these objects, oldest first (none when unreadable).
+    std::vector<KubeEvent> events(const std::set<std::string>& objects);
+    // Return the last progress line in a pod's recent log, if any.
+    std::optional<job::Progress> progress(const std::string& pod);
+    // Run kubectl; turn a failure into one line that names the action.
+    util::Result<std::string> run(const std::vector<std::string>& args, const std::string& action,
+                                  const std::string& input = "");
+
+  private:
+    util::Result<std::vector<job::ReplicaStatus>> pods_by(const std::string& job,
+                                                     const std::string& selector);
+
+    KubectlRunner& m_kubectl;
+    std::string m_namespace;
+};
+
+// Turn a failed kubectl call into an error with exit code 3 (not found) or 4.
+util::Error kubectl_failure(const KubectlResult& result, const std::string& action);
+
+}  // namespace kftrain::cli::kube

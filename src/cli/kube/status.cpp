@@ -1,0 +1,172 @@
+#include "cli/kube/status.h"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+#include "cli/kube/json_fields.h"
+#include "manifest/quantity.h"
+
+namespace kftrain::cli::kube {
+namespace {
+
+using nlohmann::json;
+
+// The last condition whose status is "True" (the last one if none is).
+const json* current_condition(const json& conditions) {
+    if (!conditions.is_array() || conditions.empty()) {
+        return nullptr;
+    }
+    for (auto it = conditions.rbegin(); it != conditions.rend(); ++it) {
+        if (string_at(*it, "status") == "True") {
+            return &*it;
+        }
+    }
+    return &conditions.back();
+}
+
+void read_counts(const json& replica_statuses, job::JobStatus& status) {
+    if (!replica_statuses.is_object()) {
+        return;
+    }
+    for (const auto& [type, counts] : replica_statuses.items()) {
+        status.counts[type] = {int_at(counts, "active"), int_at(counts, "succeeded"),
+                               int_at(counts, "failed")};
+    }
+}
+
+// Return a resource quantity ("2", "500m", "4Gi", or a bare number) in base units; 0 if
+// absent or unreadable.
+double quantity_at(const json& list, const char* key) {
+    const json& value = member(list, key);
+    if (value.is_number()) {
+        return value.get<double>();
+    }
+    return value.is_string() ? manifest::parse_quantity(value.get<std::string>()).value_or(0.0)
+                             : 0.0;
+}
+
+// Read what one replica of each type requests: requests, else limits (which Kubernetes
+// then uses as the requests); GPUs are set as limits.
+void read_requests(const json& spec, job::JobStatus& status) {
+    const json& replica_specs = member(spec, "pytorchReplicaSpecs");
+    if (!replica_specs.is_object()) {
+        return;
+    }
+    for (const auto& [type, replica_spec] : replica_specs.items()) {
+        const json& pod_spec = member(member(replica_spec, "template"), "spec");
+        const json& resources =
+            member(training_container(member(pod_spec, "containers")), "resources");
+        const json& requests = member(resources, "requests");
+        const json& limits = member(resources, "limits");
+        auto either = [&](const char* key) {
+            const double requested = quantity_at(requests, key);
+            return requested > 0 ? requested : quantity_at(limits, key);
+        };
+        job::ReplicaRequest request;
+        request.type = type;
+        const json& count = member(replica_spec, "replicas");
+        request.replicas = count.is_number_integer() ? count.get<int>() : 1;
+        request.cpu_cores = either("cpu");
+        request.memory_bytes = either("memory");
+        request.gpus = static_cast<int>(either("nvidia.com/gpu"));
+        status.requests.push_back(request);
+        const json& selector = member(pod_spec, "nodeSelector");
+        if (status.node_selector.empty() && selector.is_object()) {
+            for (const auto& [key, value] : selector.items()) {
+                if (value.is_string()) {
+                    status.node_selector[key] = value.get<std::string>();
+                }
+            }
+        }
+    }
+}
+
+util::Result<json> parse_object(const std::string& json_text) {
+    json parsed = json::parse(json_text, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        return util::error("kubectl printed something that is not a JSON object", k_exit_cluster);
+    }
+    return parsed;
+}
+
+}  // namespace
+
+job::JobStatus job_status_from(const json& job) {
+    job::JobStatus status;
+    status.backend = "kubernetes";
+    const json& metadata = member(job, "metadata");
+    status.name = string_at(metadata, "name");
+    status.namespace_ = string_at(metadata, "namespace");
+    status.created = string_at(metadata, "creationTimestamp");
+    const json& job_status = member(job, "status");
+    if (const json* condition = current_condition(member(job_status, "conditions"))) {
+        status.phase = job::parse_phase(string_at(*condition, "type"));
+        status.reason = string_at(*condition, "reason");
+        status.message = string_at(*condition, "message");
+    }
+    status.started = string_at(job_status, "startTime");
+    status.finished = string_at(job_status, "completionTime");
+    read_counts(member(job_status, "replicaStatuses"), status);
+    read_requests(member(job, "spec"), status);
+    for (const auto& request : status.requests) {
+        status.replicas_wanted += request.replicas;
+    }
+    return status;
+}
+
+util::Result<job::JobStatus> parse_job_status(const std::string& json_text) {
+    auto parsed = parse_object(json_text);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    if (string_at(*parsed, "kind") != "PyTorchJob") {
+        return util::error(
+            fmt::format("kubectl returned a {} where a PyTorchJob was expected",
+                        string_at(*parsed, "kind").empty() ? std::string("object without a kind")
+                                                           : string_at(*parsed, "kind")),
+            k_exit_cluster);
+    }
+    return job_status_from(*parsed);
+}
+
+util::Result<std::vector<job::JobStatus>> parse_job_list(const std::string& json_text) {
+    auto parsed = parse_object(json_text);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    const json& items = member(*parsed, "items");
+    if (!items.is_array()) {
+        return util::error("kubectl printed a list without items", k_exit_cluster);
+    }
+    std::vector<job::JobStatus> jobs;
+    for (const auto& item : items) {
+        jobs.push_back(job_status_from(item));
+    }
+    return jobs;
+}
+
+std::vector<std::string> status_selectors(const std::string& json_text) {
+    std::vector<std::string> selectors;
+    json parsed = json::parse(json_text, nullptr, false);
+    const json& replica_statuses = member(member(parsed, "status"), "replicaStatuses");
+    if (!replica_statuses.is_object()) {
+        return selectors;
+    }
+    for (const auto& [type, counts] : replica_statuses.items()) {
+        std::string selector = string_at(counts, "selector");
+        const json& match_labels = member(member(counts, "labelSelector"), "matchLabels");
+        if (selector.empty() && match_labels.is_object()) {
+            std::vector<std::string> terms;
+            for (const auto& [key, value] : match_labels.items()) {
+                terms.push_back(key + "=" + (value.is_string() ? value.get<std::string>() : ""));
+            }
+            selector = fmt::format("{}", fmt::join(terms, ","));
+        }
+        if (!selector.empty()) {
+            selectors.push_back(selector);
+        }
+    }
+    return selectors;
+}
+
+}  // namespace kftrain::cli::kube

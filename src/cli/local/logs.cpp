@@ -1,0 +1,178 @@
+#include "cli/local/logs.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <ctime>
+#include <thread>
+
+#include "cli/exit_codes.h"
+#include "cli/job/interrupt.h"
+#include "cli/local/stop.h"
+#include "cli/local/log_store.h"
+#include "cli/local/state_dir.h"
+#include "cli/view/time_text.h"
+
+namespace kftrain::cli::local {
+namespace {
+
+constexpr auto k_follow_poll = std::chrono::milliseconds(200);
+
+// Reads the combined log from where it stopped last, line by line.
+class LogCursor {
+  public:
+    explicit LogCursor(std::string path) : m_path(std::move(path)) {}
+    ~LogCursor() {
+        if (m_fd >= 0) {
+            ::close(m_fd);
+        }
+    }
+
+    // Return the complete records written since the last call.
+    std::vector<LogRecord> next() {
+        std::vector<LogRecord> records;
+        if (m_fd < 0) {
+            m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+        }
+        char buffer[65536];
+        while (m_fd >= 0) {
+            ssize_t n = ::read(m_fd, buffer, sizeof(buffer));
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                break;
+            }
+            m_partial.append(buffer, static_cast<size_t>(n));
+        }
+        size_t start = 0;
+        for (size_t nl; (nl = m_partial.find('\n', start)) != std::string::npos;) {
+            auto record = parse_log_record(m_partial.substr(start, nl - start));
+            if (record) {
+                records.push_back(std::move(*record));
+            }
+            start = nl + 1;
+        }
+        m_partial.erase(0, start);
+        return records;
+    }
+
+  private:
+    std::string m_path;
+    int m_fd = -1;
+    std::string m_partial;
+};
+
+// Tells whether a followed job has ended and its supervisor wrote its last line. state.json
+// is read only until it names the supervisor; after that, each look is at the process alone.
+class JobEnd {
+  public:
+    explicit JobEnd(std::string job) : m_job(std::move(job)) {}
+
+    bool reached() {
+        if (!m_supervisor) {
+            auto state = read_job_state(m_job);
+            if (!state) {
+                return true;  // deleted
+            }
+            if (state->supervisor_pid == 0) {
+                return state->phase == "Succeeded" || state->phase == "Failed";
+            }
+            m_supervisor = std::move(*state);
+        }
+        return !supervisor_alive(*m_supervisor);
+    }
+
+  private:
+    std::string m_job;
+    std::optional<JobState> m_supervisor;  // the state that named the supervisor
+};
+
+// Return the previous attempt of each selected replica that restarted; a notice for each
+// that did not, and an error when none did.
+util::Result<std::map<std::string, AttemptWindow>> previous_attempts(const std::string& job,
+                                                                     const job::LogOptions& options,
+                                                                     const job::LogSink& sink) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    std::map<std::string, AttemptWindow> windows;
+    for (const auto& replica : state->replicas) {
+        if (!replica_matches(options.replica, replica.name)) {
+            continue;
+        }
+        if (replica.previous_started.empty()) {
+            sink({replica.name, "has not restarted: no previous attempt", true});
+        } else {
+            windows[replica.name] = {replica.previous_started, replica.previous_finished};
+        }
+    }
+    if (windows.empty()) {
+        return util::error(
+            fmt::format("--previous: no replica of {}{} has restarted", job,
+                        options.replica.empty() ? "" : " matching " + options.replica),
+            k_exit_not_found);
+    }
+    return windows;
+}
+
+}  // namespace
+
+util::Status read_logs(const std::string& job, const job::LogOptions& options, const job::LogSink& sink) {
+    std::time_t since_time = 0;
+    if (!options.since.empty()) {
+        auto seconds = view::parse_duration(options.since);
+        if (!seconds) {
+            return util::error(
+                fmt::format("--since: must be a duration like 30s, 10m or 1h (got {})",
+                            options.since),
+                k_exit_bad_input);
+        }
+        since_time = std::time(nullptr) - static_cast<std::time_t>(*seconds);
+    }
+    auto emit = [&](const std::vector<LogRecord>& records) {
+        for (const auto& record : records) {
+            sink(to_log_line(record, options.timestamps));
+        }
+    };
+    std::map<std::string, AttemptWindow> previous;
+    if (options.previous) {
+        auto windows = previous_attempts(job, options, sink);
+        if (!windows) {
+            return windows.error_value();
+        }
+        previous = std::move(*windows);
+    }
+    auto select = [&](const std::vector<LogRecord>& records) {
+        std::vector<LogRecord> out;
+        for (const auto& record : records) {
+            if (record_selected(record, options, since_time) &&
+                (!options.previous || in_attempt(record, previous))) {
+                out.push_back(record);
+            }
+        }
+        return out;
+    };
+    LogCursor cursor(combined_log_path(job));
+    JobEnd end(job);
+    auto first = select(cursor.next());
+    emit(options.tail ? tail_per_replica(first, *options.tail) : first);
+    while (options.follow && !options.previous) {  // a previous attempt is over
+        bool over = end.reached();
+        emit(select(cursor.next()));
+        if (over) {
+            break;
+        }
+        if (job::interrupt_requested()) {
+            return util::error("interrupted", k_exit_interrupted);
+        }
+        std::this_thread::sleep_for(k_follow_poll);
+    }
+    return util::ok_status();
+}
+
+}  // namespace kftrain::cli::local

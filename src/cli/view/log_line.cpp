@@ -1,0 +1,24 @@
+#include "cli/view/log_line.h"
+
+#include <fmt/format.h>
+
+#include "cli/view/progress.h"
+#include "cli/view/time_text.h"
+
+namespace kftrain::cli::view {
+
+std::string format_log_line(const job::LogLine& line, bool raw, size_t width) {
+    std::string text = line.text;
+    if (!raw) {
+        size_t space = text.find(' ');
+        bool stamped = space != std::string::npos && parse_timestamp(text.substr(0, space));
+        std::string stamp = stamped ? text.substr(0, space + 1) : "";
+        auto readable = format_trainer_line(stamped ? text.substr(space + 1) : text);
+        if (readable) {
+            text = stamp + *readable;
+        }
+    }
+    return fmt::format("{:<{}} | {}", line.replica, width, text);
+}
+
+}  // namespace kftrain::cli::view

@@ -1,0 +1,225 @@
+#include "cli/view/progress.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/view/time_text.h"
+
+namespace kftrain::cli::view {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+std::optional<T> number(const json& object, const char* key) {
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_number()) {
+        return std::nullopt;
+    }
+    return it->get<T>();
+}
+
+std::string text(const json& object, const char* key) {
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null()) {
+        return "";
+    }
+    return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// Append " <label> <value>" for each field present, in the order called.
+class Parts {
+  public:
+    explicit Parts(std::string head) : m_text(std::move(head)) {}
+
+    template <typename T>
+    Parts& add(const char* format, const std::optional<T>& value) {
+        if (value) {
+            m_text += " ";
+            m_text += fmt::format(fmt::runtime(format), *value);
+        }
+        return *this;
+    }
+    Parts& percent(const std::optional<double>& ratio) {
+        return add("acc {:.1f}%", ratio ? std::optional<double>(*ratio * 100) : std::nullopt);
+    }
+    Parts& duration(const char* label, const std::optional<double>& seconds) {
+        if (seconds) {
+            m_text += fmt::format(" {} {}", label, format_duration(*seconds));
+        }
+        return *this;
+    }
+    std::string str() const { return m_text; }
+
+  private:
+    std::string m_text;
+};
+
+// "epoch 2/3" or "epoch 2" or "" when the epoch is unknown.
+std::string epoch_head(const job::Progress& p) {
+    if (!p.epoch) {
+        return "";
+    }
+    return p.epochs ? fmt::format("epoch {}/{}", *p.epoch, *p.epochs)
+                    : fmt::format("epoch {}", *p.epoch);
+}
+
+std::string format_step(const job::Progress& p) {
+    Parts parts(epoch_head(p));
+    if (p.step && p.steps_per_epoch) {
+        parts.add("step {}",
+                  std::optional<std::string>(fmt::format("{}/{}", *p.step, *p.steps_per_epoch)));
+    } else {
+        parts.add("step {}", p.step);
+    }
+    parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
+    parts.add("{:.0f} samples/s", p.samples_per_sec).duration("ETA", p.eta_s);
+    return parts.str();
+}
+
+std::string format_epoch(const job::Progress& p) {
+    Parts parts(epoch_head(p) + " done:");
+    parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
+    parts.add("{:.0f} samples/s", p.samples_per_sec).duration("took", p.epoch_time_s);
+    parts.duration("ETA", p.eta_s);
+    return parts.str();
+}
+
+std::string format_finish(const job::Progress& p) {
+    Parts parts("finished:");
+    parts.add("{} epochs", p.epochs).add("{} steps", p.global_step);
+    parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
+    parts.add("{:.0f} samples/s", p.samples_per_sec).duration("in", p.elapsed_s);
+    return parts.str();
+}
+
+// The start line names the run's setup; those fields are not part of Progress.
+std::string format_start_line(const json& o) {
+    std::string out =
+        fmt::format("start: model {} dataset {}", text(o, "model"), text(o, "dataset"));
+    Parts parts(out);
+    parts.add("{} epochs", number<int>(o, "epochs"));
+    parts.add("batch {}", number<long long>(o, "batch_size"));
+    parts.add("(global {})", number<long long>(o, "global_batch_size"));
+    parts.add("lr {:g}", number<double>(o, "lr"));
+    auto present = [&o](const char* key) {
+        std::string value = text(o, key);
+        return value.empty() ? std::nullopt : std::optional<std::string>(value);
+    };
+    parts.add("backend {}", present("backend"));
+    parts.add("device {}", present("device"));
+    parts.add("{} threads", number<int>(o, "threads"));
+    parts.add("{} samples", number<long long>(o, "samples"));
+    parts.add("{} steps/epoch", number<long long>(o, "steps_per_epoch"));
+    std::string resumed = text(o, "resumed_from");
+    if (!resumed.empty()) {
+        return parts.str() + ", resumed from " + resumed;
+    }
+    return parts.str();
+}
+
+std::optional<json> trainer_object(const std::string& line) {
+    size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] != '{') {
+        return std::nullopt;
+    }
+    json object = json::parse(line.begin() + static_cast<long>(start), line.end(), nullptr, false);
+    if (object.is_discarded() || !object.is_object() || !object.contains("event") ||
+        !object["event"].is_string()) {
+        return std::nullopt;
+    }
+    return object;
+}
+
+job::Progress progress_from(const json& object) {
+    job::Progress p;
+    p.event = object["event"].get<std::string>();
+    p.time = text(object, "time");
+    p.rank = number<int>(object, "rank");
+    p.epoch = number<int>(object, "epoch");
+    p.epochs = number<int>(object, "epochs");
+    p.step = number<long long>(object, "step");
+    p.steps_per_epoch = number<long long>(object, "steps_per_epoch");
+    p.global_step = number<long long>(object, "global_step");
+    p.loss = number<double>(object, "loss");
+    p.accuracy = number<double>(object, "accuracy");
+    p.samples_per_sec = number<double>(object, "samples_per_sec");
+    p.lr = number<double>(object, "lr");
+    p.elapsed_s = number<double>(object, "elapsed_s");
+    p.eta_s = number<double>(object, "eta_s");
+    p.epoch_time_s = number<double>(object, "epoch_time_s");
+    p.samples = number<long long>(object, "samples");
+    p.message = text(object, "message");
+    p.path = text(object, "path");
+    return p;
+}
+
+}  // namespace
+
+std::optional<job::Progress> parse_progress_line(const std::string& line) {
+    auto object = trainer_object(line);
+    if (!object) {
+        return std::nullopt;
+    }
+    return progress_from(*object);
+}
+
+bool shows_progress(const job::Progress& progress) {
+    const std::string& e = progress.event;
+    return e == "progress" || e == "epoch" || e == "finish";
+}
+
+std::optional<job::Progress> last_progress(const std::vector<std::string>& lines) {
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        auto parsed = parse_progress_line(*it);
+        if (parsed && shows_progress(*parsed)) {
+            return parsed;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string format_progress(const job::Progress& p) {
+    if (p.event == "progress") {
+        return format_step(p);
+    }
+    if (p.event == "epoch") {
+        return format_epoch(p);
+    }
+    if (p.event == "finish") {
+        return format_finish(p);
+    }
+    if (p.event == "eval") {
+        Parts parts(fmt::format("eval epoch {}:", p.epoch ? std::to_string(*p.epoch) : "?"));
+        return parts.add("loss {:.4f}", p.loss)
+            .percent(p.accuracy)
+            .add("on {} samples", p.samples)
+            .str();
+    }
+    if (p.event == "checkpoint") {
+        Parts parts("checkpoint");
+        return parts.add("epoch {}", p.epoch).add("step {}", p.global_step).str() + ": " + p.path;
+    }
+    if (p.event == "start") {
+        Parts parts("start:");
+        return parts.add("{} epochs", p.epochs)
+            .add("{} samples", p.samples)
+            .add("lr {:g}", p.lr)
+            .str();
+    }
+    return p.message.empty() ? p.event : fmt::format("{}: {}", p.event, p.message);
+}
+
+std::optional<std::string> format_trainer_line(const std::string& line) {
+    auto object = trainer_object(line);
+    if (!object) {
+        return std::nullopt;
+    }
+    if ((*object)["event"] == "start") {
+        return format_start_line(*object);
+    }
+    return format_progress(progress_from(*object));
+}
+
+}  // namespace kftrain::cli::view

@@ -1,0 +1,128 @@
+#include "cli/view/status_json.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "cli/view/status_view.h"
+#include "manifest/yaml_emit.h"
+
+namespace kftrain::cli::view {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json optional_json(const std::optional<T>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+json progress_to_json(const job::Progress& p) {
+    json out = {{"event", p.event}, {"time", p.time}};
+    auto put = [&out](const char* key, json value) {
+        if (!value.is_null()) {
+            out[key] = std::move(value);
+        }
+    };
+    put("epoch", optional_json(p.epoch));
+    put("epochs", optional_json(p.epochs));
+    put("step", optional_json(p.step));
+    put("stepsPerEpoch", optional_json(p.steps_per_epoch));
+    put("globalStep", optional_json(p.global_step));
+    put("loss", optional_json(p.loss));
+    put("accuracy", optional_json(p.accuracy));
+    put("samplesPerSec", optional_json(p.samples_per_sec));
+    put("elapsedSeconds", optional_json(p.elapsed_s));
+    put("etaSeconds", optional_json(p.eta_s));
+    return out;
+}
+
+json replica_to_json(const job::ReplicaStatus& r) {
+    json out = {{"name", r.name},         {"type", r.type},
+                {"index", r.index},       {"state", r.state},
+                {"reason", r.reason},     {"message", r.message},
+                {"restarts", r.restarts}, {"exitCode", optional_json(r.exit_code)}};
+    if (!r.pod.empty()) {
+        out["pod"] = r.pod;
+        out["node"] = r.node;
+    }
+    if (r.pid != 0) {
+        out["pid"] = r.pid;
+    }
+    return out;
+}
+
+YAML::Node to_yaml_node(const json& value) {
+    if (value.is_object()) {
+        YAML::Node node(YAML::NodeType::Map);
+        for (const auto& [key, item] : value.items()) {
+            node[key] = to_yaml_node(item);
+        }
+        return node;
+    }
+    if (value.is_array()) {
+        YAML::Node node(YAML::NodeType::Sequence);
+        for (const auto& item : value) {
+            node.push_back(to_yaml_node(item));
+        }
+        return node;
+    }
+    if (value.is_string()) {
+        return manifest::string_node(value.get<std::string>());
+    }
+    if (value.is_null()) {
+        return YAML::Node(YAML::NodeType::Null);
+    }
+    return YAML::Node(value.dump());
+}
+
+json cost_to_json(const util::Result<cost::JobCost>& cost) {
+    if (!cost) {
+        return {{"unknown", cost.error()}};
+    }
+    return {{"amount", cost->amount},
+            {"currency", cost->currency},
+            {"perHour", cost->per_hour},
+            {"replicas", cost->replicas},
+            {"elapsedSeconds", cost->elapsed_s},
+            {"final", cost->final},
+            {"gpu", cost->gpu},
+            {"basis", cost->basis},
+            {"prices", cost->prices}};
+}
+
+}  // namespace
+
+json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricing* pricing) {
+    json counts = json::object();
+    for (const auto& [type, c] : s.counts) {
+        counts[type] = {{"active", c.active}, {"succeeded", c.succeeded}, {"failed", c.failed}};
+    }
+    json replicas = json::array();
+    for (const auto& r : s.replicas) {
+        replicas.push_back(replica_to_json(r));
+    }
+    json doc = {{"name", s.name},
+                {"namespace", s.namespace_},
+                {"backend", s.backend},
+                {"state", job::phase_name(s.phase)},
+                {"reason", s.reason},
+                {"message", s.message},
+                {"created", s.created},
+                {"started", s.started},
+                {"finished", s.finished},
+                {"durationSeconds", optional_json(job::job_duration(s, now))},
+                {"replicasWanted", s.replicas_wanted},
+                {"replicaCounts", counts},
+                {"replicas", replicas},
+                {"progress", s.progress ? progress_to_json(*s.progress) : json(nullptr)},
+                {"diagnosis", s.diagnosis}};
+    if (pricing != nullptr) {
+        doc["cost"] = cost_to_json(cost::job_cost(s, *pricing, now));
+    }
+    return doc;
+}
+
+void print_json_as_yaml(std::ostream& out, const json& value) {
+    out << manifest::to_yaml(to_yaml_node(value));
+}
+
+}  // namespace kftrain::cli::view

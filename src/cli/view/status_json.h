@@ -1,0 +1,20 @@
+#pragma once
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/cost/job_cost.h"
+#include "cli/job/status.h"
+
+namespace kftrain::cli::view {
+
+// Return a job's status as JSON (the -o json shape; -o yaml is the same tree); with
+// pricing, a "cost" member: the amount and its basis, or {"unknown": why}.
+nlohmann::json status_to_json(const job::JobStatus& status, std::time_t now,
+                              const cost::Pricing* pricing = nullptr);
+
+// Print JSON as YAML (for -o yaml).
+void print_json_as_yaml(std::ostream& out, const nlohmann::json& value);
+
+}  // namespace kftrain::cli::view

@@ -1,0 +1,202 @@
+#include "cli/view/status_view.h"
+
+#include <fmt/format.h>
+
+#include "cli/view/progress.h"
+#include "cli/view/status_json.h"
+#include "cli/view/text_table.h"
+#include "cli/view/time_text.h"
+#include "estimate/units.h"
+
+namespace kftrain::cli::view {
+namespace {
+
+std::string or_dash(const std::string& text) {
+    return text.empty() ? "-" : text;
+}
+
+// "Master: 1 active; Worker: 6 active, 1 failed"
+std::string format_counts(const job::JobStatus& status) {
+    std::vector<std::string> parts;
+    for (const auto& [type, c] : status.counts) {
+        std::vector<std::string> numbers;
+        if (c.active > 0 || (c.succeeded == 0 && c.failed == 0)) {
+            numbers.push_back(fmt::format("{} active", c.active));
+        }
+        if (c.succeeded > 0) {
+            numbers.push_back(fmt::format("{} succeeded", c.succeeded));
+        }
+        if (c.failed > 0) {
+            numbers.push_back(fmt::format("{} failed", c.failed));
+        }
+        parts.push_back(fmt::format("{}: {}", type, fmt::join(numbers, ", ")));
+    }
+    return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+void print_field(std::ostream& out, const char* label, const std::string& value) {
+    if (!value.empty()) {
+        std::string head = *label == '\0' ? "" : std::string(label) + ":";
+        out << fmt::format("{:<11} {}\n", head, value);
+    }
+}
+
+std::string format_time_field(const std::string& when, std::time_t now) {
+    auto at = parse_timestamp(when);
+    if (!at) {
+        return when;
+    }
+    return fmt::format("{} ({} ago)", when, format_duration(std::difftime(now, *at)));
+}
+
+void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) {
+    std::vector<std::string> headers = {"REPLICA", "STATE", "RESTARTS", "REASON"};
+    if (wide) {
+        headers.insert(headers.end(),
+                       {"EXIT", status.backend == "local" ? "PID" : "POD", "NODE", "MESSAGE"});
+    }
+    TextTable table(headers);
+    for (const auto& r : status.replicas) {
+        std::vector<std::string> row = {r.name, or_dash(r.state), std::to_string(r.restarts),
+                                        r.reason};
+        if (wide) {
+            std::string where =
+                status.backend == "local" ? (r.pid ? std::to_string(r.pid) : "") : r.pod;
+            row.insert(row.end(),
+                       {r.exit_code ? std::to_string(*r.exit_code) : "", where, r.node, r.message});
+        }
+        table.add_row(std::move(row));
+    }
+    table.print(out);
+}
+
+void print_status_table(std::ostream& out, const job::JobStatus& status, bool wide, std::time_t now,
+                        const cost::Pricing* pricing) {
+    print_field(out, "Name", status.name);
+    print_field(out, "Namespace", status.namespace_);
+    print_field(out, "Backend", status.backend);
+    print_field(out, "State", format_state(status));
+    print_field(out, "Created", format_time_field(status.created, now));
+    print_field(out, "Started", format_time_field(status.started, now));
+    print_field(out, "Finished", format_time_field(status.finished, now));
+    auto duration = job::job_duration(status, now);
+    print_field(out, "Duration", duration ? format_duration(*duration) : "");
+    print_field(out, "Replicas", format_counts(status));
+    if (pricing != nullptr) {
+        print_field(out, "Cost", format_cost(status, cost::job_cost(status, *pricing, now)));
+    }
+    print_field(out, "Progress", status.progress ? format_progress(*status.progress) : "");
+    for (size_t i = 0; i < status.diagnosis.size(); ++i) {
+        print_field(out, i == 0 ? "Diagnosis" : "", status.diagnosis[i]);
+    }
+    if (!status.replicas.empty()) {
+        out << "\n";
+        print_replicas(out, status, wide);
+    }
+}
+
+// "3/4": replicas active of those wanted, or just the active count.
+std::string format_replica_ratio(const job::JobStatus& status) {
+    int active = 0;
+    for (const auto& [type, c] : status.counts) {
+        active += c.active;
+    }
+    if (status.replicas_wanted > 0) {
+        return fmt::format("{}/{}", active, status.replicas_wanted);
+    }
+    return std::to_string(active);
+}
+
+std::string format_age(const job::JobStatus& status, std::time_t now) {
+    auto created = parse_timestamp(status.created.empty() ? status.started : status.created);
+    return created ? format_duration(std::difftime(now, *created)) : "-";
+}
+
+}  // namespace
+
+std::string format_state(const job::JobStatus& status) {
+    std::string line = job::phase_name(status.phase);
+    if (!status.reason.empty()) {
+        line += fmt::format(" ({})", status.reason);
+    }
+    if (!status.message.empty()) {
+        line += ": " + status.message;
+    }
+    return line;
+}
+
+void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format, std::time_t now,
+                  const cost::Pricing* pricing) {
+    switch (format) {
+        case OutputFormat::Table:
+        case OutputFormat::Wide:
+            print_status_table(out, status, format == OutputFormat::Wide, now, pricing);
+            return;
+        case OutputFormat::Json:
+            out << status_to_json(status, now, pricing).dump(2) << "\n";
+            return;
+        case OutputFormat::Yaml:
+            print_json_as_yaml(out, status_to_json(status, now, pricing));
+            return;
+    }
+}
+
+std::string format_cost(const job::JobStatus& status, const util::Result<cost::JobCost>& cost) {
+    if (!cost) {
+        return fmt::format("- ({})", cost.error());
+    }
+    const char* when = status.backend == "local" ? " if run on the cluster"
+                       : cost->final             ? ""
+                                                 : " so far";
+    return fmt::format("{}{}: {}, {}", estimate::format_money(cost->amount), when, cost->basis,
+                       cost->prices);
+}
+
+void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, OutputFormat format,
+                bool all_namespaces, std::time_t now, const cost::Pricing* pricing) {
+    if (format == OutputFormat::Json || format == OutputFormat::Yaml) {
+        nlohmann::json items = nlohmann::json::array();
+        for (const auto& job : jobs) {
+            items.push_back(status_to_json(job, now, pricing));
+        }
+        nlohmann::json list = {{"items", items}};
+        if (format == OutputFormat::Json) {
+            out << list.dump(2) << "\n";
+        } else {
+            print_json_as_yaml(out, list);
+        }
+        return;
+    }
+    bool wide = format == OutputFormat::Wide;
+    std::vector<std::string> headers = {"NAME", "STATE", "REPLICAS", "AGE"};
+    if (all_namespaces) {
+        headers.insert(headers.begin(), "NAMESPACE");
+    }
+    if (wide) {
+        headers.insert(headers.end(), {"DURATION", "BACKEND", "REASON", "PROGRESS"});
+        if (pricing != nullptr) {
+            headers.insert(headers.end() - 1, "COST");
+        }
+    }
+    TextTable table(headers);
+    for (const auto& job : jobs) {
+        std::vector<std::string> row = {job.name, job::phase_name(job.phase), format_replica_ratio(job),
+                                        format_age(job, now)};
+        if (all_namespaces) {
+            row.insert(row.begin(), job.namespace_);
+        }
+        if (wide) {
+            auto duration = job::job_duration(job, now);
+            row.insert(row.end(), {duration ? format_duration(*duration) : "-", job.backend,
+                                   job.reason, job.progress ? format_progress(*job.progress) : ""});
+            if (pricing != nullptr) {
+                auto cost = cost::job_cost(job, *pricing, now);
+                row.insert(row.end() - 1, cost ? estimate::format_money(cost->amount) : "-");
+            }
+        }
+        table.add_row(std::move(row));
+    }
+    table.print(out);
+}
+
+}  // namespace kftrain::cli::view

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kftrain::wire {
+
+// What one replica's training step costs: the fields of the profile JSON that
+// `kftrain-trainer --benchmark` writes and `kftrain estimate` reads. Header-only, so the
+// trainer (the writer) and the estimate (the reader) share one definition without linking.
+struct ProfileFields {
+    std::string model;
+    std::string dataset;
+    int64_t parameters = 0;
+    int64_t gradient_bytes = 0;
+    int batch_size = 0;
+    int threads = 0;
+    int world_size = 1;
+    int64_t steps = 0;
+    double compute_s_per_step = 0;  // forward + backward + optimizer
+    double forward_s_per_step = 0;
+    double backward_s_per_step = 0;
+    double allreduce_s_per_step = 0;
+    std::optional<double> allreduce_bandwidth_bytes_per_s;  // unset at world size 1
+    std::optional<double> overlap_fraction;                 // unset at world size 1
+    double samples_per_sec = 0;
+};
+
+}  // namespace kftrain::wire

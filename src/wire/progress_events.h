@@ -1,0 +1,65 @@
+#pragma once
+
+namespace kftrain::wire {
+
+// The progress events `kftrain-trainer --log-format json` prints, one JSON object a line,
+// and `kftrain` reads (status, logs). Header-only, so the trainer (the writer) and the CLI
+// (the reader) spell every name once without linking each other.
+//
+// Every line has event, rank, world_size and time; the rest depends on the event:
+//   start       model dataset epochs batch_size global_batch_size lr backend device threads
+//               samples steps_per_epoch resumed_from (null unless resumed)
+//   progress    epoch epochs step steps_per_epoch global_step loss accuracy samples_per_sec
+//               lr elapsed_s eta_s
+//   epoch       epoch epochs loss accuracy samples_per_sec epoch_time_s elapsed_s eta_s
+//   eval        epoch loss accuracy samples
+//   checkpoint  path epoch global_step
+//   finish      epochs global_step loss accuracy elapsed_s samples_per_sec
+//   warning     message
+//   error       message
+// Epochs and steps count from 1; accuracy is a fraction (0.91, not 91).
+
+// Names of the events: the value of the "event" member.
+namespace event {
+inline constexpr char k_start[] = "start";
+inline constexpr char k_progress[] = "progress";
+inline constexpr char k_epoch[] = "epoch";
+inline constexpr char k_eval[] = "eval";
+inline constexpr char k_checkpoint[] = "checkpoint";
+inline constexpr char k_finish[] = "finish";
+inline constexpr char k_warning[] = "warning";
+inline constexpr char k_error[] = "error";
+}  // namespace event
+
+// Names of the members of an event line.
+namespace field {
+inline constexpr char k_event[] = "event";
+inline constexpr char k_rank[] = "rank";
+inline constexpr char k_world_size[] = "world_size";
+inline constexpr char k_time[] = "time";  // ISO-8601 UTC with milliseconds
+inline constexpr char k_model[] = "model";
+inline constexpr char k_dataset[] = "dataset";
+inline constexpr char k_epoch[] = "epoch";
+inline constexpr char k_epochs[] = "epochs";
+inline constexpr char k_step[] = "step";
+inline constexpr char k_steps_per_epoch[] = "steps_per_epoch";
+inline constexpr char k_global_step[] = "global_step";
+inline constexpr char k_loss[] = "loss";
+inline constexpr char k_accuracy[] = "accuracy";
+inline constexpr char k_samples_per_sec[] = "samples_per_sec";
+inline constexpr char k_lr[] = "lr";
+inline constexpr char k_elapsed_s[] = "elapsed_s";
+inline constexpr char k_eta_s[] = "eta_s";
+inline constexpr char k_epoch_time_s[] = "epoch_time_s";
+inline constexpr char k_samples[] = "samples";  // start: data set size; eval: samples evaluated
+inline constexpr char k_batch_size[] = "batch_size";
+inline constexpr char k_global_batch_size[] = "global_batch_size";
+inline constexpr char k_backend[] = "backend";
+inline constexpr char k_device[] = "device";
+inline constexpr char k_threads[] = "threads";
+inline constexpr char k_resumed_from[] = "resumed_from";  // global step resumed from, or null
+inline constexpr char k_message[] = "message";
+inline constexpr char k_path[] = "path";
+}  // namespace field
+
+}  // namespace kftrain::wire
