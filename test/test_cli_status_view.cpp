@@ -119,9 +119,17 @@ TEST_CASE("log lines get a replica prefix and readable progress", "[cluster][vie
           "master-0 | 2024-05-01T10:00:00.5Z warning: slow");
 }
 
-TEST_CASE("output formats are parsed from -o", "[cluster][view]") {
-    CHECK(view::parse_output_format("") == view::OutputFormat::Table);
-    CHECK(view::parse_output_format("wide") == view::OutputFormat::Wide);
-    CHECK(view::parse_output_format("yaml") == view::OutputFormat::Yaml);
-    CHECK_FALSE(view::parse_output_format("xml"));
+TEST_CASE("output formats are parsed from -o among those a verb offers", "[cluster][view]") {
+    using view::OutputFormat;
+    const std::vector<OutputFormat> all = {OutputFormat::Table, OutputFormat::Wide,
+                                           OutputFormat::Json, OutputFormat::Yaml};
+    CHECK(*view::parse_output_format("", all) == OutputFormat::Table);
+    CHECK(*view::parse_output_format("wide", all) == OutputFormat::Wide);
+    CHECK(*view::parse_output_format("yaml", all) == OutputFormat::Yaml);
+    CHECK(view::parse_output_format("xml", all).error() ==
+          "-o/--output: must be table, wide, json or yaml (got xml)");
+    const std::vector<OutputFormat> manifest = {OutputFormat::Yaml, OutputFormat::Json};
+    CHECK(*view::parse_output_format("", manifest) == OutputFormat::Yaml);
+    CHECK(view::parse_output_format("wide", manifest).error() ==
+          "-o/--output: must be yaml or json (got wide)");
 }

@@ -41,7 +41,7 @@ TEST_CASE("estimate parses deadlines with units", "[estimate]") {
     };
     for (const auto& c : cases) {
         INFO(c.text);
-        const auto got = view::parse_duration(c.text);
+        const auto got = parse_duration(c.text);
         REQUIRE(got.has_value() == c.seconds.has_value());
         if (got) {
             CHECK(*got == Approx(*c.seconds));
@@ -66,14 +66,14 @@ TEST_CASE("estimate parses budgets with or without a dollar sign", "[estimate]")
 }
 
 TEST_CASE("estimate formats durations, bandwidths and money for people", "[estimate]") {
-    CHECK(view::format_duration(0) == "0s");
-    CHECK(view::format_duration(42e-6) == "42us");
-    CHECK(view::format_duration(0.00125) == "1.25ms");
-    CHECK(view::format_duration(0.0452) == "45ms");
-    CHECK(view::format_duration(42.04) == "42.0s");
-    CHECK(view::format_duration(185) == "3m05s");
-    CHECK(view::format_duration(7620) == "2h07m");
-    CHECK(view::format_duration(273600) == "3d04h");
+    CHECK(format_duration(0) == "0s");
+    CHECK(format_duration(42e-6) == "42us");
+    CHECK(format_duration(0.00125) == "1.25ms");
+    CHECK(format_duration(0.0452) == "45ms");
+    CHECK(format_duration(42.04) == "42.0s");
+    CHECK(format_duration(185) == "3m05s");
+    CHECK(format_duration(7620) == "2h07m");
+    CHECK(format_duration(273600) == "3d04h");
     CHECK(format_bandwidth(12.5e9) == "12.5 GB/s (100 Gbps)");
     CHECK(format_bandwidth(2e9) == "2 GB/s (16 Gbps)");
     CHECK(format_money(0.0042) == "$0.0042");

@@ -2,7 +2,6 @@
 
 #include "cli/local/command_line.h"
 
-using kftrain::cli::local::ignored_settings;
 using kftrain::cli::local::map_volume_paths;
 using kftrain::cli::local::resolve_command;
 using kftrain::manifest::Volume;
@@ -44,18 +43,4 @@ TEST_CASE("an unknown command is an error naming the field", "[local]") {
           "command: not found beside kftrain or on PATH (got no-such-program-kftrain)");
     CHECK(missing.error_code(0) == 2);
     CHECK(resolve_command("sh", "").value().find("/sh") != std::string::npos);
-}
-
-TEST_CASE("image, resources and volumes without localPath are reported as not applying",
-          "[local]") {
-    kftrain::manifest::JobSpec spec;
-    CHECK(ignored_settings(spec).empty());
-    spec.source.lines["image"] = 3;
-    spec.image = "kftrain/trainer:0.1.0";
-    spec.resources.cpu = "4";
-    spec.volumes.resize(1);
-    spec.volumes[0].name = "data";
-    CHECK(ignored_settings(spec) == std::vector<std::string>{"image kftrain/trainer:0.1.0",
-                                                             "resources",
-                                                             "volume data (no localPath)"});
 }

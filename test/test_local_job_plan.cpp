@@ -2,6 +2,7 @@
 
 #include "cli/local/job_plan.h"
 #include "cli/local/job_state.h"
+#include "manifest/render.h"
 
 using kftrain::cli::local::job_state_from_json;
 using kftrain::cli::local::JobState;
@@ -26,6 +27,15 @@ kftrain::manifest::JobSpec trainer_job() {
     return spec;
 }
 
+// Render a job with the built-in template, as submit does.
+kftrain::cli::job::RenderedJob rendered(const kftrain::manifest::JobSpec& spec,
+                                       const kftrain::manifest::Template& tmpl =
+                                           kftrain::manifest::default_template()) {
+    auto manifest = kftrain::manifest::render_job(spec, tmpl);
+    REQUIRE(manifest.ok());
+    return {spec, *manifest};
+}
+
 PlanContext context() {
     // sh stands in for kftrain-trainer: it is on PATH, and not beside any kftrain here.
     return PlanContext{"/nonexistent", "/work/job", Ports{29600, 29601}, "2026-11-22T05:00:00Z"};
@@ -37,7 +47,7 @@ TEST_CASE("plan_job gives every replica the container's command with mapped path
     auto spec = trainer_job();
     spec.command = {"sh"};
     spec.args = std::vector<std::string>{"-c", "true", "/data/mnist"};
-    auto state = plan_job(spec, context());
+    auto state = plan_job(rendered(spec), context());
     REQUIRE(state.ok());
     CHECK(state->phase == "Created");
     CHECK(state->restart_policy == "ExitCode");
@@ -58,7 +68,7 @@ TEST_CASE("plan_job gives every replica the container's command with mapped path
 TEST_CASE("plan_job refuses a trainer that is neither beside kftrain nor on PATH", "[local]") {
     auto spec = trainer_job();
     spec.command = {"kftrain-trainer-that-is-not-there"};
-    auto state = plan_job(spec, context());
+    auto state = plan_job(rendered(spec), context());
     REQUIRE_FALSE(state.ok());
     CHECK(state.error_code(0) == 2);
 }
@@ -66,7 +76,7 @@ TEST_CASE("plan_job refuses a trainer that is neither beside kftrain nor on PATH
 TEST_CASE("state.json keeps every field through a write and read", "[local]") {
     auto spec = trainer_job();
     spec.command = {"sh"};
-    auto planned = plan_job(spec, context());
+    auto planned = plan_job(rendered(spec), context());
     REQUIRE(planned.ok());
     JobState state = *planned;
     state.supervisor_pid = 77;
@@ -78,4 +88,54 @@ TEST_CASE("state.json keeps every field through a write and read", "[local]") {
     CHECK(to_json(*back) == to_json(state));
     CHECK(back->replicas[1].exit_code == 137);
     CHECK_FALSE(job_state_from_json(nlohmann::json{{"name", "x"}}).ok());
+}
+
+TEST_CASE("plan_job runs what the rendered manifest says, not the job file", "[local]") {
+    auto spec = trainer_job();
+    spec.command = {"sh"};
+    spec.args = std::vector<std::string>{"-c", "true"};
+    spec.env["OMP_NUM_THREADS"] = {"1", "", ""};
+    spec.env["TOKEN"] = {"", "creds", "token"};
+    spec.mlflow.tracking_uri = "http://mlflow:5000";
+    auto job = rendered(spec);
+    // What a custom template or a cluster-side tweak would change: args and env of the Worker.
+    YAML::Node worker = job.manifest["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]
+                                    ["containers"][0];
+    worker["args"].push_back("/data/worker-only");
+    YAML::Node extra;
+    extra["name"] = "FROM_TEMPLATE";
+    extra["value"] = "yes";
+    worker["env"].push_back(extra);
+    YAML::Node rank;
+    rank["name"] = "RANK";
+    rank["value"] = "99";  // the operator's RANK wins, as in the pod
+    worker["env"].push_back(rank);
+
+    auto state = plan_job(job, context());
+    REQUIRE(state.ok());
+    const auto& master = state->replicas[0];
+    const auto& worker0 = state->replicas[1];
+    CHECK(master.argv.size() == 3);
+    REQUIRE(worker0.argv.size() == 4);
+    CHECK(worker0.argv[3] == "/srv/datasets/worker-only");
+    CHECK(master.env.count("FROM_TEMPLATE") == 0);
+    CHECK(worker0.env.at("FROM_TEMPLATE") == "yes");
+    CHECK(worker0.env.at("RANK") == "1");
+    CHECK(master.env.at("OMP_NUM_THREADS") == "1");
+    CHECK(master.env.at("MLFLOW_TRACKING_URI") == "http://mlflow:5000");
+    CHECK(master.env.count("TOKEN") == 0);  // a Secret reference is not set locally
+}
+
+TEST_CASE("plan_job refuses a manifest whose container it cannot run, naming the path",
+          "[local]") {
+    auto spec = trainer_job();
+    spec.command = {"sh"};
+    auto job = rendered(spec);
+    job.manifest["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0]
+                ["name"] = "sidecar";
+    auto state = plan_job(job, context());
+    REQUIRE_FALSE(state.ok());
+    CHECK(state.error() ==
+          "spec.pytorchReplicaSpecs.Master.template.spec.containers: no container named pytorch");
+    CHECK(state.error_code(0) == 2);
 }

@@ -15,6 +15,8 @@ using kftrain::cli::job::JobStatus;
 using kftrain::test::contains_line;
 using kftrain::test::LocalJobs;
 
+namespace job = kftrain::cli::job;
+
 namespace {
 
 std::string read_text(const std::string& path) {
@@ -352,4 +354,33 @@ TEST_CASE("Ctrl-C during submit --follow --stop-on-interrupt stops the job too",
     for (const auto& replica : status.replicas) {
         CHECK_FALSE(kftrain::cli::local::process_alive(replica.pid));
     }
+}
+
+TEST_CASE("a job rendered from a custom template runs locally as the template says",
+          "[local][e2e]") {
+    LocalJobs jobs;
+    // The built-in template with one change a cluster team might make: an extra variable.
+    std::string tmpl = read_text(std::string(KFTRAIN_SOURCE_DIR) + "/templates/pytorchjob.yaml");
+    const std::string placeholder = "env: \"{{ env }}\"";
+    REQUIRE(tmpl.find(placeholder) != std::string::npos);
+    size_t at;
+    while ((at = tmpl.find(placeholder)) != std::string::npos) {
+        tmpl.replace(at, placeholder.size(),
+                     "env: [{name: FROM_TEMPLATE, value: \"set by the template\"}]");
+    }
+    std::string template_path = jobs.dir() + "/team-template.yaml";
+    std::ofstream(template_path) << tmpl;
+    std::string file = jobs.dir() + "/templated.yaml";
+    std::ofstream(file) << "name: templated\nreplicas: 2\nimage: team/trainer:1\n"
+                           "command: [sh]\nargs: [-c, 'echo \"FROM_TEMPLATE=$FROM_TEMPLATE\"']\n";
+
+    auto submitted = jobs.kftrain({"submit", "-f", file, "--template", template_path, "--local"});
+    REQUIRE(submitted.code == 0);
+    CHECK(submitted.err ==
+          "kftrain: note: running on this machine: image team/trainer:1 do not apply (volumes "
+          "with localPath are mapped)\n");
+    CHECK(jobs.wait_finished("templated").phase == job::JobPhase::Succeeded);
+    auto lines = jobs.log_lines("templated");
+    CHECK(contains_line(lines, "master-0 | FROM_TEMPLATE=set by the template"));
+    CHECK(contains_line(lines, "worker-0 | FROM_TEMPLATE=set by the template"));
 }

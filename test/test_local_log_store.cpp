@@ -10,6 +10,8 @@ using kftrain::cli::local::LogRecord;
 using kftrain::cli::local::parse_log_record;
 using kftrain::cli::local::replica_matches;
 using kftrain::cli::local::tail_per_replica;
+namespace job = kftrain::cli::job;
+namespace view = kftrain::cli::view;
 
 TEST_CASE("a record belongs to an attempt by its replica and time, both ends included", "[local]") {
     using kftrain::cli::local::AttemptWindow;
@@ -57,7 +59,7 @@ TEST_CASE("the --replica filter selects a type or one replica", "[local]") {
     };
     for (const auto& c : cases) {
         INFO(c.filter << " " << c.replica);
-        CHECK(job::replica_matches(c.filter, c.replica) == c.selected);
+        CHECK(replica_matches(c.filter, c.replica) == c.selected);
     }
 }
 

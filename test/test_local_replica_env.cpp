@@ -3,7 +3,7 @@
 #include "cli/local/replica_env.h"
 
 using kftrain::cli::local::Ports;
-using kftrain::cli::local::replica_environment;
+using kftrain::cli::local::operator_environment;
 using kftrain::cli::local::replica_refs;
 using kftrain::cli::local::world_size;
 using kftrain::manifest::JobSpec;
@@ -67,7 +67,7 @@ TEST_CASE("replica environment matches what Training Operator v1.9 injects", "[l
     };
     for (const auto& c : cases) {
         INFO(c.name);
-        auto env = replica_environment(job(c.replicas, c.nproc), c.rank, Ports{29511, 29512});
+        auto env = operator_environment(job(c.replicas, c.nproc), c.rank, Ports{29511, 29512});
         for (const auto& [key, value] : c.expected) {
             INFO(key);
             CHECK(env[key] == value);
@@ -82,24 +82,12 @@ TEST_CASE("replica environment matches what Training Operator v1.9 injects", "[l
     }
 }
 
-TEST_CASE("replica environment keeps the job's plain env and leaves Secrets out", "[local]") {
-    JobSpec spec = job(2, "");
-    spec.env["OMP_NUM_THREADS"] = {"1", "", ""};
-    spec.env["TOKEN"] = {"", "creds", "token"};
-    spec.mlflow.tracking_uri = "http://mlflow:5000";
-    auto env = replica_environment(spec, 1, Ports{1234, 0});
-    CHECK(env["OMP_NUM_THREADS"] == "1");
-    CHECK(env.count("TOKEN") == 0);
-    CHECK(env["MLFLOW_TRACKING_URI"] == "http://mlflow:5000");
-    CHECK(env["MLFLOW_RUN_NAME"] == "env-test");
-}
-
 TEST_CASE("an elasticPolicy sets the rendezvous variables instead of PET_NNODES", "[local]") {
     JobSpec spec = job(3, "");
     spec.elastic_policy = kftrain::manifest::ElasticPolicy{};
     spec.elastic_policy->max_replicas = 4;
     spec.elastic_policy->max_restarts = 3;
-    auto env = replica_environment(spec, 0, Ports{1000, 2000});
+    auto env = operator_environment(spec, 0, Ports{1000, 2000});
     CHECK(env["PET_NNODES"] == "4:4");
     CHECK(env["PET_RDZV_ENDPOINT"] == "127.0.0.1:2000");
     CHECK(env["PET_RDZV_BACKEND"] == "c10d");

@@ -7,6 +7,8 @@ using kftrain::cli::local::JobState;
 using kftrain::cli::local::ReplicaState;
 using kftrain::cli::local::status_from_state;
 
+namespace job = kftrain::cli::job;
+
 namespace {
 
 JobState running_job() {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/local/local_backend.h"
+#include "cli/local/stop.h"
 #include "cli/local/proc_info.h"
 #include "cli/local/state_dir.h"
 #include "support/cli_runner.h"

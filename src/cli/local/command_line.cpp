@@ -75,37 +75,4 @@ util::Result<std::string> resolve_command(const std::string& command, const std:
     return *found;
 }
 
-util::Result<std::vector<std::string>> replica_argv(const manifest::JobSpec& spec,
-                                                    const std::string& self_dir,
-                                                    const std::string& cwd) {
-    std::vector<std::string> command = manifest::container_command(spec);
-    std::vector<std::string> args = manifest::container_args(spec);
-    command.insert(command.end(), args.begin(), args.end());
-    std::vector<std::string> argv = map_volume_paths(command, spec.volumes, cwd);
-    auto program = resolve_command(argv.front(), self_dir);
-    if (!program) {
-        return program.error_value();
-    }
-    argv.front() = *program;
-    return argv;
-}
-
-std::vector<std::string> ignored_settings(const manifest::JobSpec& spec) {
-    std::vector<std::string> ignored;
-    if (spec.source.lines.count("image") != 0 || spec.source.from_flags.count("image") != 0) {
-        ignored.push_back("image " + spec.image);
-    }
-    const manifest::Resources& r = spec.resources;
-    if (!r.cpu.empty() || !r.memory.empty() || r.gpus > 0 || !r.cpu_limit.empty() ||
-        !r.memory_limit.empty()) {
-        ignored.push_back("resources");
-    }
-    for (const auto& volume : spec.volumes) {
-        if (volume.local_path.empty()) {
-            ignored.push_back(fmt::format("volume {} (no localPath)", volume.name));
-        }
-    }
-    return ignored;
-}
-
 }  // namespace kftrain::cli::local

@@ -21,14 +21,4 @@ std::vector<std::string> map_volume_paths(const std::vector<std::string>& args,
 // The error names the field "command" and exits 2.
 util::Result<std::string> resolve_command(const std::string& command, const std::string& self_dir);
 
-// Return the argv every replica runs: the container's command and args, with
-// the command resolved and volume paths mapped.
-util::Result<std::vector<std::string>> replica_argv(const manifest::JobSpec& spec,
-                                                    const std::string& self_dir,
-                                                    const std::string& cwd);
-
-// Return what the job file sets that does not apply on this machine, one
-// phrase each ("image kftrain/trainer:0.1.0", "resources", "volume data").
-std::vector<std::string> ignored_settings(const manifest::JobSpec& spec);
-
 }  // namespace kftrain::cli::local

@@ -1,14 +1,27 @@
 #include "cli/local/job_plan.h"
 
+#include "cli/exit_codes.h"
 #include "cli/local/command_line.h"
+#include "cli/local/replica_container.h"
 
 namespace kftrain::cli::local {
+namespace {
 
-util::Result<JobState> plan_job(const manifest::JobSpec& spec, const PlanContext& context) {
-    auto argv = replica_argv(spec, context.self_dir, context.cwd);
-    if (!argv) {
-        return argv.error_value();
+// Return what a replica of a container runs: its argv with volume paths mapped and the
+// program resolved.
+util::Result<std::vector<std::string>> container_argv(const ReplicaContainer& container,
+                                                      const manifest::JobSpec& spec,
+                                                      const PlanContext& context) {
+    std::vector<std::string> argv = map_volume_paths(container.argv, spec.volumes, context.cwd);
+    auto program = resolve_command(argv.front(), context.self_dir);
+    if (!program) {
+        return program.error_value();
     }
+    argv.front() = *program;
+    return argv;
+}
+
+JobState job_state(const manifest::JobSpec& spec, const PlanContext& context) {
     JobState state;
     state.name = spec.name;
     state.namespace_ = spec.namespace_;
@@ -22,14 +35,39 @@ util::Result<JobState> plan_job(const manifest::JobSpec& spec, const PlanContext
     state.memory = spec.resources.memory;
     state.gpus = spec.resources.gpus;
     state.node_selector = spec.node_selector;
+    return state;
+}
+
+}  // namespace
+
+util::Result<JobState> plan_job(const job::RenderedJob& job, const PlanContext& context) {
+    const manifest::JobSpec& spec = job.spec;
+    auto containers = read_replica_containers(job.manifest);
+    if (!containers) {
+        return util::error(containers.error(), k_exit_bad_input);
+    }
+    JobState state = job_state(spec, context);
     for (const auto& ref : replica_refs(spec)) {
+        auto container = containers->find(ref.type);
+        if (container == containers->end()) {
+            return util::error(
+                "spec.pytorchReplicaSpecs: the manifest has no " + ref.type + " replicas",
+                k_exit_bad_input);
+        }
+        auto argv = container_argv(container->second, spec, context);
+        if (!argv) {
+            return argv.error_value();
+        }
         ReplicaState replica;
         replica.name = ref.name;
         replica.type = ref.type;
         replica.index = ref.index;
         replica.rank = ref.rank;
-        replica.argv = *argv;
-        replica.env = replica_environment(spec, ref.rank, context.ports);
+        replica.argv = std::move(*argv);
+        replica.env = container->second.env;
+        for (auto& [name, value] : operator_environment(spec, ref.rank, context.ports)) {
+            replica.env[name] = value;  // the operator's variables come after the container's
+        }
         state.replicas.push_back(std::move(replica));
     }
     return state;

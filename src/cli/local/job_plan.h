@@ -2,9 +2,9 @@
 
 #include <string>
 
+#include "cli/job/input.h"
 #include "cli/local/job_state.h"
 #include "cli/local/replica_env.h"
-#include "manifest/job_spec.h"
 #include "util/result.h"
 
 namespace kftrain::cli::local {
@@ -17,9 +17,10 @@ struct PlanContext {
     std::string now;  // RFC 3339, the creation time
 };
 
-// Make the state of a new job: one replica per pod with its argv and
-// environment, the restart rules, phase Created. Errors (exit 2) when the
-// command cannot be found.
-util::Result<JobState> plan_job(const manifest::JobSpec& spec, const PlanContext& context);
+// Make the state of a new job from its rendered manifest: one replica per pod, running what
+// the manifest's container of its type says (command, args, plain env, with volume paths
+// mapped to their localPath) plus the variables the operator adds; the restart rules; phase
+// Created. Errors (exit 2) name the manifest path, or the command that cannot be found.
+util::Result<JobState> plan_job(const job::RenderedJob& job, const PlanContext& context);
 
 }  // namespace kftrain::cli::local

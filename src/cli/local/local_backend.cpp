@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "cli/local/stop.h"
 #include "cli/local/job_plan.h"
 #include "cli/local/proc_info.h"
+#include "cli/local/replica_container.h"
 #include "cli/local/replica_env.h"
 #include "cli/local/state_dir.h"
 #include "cli/local/status_convert.h"
@@ -46,23 +48,38 @@ util::Result<PlanContext> plan_context(const std::string& kftrain) {
     return context;
 }
 
-void print_notes(std::ostream& err, const manifest::JobSpec& spec) {
-    auto ignored = ignored_settings(spec);
+// Join phrases with ", ".
+std::string joined(const std::vector<std::string>& items) {
+    std::string list;
+    for (const auto& item : items) {
+        list += (list.empty() ? "" : ", ") + item;
+    }
+    return list;
+}
+
+// Say once what the manifest sets that this machine does not carry out.
+void print_notes(std::ostream& err, const job::RenderedJob& job) {
+    auto containers = read_replica_containers(job.manifest);
+    if (!containers) {
+        return;  // plan_job has refused it already
+    }
+    auto ignored = ignored_settings(*containers, job.spec.volumes);
     if (!ignored.empty()) {
-        std::string list;
-        for (const auto& item : ignored) {
-            list += (list.empty() ? "" : ", ") + item;
-        }
-        err << "kftrain: note: running on this machine: " << list
+        err << "kftrain: note: running on this machine: " << joined(ignored)
             << " do not apply (volumes with localPath are mapped)\n";
     }
-    auto secrets = secret_env_names(spec);
-    if (!secrets.empty()) {
-        std::string list;
-        for (const auto& item : secrets) {
-            list += (list.empty() ? "" : ", ") + item;
+    std::vector<std::string> not_set;
+    for (const auto& [type, container] : *containers) {
+        for (const auto& name : container.env_not_set) {
+            if (std::find(not_set.begin(), not_set.end(), name) == not_set.end()) {
+                not_set.push_back(name);
+            }
         }
-        err << "kftrain: note: variables from Secrets are not set locally: " << list << "\n";
+    }
+    if (!not_set.empty()) {
+        err << "kftrain: note: variables from Secrets and other references are not set "
+               "locally: "
+            << joined(not_set) << "\n";
     }
 }
 
@@ -107,11 +124,11 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job, cons
     if (!context) {
         return context.error_value();
     }
-    auto state = plan_job(spec, *context);
+    auto state = plan_job(job, *context);
     if (!state) {
         return state.error_value();
     }
-    print_notes(m_err, spec);
+    print_notes(m_err, job);
     auto prepared = prepare_dir(*state);
     if (!prepared) {
         return prepared.error_value();

@@ -4,7 +4,6 @@
 
 #include <regex>
 
-#include "manifest/template_values.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -45,14 +44,9 @@ int world_size(const manifest::JobSpec& spec) {
     return spec.replicas * nproc_number(spec.nproc_per_node);
 }
 
-std::map<std::string, std::string> replica_environment(const manifest::JobSpec& spec, int rank,
-                                                       const Ports& ports) {
+std::map<std::string, std::string> operator_environment(const manifest::JobSpec& spec, int rank,
+                                                        const Ports& ports) {
     std::map<std::string, std::string> env;
-    for (const auto& [name, var] : manifest::job_environment(spec)) {
-        if (var.secret_name.empty()) {
-            env[name] = var.value;
-        }
-    }
     env["PYTHONUNBUFFERED"] = "0";
     env["MASTER_ADDR"] = k_local_address;
     env["PET_MASTER_ADDR"] = k_local_address;
@@ -68,16 +62,6 @@ std::map<std::string, std::string> replica_environment(const manifest::JobSpec& 
         env["PET_NNODES"] = std::to_string(spec.replicas);
     }
     return env;
-}
-
-std::vector<std::string> secret_env_names(const manifest::JobSpec& spec) {
-    std::vector<std::string> names;
-    for (const auto& [name, var] : manifest::job_environment(spec)) {
-        if (!var.secret_name.empty()) {
-            names.push_back(name);
-        }
-    }
-    return names;
 }
 
 }  // namespace kftrain::cli::local

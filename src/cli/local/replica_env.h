@@ -29,17 +29,13 @@ struct Ports {
 // nprocPerNode when that is a number, else replicas.
 int world_size(const manifest::JobSpec& spec);
 
-// Return the environment of one replica, as the Training Operator v1.9 sets it
-// in the pod, with the Master at 127.0.0.1: the job file's env (plain values;
-// Secret references are left out), PYTHONUNBUFFERED, MASTER_ADDR/PORT and
+// Return the variables the Training Operator v1.9 adds to one replica's container, with the
+// Master at 127.0.0.1: PYTHONUNBUFFERED, MASTER_ADDR/PORT and
 // PET_MASTER_ADDR/PORT, WORLD_SIZE, RANK, PET_NPROC_PER_NODE ("auto" when the
 // job file leaves it unset, as the operator defaults it), PET_NODE_RANK and
 // PET_NNODES, or with an elasticPolicy the PET_RDZV_* variables instead. The
 // operator sets no LOCAL_RANK: the trainer sets it for each process it spawns.
-std::map<std::string, std::string> replica_environment(const manifest::JobSpec& spec, int rank,
-                                                       const Ports& ports);
-
-// Return the names of the job's variables that come from Secrets (not set locally).
-std::vector<std::string> secret_env_names(const manifest::JobSpec& spec);
+std::map<std::string, std::string> operator_environment(const manifest::JobSpec& spec, int rank,
+                                                        const Ports& ports);
 
 }  // namespace kftrain::cli::local
