@@ -10,7 +10,7 @@
 #include "cli/describe_cmd.h"
 #include "cli/estimate_cmd.h"
 #include "cli/exit_codes.h"
-#include "cli/help_format.h"
+#include "cli/view/help_format.h"
 #include "cli/init_cmd.h"
 #include "cli/list_cmd.h"
 #include "cli/local/supervise_cmd.h"
@@ -51,12 +51,33 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
     app.add_flag("--local", global.local, "Run on this machine instead of a cluster");
 }
 
+// Print a command-line error with the verb's help hint; an unknown verb gets a suggestion.
+int report_parse_error(CLI::App& app, const CLI::ParseError& e,
+                       const std::vector<std::string>& args, Context& ctx) {
+    std::string verb;
+    for (const auto* sub : app.get_subcommands()) {
+        verb = " " + sub->get_name();
+    }
+    std::string message = e.what();
+    if (verb.empty() && !args.empty() && !args[0].empty() && args[0][0] != '-') {
+        std::vector<std::string> verbs;
+        for (const auto* sub : app.get_subcommands({})) {
+            verbs.push_back(sub->get_name());
+        }
+        message =
+            fmt::format("unknown command {}{}", args[0], manifest::did_you_mean(args[0], verbs));
+    }
+    ctx.err << "kftrain: error: " << message << "\n"
+            << "Run 'kftrain" << verb << " --help' for usage.\n";
+    return k_exit_bad_input;
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     Context ctx{out, err, {}, k_exit_ok};
     CLI::App app(k_description, "kftrain");
-    app.formatter(std::make_shared<HelpFormatter>());  // the verbs inherit it
+    app.formatter(std::make_shared<view::HelpFormatter>());  // the verbs inherit it
     app.footer(k_footer);
     app.require_subcommand(1);
     app.fallthrough();
@@ -96,22 +117,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     } catch (const CLI::Success&) {
         return k_exit_ok;
     } catch (const CLI::ParseError& e) {
-        std::string verb;
-        for (const auto* sub : app.get_subcommands()) {
-            verb = " " + sub->get_name();
-        }
-        std::string message = e.what();
-        if (verb.empty() && !args.empty() && !args[0].empty() && args[0][0] != '-') {
-            std::vector<std::string> verbs;
-            for (const auto* sub : app.get_subcommands({})) {
-                verbs.push_back(sub->get_name());
-            }
-            message = fmt::format("unknown command {}{}", args[0],
-                                  manifest::did_you_mean(args[0], verbs));
-        }
-        ctx.err << "kftrain: error: " << message << "\n"
-                << "Run 'kftrain" << verb << " --help' for usage.\n";
-        return k_exit_bad_input;
+        return report_parse_error(app, e, args, ctx);
     }
     return ctx.exit_code;
 }

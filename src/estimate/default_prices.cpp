@@ -4,9 +4,10 @@
 
 namespace kftrain::estimate {
 
-const std::string& default_prices_yaml() {
-    static const std::string k_yaml =
-        R"yaml(# Price catalog for `kftrain estimate`: public on-demand list prices in USD per hour.
+namespace {
+
+constexpr const char* k_prices_yaml =
+    R"yaml(# Price catalog for `kftrain estimate`: public on-demand list prices in USD per hour.
 #
 # Sources (list prices as published in 2024; check the pages before relying on them,
 # prices change, and AWS cut P4 and P5 prices in June 2025):
@@ -64,6 +65,11 @@ cpu:
   perGiBHour: 0.004237
   network: 10Gbps
 )yaml";
+
+}  // namespace
+
+const std::string& default_prices_yaml() {
+    static const std::string k_yaml = k_prices_yaml;
     return k_yaml;
 }
 

@@ -6,26 +6,31 @@
 #include <vector>
 
 namespace kftrain::manifest {
+namespace {
+
+// Kubernetes quantity suffixes: binary (Ki..Ei) and decimal (n..E).
+const std::vector<std::pair<std::string, double>> k_suffixes = {
+    {"Ki", 1024.0},
+    {"Mi", std::pow(1024.0, 2)},
+    {"Gi", std::pow(1024.0, 3)},
+    {"Ti", std::pow(1024.0, 4)},
+    {"Pi", std::pow(1024.0, 5)},
+    {"Ei", std::pow(1024.0, 6)},
+    {"n", 1e-9},
+    {"u", 1e-6},
+    {"m", 1e-3},
+    {"k", 1e3},
+    {"M", 1e6},
+    {"G", 1e9},
+    {"T", 1e12},
+    {"P", 1e15},
+    {"E", 1e18},
+    {"", 1.0},
+};
+
+}  // namespace
 
 std::optional<double> parse_quantity(const std::string& text) {
-    static const std::vector<std::pair<std::string, double>> k_suffixes = {
-        {"Ki", 1024.0},
-        {"Mi", std::pow(1024.0, 2)},
-        {"Gi", std::pow(1024.0, 3)},
-        {"Ti", std::pow(1024.0, 4)},
-        {"Pi", std::pow(1024.0, 5)},
-        {"Ei", std::pow(1024.0, 6)},
-        {"n", 1e-9},
-        {"u", 1e-6},
-        {"m", 1e-3},
-        {"k", 1e3},
-        {"M", 1e6},
-        {"G", 1e9},
-        {"T", 1e12},
-        {"P", 1e15},
-        {"E", 1e18},
-        {"", 1.0},
-    };
     size_t i = 0;
     if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
         ++i;

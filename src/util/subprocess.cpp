@@ -106,6 +106,29 @@ std::string ExitStatus::describe() const {
     return fmt::format("exit code {}", code);
 }
 
+namespace {
+
+// Start the child with default signal dispositions and an empty mask, in a session of its
+// own when asked.
+void set_child_attributes(posix_spawnattr_t* attr, bool new_session) {
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) {
+        sigaddset(&defaults, sig);
+    }
+    sigset_t empty;
+    sigemptyset(&empty);
+    posix_spawnattr_setsigdefault(attr, &defaults);
+    posix_spawnattr_setsigmask(attr, &empty);
+    short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+    if (new_session) {
+        flags |= POSIX_SPAWN_SETSID;
+    }
+    posix_spawnattr_setflags(attr, flags);
+}
+
+}  // namespace
+
 Result<Process> Process::spawn(const SpawnOptions& options) {
     if (options.argv.empty()) {
         return error("cannot run a process with an empty command");
@@ -137,22 +160,8 @@ Result<Process> Process::spawn(const SpawnOptions& options) {
         posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
     }
 
-    // The child starts with default signal dispositions and an empty mask.
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) {
-        sigaddset(&defaults, sig);
-    }
-    sigset_t empty;
-    sigemptyset(&empty);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setsigmask(&attr, &empty);
-    short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
-    if (options.new_session) {
-        flags |= POSIX_SPAWN_SETSID;
-        proc.m_group = true;
-    }
-    posix_spawnattr_setflags(&attr, flags);
+    set_child_attributes(&attr, options.new_session);
+    proc.m_group = options.new_session;
 
     auto argv_strings = options.argv;
     auto argv = c_strings(argv_strings);

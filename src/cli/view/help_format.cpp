@@ -1,8 +1,8 @@
-#include "cli/help_format.h"
+#include "cli/view/help_format.h"
 
 #include <sstream>
 
-namespace kftrain::cli {
+namespace kftrain::cli::view {
 
 std::string HelpFormatter::make_footer(const CLI::App* app) const {
     const CLI::App* parent = app->get_parent();
@@ -21,4 +21,4 @@ std::string HelpFormatter::make_footer(const CLI::App* app) const {
     return out.str();
 }
 
-}  // namespace kftrain::cli
+}  // namespace kftrain::cli::view
