@@ -5,9 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/view/time_text.h"
+#include "wire/progress_events.h"
 
 namespace kftrain::cli::view {
 namespace {
+
+namespace event = wire::event;
+namespace field = wire::field;
 
 using nlohmann::json;
 
@@ -96,23 +100,23 @@ std::string format_finish(const job::Progress& p) {
 
 // The start line names the run's setup; those fields are not part of Progress.
 std::string format_start_line(const json& o) {
-    std::string out =
-        fmt::format("start: model {} dataset {}", text(o, "model"), text(o, "dataset"));
+    std::string out = fmt::format("start: model {} dataset {}", text(o, field::k_model),
+                                  text(o, field::k_dataset));
     Parts parts(out);
-    parts.add("{} epochs", number<int>(o, "epochs"));
-    parts.add("batch {}", number<long long>(o, "batch_size"));
-    parts.add("(global {})", number<long long>(o, "global_batch_size"));
-    parts.add("lr {:g}", number<double>(o, "lr"));
+    parts.add("{} epochs", number<int>(o, field::k_epochs));
+    parts.add("batch {}", number<long long>(o, field::k_batch_size));
+    parts.add("(global {})", number<long long>(o, field::k_global_batch_size));
+    parts.add("lr {:g}", number<double>(o, field::k_lr));
     auto present = [&o](const char* key) {
         std::string value = text(o, key);
         return value.empty() ? std::nullopt : std::optional<std::string>(value);
     };
-    parts.add("backend {}", present("backend"));
-    parts.add("device {}", present("device"));
-    parts.add("{} threads", number<int>(o, "threads"));
-    parts.add("{} samples", number<long long>(o, "samples"));
-    parts.add("{} steps/epoch", number<long long>(o, "steps_per_epoch"));
-    std::string resumed = text(o, "resumed_from");
+    parts.add("backend {}", present(field::k_backend));
+    parts.add("device {}", present(field::k_device));
+    parts.add("{} threads", number<int>(o, field::k_threads));
+    parts.add("{} samples", number<long long>(o, field::k_samples));
+    parts.add("{} steps/epoch", number<long long>(o, field::k_steps_per_epoch));
+    std::string resumed = text(o, field::k_resumed_from);
     if (!resumed.empty()) {
         return parts.str() + ", resumed from " + resumed;
     }
@@ -125,8 +129,8 @@ std::optional<json> trainer_object(const std::string& line) {
         return std::nullopt;
     }
     json object = json::parse(line.begin() + static_cast<long>(start), line.end(), nullptr, false);
-    if (object.is_discarded() || !object.is_object() || !object.contains("event") ||
-        !object["event"].is_string()) {
+    if (object.is_discarded() || !object.is_object() || !object.contains(field::k_event) ||
+        !object[field::k_event].is_string()) {
         return std::nullopt;
     }
     return object;
@@ -134,24 +138,24 @@ std::optional<json> trainer_object(const std::string& line) {
 
 job::Progress progress_from(const json& object) {
     job::Progress p;
-    p.event = object["event"].get<std::string>();
-    p.time = text(object, "time");
-    p.rank = number<int>(object, "rank");
-    p.epoch = number<int>(object, "epoch");
-    p.epochs = number<int>(object, "epochs");
-    p.step = number<long long>(object, "step");
-    p.steps_per_epoch = number<long long>(object, "steps_per_epoch");
-    p.global_step = number<long long>(object, "global_step");
-    p.loss = number<double>(object, "loss");
-    p.accuracy = number<double>(object, "accuracy");
-    p.samples_per_sec = number<double>(object, "samples_per_sec");
-    p.lr = number<double>(object, "lr");
-    p.elapsed_s = number<double>(object, "elapsed_s");
-    p.eta_s = number<double>(object, "eta_s");
-    p.epoch_time_s = number<double>(object, "epoch_time_s");
-    p.samples = number<long long>(object, "samples");
-    p.message = text(object, "message");
-    p.path = text(object, "path");
+    p.event = object[field::k_event].get<std::string>();
+    p.time = text(object, field::k_time);
+    p.rank = number<int>(object, field::k_rank);
+    p.epoch = number<int>(object, field::k_epoch);
+    p.epochs = number<int>(object, field::k_epochs);
+    p.step = number<long long>(object, field::k_step);
+    p.steps_per_epoch = number<long long>(object, field::k_steps_per_epoch);
+    p.global_step = number<long long>(object, field::k_global_step);
+    p.loss = number<double>(object, field::k_loss);
+    p.accuracy = number<double>(object, field::k_accuracy);
+    p.samples_per_sec = number<double>(object, field::k_samples_per_sec);
+    p.lr = number<double>(object, field::k_lr);
+    p.elapsed_s = number<double>(object, field::k_elapsed_s);
+    p.eta_s = number<double>(object, field::k_eta_s);
+    p.epoch_time_s = number<double>(object, field::k_epoch_time_s);
+    p.samples = number<long long>(object, field::k_samples);
+    p.message = text(object, field::k_message);
+    p.path = text(object, field::k_path);
     return p;
 }
 
@@ -167,7 +171,7 @@ std::optional<job::Progress> parse_progress_line(const std::string& line) {
 
 bool shows_progress(const job::Progress& progress) {
     const std::string& e = progress.event;
-    return e == "progress" || e == "epoch" || e == "finish";
+    return e == event::k_progress || e == event::k_epoch || e == event::k_finish;
 }
 
 std::optional<job::Progress> last_progress(const std::vector<std::string>& lines) {
@@ -181,27 +185,27 @@ std::optional<job::Progress> last_progress(const std::vector<std::string>& lines
 }
 
 std::string format_progress(const job::Progress& p) {
-    if (p.event == "progress") {
+    if (p.event == event::k_progress) {
         return format_step(p);
     }
-    if (p.event == "epoch") {
+    if (p.event == event::k_epoch) {
         return format_epoch(p);
     }
-    if (p.event == "finish") {
+    if (p.event == event::k_finish) {
         return format_finish(p);
     }
-    if (p.event == "eval") {
+    if (p.event == event::k_eval) {
         Parts parts(fmt::format("eval epoch {}:", p.epoch ? std::to_string(*p.epoch) : "?"));
         return parts.add("loss {:.4f}", p.loss)
             .percent(p.accuracy)
             .add("on {} samples", p.samples)
             .str();
     }
-    if (p.event == "checkpoint") {
+    if (p.event == event::k_checkpoint) {
         Parts parts("checkpoint");
         return parts.add("epoch {}", p.epoch).add("step {}", p.global_step).str() + ": " + p.path;
     }
-    if (p.event == "start") {
+    if (p.event == event::k_start) {
         Parts parts("start:");
         return parts.add("{} epochs", p.epochs)
             .add("{} samples", p.samples)
@@ -216,7 +220,7 @@ std::optional<std::string> format_trainer_line(const std::string& line) {
     if (!object) {
         return std::nullopt;
     }
-    if ((*object)["event"] == "start") {
+    if ((*object)[field::k_event] == event::k_start) {
         return format_start_line(*object);
     }
     return format_progress(progress_from(*object));
