@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "trainer/result.h"
+#include "util/result.h"
 
 namespace kftrain::trainer {
 
@@ -20,6 +20,7 @@ struct TorchCuda {
 // Resolve --device auto|cpu|cuda for the process with local_rank to "cpu" or "cuda:N",
 // N = local_rank % devices: auto means cuda when a device is visible, cuda requires one.
 // Errors name the flag, why and the value.
-Result<std::string> choose_device(const std::string& flag, int local_rank, const TorchCuda& cuda);
+util::Result<std::string> choose_device(const std::string& flag, int local_rank,
+                                        const TorchCuda& cuda);
 
 }  // namespace kftrain::trainer

@@ -7,7 +7,7 @@
 namespace kftrain::trainer {
 namespace {
 
-Result<int> parse_int(const EnvLookup& env, const std::string& name, int fallback, int min) {
+util::Result<int> parse_int(const EnvLookup& env, const std::string& name, int fallback, int min) {
     const auto raw = env(name);
     if (!raw || raw->empty()) {
         return fallback;
@@ -20,14 +20,14 @@ Result<int> parse_int(const EnvLookup& env, const std::string& name, int fallbac
         }
         return value;
     } catch (const std::exception&) {
-        return Error{fmt::format("{}: must be an integer >= {} (got {})", name, min, *raw)};
+        return util::Error{fmt::format("{}: must be an integer >= {} (got {})", name, min, *raw)};
     }
 }
 
 // Processes per pod from PET_NPROC_PER_NODE: a number, or the operator's words. auto and
 // cpu run one process per pod (its intra-op threads already use the pod's CPUs); gpu runs one
 // per CUDA device libtorch sees, and is an error where it sees none.
-Result<int> parse_nproc(const EnvLookup& env, const TorchCudaProbe& cuda) {
+util::Result<int> parse_nproc(const EnvLookup& env, const TorchCudaProbe& cuda) {
     const auto raw = env("PET_NPROC_PER_NODE");
     if (raw && (*raw == "auto" || *raw == "cpu")) {
         return 1;
@@ -35,12 +35,12 @@ Result<int> parse_nproc(const EnvLookup& env, const TorchCudaProbe& cuda) {
     if (raw && *raw == "gpu") {
         const TorchCuda facts = cuda ? cuda() : TorchCuda{};
         if (!facts.built) {
-            return Error{
+            return util::Error{
                 "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one "
                 "runs on CPU (got gpu)"};
         }
         if (facts.devices < 1) {
-            return Error{
+            return util::Error{
                 "PET_NPROC_PER_NODE: gpu needs a visible CUDA device; libtorch sees none "
                 "(check CUDA_VISIBLE_DEVICES and the driver) (got gpu)"};
         }
@@ -70,7 +70,7 @@ bool is_loopback(const std::string& addr) {
     return addr == "localhost" || addr.rfind("127.", 0) == 0 || addr == "::1";
 }
 
-Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda) {
+util::Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda) {
     DistEnv out;
     const auto world = parse_int(env, "WORLD_SIZE", 1, 1);
     const auto rank = parse_int(env, "RANK", 0, 0);
@@ -79,7 +79,7 @@ Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda)
     const auto nproc = parse_nproc(env, cuda);
     for (const auto* r : {&world, &rank, &local, &port, &nproc}) {
         if (!r->ok()) {
-            return Error{r->error()};
+            return util::Error{r->error()};
         }
     }
     out.world_size = *world;
@@ -94,7 +94,7 @@ Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda)
         const auto pet_port = parse_int(env, "PET_MASTER_PORT", *port, 1);
         for (const auto* r : {&nnodes, &node, &pet_port}) {
             if (!r->ok()) {
-                return Error{r->error()};
+                return util::Error{r->error()};
             }
         }
         out.node_rank = *node;
@@ -118,7 +118,7 @@ Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda)
         }
     }
     if (out.rank >= out.world_size) {
-        return Error{
+        return util::Error{
             fmt::format("RANK: must be below WORLD_SIZE {} (got {})", out.world_size, out.rank)};
     }
     return out;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "trainer/device.h"
-#include "trainer/result.h"
+#include "util/result.h"
 
 namespace kftrain::trainer {
 
@@ -45,6 +45,6 @@ bool is_loopback(const std::string& addr);
 // Parse MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, PET_* and GLOO_SOCKET_IFNAME.
 // cuda is asked only for PET_NPROC_PER_NODE=gpu (one process per CUDA device); without it
 // libtorch counts as a CPU build.
-Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda = {});
+util::Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda = {});
 
 }  // namespace kftrain::trainer

@@ -8,14 +8,14 @@
 namespace kftrain::trainer {
 namespace {
 
-Error flag_error(const std::string& flag, const std::string& what, const std::string& raw) {
-    return Error{fmt::format("{}: {} (got {})", flag, what, raw.empty() ? "\"\"" : raw)};
+util::Error flag_error(const std::string& flag, const std::string& what, const std::string& raw) {
+    return util::Error{fmt::format("{}: {} (got {})", flag, what, raw.empty() ? "\"\"" : raw)};
 }
 
 }  // namespace
 
-Result<int64_t> flag_int(const std::string& flag, const std::string& raw, int64_t min,
-                         int64_t max) {
+util::Result<int64_t> flag_int(const std::string& flag, const std::string& raw, int64_t min,
+                               int64_t max) {
     int64_t value = 0;
     try {
         std::size_t used = 0;
@@ -34,8 +34,8 @@ Result<int64_t> flag_int(const std::string& flag, const std::string& raw, int64_
     return value;
 }
 
-Result<double> flag_double(const std::string& flag, const std::string& raw, double min,
-                           bool exclusive, double max) {
+util::Result<double> flag_double(const std::string& flag, const std::string& raw, double min,
+                                 bool exclusive, double max) {
     double value = 0;
     try {
         std::size_t used = 0;
@@ -55,7 +55,7 @@ Result<double> flag_double(const std::string& flag, const std::string& raw, doub
     return value;
 }
 
-Result<bool> flag_bool(const std::string& flag, const std::string& raw) {
+util::Result<bool> flag_bool(const std::string& flag, const std::string& raw) {
     if (raw == "true") {
         return true;
     }
@@ -65,8 +65,8 @@ Result<bool> flag_bool(const std::string& flag, const std::string& raw) {
     return flag_error(flag, "must be true or false", raw);
 }
 
-Result<std::string> flag_choice(const std::string& flag, const std::string& raw,
-                                const std::vector<std::string>& choices) {
+util::Result<std::string> flag_choice(const std::string& flag, const std::string& raw,
+                                      const std::vector<std::string>& choices) {
     if (std::find(choices.begin(), choices.end(), raw) != choices.end()) {
         return raw;
     }

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "trainer/datasets.h"
+#include "trainer/comm/nccl_group.h"
+#include "trainer/data/datasets.h"
 #include "trainer/device.h"
 #include "trainer/env.h"
-#include "trainer/local_launcher.h"
-#include "trainer/nccl_group.h"
 #include "trainer/options.h"
+#include "trainer/process/local_launcher.h"
 #include "trainer/run.h"
 
 namespace {
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
             std::cout << invocation->text << std::endl;
             return 0;
         case Command::make_dataset: {
-            auto made = make_dataset(invocation->make_dataset);
+            auto made = data::make_dataset(invocation->make_dataset);
             return made.ok() ? 0 : fail(made.error(), 1);
         }
         case Command::train:
@@ -58,13 +58,13 @@ int main(int argc, char** argv) {
     // Refuse --backend nccl without NCCL or a GPU before anything starts, even with one rank
     // (where no collective runs): the job was meant for a GPU and is not getting one.
     if (invocation->train.backend == "nccl") {
-        if (auto usable = choose_backend("nccl", true, env->local_procs, probe_cuda);
+        if (auto usable = comm::choose_backend("nccl", true, env->local_procs, comm::probe_cuda);
             !usable.ok()) {
             return fail(usable.error(), k_exit_usage);
         }
     }
     if (env->spawn_local > 1) {
-        return run_local_processes(*env, args);
+        return process::run_local_processes(*env, args);
     }
     const int code = run_trainer(invocation->train, *env, std::cout, std::cerr);
     std::cout.flush();

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "trainer/image_set.h"
+#include "trainer/data/image_set.h"
 
 namespace kftrain::trainer {
 namespace nn = torch::nn;
@@ -15,7 +15,7 @@ struct MnistCnn : Net {
         conv2 = register_module("conv2", nn::Conv2d(nn::Conv2dOptions(32, 64, 3)));
         const int64_t flat = 64 * ((rows - 4) / 2) * ((cols - 4) / 2);
         fc1 = register_module("fc1", nn::Linear(flat, 128));
-        fc2 = register_module("fc2", nn::Linear(128, k_num_classes));
+        fc2 = register_module("fc2", nn::Linear(128, data::k_num_classes));
         dropout1 = register_module("dropout1", nn::Dropout(0.25));
         dropout2 = register_module("dropout2", nn::Dropout(0.5));
     }
@@ -36,7 +36,7 @@ struct Mlp : Net {
     explicit Mlp(int64_t inputs) {
         fc1 = register_module("fc1", nn::Linear(inputs, 256));
         fc2 = register_module("fc2", nn::Linear(256, 128));
-        fc3 = register_module("fc3", nn::Linear(128, k_num_classes));
+        fc3 = register_module("fc3", nn::Linear(128, data::k_num_classes));
     }
     torch::Tensor forward(torch::Tensor x) override {
         x = torch::relu(fc1(x.flatten(1)));
@@ -88,7 +88,7 @@ struct ResNet18 : Net {
             in = out;
         }
         register_module("layers", layers);
-        fc = register_module("fc", nn::Linear(512, k_num_classes));
+        fc = register_module("fc", nn::Linear(512, data::k_num_classes));
     }
     torch::Tensor forward(torch::Tensor x) override {
         x = torch::relu(bn(stem(x)));
@@ -104,11 +104,12 @@ struct ResNet18 : Net {
 
 }  // namespace
 
-Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows, int cols) {
+util::Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows,
+                                              int cols) {
     if (name == "mnist-cnn") {
         if (rows < 6 || cols < 6) {
-            return Error{fmt::format("--model: mnist-cnn needs images of at least 6x6 (got {}x{})",
-                                     rows, cols)};
+            return util::Error{fmt::format(
+                "--model: mnist-cnn needs images of at least 6x6 (got {}x{})", rows, cols)};
         }
         return std::shared_ptr<Net>(std::make_shared<MnistCnn>(channels, rows, cols));
     }
@@ -118,7 +119,7 @@ Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, i
     if (name == "resnet18") {
         return std::shared_ptr<Net>(std::make_shared<ResNet18>(channels));
     }
-    return Error{fmt::format("--model: unknown model (got {})", name)};
+    return util::Error{fmt::format("--model: unknown model (got {})", name)};
 }
 
 }  // namespace kftrain::trainer

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "trainer/result.h"
+#include "util/result.h"
 
 namespace kftrain::trainer {
 
@@ -16,6 +16,7 @@ struct Net : torch::nn::Module {
 };
 
 // Build mnist-cnn, mlp or resnet18 (CIFAR variant) for images of channels x rows x cols.
-Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows, int cols);
+util::Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows,
+                                              int cols);
 
 }  // namespace kftrain::trainer

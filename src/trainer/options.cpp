@@ -17,19 +17,19 @@ namespace {
 struct FlagSpec {
     std::string name;
     std::string help;
-    std::function<Result<Unit>(const std::string&, TrainOptions&)> apply;
+    std::function<util::Status(const std::string&, TrainOptions&)> apply;
 };
 
 template <typename T, typename F>
-std::function<Result<Unit>(const std::string&, TrainOptions&)> store(F convert,
+std::function<util::Status(const std::string&, TrainOptions&)> store(F convert,
                                                                      T TrainOptions::*field) {
-    return [convert, field](const std::string& raw, TrainOptions& o) -> Result<Unit> {
+    return [convert, field](const std::string& raw, TrainOptions& o) -> util::Status {
         auto value = convert(raw);
         if (!value.ok()) {
-            return Error{value.error()};
+            return util::Error{value.error()};
         }
         o.*field = static_cast<T>(*value);
-        return Unit{};
+        return util::Unit{};
     };
 }
 
@@ -46,7 +46,7 @@ auto choice_flag(const std::string& name, std::vector<std::string> choices) {
 }
 
 auto text_flag() {
-    return [](const std::string& raw) { return Result<std::string>(raw); };
+    return [](const std::string& raw) { return util::Result<std::string>(raw); };
 }
 
 std::vector<FlagSpec> train_flags() {
@@ -105,40 +105,42 @@ std::vector<FlagSpec> train_flags() {
     };
 }
 
-Result<Unit> check_combinations(const TrainOptions& o) {
+util::Status check_combinations(const TrainOptions& o) {
     if ((o.dataset == "mnist" || o.dataset == "cifar10") && o.data_dir.empty()) {
-        return Error{fmt::format("--data-dir: required for --dataset {} (got \"\")", o.dataset)};
+        return util::Error{
+            fmt::format("--data-dir: required for --dataset {} (got \"\")", o.dataset)};
     }
     if (!o.profile_out.empty() && o.benchmark_steps == 0) {
-        return Error{fmt::format("--profile-out: needs --benchmark STEPS (got {})", o.profile_out)};
+        return util::Error{
+            fmt::format("--profile-out: needs --benchmark STEPS (got {})", o.profile_out)};
     }
-    return Unit{};
+    return util::Unit{};
 }
 
 // Parse with CLI11 into raw strings; return the error text of CLI11 when it fails.
-Result<Unit> parse_raw(CLI::App& app, std::vector<std::string> args) {
+util::Status parse_raw(CLI::App& app, std::vector<std::string> args) {
     std::reverse(args.begin(), args.end());
     try {
         app.parse(args);
     } catch (const CLI::CallForHelp&) {
-        return Error{"help"};
+        return util::Error{"help"};
     } catch (const CLI::ArgumentMismatch& e) {
         const std::string what = e.what();
         const auto flag = what.substr(0, what.find(':'));
-        return Error{fmt::format("{}: needs a value (got nothing)", flag)};
+        return util::Error{fmt::format("{}: needs a value (got nothing)", flag)};
     } catch (const CLI::ParseError& e) {
-        return Error{e.what()};
+        return util::Error{e.what()};
     }
     if (!app.remaining().empty()) {
         const auto extra = app.remaining().front();
         const bool flag = extra.rfind("-", 0) == 0;
-        return Error{fmt::format("{}: {} (got {})", extra,
-                                 flag ? "unknown option" : "unexpected argument", extra)};
+        return util::Error{fmt::format("{}: {} (got {})", extra,
+                                       flag ? "unknown option" : "unexpected argument", extra)};
     }
-    return Unit{};
+    return util::Unit{};
 }
 
-Result<Invocation> parse_train(const std::vector<std::string>& args) {
+util::Result<Invocation> parse_train(const std::vector<std::string>& args) {
     CLI::App app{"kftrain-trainer: data-parallel training with libtorch", "kftrain-trainer"};
     app.allow_extras();
     const auto flags = train_flags();
@@ -155,23 +157,23 @@ Result<Invocation> parse_train(const std::vector<std::string>& args) {
             out.text = app.help();
             return out;
         }
-        return Error{parsed.error()};
+        return util::Error{parsed.error()};
     }
     for (const auto& f : flags) {
         if (app.count(f.name) == 0) {
             continue;
         }
         if (auto applied = f.apply(raw[f.name], out.train); !applied.ok()) {
-            return Error{applied.error()};
+            return util::Error{applied.error()};
         }
     }
     if (auto ok = check_combinations(out.train); !ok.ok()) {
-        return Error{ok.error()};
+        return util::Error{ok.error()};
     }
     return out;
 }
 
-Result<Invocation> parse_make_dataset(const std::vector<std::string>& args) {
+util::Result<Invocation> parse_make_dataset(const std::vector<std::string>& args) {
     CLI::App app{"Write a learnable synthetic data set in a standard format",
                  "kftrain-trainer make-dataset"};
     std::string kind, out_dir, samples = "1000", seed = "42";
@@ -187,7 +189,7 @@ Result<Invocation> parse_make_dataset(const std::vector<std::string>& args) {
             out.text = app.help();
             return out;
         }
-        return Error{parsed.error()};
+        return util::Error{parsed.error()};
     }
     auto k = flag_choice("kind", kind, {"mnist"});
     auto n = flag_int("--samples", samples, 1);
@@ -195,7 +197,7 @@ Result<Invocation> parse_make_dataset(const std::vector<std::string>& args) {
     for (const std::string* e : {k.ok() ? nullptr : &k.error(), n.ok() ? nullptr : &n.error(),
                                  s.ok() ? nullptr : &s.error()}) {
         if (e != nullptr) {
-            return Error{*e};
+            return util::Error{*e};
         }
     }
     out.make_dataset = MakeDatasetOptions{*k, out_dir, *n, *s};
@@ -204,7 +206,7 @@ Result<Invocation> parse_make_dataset(const std::vector<std::string>& args) {
 
 }  // namespace
 
-Result<Invocation> parse_command_line(const std::vector<std::string>& args) {
+util::Result<Invocation> parse_command_line(const std::vector<std::string>& args) {
     if (!args.empty() && args.front() == "--version") {
         Invocation out;
         out.command = Command::version;

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "trainer/result.h"
+#include "util/result.h"
 
 namespace kftrain::trainer {
 
@@ -58,6 +58,6 @@ struct Invocation {
 };
 
 // Parse argv (without the program name); errors read "--flag: what is wrong (got VALUE)".
-Result<Invocation> parse_command_line(const std::vector<std::string>& args);
+util::Result<Invocation> parse_command_line(const std::vector<std::string>& args);
 
 }  // namespace kftrain::trainer

@@ -3,12 +3,12 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "estimate/profile_fields.h"
+#include "wire/profile_fields.h"
 
 namespace kftrain::trainer {
 
 // What --benchmark measured, in the fields `kftrain estimate` reads.
-using Profile = estimate::ProfileFields;
+using Profile = wire::ProfileFields;
 
 // Return the profile as the JSON object the estimate feature reads.
 nlohmann::ordered_json profile_json(const Profile& p);

@@ -11,8 +11,9 @@ namespace kftrain::trainer {
 // Exit code after a SIGTERM stop (a checkpoint was written when a directory was given).
 constexpr int k_exit_terminated = 143;
 
-// Train, or benchmark with --benchmark, as the rank env describes; print events to out/err
-// and return the exit code (0 done, 1 failed, 143 stopped by SIGTERM).
+// Train (the epoch loop: steps, progress, evaluation, checkpoints), or benchmark with
+// --benchmark, as the rank env describes; print events to out/err and return the exit code
+// (0 done, 1 failed, 143 stopped by SIGTERM).
 int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& out,
                 std::ostream& err);
 

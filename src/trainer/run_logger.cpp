@@ -1,7 +1,8 @@
 #include "trainer/run_logger.h"
 
-#include "trainer/mlflow_options.h"
-#include "trainer/mlflow_run_logger.h"
+#include "trainer/mlflow/config.h"
+#include "trainer/mlflow/options.h"
+#include "trainer/mlflow/run_logger.h"
 
 namespace kftrain::trainer {
 
@@ -9,7 +10,7 @@ std::unique_ptr<RunLogger> make_run_logger(const RunInfo& info, const EnvLookup&
     if (info.rank != 0) {
         return std::make_unique<NullRunLogger>();
     }
-    auto config = read_mlflow_config(env);
+    auto config = mlflow::read_mlflow_config(env);
     if (!config.ok()) {
         if (info.warn) {
             info.warn("MLflow tracking off: " + config.error());
@@ -19,9 +20,10 @@ std::unique_ptr<RunLogger> make_run_logger(const RunInfo& info, const EnvLookup&
     if (!config->has_value()) {
         return std::make_unique<NullRunLogger>();
     }
-    MlflowOptions options = read_mlflow_options(env, info.warn);
-    MlflowRunContext context{info.world_size, info.checkpoint_dir, info.warn};
-    return std::make_unique<MlflowRunLogger>(std::move(**config), std::move(context), options);
+    mlflow::MlflowOptions options = mlflow::read_mlflow_options(env, info.warn);
+    mlflow::MlflowRunContext context{info.world_size, info.checkpoint_dir, info.warn};
+    return std::make_unique<mlflow::MlflowRunLogger>(std::move(**config), std::move(context),
+                                                     options);
 }
 
 }  // namespace kftrain::trainer

@@ -9,18 +9,20 @@
 #include <fstream>
 #include <iostream>
 
-#include "trainer/buckets.h"
+#include "trainer/comm/buckets.h"
+#include "trainer/comm/nccl_group.h"
 #include "trainer/cpu_quota.h"
-#include "trainer/datasets.h"
+#include "trainer/data/datasets.h"
+#include "trainer/data/sampler.h"
 #include "trainer/device.h"
-#include "trainer/nccl_group.h"
+#include "trainer/process/watchdog.h"
 #include "trainer/profile.h"
 #include "trainer/run.h"
-#include "trainer/sampler.h"
-#include "trainer/watchdog.h"
 
 namespace kftrain::trainer {
 namespace {
+
+using SteadyClock = std::chrono::steady_clock;
 
 // Set torch's intra-op threads, one inter-op thread and OpenBLAS's own pool to threads.
 void configure_threads(int threads) {
@@ -43,7 +45,7 @@ int choose_threads(const TrainOptions& o, const DistEnv& env) {
     return auto_threads(read_cpu_quota(), online, env.local_procs);
 }
 
-TensorSet to_tensors(const ImageSet& set) {
+TensorSet to_tensors(const data::ImageSet& set) {
     auto images = torch::from_blob(const_cast<uint8_t*>(set.pixels.data()),
                                    {set.count, set.channels, set.rows, set.cols}, torch::kUInt8);
     auto labels =
@@ -61,14 +63,14 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& o, N
         torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weight_decay));
 }
 
-Result<Unit> setup_data(Session& s) {
-    auto data = load_datasets(s.options);
-    if (!data.ok()) {
-        return Error{data.error()};
+util::Status setup_data(Session& s) {
+    auto splits = data::load_datasets(s.options);
+    if (!splits.ok()) {
+        return util::Error{splits.error()};
     }
-    const auto& train = data->train;
+    const auto& train = splits->train;
     s.train = to_tensors(train);
-    s.test = to_tensors(data->test);
+    s.test = to_tensors(splits->test);
     const int c = train.channels;
     s.mean = torch::tensor(std::vector<float>(train.mean.begin(), train.mean.begin() + c))
                  .view({1, c, 1, 1})
@@ -76,134 +78,57 @@ Result<Unit> setup_data(Session& s) {
     s.stddev = torch::tensor(std::vector<float>(train.stddev.begin(), train.stddev.begin() + c))
                    .view({1, c, 1, 1})
                    .to(s.device);
-    s.shard_size = sampler_num_samples(s.train.size(), s.world(), false);
+    s.shard_size = data::sampler_num_samples(s.train.size(), s.world(), false);
     const int64_t b = s.options.batch_size;
     s.steps_per_epoch = (s.shard_size + b - 1) / b;
     auto model = make_model(s.options.model, c, train.rows, train.cols);
     if (!model.ok()) {
-        return Error{model.error()};
+        return util::Error{model.error()};
     }
     s.model = *model;
     // Initialised on the host from the seed, so every device starts from the same weights.
     s.model->to(s.device);
-    return Unit{};
+    return util::Unit{};
 }
 
-Result<std::unique_ptr<Comm>> connect_peers(Session& s) {
+util::Result<std::unique_ptr<comm::Comm>> connect_peers(Session& s) {
     const auto timeout = std::chrono::seconds(s.options.timeout_s);
     // The store's and Gloo's rendezvous timeouts add up: bound the whole connection.
-    Watchdog watchdog(timeout + std::chrono::seconds(1), [&s] {
+    process::Watchdog watchdog(timeout + std::chrono::seconds(1), [&s] {
         s.log->emit("error", {{"message", fmt::format("cannot connect to {}:{} as rank {} of {} "
                                                       "within {}s: peers missing",
                                                       s.env.master_addr, s.env.master_port,
                                                       s.rank(), s.world(), s.options.timeout_s)}});
         std::_Exit(1);
     });
-    return Comm::connect(s.env, timeout);
+    return comm::Comm::connect(s.env, timeout);
 }
 
-Result<Unit> setup_comm(Session& s) {
-    auto comm = connect_peers(s);
-    if (!comm.ok()) {
-        return Error{comm.error()};
+util::Status setup_comm(Session& s) {
+    auto connected = connect_peers(s);
+    if (!connected.ok()) {
+        return util::Error{connected.error()};
     }
-    s.comm = std::move(*comm);
+    s.comm = std::move(*connected);
     // auto: NCCL when the model is on a CUDA device and NCCL is built in, else Gloo.
-    auto backend =
-        choose_backend(s.options.backend, s.device.is_cuda(), s.env.local_procs, probe_cuda);
+    auto backend = comm::choose_backend(s.options.backend, s.device.is_cuda(), s.env.local_procs,
+                                        comm::probe_cuda);
     if (!backend.ok()) {
-        return Error{backend.error()};
+        return util::Error{backend.error()};
     }
-    if (*backend == Backend::nccl) {
+    if (*backend == comm::Backend::nccl) {
         if (auto ok = s.comm->use_nccl(s.env.local_rank); !ok.ok()) {  // its own deadline
-            return Error{ok.error()};
+            return util::Error{ok.error()};
         }
     }
     auto params = s.model->parameters();
     s.comm->broadcast(params);
     auto buffers = s.model->buffers();
     s.comm->broadcast(buffers);
-    s.reducer = std::make_unique<GradientReducer>(*s.comm, std::move(params), k_first_bucket_bytes,
-                                                  k_bucket_bytes);
-    return Unit{};
+    s.reducer = std::make_unique<comm::GradientReducer>(
+        *s.comm, std::move(params), comm::k_first_bucket_bytes, comm::k_bucket_bytes);
+    return util::Unit{};
 }
-
-}  // namespace
-
-TorchCuda probe_torch_cuda() {
-    TorchCuda facts;
-    facts.devices = static_cast<int>(torch::cuda::device_count());
-    // libc10_cuda registers CUDA's device guard when it loads: only CUDA builds have it.
-    facts.built = facts.devices > 0 || c10::impl::hasDeviceGuardImpl(c10::DeviceType::CUDA);
-    return facts;
-}
-
-std::pair<torch::Tensor, torch::Tensor> Session::batch(const TensorSet& set,
-                                                       const std::vector<int64_t>& indices) const {
-    auto idx = torch::tensor(indices, torch::kInt64);
-    // Copy the uint8 pixels (a quarter of the float bytes) and convert on the device.
-    auto x = set.images.index_select(0, idx).to(device).to(torch::kFloat32).div_(255.0f);
-    x = x.sub_(mean).div_(stddev);
-    return {x, set.labels.index_select(0, idx).to(device)};
-}
-
-std::vector<int64_t> Session::epoch_indices(int64_t epoch) const {
-    auto gen = at::detail::createCPUGenerator(static_cast<uint64_t>(options.seed + epoch));
-    auto perm = torch::randperm(train.size(), gen, torch::kInt64);
-    std::vector<int64_t> order(perm.data_ptr<int64_t>(), perm.data_ptr<int64_t>() + perm.numel());
-    return shard_indices(order, rank(), world(), false);
-}
-
-void Session::set_lr(double lr) {
-    for (auto& group : optimizer->param_groups()) {
-        group.options().set_lr(lr);
-    }
-}
-
-std::vector<double> Session::sum_over_ranks(const std::vector<double>& values) {
-    return comm ? comm->allreduce_sum(values) : values;
-}
-
-Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const DistEnv& env,
-                                              ProgressLog& log) {
-    auto s = std::make_unique<Session>();
-    s->options = options;
-    s->env = env;
-    s->log = &log;
-    s->threads = choose_threads(options, env);
-    configure_threads(s->threads);
-    auto device = choose_device(options.device, env.local_rank, probe_torch_cuda());
-    if (!device.ok()) {
-        return Error{device.error()};
-    }
-    s->device = torch::Device(*device);
-    if (s->device.is_cuda()) {
-        // Make it this thread's current device too, so CUDA libraries and NCCL set up their
-        // state there rather than on device 0.
-        c10::impl::getDeviceGuardImpl(s->device.type())->setDevice(s->device);
-    }
-    torch::manual_seed(static_cast<uint64_t>(options.seed));
-    if (auto ok = setup_data(*s); !ok.ok()) {
-        return Error{ok.error()};
-    }
-    s->optimizer = make_optimizer(options, *s->model);
-    s->schedule =
-        LrSchedule{options.lr,      options.scale_lr, env.world_size,    options.warmup_epochs,
-                   options.lr_step, options.lr_gamma, s->steps_per_epoch};
-    if (env.world_size > 1) {
-        if (auto ok = setup_comm(*s); !ok.ok()) {
-            return Error{ok.error()};
-        }
-    }
-    return s;
-}
-
-}  // namespace kftrain::trainer
-
-namespace kftrain::trainer {
-namespace {
-
-using SteadyClock = std::chrono::steady_clock;
 
 // Read the clock once the kernels queued on the session's CUDA device are done, so that a
 // time measures the work and not only its launch (CUDA runs asynchronously; the CPU does not).
@@ -281,6 +206,66 @@ void measure_distributed(Session& s, const torch::Tensor& x, const torch::Tensor
 }
 
 }  // namespace
+
+std::pair<torch::Tensor, torch::Tensor> Session::batch(const TensorSet& set,
+                                                       const std::vector<int64_t>& indices) const {
+    auto idx = torch::tensor(indices, torch::kInt64);
+    // Copy the uint8 pixels (a quarter of the float bytes) and convert on the device.
+    auto x = set.images.index_select(0, idx).to(device).to(torch::kFloat32).div_(255.0f);
+    x = x.sub_(mean).div_(stddev);
+    return {x, set.labels.index_select(0, idx).to(device)};
+}
+
+std::vector<int64_t> Session::epoch_indices(int64_t epoch) const {
+    auto gen = at::detail::createCPUGenerator(static_cast<uint64_t>(options.seed + epoch));
+    auto perm = torch::randperm(train.size(), gen, torch::kInt64);
+    std::vector<int64_t> order(perm.data_ptr<int64_t>(), perm.data_ptr<int64_t>() + perm.numel());
+    return data::shard_indices(order, rank(), world(), false);
+}
+
+void Session::set_lr(double lr) {
+    for (auto& group : optimizer->param_groups()) {
+        group.options().set_lr(lr);
+    }
+}
+
+std::vector<double> Session::sum_over_ranks(const std::vector<double>& values) {
+    return comm ? comm->allreduce_sum(values) : values;
+}
+
+util::Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const DistEnv& env,
+                                                    ProgressLog& log) {
+    auto s = std::make_unique<Session>();
+    s->options = options;
+    s->env = env;
+    s->log = &log;
+    s->threads = choose_threads(options, env);
+    configure_threads(s->threads);
+    auto device = choose_device(options.device, env.local_rank, probe_torch_cuda());
+    if (!device.ok()) {
+        return util::Error{device.error()};
+    }
+    s->device = torch::Device(*device);
+    if (s->device.is_cuda()) {
+        // Make it this thread's current device too, so CUDA libraries and NCCL set up their
+        // state there rather than on device 0.
+        c10::impl::getDeviceGuardImpl(s->device.type())->setDevice(s->device);
+    }
+    torch::manual_seed(static_cast<uint64_t>(options.seed));
+    if (auto ok = setup_data(*s); !ok.ok()) {
+        return util::Error{ok.error()};
+    }
+    s->optimizer = make_optimizer(options, *s->model);
+    s->schedule =
+        LrSchedule{options.lr,      options.scale_lr, env.world_size,    options.warmup_epochs,
+                   options.lr_step, options.lr_gamma, s->steps_per_epoch};
+    if (env.world_size > 1) {
+        if (auto ok = setup_comm(*s); !ok.ok()) {
+            return util::Error{ok.error()};
+        }
+    }
+    return s;
+}
 
 int run_benchmark(Session& s) {
     Profile p = base_profile(s);

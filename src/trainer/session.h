@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "trainer/comm.h"
+#include "trainer/comm/comm.h"
 #include "trainer/env.h"
 #include "trainer/lr_schedule.h"
 #include "trainer/models.h"
@@ -37,8 +37,8 @@ struct Session {
     torch::Tensor stddev;
     std::shared_ptr<Net> model;
     std::unique_ptr<torch::optim::Optimizer> optimizer;
-    std::unique_ptr<Comm> comm;
-    std::unique_ptr<GradientReducer> reducer;
+    std::unique_ptr<comm::Comm> comm;
+    std::unique_ptr<comm::GradientReducer> reducer;
     LrSchedule schedule;
     int64_t shard_size = 0;
     int64_t steps_per_epoch = 0;
@@ -58,8 +58,8 @@ struct Session {
 
 // Set up threads, data, model, optimizer and (with several ranks) the process group; rank 0's
 // initial parameters are broadcast to all.
-Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const DistEnv& env,
-                                              ProgressLog& log);
+util::Result<std::unique_ptr<Session>> open_session(const TrainOptions& options, const DistEnv& env,
+                                                    ProgressLog& log);
 
 // Measure compute, all-reduce and overlapped step times; rank 0 writes the profile.
 int run_benchmark(Session& s);

@@ -25,4 +25,8 @@ std::string to_lower(std::string text) {
     return text;
 }
 
+std::string first_line(const std::string& text) {
+    return text.substr(0, text.find('\n'));
+}
+
 }  // namespace kftrain::util

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mlflow_test_server.h"
-#include "trainer/mlflow_run_logger.h"
+#include "trainer/mlflow/run_logger.h"
 
 namespace trainer_test {
 
@@ -36,8 +36,8 @@ struct Warnings {
 };
 
 // A config for the run "job-a" of job "job-a" in namespace "team", experiment "mnist".
-inline kftrain::trainer::MlflowConfig config_for(const MlflowTestServer& server) {
-    kftrain::trainer::MlflowConfig c;
+inline kftrain::trainer::mlflow::MlflowConfig config_for(const MlflowTestServer& server) {
+    kftrain::trainer::mlflow::MlflowConfig c;
     c.tracking_uri = server.uri();
     c.experiment_name = "mnist";
     c.run_name = "job-a";
@@ -47,10 +47,10 @@ inline kftrain::trainer::MlflowConfig config_for(const MlflowTestServer& server)
 }
 
 // Retry fast so failure tests finish quickly; the shape of the policy is what counts.
-inline kftrain::trainer::MlflowOptions fast_options() {
-    kftrain::trainer::MlflowOptions o;
-    o.retry = kftrain::trainer::RetryPolicy{3, std::chrono::milliseconds(1),
-                                            std::chrono::milliseconds(4)};
+inline kftrain::trainer::mlflow::MlflowOptions fast_options() {
+    kftrain::trainer::mlflow::MlflowOptions o;
+    o.retry = kftrain::trainer::mlflow::RetryPolicy{3, std::chrono::milliseconds(1),
+                                                    std::chrono::milliseconds(4)};
     o.request_timeout = std::chrono::milliseconds(5000);
     o.flush_budget = std::chrono::seconds(30);
     return o;

@@ -1,10 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include "temp_dir.h"
-#include "trainer/checkpoint_files.h"
-#include "trainer/file_bytes.h"
+#include "trainer/checkpoint/files.h"
 
-using namespace kftrain::trainer;
+using namespace kftrain::trainer::checkpoint;
 
 TEST_CASE("checkpoint names sort by step and parse back", "[trainer][checkpoint]") {
     CHECK(checkpoint_name(120) == "ckpt-00000120.pt");
@@ -32,24 +31,4 @@ TEST_CASE("newest_checkpoint of an empty or missing directory is none", "[traine
     TempDir dir;
     CHECK_FALSE(newest_checkpoint(dir.path().string()));
     CHECK_FALSE(newest_checkpoint(dir.file("missing")));
-}
-
-TEST_CASE("write_file_atomic replaces the file and leaves no temporary", "[trainer][checkpoint]") {
-    TempDir dir;
-    write_text(dir.file("a.pt"), "old");
-    REQUIRE(write_file_atomic(dir.file("a.pt"), "new contents").ok());
-    CHECK(*read_file_bytes(dir.file("a.pt")) == "new contents");
-    int files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-        (void)entry;
-        files += 1;
-    }
-    CHECK(files == 1);
-}
-
-TEST_CASE("write_file_atomic reports a directory that does not exist", "[trainer][checkpoint]") {
-    TempDir dir;
-    auto r = write_file_atomic(dir.file("missing/a.pt"), "x");
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().find("cannot create") == 0);
 }

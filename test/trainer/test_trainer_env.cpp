@@ -2,9 +2,10 @@
 #include <map>
 
 #include "trainer/env.h"
-#include "trainer/local_launcher.h"
+#include "trainer/process/local_launcher.h"
 
 using namespace kftrain::trainer;
+using namespace kftrain::trainer::process;
 
 namespace {
 

@@ -5,9 +5,10 @@
 
 #include "mlflow_test_server.h"
 #include "mlflow_test_support.h"
-#include "trainer/mlflow_run_logger.h"
+#include "trainer/mlflow/run_logger.h"
 
 using namespace kftrain::trainer;
+using namespace kftrain::trainer::mlflow;
 using trainer_test::config_for;
 using trainer_test::FailMode;
 using trainer_test::fast_options;

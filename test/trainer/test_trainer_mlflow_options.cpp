@@ -4,10 +4,11 @@
 
 #include "mlflow_test_server.h"
 #include "mlflow_test_support.h"
-#include "trainer/mlflow_options.h"
+#include "trainer/mlflow/options.h"
 #include "trainer/run_logger.h"
 
 using namespace kftrain::trainer;
+using namespace kftrain::trainer::mlflow;
 using std::chrono::milliseconds;
 using trainer_test::FailMode;
 using trainer_test::MlflowTestServer;

@@ -2,11 +2,12 @@
 #include <cmath>
 #include <limits>
 
-#include "trainer/mlflow_call.h"
-#include "trainer/mlflow_config.h"
-#include "trainer/mlflow_rest.h"
+#include "trainer/mlflow/call.h"
+#include "trainer/mlflow/config.h"
+#include "trainer/mlflow/rest.h"
 
 using namespace kftrain::trainer;
+using namespace kftrain::trainer::mlflow;
 
 namespace {
 

@@ -6,7 +6,7 @@ using namespace kftrain::trainer;
 
 namespace {
 
-Result<Invocation> parse(std::vector<std::string> args) {
+kftrain::util::Result<Invocation> parse(std::vector<std::string> args) {
     return parse_command_line(args);
 }
 

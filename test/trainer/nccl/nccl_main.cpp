@@ -9,7 +9,7 @@
 #include <iostream>
 #include <string>
 
-#include "trainer/nccl_group.h"
+#include "trainer/comm/nccl_group.h"
 #include "trainer/run.h"
 
 namespace {
@@ -18,7 +18,7 @@ constexpr int k_exit_skipped = 77;
 
 // Say what this machine or build lacks for tests needing need devices; empty when nothing.
 std::string missing(int need, bool cuda_libtorch) {
-    const auto facts = kftrain::trainer::probe_cuda();
+    const auto facts = kftrain::trainer::comm::probe_cuda();
     if (!facts.nccl_built) {
         return "this build has no NCCL";
     }

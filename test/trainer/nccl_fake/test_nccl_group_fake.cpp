@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "fake_cuda_nccl.h"
-#include "trainer/nccl_group.h"
+#include "trainer/comm/nccl_group.h"
 
-using namespace kftrain::trainer;
+using namespace kftrain::trainer::comm;
 using namespace std::chrono_literals;
 
 namespace {

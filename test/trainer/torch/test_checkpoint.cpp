@@ -2,11 +2,13 @@
 #include <catch2/catch.hpp>
 
 #include "../temp_dir.h"
-#include "trainer/checkpoint_io.h"
-#include "trainer/file_bytes.h"
+#include "trainer/checkpoint/io.h"
+#include "trainer/data/file_bytes.h"
 #include "trainer/models.h"
 
 using namespace kftrain::trainer;
+using namespace kftrain::trainer::checkpoint;
+using namespace kftrain::trainer::data;
 
 namespace {
 

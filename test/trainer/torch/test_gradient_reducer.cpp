@@ -1,11 +1,12 @@
 // The bucketed reducer on a one-rank Gloo group: hooks launch buckets during backward.
 #include <catch2/catch.hpp>
 
-#include "trainer/comm.h"
+#include "trainer/comm/comm.h"
 #include "trainer/models.h"
 #include "trainer_process.h"
 
 using namespace kftrain::trainer;
+using namespace kftrain::trainer::comm;
 
 namespace {
 

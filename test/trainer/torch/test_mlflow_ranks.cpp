@@ -2,7 +2,7 @@
 #include <csignal>
 
 #include "../mlflow_test_server.h"
-#include "trainer/mlflow_run_id.h"
+#include "trainer/mlflow/run_id.h"
 #include "trainer_process.h"
 
 using namespace trainer_test;
@@ -65,7 +65,7 @@ TEST_CASE("a 2-rank job records exactly one MLflow run with its params and metri
     CHECK(run.values("loss").size() == events(ranks[0], "progress").size());
     CHECK(run.values("epoch_time_s").size() == 2);
     CHECK(run.values("eval_accuracy").size() == 2);
-    CHECK(kftrain::trainer::read_run_id(dir.file("ckpt")) == run.run_id);
+    CHECK(kftrain::trainer::mlflow::read_run_id(dir.file("ckpt")) == run.run_id);
     CHECK(events(ranks[0], "warning").empty());
     CHECK(all_output(ranks).find(k_token) == std::string::npos);
 }

@@ -2,7 +2,7 @@
 // CUDA_VISIBLE_DEVICES="" hides any GPU, so these cases hold on GPU hosts too.
 #include <filesystem>
 
-#include "trainer/nccl_group.h"
+#include "trainer/comm/nccl_group.h"
 #include "trainer_process.h"
 
 using namespace trainer_test;
@@ -25,7 +25,7 @@ void check_refused(const TempDir& dir, const Rank& r) {
     CHECK(wait_exit(r, 30s) == 2);
     CHECK(read_text(r.out_path).empty());  // no start event: nothing was trained
     const auto err = read_text(r.err_path);
-    if (kftrain::trainer::probe_cuda().nccl_built) {
+    if (kftrain::trainer::comm::probe_cuda().nccl_built) {
         CHECK_THAT(err, Catch::StartsWith("kftrain-trainer: error: --backend: nccl needs a "
                                           "visible CUDA device; cudaGetDeviceCount "));
         CHECK_THAT(err, Catch::EndsWith(" (got nccl)\n"));

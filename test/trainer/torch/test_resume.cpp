@@ -1,7 +1,7 @@
 // Checkpoints, SIGTERM and resume, with real trainer processes.
 #include <csignal>
 
-#include "trainer/checkpoint_files.h"
+#include "trainer/checkpoint/files.h"
 #include "trainer_process.h"
 
 using namespace trainer_test;
@@ -54,9 +54,9 @@ TEST_CASE("SIGTERM to one rank checkpoints, exits 143, and the rerun resumes at 
     CHECK(wait_exit(first[1], 60s) == 143);
     const int64_t stopped_at = last_checkpoint_step(first[0]);
     CHECK(stopped_at < 4 * 16);
-    CHECK(kftrain::trainer::newest_checkpoint(dir.file("ckpt")) ==
-          dir.file("ckpt/" + kftrain::trainer::checkpoint_name(stopped_at)));
-    CHECK(kftrain::trainer::list_checkpoints(dir.file("ckpt")).size() <= 2);
+    CHECK(kftrain::trainer::checkpoint::newest_checkpoint(dir.file("ckpt")) ==
+          dir.file("ckpt/" + kftrain::trainer::checkpoint::checkpoint_name(stopped_at)));
+    CHECK(kftrain::trainer::checkpoint::list_checkpoints(dir.file("ckpt")).size() <= 2);
 
     TempDir logs;
     const auto second = start_job(logs, 2, args);
@@ -78,10 +78,10 @@ TEST_CASE("a run killed after a checkpoint resumes from the newest checkpoint an
     REQUIRE(wait_for_output(first, "\"event\":\"checkpoint\"", 60s));
     ::kill(first.pid, SIGKILL);
     CHECK(wait_exit(first, 10s) == 128 + SIGKILL);
-    const auto newest = kftrain::trainer::newest_checkpoint(dir.file("ckpt"));
+    const auto newest = kftrain::trainer::checkpoint::newest_checkpoint(dir.file("ckpt"));
     REQUIRE(newest);
-    const auto step =
-        *kftrain::trainer::checkpoint_step(std::filesystem::path(*newest).filename().string());
+    const auto step = *kftrain::trainer::checkpoint::checkpoint_step(
+        std::filesystem::path(*newest).filename().string());
 
     const auto second = start_trainer(dir, "second", args, {});
     CHECK(wait_exit(second, 120s) == 0);

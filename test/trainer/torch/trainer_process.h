@@ -12,18 +12,18 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../temp_dir.h"
-#include "trainer/process.h"
+#include "util/subprocess.h"
 
 namespace trainer_test {
-
-using kftrain::trainer::SpawnSpec;
 
 // Return a TCP port that was free a moment ago on 127.0.0.1.
 inline int free_port() {
@@ -46,6 +46,8 @@ struct Rank {
     std::string err_path;
     // Exit code once the process has been reaped.
     mutable std::optional<int> code;
+    // The process itself, shared by the copies of this Rank.
+    std::shared_ptr<kftrain::util::Process> process;
 };
 
 // Read a whole text file (empty when missing).
@@ -81,20 +83,42 @@ inline std::vector<nlohmann::json> events(const Rank& r, const std::string& even
     return out;
 }
 
-// Start the trainer with args and extra environment; output goes to files named after tag.
+// Start the trainer with args and extra environment; output goes to files named after tag
+// (emptied first).
 inline Rank start_trainer(const TempDir& dir, const std::string& tag,
                           const std::vector<std::string>& args,
                           const std::map<std::string, std::string>& env) {
-    SpawnSpec spec;
+    kftrain::util::SpawnOptions spec;
     spec.argv.push_back(KFTRAIN_TRAINER_BINARY);
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.env = env;
     spec.env["OMP_NUM_THREADS"] = "1";
-    spec.stdout_path = dir.file(tag + ".out");
-    spec.stderr_path = dir.file(tag + ".err");
-    auto pid = kftrain::trainer::spawn_process(spec);
-    REQUIRE(pid.ok());
-    return Rank{*pid, spec.stdout_path, spec.stderr_path, std::nullopt};
+    const auto out_path = dir.file(tag + ".out");
+    const auto err_path = dir.file(tag + ".err");
+    std::ofstream(out_path, std::ios::trunc);
+    std::ofstream(err_path, std::ios::trunc);
+    spec.stdin_from = kftrain::util::Redirect::inherit();
+    spec.stdout_to = kftrain::util::Redirect::file(out_path);
+    spec.stderr_to = kftrain::util::Redirect::file(err_path);
+    auto started = kftrain::util::Process::spawn(spec);
+    REQUIRE(started.ok());
+    auto process = std::make_shared<kftrain::util::Process>(std::move(*started));
+    return Rank{process->pid(), out_path, err_path, std::nullopt, process};
+}
+
+// Return a rank's exit code (128 + signal when killed), waiting at most timeout for it;
+// nullopt while it is still running. A zero timeout only looks.
+inline std::optional<int> poll_exit(const Rank& r, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (true) {
+        if (auto status = r.process->try_wait()) {
+            return status->as_shell_code();
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return std::nullopt;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
 }
 
 // Start world ranks of one job on 127.0.0.1 with a fresh port.
@@ -115,11 +139,11 @@ inline std::vector<Rank> start_job(const TempDir& dir, int world,
 // Wait for a rank to exit and return its code; fail the test after timeout.
 inline int wait_exit(const Rank& r, std::chrono::seconds timeout) {
     if (!r.code) {
-        r.code = kftrain::trainer::wait_process(r.pid, timeout);
+        r.code = poll_exit(r, timeout);
     }
     if (!r.code) {
-        ::kill(r.pid, SIGKILL);
-        kftrain::trainer::wait_process(r.pid, std::chrono::seconds(5));
+        r.process->signal(SIGKILL);
+        poll_exit(r, std::chrono::seconds(5));
         FAIL("trainer still running after " << timeout.count()
                                             << "s; stderr: " << read_text(r.err_path));
     }
@@ -134,8 +158,7 @@ inline bool wait_for_output(const Rank& r, const std::string& needle,
         if (read_text(r.out_path).find(needle) != std::string::npos) {
             return true;
         }
-        if (r.code ||
-            (r.code = kftrain::trainer::wait_process(r.pid, std::chrono::milliseconds(20)))) {
+        if (r.code || (r.code = poll_exit(r, std::chrono::milliseconds(20)))) {
             return read_text(r.out_path).find(needle) != std::string::npos;
         }
     }

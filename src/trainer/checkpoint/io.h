@@ -1,0 +1,35 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+
+#include "trainer/models.h"
+#include "util/result.h"
+
+namespace kftrain::trainer::checkpoint {
+
+// Hold where training stands: epochs fully done and optimizer steps taken.
+struct TrainPosition {
+    int64_t epoch = 0;
+    int64_t global_step = 0;
+};
+
+// Serialise the model, the optimizer (momentum or Adam moments included) and the position.
+std::string checkpoint_bytes(Net& model, torch::optim::Optimizer& optimizer, TrainPosition pos);
+
+// Restore what checkpoint_bytes saved onto the device of the model's parameters, whichever
+// device it was saved from; name is used in errors.
+util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std::string& name,
+                                                  Net& model, torch::optim::Optimizer& optimizer);
+
+// Write checkpoint bytes to path atomically.
+util::Status save_checkpoint(const std::string& path, Net& model,
+                             torch::optim::Optimizer& optimizer, TrainPosition pos);
+
+// Write all parameters as raw little-endian float32 values, in model order, from any device
+// (for tests).
+util::Status write_params_dump(const std::string& path, Net& model);
+
+}  // namespace kftrain::trainer::checkpoint

@@ -1,0 +1,416 @@
+// The only translation unit that includes c10d and Gloo headers; it hands NCCL raw pointers
+// through nccl_group.h, which includes neither torch nor CUDA.
+#include "trainer/comm/comm.h"
+
+#include <fmt/format.h>
+#include <torch/csrc/autograd/function.h>
+#include <torch/csrc/autograd/function_hook.h>
+#include <torch/csrc/autograd/variable.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include "trainer/comm/buckets.h"
+#include "trainer/comm/nccl_group.h"
+#include "util/text.h"
+
+namespace kftrain::trainer::comm {
+
+struct Comm::Impl {
+    c10::intrusive_ptr<c10d::TCPStore> store;
+    c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+    std::chrono::milliseconds timeout;
+    std::unique_ptr<NcclGroup> nccl;  // set by use_nccl()
+};
+
+namespace {
+
+std::shared_ptr<::gloo::transport::Device> make_device(const DistEnv& env) {
+    using c10d::ProcessGroupGloo;
+    if (!env.socket_ifname.empty()) {
+        return ProcessGroupGloo::createDeviceForInterface(env.socket_ifname);
+    }
+    if (is_loopback(env.master_addr)) {
+        return ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+    }
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0) {
+        try {
+            return ProcessGroupGloo::createDeviceForHostname(host);
+        } catch (const std::exception&) {
+        }
+    }
+    return ProcessGroupGloo::createDefaultDevice();
+}
+
+class GlooPending : public Comm::Pending {
+  public:
+    GlooPending(c10::intrusive_ptr<c10d::Work> work, std::chrono::milliseconds timeout)
+        : m_work(std::move(work)), m_timeout(timeout) {}
+    void wait() override { m_work->wait(m_timeout); }
+
+  private:
+    c10::intrusive_ptr<c10d::Work> m_work;
+    std::chrono::milliseconds m_timeout;
+};
+
+class NcclPending : public Comm::Pending {
+  public:
+    explicit NcclPending(std::unique_ptr<NcclGroup::Op> op) : m_op(std::move(op)) {}
+    void wait() override {
+        if (auto done = m_op->wait(); !done.ok()) {
+            throw std::runtime_error(done.error());
+        }
+    }
+
+  private:
+    std::unique_ptr<NcclGroup::Op> m_op;
+};
+
+NcclType nccl_type_of(const torch::Tensor& t) {
+    switch (t.scalar_type()) {
+        case torch::kFloat32:
+            return NcclType::f32;
+        case torch::kFloat64:
+            return NcclType::f64;
+        case torch::kFloat16:
+            return NcclType::f16;
+        case torch::kBFloat16:
+            return NcclType::bf16;
+        case torch::kInt32:
+            return NcclType::i32;
+        case torch::kInt64:
+            return NcclType::i64;
+        case torch::kUInt8:
+            return NcclType::u8;
+        default:
+            throw std::runtime_error(
+                fmt::format("NCCL cannot carry {} tensors", c10::toString(t.scalar_type())));
+    }
+}
+
+// Start an all-reduce (sum) or a broadcast from rank 0 of a contiguous tensor over NCCL.
+std::unique_ptr<NcclGroup::Op> start_nccl(NcclGroup& group, torch::Tensor& t, bool allreduce) {
+    const auto count = static_cast<std::size_t>(t.numel());
+    auto started = allreduce
+                       ? group.allreduce_sum(t.data_ptr(), count, nccl_type_of(t), t.is_cuda())
+                       : group.broadcast(t.data_ptr(), count, nccl_type_of(t), t.is_cuda());
+    if (!started.ok()) {
+        throw std::runtime_error(started.error());
+    }
+    return std::move(*started);
+}
+
+// Broadcast tensors over NCCL as one flat tensor per element type: one collective (and one
+// staging buffer) instead of one per parameter.
+void broadcast_nccl(NcclGroup& group, std::vector<torch::Tensor>& tensors) {
+    torch::NoGradGuard no_grad;
+    std::map<torch::ScalarType, std::vector<std::size_t>> by_type;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (tensors[i].numel() > 0) {
+            by_type[tensors[i].scalar_type()].push_back(i);
+        }
+    }
+    for (const auto& [type, indices] : by_type) {
+        std::vector<torch::Tensor> parts;
+        for (std::size_t i : indices) {
+            parts.push_back(tensors[i].reshape({-1}));
+        }
+        auto flat = torch::cat(parts);
+        if (auto done = start_nccl(group, flat, false)->wait(); !done.ok()) {
+            throw std::runtime_error(done.error());
+        }
+        int64_t offset = 0;
+        for (std::size_t i : indices) {
+            auto& t = tensors[i];
+            t.copy_(flat.narrow(0, offset, t.numel()).view(t.sizes()));
+            offset += t.numel();
+        }
+    }
+}
+
+void gloo_broadcast(Comm::Impl& impl, std::vector<torch::Tensor>& tensors) {
+    for (auto& t : tensors) {
+        std::vector<at::Tensor> one{t};
+        impl.group->broadcast(one)->wait(impl.timeout);
+    }
+}
+
+}  // namespace
+
+Comm::Comm(std::unique_ptr<Impl> impl, int rank, int world)
+    : m_impl(std::move(impl)), m_rank(rank), m_world(world) {}
+
+Comm::~Comm() = default;
+
+util::Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env,
+                                                  std::chrono::milliseconds timeout) {
+    auto impl = std::make_unique<Impl>();
+    impl->timeout = timeout;
+    try {
+        c10d::TCPStoreOptions opts;
+        opts.port = static_cast<std::uint16_t>(env.master_port);
+        opts.isServer = env.rank == 0;
+        opts.numWorkers = static_cast<std::size_t>(env.world_size);
+        opts.waitWorkers = true;
+        opts.timeout = timeout;
+        impl->store = c10::make_intrusive<c10d::TCPStore>(env.master_addr, opts);
+        auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+        options->devices.push_back(make_device(env));
+        options->threads = 1;
+        impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl->store, env.rank,
+                                                                  env.world_size, options);
+    } catch (const std::exception& e) {
+        return util::Error{fmt::format("cannot connect to {}:{} as rank {} of {} within {}s: {}",
+                                       env.master_addr, env.master_port, env.rank, env.world_size,
+                                       timeout.count() / 1000, util::first_line(e.what()))};
+    }
+    return std::unique_ptr<Comm>(new Comm(std::move(impl), env.rank, env.world_size));
+}
+
+util::Status Comm::use_nccl(int local_rank) {
+    std::string id, error;
+    if (m_rank == 0) {
+        auto made = NcclGroup::make_id();
+        if (made.ok()) {
+            id = *made;
+        } else {
+            error = made.error();
+        }
+    }
+    try {
+        // An empty id tells the others that rank 0 has none, so every rank stops now.
+        id = broadcast_bytes(id);
+    } catch (const std::exception& e) {
+        return util::Error{"cannot share the NCCL id over Gloo: " + util::first_line(e.what())};
+    }
+    if (id.empty()) {
+        return util::Error{m_rank == 0 ? error
+                                       : "rank 0 could not create an NCCL id (see its error)"};
+    }
+    auto group = NcclGroup::connect(id, m_rank, m_world, local_rank, m_impl->timeout);
+    if (!group.ok()) {
+        return util::Error{group.error()};
+    }
+    m_impl->nccl = std::move(*group);
+    return util::Unit{};
+}
+
+Backend Comm::backend() const {
+    return m_impl->nccl ? Backend::nccl : Backend::gloo;
+}
+
+void Comm::broadcast(std::vector<torch::Tensor>& tensors) {
+    if (m_impl->nccl) {
+        broadcast_nccl(*m_impl->nccl, tensors);
+        return;
+    }
+    gloo_broadcast(*m_impl, tensors);
+}
+
+std::vector<double> Comm::allreduce_sum(const std::vector<double>& values) {
+    auto t = torch::tensor(values, torch::kFloat64);
+    std::vector<at::Tensor> one{t};
+    m_impl->group->allreduce(one)->wait(m_impl->timeout);
+    return std::vector<double>(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+}
+
+std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
+    if (m_impl->nccl) {
+        return std::make_unique<NcclPending>(start_nccl(*m_impl->nccl, flat, true));
+    }
+    std::vector<at::Tensor> one{flat};
+    c10d::AllreduceOptions opts;
+    opts.reduceOp = c10d::ReduceOp::SUM;  // AVG crashes Gloo on 1.13: divide afterwards
+    return std::make_unique<GlooPending>(m_impl->group->allreduce(one, opts), m_impl->timeout);
+}
+
+void Comm::barrier() {
+    m_impl->group->barrier()->wait(m_impl->timeout);
+}
+
+std::string Comm::broadcast_bytes(const std::string& bytes) {
+    std::vector<torch::Tensor> size{torch::tensor({static_cast<int64_t>(bytes.size())})};
+    gloo_broadcast(*m_impl, size);
+    const int64_t n = size[0].item<int64_t>();
+    std::vector<torch::Tensor> data{torch::zeros({n}, torch::kUInt8)};
+    if (m_rank == 0) {
+        std::memcpy(data[0].data_ptr<uint8_t>(), bytes.data(), bytes.size());
+    }
+    gloo_broadcast(*m_impl, data);
+    return std::string(reinterpret_cast<const char*>(data[0].data_ptr<uint8_t>()),
+                       static_cast<std::size_t>(n));
+}
+
+// ---- GradientReducer ----
+
+struct GradientReducer::State {
+    struct Bucket {
+        std::vector<std::size_t> params;
+        torch::Tensor flat;
+        std::size_t pending = 0;
+        std::unique_ptr<Comm::Pending> work;
+    };
+    Comm* comm = nullptr;
+    std::vector<torch::Tensor> params;
+    // views[i] is parameter i's slot in its bucket's flat, shaped like the parameter: flat is
+    // allocated once and only changed in place, so the views stay valid.
+    std::vector<torch::Tensor> views;
+    std::vector<Bucket> buckets;
+    std::vector<std::size_t> bucket_of;
+    std::vector<bool> seen;
+    std::vector<std::shared_ptr<torch::autograd::Node>> accumulators;
+    std::size_t next_launch = 0;
+    std::size_t hook_launches = 0;
+    bool* enabled = nullptr;
+    std::mutex mutex;
+
+    void copy_in(std::size_t i) {
+        const auto& grad = params[i].grad();
+        if (grad.defined()) {
+            views[i].copy_(grad);
+        } else {
+            views[i].zero_();
+        }
+    }
+    void launch_ready() {
+        while (next_launch < buckets.size() && buckets[next_launch].pending == 0) {
+            auto& b = buckets[next_launch++];
+            b.work = comm->allreduce_async(b.flat);
+        }
+    }
+    void on_grad_ready(std::size_t i) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!*enabled || seen[i]) {
+            return;
+        }
+        seen[i] = true;
+        copy_in(i);
+        buckets[bucket_of[i]].pending -= 1;
+        const std::size_t before = next_launch;
+        launch_ready();
+        hook_launches += next_launch - before;
+    }
+};
+
+namespace {
+
+// Call the reducer when a parameter's gradient has been accumulated.
+class GradReadyHook : public torch::autograd::FunctionPostHook {
+  public:
+    GradReadyHook(GradientReducer::State* state, std::size_t index)
+        : m_state(state), m_index(index) {}
+    torch::autograd::variable_list operator()(const torch::autograd::variable_list& outputs,
+                                              const torch::autograd::variable_list&) override {
+        m_state->on_grad_ready(m_index);
+        return outputs;
+    }
+
+  private:
+    GradientReducer::State* m_state;
+    std::size_t m_index;
+};
+
+}  // namespace
+
+GradientReducer::GradientReducer(Comm& comm, std::vector<torch::Tensor> params,
+                                 std::size_t first_cap, std::size_t cap)
+    : m_state(std::make_unique<State>()) {
+    auto& s = *m_state;
+    s.comm = &comm;
+    s.enabled = &m_enabled;
+    s.params = std::move(params);
+    std::vector<std::size_t> bytes;
+    for (const auto& p : s.params) {
+        bytes.push_back(static_cast<std::size_t>(p.numel() * p.element_size()));
+    }
+    s.bucket_of.resize(s.params.size());
+    s.views.resize(s.params.size());
+    for (auto& indices : assign_buckets(bytes, first_cap, cap)) {
+        State::Bucket b;
+        int64_t total = 0;
+        for (std::size_t i : indices) {
+            s.bucket_of[i] = s.buckets.size();
+            total += s.params[i].numel();
+        }
+        b.params = std::move(indices);
+        b.flat = torch::zeros({total}, s.params[b.params[0]].options());
+        int64_t offset = 0;
+        for (std::size_t i : b.params) {
+            const auto& p = s.params[i];
+            s.views[i] = b.flat.narrow(0, offset, p.numel()).view(p.sizes());
+            offset += p.numel();
+        }
+        s.buckets.push_back(std::move(b));
+    }
+    for (std::size_t i = 0; i < s.params.size(); ++i) {
+        auto acc = torch::autograd::impl::grad_accumulator(s.params[i]);
+        acc->add_post_hook(std::make_unique<GradReadyHook>(&s, i));
+        s.accumulators.push_back(std::move(acc));
+    }
+    prepare();
+}
+
+GradientReducer::~GradientReducer() = default;
+
+void GradientReducer::prepare() {
+    auto& s = *m_state;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.seen.assign(s.params.size(), false);
+    for (auto& b : s.buckets) {
+        b.pending = b.params.size();
+        b.work.reset();
+    }
+    s.next_launch = 0;
+    s.hook_launches = 0;
+}
+
+void GradientReducer::finish() {
+    auto& s = *m_state;
+    {
+        std::lock_guard<std::mutex> lock(s.mutex);
+        for (std::size_t i = 0; i < s.params.size(); ++i) {
+            if (!s.seen[i]) {
+                s.seen[i] = true;
+                s.copy_in(i);
+                s.buckets[s.bucket_of[i]].pending -= 1;
+            }
+        }
+        s.launch_ready();
+    }
+    const double world = static_cast<double>(s.comm->world());
+    for (auto& b : s.buckets) {
+        b.work->wait();
+        b.flat.div_(world);
+        for (std::size_t i : b.params) {
+            auto& p = s.params[i];
+            if (p.grad().defined()) {
+                p.mutable_grad().copy_(s.views[i]);
+            } else {
+                p.mutable_grad() = s.views[i].clone();
+            }
+        }
+    }
+}
+
+void GradientReducer::allreduce_all() {
+    const bool was = m_enabled;
+    m_enabled = false;
+    prepare();
+    m_enabled = was;
+    finish();
+}
+
+std::size_t GradientReducer::bucket_count() const {
+    return m_state->buckets.size();
+}
+
+std::size_t GradientReducer::hook_launches() const {
+    return m_state->hook_launches;
+}
+
+}  // namespace kftrain::trainer::comm

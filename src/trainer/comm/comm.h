@@ -1,0 +1,92 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "trainer/comm/backend.h"
+#include "trainer/env.h"
+#include "util/result.h"
+
+namespace kftrain::trainer::comm {
+
+// Connect the ranks of one job: a TCPStore at MASTER_ADDR:MASTER_PORT served by rank 0 and a
+// Gloo process group, plus an NCCL communicator after use_nccl(). Collectives throw
+// std::exception when a peer fails or times out.
+class Comm {
+  public:
+    // Connect to every peer, waiting at most timeout for them to arrive.
+    static util::Result<std::unique_ptr<Comm>> connect(const DistEnv& env,
+                                                       std::chrono::milliseconds timeout);
+    ~Comm();
+
+    // Carry broadcast() and allreduce_async() over NCCL from now on, on CUDA device
+    // local_rank % devices; every rank must call it. The scalar sums, the barrier and
+    // broadcast_bytes stay on Gloo: they are small, and Gloo carries NCCL's id.
+    util::Status use_nccl(int local_rank);
+    // Return the backend of broadcast() and allreduce_async().
+    Backend backend() const;
+
+    int rank() const { return m_rank; }
+    int world() const { return m_world; }
+    // Overwrite tensors with rank 0's values.
+    void broadcast(std::vector<torch::Tensor>& tensors);
+    // Sum a few numbers over all ranks.
+    std::vector<double> allreduce_sum(const std::vector<double>& values);
+    // Start summing a flat tensor over all ranks in place; wait() on the handle finishes it.
+    class Pending;
+    std::unique_ptr<Pending> allreduce_async(torch::Tensor& flat);
+    // Wait until every rank gets here.
+    void barrier();
+    // Give every rank rank 0's bytes.
+    std::string broadcast_bytes(const std::string& bytes);
+
+    struct Impl;
+
+  private:
+    Comm(std::unique_ptr<Impl> impl, int rank, int world);
+    std::unique_ptr<Impl> m_impl;
+    int m_rank;
+    int m_world;
+};
+
+// Hold an all-reduce in flight.
+class Comm::Pending {
+  public:
+    virtual ~Pending() = default;
+    // Block until the all-reduce is done; throw when it failed or timed out.
+    virtual void wait() = 0;
+};
+
+// Average gradients over ranks in buckets, each bucket all-reduced as soon as all of its
+// gradients are ready during backward (hooks on the parameters' gradient accumulators),
+// buckets always launched in the same order on every rank.
+class GradientReducer {
+  public:
+    GradientReducer(Comm& comm, std::vector<torch::Tensor> params, std::size_t first_cap,
+                    std::size_t cap);
+    ~GradientReducer();
+
+    // Reset the buckets before a backward pass.
+    void prepare();
+    // Launch the buckets still waiting, wait for all and write the averages into the grads.
+    void finish();
+    // Turn the hooks on or off (off: gradients stay local, for measuring compute alone).
+    void set_enabled(bool enabled) { m_enabled = enabled; }
+    // All-reduce every bucket once without a backward pass (for measuring communication).
+    void allreduce_all();
+    // Return the number of buckets.
+    std::size_t bucket_count() const;
+    // Return how many buckets the last backward pass launched from its hooks (not finish()).
+    std::size_t hook_launches() const;
+
+    struct State;
+
+  private:
+    std::unique_ptr<State> m_state;
+    bool m_enabled = true;
+};
+
+}  // namespace kftrain::trainer::comm

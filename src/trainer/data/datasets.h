@@ -1,0 +1,18 @@
+#pragma once
+
+#include "trainer/data/image_set.h"
+#include "trainer/options.h"
+#include "util/result.h"
+
+namespace kftrain::trainer::data {
+
+// Default size of the in-memory synthetic data set when --samples is 0.
+constexpr int64_t k_default_synthetic_samples = 2048;
+
+// Load (or generate) the data set the options name, keeping the first --samples samples.
+util::Result<DataSplits> load_datasets(const TrainOptions& options);
+
+// Write make-dataset's output: the four MNIST IDX files in the output directory.
+util::Status make_dataset(const MakeDatasetOptions& options);
+
+}  // namespace kftrain::trainer::data

@@ -1,0 +1,142 @@
+#include "trainer/data/idx.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "trainer/data/file_bytes.h"
+
+namespace kftrain::trainer::data {
+namespace {
+
+constexpr uint32_t k_images_magic = 2051;
+constexpr uint32_t k_labels_magic = 2049;
+
+uint32_t be32(const std::string& b, std::size_t at) {
+    auto u = [&](std::size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(b[at + i])); };
+    return (u(0) << 24) | (u(1) << 16) | (u(2) << 8) | u(3);
+}
+
+void put_be32(std::string& b, uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) {
+        b.push_back(static_cast<char>((v >> shift) & 0xff));
+    }
+}
+
+util::Status check_header(const FileBytes& f, uint32_t magic, std::size_t header) {
+    if (f.bytes.size() < header) {
+        return util::Error{fmt::format("{}: truncated header ({} bytes, need {})", f.path,
+                                       f.bytes.size(), header)};
+    }
+    if (be32(f.bytes, 0) != magic) {
+        return util::Error{
+            fmt::format("{}: bad magic number {} (expected {})", f.path, be32(f.bytes, 0), magic)};
+    }
+    return util::Unit{};
+}
+
+util::Status check_size(const FileBytes& f, uint64_t expected, const std::string& formula) {
+    if (f.bytes.size() != expected) {
+        return util::Error{fmt::format("{}: {} bytes, expected {} = {} (truncated or corrupt)",
+                                       f.path, f.bytes.size(), expected, formula)};
+    }
+    return util::Unit{};
+}
+
+util::Status parse_images(const FileBytes& f, ImageSet& set) {
+    if (auto ok = check_header(f, k_images_magic, 16); !ok.ok()) {
+        return ok;
+    }
+    set.count = be32(f.bytes, 4);
+    set.rows = static_cast<int>(be32(f.bytes, 8));
+    set.cols = static_cast<int>(be32(f.bytes, 12));
+    const uint64_t expected = 16 + static_cast<uint64_t>(set.count) * set.rows * set.cols;
+    auto ok = check_size(f, expected, fmt::format("16 + {}*{}*{}", set.count, set.rows, set.cols));
+    if (!ok.ok()) {
+        return ok;
+    }
+    set.pixels.assign(f.bytes.begin() + 16, f.bytes.end());
+    return util::Unit{};
+}
+
+util::Status parse_labels(const FileBytes& f, ImageSet& set) {
+    if (auto ok = check_header(f, k_labels_magic, 8); !ok.ok()) {
+        return ok;
+    }
+    const uint32_t count = be32(f.bytes, 4);
+    if (auto ok = check_size(f, 8 + uint64_t{count}, fmt::format("8 + {}", count)); !ok.ok()) {
+        return ok;
+    }
+    if (count != set.count) {
+        return util::Error{fmt::format("{}: {} labels but the images file has {} images", f.path,
+                                       count, set.count)};
+    }
+    set.labels.assign(f.bytes.begin() + 8, f.bytes.end());
+    for (std::size_t i = 0; i < set.labels.size(); ++i) {
+        if (set.labels[i] >= k_num_classes) {
+            return util::Error{fmt::format("{}: label {} at index {} is not below {}", f.path,
+                                           int{set.labels[i]}, i, k_num_classes)};
+        }
+    }
+    return util::Unit{};
+}
+
+}  // namespace
+
+util::Result<ImageSet> read_idx_pair(const std::string& images_path,
+                                     const std::string& labels_path) {
+    ImageSet set;
+    auto images = read_maybe_gz(images_path);
+    if (!images.ok()) {
+        return util::Error{images.error()};
+    }
+    if (auto ok = parse_images(*images, set); !ok.ok()) {
+        return util::Error{ok.error()};
+    }
+    auto labels = read_maybe_gz(labels_path);
+    if (!labels.ok()) {
+        return util::Error{labels.error()};
+    }
+    if (auto ok = parse_labels(*labels, set); !ok.ok()) {
+        return util::Error{ok.error()};
+    }
+    if (set.count == 0) {
+        return util::Error{fmt::format("{}: holds no images", images->path)};
+    }
+    return set;
+}
+
+util::Result<DataSplits> load_mnist(const std::string& dir) {
+    const std::filesystem::path d(dir);
+    auto train =
+        read_idx_pair((d / k_mnist_train_images).string(), (d / k_mnist_train_labels).string());
+    if (!train.ok()) {
+        return util::Error{train.error()};
+    }
+    auto test =
+        read_idx_pair((d / k_mnist_test_images).string(), (d / k_mnist_test_labels).string());
+    if (!test.ok()) {
+        return util::Error{test.error()};
+    }
+    return DataSplits{std::move(*train), std::move(*test)};
+}
+
+util::Status write_idx_pair(const ImageSet& set, const std::string& images_path,
+                            const std::string& labels_path) {
+    std::string images;
+    put_be32(images, k_images_magic);
+    put_be32(images, static_cast<uint32_t>(set.count));
+    put_be32(images, static_cast<uint32_t>(set.rows));
+    put_be32(images, static_cast<uint32_t>(set.cols));
+    images.append(set.pixels.begin(), set.pixels.end());
+    std::string labels;
+    put_be32(labels, k_labels_magic);
+    put_be32(labels, static_cast<uint32_t>(set.count));
+    labels.append(set.labels.begin(), set.labels.end());
+    if (auto ok = write_file_atomic(images_path, images); !ok.ok()) {
+        return ok;
+    }
+    return write_file_atomic(labels_path, labels);
+}
+
+}  // namespace kftrain::trainer::data

@@ -1,0 +1,96 @@
+#include "trainer/mlflow/config.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace kftrain::trainer::mlflow {
+namespace {
+
+std::string get(const EnvLookup& env, const char* name) {
+    return env(name).value_or("");
+}
+
+// Tell whether an environment value means true, as MLflow's clients read it.
+bool truthy(std::string value) {
+    std::transform(value.begin(), value.end(), value.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return value == "true" || value == "1" || value == "yes";
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+    return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+void replace_all(std::string& text, const std::string& needle, const std::string& with) {
+    if (needle.empty()) {
+        return;
+    }
+    for (auto pos = text.find(needle); pos != std::string::npos;
+         pos = text.find(needle, pos + with.size())) {
+        text.replace(pos, needle.size(), with);
+    }
+}
+
+// Mask the user information of every http(s) URL in text.
+void mask_userinfo(std::string& text) {
+    for (auto scheme = text.find("://"); scheme != std::string::npos;
+         scheme = text.find("://", scheme + 3)) {
+        const auto start = scheme + 3;
+        const auto end = text.find_first_of("/ \t\n\"'", start);
+        const auto at = text.rfind('@', end == std::string::npos ? text.size() : end);
+        if (at != std::string::npos && at >= start) {
+            text.replace(start, at - start, "***");
+        }
+    }
+}
+
+}  // namespace
+
+util::Result<std::optional<MlflowConfig>> read_mlflow_config(const EnvLookup& env) {
+    MlflowConfig c;
+    c.tracking_uri = get(env, "MLFLOW_TRACKING_URI");
+    if (c.tracking_uri.empty()) {
+        return std::optional<MlflowConfig>{};
+    }
+    while (!c.tracking_uri.empty() && c.tracking_uri.back() == '/') {
+        c.tracking_uri.pop_back();
+    }
+    c.experiment_name = get(env, "MLFLOW_EXPERIMENT_NAME");
+    c.experiment_id = get(env, "MLFLOW_EXPERIMENT_ID");
+    c.job_name = get(env, "KFTRAIN_JOB_NAME");
+    c.job_namespace = get(env, "KFTRAIN_NAMESPACE");
+    c.image = get(env, "KFTRAIN_IMAGE");
+    c.run_name = get(env, "MLFLOW_RUN_NAME");
+    if (c.run_name.empty()) {
+        c.run_name = c.job_name;
+    }
+    c.token = get(env, "MLFLOW_TRACKING_TOKEN");
+    c.username = get(env, "MLFLOW_TRACKING_USERNAME");
+    c.password = get(env, "MLFLOW_TRACKING_PASSWORD");
+    c.insecure_tls = truthy(get(env, "MLFLOW_TRACKING_INSECURE_TLS"));
+    c.cert_path = get(env, "MLFLOW_TRACKING_SERVER_CERT_PATH");
+    if (!starts_with(c.tracking_uri, "http://") && !starts_with(c.tracking_uri, "https://")) {
+        return util::Error{fmt::format(
+            "MLFLOW_TRACKING_URI must be an http:// or https:// URL of a tracking server (got {})",
+            printable_uri(c))};
+    }
+    return std::optional<MlflowConfig>{std::move(c)};
+}
+
+std::string redact_secrets(const std::string& text, const MlflowConfig& config) {
+    std::string out = text;
+    replace_all(out, config.token, "***");
+    replace_all(out, config.password, "***");
+    mask_userinfo(out);
+    return out;
+}
+
+std::string printable_uri(const MlflowConfig& config) {
+    std::string uri = config.tracking_uri;
+    mask_userinfo(uri);
+    return uri;
+}
+
+}  // namespace kftrain::trainer::mlflow

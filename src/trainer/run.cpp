@@ -1,0 +1,385 @@
+#include "trainer/run.h"
+
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "trainer/checkpoint/files.h"
+#include "trainer/checkpoint/io.h"
+#include "trainer/data/file_bytes.h"
+#include "trainer/data/sampler.h"
+#include "trainer/process/signals.h"
+#include "trainer/run_logger.h"
+#include "trainer/session.h"
+#include "util/text.h"
+
+namespace kftrain::trainer {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Sum loss, correct predictions and samples over a span of steps.
+struct Tally {
+    double loss_sum = 0, correct = 0, count = 0;
+    void add(const std::vector<double>& v) {
+        loss_sum += v[0];
+        correct += v[1];
+        count += v[2];
+    }
+    double loss() const { return count > 0 ? loss_sum / count : 0; }
+    double accuracy() const { return count > 0 ? correct / count : 0; }
+};
+
+// Drive the epochs of one rank: steps, logging, evaluation and checkpoints.
+class Trainer {
+  public:
+    Trainer(Session& s, RunLogger& tracker) : m_s(s), m_tracker(tracker) {}
+    int run();
+
+  private:
+    checkpoint::TrainPosition resume();
+    std::vector<double> train_step(const std::vector<int64_t>& indices, int64_t step);
+    void log_progress(int64_t epoch, int64_t step, const Tally& tally);
+    bool run_epoch(int64_t epoch, int64_t first_step);
+    void evaluate(int64_t epoch);
+    void write_checkpoint(int64_t epoch_done);
+    void dump_params();
+    void announce_start();
+    void announce_end();
+    const char* backend() const;
+    double elapsed() const;
+    double eta() const;
+
+    Session& m_s;
+    RunLogger& m_tracker;
+    int64_t m_global_step = 0;
+    int64_t m_start_step = 0;
+    int64_t m_last_checkpoint = -1;
+    SteadyClock::time_point m_start = SteadyClock::now();
+    SteadyClock::time_point m_window_start = SteadyClock::now();
+    int64_t m_window_samples = 0;
+    Tally m_last_epoch;
+    bool m_stop = false;
+};
+
+double Trainer::elapsed() const {
+    return std::chrono::duration<double>(SteadyClock::now() - m_start).count();
+}
+
+double Trainer::eta() const {
+    const int64_t done = m_global_step - m_start_step;
+    const int64_t left = m_s.options.epochs * m_s.steps_per_epoch - m_global_step;
+    return done > 0 ? elapsed() / static_cast<double>(done) * static_cast<double>(left) : 0;
+}
+
+checkpoint::TrainPosition Trainer::resume() {
+    const auto& dir = m_s.options.checkpoint_dir;
+    std::string bytes, name;
+    if (m_s.rank() == 0 && !dir.empty()) {
+        if (auto newest = checkpoint::newest_checkpoint(dir)) {
+            auto read = data::read_file_bytes(*newest);
+            if (!read.ok()) {
+                throw std::runtime_error(read.error());
+            }
+            bytes = std::move(*read);
+            name = *newest;
+        }
+    }
+    if (m_s.comm) {
+        bytes = m_s.comm->broadcast_bytes(bytes);
+    }
+    if (bytes.empty()) {
+        return checkpoint::TrainPosition{};
+    }
+    auto pos = checkpoint::load_checkpoint_bytes(bytes, name.empty() ? "rank 0's checkpoint" : name,
+                                                 *m_s.model, *m_s.optimizer);
+    if (!pos.ok()) {
+        throw std::runtime_error(pos.error());
+    }
+    m_last_checkpoint = pos->global_step;
+    return *pos;
+}
+
+std::vector<double> Trainer::train_step(const std::vector<int64_t>& indices, int64_t step) {
+    const int64_t b = m_s.options.batch_size;
+    const auto first = indices.begin() + step * b;
+    const auto last = indices.begin() + std::min<int64_t>((step + 1) * b, indices.size());
+    auto [x, y] = m_s.batch(m_s.train, std::vector<int64_t>(first, last));
+    m_s.set_lr(lr_at(m_s.schedule, m_global_step));
+    m_s.optimizer->zero_grad();
+    if (m_s.reducer) {
+        m_s.reducer->prepare();
+    }
+    auto logits = m_s.model->forward(x);
+    auto loss = torch::nn::functional::cross_entropy(logits, y);
+    loss.backward();
+    if (m_s.reducer) {
+        m_s.reducer->finish();
+    }
+    m_s.optimizer->step();
+    const double n = static_cast<double>(y.size(0));
+    const double correct = logits.argmax(1).eq(y).sum().item<double>();
+    const double stop = process::stop_requested() ? 1 : 0;
+    return m_s.sum_over_ranks({loss.item<double>() * n, correct, n, stop});
+}
+
+void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally) {
+    const double window =
+        std::chrono::duration<double>(SteadyClock::now() - m_window_start).count();
+    const double rate = window > 0 ? m_window_samples / window : 0;
+    const double lr = lr_at(m_s.schedule, m_global_step - 1);
+    m_s.log->emit("progress", {{"epoch", epoch + 1},
+                               {"epochs", m_s.options.epochs},
+                               {"step", step + 1},
+                               {"steps_per_epoch", m_s.steps_per_epoch},
+                               {"global_step", m_global_step},
+                               {"loss", tally.loss()},
+                               {"accuracy", tally.accuracy()},
+                               {"samples_per_sec", rate},
+                               {"lr", lr},
+                               {"elapsed_s", elapsed()},
+                               {"eta_s", eta()}});
+    if (m_s.rank() == 0) {
+        m_tracker.log_metrics({{"loss", tally.loss()},
+                               {"accuracy", tally.accuracy()},
+                               {"samples_per_sec", rate},
+                               {"lr", lr}},
+                              m_global_step);
+    }
+    m_window_start = SteadyClock::now();
+    m_window_samples = 0;
+}
+
+// Run the steps of one epoch from first_step; return false when a stop was requested.
+bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
+    const auto indices = m_s.epoch_indices(epoch);
+    const auto epoch_start = SteadyClock::now();
+    m_window_start = epoch_start;
+    Tally tally;
+    for (int64_t step = first_step; step < m_s.steps_per_epoch; ++step) {
+        const auto sums = train_step(indices, step);
+        tally.add(sums);
+        m_window_samples += static_cast<int64_t>(sums[2]);
+        m_global_step += 1;
+        if ((step + 1) % m_s.options.log_every == 0 || step + 1 == m_s.steps_per_epoch) {
+            log_progress(epoch, step, tally);
+        }
+        if (sums[3] > 0) {
+            m_stop = true;
+            return false;
+        }
+        const auto every = m_s.options.checkpoint_every;
+        if (every > 0 && m_global_step % every == 0 && step + 1 < m_s.steps_per_epoch) {
+            write_checkpoint(epoch);
+        }
+    }
+    const double epoch_time =
+        std::chrono::duration<double>(SteadyClock::now() - epoch_start).count();
+    m_last_epoch = tally;
+    const double rate = epoch_time > 0 ? tally.count / epoch_time : 0;
+    m_s.log->emit("epoch", {{"epoch", epoch + 1},
+                            {"epochs", m_s.options.epochs},
+                            {"loss", tally.loss()},
+                            {"accuracy", tally.accuracy()},
+                            {"samples_per_sec", rate},
+                            {"epoch_time_s", epoch_time},
+                            {"elapsed_s", elapsed()},
+                            {"eta_s", eta()}});
+    if (m_s.rank() == 0) {
+        m_tracker.log_metrics({{"epoch", static_cast<double>(epoch + 1)},
+                               {"epoch_loss", tally.loss()},
+                               {"epoch_accuracy", tally.accuracy()},
+                               {"epoch_samples_per_sec", rate},
+                               {"epoch_time_s", epoch_time}},
+                              m_global_step);
+    }
+    return true;
+}
+
+void Trainer::evaluate(int64_t epoch) {
+    torch::NoGradGuard no_grad;
+    if (m_s.comm) {
+        auto buffers = m_s.model->buffers();  // batch-norm statistics: evaluate with rank 0's
+        m_s.comm->broadcast(buffers);
+    }
+    m_s.model->eval();
+    const auto indices = data::eval_indices(m_s.test.size(), m_s.rank(), m_s.world());
+    double loss_sum = 0, correct = 0;
+    constexpr std::size_t k_eval_batch = 256;
+    for (std::size_t i = 0; i < indices.size(); i += k_eval_batch) {
+        const auto end = std::min(indices.size(), i + k_eval_batch);
+        auto [x, y] = m_s.batch(m_s.test, {indices.begin() + i, indices.begin() + end});
+        auto logits = m_s.model->forward(x);
+        loss_sum +=
+            torch::nn::functional::cross_entropy(
+                logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                .item<double>();
+        correct += logits.argmax(1).eq(y).sum().item<double>();
+    }
+    m_s.model->train();
+    const auto sums = m_s.sum_over_ranks({loss_sum, correct, static_cast<double>(indices.size())});
+    const double n = std::max(sums[2], 1.0);
+    m_s.log->emit("eval", {{"epoch", epoch + 1},
+                           {"loss", sums[0] / n},
+                           {"accuracy", sums[1] / n},
+                           {"samples", static_cast<int64_t>(sums[2])}});
+    if (m_s.rank() == 0) {
+        m_tracker.log_metrics({{"eval_loss", sums[0] / n}, {"eval_accuracy", sums[1] / n}},
+                              m_global_step);
+    }
+}
+
+// Write a checkpoint from rank 0; epoch_done counts the epochs finished.
+void Trainer::write_checkpoint(int64_t epoch_done) {
+    if (m_s.options.checkpoint_dir.empty() || m_last_checkpoint == m_global_step) {
+        return;
+    }
+    m_last_checkpoint = m_global_step;
+    if (m_s.rank() != 0) {
+        return;
+    }
+    const auto& dir = m_s.options.checkpoint_dir;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const auto path =
+        (std::filesystem::path(dir) / checkpoint::checkpoint_name(m_global_step)).string();
+    auto saved = checkpoint::save_checkpoint(path, *m_s.model, *m_s.optimizer,
+                                             checkpoint::TrainPosition{epoch_done, m_global_step});
+    if (!saved.ok()) {
+        m_s.log->emit("warning", {{"message", "checkpoint not written: " + saved.error()}});
+        return;
+    }
+    checkpoint::rotate_checkpoints(dir, m_s.options.keep_checkpoints);
+    m_s.log->emit("checkpoint",
+                  {{"path", path}, {"epoch", epoch_done}, {"global_step", m_global_step}});
+}
+
+void Trainer::dump_params() {
+    const char* prefix = std::getenv("KFTRAIN_PARAMS_OUT");
+    if (prefix == nullptr || *prefix == '\0') {
+        return;
+    }
+    auto ok =
+        checkpoint::write_params_dump(fmt::format("{}.rank{}", prefix, m_s.rank()), *m_s.model);
+    if (!ok.ok()) {
+        m_s.log->emit("warning", {{"message", ok.error()}});
+    }
+}
+
+const char* Trainer::backend() const {
+    return m_s.comm ? comm::backend_name(m_s.comm->backend()) : "none";
+}
+
+void Trainer::announce_start() {
+    const auto& o = m_s.options;
+    const bool resumed = m_start_step > 0 || m_last_checkpoint >= 0;
+    m_s.log->emit("start", {{"model", o.model},
+                            {"dataset", o.dataset},
+                            {"epochs", o.epochs},
+                            {"batch_size", o.batch_size},
+                            {"global_batch_size", o.batch_size * m_s.world()},
+                            {"lr", lr_at(m_s.schedule, m_global_step)},
+                            {"backend", backend()},
+                            {"device", m_s.device.str()},
+                            {"threads", m_s.threads},
+                            {"samples", m_s.train.size()},
+                            {"steps_per_epoch", m_s.steps_per_epoch},
+                            {"resumed_from", resumed ? Fields(m_start_step) : Fields(nullptr)}});
+    if (m_s.rank() == 0) {
+        m_tracker.log_params({{"model", o.model},
+                              {"dataset", o.dataset},
+                              {"epochs", std::to_string(o.epochs)},
+                              {"batch_size", std::to_string(o.batch_size)},
+                              {"lr", fmt::format("{}", o.lr)},
+                              {"optimizer", o.optimizer},
+                              {"world_size", std::to_string(m_s.world())},
+                              {"global_batch_size", std::to_string(o.batch_size * m_s.world())},
+                              {"backend", backend()},
+                              {"seed", std::to_string(o.seed)}});
+    }
+}
+
+void Trainer::announce_end() {
+    if (m_stop) {
+        m_s.log->emit("warning",
+                      {{"message", fmt::format("stopped by a signal at step {}", m_global_step)}});
+        return;
+    }
+    const auto& o = m_s.options;
+    const double t = elapsed();
+    const double samples =
+        static_cast<double>(m_global_step - m_start_step) * o.batch_size * m_s.world();
+    m_s.log->emit("finish", {{"epochs", o.epochs},
+                             {"global_step", m_global_step},
+                             {"loss", m_last_epoch.loss()},
+                             {"accuracy", m_last_epoch.accuracy()},
+                             {"elapsed_s", t},
+                             {"samples_per_sec", t > 0 ? samples / t : 0}});
+}
+
+int Trainer::run() {
+    const auto pos = resume();
+    m_global_step = m_start_step = pos.global_step;
+    announce_start();
+    m_start = SteadyClock::now();
+    for (int64_t epoch = m_global_step / m_s.steps_per_epoch; epoch < m_s.options.epochs; ++epoch) {
+        const int64_t first = m_global_step - epoch * m_s.steps_per_epoch;
+        if (!run_epoch(epoch, first)) {
+            write_checkpoint(epoch);
+            break;
+        }
+        evaluate(epoch);
+        write_checkpoint(epoch + 1);
+    }
+    dump_params();
+    announce_end();
+    if (m_s.comm) {
+        m_s.comm->barrier();
+    }
+    return m_stop ? k_exit_terminated : 0;
+}
+
+}  // namespace
+
+TorchCuda probe_torch_cuda() {
+    TorchCuda facts;
+    facts.devices = static_cast<int>(torch::cuda::device_count());
+    // libc10_cuda registers CUDA's device guard when it loads: only CUDA builds have it.
+    facts.built = facts.devices > 0 || c10::impl::hasDeviceGuardImpl(c10::DeviceType::CUDA);
+    return facts;
+}
+
+int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& out,
+                std::ostream& err) {
+    process::install_stop_handlers();
+    ProgressLog log(out, err, options.log_format == "json", env.rank, env.world_size);
+    auto tracker = make_run_logger(RunInfo{env.rank, env.world_size, options.checkpoint_dir,
+                                           [&log](const std::string& message) {
+                                               log.emit("warning", {{"message", message}});
+                                           }});
+    try {
+        auto session = open_session(options, env, log);
+        if (!session.ok()) {
+            log.emit("error", {{"message", session.error()}});
+            tracker->set_status(RunStatus::failed);
+            return 1;
+        }
+        if (options.benchmark_steps > 0) {
+            return run_benchmark(**session);
+        }
+        Trainer trainer(**session, *tracker);
+        const int code = trainer.run();
+        // The issue asks for FAILED after SIGTERM too; a restart sets the run back to RUNNING.
+        tracker->set_status(code == 0 ? RunStatus::finished : RunStatus::failed);
+        return code;
+    } catch (const std::exception& e) {
+        const auto hint = env.world_size > 1 ? " (a peer failed, exited or timed out)" : "";
+        log.emit("error", {{"message", util::first_line(e.what()) + hint}});
+        tracker->set_status(RunStatus::failed);
+        return 1;
+    }
+}
+
+}  // namespace kftrain::trainer

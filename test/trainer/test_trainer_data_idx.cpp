@@ -1,0 +1,107 @@
+#include <zlib.h>
+
+#include <catch2/catch.hpp>
+
+#include "temp_dir.h"
+#include "trainer/data/datasets.h"
+#include "trainer/data/file_bytes.h"
+#include "trainer/data/idx.h"
+#include "trainer/data/synthetic.h"
+
+using namespace kftrain::trainer::data;
+
+namespace {
+
+ImageSet tiny_set(int64_t n) {
+    return make_synthetic(n, 1, 28, 28, 7);
+}
+
+void gzip_file(const std::string& from, const std::string& to) {
+    const auto bytes = *read_file_bytes(from);
+    gzFile out = gzopen(to.c_str(), "wb");
+    gzwrite(out, bytes.data(), static_cast<unsigned>(bytes.size()));
+    gzclose(out);
+}
+
+}  // namespace
+
+TEST_CASE("IDX files written by write_idx_pair read back identically", "[trainer][idx]") {
+    TempDir dir;
+    const auto set = tiny_set(12);
+    REQUIRE(write_idx_pair(set, dir.file("img"), dir.file("lbl")).ok());
+    auto back = read_idx_pair(dir.file("img"), dir.file("lbl"));
+    REQUIRE(back.ok());
+    CHECK(back->count == 12);
+    CHECK(back->rows == 28);
+    CHECK(back->cols == 28);
+    CHECK(back->pixels == set.pixels);
+    CHECK(back->labels == set.labels);
+}
+
+TEST_CASE("IDX reader falls back to the .gz file", "[trainer][idx]") {
+    TempDir dir;
+    REQUIRE(write_idx_pair(tiny_set(5), dir.file("raw-img"), dir.file("lbl")).ok());
+    gzip_file(dir.file("raw-img"), dir.file("img.gz"));
+    auto back = read_idx_pair(dir.file("img"), dir.file("lbl"));
+    REQUIRE(back.ok());
+    CHECK(back->count == 5);
+}
+
+TEST_CASE("IDX reader names the file and the problem", "[trainer][idx]") {
+    TempDir dir;
+    REQUIRE(write_idx_pair(tiny_set(4), dir.file("img"), dir.file("lbl")).ok());
+    const auto img = *read_file_bytes(dir.file("img"));
+    const auto lbl = *read_file_bytes(dir.file("lbl"));
+
+    SECTION("truncated images") {
+        write_text(dir.file("img"), img.substr(0, img.size() - 10));
+        auto r = read_idx_pair(dir.file("img"), dir.file("lbl"));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() == dir.file("img") +
+                               ": 3142 bytes, expected 3152 = 16 + 4*28*28 (truncated or corrupt)");
+    }
+    SECTION("bad magic") {
+        write_text(dir.file("lbl"), img);
+        auto r = read_idx_pair(dir.file("img"), dir.file("lbl"));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() == dir.file("lbl") + ": bad magic number 2051 (expected 2049)");
+    }
+    SECTION("label count differs from image count") {
+        std::string fewer = lbl.substr(0, lbl.size() - 1);
+        fewer[7] = 3;
+        write_text(dir.file("lbl"), fewer);
+        auto r = read_idx_pair(dir.file("img"), dir.file("lbl"));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() == dir.file("lbl") + ": 3 labels but the images file has 4 images");
+    }
+    SECTION("label out of range") {
+        std::string bad = lbl;
+        bad[9] = 12;
+        write_text(dir.file("lbl"), bad);
+        auto r = read_idx_pair(dir.file("img"), dir.file("lbl"));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() == dir.file("lbl") + ": label 12 at index 1 is not below 10");
+    }
+    SECTION("missing file") {
+        auto r = read_idx_pair(dir.file("nope"), dir.file("lbl"));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() == dir.file("nope") + ": not found (nor " + dir.file("nope") + ".gz)");
+    }
+    SECTION("corrupt gzip") {
+        write_text(dir.file("gz-img.gz"), "not gzip at all, but long enough to be read");
+        auto r = read_idx_pair(dir.file("gz-img"), dir.file("lbl"));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().rfind(dir.file("gz-img.gz") + ":", 0) == 0);
+    }
+}
+
+TEST_CASE("make_dataset writes the four standard MNIST files that load_mnist reads",
+          "[trainer][idx]") {
+    TempDir dir;
+    REQUIRE(
+        make_dataset(kftrain::trainer::MakeDatasetOptions{"mnist", dir.file("mnist"), 50, 3}).ok());
+    auto splits = load_mnist(dir.file("mnist"));
+    REQUIRE(splits.ok());
+    CHECK(splits->train.count == 50);
+    CHECK(splits->test.count == synthetic_test_count(50));
+}
