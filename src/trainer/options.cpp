@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "trainer/flag_values.h"
 #include "trainer/version.h"
@@ -13,95 +14,143 @@
 namespace kftrain::trainer {
 namespace {
 
-// Bind one flag: its name, help and how to store its value into the options.
-struct FlagSpec {
+// Check a flag's text and return the value to store; errors name the flag and value.
+template <typename T>
+using Convert = std::function<util::Result<T>(const std::string& flag, const std::string& raw)>;
+
+// One flag (or, without a leading "--", a positional argument) of a command: everything
+// about it is written here once and drives both the parsing and the help.
+template <typename Opts>
+struct Flag {
     std::string name;
     std::string help;
-    std::function<util::Status(const std::string&, TrainOptions&)> apply;
+    // Check the text given for the flag and store its value into the options.
+    std::function<util::Status(const std::string& flag, const std::string& raw, Opts&)> store;
+    bool required = false;
 };
 
-template <typename T, typename F>
-std::function<util::Status(const std::string&, TrainOptions&)> store(F convert,
-                                                                     T TrainOptions::*field) {
-    return [convert, field](const std::string& raw, TrainOptions& o) -> util::Status {
-        auto value = convert(raw);
-        if (!value.ok()) {
-            return util::Error{value.error()};
-        }
-        o.*field = static_cast<T>(*value);
-        return util::Unit{};
+// One command: its help header and flags, and how CLI11 treats repeats and extras.
+template <typename Opts>
+struct CommandSpec {
+    std::string description;
+    std::string name;
+    std::vector<Flag<Opts>> flags;
+    // train: a repeated flag keeps its last value and unknown arguments are named here;
+    // make-dataset: CLI11's defaults (a repeat or an extra argument is CLI11's error).
+    bool lenient = false;
+};
+
+// Return a store that converts the text and writes the value into field.
+template <typename Opts, typename T, typename V>
+auto into(T Opts::*field, Convert<V> convert) {
+    return
+        [field, convert](const std::string& flag, const std::string& raw, Opts& o) -> util::Status {
+            auto value = convert(flag, raw);
+            if (!value.ok()) {
+                return util::Error{value.error()};
+            }
+            o.*field = static_cast<T>(*value);
+            return util::Unit{};
+        };
+}
+
+Convert<int64_t> integer(int64_t min) {
+    return
+        [min](const std::string& flag, const std::string& raw) { return flag_int(flag, raw, min); };
+}
+
+Convert<double> number(double min, bool exclusive, double max = 1e30) {
+    return [=](const std::string& flag, const std::string& raw) {
+        return flag_double(flag, raw, min, exclusive, max);
     };
 }
 
-auto int_flag(const std::string& name, int64_t min) {
-    return [name, min](const std::string& raw) { return flag_int(name, raw, min); };
+Convert<std::string> one_of(std::vector<std::string> choices) {
+    return [choices](const std::string& flag, const std::string& raw) {
+        return flag_choice(flag, raw, choices);
+    };
 }
 
-auto num_flag(const std::string& name, double min, bool exclusive, double max = 1e30) {
-    return [=](const std::string& raw) { return flag_double(name, raw, min, exclusive, max); };
+Convert<bool> boolean() {
+    return [](const std::string& flag, const std::string& raw) { return flag_bool(flag, raw); };
 }
 
-auto choice_flag(const std::string& name, std::vector<std::string> choices) {
-    return [name, choices](const std::string& raw) { return flag_choice(name, raw, choices); };
+Convert<std::string> text() {
+    return
+        [](const std::string&, const std::string& raw) { return util::Result<std::string>(raw); };
 }
 
-auto text_flag() {
-    return [](const std::string& raw) { return util::Result<std::string>(raw); };
-}
-
-std::vector<FlagSpec> train_flags() {
+CommandSpec<TrainOptions> train_command() {
     using O = TrainOptions;
     return {
-        {"--dataset", "mnist|cifar10|synthetic (default synthetic)",
-         store(choice_flag("--dataset", {"mnist", "cifar10", "synthetic"}), &O::dataset)},
-        {"--data-dir", "Directory holding the data set files", store(text_flag(), &O::data_dir)},
-        {"--model", "mnist-cnn|mlp|resnet18 (default mnist-cnn)",
-         store(choice_flag("--model", {"mnist-cnn", "mlp", "resnet18"}), &O::model)},
-        {"--epochs", "Epochs to train (default 1)", store(int_flag("--epochs", 1), &O::epochs)},
-        {"--batch-size", "Samples per step per replica (default 64)",
-         store(int_flag("--batch-size", 1), &O::batch_size)},
-        {"--lr", "Learning rate (default 0.01)", store(num_flag("--lr", 0, true), &O::lr)},
-        {"--optimizer", "sgd|adam (default sgd)",
-         store(choice_flag("--optimizer", {"sgd", "adam"}), &O::optimizer)},
-        {"--momentum", "SGD momentum (default 0.9)",
-         store(num_flag("--momentum", 0, false, 0.999999), &O::momentum)},
-        {"--weight-decay", "L2 weight decay (default 0)",
-         store(num_flag("--weight-decay", 0, false), &O::weight_decay)},
-        {"--scale-lr", "true|false: multiply the LR by the world size (default false)",
-         store([](const std::string& raw) { return flag_bool("--scale-lr", raw); }, &O::scale_lr)},
-        {"--warmup-epochs", "Epochs of linear LR warmup (default 0)",
-         store(int_flag("--warmup-epochs", 0), &O::warmup_epochs)},
-        {"--lr-step", "Epochs between LR decays, 0 = none (default 0)",
-         store(int_flag("--lr-step", 0), &O::lr_step)},
-        {"--lr-gamma", "LR decay factor (default 0.1)",
-         store(num_flag("--lr-gamma", 0, true, 1), &O::lr_gamma)},
-        {"--seed", "Random seed (default 42)", store(int_flag("--seed", 0), &O::seed)},
-        {"--checkpoint-dir", "Directory for checkpoints (none by default)",
-         store(text_flag(), &O::checkpoint_dir)},
-        {"--checkpoint-every", "Steps between checkpoints, 0 = epoch ends only (default 0)",
-         store(int_flag("--checkpoint-every", 0), &O::checkpoint_every)},
-        {"--keep-checkpoints", "Checkpoints to keep (default 3)",
-         store(int_flag("--keep-checkpoints", 1), &O::keep_checkpoints)},
-        {"--log-format", "text|json (default text)",
-         store(choice_flag("--log-format", {"text", "json"}), &O::log_format)},
-        {"--log-every", "Steps between progress lines (default 50)",
-         store(int_flag("--log-every", 1), &O::log_every)},
-        {"--backend", "auto|gloo|nccl (default auto)",
-         store(choice_flag("--backend", {"auto", "gloo", "nccl"}), &O::backend)},
-        {"--device",
-         "auto|cpu|cuda: where the model and data live (default auto: CUDA device "
-         "LOCAL_RANK % devices when libtorch sees one, else cpu)",
-         store(choice_flag("--device", {"auto", "cpu", "cuda"}), &O::device)},
-        {"--timeout", "Seconds to wait for peers (default 300)",
-         store(int_flag("--timeout", 1), &O::timeout_s)},
-        {"--threads", "Intra-op threads, 0 = CPU quota / local processes (default 0)",
-         store(int_flag("--threads", 0), &O::threads)},
-        {"--samples", "Training samples to use, 0 = all (synthetic: its size)",
-         store(int_flag("--samples", 0), &O::samples)},
-        {"--benchmark", "Measure this many steps and write a profile instead of training",
-         store(int_flag("--benchmark", 0), &O::benchmark_steps)},
-        {"--profile-out", "File for the --benchmark profile (JSON)",
-         store(text_flag(), &O::profile_out)},
+        "kftrain-trainer: data-parallel training with libtorch",
+        "kftrain-trainer",
+        {
+            {"--dataset", "mnist|cifar10|synthetic (default synthetic)",
+             into(&O::dataset, one_of({"mnist", "cifar10", "synthetic"}))},
+            {"--data-dir", "Directory holding the data set files", into(&O::data_dir, text())},
+            {"--model", "mnist-cnn|mlp|resnet18 (default mnist-cnn)",
+             into(&O::model, one_of({"mnist-cnn", "mlp", "resnet18"}))},
+            {"--epochs", "Epochs to train (default 1)", into(&O::epochs, integer(1))},
+            {"--batch-size", "Samples per step per replica (default 64)",
+             into(&O::batch_size, integer(1))},
+            {"--lr", "Learning rate (default 0.01)", into(&O::lr, number(0, true))},
+            {"--optimizer", "sgd|adam (default sgd)", into(&O::optimizer, one_of({"sgd", "adam"}))},
+            {"--momentum", "SGD momentum (default 0.9)",
+             into(&O::momentum, number(0, false, 0.999999))},
+            {"--weight-decay", "L2 weight decay (default 0)",
+             into(&O::weight_decay, number(0, false))},
+            {"--scale-lr", "true|false: multiply the LR by the world size (default false)",
+             into(&O::scale_lr, boolean())},
+            {"--warmup-epochs", "Epochs of linear LR warmup (default 0)",
+             into(&O::warmup_epochs, integer(0))},
+            {"--lr-step", "Epochs between LR decays, 0 = none (default 0)",
+             into(&O::lr_step, integer(0))},
+            {"--lr-gamma", "LR decay factor (default 0.1)", into(&O::lr_gamma, number(0, true, 1))},
+            {"--seed", "Random seed (default 42)", into(&O::seed, integer(0))},
+            {"--checkpoint-dir", "Directory for checkpoints (none by default)",
+             into(&O::checkpoint_dir, text())},
+            {"--checkpoint-every", "Steps between checkpoints, 0 = epoch ends only (default 0)",
+             into(&O::checkpoint_every, integer(0))},
+            {"--keep-checkpoints", "Checkpoints to keep (default 3)",
+             into(&O::keep_checkpoints, integer(1))},
+            {"--log-format", "text|json (default text)",
+             into(&O::log_format, one_of({"text", "json"}))},
+            {"--log-every", "Steps between progress lines (default 50)",
+             into(&O::log_every, integer(1))},
+            {"--backend", "auto|gloo|nccl (default auto)",
+             into(&O::backend, one_of({"auto", "gloo", "nccl"}))},
+            {"--device",
+             "auto|cpu|cuda: where the model and data live (default auto: CUDA device "
+             "LOCAL_RANK % devices when libtorch sees one, else cpu)",
+             into(&O::device, one_of({"auto", "cpu", "cuda"}))},
+            {"--timeout", "Seconds to wait for peers (default 300)",
+             into(&O::timeout_s, integer(1))},
+            {"--threads", "Intra-op threads, 0 = CPU quota / local processes (default 0)",
+             into(&O::threads, integer(0))},
+            {"--samples", "Training samples to use, 0 = all (synthetic: its size)",
+             into(&O::samples, integer(0))},
+            {"--benchmark", "Measure this many steps and write a profile instead of training",
+             into(&O::benchmark_steps, integer(0))},
+            {"--profile-out", "File for the --benchmark profile (JSON)",
+             into(&O::profile_out, text())},
+        },
+        true,
+    };
+}
+
+CommandSpec<MakeDatasetOptions> make_dataset_command() {
+    using O = MakeDatasetOptions;
+    return {
+        "Write a learnable synthetic data set in a standard format",
+        "kftrain-trainer make-dataset",
+        {
+            {"kind", "mnist", into(&O::kind, one_of({"mnist"})), true},
+            {"--out", "Output directory", into(&O::out, text()), true},
+            {"--samples", "Training samples (default 1000)", into(&O::samples, integer(1))},
+            {"--seed", "Random seed (default 42)", into(&O::seed, integer(0))},
+        },
+        false,
     };
 }
 
@@ -117,13 +166,13 @@ util::Status check_combinations(const TrainOptions& o) {
     return util::Unit{};
 }
 
-// Parse with CLI11 into raw strings; return the error text of CLI11 when it fails.
-util::Status parse_raw(CLI::App& app, std::vector<std::string> args) {
+// Parse with CLI11 into raw strings; return whether help was asked for, or the error.
+util::Result<bool> parse_raw(CLI::App& app, std::vector<std::string> args) {
     std::reverse(args.begin(), args.end());
     try {
         app.parse(args);
     } catch (const CLI::CallForHelp&) {
-        return util::Error{"help"};
+        return true;
     } catch (const CLI::ArgumentMismatch& e) {
         const std::string what = e.what();
         const auto flag = what.substr(0, what.find(':'));
@@ -137,35 +186,61 @@ util::Status parse_raw(CLI::App& app, std::vector<std::string> args) {
         return util::Error{fmt::format("{}: {} (got {})", extra,
                                        flag ? "unknown option" : "unexpected argument", extra)};
     }
-    return util::Unit{};
+    return false;
+}
+
+// Parse args as the command's flags into options, in the order of the table; return the
+// help text instead when help was asked for.
+template <typename Opts>
+util::Result<std::optional<std::string>> parse_flags(const CommandSpec<Opts>& command,
+                                                     const std::vector<std::string>& args,
+                                                     Opts& options) {
+    CLI::App app{command.description, command.name};
+    if (command.lenient) {
+        app.allow_extras();
+    }
+    std::map<std::string, std::string> raw;
+    std::vector<CLI::Option*> given;
+    for (const auto& f : command.flags) {
+        auto* option = app.add_option(f.name, raw[f.name], f.help);
+        if (f.required) {
+            option->required();
+        }
+        if (command.lenient) {
+            // A later flag wins.
+            option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+        }
+        given.push_back(option);
+    }
+    auto help = parse_raw(app, args);
+    if (!help.ok()) {
+        return util::Error{help.error()};
+    }
+    if (*help) {
+        return std::optional<std::string>(app.help());
+    }
+    for (std::size_t i = 0; i < command.flags.size(); ++i) {
+        const auto& f = command.flags[i];
+        if (given[i]->count() == 0) {
+            continue;
+        }
+        if (auto stored = f.store(f.name, raw[f.name], options); !stored.ok()) {
+            return util::Error{stored.error()};
+        }
+    }
+    return std::optional<std::string>();
 }
 
 util::Result<Invocation> parse_train(const std::vector<std::string>& args) {
-    CLI::App app{"kftrain-trainer: data-parallel training with libtorch", "kftrain-trainer"};
-    app.allow_extras();
-    const auto flags = train_flags();
-    std::map<std::string, std::string> raw;
-    for (const auto& f : flags) {
-        app.add_option(f.name, raw[f.name], f.help)
-            ->expected(1)
-            ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later flag wins
-    }
     Invocation out;
-    if (auto parsed = parse_raw(app, args); !parsed.ok()) {
-        if (parsed.error() == "help") {
-            out.command = Command::help;
-            out.text = app.help();
-            return out;
-        }
+    auto parsed = parse_flags(train_command(), args, out.train);
+    if (!parsed.ok()) {
         return util::Error{parsed.error()};
     }
-    for (const auto& f : flags) {
-        if (app.count(f.name) == 0) {
-            continue;
-        }
-        if (auto applied = f.apply(raw[f.name], out.train); !applied.ok()) {
-            return util::Error{applied.error()};
-        }
+    if (*parsed) {
+        out.command = Command::help;
+        out.text = **parsed;
+        return out;
     }
     if (auto ok = check_combinations(out.train); !ok.ok()) {
         return util::Error{ok.error()};
@@ -174,33 +249,16 @@ util::Result<Invocation> parse_train(const std::vector<std::string>& args) {
 }
 
 util::Result<Invocation> parse_make_dataset(const std::vector<std::string>& args) {
-    CLI::App app{"Write a learnable synthetic data set in a standard format",
-                 "kftrain-trainer make-dataset"};
-    std::string kind, out_dir, samples = "1000", seed = "42";
-    app.add_option("kind", kind, "mnist")->required();
-    app.add_option("--out", out_dir, "Output directory")->required();
-    app.add_option("--samples", samples, "Training samples (default 1000)");
-    app.add_option("--seed", seed, "Random seed (default 42)");
     Invocation out;
     out.command = Command::make_dataset;
-    if (auto parsed = parse_raw(app, args); !parsed.ok()) {
-        if (parsed.error() == "help") {
-            out.command = Command::help;
-            out.text = app.help();
-            return out;
-        }
+    auto parsed = parse_flags(make_dataset_command(), args, out.make_dataset);
+    if (!parsed.ok()) {
         return util::Error{parsed.error()};
     }
-    auto k = flag_choice("kind", kind, {"mnist"});
-    auto n = flag_int("--samples", samples, 1);
-    auto s = flag_int("--seed", seed, 0);
-    for (const std::string* e : {k.ok() ? nullptr : &k.error(), n.ok() ? nullptr : &n.error(),
-                                 s.ok() ? nullptr : &s.error()}) {
-        if (e != nullptr) {
-            return util::Error{*e};
-        }
+    if (*parsed) {
+        out.command = Command::help;
+        out.text = **parsed;
     }
-    out.make_dataset = MakeDatasetOptions{*k, out_dir, *n, *s};
     return out;
 }
 
