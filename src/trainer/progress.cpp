@@ -3,9 +3,14 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <utility>
+
+#include "wire/progress_events.h"
 
 namespace kftrain::trainer {
 namespace {
+
+namespace field = wire::field;
 
 double num(const Fields& f, const char* key) {
     const auto it = f.find(key);
@@ -20,51 +25,72 @@ std::string str(const Fields& f, const char* key) {
     return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
+std::string text_start(const Fields& f) {
+    const std::string resumed =
+        f.value(field::k_resumed_from, Fields()).is_null()
+            ? ""
+            : fmt::format(", resumed from step {}", str(f, field::k_resumed_from));
+    return fmt::format(
+        "start: model {} dataset {} epochs {} batch {} (global {}) lr {:.6g} backend {} "
+        "device {} threads {} samples {} steps/epoch {}{}",
+        str(f, field::k_model), str(f, field::k_dataset), str(f, field::k_epochs),
+        str(f, field::k_batch_size), str(f, field::k_global_batch_size), num(f, field::k_lr),
+        str(f, field::k_backend), str(f, field::k_device), str(f, field::k_threads),
+        str(f, field::k_samples), str(f, field::k_steps_per_epoch), resumed);
+}
+
+std::string text_progress(const Fields& f) {
+    return fmt::format(
+        "epoch {}/{} step {}/{} (global {}): loss {:.4f} accuracy {:.2f}% {:.1f} samples/s "
+        "lr {:.6g} elapsed {:.1f}s eta {:.1f}s",
+        str(f, field::k_epoch), str(f, field::k_epochs), str(f, field::k_step),
+        str(f, field::k_steps_per_epoch), str(f, field::k_global_step), num(f, field::k_loss),
+        100 * num(f, field::k_accuracy), num(f, field::k_samples_per_sec), num(f, field::k_lr),
+        num(f, field::k_elapsed_s), num(f, field::k_eta_s));
+}
+
+std::string text_epoch(const Fields& f) {
+    return fmt::format(
+        "epoch {}/{} done: loss {:.4f} accuracy {:.2f}% {:.1f} samples/s epoch time {:.1f}s "
+        "elapsed {:.1f}s eta {:.1f}s",
+        str(f, field::k_epoch), str(f, field::k_epochs), num(f, field::k_loss),
+        100 * num(f, field::k_accuracy), num(f, field::k_samples_per_sec),
+        num(f, field::k_epoch_time_s), num(f, field::k_elapsed_s), num(f, field::k_eta_s));
+}
+
+std::string text_eval(const Fields& f) {
+    return fmt::format("eval epoch {}: loss {:.4f} accuracy {:.2f}% on {} samples",
+                       str(f, field::k_epoch), num(f, field::k_loss),
+                       100 * num(f, field::k_accuracy), str(f, field::k_samples));
+}
+
+std::string text_checkpoint(const Fields& f) {
+    return fmt::format("checkpoint at epoch {} step {}: {}", str(f, field::k_epoch),
+                       str(f, field::k_global_step), str(f, field::k_path));
+}
+
+std::string text_finish(const Fields& f) {
+    return fmt::format(
+        "finish: {} epochs, {} steps, loss {:.4f} accuracy {:.2f}% {:.1f} samples/s "
+        "elapsed {:.1f}s",
+        str(f, field::k_epochs), str(f, field::k_global_step), num(f, field::k_loss),
+        100 * num(f, field::k_accuracy), num(f, field::k_samples_per_sec),
+        num(f, field::k_elapsed_s));
+}
+
 std::string text_body(const std::string& event, const Fields& f) {
-    if (event == "start") {
-        std::string resumed = f.value("resumed_from", Fields()).is_null()
-                                  ? ""
-                                  : fmt::format(", resumed from step {}", str(f, "resumed_from"));
-        return fmt::format(
-            "start: model {} dataset {} epochs {} batch {} (global {}) lr {:.6g} backend {} "
-            "device {} threads {} samples {} steps/epoch {}{}",
-            str(f, "model"), str(f, "dataset"), str(f, "epochs"), str(f, "batch_size"),
-            str(f, "global_batch_size"), num(f, "lr"), str(f, "backend"), str(f, "device"),
-            str(f, "threads"), str(f, "samples"), str(f, "steps_per_epoch"), resumed);
+    using Format = std::string (*)(const Fields&);
+    const std::pair<const char*, Format> formats[] = {
+        {wire::event::k_start, text_start},           {wire::event::k_progress, text_progress},
+        {wire::event::k_epoch, text_epoch},           {wire::event::k_eval, text_eval},
+        {wire::event::k_checkpoint, text_checkpoint}, {wire::event::k_finish, text_finish},
+    };
+    for (const auto& [name, format] : formats) {
+        if (event == name) {
+            return format(f);
+        }
     }
-    if (event == "progress") {
-        return fmt::format(
-            "epoch {}/{} step {}/{} (global {}): loss {:.4f} accuracy {:.2f}% {:.1f} samples/s "
-            "lr {:.6g} elapsed {:.1f}s eta {:.1f}s",
-            str(f, "epoch"), str(f, "epochs"), str(f, "step"), str(f, "steps_per_epoch"),
-            str(f, "global_step"), num(f, "loss"), 100 * num(f, "accuracy"),
-            num(f, "samples_per_sec"), num(f, "lr"), num(f, "elapsed_s"), num(f, "eta_s"));
-    }
-    if (event == "epoch") {
-        return fmt::format(
-            "epoch {}/{} done: loss {:.4f} accuracy {:.2f}% {:.1f} samples/s epoch time {:.1f}s "
-            "elapsed {:.1f}s eta {:.1f}s",
-            str(f, "epoch"), str(f, "epochs"), num(f, "loss"), 100 * num(f, "accuracy"),
-            num(f, "samples_per_sec"), num(f, "epoch_time_s"), num(f, "elapsed_s"),
-            num(f, "eta_s"));
-    }
-    if (event == "eval") {
-        return fmt::format("eval epoch {}: loss {:.4f} accuracy {:.2f}% on {} samples",
-                           str(f, "epoch"), num(f, "loss"), 100 * num(f, "accuracy"),
-                           str(f, "samples"));
-    }
-    if (event == "checkpoint") {
-        return fmt::format("checkpoint at epoch {} step {}: {}", str(f, "epoch"),
-                           str(f, "global_step"), str(f, "path"));
-    }
-    if (event == "finish") {
-        return fmt::format(
-            "finish: {} epochs, {} steps, loss {:.4f} accuracy {:.2f}% {:.1f} samples/s "
-            "elapsed {:.1f}s",
-            str(f, "epochs"), str(f, "global_step"), num(f, "loss"), 100 * num(f, "accuracy"),
-            num(f, "samples_per_sec"), num(f, "elapsed_s"));
-    }
-    return fmt::format("{}: {}", event, str(f, "message"));
+    return fmt::format("{}: {}", event, str(f, field::k_message));
 }
 
 }  // namespace
@@ -82,10 +108,10 @@ std::string iso_time_utc(std::chrono::system_clock::time_point t) {
 std::string format_event_json(const std::string& event, int rank, int world,
                               const std::string& time, const Fields& fields) {
     Fields line;
-    line["event"] = event;
-    line["rank"] = rank;
-    line["world_size"] = world;
-    line["time"] = time;
+    line[field::k_event] = event;
+    line[field::k_rank] = rank;
+    line[field::k_world_size] = world;
+    line[field::k_time] = time;
     for (const auto& [key, value] : fields.items()) {
         line[key] = value;
     }
@@ -97,7 +123,8 @@ std::string format_event_text(const std::string& event, int rank, int world, con
 }
 
 bool rank_prints(const std::string& event, int rank) {
-    return rank == 0 || event == "start" || event == "warning" || event == "error";
+    return rank == 0 || event == wire::event::k_start || event == wire::event::k_warning ||
+           event == wire::event::k_error;
 }
 
 ProgressLog::ProgressLog(std::ostream& out, std::ostream& err, bool json, int rank, int world,
@@ -114,7 +141,8 @@ void ProgressLog::emit(const std::string& event, const Fields& fields) {
               << std::endl;
         return;
     }
-    auto& stream = (event == "error" || event == "warning") ? m_err : m_out;
+    const bool to_err = event == wire::event::k_error || event == wire::event::k_warning;
+    auto& stream = to_err ? m_err : m_out;
     stream << format_event_text(event, m_rank, m_world, fields) << std::endl;
 }
 

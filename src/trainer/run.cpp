@@ -14,10 +14,13 @@
 #include "trainer/run_logger.h"
 #include "trainer/session.h"
 #include "util/text.h"
+#include "wire/progress_events.h"
 
 namespace kftrain::trainer {
 namespace {
 
+namespace event = wire::event;
+namespace field = wire::field;
 using SteadyClock = std::chrono::steady_clock;
 
 // Sum loss, correct predictions and samples over a span of steps.
@@ -130,17 +133,17 @@ void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally) {
         std::chrono::duration<double>(SteadyClock::now() - m_window_start).count();
     const double rate = window > 0 ? m_window_samples / window : 0;
     const double lr = lr_at(m_s.schedule, m_global_step - 1);
-    m_s.log->emit("progress", {{"epoch", epoch + 1},
-                               {"epochs", m_s.options.epochs},
-                               {"step", step + 1},
-                               {"steps_per_epoch", m_s.steps_per_epoch},
-                               {"global_step", m_global_step},
-                               {"loss", tally.loss()},
-                               {"accuracy", tally.accuracy()},
-                               {"samples_per_sec", rate},
-                               {"lr", lr},
-                               {"elapsed_s", elapsed()},
-                               {"eta_s", eta()}});
+    m_s.log->emit(event::k_progress, {{field::k_epoch, epoch + 1},
+                                      {field::k_epochs, m_s.options.epochs},
+                                      {field::k_step, step + 1},
+                                      {field::k_steps_per_epoch, m_s.steps_per_epoch},
+                                      {field::k_global_step, m_global_step},
+                                      {field::k_loss, tally.loss()},
+                                      {field::k_accuracy, tally.accuracy()},
+                                      {field::k_samples_per_sec, rate},
+                                      {field::k_lr, lr},
+                                      {field::k_elapsed_s, elapsed()},
+                                      {field::k_eta_s, eta()}});
     if (m_s.rank() == 0) {
         m_tracker.log_metrics({{"loss", tally.loss()},
                                {"accuracy", tally.accuracy()},
@@ -179,14 +182,14 @@ bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
         std::chrono::duration<double>(SteadyClock::now() - epoch_start).count();
     m_last_epoch = tally;
     const double rate = epoch_time > 0 ? tally.count / epoch_time : 0;
-    m_s.log->emit("epoch", {{"epoch", epoch + 1},
-                            {"epochs", m_s.options.epochs},
-                            {"loss", tally.loss()},
-                            {"accuracy", tally.accuracy()},
-                            {"samples_per_sec", rate},
-                            {"epoch_time_s", epoch_time},
-                            {"elapsed_s", elapsed()},
-                            {"eta_s", eta()}});
+    m_s.log->emit(event::k_epoch, {{field::k_epoch, epoch + 1},
+                                   {field::k_epochs, m_s.options.epochs},
+                                   {field::k_loss, tally.loss()},
+                                   {field::k_accuracy, tally.accuracy()},
+                                   {field::k_samples_per_sec, rate},
+                                   {field::k_epoch_time_s, epoch_time},
+                                   {field::k_elapsed_s, elapsed()},
+                                   {field::k_eta_s, eta()}});
     if (m_s.rank() == 0) {
         m_tracker.log_metrics({{"epoch", static_cast<double>(epoch + 1)},
                                {"epoch_loss", tally.loss()},
@@ -221,10 +224,10 @@ void Trainer::evaluate(int64_t epoch) {
     m_s.model->train();
     const auto sums = m_s.sum_over_ranks({loss_sum, correct, static_cast<double>(indices.size())});
     const double n = std::max(sums[2], 1.0);
-    m_s.log->emit("eval", {{"epoch", epoch + 1},
-                           {"loss", sums[0] / n},
-                           {"accuracy", sums[1] / n},
-                           {"samples", static_cast<int64_t>(sums[2])}});
+    m_s.log->emit(event::k_eval, {{field::k_epoch, epoch + 1},
+                                  {field::k_loss, sums[0] / n},
+                                  {field::k_accuracy, sums[1] / n},
+                                  {field::k_samples, static_cast<int64_t>(sums[2])}});
     if (m_s.rank() == 0) {
         m_tracker.log_metrics({{"eval_loss", sums[0] / n}, {"eval_accuracy", sums[1] / n}},
                               m_global_step);
@@ -248,12 +251,14 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
     auto saved = checkpoint::save_checkpoint(path, *m_s.model, *m_s.optimizer,
                                              checkpoint::TrainPosition{epoch_done, m_global_step});
     if (!saved.ok()) {
-        m_s.log->emit("warning", {{"message", "checkpoint not written: " + saved.error()}});
+        m_s.log->emit(event::k_warning,
+                      {{field::k_message, "checkpoint not written: " + saved.error()}});
         return;
     }
     checkpoint::rotate_checkpoints(dir, m_s.options.keep_checkpoints);
-    m_s.log->emit("checkpoint",
-                  {{"path", path}, {"epoch", epoch_done}, {"global_step", m_global_step}});
+    m_s.log->emit(event::k_checkpoint, {{field::k_path, path},
+                                        {field::k_epoch, epoch_done},
+                                        {field::k_global_step, m_global_step}});
 }
 
 void Trainer::dump_params() {
@@ -264,7 +269,7 @@ void Trainer::dump_params() {
     auto ok =
         checkpoint::write_params_dump(fmt::format("{}.rank{}", prefix, m_s.rank()), *m_s.model);
     if (!ok.ok()) {
-        m_s.log->emit("warning", {{"message", ok.error()}});
+        m_s.log->emit(event::k_warning, {{field::k_message, ok.error()}});
     }
 }
 
@@ -275,18 +280,19 @@ const char* Trainer::backend() const {
 void Trainer::announce_start() {
     const auto& o = m_s.options;
     const bool resumed = m_start_step > 0 || m_last_checkpoint >= 0;
-    m_s.log->emit("start", {{"model", o.model},
-                            {"dataset", o.dataset},
-                            {"epochs", o.epochs},
-                            {"batch_size", o.batch_size},
-                            {"global_batch_size", o.batch_size * m_s.world()},
-                            {"lr", lr_at(m_s.schedule, m_global_step)},
-                            {"backend", backend()},
-                            {"device", m_s.device.str()},
-                            {"threads", m_s.threads},
-                            {"samples", m_s.train.size()},
-                            {"steps_per_epoch", m_s.steps_per_epoch},
-                            {"resumed_from", resumed ? Fields(m_start_step) : Fields(nullptr)}});
+    m_s.log->emit(event::k_start,
+                  {{field::k_model, o.model},
+                   {field::k_dataset, o.dataset},
+                   {field::k_epochs, o.epochs},
+                   {field::k_batch_size, o.batch_size},
+                   {field::k_global_batch_size, o.batch_size * m_s.world()},
+                   {field::k_lr, lr_at(m_s.schedule, m_global_step)},
+                   {field::k_backend, backend()},
+                   {field::k_device, m_s.device.str()},
+                   {field::k_threads, m_s.threads},
+                   {field::k_samples, m_s.train.size()},
+                   {field::k_steps_per_epoch, m_s.steps_per_epoch},
+                   {field::k_resumed_from, resumed ? Fields(m_start_step) : Fields(nullptr)}});
     if (m_s.rank() == 0) {
         m_tracker.log_params({{"model", o.model},
                               {"dataset", o.dataset},
@@ -303,20 +309,21 @@ void Trainer::announce_start() {
 
 void Trainer::announce_end() {
     if (m_stop) {
-        m_s.log->emit("warning",
-                      {{"message", fmt::format("stopped by a signal at step {}", m_global_step)}});
+        m_s.log->emit(
+            event::k_warning,
+            {{field::k_message, fmt::format("stopped by a signal at step {}", m_global_step)}});
         return;
     }
     const auto& o = m_s.options;
     const double t = elapsed();
     const double samples =
         static_cast<double>(m_global_step - m_start_step) * o.batch_size * m_s.world();
-    m_s.log->emit("finish", {{"epochs", o.epochs},
-                             {"global_step", m_global_step},
-                             {"loss", m_last_epoch.loss()},
-                             {"accuracy", m_last_epoch.accuracy()},
-                             {"elapsed_s", t},
-                             {"samples_per_sec", t > 0 ? samples / t : 0}});
+    m_s.log->emit(event::k_finish, {{field::k_epochs, o.epochs},
+                                    {field::k_global_step, m_global_step},
+                                    {field::k_loss, m_last_epoch.loss()},
+                                    {field::k_accuracy, m_last_epoch.accuracy()},
+                                    {field::k_elapsed_s, t},
+                                    {field::k_samples_per_sec, t > 0 ? samples / t : 0}});
 }
 
 int Trainer::run() {
@@ -355,14 +362,14 @@ int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& o
                 std::ostream& err) {
     process::install_stop_handlers();
     ProgressLog log(out, err, options.log_format == "json", env.rank, env.world_size);
-    auto tracker = make_run_logger(RunInfo{env.rank, env.world_size, options.checkpoint_dir,
-                                           [&log](const std::string& message) {
-                                               log.emit("warning", {{"message", message}});
-                                           }});
+    auto tracker = make_run_logger(RunInfo{
+        env.rank, env.world_size, options.checkpoint_dir, [&log](const std::string& message) {
+            log.emit(event::k_warning, {{field::k_message, message}});
+        }});
     try {
         auto session = open_session(options, env, log);
         if (!session.ok()) {
-            log.emit("error", {{"message", session.error()}});
+            log.emit(event::k_error, {{field::k_message, session.error()}});
             tracker->set_status(RunStatus::failed);
             return 1;
         }
@@ -376,7 +383,7 @@ int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& o
         return code;
     } catch (const std::exception& e) {
         const auto hint = env.world_size > 1 ? " (a peer failed, exited or timed out)" : "";
-        log.emit("error", {{"message", util::first_line(e.what()) + hint}});
+        log.emit(event::k_error, {{field::k_message, util::first_line(e.what()) + hint}});
         tracker->set_status(RunStatus::failed);
         return 1;
     }

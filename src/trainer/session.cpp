@@ -18,10 +18,13 @@
 #include "trainer/process/watchdog.h"
 #include "trainer/profile.h"
 #include "trainer/run.h"
+#include "wire/progress_events.h"
 
 namespace kftrain::trainer {
 namespace {
 
+namespace event = wire::event;
+namespace field = wire::field;
 using SteadyClock = std::chrono::steady_clock;
 
 // Set torch's intra-op threads, one inter-op thread and OpenBLAS's own pool to threads.
@@ -95,10 +98,11 @@ util::Result<std::unique_ptr<comm::Comm>> connect_peers(Session& s) {
     const auto timeout = std::chrono::seconds(s.options.timeout_s);
     // The store's and Gloo's rendezvous timeouts add up: bound the whole connection.
     process::Watchdog watchdog(timeout + std::chrono::seconds(1), [&s] {
-        s.log->emit("error", {{"message", fmt::format("cannot connect to {}:{} as rank {} of {} "
-                                                      "within {}s: peers missing",
-                                                      s.env.master_addr, s.env.master_port,
-                                                      s.rank(), s.world(), s.options.timeout_s)}});
+        s.log->emit(event::k_error,
+                    {{field::k_message, fmt::format("cannot connect to {}:{} as rank {} of {} "
+                                                    "within {}s: peers missing",
+                                                    s.env.master_addr, s.env.master_port, s.rank(),
+                                                    s.world(), s.options.timeout_s)}});
         std::_Exit(1);
     });
     return comm::Comm::connect(s.env, timeout);
@@ -302,7 +306,8 @@ int run_benchmark(Session& s) {
     std::ofstream out(s.options.profile_out);
     out << profile_json(p).dump(2) << "\n";
     if (!out) {
-        s.log->emit("error", {{"message", fmt::format("cannot write {}", s.options.profile_out)}});
+        s.log->emit(event::k_error,
+                    {{field::k_message, fmt::format("cannot write {}", s.options.profile_out)}});
         return 1;
     }
     return 0;
