@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
+#include "util/text.h"
 
 namespace kftrain::trainer::mlflow {
 namespace {
@@ -13,10 +12,9 @@ std::string get(const EnvLookup& env, const char* name) {
 }
 
 // Tell whether an environment value means true, as MLflow's clients read it.
-bool truthy(std::string value) {
-    std::transform(value.begin(), value.end(), value.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return value == "true" || value == "1" || value == "yes";
+bool truthy(const std::string& value) {
+    const std::string lower = util::to_lower(value);
+    return lower == "true" || lower == "1" || lower == "yes";
 }
 
 bool starts_with(const std::string& text, const std::string& prefix) {
