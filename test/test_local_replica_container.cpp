@@ -67,6 +67,9 @@ TEST_CASE("a manifest the local backend cannot run is refused with its path", "[
     };
     const std::vector<Case> cases = {
         {"no replica specs", "spec: {}", "spec.pytorchReplicaSpecs: missing"},
+        {"spec a scalar", "spec: 5", "spec.pytorchReplicaSpecs: missing"},
+        {"replica spec a scalar", "spec: {pytorchReplicaSpecs: {Master: 3}}",
+         "spec.pytorchReplicaSpecs.Master.template.spec.containers: missing"},
         {"no containers", "spec: {pytorchReplicaSpecs: {Master: {template: {spec: {}}}}}",
          "spec.pytorchReplicaSpecs.Master.template.spec.containers: missing"},
         {"no command",

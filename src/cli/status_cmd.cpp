@@ -69,9 +69,7 @@ util::Status StatusOptions::complete(const Context& ctx) {
 }
 
 util::Status StatusOptions::validate() {
-    auto parsed = view::parse_output_format(
-        output, {view::OutputFormat::Table, view::OutputFormat::Wide, view::OutputFormat::Json,
-                 view::OutputFormat::Yaml});
+    auto parsed = view::parse_output_format(output, view::k_job_formats);
     if (!parsed) {
         return parsed.error_value();
     }

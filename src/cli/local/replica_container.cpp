@@ -10,6 +10,12 @@ namespace {
 constexpr const char* k_specs = "spec.pytorchReplicaSpecs";
 constexpr const char* k_container_name = "pytorch";
 
+// Return the member key of node, or an undefined node when node is not a map (a custom
+// template may put anything anywhere; yaml-cpp throws on a subscript of a scalar).
+YAML::Node member(const YAML::Node& node, const char* key) {
+    return node && node.IsMap() ? node[key] : YAML::Node(YAML::NodeType::Undefined);
+}
+
 // Append a sequence of strings (command or args) to argv; an error names the path.
 util::Status append_strings(const YAML::Node& list, const std::string& path,
                             std::vector<std::string>& argv) {
@@ -68,13 +74,13 @@ void read_mounts(const YAML::Node& mounts, ReplicaContainer& out) {
 util::Result<ReplicaContainer> read_container(const YAML::Node& replica_spec,
                                               const std::string& type) {
     const std::string path = fmt::format("{}.{}.template.spec.containers", k_specs, type);
-    YAML::Node containers = replica_spec["template"]["spec"]["containers"];
+    YAML::Node containers = member(member(member(replica_spec, "template"), "spec"), "containers");
     if (!containers || !containers.IsSequence()) {
         return util::error(fmt::format("{}: missing", path));
     }
     for (const auto& container : containers) {
-        if (!container.IsMap() || !container["name"] ||
-            container["name"].as<std::string>("") != k_container_name) {
+        if (!container.IsMap() || !container["name"] || !container["name"].IsScalar() ||
+            container["name"].Scalar() != k_container_name) {
             continue;
         }
         ReplicaContainer out;
@@ -92,9 +98,8 @@ util::Result<ReplicaContainer> read_container(const YAML::Node& replica_spec,
                 "entrypoint",
                 path, k_container_name));
         }
-        out.image = container["image"] && container["image"].IsScalar()
-                        ? container["image"].Scalar()
-                        : "";
+        out.image =
+            container["image"] && container["image"].IsScalar() ? container["image"].Scalar() : "";
         const YAML::Node resources = container["resources"];
         out.has_resources = resources && resources.IsMap() && resources.size() > 0;
         read_mounts(container["volumeMounts"], out);
@@ -107,13 +112,13 @@ util::Result<ReplicaContainer> read_container(const YAML::Node& replica_spec,
 
 util::Result<std::map<std::string, ReplicaContainer>> read_replica_containers(
     const YAML::Node& manifest) {
-    const YAML::Node specs = manifest["spec"]["pytorchReplicaSpecs"];
+    const YAML::Node specs = member(member(manifest, "spec"), "pytorchReplicaSpecs");
     if (!specs || !specs.IsMap()) {
         return util::error(fmt::format("{}: missing", k_specs));
     }
     std::map<std::string, ReplicaContainer> containers;
     for (const auto& entry : specs) {
-        const std::string type = entry.first.as<std::string>("");
+        const std::string type = entry.first.IsScalar() ? entry.first.Scalar() : "";
         auto container = read_container(entry.second, type);
         if (!container) {
             return container.error_value();
@@ -123,9 +128,8 @@ util::Result<std::map<std::string, ReplicaContainer>> read_replica_containers(
     return containers;
 }
 
-std::vector<std::string> ignored_settings(
-    const std::map<std::string, ReplicaContainer>& containers,
-    const std::vector<manifest::Volume>& volumes) {
+std::vector<std::string> ignored_settings(const std::map<std::string, ReplicaContainer>& containers,
+                                          const std::vector<manifest::Volume>& volumes) {
     std::set<std::string> mapped;
     for (const auto& volume : volumes) {
         if (!volume.local_path.empty()) {

@@ -10,6 +10,10 @@ namespace kftrain::cli::view {
 // How a verb prints: a table, a wider table, JSON or YAML.
 enum class OutputFormat { Table, Wide, Json, Yaml };
 
+// The formats of the verbs that show jobs (status, list): "" or table, wide, json, yaml.
+inline const std::vector<OutputFormat> k_job_formats = {OutputFormat::Table, OutputFormat::Wide,
+                                                        OutputFormat::Json, OutputFormat::Yaml};
+
 // Return the name -o takes for a format: "table", "wide", "json" or "yaml".
 const char* output_format_name(OutputFormat format);
 
