@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "manifest/job_kind.h"
+
 namespace kftrain::manifest {
 
 // An environment variable: a plain value or a key of a Kubernetes Secret.
@@ -84,6 +86,11 @@ struct SourceMap {
 
 // A job file, loaded, type-checked and with every default applied.
 struct JobSpec {
+    JobKind kind = JobKind::PyTorchJob;
+    // TrainJob only: the runtime it refers to, a ClusterTrainingRuntime unless
+    // runtime_namespaced (a TrainingRuntime of the job's namespace).
+    std::string runtime = "torch-distributed";
+    bool runtime_namespaced = false;
     std::string name;
     std::string namespace_ = "default";
     std::string backend;  // "", "kubernetes" or "local"

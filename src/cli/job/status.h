@@ -47,8 +47,8 @@ struct Progress {
 
 // One replica: a pod on the cluster, a process group locally.
 struct ReplicaStatus {
-    std::string name;    // master-0, worker-2: the prefix logs use
-    std::string type;    // Master or Worker
+    std::string name;    // master-0, worker-2 (PyTorchJob), node-0 (TrainJob): the log prefix
+    std::string type;    // Master or Worker (PyTorchJob); Node or an initializer step (TrainJob)
     int index = 0;       // index within its type
     std::string state;   // Pending, Running, Succeeded, Failed, Terminated, Unknown
     std::string reason;  // ImagePullBackOff, CrashLoopBackOff, Unschedulable, OOMKilled, ...
@@ -81,6 +81,7 @@ struct JobStatus {
     std::string name;
     std::string namespace_;
     std::string backend;  // "kubernetes" or "local"
+    std::string kind = "PyTorchJob";  // PyTorchJob or TrainJob (manifest::kind_name)
     JobPhase phase = JobPhase::Unknown;
     std::string reason;  // of the last condition
     std::string message;
