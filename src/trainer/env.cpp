@@ -54,6 +54,59 @@ std::string get_or(const EnvLookup& env, const std::string& name, const std::str
     return raw && !raw->empty() ? *raw : fallback;
 }
 
+bool is_set(const EnvLookup& env, const char* name) {
+    const auto raw = env(name);
+    return raw && !raw->empty();
+}
+
+// Tell whether PET_* say where this process sits: always with several processes per node
+// (v1's nprocPerNode), and under Trainer v2, which sets PET_* but neither WORLD_SIZE nor RANK.
+// Otherwise v1's WORLD_SIZE and RANK decide, as they always did.
+bool node_layout_from_pet(const EnvLookup& env, int nproc) {
+    if (nproc > 1) {
+        return true;
+    }
+    if (is_set(env, "WORLD_SIZE") || is_set(env, "RANK")) {
+        return false;
+    }
+    for (const char* name : {"PET_NNODES", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT"}) {
+        if (is_set(env, name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Place this process as torchrun would from PET_*: world = nnodes * nproc, global rank =
+// node_rank * nproc + local rank. A pod with nproc > 1 that is not yet spawned launches its
+// ranks (spawn_local) and trains none itself.
+util::Status place_by_node(const EnvLookup& env, int nproc, DistEnv& out) {
+    const auto nnodes = parse_int(env, "PET_NNODES", 1, 1);
+    const auto node = parse_int(env, "PET_NODE_RANK", out.rank, 0);
+    const auto pet_port = parse_int(env, "PET_MASTER_PORT", out.master_port, 1);
+    for (const auto* r : {&nnodes, &node, &pet_port}) {
+        if (!r->ok()) {
+            return util::Error{r->error()};
+        }
+    }
+    if (*node >= *nnodes) {
+        return util::Error{fmt::format("PET_NODE_RANK must be < PET_NNODES (got {} of {})", *node,
+                                       *nnodes)};
+    }
+    out.node_rank = *node;
+    out.local_procs = nproc;
+    out.master_addr = get_or(env, "PET_MASTER_ADDR", out.master_addr);
+    out.master_port = *pet_port;
+    out.world_size = *nnodes * nproc;
+    const bool spawned = env(k_spawned_env).has_value();
+    out.spawn_local = spawned ? 1 : nproc;
+    out.rank = *node * nproc + (spawned ? out.local_rank : 0);
+    if (!spawned) {
+        out.local_rank = 0;
+    }
+    return util::Unit{};
+}
+
 }  // namespace
 
 EnvLookup process_env() {
@@ -88,25 +141,9 @@ util::Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe&
     out.master_port = *port;
     out.master_addr = get_or(env, "MASTER_ADDR", "127.0.0.1");
     out.socket_ifname = get_or(env, "GLOO_SOCKET_IFNAME", "");
-    if (*nproc > 1) {
-        const auto nnodes = parse_int(env, "PET_NNODES", 1, 1);
-        const auto node = parse_int(env, "PET_NODE_RANK", *rank, 0);
-        const auto pet_port = parse_int(env, "PET_MASTER_PORT", *port, 1);
-        for (const auto* r : {&nnodes, &node, &pet_port}) {
-            if (!r->ok()) {
-                return util::Error{r->error()};
-            }
-        }
-        out.node_rank = *node;
-        out.local_procs = *nproc;
-        out.master_addr = get_or(env, "PET_MASTER_ADDR", out.master_addr);
-        out.master_port = *pet_port;
-        out.world_size = *nnodes * *nproc;
-        const bool spawned = env(k_spawned_env).has_value();
-        out.spawn_local = spawned ? 1 : *nproc;
-        out.rank = *node * *nproc + (spawned ? *local : 0);
-        if (!spawned) {
-            out.local_rank = 0;
+    if (node_layout_from_pet(env, *nproc)) {
+        if (auto placed = place_by_node(env, *nproc, out); !placed.ok()) {
+            return util::Error{placed.error()};
         }
     }
     if (*nproc == 1 && is_loopback(out.master_addr)) {

@@ -43,6 +43,9 @@ using TorchCudaProbe = std::function<TorchCuda()>;
 bool is_loopback(const std::string& addr);
 
 // Parse MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, PET_* and GLOO_SOCKET_IFNAME.
+// PET_* place the process (world = PET_NNODES * nproc, rank = PET_NODE_RANK * nproc + local
+// rank) when a node runs several processes, and under Trainer v2, which sets PET_* but neither
+// WORLD_SIZE nor RANK; otherwise WORLD_SIZE and RANK do.
 // cuda is asked only for PET_NPROC_PER_NODE=gpu (one process per CUDA device); without it
 // libtorch counts as a CPU build.
 util::Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe& cuda = {});

@@ -168,3 +168,120 @@ TEST_CASE("without LOCAL_RANK a loopback master makes the rank the local rank", 
     REQUIRE(pod.ok());
     CHECK(pod->local_rank == 0);  // one process per pod: its only GPU
 }
+
+namespace {
+
+using Vars = std::map<std::string, std::string>;
+
+// What a node of a Trainer v2 TrainJob gets: PET_* only.
+Vars trainjob_node(int nnodes, const std::string& nproc, int node_rank,
+                   const std::string& master = "job-node-0-0.job") {
+    return {{"PET_NNODES", std::to_string(nnodes)},
+            {"PET_NPROC_PER_NODE", nproc},
+            {"PET_NODE_RANK", std::to_string(node_rank)},
+            {"PET_MASTER_ADDR", master},
+            {"PET_MASTER_PORT", "29500"}};
+}
+
+Vars with(Vars vars, const Vars& more) {
+    for (const auto& [k, v] : more) {
+        vars[k] = v;
+    }
+    return vars;
+}
+
+// Hold one environment and where it puts this process.
+struct PlaceCase {
+    const char* name;
+    Vars vars;
+    int world_size;
+    int rank;
+    int local_rank;
+    int spawn_local;
+    int local_procs;
+    const char* master_addr;
+    int master_port;
+};
+
+}  // namespace
+
+TEST_CASE("Trainer v2's PET_* variables alone place every process like torchrun",
+          "[trainer][env]") {
+    const PlaceCase cases[] = {
+        {"PET only, one node of one process", trainjob_node(1, "1", 0), 1, 0, 0, 1, 1,
+         "job-node-0-0.job", 29500},
+        {"PET only, node rank 1 of 2", trainjob_node(2, "1", 1), 2, 1, 0, 1, 1,
+         "job-node-0-0.job", 29500},
+        {"PET only, node rank 1 of 2 on a loopback master (local run)",
+         trainjob_node(2, "1", 1, "127.0.0.1"), 2, 1, 1, 1, 2, "127.0.0.1", 29500},
+        {"PET only, numProcPerNode auto runs one process per node", trainjob_node(3, "auto", 2),
+         3, 2, 0, 1, 1, "job-node-0-0.job", 29500},
+        {"PET only, nproc 2 on node 1 of 2 spawns its two ranks", trainjob_node(2, "2", 1), 4, 2,
+         0, 2, 2, "job-node-0-0.job", 29500},
+        {"PET only, MASTER_PORT alone still names the port",
+         with(trainjob_node(2, "1", 0), {{"PET_MASTER_PORT", ""}, {"MASTER_PORT", "23456"}}), 2,
+         0, 0, 1, 1, "job-node-0-0.job", 23456},
+        {"v1 WORLD_SIZE and RANK win over PET_* with one process per pod",
+         with(trainjob_node(2, "1", 1),
+              {{"WORLD_SIZE", "4"}, {"RANK", "3"}, {"MASTER_ADDR", "job-master-0"},
+               {"MASTER_PORT", "23456"}}),
+         4, 3, 0, 1, 1, "job-master-0", 23456},
+        {"v1 alone, as before", {{"WORLD_SIZE", "3"}, {"RANK", "2"}, {"MASTER_ADDR", "m"}}, 3, 2, 0,
+         1, 1, "m", 29500},
+        {"v1 with nprocPerNode 3: PET_* decide, as before",
+         with(trainjob_node(2, "3", 1, "m"), {{"WORLD_SIZE", "2"}, {"RANK", "1"}}), 6, 3, 0, 3, 3,
+         "m", 29500},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        const auto env = parse_dist_env(fake_env(c.vars));
+        REQUIRE(env.ok());
+        CHECK(env->world_size == c.world_size);
+        CHECK(env->rank == c.rank);
+        CHECK(env->local_rank == c.local_rank);
+        CHECK(env->spawn_local == c.spawn_local);
+        CHECK(env->local_procs == c.local_procs);
+        CHECK(env->master_addr == c.master_addr);
+        CHECK(env->master_port == c.master_port);
+    }
+}
+
+TEST_CASE("a TrainJob node with nproc 2 gives its spawned ranks node_rank * nproc + local rank",
+          "[trainer][env]") {
+    const Vars node = trainjob_node(2, "2", 1);
+    const auto parent = parse_dist_env(fake_env(node));
+    REQUIRE(parent.ok());
+    REQUIRE(parent->spawn_local == 2);
+    for (int local = 0; local < 2; ++local) {
+        INFO("local rank " << local);
+        const auto child = parse_dist_env(fake_env(with(node, local_process_env(*parent, local))));
+        REQUIRE(child.ok());
+        CHECK(child->spawn_local == 1);
+        CHECK(child->rank == 2 + local);
+        CHECK(child->local_rank == local);
+        CHECK(child->world_size == 4);
+        CHECK(child->master_addr == "job-node-0-0.job");
+    }
+}
+
+TEST_CASE("bad PET_* values are named with the value", "[trainer][env]") {
+    const std::pair<Vars, const char*> cases[] = {
+        {trainjob_node(2, "1", 2), "PET_NODE_RANK must be < PET_NNODES (got 2 of 2)"},
+        {trainjob_node(2, "4", 3), "PET_NODE_RANK must be < PET_NNODES (got 3 of 2)"},
+        {with(trainjob_node(2, "1", 0), {{"PET_NNODES", "0"}}),
+         "PET_NNODES: must be an integer >= 1 (got 0)"},
+        {with(trainjob_node(2, "1", 0), {{"PET_NNODES", "1:3"}}),
+         "PET_NNODES: must be an integer >= 1 (got 1:3)"},
+        {with(trainjob_node(2, "1", 0), {{"PET_NODE_RANK", "-1"}}),
+         "PET_NODE_RANK: must be an integer >= 0 (got -1)"},
+        {with(trainjob_node(2, "1", 0), {{"PET_MASTER_PORT", "http"}}),
+         "PET_MASTER_PORT: must be an integer >= 1 (got http)"},
+        {trainjob_node(2, "0", 0), "PET_NPROC_PER_NODE: must be an integer >= 1 (got 0)"},
+    };
+    for (const auto& [vars, message] : cases) {
+        INFO(message);
+        const auto env = parse_dist_env(fake_env(vars));
+        REQUIRE_FALSE(env.ok());
+        CHECK(env.error() == message);
+    }
+}
