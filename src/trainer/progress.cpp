@@ -132,9 +132,15 @@ ProgressLog::ProgressLog(std::ostream& out, std::ostream& err, bool json, int ra
     : m_out(out), m_err(err), m_json(json), m_rank(rank), m_world(world), m_clock(clock) {}
 
 void ProgressLog::emit(const std::string& event, const Fields& fields) {
-    if (!rank_prints(event, m_rank)) {
-        return;
+    if (rank_prints(event, m_rank)) {
+        print(event, fields);
     }
+    if (m_listener) {
+        m_listener(event, fields);  // outside the lock: a listener may emit a warning
+    }
+}
+
+void ProgressLog::print(const std::string& event, const Fields& fields) {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (m_json) {
         m_out << format_event_json(event, m_rank, m_world, iso_time_utc(m_clock()), fields)

@@ -28,22 +28,29 @@ bool rank_prints(const std::string& event, int rank);
 class ProgressLog {
   public:
     using Clock = std::function<std::chrono::system_clock::time_point()>;
+    using Listener = std::function<void(const std::string& event, const Fields& fields)>;
 
     ProgressLog(std::ostream& out, std::ostream& err, bool json, int rank, int world,
                 Clock clock = std::chrono::system_clock::now);
 
-    // Print an event if this rank prints it; errors and warnings in text go to err.
+    // Print an event if this rank prints it (errors and warnings in text go to err), then
+    // pass it to the listener.
     void emit(const std::string& event, const Fields& fields);
     // Change the world size reported (known once the process group is up).
     void set_world(int world) { m_world = world; }
+    // Pass every event emitted from now on to listener too (set it before training starts).
+    void set_listener(Listener listener) { m_listener = std::move(listener); }
 
   private:
+    void print(const std::string& event, const Fields& fields);
+
     std::ostream& m_out;
     std::ostream& m_err;
     bool m_json;
     int m_rank;
     int m_world;
     Clock m_clock;
+    Listener m_listener;
     std::mutex m_mutex;
 };
 

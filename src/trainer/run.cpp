@@ -13,6 +13,7 @@
 #include "trainer/process/signals.h"
 #include "trainer/run_logger.h"
 #include "trainer/session.h"
+#include "trainer/trainer_status/reporter.h"
 #include "util/text.h"
 #include "wire/progress_events.h"
 
@@ -362,10 +363,18 @@ int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& o
                 std::ostream& err) {
     process::install_stop_handlers();
     ProgressLog log(out, err, options.log_format == "json", env.rank, env.world_size);
-    auto tracker = make_run_logger(RunInfo{
-        env.rank, env.world_size, options.checkpoint_dir, [&log](const std::string& message) {
-            log.emit(event::k_warning, {{field::k_message, message}});
-        }});
+    const auto warn = [&log](const std::string& message) {
+        log.emit(event::k_warning, {{field::k_message, message}});
+    };
+    // Declared before the tracker, so that it outlives the tracker's last warnings.
+    const auto status = trainer_status::make_status_reporter(env.rank, process_env(), warn);
+    if (status->active()) {
+        log.set_listener([&status](const std::string& name, const Fields& fields) {
+            status->on_event(name, fields);
+        });
+    }
+    auto tracker =
+        make_run_logger(RunInfo{env.rank, env.world_size, options.checkpoint_dir, warn});
     try {
         auto session = open_session(options, env, log);
         if (!session.ok()) {
