@@ -1,0 +1,69 @@
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+
+#include "temp_dir.h"
+#include "trainer/trainer_status/config.h"
+
+using namespace kftrain::trainer;
+using namespace kftrain::trainer::trainer_status;
+
+namespace {
+
+EnvLookup vars(std::map<std::string, std::string> values) {
+    return [values](const std::string& name) -> std::optional<std::string> {
+        const auto it = values.find(name);
+        return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+}
+
+const std::map<std::string, std::string> k_injected = {
+    {"KUBEFLOW_TRAINER_SERVER_URL", "https://trainer-controller.kubeflow:10443/status/ns/job"},
+    {"KUBEFLOW_TRAINER_SERVER_CA_CERT", "/var/run/secrets/trainer/ca.crt"},
+    {"KUBEFLOW_TRAINER_SERVER_TOKEN", "/var/run/secrets/trainer/token"}};
+
+}  // namespace
+
+TEST_CASE("the controller's three variables turn trainerStatus posts on",
+          "[trainer][trainer_status]") {
+    const auto config = read_server_config(vars(k_injected));
+    REQUIRE(config.ok());
+    REQUIRE(config->has_value());
+    CHECK((*config)->url == "https://trainer-controller.kubeflow:10443/status/ns/job");
+    CHECK((*config)->ca_cert == "/var/run/secrets/trainer/ca.crt");
+    CHECK((*config)->token_file == "/var/run/secrets/trainer/token");
+    const auto none = read_server_config(vars({}));
+    REQUIRE(none.ok());
+    CHECK_FALSE(none->has_value());
+}
+
+TEST_CASE("a half-set or plain-http trainerStatus endpoint is named", "[trainer][trainer_status]") {
+    auto half = k_injected;
+    half.erase("KUBEFLOW_TRAINER_SERVER_TOKEN");
+    half["KUBEFLOW_TRAINER_SERVER_CA_CERT"] = "";
+    const auto missing = read_server_config(vars(half));
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error() ==
+          "KUBEFLOW_TRAINER_SERVER_CA_CERT, KUBEFLOW_TRAINER_SERVER_TOKEN must be set too, as "
+          "Kubeflow Trainer sets all three");
+    auto plain = k_injected;
+    plain["KUBEFLOW_TRAINER_SERVER_URL"] = "http://controller/status";
+    const auto http = read_server_config(vars(plain));
+    REQUIRE_FALSE(http.ok());
+    CHECK(http.error() ==
+          "KUBEFLOW_TRAINER_SERVER_URL must be an https:// URL (got http://controller/status)");
+}
+
+TEST_CASE("the token is read from its file each time, without surrounding white space",
+          "[trainer][trainer_status]") {
+    TempDir dir;
+    const auto path = dir.file("token");
+    std::ofstream(path) << "eyJhbGciOi.first\n";
+    CHECK(*read_token(path) == "eyJhbGciOi.first");
+    std::ofstream(path, std::ios::trunc) << "  eyJhbGciOi.second  ";
+    CHECK(*read_token(path) == "eyJhbGciOi.second");
+    std::ofstream(path, std::ios::trunc) << "\n";
+    CHECK(read_token(path).error() == "token file " + path + ": empty");
+    CHECK(read_token(dir.file("missing")).error() ==
+          "token file " + dir.file("missing") + ": cannot open");
+}
