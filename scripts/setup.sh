@@ -9,6 +9,7 @@ cli_packages=(
     build-essential cmake pkg-config
     libcli11-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev catch2
     libcurl4-openssl-dev python3
+    libssl-dev  # the trainer's HTTPS test servers and the certificates they make
 )
 trainer_packages=(
     libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev

@@ -106,38 +106,17 @@ std::string MlflowTestServer::add_experiment(const std::string& name) {
     return id;
 }
 
-MlflowTestServer::Answer MlflowTestServer::answer(RecordedRequest& request) {
-    std::unique_lock lock(m_mutex);
-    const FailMode mode = m_fail_count != 0 ? m_mode : FailMode::none;
-    if (mode == FailMode::refuse) {
-        return Answer{0, json()};  // accepted just before the listener closed: hang up
+MlflowTestServer::Answer MlflowTestServer::answer(const RecordedRequest& request) {
+    std::lock_guard lock(m_mutex);
+    const json body =
+        request.method == "POST" ? json::parse(request.raw_body, nullptr, false) : json::object();
+    if (request.method == "POST" && request.content_type != "application/json") {
+        return invalid(request.path + ": POST needs Content-Type application/json");
     }
-    if (mode != FailMode::none && mode != FailMode::refuse && m_fail_count > 0) {
-        m_fail_count -= 1;
+    if (!body.is_object()) {
+        return invalid(request.path + ": body is not a JSON object");
     }
-    if (mode == FailMode::slow) {
-        m_cv.wait_for(lock, m_slow_delay, [&] { return m_stop.load(); });
-    }
-    Answer a;
-    if (mode == FailMode::error_500) {
-        a = error(500, "INTERNAL_ERROR", "injected failure");
-    } else if (mode == FailMode::unauthorized ||
-               (!m_required_auth.empty() && request.authorization != m_required_auth)) {
-        a = error(401, "UNAUTHENTICATED", "credentials were not accepted");
-    } else {
-        const json body = request.method == "POST" ? json::parse(request.raw_body, nullptr, false)
-                                                   : json::object();
-        if (request.method == "POST" && request.content_type != "application/json") {
-            a = invalid(request.path + ": POST needs Content-Type application/json");
-        } else if (!body.is_object()) {
-            a = invalid(request.path + ": body is not a JSON object");
-        } else {
-            a = route(request, body);
-        }
-    }
-    request.status = a.status;
-    m_requests.push_back(request);
-    return a;
+    return route(request, body);
 }
 
 MlflowTestServer::Answer MlflowTestServer::route(const RecordedRequest& request, const json& body) {

@@ -2,38 +2,13 @@
 
 // Helpers shared by the MLflow logger tests: a warning collector, a config
 // pointing at the test server, and retry options fast enough for tests.
-#include <functional>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include "mlflow_test_server.h"
+#include "test_warnings.h"
 #include "trainer/mlflow/run_logger.h"
 
 namespace trainer_test {
-
-// Collect the logger's warning lines.
-struct Warnings {
-    std::mutex mutex;
-    std::vector<std::string> lines;
-    std::function<void(const std::string&)> sink() {
-        return [this](const std::string& line) {
-            std::lock_guard lock(mutex);
-            lines.push_back(line);
-        };
-    }
-    std::vector<std::string> all() {
-        std::lock_guard lock(mutex);
-        return lines;
-    }
-    std::string text() {
-        std::string out;
-        for (const auto& l : all()) {
-            out += l + "\n";
-        }
-        return out;
-    }
-};
 
 // A config for the run "job-a" of job "job-a" in namespace "team", experiment "mnist".
 inline kftrain::trainer::mlflow::MlflowConfig config_for(const MlflowTestServer& server) {
