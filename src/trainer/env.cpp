@@ -90,8 +90,8 @@ util::Status place_by_node(const EnvLookup& env, int nproc, DistEnv& out) {
         }
     }
     if (*node >= *nnodes) {
-        return util::Error{fmt::format("PET_NODE_RANK must be < PET_NNODES (got {} of {})", *node,
-                                       *nnodes)};
+        return util::Error{
+            fmt::format("PET_NODE_RANK must be < PET_NNODES (got {} of {})", *node, *nnodes)};
     }
     out.node_rank = *node;
     out.local_procs = nproc;

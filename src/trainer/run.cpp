@@ -373,8 +373,7 @@ int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& o
             status->on_event(name, fields);
         });
     }
-    auto tracker =
-        make_run_logger(RunInfo{env.rank, env.world_size, options.checkpoint_dir, warn});
+    auto tracker = make_run_logger(RunInfo{env.rank, env.world_size, options.checkpoint_dir, warn});
     try {
         auto session = open_session(options, env, log);
         if (!session.ok()) {

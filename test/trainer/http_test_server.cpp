@@ -63,10 +63,10 @@ class Channel {
     void write_all(const std::string& text) {
         std::size_t sent = 0;
         while (sent < text.size()) {
-            const long n = m_ssl != nullptr
-                               ? SSL_write(m_ssl, text.data() + sent,
-                                           static_cast<int>(text.size() - sent))
-                               : ::send(m_fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+            const long n =
+                m_ssl != nullptr
+                    ? SSL_write(m_ssl, text.data() + sent, static_cast<int>(text.size() - sent))
+                    : ::send(m_fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
             if (n <= 0) {
                 return;
             }

@@ -11,14 +11,15 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const char* k_path = "/apis/trainer.kubeflow.org/v1alpha1/namespaces/team/trainjobs/"
-                               "job-a/status";
+constexpr const char* k_path =
+    "/apis/trainer.kubeflow.org/v1alpha1/namespaces/team/trainjobs/"
+    "job-a/status";
 
 // Answer as the Kubernetes API server does on error: a Status object.
 json kubernetes_status(long code, const std::string& message) {
     const char* reason = code == 401 ? "Unauthorized" : code == 422 ? "Invalid" : "InternalError";
-    return {{"kind", "Status"},     {"apiVersion", "v1"},   {"metadata", json::object()},
-            {"status", "Failure"},  {"message", message},   {"reason", reason},
+    return {{"kind", "Status"},    {"apiVersion", "v1"}, {"metadata", json::object()},
+            {"status", "Failure"}, {"message", message}, {"reason", reason},
             {"code", code}};
 }
 
@@ -61,8 +62,8 @@ std::string check_trainer_status(const json& s) {
                 return bad;
             }
         }
-        if (key != "progressPercentage" && key != "estimatedRemainingSeconds" &&
-            key != "metrics" && key != "lastUpdatedTime") {
+        if (key != "progressPercentage" && key != "estimatedRemainingSeconds" && key != "metrics" &&
+            key != "lastUpdatedTime") {
             return "unknown field trainerStatus." + key;
         }
     }
@@ -78,8 +79,8 @@ std::string check_trainer_status(const json& s) {
 StatusTestServer::StatusTestServer(const std::string& dir)
     : m_certs(make_test_certificates(dir, "controller")),
       m_other(make_test_certificates(dir, "other")),
-      m_http([this](const RecordedRequest& request) { return answer(request); },
-             kubernetes_status, TlsIdentity{m_certs.server_cert, m_certs.server_key}) {}
+      m_http([this](const RecordedRequest& request) { return answer(request); }, kubernetes_status,
+             TlsIdentity{m_certs.server_cert, m_certs.server_key}) {}
 
 std::string StatusTestServer::url() const {
     return m_http.base_url() + k_path;

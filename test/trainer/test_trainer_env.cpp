@@ -1,28 +1,16 @@
 #include <catch2/catch.hpp>
 #include <map>
 
+#include "fake_env.h"
 #include "trainer/env.h"
 #include "trainer/process/local_launcher.h"
 
 using namespace kftrain::trainer;
 using namespace kftrain::trainer::process;
-
-namespace {
-
-EnvLookup fake_env(std::map<std::string, std::string> vars) {
-    return [vars](const std::string& name) -> std::optional<std::string> {
-        auto it = vars.find(name);
-        if (it == vars.end()) {
-            return std::nullopt;
-        }
-        return it->second;
-    };
-}
-
-}  // namespace
+using trainer_test::env_of;
 
 TEST_CASE("no environment means one process training alone", "[trainer][env]") {
-    auto env = parse_dist_env(fake_env({}));
+    auto env = parse_dist_env(env_of({}));
     REQUIRE(env.ok());
     CHECK(env->world_size == 1);
     CHECK(env->rank == 0);
@@ -30,11 +18,11 @@ TEST_CASE("no environment means one process training alone", "[trainer][env]") {
 }
 
 TEST_CASE("the operator's variables give rank, world and master", "[trainer][env]") {
-    auto env = parse_dist_env(fake_env({{"MASTER_ADDR", "job-master-0"},
-                                        {"MASTER_PORT", "23456"},
-                                        {"WORLD_SIZE", "4"},
-                                        {"RANK", "3"},
-                                        {"GLOO_SOCKET_IFNAME", "eth0"}}));
+    auto env = parse_dist_env(env_of({{"MASTER_ADDR", "job-master-0"},
+                                      {"MASTER_PORT", "23456"},
+                                      {"WORLD_SIZE", "4"},
+                                      {"RANK", "3"},
+                                      {"GLOO_SOCKET_IFNAME", "eth0"}}));
     REQUIRE(env.ok());
     CHECK(env->master_addr == "job-master-0");
     CHECK(env->master_port == 23456);
@@ -51,7 +39,7 @@ TEST_CASE("PET_NPROC_PER_NODE > 1 makes the pod spawn its local ranks", "[traine
                                             {"PET_MASTER_PORT", "1234"},
                                             {"WORLD_SIZE", "2"},
                                             {"RANK", "1"}};
-    auto parent = parse_dist_env(fake_env(vars));
+    auto parent = parse_dist_env(env_of(vars));
     REQUIRE(parent.ok());
     CHECK(parent->spawn_local == 3);
     CHECK(parent->world_size == 6);
@@ -65,7 +53,7 @@ TEST_CASE("PET_NPROC_PER_NODE > 1 makes the pod spawn its local ranks", "[traine
     for (const auto& [k, v] : child_vars) {
         vars[k] = v;
     }
-    auto child = parse_dist_env(fake_env(vars));
+    auto child = parse_dist_env(env_of(vars));
     REQUIRE(child.ok());
     CHECK(child->spawn_local == 1);
     CHECK(child->rank == 5);
@@ -75,25 +63,25 @@ TEST_CASE("PET_NPROC_PER_NODE > 1 makes the pod spawn its local ranks", "[traine
 }
 
 TEST_CASE("bad environment values are named", "[trainer][env]") {
-    auto env = parse_dist_env(fake_env({{"WORLD_SIZE", "two"}}));
+    auto env = parse_dist_env(env_of({{"WORLD_SIZE", "two"}}));
     REQUIRE_FALSE(env.ok());
     CHECK(env.error() == "WORLD_SIZE: must be an integer >= 1 (got two)");
-    auto rank = parse_dist_env(fake_env({{"WORLD_SIZE", "2"}, {"RANK", "2"}}));
+    auto rank = parse_dist_env(env_of({{"WORLD_SIZE", "2"}, {"RANK", "2"}}));
     REQUIRE_FALSE(rank.ok());
     CHECK(rank.error() == "RANK: must be below WORLD_SIZE 2 (got 2)");
 }
 
 TEST_CASE("a loopback master means all ranks share this host's CPUs", "[trainer][env]") {
-    auto local = parse_dist_env(
-        fake_env({{"MASTER_ADDR", "127.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
+    auto local =
+        parse_dist_env(env_of({{"MASTER_ADDR", "127.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
     REQUIRE(local.ok());
     CHECK(local->local_procs == 3);
     auto remote = parse_dist_env(
-        fake_env({{"MASTER_ADDR", "job-master-0"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
+        env_of({{"MASTER_ADDR", "job-master-0"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
     REQUIRE(remote.ok());
     CHECK(remote->local_procs == 1);
     auto ipv6 =
-        parse_dist_env(fake_env({{"MASTER_ADDR", "::1"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
+        parse_dist_env(env_of({{"MASTER_ADDR", "::1"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}}));
     REQUIRE(ipv6.ok());
     CHECK(ipv6->local_procs == 3);
 }
@@ -104,13 +92,13 @@ TEST_CASE("PET_NPROC_PER_NODE auto or cpu from the operator runs one process per
         INFO(word);
         std::map<std::string, std::string> vars{
             {"PET_NPROC_PER_NODE", word}, {"WORLD_SIZE", "4"}, {"RANK", "2"}};
-        auto env = parse_dist_env(fake_env(vars));
+        auto env = parse_dist_env(env_of(vars));
         REQUIRE(env.ok());
         CHECK(env->world_size == 4);
         CHECK(env->rank == 2);
         CHECK(env->spawn_local == 1);
     }
-    auto gpu = parse_dist_env(fake_env({{"PET_NPROC_PER_NODE", "gpu"}}));
+    auto gpu = parse_dist_env(env_of({{"PET_NPROC_PER_NODE", "gpu"}}));
     REQUIRE_FALSE(gpu.ok());
     CHECK(gpu.error() ==
           "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one runs on CPU "
@@ -124,30 +112,30 @@ TEST_CASE("PET_NPROC_PER_NODE gpu runs one process per CUDA device libtorch sees
         ++probes;
         return TorchCuda{true, 2};
     };
-    auto env = parse_dist_env(fake_env({{"PET_NPROC_PER_NODE", "gpu"},
-                                        {"PET_NNODES", "2"},
-                                        {"PET_NODE_RANK", "1"},
-                                        {"WORLD_SIZE", "2"},
-                                        {"RANK", "1"}}),
+    auto env = parse_dist_env(env_of({{"PET_NPROC_PER_NODE", "gpu"},
+                                      {"PET_NNODES", "2"},
+                                      {"PET_NODE_RANK", "1"},
+                                      {"WORLD_SIZE", "2"},
+                                      {"RANK", "1"}}),
                               two_devices);
     REQUIRE(env.ok());
     CHECK(env->spawn_local == 2);
     CHECK(env->local_procs == 2);
     CHECK(env->world_size == 4);
     CHECK(probes == 1);
-    REQUIRE(parse_dist_env(fake_env({{"PET_NPROC_PER_NODE", "3"}}), two_devices).ok());
+    REQUIRE(parse_dist_env(env_of({{"PET_NPROC_PER_NODE", "3"}}), two_devices).ok());
     CHECK(probes == 1);  // only gpu asks libtorch
 }
 
 TEST_CASE("PET_NPROC_PER_NODE gpu where libtorch sees no CUDA device is named with why",
           "[trainer][env]") {
     const std::map<std::string, std::string> vars{{"PET_NPROC_PER_NODE", "gpu"}};
-    auto none = parse_dist_env(fake_env(vars), [] { return TorchCuda{true, 0}; });
+    auto none = parse_dist_env(env_of(vars), [] { return TorchCuda{true, 0}; });
     REQUIRE_FALSE(none.ok());
     CHECK(none.error() ==
           "PET_NPROC_PER_NODE: gpu needs a visible CUDA device; libtorch sees none (check "
           "CUDA_VISIBLE_DEVICES and the driver) (got gpu)");
-    auto cpu_build = parse_dist_env(fake_env(vars), [] { return TorchCuda{false, 0}; });
+    auto cpu_build = parse_dist_env(env_of(vars), [] { return TorchCuda{false, 0}; });
     REQUIRE_FALSE(cpu_build.ok());
     CHECK(cpu_build.error() ==
           "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one runs on CPU "
@@ -155,16 +143,16 @@ TEST_CASE("PET_NPROC_PER_NODE gpu where libtorch sees no CUDA device is named wi
 }
 
 TEST_CASE("without LOCAL_RANK a loopback master makes the rank the local rank", "[trainer][env]") {
-    auto here = parse_dist_env(
-        fake_env({{"MASTER_ADDR", "127.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}}));
+    auto here =
+        parse_dist_env(env_of({{"MASTER_ADDR", "127.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}}));
     REQUIRE(here.ok());
     CHECK(here->local_rank == 2);  // so the ranks of a one-host job take different GPUs
-    auto given = parse_dist_env(fake_env(
+    auto given = parse_dist_env(env_of(
         {{"MASTER_ADDR", "127.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}, {"LOCAL_RANK", "0"}}));
     REQUIRE(given.ok());
     CHECK(given->local_rank == 0);
     auto pod = parse_dist_env(
-        fake_env({{"MASTER_ADDR", "job-master-0"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}}));
+        env_of({{"MASTER_ADDR", "job-master-0"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}}));
     REQUIRE(pod.ok());
     CHECK(pod->local_rank == 0);  // one process per pod: its only GPU
 }
@@ -210,31 +198,39 @@ TEST_CASE("Trainer v2's PET_* variables alone place every process like torchrun"
     const PlaceCase cases[] = {
         {"PET only, one node of one process", trainjob_node(1, "1", 0), 1, 0, 0, 1, 1,
          "job-node-0-0.job", 29500},
-        {"PET only, node rank 1 of 2", trainjob_node(2, "1", 1), 2, 1, 0, 1, 1,
-         "job-node-0-0.job", 29500},
+        {"PET only, node rank 1 of 2", trainjob_node(2, "1", 1), 2, 1, 0, 1, 1, "job-node-0-0.job",
+         29500},
         {"PET only, node rank 1 of 2 on a loopback master (local run)",
          trainjob_node(2, "1", 1, "127.0.0.1"), 2, 1, 1, 1, 2, "127.0.0.1", 29500},
-        {"PET only, numProcPerNode auto runs one process per node", trainjob_node(3, "auto", 2),
-         3, 2, 0, 1, 1, "job-node-0-0.job", 29500},
-        {"PET only, nproc 2 on node 1 of 2 spawns its two ranks", trainjob_node(2, "2", 1), 4, 2,
-         0, 2, 2, "job-node-0-0.job", 29500},
+        {"PET only, numProcPerNode auto runs one process per node", trainjob_node(3, "auto", 2), 3,
+         2, 0, 1, 1, "job-node-0-0.job", 29500},
+        {"PET only, nproc 2 on node 1 of 2 spawns its two ranks", trainjob_node(2, "2", 1), 4, 2, 0,
+         2, 2, "job-node-0-0.job", 29500},
         {"PET only, MASTER_PORT alone still names the port",
-         with(trainjob_node(2, "1", 0), {{"PET_MASTER_PORT", ""}, {"MASTER_PORT", "23456"}}), 2,
-         0, 0, 1, 1, "job-node-0-0.job", 23456},
+         with(trainjob_node(2, "1", 0), {{"PET_MASTER_PORT", ""}, {"MASTER_PORT", "23456"}}), 2, 0,
+         0, 1, 1, "job-node-0-0.job", 23456},
         {"v1 WORLD_SIZE and RANK win over PET_* with one process per pod",
-         with(trainjob_node(2, "1", 1),
-              {{"WORLD_SIZE", "4"}, {"RANK", "3"}, {"MASTER_ADDR", "job-master-0"},
-               {"MASTER_PORT", "23456"}}),
+         with(trainjob_node(2, "1", 1), {{"WORLD_SIZE", "4"},
+                                         {"RANK", "3"},
+                                         {"MASTER_ADDR", "job-master-0"},
+                                         {"MASTER_PORT", "23456"}}),
          4, 3, 0, 1, 1, "job-master-0", 23456},
-        {"v1 alone, as before", {{"WORLD_SIZE", "3"}, {"RANK", "2"}, {"MASTER_ADDR", "m"}}, 3, 2, 0,
-         1, 1, "m", 29500},
+        {"v1 alone, as before",
+         {{"WORLD_SIZE", "3"}, {"RANK", "2"}, {"MASTER_ADDR", "m"}},
+         3,
+         2,
+         0,
+         1,
+         1,
+         "m",
+         29500},
         {"v1 with nprocPerNode 3: PET_* decide, as before",
          with(trainjob_node(2, "3", 1, "m"), {{"WORLD_SIZE", "2"}, {"RANK", "1"}}), 6, 3, 0, 3, 3,
          "m", 29500},
     };
     for (const auto& c : cases) {
         INFO(c.name);
-        const auto env = parse_dist_env(fake_env(c.vars));
+        const auto env = parse_dist_env(env_of(c.vars));
         REQUIRE(env.ok());
         CHECK(env->world_size == c.world_size);
         CHECK(env->rank == c.rank);
@@ -249,12 +245,12 @@ TEST_CASE("Trainer v2's PET_* variables alone place every process like torchrun"
 TEST_CASE("a TrainJob node with nproc 2 gives its spawned ranks node_rank * nproc + local rank",
           "[trainer][env]") {
     const Vars node = trainjob_node(2, "2", 1);
-    const auto parent = parse_dist_env(fake_env(node));
+    const auto parent = parse_dist_env(env_of(node));
     REQUIRE(parent.ok());
     REQUIRE(parent->spawn_local == 2);
     for (int local = 0; local < 2; ++local) {
         INFO("local rank " << local);
-        const auto child = parse_dist_env(fake_env(with(node, local_process_env(*parent, local))));
+        const auto child = parse_dist_env(env_of(with(node, local_process_env(*parent, local))));
         REQUIRE(child.ok());
         CHECK(child->spawn_local == 1);
         CHECK(child->rank == 2 + local);
@@ -280,7 +276,7 @@ TEST_CASE("bad PET_* values are named with the value", "[trainer][env]") {
     };
     for (const auto& [vars, message] : cases) {
         INFO(message);
-        const auto env = parse_dist_env(fake_env(vars));
+        const auto env = parse_dist_env(env_of(vars));
         REQUIRE_FALSE(env.ok());
         CHECK(env.error() == message);
     }

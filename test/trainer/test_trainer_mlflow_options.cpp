@@ -2,6 +2,7 @@
 #include <map>
 #include <string>
 
+#include "fake_env.h"
 #include "mlflow_test_server.h"
 #include "mlflow_test_support.h"
 #include "trainer/mlflow/options.h"
@@ -10,20 +11,10 @@
 using namespace kftrain::trainer;
 using namespace kftrain::trainer::mlflow;
 using std::chrono::milliseconds;
+using trainer_test::env_of;
 using trainer_test::FailMode;
 using trainer_test::MlflowTestServer;
 using trainer_test::Warnings;
-
-namespace {
-
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars](const std::string& name) -> std::optional<std::string> {
-        const auto it = vars.find(name);
-        return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
-    };
-}
-
-}  // namespace
 
 TEST_CASE("MLflow's own request variables set the logger's retries and timeouts", "[mlflow]") {
     Warnings warnings;

@@ -2,21 +2,16 @@
 #include <cmath>
 #include <limits>
 
+#include "fake_env.h"
 #include "trainer/mlflow/call.h"
 #include "trainer/mlflow/config.h"
 #include "trainer/mlflow/rest.h"
 
 using namespace kftrain::trainer;
 using namespace kftrain::trainer::mlflow;
+using trainer_test::env_of;
 
 namespace {
-
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars](const std::string& name) -> std::optional<std::string> {
-        const auto it = vars.find(name);
-        return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
-    };
-}
 
 std::vector<MetricPoint> points(int n) {
     std::vector<MetricPoint> out;

@@ -2,20 +2,15 @@
 #include <fstream>
 #include <map>
 
+#include "fake_env.h"
 #include "temp_dir.h"
 #include "trainer/trainer_status/config.h"
 
 using namespace kftrain::trainer;
 using namespace kftrain::trainer::trainer_status;
+using trainer_test::env_of;
 
 namespace {
-
-EnvLookup vars(std::map<std::string, std::string> values) {
-    return [values](const std::string& name) -> std::optional<std::string> {
-        const auto it = values.find(name);
-        return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
-    };
-}
 
 const std::map<std::string, std::string> k_injected = {
     {"KUBEFLOW_TRAINER_SERVER_URL", "https://trainer-controller.kubeflow:10443/status/ns/job"},
@@ -26,13 +21,13 @@ const std::map<std::string, std::string> k_injected = {
 
 TEST_CASE("the controller's three variables turn trainerStatus posts on",
           "[trainer][trainer_status]") {
-    const auto config = read_server_config(vars(k_injected));
+    const auto config = read_server_config(env_of(k_injected));
     REQUIRE(config.ok());
     REQUIRE(config->has_value());
     CHECK((*config)->url == "https://trainer-controller.kubeflow:10443/status/ns/job");
     CHECK((*config)->ca_cert == "/var/run/secrets/trainer/ca.crt");
     CHECK((*config)->token_file == "/var/run/secrets/trainer/token");
-    const auto none = read_server_config(vars({}));
+    const auto none = read_server_config(env_of({}));
     REQUIRE(none.ok());
     CHECK_FALSE(none->has_value());
 }
@@ -41,14 +36,14 @@ TEST_CASE("a half-set or plain-http trainerStatus endpoint is named", "[trainer]
     auto half = k_injected;
     half.erase("KUBEFLOW_TRAINER_SERVER_TOKEN");
     half["KUBEFLOW_TRAINER_SERVER_CA_CERT"] = "";
-    const auto missing = read_server_config(vars(half));
+    const auto missing = read_server_config(env_of(half));
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error() ==
           "KUBEFLOW_TRAINER_SERVER_CA_CERT, KUBEFLOW_TRAINER_SERVER_TOKEN must be set too, as "
           "Kubeflow Trainer sets all three");
     auto plain = k_injected;
     plain["KUBEFLOW_TRAINER_SERVER_URL"] = "http://controller/status";
-    const auto http = read_server_config(vars(plain));
+    const auto http = read_server_config(env_of(plain));
     REQUIRE_FALSE(http.ok());
     CHECK(http.error() ==
           "KUBEFLOW_TRAINER_SERVER_URL must be an https:// URL (got http://controller/status)");

@@ -16,8 +16,8 @@ std::chrono::system_clock::time_point example_time() {
 
 // A start event of 2 epochs of 10 steps, as run.cpp emits it.
 Fields start_event(const Fields& resumed_from = nullptr) {
-    return {{field::k_model, "mlp"},      {field::k_dataset, "synthetic"},
-            {field::k_epochs, 2},         {field::k_batch_size, 32},
+    return {{field::k_model, "mlp"},        {field::k_dataset, "synthetic"},
+            {field::k_epochs, 2},           {field::k_batch_size, 32},
             {field::k_steps_per_epoch, 10}, {field::k_resumed_from, resumed_from}};
 }
 
@@ -45,8 +45,9 @@ TEST_CASE("the start event posts 0% with no ETA, or where a resumed run starts",
           "[trainer][trainer_status]") {
     EventStatus fresh;
     CHECK(fresh.apply(event::k_start, start_event()));
-    CHECK(body_after(fresh) ==
-          R"({"trainerStatus":{"progressPercentage":0,"lastUpdatedTime":"2026-06-12T03:00:00.000Z"}})");
+    CHECK(
+        body_after(fresh) ==
+        R"({"trainerStatus":{"progressPercentage":0,"lastUpdatedTime":"2026-06-12T03:00:00.000Z"}})");
     EventStatus resumed;
     resumed.apply(event::k_start, start_event(15));
     CHECK(resumed.status(example_time()).progress_percentage == 75);

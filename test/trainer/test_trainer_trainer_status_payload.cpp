@@ -35,8 +35,9 @@ TEST_CASE("a trainerStatus body leaves out what is unknown but never the time",
     CHECK(trainer_status_body(s) ==
           R"({"trainerStatus":{"lastUpdatedTime":"2026-06-12T03:00:00.000Z"}})");
     s.progress_percentage = 0;
-    CHECK(trainer_status_body(s) ==
-          R"({"trainerStatus":{"progressPercentage":0,"lastUpdatedTime":"2026-06-12T03:00:00.000Z"}})");
+    CHECK(
+        trainer_status_body(s) ==
+        R"({"trainerStatus":{"progressPercentage":0,"lastUpdatedTime":"2026-06-12T03:00:00.000Z"}})");
 }
 
 TEST_CASE("metric values are fixed-point strings within the 64-character limit",

@@ -21,7 +21,8 @@ struct FakeClock {
     std::atomic<int64_t> ms{1000000};
     void advance(std::chrono::milliseconds d) { ms += d.count(); }
     StatusPoster::Clock fn() {
-        return [this] { return std::chrono::steady_clock::time_point(std::chrono::milliseconds(ms)); };
+        return
+            [this] { return std::chrono::steady_clock::time_point(std::chrono::milliseconds(ms)); };
     }
 };
 
@@ -166,8 +167,9 @@ TEST_CASE("a dead endpoint is warned about once, then at most once a minute",
     CHECK_THAT(warnings[0], Catch::StartsWith("trainerStatus not posted to " + f.server.url()));
     CHECK_THAT(warnings[0], Catch::EndsWith("; training goes on, and further failures are "
                                             "reported at most once every 60s"));
-    CHECK_THAT(warnings[1], Catch::StartsWith("trainerStatus still not posted to " +
-                                              f.server.url() + ": 12 more posts failed, the last: "));
+    CHECK_THAT(warnings[1],
+               Catch::StartsWith("trainerStatus still not posted to " + f.server.url() +
+                                 ": 12 more posts failed, the last: "));
     CHECK_THAT(warnings[2], Catch::Contains(": 12 more posts failed, the last: "));
     CHECK(poster->stats().failures == 30);
     CHECK(poster->stats().posts == 0);

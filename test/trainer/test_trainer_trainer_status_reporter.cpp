@@ -3,6 +3,7 @@
 #include <fstream>
 #include <map>
 
+#include "fake_env.h"
 #include "status_test_server.h"
 #include "temp_dir.h"
 #include "test_warnings.h"
@@ -11,6 +12,7 @@
 
 using namespace kftrain::trainer;
 using namespace kftrain::trainer::trainer_status;
+using trainer_test::env_of;
 using trainer_test::poll_until;
 using trainer_test::StatusTestServer;
 using trainer_test::Warnings;
@@ -18,13 +20,6 @@ namespace event = kftrain::wire::event;
 namespace field = kftrain::wire::field;
 
 namespace {
-
-EnvLookup vars(std::map<std::string, std::string> values) {
-    return [values](const std::string& name) -> std::optional<std::string> {
-        const auto it = values.find(name);
-        return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
-    };
-}
 
 std::map<std::string, std::string> injected(const StatusTestServer& server,
                                             const std::string& token_file) {
@@ -40,14 +35,14 @@ TEST_CASE("only rank 0 posts, and only when the controller's variables are all s
     TempDir dir;
     StatusTestServer server(dir.path().string());
     Warnings warnings;
-    const auto env = vars(injected(server, dir.file("token")));
+    const auto env = env_of(injected(server, dir.file("token")));
     CHECK(make_status_reporter(0, env, warnings.sink())->active());
     CHECK_FALSE(make_status_reporter(1, env, warnings.sink())->active());
-    CHECK_FALSE(make_status_reporter(0, vars({}), warnings.sink())->active());
+    CHECK_FALSE(make_status_reporter(0, env_of({}), warnings.sink())->active());
     CHECK(warnings.all().empty());
     auto half = injected(server, dir.file("token"));
     half.erase("KUBEFLOW_TRAINER_SERVER_CA_CERT");
-    CHECK_FALSE(make_status_reporter(0, vars(half), warnings.sink())->active());
+    CHECK_FALSE(make_status_reporter(0, env_of(half), warnings.sink())->active());
     CHECK(warnings.all() ==
           std::vector<std::string>{"trainerStatus posts off: KUBEFLOW_TRAINER_SERVER_CA_CERT must "
                                    "be set too, as Kubeflow Trainer sets all three"});
@@ -61,7 +56,7 @@ TEST_CASE("a run's events post the start at once and the finish as the last post
     Warnings warnings;
     {
         auto reporter =
-            make_status_reporter(0, vars(injected(server, dir.file("token"))), warnings.sink());
+            make_status_reporter(0, env_of(injected(server, dir.file("token"))), warnings.sink());
         reporter->on_event(event::k_start, {{field::k_epochs, 1}, {field::k_steps_per_epoch, 4}});
         REQUIRE(poll_until([&] { return server.statuses().size() == 1; }));
         for (int step = 1; step <= 4; ++step) {  // within 5 s of the start: held back, mostly

@@ -46,8 +46,8 @@ Cert make_cert(EVP_PKEY* key, const char* cn, long serial, X509* issuer, EVP_PKE
     X509_gmtime_adj(X509_getm_notAfter(x), 24 * 3600);
     check(X509_set_pubkey(x, key) == 1, "X509_set_pubkey");
     X509_NAME* name = X509_get_subject_name(x);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                               reinterpret_cast<const unsigned char*>(cn), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(cn),
+                               -1, -1, 0);
     X509_set_issuer_name(x, issuer != nullptr ? X509_get_subject_name(issuer) : name);
     X509V3_CTX ctx;
     X509V3_set_ctx_nodb(&ctx);
@@ -72,8 +72,7 @@ void write_pem(const std::string& path, Write write) {
 
 TestCertificates make_test_certificates(const std::string& dir, const std::string& prefix) {
     const Key ca_key = new_key();
-    const Cert ca = make_cert(ca_key.get(), (prefix + " test CA").c_str(), 1, nullptr,
-                              ca_key.get(),
+    const Cert ca = make_cert(ca_key.get(), (prefix + " test CA").c_str(), 1, nullptr, ca_key.get(),
                               {{NID_basic_constraints, "critical,CA:TRUE"},
                                {NID_key_usage, "critical,keyCertSign,cRLSign"},
                                {NID_subject_key_identifier, "hash"}});

@@ -36,8 +36,8 @@ util::Result<std::optional<ServerConfig>> read_server_config(const EnvLookup& en
         return std::optional<ServerConfig>{};
     }
     if (!missing.empty()) {
-        return util::Error{fmt::format("{} must be set too, as Kubeflow Trainer sets all three",
-                                       missing)};
+        return util::Error{
+            fmt::format("{} must be set too, as Kubeflow Trainer sets all three", missing)};
     }
     if (c.url.rfind("https://", 0) != 0) {
         return util::Error{fmt::format("{} must be an https:// URL (got {})", k_url, c.url)};

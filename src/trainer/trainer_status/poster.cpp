@@ -182,9 +182,10 @@ void StatusPoster::close() {
         m_stats.warnings += 1;
     }
     if (m_warn) {
-        m_warn(fmt::format("trainerStatus: the last post to {} was not sent within the {:g}s "
-                           "limit at exit",
-                           m_config.url, seconds(m_options.flush_budget)));
+        m_warn(
+            fmt::format("trainerStatus: the last post to {} was not sent within the {:g}s "
+                        "limit at exit",
+                        m_config.url, seconds(m_options.flush_budget)));
     }
 }
 

@@ -13,9 +13,8 @@ namespace {
 using Env = std::map<std::string, std::string>;
 
 std::vector<std::string> mlp_args() {
-    return {"--model",  "mlp", "--samples",    "600",  "--batch-size", "32",
-            "--epochs", "2",   "--log-format", "json", "--log-every",  "5",
-            "--threads", "1",  "--timeout",    "60"};
+    return {"--model",      "mlp",  "--samples",   "600", "--batch-size", "32", "--epochs",  "2",
+            "--log-format", "json", "--log-every", "5",   "--threads",    "1",  "--timeout", "60"};
 }
 
 // Start the nodes of a TrainJob on 127.0.0.1, each with the environment v2 gives a node.
@@ -91,8 +90,7 @@ TEST_CASE("two TrainJob nodes started from PET_* alone train together as ranks 0
     check_same_params(dir, 2);
 }
 
-TEST_CASE("two TrainJob nodes of two processes each train as ranks 0 to 3",
-          "[trainer][trainjob]") {
+TEST_CASE("two TrainJob nodes of two processes each train as ranks 0 to 3", "[trainer][trainjob]") {
     TempDir dir;
     const auto nodes = start_trainjob(dir, 2, 2);
     wait_all(nodes);
