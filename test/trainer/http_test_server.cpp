@@ -5,12 +5,12 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <csignal>
 #include <sstream>
 #include <stdexcept>
 
@@ -149,9 +149,6 @@ struct HttpTestServer::Tls {
 
 HttpTestServer::HttpTestServer(Route route, ErrorBody error_body, std::optional<TlsIdentity> tls)
     : m_route(std::move(route)), m_error_body(std::move(error_body)) {
-    // TLS writes to a client that hung up (one that refused the certificate or gave up
-    // waiting) raise SIGPIPE: OpenSSL's socket writes cannot pass MSG_NOSIGNAL.
-    std::signal(SIGPIPE, SIG_IGN);
     if (tls) {
         m_tls = std::make_unique<Tls>(*tls);
     }
@@ -240,6 +237,14 @@ void HttpTestServer::serve() {
             if (fd >= 0) {
                 // One thread per connection, so a slow answer does not hold up the next.
                 m_workers.emplace_back([this, fd] {
+                    // TLS writes to a client that hung up (one that refused the certificate or
+                    // gave up waiting) raise SIGPIPE, as OpenSSL cannot pass MSG_NOSIGNAL: block
+                    // it in this thread only, so the write fails instead. The test's own
+                    // signals, and those of the processes it starts, stay as they are.
+                    sigset_t pipe;
+                    sigemptyset(&pipe);
+                    sigaddset(&pipe, SIGPIPE);
+                    pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
                     handle_connection(fd);
                     ::close(fd);
                 });
