@@ -28,10 +28,11 @@ kftrain::manifest::JobSpec trainer_job() {
 }
 
 // Render a job with the built-in template, as submit does.
-kftrain::cli::job::RenderedJob rendered(const kftrain::manifest::JobSpec& spec,
-                                       const kftrain::manifest::Template& tmpl =
-                                           kftrain::manifest::default_template()) {
-    auto manifest = kftrain::manifest::render_job(spec, tmpl);
+kftrain::cli::job::RenderedJob rendered(
+    const kftrain::manifest::JobSpec& spec,
+    const std::optional<kftrain::manifest::Template>& tmpl = std::nullopt) {
+    auto manifest = kftrain::manifest::render_job(
+        spec, tmpl ? *tmpl : kftrain::manifest::default_template(spec.kind));
     REQUIRE(manifest.ok());
     return {spec, *manifest};
 }

@@ -384,3 +384,55 @@ TEST_CASE("a job rendered from a custom template runs locally as the template sa
     CHECK(contains_line(lines, "master-0 | FROM_TEMPLATE=set by the template"));
     CHECK(contains_line(lines, "worker-0 | FROM_TEMPLATE=set by the template"));
 }
+
+TEST_CASE("a 2-node local TrainJob gives each node only Trainer v2's variables", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("v2-ok", 2,
+                              {"--steps", "3", "--env-out", jobs.dir(), "--wait-peers", jobs.dir()},
+                              "kind: TrainJob\nnprocPerNode: \"1\"\nenv:\n  FAKE_USER_VAR: hi\n");
+    auto submitted = jobs.kftrain({"submit", "-f", file, "--local"});
+    REQUIRE(submitted.code == 0);
+
+    job::JobStatus status = jobs.wait_finished("v2-ok");
+    CHECK(status.kind == "TrainJob");
+    CHECK(status.phase == job::JobPhase::Succeeded);
+    CHECK(status.reason == "AllJobsCompleted");
+    REQUIRE(status.replicas.size() == 2);
+    CHECK(status.replicas[0].name == "node-0");
+    CHECK(status.replicas[1].name == "node-1");
+    CHECK(status.replicas[1].type == "Node");
+    REQUIRE(status.progress.has_value());
+    CHECK(status.progress->event == "finish");
+
+    auto lines = jobs.log_lines("v2-ok");
+    CHECK(contains_line(lines, R"(node-0 | {"event":"start","rank":0,"world_size":2)"));
+    CHECK(contains_line(lines, R"(node-1 | {"event":"start","rank":1,"world_size":2)"));
+    kftrain::cli::job::LogOptions one;
+    one.replica = "node-1";
+    for (const auto& line : jobs.log_lines("v2-ok", one)) {
+        CHECK(line.rfind("node-1 | ", 0) == 0);
+    }
+
+    std::string node_env = read_text(jobs.dir() + "/rank-1.env");
+    CHECK(node_env.find("PET_NODE_RANK=1\n") != std::string::npos);
+    CHECK(node_env.find("PET_NNODES=2\n") != std::string::npos);
+    CHECK(node_env.find("PET_NPROC_PER_NODE=1\n") != std::string::npos);
+    CHECK(node_env.find("PET_MASTER_ADDR=127.0.0.1\n") != std::string::npos);
+    CHECK(node_env.find("FAKE_USER_VAR=hi\n") != std::string::npos);
+    // Trainer v2 sets no RANK, WORLD_SIZE or MASTER_ADDR: the program derives them.
+    CHECK(node_env.find("\nRANK=\n") != std::string::npos);
+    CHECK(node_env.find("WORLD_SIZE=\n") != std::string::npos);
+    CHECK(node_env.find("MASTER_ADDR=\n") != std::string::npos);
+    CHECK(node_env.find("PYTHONUNBUFFERED=0\n") == std::string::npos);  // v1's, not v2's
+}
+
+TEST_CASE("a local TrainJob fails when any node fails, as its JobSet does", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("v2-fails", 2, {"--steps", "1", "--fail-rank", "1"},
+                              "kind: TrainJob\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    job::JobStatus status = jobs.wait_finished("v2-fails");
+    CHECK(status.phase == job::JobPhase::Failed);
+    CHECK(status.reason == "FailedJobs");
+    CHECK(status.message == "node-1 exited with code 1");
+}

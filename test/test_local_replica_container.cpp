@@ -9,7 +9,7 @@ using kftrain::cli::local::read_replica_containers;
 namespace {
 
 YAML::Node manifest_of(const kftrain::manifest::JobSpec& spec) {
-    auto manifest = kftrain::manifest::render_job(spec, kftrain::manifest::default_template());
+    auto manifest = kftrain::manifest::render_job(spec, kftrain::manifest::default_template(spec.kind));
     REQUIRE(manifest.ok());
     return *manifest;
 }
@@ -89,4 +89,38 @@ TEST_CASE("a manifest the local backend cannot run is refused with its path", "[
         REQUIRE_FALSE(containers.ok());
         CHECK(containers.error() == c.error);
     }
+}
+
+TEST_CASE("a TrainJob's node container is its spec.trainer with the patched volume mounts",
+          "[local]") {
+    auto spec = two_replicas();
+    spec.kind = kftrain::manifest::JobKind::TrainJob;
+    spec.env["PLAIN"] = {"1", "", ""};
+    spec.env["TOKEN"] = {"", "creds", "token"};
+    spec.resources.cpu = "2";
+    kftrain::manifest::Volume data;
+    data.name = "data";
+    data.claim = "mnist";
+    data.mount_path = "/data";
+    spec.volumes.push_back(data);
+    auto containers = read_replica_containers(manifest_of(spec));
+    REQUIRE(containers.ok());
+    REQUIRE(containers->size() == 1);
+    const auto& node = containers->at("Node");
+    CHECK(node.argv == std::vector<std::string>{"sh", "-c", "true"});
+    CHECK(node.env.at("PLAIN") == "1");
+    CHECK(node.env_not_set == std::vector<std::string>{"TOKEN"});
+    CHECK(node.image == "kftrain/trainer:0.1.0");
+    CHECK(node.has_resources);
+    CHECK(node.mounts == std::vector<std::pair<std::string, std::string>>{{"data", "/data"}});
+    CHECK(ignored_settings(*containers, spec.volumes) ==
+          std::vector<std::string>{"image kftrain/trainer:0.1.0", "resources",
+                                   "volume data (no localPath)"});
+
+    YAML::Node no_command = manifest_of(spec);
+    no_command["spec"]["trainer"].remove("command");
+    auto refused = read_replica_containers(no_command);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error() ==
+          "spec.trainer.command: missing; locally the runtime's image entrypoint cannot run");
 }

@@ -93,3 +93,46 @@ TEST_CASE("an elasticPolicy sets the rendezvous variables instead of PET_NNODES"
     CHECK(env["PET_RDZV_BACKEND"] == "c10d");
     CHECK(env["PET_MAX_RESTARTS"] == "3");
 }
+
+TEST_CASE("a TrainJob's nodes are node-0..N-1 ranked by their index", "[local]") {
+    JobSpec spec = job(3, "");
+    spec.kind = kftrain::manifest::JobKind::TrainJob;
+    auto refs = replica_refs(spec);
+    REQUIRE(refs.size() == 3);
+    for (int i = 0; i < 3; ++i) {
+        CHECK(refs[i].name == "node-" + std::to_string(i));
+        CHECK(refs[i].type == "Node");
+        CHECK(refs[i].rank == i);
+    }
+}
+
+TEST_CASE("a TrainJob's node gets only Trainer v2's PET_* variables", "[local]") {
+    struct Case {
+        const char* name;
+        std::string nproc;
+        std::string cpu;
+        int gpus;
+        std::string expected_nproc;
+    };
+    const Case cases[] = {
+        {"nprocPerNode a number", "2", "8", 0, "2"},
+        {"auto with GPUs: one process per GPU", "auto", "8", 4, "4"},
+        {"auto without GPUs: the whole CPUs of resources", "", "3500m", 0, "3"},
+        {"auto with no resources: one", "", "", 0, "1"},
+        {"auto with less than one CPU: one", "", "500m", 0, "1"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        JobSpec spec = job(2, c.nproc);
+        spec.kind = kftrain::manifest::JobKind::TrainJob;
+        spec.resources.cpu = c.cpu;
+        spec.resources.gpus = c.gpus;
+        auto env = operator_environment(spec, 1, Ports{29500, 0});
+        CHECK(env == std::map<std::string, std::string>{{"PET_NNODES", "2"},
+                                                        {"PET_NPROC_PER_NODE", c.expected_nproc},
+                                                        {"PET_NODE_RANK", "1"},
+                                                        {"PET_MASTER_ADDR", "127.0.0.1"},
+                                                        {"PET_MASTER_PORT", "29500"}});
+        CHECK(world_size(spec) == 2 * std::stoi(c.expected_nproc));
+    }
+}

@@ -23,7 +23,7 @@ manifest::JobSpec load(const std::string& text, const std::vector<std::string>& 
 }
 
 YAML::Node render(const manifest::JobSpec& spec) {
-    auto rendered = manifest::render_job(spec, manifest::default_template());
+    auto rendered = manifest::render_job(spec, manifest::default_template(manifest::JobKind::PyTorchJob));
     if (!rendered) {
         FAIL(rendered.error());
     }
@@ -53,23 +53,9 @@ TEST_CASE("render puts Worker replicas at replicas-1 and drops Worker for one re
     CHECK_FALSE(one["spec"]["pytorchReplicaSpecs"].contains("Worker"));
 }
 
-// Return whether the CRD can be read. Without it the check fails in CI (CI set), where the
-// reference must be present; on a developer's machine it is skipped with a warning.
-bool crd_readable(const std::string& crd) {
-    if (manifest::read_file(crd)) {
-        return true;
-    }
-    const char* ci = std::getenv("CI");
-    if (ci != nullptr && *ci != '\0') {
-        FAIL("operator CRD not found at " << crd << " (CI is set: the schema check must run)");
-    }
-    WARN("operator CRD not found at " << crd << ": schema check skipped");
-    return false;
-}
-
 TEST_CASE("rendered jobs are valid against the Training Operator v1.9 CRD", "[manifest]") {
     std::string crd = KFTRAIN_CRD_FILE;
-    if (!crd_readable(crd)) {
+    if (!test::crd_readable(crd)) {
         return;
     }
     const std::vector<std::pair<std::string, manifest::JobSpec>> jobs = {
@@ -129,7 +115,8 @@ TEST_CASE("templates fail on unknown placeholders and fill placeholders inside s
     CHECK(failed.error() == "t.yaml:3: unknown placeholder {{ nmae }} (did you mean name?)");
 
     manifest::Template inline_tmpl{
-        "metadata:\n  name: \"{{ name }}-v2\"\n  labels: \"{{ labels }}\"\n", "t.yaml"};
+        "kind: PyTorchJob\nmetadata:\n  name: \"{{ name }}-v2\"\n  labels: \"{{ labels }}\"\n",
+        "t.yaml"};
     auto rendered = manifest::render_job(spec, inline_tmpl);
     REQUIRE(rendered);
     CHECK((*rendered)["metadata"]["name"].as<std::string>() == "demo-v2");
@@ -138,7 +125,7 @@ TEST_CASE("templates fail on unknown placeholders and fill placeholders inside s
 
 TEST_CASE("the CRD check itself catches a misspelt field and a wrong type", "[manifest]") {
     std::string crd = KFTRAIN_CRD_FILE;
-    if (!crd_readable(crd)) {
+    if (!test::crd_readable(crd)) {
         return;
     }
     nlohmann::json doc = manifest::to_json(render(load("name: a\n")));

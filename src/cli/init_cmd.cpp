@@ -1,5 +1,7 @@
 #include "cli/init_cmd.h"
 
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "cli/exit_codes.h"
@@ -12,8 +14,13 @@ namespace kftrain::cli {
 void setup_init(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<InitOptions>();
     auto* sub = app.add_subcommand("init", "Print a commented starter job file");
-    sub->footer("Examples:\n  # Start a job file\n  kftrain init --name mnist-ddp > job.yaml");
+    sub->footer(
+        "Examples:\n  # Start a job file\n  kftrain init --name mnist-ddp > job.yaml\n"
+        "  # Start a job file for Kubeflow Trainer v2\n"
+        "  kftrain init --name mnist --kind TrainJob > job.yaml");
     sub->add_option("--name", options->name, "Job name to put in the file");
+    sub->add_option("--kind", options->kind_text,
+                    "What the file renders: PyTorchJob (default) or TrainJob");
     sub->add_flag_callback(
         "--reference",
         [&ctx] {
@@ -29,6 +36,14 @@ util::Status InitOptions::complete(const Context&) {
 }
 
 util::Status InitOptions::validate() {
+    if (!kind_text.empty()) {
+        auto parsed = manifest::parse_kind(kind_text);
+        if (!parsed) {
+            return util::error(fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices,
+                                           kind_text));
+        }
+        kind = *parsed;
+    }
     if (!manifest::is_dns1035_label(name)) {
         return util::error(
             "--name must be a DNS-1035 label: lower-case letters, digits and '-', starting "
@@ -39,7 +54,7 @@ util::Status InitOptions::validate() {
 }
 
 int InitOptions::run(Context& ctx) const {
-    ctx.out << manifest::starter_job_file(name);
+    ctx.out << manifest::starter_job_file(name, kind);
     return k_exit_ok;
 }
 

@@ -129,6 +129,16 @@ std::optional<ElasticPolicy> read_elastic(const YAML::Node& node) {
 
 JobSpec to_job_spec(const YAML::Node& root) {
     JobSpec spec;
+    if (present(root["kind"])) {
+        spec.kind = parse_kind(root["kind"].Scalar()).value_or(JobKind::PyTorchJob);
+    }
+    read(root["runtime"], spec.runtime);
+    for (const std::string prefix : {"TrainingRuntime/", "ClusterTrainingRuntime/"}) {
+        if (spec.runtime.rfind(prefix, 0) == 0) {
+            spec.runtime_namespaced = prefix == "TrainingRuntime/";
+            spec.runtime.erase(0, prefix.size());
+        }
+    }
     read(root["name"], spec.name);
     read(root["namespace"], spec.namespace_);
     read(root["backend"], spec.backend);

@@ -89,6 +89,10 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
         root["namespace"] = *overrides.namespace_;
         source.from_flags["namespace"] = "--namespace";
     }
+    if (overrides.kind) {
+        root["kind"] = kind_name(*overrides.kind);
+        source.from_flags["kind"] = "--kind";
+    }
     auto checked = check_against_schema(root, source);
     if (!checked) {
         return util::Error{checked.error()};
@@ -108,6 +112,9 @@ std::string SourceMap::locate(const std::string& path) const {
                       path.rfind(flagged + "[", 0) == 0;
         if (covers) {
             return flag == "--set" ? "--set " + path : flag;
+        }
+        if (flag == "--set" && flagged.rfind(path + ".", 0) == 0) {
+            return "--set " + flagged;
         }
     }
     std::string probe = path;

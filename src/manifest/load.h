@@ -13,6 +13,7 @@ namespace kftrain::manifest {
 struct Overrides {
     std::vector<std::string> sets;          // "dotted.key=value", from --set
     std::optional<std::string> namespace_;  // from -n/--namespace
+    std::optional<JobKind> kind;            // from --kind
 };
 
 // Load a job file: parse, apply overrides, type-check, fill defaults, validate.

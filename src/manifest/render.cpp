@@ -6,6 +6,7 @@
 
 #include "manifest/suggest.h"
 #include "manifest/template_values.h"
+#include "manifest/trainjob_fields.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -150,7 +151,22 @@ util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl) {
         return error(fmt::format("{}:{}: invalid YAML: {}", tmpl.name, e.mark.line + 1, e.msg));
     }
     if (!root.IsMap()) {
-        return error(fmt::format("{}: a template must be a YAML map (a PyTorchJob)", tmpl.name));
+        return error(
+            fmt::format("{}: a template must be a YAML map (a PyTorchJob or a TrainJob)", tmpl.name));
+    }
+    const std::string template_kind = root["kind"].IsScalar() ? root["kind"].Scalar() : "";
+    if (template_kind != kind_name(spec.kind)) {
+        return error(fmt::format(
+            "{}: the template makes a {} but the job's kind is {} (set kind in the job file, or "
+            "--kind, to match the template)",
+            tmpl.name, template_kind.empty() ? "document without a kind" : template_kind,
+            kind_name(spec.kind)));
+    }
+    if (spec.kind == JobKind::TrainJob) {
+        auto expressible = check_trainjob_fields(spec);
+        if (!expressible) {
+            return util::Error{expressible.error()};
+        }
     }
     Values values = template_values(spec);
     auto done = Substituter(values, tmpl).run(root);
@@ -158,7 +174,7 @@ util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl) {
         return util::Error{done.error()};
     }
     const YAML::Node& document = root;
-    if (spec.replicas == 1 && document["spec"].IsMap() &&
+    if (spec.kind == JobKind::PyTorchJob && spec.replicas == 1 && document["spec"].IsMap() &&
         document["spec"]["pytorchReplicaSpecs"].IsMap()) {
         YAML::Node replica_specs = root["spec"]["pytorchReplicaSpecs"];
         replica_specs.remove("Worker");

@@ -10,17 +10,20 @@
 
 namespace kftrain::manifest {
 
-// A PyTorchJob template: its YAML text and the name used in messages.
+// A job template (a PyTorchJob or a TrainJob): its YAML text and the name used in messages.
 struct Template {
     std::string text;
     std::string name;
 };
 
-// Return the PyTorchJob template built into kftrain (templates/pytorchjob.yaml).
-Template default_template();
+// Return the template built into kftrain for a kind (templates/pytorchjob.yaml,
+// templates/trainjob.yaml).
+Template default_template(JobKind kind);
 
-// Render a job into a PyTorchJob document by placing typed values at the
-// template's placeholders. Fails on invalid YAML or an unknown placeholder.
+// Render a job into the document its template makes (the template's kind must be
+// the job's) by placing typed values at the template's placeholders. Fails on
+// invalid YAML, an unknown placeholder, a template of the other kind, or, for a
+// TrainJob, a job-file key it cannot express.
 util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl);
 
 // Return the names of the placeholders a template may use.

@@ -160,6 +160,12 @@ FieldDef build_schema() {
     return object(
         "", "job file",
         {
+            one_of("kind", {"PyTorchJob", "TrainJob"}, "PyTorchJob",
+                   "what to render: a Training Operator v1 PyTorchJob or a Kubeflow Trainer v2 "
+                   "TrainJob"),
+            field("runtime", T::String, "torch-distributed",
+                  "TrainJob: the ClusterTrainingRuntime to run on, or TrainingRuntime/NAME for "
+                  "one of the namespace's own"),
             field("name", T::String, "", "job name (a DNS-1035 label); required"),
             field("namespace", T::String, "default", "Kubernetes namespace"),
             one_of("backend", {"kubernetes", "local"}, "",

@@ -2,21 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "manifest/schema.h"
+#include "manifest/trainjob_fields.h"
 
 namespace kftrain::manifest {
 namespace {
 
 // The keys a starter file sets, with their values as YAML text.
-std::map<std::string, std::string> starter_values(const std::string& name) {
-    return {
+std::map<std::string, std::string> starter_values(const std::string& name, JobKind kind) {
+    std::map<std::string, std::string> values = {
         {"name", name},
         {"namespace", "default"},
         {"image", "kftrain/trainer:latest"},
         {"replicas", "2"},
-        {"restartPolicy", "OnFailure"},
         {"resources.cpu", "\"2\""},
         {"resources.memory", "4Gi"},
         {"trainer.dataset", "mnist"},
@@ -26,6 +27,13 @@ std::map<std::string, std::string> starter_values(const std::string& name) {
         {"trainer.batchSize", "64"},
         {"trainer.lr", "0.01"},
     };
+    if (kind == JobKind::TrainJob) {
+        values["kind"] = "TrainJob";
+        values["runtime"] = "torch-distributed";
+    } else {
+        values["restartPolicy"] = "OnFailure";
+    }
+    return values;
 }
 
 bool has_active(const std::string& path, const std::map<std::string, std::string>& values) {
@@ -35,13 +43,21 @@ bool has_active(const std::string& path, const std::map<std::string, std::string
 
 class StarterWriter {
   public:
-    explicit StarterWriter(const std::string& name) : m_values(starter_values(name)) {}
+    StarterWriter(const std::string& name, JobKind kind)
+        : m_values(starter_values(name, kind)), m_kind(kind) {
+        if (kind == JobKind::TrainJob) {
+            m_left_out = trainjob_unsupported_keys();
+        } else {
+            m_left_out = {"runtime"};
+        }
+    }
 
     std::string write() {
-        m_out =
-            "# kftrain job file. 'kftrain render -f FILE' prints the PyTorchJob it makes;\n"
+        m_out = fmt::format(
+            "# kftrain job file. 'kftrain render -f FILE' prints the {} it makes;\n"
             "# 'kftrain submit -f FILE' submits it. Only name is required; a commented key\n"
-            "# shows its default. --set key=value overrides any key from the command line.\n";
+            "# shows its default. --set key=value overrides any key from the command line.\n",
+            kind_name(m_kind));
         for (const auto& field : job_schema().children) {
             write_field(field, "", 0, false);
         }
@@ -58,6 +74,10 @@ class StarterWriter {
     void write_field(const FieldDef& field, const std::string& parent, int depth, bool commented) {
         std::string path = parent.empty() ? field.name : parent + "." + field.name;
         bool active = !commented && has_active(path, m_values);
+        const bool left_out = std::find(m_left_out.begin(), m_left_out.end(), path) != m_left_out.end();
+        if (left_out && !(m_kind == JobKind::TrainJob && path == "nprocPerNode")) {
+            return;
+        }
         if (depth == 0) {
             m_out += "\n";
         }
@@ -82,6 +102,8 @@ class StarterWriter {
     }
 
     std::map<std::string, std::string> m_values;
+    JobKind m_kind;
+    std::vector<std::string> m_left_out;  // keys the kind cannot express: not offered
     std::string m_out;
 };
 
@@ -114,8 +136,8 @@ std::string job_file_reference() {
     return out;
 }
 
-std::string starter_job_file(const std::string& name) {
-    return StarterWriter(name).write();
+std::string starter_job_file(const std::string& name, JobKind kind) {
+    return StarterWriter(name, kind).write();
 }
 
 }  // namespace kftrain::manifest

@@ -38,16 +38,23 @@ Status check_name(const JobSpec& spec) {
                     "starting with a letter and ending with a letter or digit",
                     spec.name);
     }
-    // The operator names a Service after every replica: <name>-worker-<index>.
+    // The Training Operator names a Service after every replica (<name>-worker-<index>);
+    // Trainer's JobSet names every node pod's host <name>-node-0-<index>.
+    const bool v2 = spec.kind == JobKind::TrainJob;
     std::string longest =
-        fmt::format("{}-{}-{}", spec.name, spec.replicas > 1 ? "worker" : "master",
-                    spec.replicas > 1 ? spec.replicas - 2 : 0);
+        v2 ? fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1)
+           : fmt::format("{}-{}-{}", spec.name, spec.replicas > 1 ? "worker" : "master",
+                         spec.replicas > 1 ? spec.replicas - 2 : 0);
     if (longest.size() > k_max_label) {
         return fail(spec, "name",
-                    fmt::format("too long for {} replicas: the operator's service {} would exceed "
-                                "63 characters",
-                                spec.replicas, longest),
+                    fmt::format("too long for {} replicas: the {} {} would exceed 63 characters",
+                                spec.replicas, v2 ? "node pod's host name" : "operator's service",
+                                longest),
                     spec.name);
+    }
+    if (v2 && !is_dns1123_label(spec.runtime)) {
+        return fail(spec, "runtime",
+                    "must name a runtime: a DNS-1123 label, or TrainingRuntime/ and one", spec.runtime);
     }
     if (!is_dns1123_label(spec.namespace_)) {
         return fail(spec, "namespace", "must be a DNS-1123 label", spec.namespace_);
@@ -61,6 +68,9 @@ Status check_replicas(const JobSpec& spec) {
     if (!nproc.empty() && nproc != "auto" && nproc != "cpu" && nproc != "gpu" &&
         !std::regex_match(nproc, k_positive)) {
         return fail(spec, "nprocPerNode", "must be auto, cpu, gpu or a positive integer", nproc);
+    }
+    if (std::regex_match(nproc, k_positive) && (nproc.size() > 4 || std::stoi(nproc) > 1024)) {
+        return fail(spec, "nprocPerNode", "must be at most 1024 processes per node", nproc);
     }
     if (spec.image.empty()) {
         return fail(spec, "image", "every container needs an image", "");

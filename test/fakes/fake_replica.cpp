@@ -10,7 +10,8 @@
 // steps; with --fail-once MARKER only while MARKER does not exist (it is
 // created), so a restart succeeds. --hold-rank R keeps rank R running until a
 // signal ends it (-1: every rank). --env-out DIR writes DIR/rank-R.env with
-// the distributed variables. --wait-peers DIR makes every rank that succeeds
+// the distributed variables. Without RANK (a TrainJob's node) the rank is
+// PET_NODE_RANK and the world PET_NNODES. --wait-peers DIR makes every rank that succeeds
 // write DIR/rank-R.done and rank 0 wait for the others' files first, like
 // the final barrier of a data-parallel job.
 #include <unistd.h>
@@ -108,8 +109,11 @@ void wait_for_peers(const std::string& dir, int world) {
 
 int main(int argc, char** argv) {
     Options o = parse(argc, argv);
-    int rank = std::atoi(env("RANK").c_str());
-    int world = std::atoi(env("WORLD_SIZE").c_str());
+    // Under Trainer v2 (a TrainJob) only PET_* is set: one process per node, like the trainer
+    // derives it (rank = node rank, world = nodes).
+    const bool v2 = env("RANK").empty() && !env("PET_NODE_RANK").empty();
+    int rank = std::atoi(env(v2 ? "PET_NODE_RANK" : "RANK").c_str());
+    int world = std::atoi(env(v2 ? "PET_NNODES" : "WORLD_SIZE").c_str());
     if (!o.env_out.empty()) {
         write_env(o.env_out, rank);
     }

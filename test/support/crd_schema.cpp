@@ -2,6 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <catch2/catch.hpp>
+#include <cstdlib>
+
+#include "manifest/load.h"
 #include "manifest/yaml_emit.h"
 
 namespace kftrain::test {
@@ -100,6 +104,18 @@ std::vector<std::string> check_against_crd(const nlohmann::json& document,
     SchemaChecker checker;
     checker.check(document, schema, "");
     return checker.problems;
+}
+
+bool crd_readable(const std::string& crd_path) {
+    if (manifest::read_file(crd_path)) {
+        return true;
+    }
+    const char* ci = std::getenv("CI");
+    if (ci != nullptr && *ci != '\0') {
+        FAIL("CRD not found at " << crd_path << " (CI is set: the schema check must run)");
+    }
+    WARN("CRD not found at " << crd_path << ": schema check skipped");
+    return false;
 }
 
 }  // namespace kftrain::test

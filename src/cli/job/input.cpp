@@ -1,5 +1,7 @@
 #include "cli/job/input.h"
 
+#include <fmt/format.h>
+
 #include "manifest/load.h"
 #include "manifest/render.h"
 #include "manifest/yaml_emit.h"
@@ -15,9 +17,12 @@ void add_job_file_flags(CLI::App& sub, JobInput& input) {
 
 void add_job_input_flags(CLI::App& sub, JobInput& input) {
     add_job_file_flags(sub, input);
+    sub.add_option("--kind", input.kind,
+                   "What to render: PyTorchJob (Training Operator v1) or TrainJob (Kubeflow "
+                   "Trainer v2); overrides the job file's kind");
     sub.add_option("--template", input.template_file,
-                   "PyTorchJob template to render into (default: the built-in "
-                   "templates/pytorchjob.yaml)");
+                   "Template to render into, of the job's kind (default: the built-in "
+                   "templates/pytorchjob.yaml or templates/trainjob.yaml)");
 }
 
 util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global) {
@@ -25,6 +30,13 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
     overrides.sets = input.sets;
     if (!global.namespace_.empty()) {
         overrides.namespace_ = global.namespace_;
+    }
+    if (!input.kind.empty()) {
+        overrides.kind = manifest::parse_kind(input.kind);
+        if (!overrides.kind) {
+            return util::error(fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices,
+                                           input.kind));
+        }
     }
     return manifest::load_job_file(input.file, overrides);
 }
@@ -34,7 +46,7 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOpt
     if (!spec) {
         return util::Error{spec.error()};
     }
-    manifest::Template tmpl = manifest::default_template();
+    manifest::Template tmpl = manifest::default_template(spec->kind);
     if (!input.template_file.empty()) {
         auto text = manifest::read_file(input.template_file);
         if (!text) {

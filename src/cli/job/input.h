@@ -18,15 +18,16 @@ struct JobInput {
     std::string file;
     std::vector<std::string> sets;
     std::string template_file;
+    std::string kind;  // --kind: PyTorchJob or TrainJob, overriding the job file's kind
 };
 
 // Add -f/--file and --set to a verb that reads a job file.
 void add_job_file_flags(CLI::App& sub, JobInput& input);
 
-// Add -f/--file, --set and --template to a verb that renders the job.
+// Add -f/--file, --set, --kind and --template to a verb that renders the job.
 void add_job_input_flags(CLI::App& sub, JobInput& input);
 
-// A job loaded and rendered into its PyTorchJob.
+// A job loaded and rendered into its PyTorchJob or TrainJob.
 struct RenderedJob {
     manifest::JobSpec spec;
     YAML::Node manifest;

@@ -39,6 +39,10 @@ ExitDecision decide_exit(const RestartRules& rules, const ReplicaExit& exit, int
         return {ExitAction::Restart, "", ""};
     }
     if (exit.code != 0) {
+        if (rules.trainjob) {
+            return {ExitAction::FailJob, "FailedJobs",
+                    fmt::format("{} {}", exit.name, describe_code(exit.code))};
+        }
         return {ExitAction::FailJob, "PyTorchJobFailed",
                 fmt::format("{} {} (restartPolicy {})", exit.name, describe_code(exit.code),
                             rules.policy)};

@@ -9,6 +9,8 @@ namespace kftrain::cli::local {
 struct RestartRules {
     std::string policy = "OnFailure";  // Never, OnFailure, Always or ExitCode
     std::optional<int> backoff_limit;  // restarts of all replicas before the job fails
+    // A TrainJob's JobSet: a failing node fails the job (FailedJobs); no restartPolicy is named.
+    bool trainjob = false;
 };
 
 // What the supervisor does when a replica's process ends.

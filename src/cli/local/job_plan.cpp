@@ -28,8 +28,12 @@ JobState job_state(const manifest::JobSpec& spec, const PlanContext& context) {
     state.created = context.now;
     state.cwd = context.cwd;
     state.master_port = context.ports.master;
-    state.restart_policy = spec.restart_policy;
-    state.backoff_limit = spec.run_policy.backoff_limit;
+    state.kind = manifest::kind_name(spec.kind);
+    // A TrainJob's runtime (JobSet, no failurePolicy in torch-distributed) fails the job when
+    // a node fails; the Training Operator follows the job file's restartPolicy.
+    const bool v2 = spec.kind == manifest::JobKind::TrainJob;
+    state.restart_policy = v2 ? "Never" : spec.restart_policy;
+    state.backoff_limit = v2 ? std::nullopt : spec.run_policy.backoff_limit;
     state.active_deadline_seconds = spec.run_policy.active_deadline_seconds;
     state.cpu = spec.resources.cpu;
     state.memory = spec.resources.memory;

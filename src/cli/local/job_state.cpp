@@ -73,6 +73,7 @@ json to_json(const JobState& s) {
     return json{{"version", s.version},
                 {"name", s.name},
                 {"namespace", s.namespace_},
+                {"kind", s.kind},
                 {"phase", s.phase},
                 {"reason", s.reason},
                 {"message", s.message},
@@ -97,6 +98,7 @@ util::Result<JobState> job_state_from_json(const json& doc) {
         s.version = doc.value("version", 1);
         s.name = doc.at("name").get<std::string>();
         s.namespace_ = doc.value("namespace", "default");
+        s.kind = doc.value("kind", "PyTorchJob");
         s.phase = doc.value("phase", "Created");
         s.reason = doc.value("reason", "");
         s.message = doc.value("message", "");
@@ -157,6 +159,10 @@ int total_restarts(const JobState& state) {
         total += r.restarts;
     }
     return total;
+}
+
+bool is_lead_replica(const ReplicaState& replica) {
+    return replica.type == "Master" || (replica.type == "Node" && replica.index == 0);
 }
 
 }  // namespace kftrain::cli::local

@@ -12,10 +12,10 @@ namespace kftrain::cli::local {
 
 // One replica of a local job: how it is started and what happened to it.
 struct ReplicaState {
-    std::string name;  // master-0, worker-1: the log prefix
-    std::string type;  // Master or Worker
+    std::string name;  // master-0, worker-1; node-0: the log prefix
+    std::string type;  // Master or Worker; Node (TrainJob)
     int index = 0;     // index within its type
-    int rank = 0;      // RANK: 0 for the Master, index + 1 for Workers
+    int rank = 0;      // RANK: 0 for the Master, index + 1 for Workers; a node's PET_NODE_RANK
     std::vector<std::string> argv;
     std::map<std::string, std::string> env;  // what the operator would inject, on top of ours
     std::string state = "Pending";  // Pending, Running, Restarting, Succeeded, Failed, Terminated
@@ -36,6 +36,7 @@ struct JobState {
     int version = 1;
     std::string name;
     std::string namespace_ = "default";
+    std::string kind = "PyTorchJob";  // or TrainJob: what the job file rendered
     std::string phase = "Created";  // a JobPhase name
     std::string reason;
     std::string message;
@@ -57,8 +58,12 @@ struct JobState {
     std::string memory;
     int gpus = 0;
     std::map<std::string, std::string> node_selector;
-    std::string last_progress;  // the Master's last trainer progress line, raw JSON
+    std::string last_progress;  // the lead replica's last trainer progress line, raw JSON
 };
+
+// Return whether a replica leads the job: its rank 0 prints the trainer's progress, and (for a
+// PyTorchJob) its success ends the job: the Master, or a TrainJob's node-0.
+bool is_lead_replica(const ReplicaState& replica);
 
 // Return the job's state as the JSON document of state.json.
 nlohmann::json to_json(const JobState& state);

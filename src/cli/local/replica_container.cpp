@@ -9,6 +9,7 @@ namespace {
 
 constexpr const char* k_specs = "spec.pytorchReplicaSpecs";
 constexpr const char* k_container_name = "pytorch";
+constexpr const char* k_node = "node";  // Trainer v2's replicated job and container
 
 // Return the member key of node, or an undefined node when node is not a map (a custom
 // template may put anything anywhere; yaml-cpp throws on a subscript of a scalar).
@@ -108,10 +109,78 @@ util::Result<ReplicaContainer> read_container(const YAML::Node& replica_spec,
     return util::error(fmt::format("{}: no container named {}", path, k_container_name));
 }
 
+// Add the volumeMounts that the TrainJob's runtimePatches give the node container.
+void read_patched_mounts(const YAML::Node& patches, ReplicaContainer& out) {
+    if (!patches || !patches.IsSequence()) {
+        return;
+    }
+    for (const auto& patch : patches) {
+        const YAML::Node jobs =
+            member(member(member(member(patch, "trainingRuntimeSpec"), "template"), "spec"),
+                   "replicatedJobs");
+        if (!jobs || !jobs.IsSequence()) {
+            continue;
+        }
+        for (const auto& job : jobs) {
+            const YAML::Node name = member(job, "name");
+            if (!name || !name.IsScalar() || name.Scalar() != k_node) {
+                continue;
+            }
+            const YAML::Node containers = member(
+                member(member(member(member(job, "template"), "spec"), "template"), "spec"),
+                "containers");
+            if (!containers || !containers.IsSequence()) {
+                continue;
+            }
+            for (const auto& container : containers) {
+                const YAML::Node cname = member(container, "name");
+                if (cname && cname.IsScalar() && cname.Scalar() == k_node) {
+                    read_mounts(member(container, "volumeMounts"), out);
+                }
+            }
+        }
+    }
+}
+
+// Read what a TrainJob's nodes run: spec.trainer (command, args, env, image, resources).
+util::Result<ReplicaContainer> read_trainer(const YAML::Node& manifest) {
+    const YAML::Node spec = member(manifest, "spec");
+    const YAML::Node trainer = member(spec, "trainer");
+    if (!trainer || !trainer.IsMap()) {
+        return util::error("spec.trainer: missing");
+    }
+    ReplicaContainer out;
+    auto command = append_strings(trainer["command"], "spec.trainer.command", out.argv);
+    auto args = append_strings(trainer["args"], "spec.trainer.args", out.argv);
+    auto env = read_env(trainer["env"], "spec.trainer.env", out);
+    for (const util::Status* read : {&command, &args, &env}) {
+        if (!*read) {
+            return read->error_value();
+        }
+    }
+    if (!trainer["command"] || out.argv.empty()) {
+        return util::error(
+            "spec.trainer.command: missing; locally the runtime's image entrypoint cannot run");
+    }
+    out.image = trainer["image"] && trainer["image"].IsScalar() ? trainer["image"].Scalar() : "";
+    const YAML::Node resources = trainer["resourcesPerNode"];
+    out.has_resources = resources && resources.IsMap() && resources.size() > 0;
+    read_patched_mounts(member(spec, "runtimePatches"), out);
+    return out;
+}
+
 }  // namespace
 
 util::Result<std::map<std::string, ReplicaContainer>> read_replica_containers(
     const YAML::Node& manifest) {
+    const YAML::Node kind = member(manifest, "kind");
+    if (kind && kind.IsScalar() && kind.Scalar() == "TrainJob") {
+        auto node = read_trainer(manifest);
+        if (!node) {
+            return node.error_value();
+        }
+        return std::map<std::string, ReplicaContainer>{{"Node", std::move(*node)}};
+    }
     const YAML::Node specs = member(member(manifest, "spec"), "pytorchReplicaSpecs");
     if (!specs || !specs.IsMap()) {
         return util::error(fmt::format("{}: missing", k_specs));

@@ -10,7 +10,7 @@
 
 namespace kftrain::cli::local {
 
-// What the rendered PyTorchJob says one replica type's training container runs: the part of
+// What the rendered job says one replica type's training container runs: the part of
 // the manifest the local backend carries out as the cluster would.
 struct ReplicaContainer {
     std::vector<std::string> argv;           // the container's command, then its args
@@ -22,9 +22,10 @@ struct ReplicaContainer {
 };
 
 // Read the training container (the one named pytorch, as the operator requires) of each
-// replica type of a rendered PyTorchJob, keyed by type (Master, Worker). Errors name the path
-// in the manifest: "spec.pytorchReplicaSpecs.Worker.template.spec.containers: no container
-// named pytorch".
+// replica type of a rendered PyTorchJob, keyed by type (Master, Worker); of a TrainJob, its
+// spec.trainer with the volumeMounts its runtimePatches give the node container, keyed
+// Node. Errors name the path in the manifest: "spec.pytorchReplicaSpecs.Worker.template.spec.
+// containers: no container named pytorch".
 util::Result<std::map<std::string, ReplicaContainer>> read_replica_containers(
     const YAML::Node& manifest);
 

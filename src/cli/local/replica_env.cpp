@@ -2,18 +2,24 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <optional>
 #include <regex>
 
+#include "manifest/quantity.h"
 
 namespace kftrain::cli::local {
 namespace {
 
 constexpr const char* k_local_address = "127.0.0.1";
 
-// Return nprocPerNode as a number, or 1 when it is auto, cpu, gpu or unset.
-int nproc_number(const std::string& nproc) {
+// Return nprocPerNode as a number; nothing when it is auto, cpu, gpu or unset.
+std::optional<int> nproc_number(const std::string& nproc) {
     static const std::regex k_number("[1-9][0-9]{0,5}");
-    return std::regex_match(nproc, k_number) ? std::stoi(nproc) : 1;
+    if (!std::regex_match(nproc, k_number)) {
+        return std::nullopt;
+    }
+    return std::stoi(nproc);
 }
 
 void add_elastic(std::map<std::string, std::string>& env, const manifest::JobSpec& spec,
@@ -30,9 +36,41 @@ void add_elastic(std::map<std::string, std::string>& env, const manifest::JobSpe
     }
 }
 
+// Return what Trainer v2 gives a node: the PET_* variables alone.
+std::map<std::string, std::string> trainer_environment(const manifest::JobSpec& spec, int rank,
+                                                       const Ports& ports) {
+    return {
+        {"PET_NNODES", std::to_string(spec.replicas)},
+        {"PET_NPROC_PER_NODE", std::to_string(trainjob_procs_per_node(spec))},
+        {"PET_NODE_RANK", std::to_string(rank)},
+        {"PET_MASTER_ADDR", k_local_address},
+        {"PET_MASTER_PORT", std::to_string(ports.master)},
+    };
+}
+
 }  // namespace
 
+int trainjob_procs_per_node(const manifest::JobSpec& spec) {
+    if (auto number = nproc_number(spec.nproc_per_node)) {
+        return *number;
+    }
+    if (spec.resources.gpus > 0) {
+        return spec.resources.gpus;
+    }
+    const std::string& cpu = spec.resources.cpu_limit.empty() ? spec.resources.cpu
+                                                              : spec.resources.cpu_limit;
+    const double cores = manifest::parse_quantity(cpu).value_or(0.0);
+    return cores >= 1.0 && cores < 1e6 ? static_cast<int>(std::floor(cores)) : 1;
+}
+
 std::vector<ReplicaRef> replica_refs(const manifest::JobSpec& spec) {
+    if (spec.kind == manifest::JobKind::TrainJob) {
+        std::vector<ReplicaRef> nodes;
+        for (int i = 0; i < spec.replicas; ++i) {
+            nodes.push_back({"Node", i, i, fmt::format("node-{}", i)});
+        }
+        return nodes;
+    }
     std::vector<ReplicaRef> refs{{"Master", 0, 0, "master-0"}};
     for (int i = 0; i < spec.worker_replicas(); ++i) {
         refs.push_back({"Worker", i, i + 1, fmt::format("worker-{}", i)});
@@ -41,11 +79,17 @@ std::vector<ReplicaRef> replica_refs(const manifest::JobSpec& spec) {
 }
 
 int world_size(const manifest::JobSpec& spec) {
-    return spec.replicas * nproc_number(spec.nproc_per_node);
+    if (spec.kind == manifest::JobKind::TrainJob) {
+        return spec.replicas * trainjob_procs_per_node(spec);
+    }
+    return spec.replicas * nproc_number(spec.nproc_per_node).value_or(1);
 }
 
 std::map<std::string, std::string> operator_environment(const manifest::JobSpec& spec, int rank,
                                                         const Ports& ports) {
+    if (spec.kind == manifest::JobKind::TrainJob) {
+        return trainer_environment(spec, rank, ports);
+    }
     std::map<std::string, std::string> env;
     env["PYTHONUNBUFFERED"] = "0";
     env["MASTER_ADDR"] = k_local_address;

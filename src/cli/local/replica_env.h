@@ -8,15 +8,16 @@
 
 namespace kftrain::cli::local {
 
-// One replica of a job: the Master or a Worker, with the rank the operator gives it.
+// One replica of a job: the Master or a Worker (PyTorchJob) or a node (TrainJob), with the
+// rank the operator gives it.
 struct ReplicaRef {
-    std::string type;  // Master or Worker
+    std::string type;  // Master or Worker; Node
     int index = 0;     // within its type
-    int rank = 0;      // 0 for the Master, index + 1 for Workers
-    std::string name;  // master-0, worker-2
+    int rank = 0;      // 0 for the Master, index + 1 for Workers; a node's index
+    std::string name;  // master-0, worker-2; node-1
 };
 
-// Return the replicas of a job: the Master, then the Workers by index.
+// Return the replicas of a job: the Master, then the Workers by index; or nodes 0..N-1.
 std::vector<ReplicaRef> replica_refs(const manifest::JobSpec& spec);
 
 // The ports a local job listens on, all on 127.0.0.1.
@@ -26,8 +27,13 @@ struct Ports {
 };
 
 // Return WORLD_SIZE as the Training Operator v1.9 computes it: replicas times
-// nprocPerNode when that is a number, else replicas.
+// nprocPerNode when that is a number, else replicas. For a TrainJob, nodes
+// times the processes each runs (trainjob_procs_per_node).
 int world_size(const manifest::JobSpec& spec);
+
+// Return PET_NPROC_PER_NODE as Trainer v2's torch plugin resolves it: nprocPerNode when it
+// is a number, else (auto) the GPUs per node, else the whole CPUs of resources, else 1.
+int trainjob_procs_per_node(const manifest::JobSpec& spec);
 
 // Return the variables the Training Operator v1.9 adds to one replica's container, with the
 // Master at 127.0.0.1: PYTHONUNBUFFERED, MASTER_ADDR/PORT and
@@ -35,6 +41,9 @@ int world_size(const manifest::JobSpec& spec);
 // job file leaves it unset, as the operator defaults it), PET_NODE_RANK and
 // PET_NNODES, or with an elasticPolicy the PET_RDZV_* variables instead. The
 // operator sets no LOCAL_RANK: the trainer sets it for each process it spawns.
+// For a TrainJob, return only what Trainer v2 gives a node: PET_NNODES,
+// PET_NPROC_PER_NODE (resolved to a number), PET_NODE_RANK, PET_MASTER_ADDR and
+// PET_MASTER_PORT; no RANK, WORLD_SIZE or MASTER_ADDR.
 std::map<std::string, std::string> operator_environment(const manifest::JobSpec& spec, int rank,
                                                         const Ports& ports);
 

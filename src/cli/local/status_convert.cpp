@@ -63,6 +63,7 @@ job::JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
     status.name = state.name;
     status.namespace_ = state.namespace_;
     status.backend = "local";
+    status.kind = state.kind;
     status.phase = job::parse_phase(state.phase);
     status.reason = state.reason;
     status.message = state.message;

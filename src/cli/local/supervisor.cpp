@@ -49,6 +49,7 @@ Supervisor::Supervisor(JobState state)
     : m_state(std::move(state)), m_slots(m_state.replicas.size()), m_log(m_state.name) {
     m_rules.policy = m_state.restart_policy;
     m_rules.backoff_limit = m_state.backoff_limit;
+    m_rules.trainjob = m_state.kind == "TrainJob";
 }
 
 void Supervisor::start_replica(size_t i) {
@@ -91,7 +92,7 @@ void Supervisor::start_replica(size_t i) {
 void Supervisor::emit_line(size_t i, const std::string& line) {
     const ReplicaState& replica = m_state.replicas[i];
     m_log.append(replica.name, line);
-    if (replica.type == "Master") {
+    if (is_lead_replica(replica)) {
         auto progress = view::parse_progress_line(line);
         if (progress && view::shows_progress(*progress)) {
             m_state.last_progress = line;
@@ -186,6 +187,7 @@ void Supervisor::on_exit(size_t i, int code) {
         replica.reason = code == 0 ? "Completed" : "Stopped";
         return;
     }
+    // A TrainJob (JobSet) succeeds when every node has; a PyTorchJob when its Master has.
     ReplicaExit exit{replica.name, replica.type == "Master", code};
     apply(i, decide_exit(m_rules, exit, total_restarts(m_state)));
 }
@@ -333,7 +335,9 @@ int Supervisor::run() {
         save(false);
     }
     if (!m_outcome) {
-        m_outcome = Outcome{"Succeeded", "PyTorchJobSucceeded", "every replica completed"};
+        m_outcome = m_state.kind == "TrainJob"
+                        ? Outcome{"Succeeded", "AllJobsCompleted", "every node completed"}
+                        : Outcome{"Succeeded", "PyTorchJobSucceeded", "every replica completed"};
     }
     m_state.phase = m_outcome->phase;
     m_state.reason = m_outcome->reason;
