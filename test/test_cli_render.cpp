@@ -84,6 +84,53 @@ TEST_CASE("kftrain init writes a starter that renders", "[cli]") {
     CHECK(bad.out.empty());
 }
 
+TEST_CASE("kftrain render --kind TrainJob renders the same job file as a TrainJob", "[cli]") {
+    auto run = run_kftrain({"render", "-f", k_example, "--kind", "TrainJob", "-o", "json"});
+    REQUIRE(run.code == 0);
+    CHECK(run.err.empty());
+    auto doc = nlohmann::json::parse(run.out);
+    CHECK(doc["kind"] == "TrainJob");
+    CHECK(doc["spec"]["trainer"]["numNodes"] == 4);
+
+    auto example = run_kftrain(
+        {"render", "-f", std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-trainjob.yaml"});
+    CHECK(example.code == 0);
+    CHECK(kftrain::test::matches_golden("mnist-trainjob.yaml", example.out));
+
+    auto bad = run_kftrain({"render", "-f", k_example, "--kind", "MPIJob"});
+    CHECK(bad.code == 2);
+    CHECK(bad.out.empty());
+    CHECK(bad.err == "kftrain: error: --kind: must be PyTorchJob or TrainJob (got MPIJob)\n");
+}
+
+TEST_CASE("a key a TrainJob cannot express is refused with exit 2 and nothing printed",
+          "[cli]") {
+    auto run = run_kftrain({"render", "-f", k_example, "--kind", "TrainJob", "--set",
+                            "runPolicy.cleanPodPolicy=All"});
+    CHECK(run.code == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err ==
+          "kftrain: error: --set runPolicy.cleanPodPolicy: has no TrainJob equivalent: a "
+          "TrainJob's pods are kept or removed by its runtime's JobSet (remove it, or keep kind "
+          "PyTorchJob)\n");
+}
+
+TEST_CASE("kftrain init --kind TrainJob writes a TrainJob starter that renders", "[cli]") {
+    auto init = run_kftrain({"init", "--name", "my-job", "--kind", "TrainJob"});
+    REQUIRE(init.code == 0);
+    std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/job.yaml", init.out);
+    auto render = run_kftrain({"render", "-f", dir + "/job.yaml", "-o", "json"});
+    REQUIRE(render.code == 0);
+    auto doc = nlohmann::json::parse(render.out);
+    CHECK(doc["kind"] == "TrainJob");
+    CHECK(doc["spec"]["runtimeRef"]["name"] == "torch-distributed");
+
+    auto bad = run_kftrain({"init", "--kind", "Job"});
+    CHECK(bad.code == 2);
+    CHECK(bad.err == "kftrain: error: --kind: must be PyTorchJob or TrainJob (got Job)\n");
+}
+
 TEST_CASE("kftrain version and --version print the version", "[cli]") {
     auto run = run_kftrain({"version"});
     CHECK(run.code == 0);
