@@ -14,6 +14,8 @@ constexpr const char* k_render_examples =
     "Examples:\n"
     "  # Print the PyTorchJob as YAML\n"
     "  kftrain render -f examples/mnist-ddp.yaml\n"
+    "  # The same job file as a Kubeflow Trainer v2 TrainJob\n"
+    "  kftrain render -f examples/mnist-ddp.yaml --kind TrainJob\n"
     "  # Eight replicas, five epochs, as JSON\n"
     "  kftrain render -f examples/mnist-ddp.yaml --set replicas=8 --set trainer.epochs=5 -o json\n"
     "  # Render into your own template\n"
@@ -23,7 +25,7 @@ constexpr const char* k_render_examples =
 
 void setup_render(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<RenderOptions>();
-    auto* sub = app.add_subcommand("render", "Print the PyTorchJob a job file makes");
+    auto* sub = app.add_subcommand("render", "Print the PyTorchJob or TrainJob a job file makes");
     sub->footer(k_render_examples);
     job::add_job_input_flags(*sub, options->job);
     sub->add_option("-o,--output", options->output, "Output format: yaml or json")
