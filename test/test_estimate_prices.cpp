@@ -58,7 +58,7 @@ TEST_CASE("estimate rejects bad price files naming the file, line and key", "[es
         std::string message;
     };
     const Case cases[] = {
-        {"not YAML", "gpus: [a100\n", "p.yaml:2: not valid YAML: end of sequence flow not found"},
+        {"not YAML", "gpus: [a100\n", "p.yaml:2: invalid YAML: end of sequence flow not found"},
         {"not a mapping", "- a100\n", "p.yaml: must be a mapping with gpus and/or cpu (got list)"},
         {"no prices", "source: nothing\n", "p.yaml: has no prices: give gpus and/or cpu"},
         {"unknown top-level key", "gpu:\n  a100: {}\n",

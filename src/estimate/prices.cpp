@@ -8,6 +8,7 @@
 
 #include "estimate/units.h"
 #include "manifest/suggest.h"
+#include "manifest/yaml_input.h"
 
 namespace kftrain::estimate {
 namespace {
@@ -193,12 +194,11 @@ util::Result<PriceCatalog> parse_catalog(const YAML::Node& root, const std::stri
 }  // namespace
 
 util::Result<PriceCatalog> parse_prices(const std::string& yaml, const std::string& file) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(yaml);
-    } catch (const YAML::Exception& e) {
-        return util::error(fmt::format("{}:{}: not valid YAML: {}", file, e.mark.line + 1, e.msg));
+    auto parsed = manifest::parse_yaml(yaml, file);
+    if (!parsed) {
+        return parsed.error_value();
     }
+    const YAML::Node root = *parsed;
     try {
         return parse_catalog(root, file);
     } catch (const YAML::Exception& e) {

@@ -4,13 +4,14 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "manifest/convert.h"
 #include "manifest/node_check.h"
 #include "manifest/overrides.h"
 #include "manifest/validate.h"
+#include "manifest/yaml_input.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -40,16 +41,27 @@ void record_lines(const YAML::Node& node, const std::string& path, SourceMap& so
 }  // namespace
 
 util::Result<std::string> read_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        return error(fmt::format("{}: is a directory, not a file", path));
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
     }
-    std::ostringstream text;
-    text << in.rdbuf();
+    // Read at most one byte past the limit, so /dev/zero or a huge file ends at once.
+    std::string text(k_max_input_bytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
     if (in.bad()) {
         return error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
     }
-    return text.str();
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > k_max_input_bytes) {
+        return error(fmt::format("{}: larger than {} KiB; kftrain reads job files, templates "
+                                 "and catalogs of a few KiB",
+                                 path, k_max_input_bytes / 1024));
+    }
+    return text;
 }
 
 util::Result<JobSpec> load_job_file(const std::string& path, const Overrides& overrides) {
@@ -64,12 +76,11 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
                                     const Overrides& overrides) {
     SourceMap source;
     source.file = display_name;
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-        return error(fmt::format("{}:{}: invalid YAML: {}", display_name, e.mark.line + 1, e.msg));
+    auto parsed = parse_yaml(text, display_name);
+    if (!parsed) {
+        return parsed.error_value();
     }
+    YAML::Node root = *parsed;
     if (root.IsNull()) {
         return error(
             fmt::format("{}: the job file is empty (kftrain init writes a starter)", display_name));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "manifest/schema.h"
+#include "manifest/yaml_input.h"
 #include "manifest/suggest.h"
 
 namespace kftrain::manifest {
@@ -35,12 +36,11 @@ util::Result<YAML::Node> parse_value(const std::string& text, const FieldDef& de
     if (!structured) {
         return YAML::Node(text);
     }
-    YAML::Node parsed;
-    try {
-        parsed = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        return error(fmt::format("--set {}: not valid YAML: {} (got {})", path, e.msg, text));
+    auto loaded = parse_yaml(text, "--set " + path);
+    if (!loaded) {
+        return error(fmt::format("{} (got {})", loaded.error(), text));
     }
+    YAML::Node parsed = *loaded;
     if (def.type == FieldType::StringList && parsed.IsScalar()) {
         YAML::Node list(YAML::NodeType::Sequence);
         list.push_back(parsed);

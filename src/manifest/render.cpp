@@ -7,6 +7,7 @@
 #include "manifest/suggest.h"
 #include "manifest/template_values.h"
 #include "manifest/trainjob_fields.h"
+#include "manifest/yaml_input.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -144,12 +145,11 @@ std::vector<std::string> placeholder_names() {
 }
 
 util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(tmpl.text);
-    } catch (const YAML::ParserException& e) {
-        return error(fmt::format("{}:{}: invalid YAML: {}", tmpl.name, e.mark.line + 1, e.msg));
+    auto parsed = parse_yaml(tmpl.text, tmpl.name);
+    if (!parsed) {
+        return parsed.error_value();
     }
+    YAML::Node root = *parsed;
     if (!root.IsMap()) {
         return error(
             fmt::format("{}: a template must be a YAML map (a PyTorchJob or a TrainJob)", tmpl.name));

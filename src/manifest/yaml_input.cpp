@@ -1,0 +1,113 @@
+#include "manifest/yaml_input.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+namespace kftrain::manifest {
+namespace {
+
+const char* node_kind(const YAML::Node& node) {
+    if (node.IsSequence()) {
+        return "a list";
+    }
+    if (node.IsMap()) {
+        return "a map";
+    }
+    return "nothing";
+}
+
+// Walks a parsed document once, stopping at the first thing later code must not meet.
+class Checker {
+  public:
+    explicit Checker(const std::string& name) : m_name(name) {}
+
+    util::Status check(const YAML::Node& node, int depth) {
+        if (depth > k_max_yaml_depth) {
+            return fail(node, fmt::format("nested deeper than {} levels (a recursive alias?)",
+                                          k_max_yaml_depth));
+        }
+        if (++m_values > k_max_yaml_values) {
+            return util::error(fmt::format("{}: more than {} values (an alias bomb?); a job file "
+                                           "holds a few hundred",
+                                           m_name, k_max_yaml_values));
+        }
+        if (node.IsSequence()) {
+            for (const auto& item : node) {
+                if (auto ok = check(item, depth + 1); !ok) {
+                    return ok;
+                }
+            }
+        } else if (node.IsMap()) {
+            return check_map(node, depth);
+        }
+        return util::ok_status();
+    }
+
+  private:
+    util::Status check_map(const YAML::Node& node, int depth) {
+        std::map<std::string, int> seen;
+        for (const auto& entry : node) {
+            if (!entry.first.IsScalar()) {
+                return fail(entry.first, fmt::format("a key must be a plain string (got {})",
+                                                     node_kind(entry.first)));
+            }
+            const std::string& key = entry.first.Scalar();
+            const int line = entry.first.Mark().line + 1;
+            auto [first, inserted] = seen.emplace(key, line);
+            if (!inserted) {
+                return fail(entry.first,
+                            fmt::format("{}: duplicate key (first at line {})", key, first->second));
+            }
+            if (auto ok = check(entry.second, depth + 1); !ok) {
+                return ok;
+            }
+        }
+        return util::ok_status();
+    }
+
+    util::Status fail(const YAML::Node& at, const std::string& what) const {
+        return util::error(fmt::format("{}:{}: {}", m_name, at.Mark().line + 1, what));
+    }
+
+    const std::string& m_name;
+    std::size_t m_values = 0;
+};
+
+}  // namespace
+
+util::Result<YAML::Node> parse_yaml(const std::string& text, const std::string& name) {
+    if (text.size() > k_max_input_bytes) {
+        return util::error(fmt::format("{}: larger than {} KiB; kftrain reads job files, "
+                                       "templates and catalogs of a few KiB",
+                                       name, k_max_input_bytes / 1024));
+    }
+    std::vector<YAML::Node> documents;
+    try {
+        documents = YAML::LoadAll(text);
+    } catch (const YAML::Exception& e) {
+        return util::error(fmt::format("{}:{}: invalid YAML: {}", name, e.mark.line + 1, e.msg));
+    }
+    // A stray '---' at the end (as kubectl users write) adds an empty document: not one.
+    documents.erase(std::remove_if(documents.begin(), documents.end(),
+                                   [](const YAML::Node& doc) { return doc.IsNull(); }),
+                    documents.end());
+    if (documents.empty()) {
+        return YAML::Node();
+    }
+    if (documents.size() > 1) {
+        return util::error(fmt::format(
+            "{}: holds {} YAML documents; kftrain reads one (remove what follows the first "
+            "'---')",
+            name, documents.size()));
+    }
+    Checker checker(name);
+    if (auto ok = checker.check(documents.front(), 0); !ok) {
+        return ok.error_value();
+    }
+    return documents.front();
+}
+
+}  // namespace kftrain::manifest

@@ -1,0 +1,89 @@
+#include <catch2/catch.hpp>
+
+#include "manifest/load.h"
+#include "manifest/yaml_input.h"
+#include "support/cli_runner.h"
+#include "support/files.h"
+
+using kftrain::manifest::parse_yaml;
+
+namespace {
+
+// An alias bomb: each level a list of ten aliases of the level before.
+std::string alias_bomb(int levels) {
+    std::string text = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i <= levels; ++i) {
+        std::string prev = "*l" + std::to_string(i - 1);
+        text += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+        for (int j = 0; j < 10; ++j) {
+            text += (j > 0 ? ", " : "") + prev;
+        }
+        text += "]\n";
+    }
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("hostile YAML is refused with the input's name and line, never walked", "[manifest]") {
+    struct Case {
+        const char* what;
+        std::string text;
+        std::string error;
+    };
+    const std::vector<Case> cases = {
+        {"a recursive alias", "name: a\nlabels: &a [*a]\n",
+         "job.yaml:2: nested deeper than 64 levels (a recursive alias?)"},
+        {"a complex key", "name: a\n? [a, b]\n: 1\n",
+         "job.yaml:2: a key must be a plain string (got a list)"},
+        {"an alias bomb under an unknown key", "name: a\nzzz:\n" + alias_bomb(8),
+         "job.yaml: more than 5000 values (an alias bomb?); a job file holds a few hundred"},
+        {"a key twice", "name: a\nreplicas: 2\nimage: x\nreplicas: 3\n",
+         "job.yaml:4: replicas: duplicate key (first at line 2)"},
+        {"a key twice, nested", "name: a\ntrainer:\n  epochs: 1\n  epochs: 2\n",
+         "job.yaml:4: epochs: duplicate key (first at line 3)"},
+        {"a second document", "name: a\n---\nname: b\n",
+         "job.yaml: holds 2 YAML documents; kftrain reads one (remove what follows the first "
+         "'---')"},
+        {"too big", std::string(kftrain::manifest::k_max_input_bytes + 1, '#'),
+         "job.yaml: larger than 1024 KiB; kftrain reads job files, templates and catalogs of a "
+         "few KiB"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.what);
+        auto parsed = parse_yaml(c.text, "job.yaml");
+        REQUIRE_FALSE(parsed);
+        CHECK(parsed.error() == c.error);
+    }
+}
+
+TEST_CASE("a trailing '---' and aliases within the limits are fine", "[manifest]") {
+    auto parsed = parse_yaml("name: a\nbase: &b {x: 1}\nother: *b\n---\n", "job.yaml");
+    REQUIRE(parsed);
+    CHECK((*parsed)["other"]["x"].as<int>() == 1);
+    CHECK(parse_yaml("", "job.yaml")->IsNull());
+}
+
+TEST_CASE("a job file that is a directory, endless or binary gets exit 2 and a clear message",
+          "[manifest][cli]") {
+    std::string dir = kftrain::test::make_temp_dir();
+    auto directory = kftrain::test::run_kftrain({"render", "-f", dir});
+    CHECK(directory.code == 2);
+    CHECK(directory.err == "kftrain: error: " + dir + ": is a directory, not a file\n");
+
+    auto endless = kftrain::test::run_kftrain({"render", "-f", "/dev/zero"});
+    CHECK(endless.code == 2);
+    CHECK(endless.err ==
+          "kftrain: error: /dev/zero: larger than 1024 KiB; kftrain reads job files, templates "
+          "and catalogs of a few KiB\n");
+
+    auto tmpl = kftrain::test::run_kftrain(
+        {"render", "-f", KFTRAIN_SOURCE_DIR "/examples/mnist-ddp.yaml", "--template", "/dev/zero"});
+    CHECK(tmpl.code == 2);
+    CHECK(tmpl.out.empty());
+
+    kftrain::test::write_file(dir + "/binary.yaml", std::string("name: a\n\x01\x02\xff\xfe", 12));
+    auto binary = kftrain::test::run_kftrain({"render", "-f", dir + "/binary.yaml"});
+    CHECK(binary.code == 2);
+    CHECK(binary.out.empty());
+}
