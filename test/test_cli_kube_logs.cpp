@@ -113,11 +113,20 @@ TEST_CASE("kubectl logs gets the container, tail, since, timestamps and previous
     options.since = "10m";
     options.timestamps = true;
     options.previous = true;
-    CHECK(kube::log_args("job-worker-3", options, {"-n", "ml"}) ==
+    job::ReplicaStatus worker;
+    worker.pod = "job-worker-3";
+    CHECK(kube::log_args(worker, options, {"-n", "ml"}) ==
           std::vector<std::string>{"logs", "job-worker-3", "-c", "pytorch", "--tail=100",
                                    "--since=10m", "--timestamps", "-p", "-n", "ml"});
     job::LogOptions follow;
     follow.follow = true;
-    CHECK(kube::log_args("p", follow, {}) ==
+    job::ReplicaStatus pod;
+    pod.pod = "p";
+    CHECK(kube::log_args(pod, follow, {}) ==
           std::vector<std::string>{"logs", "p", "-c", "pytorch", "-f"});
+    job::ReplicaStatus node;
+    node.pod = "mnist-trainjob-node-0-1-q9w4m";
+    node.container = "node";
+    CHECK(kube::log_args(node, follow, {}) ==
+          std::vector<std::string>{"logs", "mnist-trainjob-node-0-1-q9w4m", "-c", "node", "-f"});
 }

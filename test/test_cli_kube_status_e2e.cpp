@@ -55,7 +55,10 @@ TEST_CASE("status of a running job shows replicas and the master's progress", "[
                    "worker-1  Running  0\n"));
     auto calls = cluster.calls();
     REQUIRE(calls.size() >= 2);
-    CHECK(calls[0] == std::vector<std::string>{"get", "pytorchjob", "mnist-ddp", "-o", "json", "-n",
+    // One call finds the job among both kinds, by their group-qualified resources.
+    CHECK(calls[0] == std::vector<std::string>{"get",
+                                               "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org",
+                                               "mnist-ddp", "-o", "json", "--ignore-not-found", "-n",
                                                "ml-training"});
     CHECK(calls[1] == std::vector<std::string>{"get", "pods", "-l",
                                                "training.kubeflow.org/job-name=mnist-ddp", "-o",
@@ -205,11 +208,12 @@ TEST_CASE("list shows every job, with namespaces under -A", "[cluster][e2e]") {
     FakeCluster cluster("list");
     auto run = cluster.run({"list", "-A"});
     REQUIRE(run.code == 0);
-    CHECK(contains(run.out, "NAMESPACE    NAME       STATE      REPLICAS  AGE\n"));
-    CHECK(contains(run.out, "ml-training  mnist-ddp  Running    3/3"));
-    CHECK(contains(run.out, "team-b       bigrun     Succeeded  0/9"));
+    CHECK(contains(run.out, "NAMESPACE    NAME       KIND        STATE      REPLICAS  AGE\n"));
+    CHECK(contains(run.out, "ml-training  mnist-ddp  PyTorchJob  Running    3/3"));
+    CHECK(contains(run.out, "team-b       bigrun     PyTorchJob  Succeeded  0/9"));
     CHECK(cluster.calls().at(0) ==
-          std::vector<std::string>{"get", "pytorchjobs", "-o", "json", "-A"});
+          std::vector<std::string>{"get", "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org",
+                                   "-o", "json", "-A"});
     FakeCluster empty("list-none");
     auto none = empty.run({"list", "-n", "ml-training"});
     CHECK(none.code == 0);
@@ -237,8 +241,9 @@ TEST_CASE("delete deletes the PyTorchJob, waiting when asked", "[cluster][e2e]")
     auto run = cluster.run({"delete", "mnist-ddp", "-n", "ml-training", "--wait"});
     CHECK(run.code == 0);
     CHECK(run.out == "pytorchjob/mnist-ddp deleted\n");
-    CHECK(cluster.calls().at(0) == std::vector<std::string>{"delete", "pytorchjob", "mnist-ddp",
-                                                            "--wait=true", "-n", "ml-training"});
+    CHECK(cluster.calls().at(1) == std::vector<std::string>{"delete", "pytorchjobs.kubeflow.org",
+                                                            "mnist-ddp", "--wait=true", "-n",
+                                                            "ml-training"});
     FakeCluster missing("not-found");
     CHECK(missing.run({"delete", "mnist-ddp", "-n", "ml-training"}).code == 3);
 }
@@ -264,24 +269,23 @@ TEST_CASE("cluster failures give one line and the documented exit code", "[clust
     };
     const Case cases[] = {
         {"not-found", 3,
-         "kftrain: error: reading pytorchjob/mnist-ddp: Error from server (NotFound): "
-         "pytorchjobs.kubeflow.org \"mnist-ddp\" not found (hint: check the name and the "
-         "namespace (-n))\n"},
+         "kftrain: error: no PyTorchJob or TrainJob named mnist-ddp in namespace ml-training "
+         "(hint: check the name and the namespace (-n))\n"},
         {"context-missing", 4,
-         "kftrain: error: reading pytorchjob/mnist-ddp: context \"prod\" does not exist (hint: "
+         "kftrain: error: reading mnist-ddp: context \"prod\" does not exist (hint: "
          "list the contexts with 'kubectl config get-contexts')\n"},
         {"unreachable", 4,
-         "kftrain: error: reading pytorchjob/mnist-ddp: Unable to connect to the server: dial tcp "
+         "kftrain: error: reading mnist-ddp: Unable to connect to the server: dial tcp "
          "10.0.0.1:6443: i/o timeout (hint: the cluster is unreachable: check --context, "
          "--kubeconfig and the network, or run on this machine with --local)\n"},
         {"crd-missing", 4,
-         "kftrain: error: reading pytorchjob/mnist-ddp: the server doesn't have a resource type "
-         "\"pytorchjob\" (hint: the Kubeflow Training Operator (PyTorchJob CRD) is not installed "
-         "in this cluster)\n"},
+         "kftrain: error: reading mnist-ddp: this cluster serves neither PyTorchJobs nor "
+         "TrainJobs (hint: install the Kubeflow Training Operator or Kubeflow Trainer v2, or run "
+         "on this machine with --local)\n"},
         {"forbidden", 4,
          "(hint: your account lacks the RBAC permission for this in that namespace)\n"},
         {"malformed", 4,
-         "kftrain: error: reading pytorchjob/mnist-ddp: kubectl printed something that is not a "
+         "kftrain: error: reading mnist-ddp: kubectl printed something that is not a "
          "JSON object\n"},
     };
     for (const auto& c : cases) {

@@ -41,6 +41,7 @@ TEST_CASE("status prints the state, times, counts and a replica table", "[cluste
     view::print_status(out, running_job(), view::OutputFormat::Table, at("2024-05-01T10:03:17Z"));
     CHECK(out.str() ==
           "Name:       mnist-ddp\n"
+          "Kind:       PyTorchJob\n"
           "Namespace:  ml-training\n"
           "Backend:    kubernetes\n"
           "State:      Running (PyTorchJobRunning): PyTorchJob mnist-ddp is running.\n"
@@ -93,9 +94,10 @@ TEST_CASE("a finished job's duration ends at its completion", "[cluster][view]")
     CHECK(*job::job_duration(s, at("2024-05-02T00:00:00Z")) == 60.0);
 }
 
-TEST_CASE("list prints one row per job, with namespaces under -A", "[cluster][view]") {
+TEST_CASE("list prints one row per job with its kind, with namespaces under -A", "[cluster][view]") {
     job::JobStatus other = running_job();
     other.name = "cifar";
+    other.kind = "TrainJob";
     other.namespace_ = "team-b";
     other.phase = job::JobPhase::Succeeded;
     other.counts = {{"Master", {0, 1, 0}}};
@@ -103,9 +105,9 @@ TEST_CASE("list prints one row per job, with namespaces under -A", "[cluster][vi
     std::ostringstream out;
     view::print_list(out, {running_job(), other}, view::OutputFormat::Table, true, at("2024-05-01T11:00:00Z"));
     CHECK(out.str() ==
-          "NAMESPACE    NAME       STATE      REPLICAS  AGE\n"
-          "ml-training  mnist-ddp  Running    2/2       1h0m\n"
-          "team-b       cifar      Succeeded  0         1h0m\n");
+          "NAMESPACE    NAME       KIND        STATE      REPLICAS  AGE\n"
+          "ml-training  mnist-ddp  PyTorchJob  Running    2/2       1h0m\n"
+          "team-b       cifar      TrainJob    Succeeded  0         1h0m\n");
 }
 
 TEST_CASE("log lines get a replica prefix and readable progress", "[cluster][view]") {

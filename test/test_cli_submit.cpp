@@ -18,8 +18,14 @@ struct FakeKubectl {
     std::string record = dir + "/calls.jsonl";
     std::string scenario = dir + "/scenario.json";
 
-    explicit FakeKubectl(const nlohmann::json& failures = nlohmann::json::array()) {
-        kftrain::test::write_file(scenario, nlohmann::json{{"failures", failures}}.dump());
+    // crds: the resources the cluster serves (null: the fake's default, every one).
+    explicit FakeKubectl(const nlohmann::json& failures = nlohmann::json::array(),
+                         const nlohmann::json& crds = nullptr) {
+        nlohmann::json scenario_json = {{"failures", failures}};
+        if (!crds.is_null()) {
+            scenario_json["crds"] = crds;
+        }
+        kftrain::test::write_file(scenario, scenario_json.dump());
     }
 
     std::map<std::string, std::string> env() const {
@@ -151,7 +157,9 @@ TEST_CASE("kubectl failures give kubectl's reason, a hint and exit 4", "[cli][su
     };
     for (const auto& c : cases) {
         INFO(c.what);
-        FakeKubectl kubectl(nlohmann::json::array({failure({"apply"}, c.stderr_text)}));
+        // A cluster with neither CRD, so no hint names the other kind.
+        FakeKubectl kubectl(nlohmann::json::array({failure({"apply"}, c.stderr_text)}),
+                            nlohmann::json::array());
         auto run = run_kftrain({"submit", "-f", k_example, "--context", "prod"}, kubectl.env());
         CHECK(run.code == 4);
         CHECK(run.out.empty());

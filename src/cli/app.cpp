@@ -16,6 +16,7 @@
 #include "cli/local/supervise_cmd.h"
 #include "cli/logs_cmd.h"
 #include "cli/render_cmd.h"
+#include "cli/runtimes_cmd.h"
 #include "cli/status_cmd.h"
 #include "cli/submit_cmd.h"
 #include "cli/version_cmd.h"
@@ -92,6 +93,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     setup_list(app, ctx);
     setup_delete(app, ctx);
     setup_describe(app, ctx);
+    setup_runtimes(app, ctx);
     setup_init(app, ctx);
     setup_version(app, ctx);
     setup_estimate(app, ctx);

@@ -38,11 +38,15 @@ util::Status DeleteOptions::validate() const {
 
 int DeleteOptions::run(Context& ctx) const {
     auto backend = make_backend(ctx, "", namespace_);
-    auto removed = backend->remove(job, wait);
+    auto kind = backend->kind_of(job);  // for the line printed: pytorchjob/x or trainjob/x
+    if (!kind && kind.error_code(k_exit_cluster) == k_exit_not_found) {
+        return report_error(ctx, kind.error(), k_exit_not_found);
+    }
+    auto removed = backend->remove(job, wait);  // also when the kind could not be read
     if (!removed) {
         return report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
     }
-    ctx.out << "pytorchjob/" << job << " deleted\n";
+    ctx.out << (kind ? job::job_ref(*kind, job) : job) << " deleted\n";
     return k_exit_ok;
 }
 

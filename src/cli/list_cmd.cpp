@@ -16,7 +16,7 @@ namespace {
 
 constexpr const char* k_list_examples =
     "Examples:\n"
-    "  # The jobs of one namespace\n"
+    "  # The jobs of one namespace: PyTorchJobs and TrainJobs, with a KIND column\n"
     "  kftrain list -n ml-training\n"
     "  # Every namespace, with duration, cost so far and progress\n"
     "  kftrain list -A -o wide";

@@ -28,6 +28,9 @@ constexpr const char* k_logs_examples =
     "  kftrain logs mnist-ddp --replica worker --tail 100 --timestamps\n"
     "  # Why did worker-3 crash: its previous container\n"
     "  kftrain logs mnist-ddp --replica worker-3 --previous\n"
+    "  # A TrainJob's second node, and its dataset initializer step\n"
+    "  kftrain logs mnist-trainjob --replica node-1\n"
+    "  kftrain logs mnist-trainjob --replica dataset-initializer\n"
     "  # The trainer's JSON progress lines as they are\n"
     "  kftrain logs mnist-ddp --raw";
 
@@ -43,7 +46,8 @@ void setup_logs(CLI::App& app, Context& ctx) {
     sub->add_option("--since", options->since, "Only lines newer than this (10m, 1h)");
     sub->add_flag("--timestamps", options->timestamps, "Prefix each line with its time");
     sub->add_option("--replica", options->replica,
-                    "Only this replica or type: master, worker, worker-3, master-0");
+                    "Only this replica or type: master, worker, worker-3, master-0; a TrainJob's "
+                    "node, node-1 or dataset-initializer");
     sub->add_flag("-p,--previous", options->previous,
                   "The previous (terminated) container of each replica");
     sub->add_flag("--raw", options->raw, "Print the trainer's JSON progress lines as they are");
@@ -67,7 +71,8 @@ util::Status LogsOptions::validate() {
         return util::error(
             fmt::format("--since: not a duration such as 10m or 1h (got {})", since));
     }
-    static const std::regex k_replica("[a-zA-Z]+(-[0-9]+)?");
+    // worker, worker-3, node-1, dataset-initializer (a TrainJob's step)
+    static const std::regex k_replica("[a-zA-Z]+(-[a-zA-Z]+)*(-[0-9]+)?");
     if (!replica.empty() && !std::regex_match(replica, k_replica)) {
         return util::error(
             fmt::format("--replica: must be a type or a replica such as worker or worker-3 "

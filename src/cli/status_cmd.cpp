@@ -23,6 +23,8 @@ constexpr const char* k_status_examples =
     "Examples:\n"
     "  # State, replicas, and the master's last progress line (epoch, loss, ETA)\n"
     "  kftrain status mnist-ddp -n ml-training\n"
+    "  # A TrainJob the same way: its nodes, and its trainerStatus progress when posted\n"
+    "  kftrain status mnist-trainjob\n"
     "  # With pods, nodes and exit codes\n"
     "  kftrain status mnist-ddp -o wide\n"
     "  # For scripts\n"

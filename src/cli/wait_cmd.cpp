@@ -49,7 +49,7 @@ void print_changes(Context& ctx, const job::JobStatus& status, std::string& last
                    std::set<std::string>& shown) {
     std::string state = view::format_state(status);
     if (state != last_state) {
-        ctx.out << fmt::format("pytorchjob/{}: {}", status.name, state) << std::endl;
+        ctx.out << fmt::format("{}: {}", job::job_ref(status.kind, status.name), state) << std::endl;
         last_state = state;
     }
     for (const auto& line : status.diagnosis) {
@@ -70,11 +70,13 @@ int finish(Context& ctx, const std::string& job, job::WaitVerdict verdict, const
         return k_exit_ok;
     }
     if (verdict == job::WaitVerdict::Failed) {
-        return report_error(ctx, fmt::format("pytorchjob/{} failed: {}", job, view::format_state(status)),
+        return report_error(ctx,
+                            fmt::format("{} failed: {}", job::job_ref(status.kind, job),
+                                        view::format_state(status)),
                             k_exit_job_failed);
     }
     return report_error(ctx,
-                        fmt::format("pytorchjob/{} ended {} and can no longer be {}", job,
+                        fmt::format("{} ended {} and can no longer be {}", job::job_ref(status.kind, job),
                                     job::phase_name(status.phase), condition_name(condition)),
                         k_exit_job_failed);
 }
@@ -143,9 +145,10 @@ int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& 
         if (plan.timeout_s > 0 && Clock::now() >= deadline) {
             return report_error(
                 ctx,
-                fmt::format("timed out after {} waiting for pytorchjob/{} to be "
+                fmt::format("timed out after {} waiting for {} to be "
                             "{} (it is {})",
-                            timeout_label(plan.timeout_s), job, condition_name(plan.condition),
+                            timeout_label(plan.timeout_s), job::job_ref(status->kind, job),
+                            condition_name(plan.condition),
                             job::phase_name(status->phase)),
                 k_exit_timeout);
         }

@@ -63,6 +63,14 @@ class Backend {
     virtual util::Result<JobStatus> status_without_progress(const std::string& job) {
         return status(job);
     }
+    // Return a job's kind, "PyTorchJob" or "TrainJob" (error code 3 when it does not exist).
+    virtual util::Result<std::string> kind_of(const std::string& job) {
+        auto status = status_without_progress(job);
+        if (!status) {
+            return status.error_value();
+        }
+        return status->kind;
+    }
     // List the jobs (in every namespace when all_namespaces).
     virtual util::Result<std::vector<JobStatus>> list(bool all_namespaces) = 0;
     // Stream the logs of a job's replicas to sink until done (or, following, until the job ends).

@@ -43,6 +43,10 @@ bool replica_matches(const ReplicaStatus& replica, const std::string& wanted) {
     return want == replica.name || want == util::to_lower(replica.type) || want == replica.pod;
 }
 
+std::string job_ref(const std::string& kind, const std::string& name) {
+    return util::to_lower(kind) + "/" + name;
+}
+
 std::optional<double> job_duration(const JobStatus& status, std::time_t now) {
     auto start = view::parse_timestamp(status.started.empty() ? status.created : status.started);
     if (!start) {

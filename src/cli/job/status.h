@@ -43,6 +43,7 @@ struct Progress {
     std::optional<int> rank;
     std::string message;  // warning and error events
     std::string path;     // checkpoint events
+    std::optional<double> percent = {};  // done, 0-100: a TrainJob's trainerStatus
 };
 
 // One replica: a pod on the cluster, a process group locally.
@@ -58,6 +59,8 @@ struct ReplicaStatus {
     std::string pod;    // pod name (cluster) or empty
     std::string node;   // node name (cluster) or empty
     long long pid = 0;  // process id (local) or 0
+    std::string container = {};  // the container whose log is the replica's (cluster): pytorch,
+                                 // node, dataset-initializer; empty: pytorch
 };
 
 // What each replica of one type asks for, from the job's pod template: what prices it.
@@ -100,6 +103,9 @@ struct JobStatus {
 // Return whether a replica's name, type or pod matches --replica ("", worker, Worker,
 // worker-3, master-0); both backends select replicas with it.
 bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
+
+// Return "trainjob/name" or "pytorchjob/name": how kubectl names a job of this kind.
+std::string job_ref(const std::string& kind, const std::string& name);
 
 // Return the seconds the job has run: start (or creation) to finish, or to now.
 std::optional<double> job_duration(const JobStatus& status, std::time_t now);

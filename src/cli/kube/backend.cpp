@@ -1,68 +1,70 @@
+#include "cli/kube/backend.h"
+
 #include <fmt/format.h>
 
 #include <ctime>
 
-#include "cli/job/backend.h"
 #include "cli/exit_codes.h"
+#include "cli/job/backend.h"
 #include "cli/kube/describe.h"
 #include "cli/kube/events.h"
+#include "cli/kube/follow.h"
+#include "cli/kube/job_lookup.h"
+#include "cli/kube/job_reader.h"
+#include "cli/kube/kubectl.h"
+#include "cli/kube/kubectl_errors.h"
 #include "cli/kube/logs.h"
 #include "cli/kube/pods.h"
 #include "cli/kube/queries.h"
-#include "cli/kube/status.h"
-#include "manifest/yaml_emit.h"
-#include "cli/kube/backend.h"
-#include "cli/kube/follow.h"
-#include "cli/kube/kubectl.h"
-#include "cli/kube/kubectl_errors.h"
+#include "cli/kube/submit.h"
+#include "manifest/job_kind.h"
 
 namespace kftrain::cli::kube {
 namespace {
 
-// The objects whose events explain a job: the job and its pods.
+// The objects whose events explain a job: the job (and a TrainJob's JobSet, of the same
+// name), its child Jobs and its pods.
 std::set<std::string> event_objects(const job::JobStatus& status) {
     std::set<std::string> objects = {status.name};
     for (const auto& replica : status.replicas) {
         objects.insert(replica.pod);
     }
+    if (status.kind == manifest::kind_name(manifest::JobKind::TrainJob)) {
+        objects.insert(status.name + "-node-0");  // the JobSet's child Job of each step
+        for (const auto& replica : status.replicas) {
+            objects.insert(status.name + "-" + replica.container + "-0");
+        }
+    }
     return objects;
 }
 
-// Jobs on a cluster with the Kubeflow Training Operator, through kubectl.
+// Jobs on a cluster with the Kubeflow Training Operator (PyTorchJobs) or Kubeflow Trainer v2
+// (TrainJobs), through kubectl; each kind read by its JobReader.
 class KubernetesBackend : public job::Backend {
   public:
     KubernetesBackend(const GlobalOptions& global, std::string ns)
-        : m_kubectl(make_kubectl_runner(global)), m_queries(*m_kubectl, ns) {}
+        : m_kubectl(make_kubectl_runner(global)), m_queries(*m_kubectl, ns), m_lookup(m_queries) {}
 
     std::string name() const override { return "kubernetes"; }
 
     util::Result<std::string> submit(const job::RenderedJob& job, const job::SubmitFlags& flags) override {
-        std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};
-        bool server_dry_run = flags.dry_run == job::DryRun::Server;
-        if (server_dry_run) {
-            args.push_back("--dry-run=server");
+        return submit_job(m_queries, job, flags);
+    }
+
+    util::Result<std::string> kind_of(const std::string& job) override {
+        auto kind = m_lookup.kind(job);
+        if (!kind) {
+            return kind.error_value();
         }
-        auto result = m_kubectl->run(args, manifest::to_yaml(job.manifest));
-        if (!result) {
-            return util::error(result.error(), k_exit_cluster);
-        }
-        if (!result->ok()) {
-            std::string action = fmt::format("submitting pytorchjob/{}", job.spec.name);
-            return util::error(explain_kubectl_error(result->err, action), k_exit_cluster);
-        }
-        if (server_dry_run) {
-            return fmt::format("pytorchjob/{} accepted by the server (dry run: nothing created)",
-                               job.spec.name);
-        }
-        return fmt::format("pytorchjob/{} submitted", job.spec.name);
+        return std::string(manifest::kind_name(*kind));
     }
 
     util::Result<job::JobStatus> status_without_progress(const std::string& job) override {
-        auto text = m_queries.job_json(job);
-        if (!text) {
-            return text.error_value();
+        auto found = m_lookup.find(job);
+        if (!found) {
+            return found.error_value();
         }
-        return read_full_status(job, *text);
+        return read_full_status(*found);
     }
 
     util::Result<job::JobStatus> status(const std::string& job) override {
@@ -74,18 +76,16 @@ class KubernetesBackend : public job::Backend {
     }
 
     util::Result<std::vector<job::JobStatus>> list(bool all_namespaces) override {
-        std::vector<std::string> args = {"get", "pytorchjobs", "-o", "json"};
-        if (all_namespaces) {
-            args.push_back("-A");
+        auto items = m_lookup.list(all_namespaces);
+        if (!items) {
+            return items.error_value();
         }
-        auto result = all_namespaces ? run_without_namespace(args)
-                                     : m_queries.run(args, "listing pytorchjobs");
-        if (!result) {
-            return result.error_value();
-        }
-        auto jobs = parse_job_list(*result);
-        if (!jobs) {
-            return util::error("listing pytorchjobs: " + jobs.error(), k_exit_cluster);
+        std::vector<job::JobStatus> jobs;
+        for (const auto& item : *items) {
+            auto kind = manifest::parse_kind(item.value("kind", ""));
+            if (kind) {
+                jobs.push_back(job_reader(*kind).status_from(item));
+            }
         }
         return jobs;
     }
@@ -119,9 +119,13 @@ class KubernetesBackend : public job::Backend {
     }
 
     util::Status remove(const std::string& job, bool wait) override {
-        auto result =
-            m_queries.run({"delete", "pytorchjob", job, wait ? "--wait=true" : "--wait=false"},
-                          "deleting pytorchjob/" + job);
+        auto kind = m_lookup.kind(job);
+        if (!kind) {
+            return kind.error_value();
+        }
+        auto result = m_queries.run(
+            {"delete", manifest::kind_resource(*kind), job, wait ? "--wait=true" : "--wait=false"},
+            fmt::format("deleting {}/{}", manifest::kind_short_name(*kind), job));
         if (!result) {
             return result.error_value();
         }
@@ -129,67 +133,60 @@ class KubernetesBackend : public job::Backend {
     }
 
     util::Result<std::string> describe(const std::string& job) override {
-        auto text = m_queries.job_json(job);
-        if (!text) {
-            return text.error_value();
+        auto found = m_lookup.find(job);
+        if (!found) {
+            return found.error_value();
         }
         std::vector<KubeEvent> events;
-        auto status = read_full_status(job, *text, &events);
+        auto status = read_full_status(*found, &events);
         if (!status) {
             return status.error_value();
         }
         add_progress(*status);
-        return format_describe(*status, *text, events, std::time(nullptr));
+        return format_describe(*status, found->object, events, std::time(nullptr));
     }
 
   private:
     // The job, its pods and, when a pod is stuck, the events that say why; with all_events,
     // the events are always read and handed back too (describe shows them).
-    util::Result<job::JobStatus> read_full_status(const std::string& job, const std::string& text,
-                                             std::vector<KubeEvent>* all_events = nullptr) {
-        auto status = parse_job_status(text);
-        if (!status) {
-            return util::error(fmt::format("reading pytorchjob/{}: {}", job, status.error()),
-                               k_exit_cluster);
-        }
-        auto pods = m_queries.pods(job, text);
+    util::Result<job::JobStatus> read_full_status(const FoundJob& found,
+                                                  std::vector<KubeEvent>* all_events = nullptr) {
+        const JobReader& reader = job_reader(found.kind);
+        job::JobStatus status = reader.status_from(found.object);
+        auto pods = m_queries.pods(status.name, reader.pod_selectors(found.object));
         if (!pods) {
             return pods.error_value();
         }
-        status->replicas = std::move(*pods);
-        bool want_events = status->replicas.empty();
-        for (const auto& replica : status->replicas) {
+        status.replicas = std::move(*pods);
+        reader.settle(status);
+        bool want_events = status.replicas.empty();
+        for (const auto& replica : status.replicas) {
             want_events = want_events || needs_events(replica);
         }
         std::vector<KubeEvent> events;
-        if (all_events != nullptr || (want_events && !job::is_finished(status->phase))) {
-            events = m_queries.events(event_objects(*status));
+        if (all_events != nullptr || (want_events && !job::is_finished(status.phase))) {
+            events = m_queries.events(event_objects(status));
         }
-        status->diagnosis = diagnose(*status, events);
+        status.diagnosis = diagnose(status, events);
         if (all_events != nullptr) {
             *all_events = std::move(events);
         }
         return status;
     }
 
+    // Rank 0's last progress line, unless the job's status already reports its progress.
     void add_progress(job::JobStatus& status) {
+        if (status.progress) {
+            return;
+        }
+        auto kind = manifest::parse_kind(status.kind).value_or(manifest::JobKind::PyTorchJob);
         for (const auto& replica : status.replicas) {
-            if (replica.type == "Master" && has_started(replica)) {
-                status.progress = m_queries.progress(replica.pod);
+            if (replica.name == job_reader(kind).progress_replica && has_started(replica)) {
+                status.progress = m_queries.progress(
+                    replica.pod, replica.container.empty() ? "pytorch" : replica.container);
                 return;
             }
         }
-    }
-
-    util::Result<std::string> run_without_namespace(const std::vector<std::string>& args) {
-        auto result = m_kubectl->run(args);
-        if (!result) {
-            return util::error(result.error(), k_exit_cluster);
-        }
-        if (!result->ok()) {
-            return kubectl_failure(*result, "listing pytorchjobs");
-        }
-        return std::move(result->out);
     }
 
     util::Status no_replicas(const std::string& job, const std::string& wanted,
@@ -210,12 +207,13 @@ class KubernetesBackend : public job::Backend {
 
     std::unique_ptr<KubectlRunner> m_kubectl;
     KubeQueries m_queries;
+    JobLookup m_lookup;
 };
 
 }  // namespace
 
 std::unique_ptr<job::Backend> make_kubernetes_backend(const GlobalOptions& global,
-                                                 const std::string& ns) {
+                                                      const std::string& ns) {
     return std::make_unique<KubernetesBackend>(global, ns);
 }
 

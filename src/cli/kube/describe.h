@@ -1,6 +1,7 @@
 #pragma once
 
 #include <ctime>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -9,9 +10,10 @@
 
 namespace kftrain::cli::kube {
 
-// Format `describe`: the wide status (with its diagnosis), every condition
-// of the job from its JSON, and the events of the job and its pods, newest last.
-std::string format_describe(const job::JobStatus& status, const std::string& job_json,
+// Format `describe`: the wide status (with its diagnosis); for a TrainJob its runtime,
+// numNodes and jobsStatus; every condition of the job from its object; and the events of
+// the job and its pods, newest last.
+std::string format_describe(const job::JobStatus& status, const nlohmann::json& job,
                             const std::vector<KubeEvent>& events, std::time_t now);
 
 }  // namespace kftrain::cli::kube

@@ -101,7 +101,7 @@ class Follower {
         job::LogOptions options = m_options;
         options.follow = true;
         auto result = m_kubectl.stream(
-            log_args(replica.pod, options, m_namespace_args),
+            log_args(replica, options, m_namespace_args),
             [&](const std::string& line) {
                 emit({replica.name, line, false});
             },

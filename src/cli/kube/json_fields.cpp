@@ -1,5 +1,7 @@
 #include "cli/kube/json_fields.h"
 
+#include "manifest/quantity.h"
+
 namespace kftrain::cli::kube {
 
 const nlohmann::json& member(const nlohmann::json& object, const char* key) {
@@ -21,17 +23,55 @@ int int_at(const nlohmann::json& object, const char* key) {
     return value.is_number_integer() ? value.get<int>() : 0;
 }
 
-const nlohmann::json& training_container(const nlohmann::json& containers) {
+const nlohmann::json& training_container(const nlohmann::json& containers,
+                                         const std::string& name) {
     static const nlohmann::json k_null;
     if (!containers.is_array() || containers.empty()) {
         return k_null;
     }
     for (const auto& container : containers) {
-        if (string_at(container, "name") == "pytorch") {
+        if (string_at(container, "name") == name) {
             return container;
         }
     }
     return containers.front();
+}
+
+double quantity_at(const nlohmann::json& list, const char* key) {
+    const nlohmann::json& value = member(list, key);
+    if (value.is_number()) {
+        return value.get<double>();
+    }
+    return value.is_string() ? manifest::parse_quantity(value.get<std::string>()).value_or(0.0)
+                             : 0.0;
+}
+
+job::ReplicaRequest replica_request(const std::string& type, int replicas,
+                                    const nlohmann::json& resources) {
+    const nlohmann::json& requests = member(resources, "requests");
+    const nlohmann::json& limits = member(resources, "limits");
+    auto either = [&](const char* key) {
+        const double requested = quantity_at(requests, key);
+        return requested > 0 ? requested : quantity_at(limits, key);
+    };
+    job::ReplicaRequest request;
+    request.type = type;
+    request.replicas = replicas;
+    request.cpu_cores = either("cpu");
+    request.memory_bytes = either("memory");
+    request.gpus = static_cast<int>(either("nvidia.com/gpu"));
+    return request;
+}
+
+void copy_strings(const nlohmann::json& object, std::map<std::string, std::string>& out) {
+    if (!object.is_object()) {
+        return;
+    }
+    for (const auto& [key, value] : object.items()) {
+        if (value.is_string()) {
+            out[key] = value.get<std::string>();
+        }
+    }
 }
 
 }  // namespace kftrain::cli::kube

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "cli/job/status.h"
 
 namespace kftrain::cli::kube {
 
@@ -17,8 +20,22 @@ std::string string_at(const nlohmann::json& object, const char* key);
 // Return the integer at key, or 0 when it is missing or not an integer.
 int int_at(const nlohmann::json& object, const char* key);
 
-// Return the element of a list of containers (or container statuses) named "pytorch", as
-// the operator requires of the training container, else the first; null when empty.
-const nlohmann::json& training_container(const nlohmann::json& containers);
+// Return the element of a list of containers (or container statuses) with this name (the
+// operator requires "pytorch" of the training container; a TrainJob's node container is
+// "node"), else the first; null when empty.
+const nlohmann::json& training_container(const nlohmann::json& containers,
+                                         const std::string& name = "pytorch");
+
+// Return a resource quantity ("2", "500m", "4Gi", or a bare number) in base units; 0 if
+// absent or unreadable.
+double quantity_at(const nlohmann::json& list, const char* key);
+
+// Return what each of replicas replicas of a type asks for, from a container's resources:
+// requests, else limits (which Kubernetes then uses as the requests); GPUs are limits.
+job::ReplicaRequest replica_request(const std::string& type, int replicas,
+                                    const nlohmann::json& resources);
+
+// Copy the string members of a JSON object (a node selector) into out, keeping those there.
+void copy_strings(const nlohmann::json& object, std::map<std::string, std::string>& out);
 
 }  // namespace kftrain::cli::kube

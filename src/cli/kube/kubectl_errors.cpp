@@ -51,15 +51,60 @@ std::string reason_line(const std::string& stderr_text) {
     return reason.empty() ? "kubectl failed with no message" : reason;
 }
 
+// The word kubectl quotes after marker: `... resource type "trainjobs"` gives trainjobs.
+std::string quoted_after(const std::string& text, const char* marker) {
+    size_t at = text.find(marker);
+    if (at == std::string::npos) {
+        return "";
+    }
+    size_t start = at + std::string(marker).size();
+    size_t end = text.find('"', start);
+    return end == std::string::npos ? "" : text.substr(start, end - start);
+}
+
+// Which CRD is missing, in the words of a hint.
+std::string crd_missing_hint(const std::string& stderr_text) {
+    auto kind = unserved_kind(stderr_text);
+    if (kind == manifest::JobKind::TrainJob) {
+        return "Kubeflow Trainer v2 (TrainJob CRD) is not installed in this cluster";
+    }
+    if (contains(stderr_text, "trainingruntime") || contains(stderr_text, "TrainingRuntime")) {
+        return "Kubeflow Trainer v2 (its training runtime CRDs) is not installed in this cluster";
+    }
+    if (kind == manifest::JobKind::PyTorchJob) {
+        return "the Kubeflow Training Operator (PyTorchJob CRD) is not installed in this cluster";
+    }
+    return "the resource's CRD is not installed in this cluster";
+}
+
 }  // namespace
+
+std::optional<manifest::JobKind> unserved_kind(const std::string& stderr_text) {
+    std::string kind = quoted_after(stderr_text, "no matches for kind \"");
+    if (!kind.empty()) {
+        return manifest::parse_kind(kind);
+    }
+    std::string resource = quoted_after(stderr_text, "doesn't have a resource type \"");
+    for (auto candidate : {manifest::JobKind::PyTorchJob, manifest::JobKind::TrainJob}) {
+        if (!resource.empty() && resource.rfind(manifest::kind_short_name(candidate), 0) == 0) {
+            return candidate;
+        }
+    }
+    return std::nullopt;
+}
+
+const char* kind_provider(manifest::JobKind kind) {
+    return kind == manifest::JobKind::TrainJob ? "Kubeflow Trainer v2"
+                                               : "Kubeflow Training Operator";
+}
 
 KubectlFailure classify_kubectl_error(const std::string& text) {
     if (contains(text, "context was not found") ||
         (contains(text, "context \"") && contains(text, "does not exist"))) {
         return KubectlFailure::ContextMissing;
     }
-    if (contains_any(text, {"no matches for kind \"PyTorchJob\"", "ensure CRDs are installed",
-                            "doesn't have a resource type \"pytorchjob"})) {
+    if (contains_any(text, {"no matches for kind \"", "ensure CRDs are installed",
+                            "doesn't have a resource type \""})) {
         return KubectlFailure::CrdMissing;
     }
     if (contains_any(text, {"Unable to connect to the server", "connection refused", "no such host",
@@ -86,7 +131,6 @@ KubectlFailure classify_kubectl_error(const std::string& text) {
 }
 
 std::string explain_kubectl_error(const std::string& stderr_text, const std::string& action) {
-    std::string reason = reason_line(stderr_text);
     std::string hint;
     switch (classify_kubectl_error(stderr_text)) {
         case KubectlFailure::ContextMissing:
@@ -98,9 +142,7 @@ std::string explain_kubectl_error(const std::string& stderr_text, const std::str
                 "or run on this machine with --local";
             break;
         case KubectlFailure::CrdMissing:
-            hint =
-                "the Kubeflow Training Operator (PyTorchJob CRD) is not installed in this "
-                "cluster";
+            hint = crd_missing_hint(stderr_text);
             break;
         case KubectlFailure::Forbidden:
             hint = "your account lacks the RBAC permission for this in that namespace";
@@ -117,6 +159,12 @@ std::string explain_kubectl_error(const std::string& stderr_text, const std::str
         case KubectlFailure::Other:
             break;
     }
+    return explain_kubectl_error(stderr_text, action, hint);
+}
+
+std::string explain_kubectl_error(const std::string& stderr_text, const std::string& action,
+                                  const std::string& hint) {
+    std::string reason = reason_line(stderr_text);
     if (hint.empty()) {
         return fmt::format("{}: {}", action, reason);
     }

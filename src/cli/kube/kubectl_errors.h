@@ -1,6 +1,9 @@
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "manifest/job_kind.h"
 
 namespace kftrain::cli::kube {
 
@@ -8,7 +11,7 @@ namespace kftrain::cli::kube {
 enum class KubectlFailure {
     ContextMissing,  // the --context does not exist in the kubeconfig
     Unreachable,     // no answer from the API server
-    CrdMissing,      // the PyTorchJob kind is not installed
+    CrdMissing,      // the PyTorchJob or TrainJob kind (or a runtime's) is not installed
     Forbidden,       // RBAC said no
     NotFound,        // the object does not exist
     Rejected,        // the API server or a webhook refused the object
@@ -21,5 +24,16 @@ KubectlFailure classify_kubectl_error(const std::string& stderr_text);
 
 // Turn a failed kubectl call into one line: kubectl's own reason and a hint.
 std::string explain_kubectl_error(const std::string& stderr_text, const std::string& action);
+
+// Turn a failed kubectl call into one line: kubectl's own reason and this hint.
+std::string explain_kubectl_error(const std::string& stderr_text, const std::string& action,
+                                  const std::string& hint);
+
+// Return the job kind kubectl's stderr says the cluster does not serve (`the server doesn't
+// have a resource type "trainjobs"`, `no matches for kind "PyTorchJob"`); nullopt for none.
+std::optional<manifest::JobKind> unserved_kind(const std::string& stderr_text);
+
+// Return what installs a kind: "Kubeflow Training Operator" or "Kubeflow Trainer v2".
+const char* kind_provider(manifest::JobKind kind);
 
 }  // namespace kftrain::cli::kube

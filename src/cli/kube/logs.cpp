@@ -33,7 +33,7 @@ std::string first_line(const std::string& text) {
 
 ReplicaLog read_one(KubectlRunner& kubectl, const job::ReplicaStatus& replica, const job::LogOptions& options,
                     const std::vector<std::string>& ns) {
-    auto result = kubectl.run(log_args(replica.pod, options, ns));
+    auto result = kubectl.run(log_args(replica, options, ns));
     if (!result) {
         return {{}, result.error()};
     }
@@ -69,9 +69,10 @@ std::string explain_log_error(const std::string& stderr_text, const std::string&
     }
 }
 
-std::vector<std::string> log_args(const std::string& pod, const job::LogOptions& options,
+std::vector<std::string> log_args(const job::ReplicaStatus& replica, const job::LogOptions& options,
                                   const std::vector<std::string>& namespace_args) {
-    std::vector<std::string> args = {"logs", pod, "-c", "pytorch"};
+    std::vector<std::string> args = {"logs", replica.pod, "-c",
+                                     replica.container.empty() ? "pytorch" : replica.container};
     if (options.follow) {
         args.push_back("-f");
     }

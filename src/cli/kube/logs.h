@@ -14,8 +14,9 @@ namespace kftrain::cli::kube {
 // Replicas read at once when not following (following opens one stream per pod).
 constexpr size_t k_log_parallelism = 16;
 
-// Return the kubectl arguments that read one pod's log ("logs POD -c pytorch ...").
-std::vector<std::string> log_args(const std::string& pod, const job::LogOptions& options,
+// Return the kubectl arguments that read a replica's log: its pod's container ("logs POD -c
+// pytorch ...", "-c node" on a TrainJob's node; pytorch when the replica names none).
+std::vector<std::string> log_args(const job::ReplicaStatus& replica, const job::LogOptions& options,
                                   const std::vector<std::string>& namespace_args);
 
 // Explain a failed `kubectl logs`: kubectl's line, with a hint only for

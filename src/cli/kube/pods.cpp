@@ -33,8 +33,49 @@ std::string type_name(const std::string& lowered) {
     return out;
 }
 
+// The JobSet labels (and annotations) of a TrainJob's pods.
+constexpr const char* k_replicated_job = "jobset.sigs.k8s.io/replicatedjob-name";
+constexpr const char* k_completion_index = "batch.kubernetes.io/job-completion-index";
+
+// Read a JobSet pod's identity: node-<completion index> for the node step (never the random
+// pod suffix), the step's name for an initializer (with -<index> past the first). Return false
+// when the pod is not a JobSet's.
+bool read_jobset_identity(const json& pod, job::ReplicaStatus& r) {
+    const json& metadata = member(pod, "metadata");
+    const json& labels = member(metadata, "labels");
+    const json& annotations = member(metadata, "annotations");
+    std::string step = label(labels, {k_replicated_job});
+    if (step.empty()) {
+        step = label(annotations, {k_replicated_job});
+    }
+    if (step.empty()) {
+        return false;
+    }
+    std::string index = label(annotations, {k_completion_index});
+    if (index.empty()) {
+        index = label(labels, {k_completion_index});
+    }
+    bool numeric = !index.empty() && std::all_of(index.begin(), index.end(), ::isdigit);
+    r.index = numeric ? std::stoi(index) : 0;
+    // The runtimes name the container after its step; a custom one may not.
+    std::string container =
+        string_at(training_container(member(member(pod, "spec"), "containers"), step), "name");
+    r.container = container.empty() ? step : container;
+    if (step == "node") {
+        r.type = "Node";
+        r.name = "node-" + std::to_string(r.index);
+    } else {
+        r.type = step;
+        r.name = r.index == 0 ? step : step + "-" + std::to_string(r.index);
+    }
+    return true;
+}
+
 // Read type and index from labels, falling back to "<job>-<type>-<index>" in the pod name.
 void read_identity(const json& pod, const std::string& job, job::ReplicaStatus& r) {
+    if (read_jobset_identity(pod, r)) {
+        return;
+    }
     const json& labels = member(member(pod, "metadata"), "labels");
     std::string type = util::to_lower(label(
         labels, {"training.kubeflow.org/replica-type", "replica-type", "pytorch-replica-type"}));
@@ -52,11 +93,12 @@ void read_identity(const json& pod, const std::string& job, job::ReplicaStatus& 
     r.index =
         std::all_of(index.begin(), index.end(), ::isdigit) && !index.empty() ? std::stoi(index) : 0;
     r.name = type.empty() ? r.pod : type + "-" + std::to_string(r.index);
+    r.container = "pytorch";
 }
 
-// The status of the main container: "pytorch" as the operator requires, else the first.
-const json* main_container(const json& statuses) {
-    const json& status = training_container(statuses);
+// The status of the replica's container ("pytorch", "node" or the step's), else the first.
+const json* main_container(const json& statuses, const std::string& name) {
+    const json& status = training_container(statuses, name);
     return status.is_null() ? nullptr : &status;
 }
 
@@ -118,8 +160,9 @@ void read_unschedulable(const json& conditions, job::ReplicaStatus& r) {
     }
 }
 
+// Master, then Workers; a TrainJob's initializer steps (which run first), then its nodes.
 int type_rank(const std::string& type) {
-    return type == "Master" ? 0 : type == "Worker" ? 1 : 2;
+    return type == "Master" ? 0 : type == "Worker" ? 1 : type == "Node" ? 3 : 2;
 }
 
 }  // namespace
@@ -139,7 +182,7 @@ job::ReplicaStatus replica_from_pod(const json& pod, const std::string& job) {
     if (r.state.empty()) {
         r.state = "Unknown";
     }
-    if (const json* container = main_container(member(status, "containerStatuses"))) {
+    if (const json* container = main_container(member(status, "containerStatuses"), r.container)) {
         read_container(*container, r);
     }
     if (r.state == "Pending") {

@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/exit_codes.h"
-#include "cli/kube/pods.h"
-#include "cli/kube/status.h"
 #include "cli/kube/kubectl_errors.h"
+#include "cli/kube/pods.h"
 #include "cli/view/progress.h"
 #include "util/text.h"
 
@@ -14,7 +13,7 @@ namespace {
 
 using util::split_lines;
 
-constexpr int k_progress_tail = 50;  // lines of the master's log searched for progress
+constexpr int k_progress_tail = 50;  // lines of rank 0's log searched for progress
 
 }  // namespace
 
@@ -34,14 +33,29 @@ std::vector<std::string> KubeQueries::namespace_args() const {
     return {"-n", m_namespace};
 }
 
-util::Result<std::string> KubeQueries::run(const std::vector<std::string>& args,
-                                           const std::string& action, const std::string& input) {
+std::string KubeQueries::namespace_text() const {
+    return m_namespace.empty() ? "the current namespace" : "namespace " + m_namespace;
+}
+
+util::Result<KubectlResult> KubeQueries::call(const std::vector<std::string>& args,
+                                              bool in_namespace, const std::string& input) {
     std::vector<std::string> full = args;
-    auto ns = namespace_args();
-    full.insert(full.end(), ns.begin(), ns.end());
+    if (in_namespace) {
+        auto ns = namespace_args();
+        full.insert(full.end(), ns.begin(), ns.end());
+    }
     auto result = m_kubectl.run(full, input);
     if (!result) {
         return util::error(result.error(), k_exit_cluster);
+    }
+    return result;
+}
+
+util::Result<std::string> KubeQueries::run(const std::vector<std::string>& args,
+                                           const std::string& action, const std::string& input) {
+    auto result = call(args, true, input);
+    if (!result) {
+        return result.error_value();
     }
     if (!result->ok()) {
         return kubectl_failure(*result, action);
@@ -49,12 +63,8 @@ util::Result<std::string> KubeQueries::run(const std::vector<std::string>& args,
     return std::move(result->out);
 }
 
-util::Result<std::string> KubeQueries::job_json(const std::string& job) {
-    return run({"get", "pytorchjob", job, "-o", "json"}, "reading pytorchjob/" + job);
-}
-
 util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods_by(const std::string& job,
-                                                              const std::string& selector) {
+                                                                   const std::string& selector) {
     auto out = run({"get", "pods", "-l", selector, "-o", "json"}, "listing the pods of " + job);
     if (!out) {
         return out.error_value();
@@ -62,12 +72,8 @@ util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods_by(const std::st
     return parse_pods(*out, job);
 }
 
-util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods(const std::string& job,
-                                                           const std::string& job_json) {
-    std::vector<std::string> selectors = pod_selectors(job);
-    for (const auto& selector : status_selectors(job_json)) {
-        selectors.push_back(selector);
-    }
+util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods(
+    const std::string& job, const std::vector<std::string>& selectors) {
     for (const auto& selector : selectors) {
         auto found = pods_by(job, selector);
         if (!found || !found->empty()) {
@@ -85,13 +91,29 @@ std::vector<KubeEvent> KubeQueries::events(const std::set<std::string>& objects)
     return parse_events(*out, objects);
 }
 
-std::optional<job::Progress> KubeQueries::progress(const std::string& pod) {
-    auto out = run({"logs", pod, "-c", "pytorch", "--tail=" + std::to_string(k_progress_tail)},
+std::optional<job::Progress> KubeQueries::progress(const std::string& pod,
+                                                   const std::string& container) {
+    auto out = run({"logs", pod, "-c", container, "--tail=" + std::to_string(k_progress_tail)},
                    "reading the log of " + pod);
     if (!out) {
         return std::nullopt;
     }
     return view::last_progress(split_lines(*out));
+}
+
+bool KubeQueries::serves(manifest::JobKind kind) {
+    const std::string resource = manifest::kind_resource(kind);
+    const std::string group = resource.substr(resource.find('.') + 1);
+    auto result = call({"api-resources", "--api-group=" + group, "-o", "name"}, false);
+    if (!result || !result->ok()) {
+        return false;
+    }
+    for (const auto& line : split_lines(result->out)) {
+        if (line == resource) {
+            return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace kftrain::cli::kube

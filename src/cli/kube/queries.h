@@ -8,6 +8,7 @@
 #include "cli/job/status.h"
 #include "cli/kube/events.h"
 #include "cli/kube/kubectl.h"
+#include "manifest/job_kind.h"
 #include "util/result.h"
 
 namespace kftrain::cli::kube {
@@ -21,23 +22,28 @@ class KubeQueries {
 
     // Return `-n ns`, or nothing when the namespace is the context's.
     std::vector<std::string> namespace_args() const;
-    // Return the job's JSON text (`kubectl get pytorchjob NAME -o json`).
-    util::Result<std::string> job_json(const std::string& job);
-    // Return the job's pods as replicas, trying each label naming, then the
-    // selectors the job's status reports.
+    // Return "namespace ml" or "the current namespace", for messages.
+    std::string namespace_text() const;
+    // Return the job's pods as replicas, from the first of these selectors that finds any.
     util::Result<std::vector<job::ReplicaStatus>> pods(const std::string& job,
-                                                  const std::string& job_json);
+                                                       const std::vector<std::string>& selectors);
     // Return the events about these objects, oldest first (none when unreadable).
     std::vector<KubeEvent> events(const std::set<std::string>& objects);
-    // Return the last progress line in a pod's recent log, if any.
-    std::optional<job::Progress> progress(const std::string& pod);
+    // Return the last progress line in the recent log of a pod's container, if any.
+    std::optional<job::Progress> progress(const std::string& pod, const std::string& container);
+    // Return whether the cluster serves a kind's resource (`kubectl api-resources`).
+    bool serves(manifest::JobKind kind);
+    // Run kubectl (in the namespace unless in_namespace is false); an error only when it
+    // could not be run at all. The caller reads how it ended.
+    util::Result<KubectlResult> call(const std::vector<std::string>& args, bool in_namespace = true,
+                                     const std::string& input = "");
     // Run kubectl; turn a failure into one line that names the action.
     util::Result<std::string> run(const std::vector<std::string>& args, const std::string& action,
                                   const std::string& input = "");
 
   private:
     util::Result<std::vector<job::ReplicaStatus>> pods_by(const std::string& job,
-                                                     const std::string& selector);
+                                                          const std::string& selector);
 
     KubectlRunner& m_kubectl;
     std::string m_namespace;

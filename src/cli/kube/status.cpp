@@ -4,7 +4,6 @@
 
 #include "cli/exit_codes.h"
 #include "cli/kube/json_fields.h"
-#include "manifest/quantity.h"
 
 namespace kftrain::cli::kube {
 namespace {
@@ -34,19 +33,7 @@ void read_counts(const json& replica_statuses, job::JobStatus& status) {
     }
 }
 
-// Return a resource quantity ("2", "500m", "4Gi", or a bare number) in base units; 0 if
-// absent or unreadable.
-double quantity_at(const json& list, const char* key) {
-    const json& value = member(list, key);
-    if (value.is_number()) {
-        return value.get<double>();
-    }
-    return value.is_string() ? manifest::parse_quantity(value.get<std::string>()).value_or(0.0)
-                             : 0.0;
-}
-
-// Read what one replica of each type requests: requests, else limits (which Kubernetes
-// then uses as the requests); GPUs are set as limits.
+// Read what one replica of each type requests, and the pods' node selector.
 void read_requests(const json& spec, job::JobStatus& status) {
     const json& replica_specs = member(spec, "pytorchReplicaSpecs");
     if (!replica_specs.is_object()) {
@@ -54,29 +41,12 @@ void read_requests(const json& spec, job::JobStatus& status) {
     }
     for (const auto& [type, replica_spec] : replica_specs.items()) {
         const json& pod_spec = member(member(replica_spec, "template"), "spec");
-        const json& resources =
-            member(training_container(member(pod_spec, "containers")), "resources");
-        const json& requests = member(resources, "requests");
-        const json& limits = member(resources, "limits");
-        auto either = [&](const char* key) {
-            const double requested = quantity_at(requests, key);
-            return requested > 0 ? requested : quantity_at(limits, key);
-        };
-        job::ReplicaRequest request;
-        request.type = type;
+        const json& container = training_container(member(pod_spec, "containers"));
         const json& count = member(replica_spec, "replicas");
-        request.replicas = count.is_number_integer() ? count.get<int>() : 1;
-        request.cpu_cores = either("cpu");
-        request.memory_bytes = either("memory");
-        request.gpus = static_cast<int>(either("nvidia.com/gpu"));
-        status.requests.push_back(request);
-        const json& selector = member(pod_spec, "nodeSelector");
-        if (status.node_selector.empty() && selector.is_object()) {
-            for (const auto& [key, value] : selector.items()) {
-                if (value.is_string()) {
-                    status.node_selector[key] = value.get<std::string>();
-                }
-            }
+        status.requests.push_back(replica_request(
+            type, count.is_number_integer() ? count.get<int>() : 1, member(container, "resources")));
+        if (status.node_selector.empty()) {
+            copy_strings(member(pod_spec, "nodeSelector"), status.node_selector);
         }
     }
 }
@@ -146,9 +116,12 @@ util::Result<std::vector<job::JobStatus>> parse_job_list(const std::string& json
 }
 
 std::vector<std::string> status_selectors(const std::string& json_text) {
+    return status_selectors(json::parse(json_text, nullptr, false));
+}
+
+std::vector<std::string> status_selectors(const json& job) {
     std::vector<std::string> selectors;
-    json parsed = json::parse(json_text, nullptr, false);
-    const json& replica_statuses = member(member(parsed, "status"), "replicaStatuses");
+    const json& replica_statuses = member(member(job, "status"), "replicaStatuses");
     if (!replica_statuses.is_object()) {
         return selectors;
     }

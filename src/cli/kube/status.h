@@ -25,4 +25,7 @@ util::Result<std::vector<job::JobStatus>> parse_job_list(const std::string& json
 // (status.replicaStatuses.<type>.selector, or labelSelector.matchLabels).
 std::vector<std::string> status_selectors(const std::string& json_text);
 
+// Return the pod selectors an already parsed PyTorchJob reports, as status_selectors does.
+std::vector<std::string> status_selectors(const nlohmann::json& job);
+
 }  // namespace kftrain::cli::kube

@@ -70,7 +70,11 @@ std::string epoch_head(const job::Progress& p) {
 }
 
 std::string format_step(const job::Progress& p) {
-    Parts parts(epoch_head(p));
+    std::string head = epoch_head(p);
+    if (p.percent) {  // a TrainJob's trainerStatus
+        head = fmt::format("{:g}%", *p.percent) + (head.empty() ? "" : " " + head);
+    }
+    Parts parts(head);
     if (p.step && p.steps_per_epoch) {
         parts.add("step {}",
                   std::optional<std::string>(fmt::format("{}/{}", *p.step, *p.steps_per_epoch)));

@@ -32,6 +32,7 @@ json progress_to_json(const job::Progress& p) {
     put("samplesPerSec", optional_json(p.samples_per_sec));
     put("elapsedSeconds", optional_json(p.elapsed_s));
     put("etaSeconds", optional_json(p.eta_s));
+    put("percent", optional_json(p.percent));
     return out;
 }
 
@@ -101,6 +102,7 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
         replicas.push_back(replica_to_json(r));
     }
     json doc = {{"name", s.name},
+                {"kind", s.kind},
                 {"namespace", s.namespace_},
                 {"backend", s.backend},
                 {"state", job::phase_name(s.phase)},
@@ -123,6 +125,15 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
 
 void print_json_as_yaml(std::ostream& out, const json& value) {
     out << manifest::to_yaml(to_yaml_node(value));
+}
+
+void print_json_items(std::ostream& out, const json& items, OutputFormat format) {
+    json list = {{"items", items}};
+    if (format == OutputFormat::Yaml) {
+        print_json_as_yaml(out, list);
+    } else {
+        out << list.dump(2) << "\n";
+    }
 }
 
 }  // namespace kftrain::cli::view

@@ -6,6 +6,7 @@
 
 #include "cli/cost/job_cost.h"
 #include "cli/job/status.h"
+#include "cli/view/output_format.h"
 
 namespace kftrain::cli::view {
 
@@ -16,5 +17,8 @@ nlohmann::json status_to_json(const job::JobStatus& status, std::time_t now,
 
 // Print JSON as YAML (for -o yaml).
 void print_json_as_yaml(std::ostream& out, const nlohmann::json& value);
+
+// Print items as {"items": [...]} in JSON or YAML (the -o json|yaml of a listing verb).
+void print_json_items(std::ostream& out, const nlohmann::json& items, OutputFormat format);
 
 }  // namespace kftrain::cli::view

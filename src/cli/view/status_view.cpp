@@ -73,6 +73,7 @@ void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) 
 void print_status_table(std::ostream& out, const job::JobStatus& status, bool wide, std::time_t now,
                         const cost::Pricing* pricing) {
     print_field(out, "Name", status.name);
+    print_field(out, "Kind", status.kind);
     print_field(out, "Namespace", status.namespace_);
     print_field(out, "Backend", status.backend);
     print_field(out, "State", format_state(status));
@@ -159,16 +160,11 @@ void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, Outp
         for (const auto& job : jobs) {
             items.push_back(status_to_json(job, now, pricing));
         }
-        nlohmann::json list = {{"items", items}};
-        if (format == OutputFormat::Json) {
-            out << list.dump(2) << "\n";
-        } else {
-            print_json_as_yaml(out, list);
-        }
+        print_json_items(out, items, format);
         return;
     }
     bool wide = format == OutputFormat::Wide;
-    std::vector<std::string> headers = {"NAME", "STATE", "REPLICAS", "AGE"};
+    std::vector<std::string> headers = {"NAME", "KIND", "STATE", "REPLICAS", "AGE"};
     if (all_namespaces) {
         headers.insert(headers.begin(), "NAMESPACE");
     }
@@ -180,8 +176,8 @@ void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, Outp
     }
     TextTable table(headers);
     for (const auto& job : jobs) {
-        std::vector<std::string> row = {job.name, job::phase_name(job.phase), format_replica_ratio(job),
-                                        format_age(job, now)};
+        std::vector<std::string> row = {job.name, job.kind, job::phase_name(job.phase),
+                                        format_replica_ratio(job), format_age(job, now)};
         if (all_namespaces) {
             row.insert(row.begin(), job.namespace_);
         }

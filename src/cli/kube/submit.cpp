@@ -1,0 +1,52 @@
+#include "cli/kube/submit.h"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+#include "cli/kube/kubectl_errors.h"
+#include "manifest/yaml_emit.h"
+
+namespace kftrain::cli::kube {
+namespace {
+
+manifest::JobKind other_kind(manifest::JobKind kind) {
+    return kind == manifest::JobKind::TrainJob ? manifest::JobKind::PyTorchJob
+                                               : manifest::JobKind::TrainJob;
+}
+
+}  // namespace
+
+std::string other_kind_hint(manifest::JobKind unserved) {
+    manifest::JobKind other = other_kind(unserved);
+    return fmt::format("this cluster serves {0} ({1}): use --kind {0}", manifest::kind_name(other),
+                       kind_provider(other));
+}
+
+util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJob& job,
+                                     const job::SubmitFlags& flags) {
+    const manifest::JobKind kind = job.spec.kind;
+    const std::string ref = fmt::format("{}/{}", manifest::kind_short_name(kind), job.spec.name);
+    std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};
+    bool server_dry_run = flags.dry_run == job::DryRun::Server;
+    if (server_dry_run) {
+        args.push_back("--dry-run=server");
+    }
+    auto result = queries.call(args, false, manifest::to_yaml(job.manifest));
+    if (!result) {
+        return result.error_value();
+    }
+    if (!result->ok()) {
+        const std::string action = "submitting " + ref;
+        if (unserved_kind(result->err) == kind && queries.serves(other_kind(kind))) {
+            return util::error(explain_kubectl_error(result->err, action, other_kind_hint(kind)),
+                               k_exit_cluster);
+        }
+        return util::error(explain_kubectl_error(result->err, action), k_exit_cluster);
+    }
+    if (server_dry_run) {
+        return fmt::format("{} accepted by the server (dry run: nothing created)", ref);
+    }
+    return ref + " submitted";
+}
+
+}  // namespace kftrain::cli::kube

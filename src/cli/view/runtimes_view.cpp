@@ -1,0 +1,50 @@
+#include "cli/view/runtimes_view.h"
+
+#include <nlohmann/json.hpp>
+
+#include "cli/view/status_json.h"
+#include "cli/view/text_table.h"
+#include "cli/view/time_text.h"
+
+namespace kftrain::cli::view {
+namespace {
+
+nlohmann::json runtime_to_json(const kube::TrainingRuntime& runtime) {
+    nlohmann::json out = {{"name", runtime.name},
+                          {"kind", runtime.kind},
+                          {"framework", runtime.framework},
+                          {"numNodes", runtime.num_nodes},
+                          {"created", runtime.created}};
+    if (!runtime.namespace_.empty()) {
+        out["namespace"] = runtime.namespace_;
+    }
+    return out;
+}
+
+std::string age(const std::string& created, std::time_t now) {
+    auto at = parse_timestamp(created);
+    return at ? format_duration(std::difftime(now, *at)) : "-";
+}
+
+}  // namespace
+
+void print_runtimes(std::ostream& out, const std::vector<kube::TrainingRuntime>& runtimes,
+                    OutputFormat format, std::time_t now) {
+    if (format == OutputFormat::Json || format == OutputFormat::Yaml) {
+        nlohmann::json items = nlohmann::json::array();
+        for (const auto& runtime : runtimes) {
+            items.push_back(runtime_to_json(runtime));
+        }
+        print_json_items(out, items, format);
+        return;
+    }
+    TextTable table({"NAME", "KIND", "FRAMEWORK", "NUM NODES", "AGE"});
+    for (const auto& runtime : runtimes) {
+        table.add_row({runtime.name, runtime.kind,
+                       runtime.framework.empty() ? "-" : runtime.framework,
+                       std::to_string(runtime.num_nodes), age(runtime.created, now)});
+    }
+    table.print(out);
+}
+
+}  // namespace kftrain::cli::view
