@@ -45,7 +45,8 @@ TEST_CASE("kubectl's stderr says which kind the cluster does not serve", "[clust
          "matches for kind \"TrainJob\" in version \"trainer.kubeflow.org/v1alpha1\"\nensure CRDs "
          "are installed first",
          JobKind::TrainJob},
-        {"error: the server doesn't have a resource type \"clustertrainingruntimes\"", std::nullopt},
+        {"error: the server doesn't have a resource type \"clustertrainingruntimes\"",
+         std::nullopt},
         {"Error from server (NotFound): trainjobs.trainer.kubeflow.org \"x\" not found",
          std::nullopt},
     };

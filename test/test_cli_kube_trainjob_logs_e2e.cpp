@@ -25,7 +25,8 @@ const char* const k_node1 = "mnist-trainjob-node-0-1-q9w4m";
 
 }  // namespace
 
-TEST_CASE("logs of a TrainJob are prefixed node-0, node-1 and read concurrently", "[cluster][e2e][trainjob][logs]") {
+TEST_CASE("logs of a TrainJob are prefixed node-0, node-1 and read concurrently",
+          "[cluster][e2e][trainjob][logs]") {
     FakeCluster cluster("trainjob-running");
     auto run = cluster.run({"logs", "mnist-trainjob", "-n", "ml-training"});
     REQUIRE(run.code == 0);
@@ -41,7 +42,8 @@ TEST_CASE("logs of a TrainJob are prefixed node-0, node-1 and read concurrently"
           std::vector<Argv>{{"logs", k_node1, "-c", "node", "-n", "ml-training"}});
 }
 
-TEST_CASE("a node's log prefix is its completion index, not its pod's suffix", "[cluster][e2e][trainjob][logs]") {
+TEST_CASE("a node's log prefix is its completion index, not its pod's suffix",
+          "[cluster][e2e][trainjob][logs]") {
     FakeCluster cluster("trainjob-running-unordered");  // node-1's pod name sorts first
     auto run = cluster.run({"logs", "mnist-trainjob", "-n", "ml-training", "--replica", "node-0"});
     REQUIRE(run.code == 0);
@@ -50,7 +52,8 @@ TEST_CASE("a node's log prefix is its completion index, not its pod's suffix", "
     CHECK(logs_calls_for(cluster, "mnist-trainjob-node-0-1-b2c4d").empty());
 }
 
-TEST_CASE("logs --replica node-1 --previous reads the crashed container", "[cluster][e2e][trainjob][logs]") {
+TEST_CASE("logs --replica node-1 --previous reads the crashed container",
+          "[cluster][e2e][trainjob][logs]") {
     FakeCluster cluster("trainjob-crashloop");
     auto run = cluster.run(
         {"logs", "mnist-trainjob", "-n", "ml-training", "--replica", "node-1", "--previous"});
@@ -61,13 +64,15 @@ TEST_CASE("logs --replica node-1 --previous reads the crashed container", "[clus
           "node-1   | RuntimeError: connection to node-0 lost\n");
     CHECK(logs_calls_for(cluster, k_node1) ==
           std::vector<Argv>{{"logs", k_node1, "-c", "node", "-p", "-n", "ml-training"}});
-    auto missing = cluster.run({"logs", "mnist-trainjob", "-n", "ml-training", "--replica", "node-2"});
+    auto missing =
+        cluster.run({"logs", "mnist-trainjob", "-n", "ml-training", "--replica", "node-2"});
     CHECK(missing.code == 3);
     CHECK(missing.err ==
           "kftrain: error: --replica: no replica of mnist-trainjob is named node-2 (got node-2)\n");
 }
 
-TEST_CASE("an initializer step's log is prefixed with the step's name", "[cluster][e2e][trainjob][logs]") {
+TEST_CASE("an initializer step's log is prefixed with the step's name",
+          "[cluster][e2e][trainjob][logs]") {
     FakeCluster cluster("trainjob-initializer");
     auto run = cluster.run({"logs", "mnist-trainjob", "-n", "ml-training"});
     REQUIRE(run.code == 0);
@@ -82,10 +87,12 @@ TEST_CASE("an initializer step's log is prefixed with the step's name", "[cluste
     CHECK(step.out == run.out);
 }
 
-TEST_CASE("logs -f follows a TrainJob's nodes from pending, across a restart, to the end", "[cluster][e2e][trainjob][logs]") {
+TEST_CASE("logs -f follows a TrainJob's steps and nodes from pending, across a restart, to the end",
+          "[cluster][e2e][trainjob][logs]") {
+    const Argv follow = {"logs", "mnist-trainjob",  "-n",   "ml-training",
+                         "-f",   "--poll-interval", "100ms"};
     FakeCluster cluster("trainjob-lifecycle");
-    auto run = cluster.run(
-        {"logs", "mnist-trainjob", "-n", "ml-training", "-f", "--poll-interval", "100ms"});
+    auto run = cluster.run(follow);
     CHECK(run.code == 0);
     CHECK(contains(run.err, "kftrain: node-0: waiting for it to start (ContainerCreating)\n"));
     CHECK(contains(run.out, "node-0   | epoch 2/3 step 120/469 loss 0.3121"));
@@ -94,18 +101,15 @@ TEST_CASE("logs -f follows a TrainJob's nodes from pending, across a restart, to
     CHECK(logs_calls_for(cluster, k_node1).size() == 2);  // again after its restart
     CHECK(logs_calls_for(cluster, k_node0) ==
           std::vector<Argv>{{"logs", k_node0, "-c", "node", "-f", "-n", "ml-training"}});
+    FakeCluster initialized("trainjob-init-lifecycle");  // the dataset initializer runs first
+    auto steps = initialized.run(follow);
+    CHECK(steps.code == 0);
+    CHECK(contains(steps.out, "dataset-initializer | Dataset ready: 70000 examples\n"));
+    CHECK(contains(steps.out, "node-1   | node 1 ready\n"));
 }
 
-TEST_CASE("logs -f of a TrainJob with a dataset initializer shows the step, then the nodes", "[cluster][e2e][trainjob][logs]") {
-    FakeCluster cluster("trainjob-init-lifecycle");
-    auto run = cluster.run(
-        {"logs", "mnist-trainjob", "-n", "ml-training", "-f", "--poll-interval", "100ms"});
-    CHECK(run.code == 0);
-    CHECK(contains(run.out, "dataset-initializer | Dataset ready: 70000 examples\n"));
-    CHECK(contains(run.out, "node-1   | node 1 ready\n"));
-}
-
-TEST_CASE("wait follows a TrainJob to Succeeded, and exits 1 when its deadline passes", "[cluster][e2e][trainjob][wait]") {
+TEST_CASE("wait follows a TrainJob to Succeeded, and exits 1 when its deadline passes",
+          "[cluster][e2e][trainjob][wait]") {
     FakeCluster good("trainjob-lifecycle");
     auto ok = good.run({"wait", "mnist-trainjob", "-n", "ml-training", "--interval", "10ms"});
     CHECK(ok.code == 0);
@@ -120,7 +124,8 @@ TEST_CASE("wait follows a TrainJob to Succeeded, and exits 1 when its deadline p
           "kftrain: error: trainjob/mnist-trainjob failed: Failed (DeadlineExceeded): TrainJob "
           "exceeded its active deadline\n");
     FakeCluster suspended("trainjob-suspended");
-    auto held = suspended.run({"wait", "mnist-trainjob", "-n", "ml-training", "--for", "suspended"});
+    auto held =
+        suspended.run({"wait", "mnist-trainjob", "-n", "ml-training", "--for", "suspended"});
     CHECK(held.code == 0);
     CHECK(held.out == "trainjob/mnist-trainjob: Suspended (Suspended): TrainJob is suspended\n");
     FakeCluster missing("trainjob-not-found");

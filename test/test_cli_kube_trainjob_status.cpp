@@ -17,8 +17,8 @@ json trainjob(const std::string& state) {
 }
 
 std::vector<job::ReplicaStatus> pods(const std::string& state) {
-    auto replicas =
-        kube::parse_pods(read_test_data("kube/pods-trainjob-v23-" + state + ".json"), "mnist-trainjob");
+    auto replicas = kube::parse_pods(read_test_data("kube/pods-trainjob-v23-" + state + ".json"),
+                                     "mnist-trainjob");
     REQUIRE(replicas);
     return *replicas;
 }
@@ -98,9 +98,8 @@ TEST_CASE("numNodes and resourcesPerNode are the wanted replicas and what each c
     CHECK(gpu.requests.at(0).gpus == 1);
     CHECK(gpu.requests.at(0).cpu_cores == 8);
     // The node selector a runtime patch gives the node step, where the GPU type shows.
-    CHECK(gpu.node_selector ==
-          std::map<std::string, std::string>{
-              {"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}});
+    CHECK(gpu.node_selector == std::map<std::string, std::string>{
+                                   {"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}});
 }
 
 TEST_CASE("node counts come from jobsStatus, then from the pods", "[cluster][kube]") {
@@ -201,15 +200,15 @@ TEST_CASE("trainerStatus metrics named as the Kubeflow SDK and Transformers name
     CHECK(p->epoch == 2);                  // 1.4 epochs done: in the second
     CHECK(p->lr == Approx(5e-05));
     // The trainer posts eval_accuracy beside accuracy: the progress shows the training one.
-    auto both = kube::trainer_status_progress(
-        {{"metrics",
-          {{{"name", "eval_accuracy"}, {"value", "0.95"}}, {{"name", "accuracy"}, {"value", "0.91"}}}}});
+    auto both = kube::trainer_status_progress({{"metrics",
+                                                {{{"name", "eval_accuracy"}, {"value", "0.95"}},
+                                                 {{"name", "accuracy"}, {"value", "0.91"}}}}});
     REQUIRE(both);
     CHECK(both->accuracy == Approx(0.91));
     CHECK_FALSE(kube::trainer_status_progress(json::object()));
-    CHECK_FALSE(kube::trainer_status_progress(
-        {{"lastUpdatedTime", "2026-05-01T10:03:12Z"},
-         {"metrics", {{{"name", "grad_norm"}, {"value", "1.7"}}}}}));
+    CHECK_FALSE(
+        kube::trainer_status_progress({{"lastUpdatedTime", "2026-05-01T10:03:12Z"},
+                                       {"metrics", {{{"name", "grad_norm"}, {"value", "1.7"}}}}}));
 }
 
 TEST_CASE("a TrainJob's pods are every step of the JobSet of its name", "[cluster][kube]") {

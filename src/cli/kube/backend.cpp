@@ -47,7 +47,8 @@ class KubernetesBackend : public job::Backend {
 
     std::string name() const override { return "kubernetes"; }
 
-    util::Result<std::string> submit(const job::RenderedJob& job, const job::SubmitFlags& flags) override {
+    util::Result<std::string> submit(const job::RenderedJob& job,
+                                     const job::SubmitFlags& flags) override {
         return submit_job(m_queries, job, flags);
     }
 

@@ -39,9 +39,9 @@ void print_trainjob(std::ostream& out, const json& job) {
     out << "\n";
     out << fmt::format("{:<11} {}/{}\n", "Runtime:", string_at(runtime, "kind"),
                        string_at(runtime, "name"));
-    out << fmt::format("{:<11} {}\n", "Num nodes:",
-                       nodes.is_number_integer() ? std::to_string(nodes.get<int>())
-                                                 : "- (the runtime's)");
+    out << fmt::format(
+        "{:<11} {}\n", "Num nodes:",
+        nodes.is_number_integer() ? std::to_string(nodes.get<int>()) : "- (the runtime's)");
     const json& jobs_status = member(member(job, "status"), "jobsStatus");
     if (!jobs_status.is_array() || jobs_status.empty()) {
         out << "\nJobs: none\n";
@@ -50,11 +50,10 @@ void print_trainjob(std::ostream& out, const json& job) {
     out << "\nJobs:\n";
     view::TextTable table({"STEP", "ACTIVE", "READY", "SUCCEEDED", "FAILED", "SUSPENDED"});
     for (const auto& jobs : jobs_status) {
-        table.add_row({string_at(jobs, "name"), std::to_string(int_at(jobs, "active")),
-                       std::to_string(int_at(jobs, "ready")),
-                       std::to_string(int_at(jobs, "succeeded")),
-                       std::to_string(int_at(jobs, "failed")),
-                       std::to_string(int_at(jobs, "suspended"))});
+        table.add_row(
+            {string_at(jobs, "name"), std::to_string(int_at(jobs, "active")),
+             std::to_string(int_at(jobs, "ready")), std::to_string(int_at(jobs, "succeeded")),
+             std::to_string(int_at(jobs, "failed")), std::to_string(int_at(jobs, "suspended"))});
     }
     table.print(out);
 }

@@ -111,7 +111,8 @@ std::vector<KubeEvent> parse_events(const std::string& json_text,
     return events;
 }
 
-std::vector<std::string> diagnose(const job::JobStatus& status, const std::vector<KubeEvent>& events) {
+std::vector<std::string> diagnose(const job::JobStatus& status,
+                                  const std::vector<KubeEvent>& events) {
     std::vector<std::string> lines;
     for (const auto& replica : status.replicas) {
         std::string problem = replica_problem(replica, events);

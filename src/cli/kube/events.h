@@ -28,7 +28,8 @@ std::vector<KubeEvent> parse_events(const std::string& json_text,
 // problem: unschedulable, image pull, crash loop, waiting for the master in
 // init-pytorch, or a failed container; the reason comes from the pod or, when
 // it has none, its newest warning event.
-std::vector<std::string> diagnose(const job::JobStatus& status, const std::vector<KubeEvent>& events);
+std::vector<std::string> diagnose(const job::JobStatus& status,
+                                  const std::vector<KubeEvent>& events);
 
 // Return whether a replica needs the events to explain it (pending with no reason).
 bool needs_events(const job::ReplicaStatus& replica);

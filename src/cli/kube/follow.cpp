@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "cli/exit_codes.h"
+#include "cli/kube/kubectl_errors.h"
 #include "cli/kube/logs.h"
 #include "cli/kube/pods.h"
-#include "cli/kube/kubectl_errors.h"
 
 namespace kftrain::cli::kube {
 namespace {
@@ -171,8 +171,8 @@ class Follower {
 }  // namespace
 
 util::Status follow_logs(KubectlRunner& kubectl, const SnapshotSource& snapshot,
-                         const job::LogOptions& options, const std::vector<std::string>& namespace_args,
-                         const job::LogSink& sink) {
+                         const job::LogOptions& options,
+                         const std::vector<std::string>& namespace_args, const job::LogSink& sink) {
     Follower follower(kubectl, options, namespace_args, sink);
     return follower.run(snapshot);
 }

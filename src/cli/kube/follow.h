@@ -24,7 +24,7 @@ using SnapshotSource = std::function<util::Result<JobSnapshot>()>;
 // lines in arrival order, pods that are still pending waited for, restarted
 // containers followed again.
 util::Status follow_logs(KubectlRunner& kubectl, const SnapshotSource& snapshot,
-                         const job::LogOptions& options, const std::vector<std::string>& namespace_args,
-                         const job::LogSink& sink);
+                         const job::LogOptions& options,
+                         const std::vector<std::string>& namespace_args, const job::LogSink& sink);
 
 }  // namespace kftrain::cli::kube

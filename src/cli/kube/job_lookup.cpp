@@ -14,14 +14,6 @@ using nlohmann::json;
 
 constexpr JobKind k_kinds[] = {JobKind::PyTorchJob, JobKind::TrainJob};
 
-util::Result<json> parse_object(const std::string& text) {
-    json parsed = json::parse(text, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) {
-        return util::error("kubectl printed something that is not a JSON object", k_exit_cluster);
-    }
-    return parsed;
-}
-
 // "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org" for these kinds.
 std::string resources(const std::vector<JobKind>& kinds) {
     std::vector<std::string> names;
@@ -43,7 +35,7 @@ std::string kind_names(const std::vector<JobKind>& kinds) {
 }  // namespace
 
 util::Result<std::vector<json>> list_items(const std::string& list_text) {
-    auto parsed = parse_object(list_text);
+    auto parsed = parse_json_object(list_text);
     if (!parsed) {
         return parsed.error_value();
     }
@@ -58,12 +50,16 @@ util::Result<std::optional<FoundJob>> pick_found_job(const std::string& list_tex
     if (list_text.find_first_not_of(" \t\r\n") == std::string::npos) {
         return std::optional<FoundJob>();  // --ignore-not-found: neither kind has it
     }
-    auto items = list_items(list_text);
-    if (!items) {
-        return items.error_value();
+    auto parsed = parse_json_object(list_text);
+    if (!parsed) {
+        return parsed.error_value();
     }
+    // A List, as kubectl prints a get of several resources; one object is read as well.
+    const json& listed = member(*parsed, "items");
+    std::vector<json> items = listed.is_array() ? std::vector<json>(listed.begin(), listed.end())
+                                                : std::vector<json>{*parsed};
     for (JobKind kind : k_kinds) {
-        for (const auto& item : *items) {
+        for (const auto& item : items) {
             if (string_at(item, "kind") == manifest::kind_name(kind)) {
                 return std::optional<FoundJob>(FoundJob{kind, item});
             }
@@ -105,11 +101,7 @@ util::Result<FoundJob> JobLookup::find(const std::string& name) {
     if (known != m_known.end()) {
         return find_in_one(known->second, name, false);
     }
-    std::vector<JobKind> kinds = kinds_to_ask();
-    if (kinds.size() == 1) {
-        return find_in_one(kinds.front(), name, true);
-    }
-    return find_in_both(name);
+    return kinds_to_ask().size() <= 1 ? find_in_each(name) : find_in_both(name);
 }
 
 util::Result<JobKind> JobLookup::kind(const std::string& name) {
@@ -133,14 +125,14 @@ util::Result<FoundJob> JobLookup::find_in_both(const std::string& name) {
     }
     if (!result->ok()) {
         auto missing = unserved_kind(result->err);
-        if (!missing) {
-            return kubectl_failure(*result, action);
+        if (missing) {
+            m_unserved.insert(*missing);
+            return find_in_each(name);
         }
-        m_unserved.insert(*missing);
-        if (kinds_to_ask().empty()) {
-            return neither_served(action);
+        if (classify_kubectl_error(result->err) == KubectlFailure::Forbidden) {
+            return find_in_each(name);  // RBAC may let one kind be read and not the other
         }
-        return find_in_one(kinds_to_ask().front(), name, true);
+        return kubectl_failure(*result, action);
     }
     auto picked = pick_found_job(result->out);
     if (!picked) {
@@ -153,25 +145,42 @@ util::Result<FoundJob> JobLookup::find_in_both(const std::string& name) {
     return std::move(**picked);
 }
 
+// Get the job as each kind the cluster serves, one call each: the job of the first that has
+// it; else the first failure other than NotFound; else not found.
+util::Result<FoundJob> JobLookup::find_in_each(const std::string& name) {
+    std::optional<util::Error> failure;
+    for (JobKind kind : kinds_to_ask()) {
+        auto found = find_in_one(kind, name, true);
+        if (found) {
+            return found;
+        }
+        if (!failure && found.error_code(k_exit_cluster) != k_exit_not_found) {
+            failure = found.error_value();
+        }
+    }
+    if (failure) {
+        return *failure;
+    }
+    return kinds_to_ask().empty() ? neither_served("reading " + name) : not_found(name);
+}
+
 // Get the job as this kind; looking: the kind is not known yet, so NotFound means no job of
 // that name, and a kind the cluster lacks is remembered.
-util::Result<FoundJob> JobLookup::find_in_one(JobKind kind, const std::string& name,
-                                              bool looking) {
+util::Result<FoundJob> JobLookup::find_in_one(JobKind kind, const std::string& name, bool looking) {
     const std::string action = fmt::format("reading {}/{}", manifest::kind_short_name(kind), name);
     auto result = m_queries.call({"get", manifest::kind_resource(kind), name, "-o", "json"});
     if (!result) {
         return result.error_value();
     }
     if (!result->ok()) {
-        bool missing = unserved_kind(result->err) == kind;
-        if (looking && missing) {
+        if (looking && unserved_kind(result->err) == kind) {
             m_unserved.insert(kind);
-            return neither_served("reading " + name);
+            return kinds_to_ask().empty() ? neither_served("reading " + name) : not_found(name);
         }
         bool absent = classify_kubectl_error(result->err) == KubectlFailure::NotFound;
         return looking && absent ? not_found(name) : kubectl_failure(*result, action);
     }
-    auto parsed = parse_object(result->out);
+    auto parsed = parse_json_object(result->out);
     if (!parsed) {
         return util::error(fmt::format("{}: {}", action, parsed.error()), k_exit_cluster);
     }
@@ -179,13 +188,19 @@ util::Result<FoundJob> JobLookup::find_in_one(JobKind kind, const std::string& n
     return FoundJob{kind, std::move(*parsed)};
 }
 
+// One `get` of these kinds' resources, in every namespace when all_namespaces.
+util::Result<KubectlResult> JobLookup::get_list(const std::vector<JobKind>& kinds,
+                                                bool all_namespaces) {
+    std::vector<std::string> args = {"get", resources(kinds), "-o", "json"};
+    if (all_namespaces) {
+        args.push_back("-A");
+    }
+    return m_queries.call(args, !all_namespaces);
+}
+
 util::Result<std::vector<json>> JobLookup::list(bool all_namespaces) {
     while (!kinds_to_ask().empty()) {
-        std::vector<std::string> args = {"get", resources(kinds_to_ask()), "-o", "json"};
-        if (all_namespaces) {
-            args.push_back("-A");
-        }
-        auto result = m_queries.call(args, !all_namespaces);
+        auto result = get_list(kinds_to_ask(), all_namespaces);
         if (!result) {
             return result.error_value();
         }
@@ -198,12 +213,37 @@ util::Result<std::vector<json>> JobLookup::list(bool all_namespaces) {
             return items;
         }
         auto missing = unserved_kind(result->err);
-        if (!missing || m_unserved.count(*missing) > 0) {
-            return kubectl_failure(*result, action);
+        if (missing && m_unserved.count(*missing) == 0) {
+            m_unserved.insert(*missing);
+            continue;
         }
-        m_unserved.insert(*missing);
+        bool forbidden = classify_kubectl_error(result->err) == KubectlFailure::Forbidden;
+        return forbidden && kinds_to_ask().size() > 1 ? list_each(all_namespaces, *result)
+                                                      : kubectl_failure(*result, action);
     }
     return neither_served("listing jobs");
+}
+
+// List each kind alone and keep those RBAC lets one read; the first failure when none.
+util::Result<std::vector<json>> JobLookup::list_each(bool all_namespaces,
+                                                     const KubectlResult& failure) {
+    std::vector<json> items;
+    bool listed = false;
+    for (JobKind kind : kinds_to_ask()) {
+        auto result = get_list({kind}, all_namespaces);
+        if (!result || !result->ok()) {
+            continue;
+        }
+        auto some = list_items(result->out);
+        if (some) {
+            listed = true;
+            items.insert(items.end(), some->begin(), some->end());
+        }
+    }
+    if (!listed) {
+        return kubectl_failure(failure, "listing " + kind_names(kinds_to_ask()) + "s");
+    }
+    return items;
 }
 
 }  // namespace kftrain::cli::kube

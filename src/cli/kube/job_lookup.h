@@ -20,9 +20,9 @@ struct FoundJob {
 };
 
 // Read the List that `kubectl get pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org
-// NAME -o json --ignore-not-found` prints (nothing at all when neither has it) into the job
-// it found, a PyTorchJob first should both kinds have one of that name; nullopt when none.
-// Text that is not a JSON object is an error with exit code 4.
+// NAME -o json --ignore-not-found` prints (nothing at all when neither has it; one object is
+// read too) into the job it found, a PyTorchJob first should both kinds have one of that
+// name; nullopt when none. Text that is not a JSON object is an error with exit code 4.
 util::Result<std::optional<FoundJob>> pick_found_job(const std::string& list_text);
 
 // Read the items of a List of jobs (or of runtimes); an error with exit code 4 when it is
@@ -31,7 +31,8 @@ util::Result<std::vector<nlohmann::json>> list_items(const std::string& list_tex
 
 // Finds jobs by name among both kinds, in one kubectl call when the cluster serves both,
 // and remembers what it learnt: a job's kind (later reads ask for that kind alone) and a
-// kind the cluster does not serve (later lookups skip it).
+// kind the cluster does not serve (later lookups skip it). When RBAC forbids one kind, each
+// is asked alone, so the kind one may read is still found and listed.
 class JobLookup {
   public:
     // Look jobs up through these queries.
@@ -48,6 +49,11 @@ class JobLookup {
 
   private:
     util::Result<FoundJob> find_in_both(const std::string& name);
+    util::Result<FoundJob> find_in_each(const std::string& name);
+    util::Result<KubectlResult> get_list(const std::vector<manifest::JobKind>& kinds,
+                                         bool all_namespaces);
+    util::Result<std::vector<nlohmann::json>> list_each(bool all_namespaces,
+                                                        const KubectlResult& failure);
     util::Result<FoundJob> find_in_one(manifest::JobKind kind, const std::string& name,
                                        bool looking);
     util::Error not_found(const std::string& name) const;

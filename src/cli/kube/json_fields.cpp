@@ -1,8 +1,17 @@
 #include "cli/kube/json_fields.h"
 
+#include "cli/exit_codes.h"
 #include "manifest/quantity.h"
 
 namespace kftrain::cli::kube {
+
+util::Result<nlohmann::json> parse_json_object(const std::string& text) {
+    nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        return util::error("kubectl printed something that is not a JSON object", k_exit_cluster);
+    }
+    return parsed;
+}
 
 const nlohmann::json& member(const nlohmann::json& object, const char* key) {
     static const nlohmann::json k_null;

@@ -5,11 +5,15 @@
 #include <string>
 
 #include "cli/job/status.h"
+#include "util/result.h"
 
 namespace kftrain::cli::kube {
 
 // Read fields of kubectl's JSON without throwing: a missing key, a value of
 // another type or a non-object gives an empty value, never an exception.
+
+// Parse kubectl's output as one JSON object; an error with exit code 4 when it is not one.
+util::Result<nlohmann::json> parse_json_object(const std::string& text);
 
 // Return the member at key, or a null json when object has none.
 const nlohmann::json& member(const nlohmann::json& object, const char* key);

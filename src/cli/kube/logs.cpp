@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "cli/exit_codes.h"
-#include "cli/kube/pods.h"
 #include "cli/kube/kubectl_errors.h"
+#include "cli/kube/pods.h"
 #include "util/text.h"
 
 namespace kftrain::cli::kube {
@@ -31,8 +31,8 @@ std::string first_line(const std::string& text) {
     return "kubectl failed with no message";
 }
 
-ReplicaLog read_one(KubectlRunner& kubectl, const job::ReplicaStatus& replica, const job::LogOptions& options,
-                    const std::vector<std::string>& ns) {
+ReplicaLog read_one(KubectlRunner& kubectl, const job::ReplicaStatus& replica,
+                    const job::LogOptions& options, const std::vector<std::string>& ns) {
     auto result = kubectl.run(log_args(replica, options, ns));
     if (!result) {
         return {{}, result.error()};
@@ -93,8 +93,9 @@ std::vector<std::string> log_args(const job::ReplicaStatus& replica, const job::
 }
 
 util::Status fetch_logs(KubectlRunner& kubectl, const std::vector<job::ReplicaStatus>& replicas,
-                        const job::LogOptions& options, const std::vector<std::string>& namespace_args,
-                        const job::LogSink& sink, size_t parallelism) {
+                        const job::LogOptions& options,
+                        const std::vector<std::string>& namespace_args, const job::LogSink& sink,
+                        size_t parallelism) {
     std::vector<ReplicaLog> logs(replicas.size());
     std::atomic<size_t> next{0};
     auto work = [&] {

@@ -28,7 +28,8 @@ std::string explain_log_error(const std::string& stderr_text, const std::string&
 // Unstarted replicas and unreadable logs become notices; the error counts
 // the replicas whose logs could not be read.
 util::Status fetch_logs(KubectlRunner& kubectl, const std::vector<job::ReplicaStatus>& replicas,
-                        const job::LogOptions& options, const std::vector<std::string>& namespace_args,
-                        const job::LogSink& sink, size_t parallelism = k_log_parallelism);
+                        const job::LogOptions& options,
+                        const std::vector<std::string>& namespace_args, const job::LogSink& sink,
+                        size_t parallelism = k_log_parallelism);
 
 }  // namespace kftrain::cli::kube

@@ -204,7 +204,7 @@ job::ReplicaStatus replica_from_pod(const json& pod, const std::string& job) {
 }
 
 util::Result<std::vector<job::ReplicaStatus>> parse_pods(const std::string& json_text,
-                                                    const std::string& job) {
+                                                         const std::string& job) {
     json parsed = json::parse(json_text, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object() || !member(parsed, "items").is_array()) {
         return util::error("kubectl printed a pod list that is not JSON with items",

@@ -21,7 +21,7 @@ job::ReplicaStatus replica_from_pod(const nlohmann::json& pod, const std::string
 
 // Read `kubectl get pods -o json` into replicas, Master first, then by type and index.
 util::Result<std::vector<job::ReplicaStatus>> parse_pods(const std::string& json_text,
-                                                    const std::string& job);
+                                                         const std::string& job);
 
 // Return whether a replica's main container has started (its logs can be read).
 bool has_started(const job::ReplicaStatus& replica);

@@ -43,20 +43,13 @@ void read_requests(const json& spec, job::JobStatus& status) {
         const json& pod_spec = member(member(replica_spec, "template"), "spec");
         const json& container = training_container(member(pod_spec, "containers"));
         const json& count = member(replica_spec, "replicas");
-        status.requests.push_back(replica_request(
-            type, count.is_number_integer() ? count.get<int>() : 1, member(container, "resources")));
+        status.requests.push_back(replica_request(type,
+                                                  count.is_number_integer() ? count.get<int>() : 1,
+                                                  member(container, "resources")));
         if (status.node_selector.empty()) {
             copy_strings(member(pod_spec, "nodeSelector"), status.node_selector);
         }
     }
-}
-
-util::Result<json> parse_object(const std::string& json_text) {
-    json parsed = json::parse(json_text, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) {
-        return util::error("kubectl printed something that is not a JSON object", k_exit_cluster);
-    }
-    return parsed;
 }
 
 }  // namespace
@@ -85,7 +78,7 @@ job::JobStatus job_status_from(const json& job) {
 }
 
 util::Result<job::JobStatus> parse_job_status(const std::string& json_text) {
-    auto parsed = parse_object(json_text);
+    auto parsed = parse_json_object(json_text);
     if (!parsed) {
         return parsed.error_value();
     }
@@ -97,22 +90,6 @@ util::Result<job::JobStatus> parse_job_status(const std::string& json_text) {
             k_exit_cluster);
     }
     return job_status_from(*parsed);
-}
-
-util::Result<std::vector<job::JobStatus>> parse_job_list(const std::string& json_text) {
-    auto parsed = parse_object(json_text);
-    if (!parsed) {
-        return parsed.error_value();
-    }
-    const json& items = member(*parsed, "items");
-    if (!items.is_array()) {
-        return util::error("kubectl printed a list without items", k_exit_cluster);
-    }
-    std::vector<job::JobStatus> jobs;
-    for (const auto& item : items) {
-        jobs.push_back(job_status_from(item));
-    }
-    return jobs;
 }
 
 std::vector<std::string> status_selectors(const std::string& json_text) {

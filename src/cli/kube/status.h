@@ -18,9 +18,6 @@ util::Result<job::JobStatus> parse_job_status(const std::string& json_text);
 // Read a JobStatus from an already parsed PyTorchJob object.
 job::JobStatus job_status_from(const nlohmann::json& job);
 
-// Read `kubectl get pytorchjobs -o json` (a List) into one status per job.
-util::Result<std::vector<job::JobStatus>> parse_job_list(const std::string& json_text);
-
 // Return the pod selectors the operator reported per replica type
 // (status.replicaStatuses.<type>.selector, or labelSelector.matchLabels).
 std::vector<std::string> status_selectors(const std::string& json_text);

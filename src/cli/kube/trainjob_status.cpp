@@ -107,15 +107,16 @@ void read_node_selector(const json& runtime_patches, job::JobStatus& status) {
         return;
     }
     for (const auto& patch : runtime_patches) {
-        const json& jobs = member(member(member(member(patch, "trainingRuntimeSpec"), "template"),
-                                         "spec"),
-                                  "replicatedJobs");
+        const json& jobs =
+            member(member(member(member(patch, "trainingRuntimeSpec"), "template"), "spec"),
+                   "replicatedJobs");
         if (!jobs.is_array()) {
             continue;
         }
         for (const auto& replicated : jobs) {
             if (string_at(replicated, "name") == k_node_step) {
-                const json& pod = member(member(member(replicated, "template"), "spec"), "template");
+                const json& pod =
+                    member(member(member(replicated, "template"), "spec"), "template");
                 copy_strings(member(member(pod, "spec"), "nodeSelector"), status.node_selector);
             }
         }
@@ -127,8 +128,7 @@ void read_spec(const json& spec, job::JobStatus& status) {
     status.replicas_wanted = int_at(trainer, "numNodes");
     const json& resources = member(trainer, "resourcesPerNode");
     if (resources.is_object()) {
-        status.requests.push_back(
-            replica_request(k_node_type, status.replicas_wanted, resources));
+        status.requests.push_back(replica_request(k_node_type, status.replicas_wanted, resources));
     }
     read_node_selector(member(spec, "runtimePatches"), status);
 }
@@ -174,8 +174,8 @@ bool read_metrics(const json& metrics_json, job::Progress& p) {
     if (p.accuracy && *p.accuracy > 1) {
         *p.accuracy /= 100;  // a percentage
     }
-    p.samples_per_sec =
-        metric(metrics, {field::k_samples_per_sec, "samples_per_second", "train_samples_per_second"});
+    p.samples_per_sec = metric(
+        metrics, {field::k_samples_per_sec, "samples_per_second", "train_samples_per_second"});
     p.lr = metric(metrics, {field::k_lr, "learning_rate"});
     if (auto epoch = metric(metrics, {field::k_epoch})) {
         p.epoch = static_cast<int>(std::ceil(*epoch));  // 1.4 (Transformers): in epoch 2

@@ -10,8 +10,8 @@
 namespace kftrain::cli::view {
 
 // The formats `kftrain runtimes` offers: table, json, yaml.
-inline const std::vector<OutputFormat> k_runtime_formats = {OutputFormat::Table,
-                                                            OutputFormat::Json, OutputFormat::Yaml};
+inline const std::vector<OutputFormat> k_runtime_formats = {OutputFormat::Table, OutputFormat::Json,
+                                                            OutputFormat::Yaml};
 
 // Print training runtimes as a table (NAME, KIND, FRAMEWORK, NUM NODES, AGE) or as
 // {"items": [...]} in JSON or YAML.
