@@ -27,9 +27,10 @@ namespace kftrain::cli {
 namespace {
 
 constexpr const char* k_description =
-    "kftrain: train PyTorch models across many machines with Kubeflow PyTorchJobs.\n"
-    "Renders a short job file into a PyTorchJob, submits it with kubectl, and runs\n"
-    "the same job on this machine with --local.";
+    "kftrain: train PyTorch models across many machines with Kubeflow.\n"
+    "Renders a short job file into a PyTorchJob (Training Operator) or a TrainJob\n"
+    "(Kubeflow Trainer v2), submits it with kubectl, and runs the same job on this\n"
+    "machine with --local.";
 
 constexpr const char* k_footer =
     "Examples:\n"
