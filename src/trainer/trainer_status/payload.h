@@ -5,17 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "wire/trainer_status_metrics.h"
+
 namespace kftrain::trainer::trainer_status {
 
-// Names of the metrics the trainer posts in trainerStatus.metrics.
-namespace metric {
-inline constexpr char k_loss[] = "loss";
-inline constexpr char k_accuracy[] = "accuracy";
-inline constexpr char k_samples_per_sec[] = "samples_per_sec";
-inline constexpr char k_epoch[] = "epoch";
-inline constexpr char k_eval_loss[] = "eval_loss";
-inline constexpr char k_eval_accuracy[] = "eval_accuracy";
-}  // namespace metric
+// Names of the metrics the trainer posts in trainerStatus.metrics: src/wire's.
+namespace metric = wire::metric;
 
 // Hold one entry of trainerStatus.metrics: values are strings (at most 64 characters).
 struct StatusMetric {
