@@ -424,6 +424,11 @@ TEST_CASE("a 2-node local TrainJob gives each node only Trainer v2's variables",
     CHECK(node_env.find("WORLD_SIZE=\n") != std::string::npos);
     CHECK(node_env.find("MASTER_ADDR=\n") != std::string::npos);
     CHECK(node_env.find("PYTHONUNBUFFERED=0\n") == std::string::npos);  // v1's, not v2's
+
+    auto described = jobs.kftrain({"describe", "v2-ok", "--local"});
+    CHECK(described.code == 0);
+    CHECK(described.out.find("Kind:            TrainJob\n") != std::string::npos);
+    CHECK(described.out.find("      PET_NODE_RANK=1\n") != std::string::npos);
 }
 
 TEST_CASE("a local TrainJob fails when any node fails, as its JobSet does", "[local]") {

@@ -45,6 +45,7 @@ void describe_replica(std::string& out, const ReplicaState& r) {
 std::string describe_text(const JobState& state, const job::JobStatus& status) {
     std::string out;
     out += fmt::format("Name:            {}\n", state.name);
+    out += fmt::format("Kind:            {}\n", state.kind);
     out += "Backend:         local\n";
     out += fmt::format("State directory: {}\n", job_dir(state.name));
     out += fmt::format("Phase:           {}\n", job::phase_name(status.phase));
