@@ -113,6 +113,25 @@ void read_run_policy(const YAML::Node& node, RunPolicy& out) {
     }
 }
 
+// Read the tune section; params keep the file's order, as the search table shows them.
+void read_tune(const YAML::Node& node, TuneSettings& out) {
+    if (!present(node)) {
+        return;
+    }
+    if (present(node["params"])) {
+        for (const auto& entry : node["params"]) {
+            out.params.emplace_back(entry.first.Scalar(), entry.second.Scalar());
+        }
+    }
+    read(node["name"], out.name);
+    read(node["objective"], out.objective);
+    read(node["goal"], out.goal);
+    read(node["maxTrials"], out.max_trials);
+    read(node["parallel"], out.parallel);
+    read(node["maxFailedTrials"], out.max_failed_trials);
+    read(node["algorithm"], out.algorithm);
+}
+
 std::optional<ElasticPolicy> read_elastic(const YAML::Node& node) {
     if (!present(node)) {
         return std::nullopt;
@@ -189,6 +208,7 @@ JobSpec to_job_spec(const YAML::Node& root) {
     read(root["priorityClassName"], spec.priority_class_name);
     read(root["labels"], spec.labels);
     read(root["annotations"], spec.annotations);
+    read_tune(root["tune"], spec.tune);
     return spec;
 }
 

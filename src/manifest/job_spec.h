@@ -74,6 +74,19 @@ struct ElasticPolicy {
     std::string rdzv_backend;
 };
 
+// The job file's tune section, as written: what `kftrain tune` searches. The tune module
+// parses and checks it (tune/tune_spec.h); flags override it.
+struct TuneSettings {
+    std::vector<std::pair<std::string, std::string>> params;  // trainer key -> space, file order
+    std::string name;       // the search's (Experiment's) name; empty: the job's
+    std::string objective;  // "accuracy", "loss:minimize"; empty: unset
+    std::optional<double> goal;
+    std::optional<int> max_trials;
+    std::optional<int> parallel;
+    std::optional<int> max_failed_trials;
+    std::string algorithm;  // empty: unset
+};
+
 // Where each field of a job file came from, for messages that point at it.
 struct SourceMap {
     std::string file;                               // the job file's path as given
@@ -115,6 +128,7 @@ struct JobSpec {
     std::string priority_class_name;
     std::map<std::string, std::string> labels;
     std::map<std::string, std::string> annotations;
+    TuneSettings tune;  // used by `kftrain tune` only
 
     SourceMap source;
 

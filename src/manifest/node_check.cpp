@@ -2,42 +2,17 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cmath>
 
 #include "manifest/quantity.h"
 #include "manifest/suggest.h"
+#include "util/text.h"
 
 namespace kftrain::manifest {
 namespace {
 
 using util::error;
 using util::Status;
-
-std::optional<double> parse_number(const std::string& text, bool integer) {
-    if (text.empty()) {
-        return std::nullopt;
-    }
-    if (integer) {
-        long long value = 0;
-        const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
-        auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
-        if (ec != std::errc() || end != text.data() + text.size()) {
-            return std::nullopt;
-        }
-        return static_cast<double>(value);
-    }
-    try {
-        size_t used = 0;
-        double value = std::stod(text, &used);
-        if (used != text.size() || !std::isfinite(value)) {
-            return std::nullopt;
-        }
-        return value;
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
 
 std::string format_limit(double value) {
     return value == std::floor(value) ? fmt::format("{:.0f}", value) : fmt::format("{}", value);
@@ -206,7 +181,7 @@ class Checker {
     }
 
     Status check_number(const YAML::Node& node, const FieldDef& def, const std::string& path) {
-        auto value = parse_number(node.Scalar(), def.type == FieldType::Int);
+        auto value = util::parse_number(node.Scalar(), def.type == FieldType::Int);
         if (!value) {
             return wrong_type(node, def, path);
         }

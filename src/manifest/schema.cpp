@@ -71,6 +71,9 @@ FieldDef trainer_section() {
                    "intra-op threads per process (0: CPU quota / local processes)"),
             ranged("samples", T::Int, 0, k_int32_max, "0",
                    "samples to use (0: the whole data set; the size of synthetic)"),
+            field("metricLines", T::Bool, "false",
+                  "print name=value lines at each evaluation (Katib's StdOut collector; "
+                  "`kftrain tune` sets it)"),
         });
 }
 
@@ -156,6 +159,25 @@ FieldDef mlflow_section() {
                   });
 }
 
+FieldDef tune_section() {
+    return object(
+        "tune", "what `kftrain tune` searches (a Katib Experiment); its flags override these",
+        {
+            field("name", T::String, "", "the search's name (default: the job's)"),
+            field("params", T::StringMap, "{}",
+                  "trainer key: MIN:MAX[:log][:step=S] or a list A,B,C, e.g. lr: 0.001:0.1:log"),
+            field("objective", T::String, "accuracy:maximize",
+                  "metric[:maximize|minimize] from the held-out evaluation"),
+            field("goal", T::Float, "", "stop when a trial reaches this objective value"),
+            ranged("maxTrials", T::Int, 1, k_int32_max, "12", "trials to run at most"),
+            ranged("parallel", T::Int, 1, k_int32_max, "3", "trials running at once"),
+            ranged("maxFailedTrials", T::Int, 0, k_int32_max, "3",
+                   "failed trials that stop the search"),
+            one_of("algorithm", {"random", "grid", "bayesianoptimization", "tpe"}, "random",
+                   "search algorithm"),
+        });
+}
+
 FieldDef build_schema() {
     return object(
         "", "job file",
@@ -193,6 +215,7 @@ FieldDef build_schema() {
             field("priorityClassName", T::String, "", "pod priority class"),
             field("labels", T::StringMap, "{}", "labels on the job and its pods"),
             field("annotations", T::StringMap, "{}", "annotations on the job and its pods"),
+            tune_section(),
         });
 }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <exception>
 
 namespace kftrain::util {
 
@@ -27,6 +30,31 @@ std::string to_lower(std::string text) {
 
 std::string first_line(const std::string& text) {
     return text.substr(0, text.find('\n'));
+}
+
+std::optional<double> parse_number(const std::string& text, bool integer) {
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    if (integer) {
+        long long value = 0;
+        const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
+        auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size()) {
+            return std::nullopt;
+        }
+        return static_cast<double>(value);
+    }
+    try {
+        size_t used = 0;
+        double value = std::stod(text, &used);
+        if (used != text.size() || !std::isfinite(value)) {
+            return std::nullopt;
+        }
+        return value;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
 }
 
 }  // namespace kftrain::util

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,5 +14,9 @@ std::string to_lower(std::string text);
 
 // Return text up to its first newline, e.g. the first line of an exception message.
 std::string first_line(const std::string& text);
+
+// Parse a whole string as a finite number (an integer when integer, allowing a leading '+');
+// nullopt for anything else: empty, trailing text, inf, nan, out of range.
+std::optional<double> parse_number(const std::string& text, bool integer);
 
 }  // namespace kftrain::util

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include "manifest/job_spec.h"
+#include "manifest/render.h"
+#include "tune/tune_spec.h"
+#include "util/result.h"
+
+namespace kftrain::tune {
+
+// The trial parameter that carries each trial's own name (Katib's ${trialSpec.Name}): it names
+// the trial's job in its labels and gives every trial its own checkpoint directory.
+inline constexpr const char* k_trial_name_parameter = "trialName";
+
+// Return a copy of the job with each tuned trainer key set to a value, metric lines on, and a
+// checkpoint directory of its own (<checkpointDir>/<name>); name is the trial's job name. The
+// local search runs trials from it; the Experiment renders its trialSpec from it with
+// placeholders for the values.
+manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
+                                 const std::vector<std::pair<std::string, std::string>>& values,
+                                 const std::string& name);
+
+// Render the Katib Experiment (kubeflow.org/v1beta1) that runs the search on a cluster: its
+// trialSpec is the job rendered by its kind's renderer (tmpl) with each tuned value a
+// ${trialParameters.NAME} placeholder; the primary container, success and failure conditions
+// and primary pod labels are the kind's; a StdOut collector reads the metric lines the trainer
+// prints. Fails where the job's renderer fails.
+util::Result<YAML::Node> render_experiment(const manifest::JobSpec& job, const TuneSpec& tune,
+                                           const manifest::Template& tmpl);
+
+}  // namespace kftrain::tune
