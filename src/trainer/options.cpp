@@ -118,6 +118,10 @@ CommandSpec<TrainOptions> train_command() {
              into(&O::log_format, one_of({"text", "json"}))},
             {"--log-every", "Steps between progress lines (default 50)",
              into(&O::log_every, integer(1))},
+            {"--metric-lines",
+             "true|false: print name=value lines at each evaluation, for Katib's StdOut "
+             "metrics collector (default false)",
+             into(&O::metric_lines, boolean())},
             {"--backend", "auto|gloo|nccl (default auto)",
              into(&O::backend, one_of({"auto", "gloo", "nccl"}))},
             {"--device",

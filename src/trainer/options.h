@@ -29,6 +29,7 @@ struct TrainOptions {
     int keep_checkpoints = 3;
     std::string log_format = "text";
     int log_every = 50;
+    bool metric_lines = false;
     std::string backend = "auto";
     std::string device = "auto";
     int timeout_s = 300;

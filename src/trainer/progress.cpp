@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <ctime>
 #include <utility>
 
@@ -122,6 +123,17 @@ std::string format_event_text(const std::string& event, int rank, int world, con
     return fmt::format("[rank {}/{}] {}", rank, world, text_body(event, fields));
 }
 
+std::string format_metric_line(double accuracy, double loss) {
+    std::string line;
+    for (const auto& [name, value] :
+         {std::pair{field::k_accuracy, accuracy}, std::pair{field::k_loss, loss}}) {
+        if (std::isfinite(value)) {
+            line += fmt::format("{}{}={:.6f}", line.empty() ? "" : " ", name, value);
+        }
+    }
+    return line;
+}
+
 bool rank_prints(const std::string& event, int rank) {
     return rank == 0 || event == wire::event::k_start || event == wire::event::k_warning ||
            event == wire::event::k_error;
@@ -138,6 +150,15 @@ void ProgressLog::emit(const std::string& event, const Fields& fields) {
     if (m_listener) {
         m_listener(event, fields);  // outside the lock: a listener may emit a warning
     }
+}
+
+void ProgressLog::print_metrics(double accuracy, double loss) {
+    const auto line = format_metric_line(accuracy, loss);
+    if (m_rank != 0 || line.empty()) {
+        return;
+    }
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_out << line << std::endl;
 }
 
 void ProgressLog::print(const std::string& event, const Fields& fields) {

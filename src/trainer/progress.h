@@ -21,6 +21,11 @@ std::string format_event_json(const std::string& event, int rank, int world,
 // Format one event as a readable line holding the same facts.
 std::string format_event_text(const std::string& event, int rank, int world, const Fields& fields);
 
+// Format held-out metrics as Katib's StdOut collector reads them, fixed-point with six
+// decimals: "accuracy=0.971200 loss=0.084300". A value that is not finite is left out: the
+// collector would read "nan" as an empty value.
+std::string format_metric_line(double accuracy, double loss);
+
 // Tell whether a rank prints an event: rank 0 all, others start, warning and error.
 bool rank_prints(const std::string& event, int rank);
 
@@ -36,6 +41,9 @@ class ProgressLog {
     // Print an event if this rank prints it (errors and warnings in text go to err), then
     // pass it to the listener.
     void emit(const std::string& event, const Fields& fields);
+    // Print a metric line (format_metric_line) to out and flush it, on rank 0 only, in both
+    // formats: Katib's collector and kftrain's local search read it as it comes.
+    void print_metrics(double accuracy, double loss);
     // Change the world size reported (known once the process group is up).
     void set_world(int world) { m_world = world; }
     // Pass every event emitted from now on to listener too (set it before training starts).

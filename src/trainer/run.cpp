@@ -229,6 +229,9 @@ void Trainer::evaluate(int64_t epoch) {
                                   {field::k_loss, sums[0] / n},
                                   {field::k_accuracy, sums[1] / n},
                                   {field::k_samples, static_cast<int64_t>(sums[2])}});
+    if (m_s.options.metric_lines) {
+        m_s.log->print_metrics(sums[1] / n, sums[0] / n);
+    }
     if (m_s.rank() == 0) {
         m_tracker.log_metrics({{"eval_loss", sums[0] / n}, {"eval_accuracy", sums[1] / n}},
                               m_global_step);
