@@ -158,7 +158,9 @@ void ProgressLog::print_metrics(double accuracy, double loss) {
         return;
     }
     std::lock_guard<std::mutex> lock(m_mutex);
-    m_out << line << std::endl;
+    // Katib's collector takes a leading RFC 3339 token as the values' time; without one it logs
+    // a warning per line and stamps every value with the zero time.
+    m_out << iso_time_utc(m_clock()) << ' ' << line << std::endl;
 }
 
 void ProgressLog::print(const std::string& event, const Fields& fields) {

@@ -41,7 +41,8 @@ class ProgressLog {
     // Print an event if this rank prints it (errors and warnings in text go to err), then
     // pass it to the listener.
     void emit(const std::string& event, const Fields& fields);
-    // Print a metric line (format_metric_line) to out and flush it, on rank 0 only, in both
+    // Print a metric line (format_metric_line) after the time, "2026-11-23T02:17:00.123Z
+    // accuracy=0.971200 loss=0.084300", to out and flush it, on rank 0 only, in both
     // formats: Katib's collector and kftrain's local search read it as it comes.
     void print_metrics(double accuracy, double loss);
     // Change the world size reported (known once the process group is up).

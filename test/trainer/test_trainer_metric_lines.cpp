@@ -1,5 +1,7 @@
 // --metric-lines: the name=value line Katib's StdOut collector reads, and who prints it.
 #include <catch2/catch.hpp>
+
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -51,12 +53,13 @@ TEST_CASE("rank 0 prints the metric line to stdout in both formats, other ranks 
           "[trainer][metrics]") {
     for (const bool json : {false, true}) {
         std::ostringstream out0, err0, out1, err1;
-        ProgressLog rank0(out0, err0, json, 0, 2);
-        ProgressLog rank1(out1, err1, json, 1, 2);
+        const auto at = [] { return std::chrono::system_clock::time_point(std::chrono::milliseconds(1795400220123)); };
+        ProgressLog rank0(out0, err0, json, 0, 2, at);
+        ProgressLog rank1(out1, err1, json, 1, 2, at);
         rank0.print_metrics(0.9712, 0.0843);
         rank1.print_metrics(0.9712, 0.0843);
         INFO("json " << json);
-        CHECK(out0.str() == "accuracy=0.971200 loss=0.084300\n");
+        CHECK(out0.str() == "2026-11-23T02:17:00.123Z accuracy=0.971200 loss=0.084300\n");
         CHECK(err0.str().empty());
         CHECK(out1.str().empty());
         CHECK(err1.str().empty());
