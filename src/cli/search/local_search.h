@@ -1,0 +1,42 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+#include "cli/local/local_backend.h"
+#include "cli/search/search_backend.h"
+
+namespace kftrain::cli::search {
+
+// Runs a search on this machine: each trial a local job (`<search>-<N>`) through the local
+// backend, `parallel` at a time, recorded in the search's store (search_store.h) after every
+// change so `tune status --local` reads it from anywhere.
+class LocalSearch : public SearchBackend {
+  public:
+    // Make the backend; notes go to err; kftrain is the binary that supervises the trials'
+    // jobs (default: the running one).
+    explicit LocalSearch(std::ostream& err, std::string kftrain = "");
+
+    std::string name() const override { return "local"; }
+    int start(const SearchRequest& request, Context& ctx) override;
+    util::Result<kftrain::tune::SearchStatus> status(const std::string& name) override;
+    util::Result<std::string> trial_job(const std::string& name, const std::string& trial) override;
+    util::Status remove(const std::string& name) override;
+
+    // Set how often a running search looks at its trials (tests look often).
+    void set_poll_interval(std::chrono::milliseconds interval) { m_poll = interval; }
+
+  private:
+    std::ostream& m_err;
+    std::ostringstream m_notes;  // the local backend's notes, each printed once to m_err
+    local::LocalBackend m_jobs;
+    std::chrono::milliseconds m_poll{300};
+};
+
+// Make the local search backend for a `tune` verb.
+std::unique_ptr<SearchBackend> make_local_search(std::ostream& err);
+
+}  // namespace kftrain::cli::search

@@ -1,0 +1,116 @@
+#include "cli/search/local_trial.h"
+
+#include <fmt/format.h>
+
+#include "cli/local/job_state.h"
+#include "cli/local/proc_info.h"
+#include "tune/metric_lines.h"
+
+namespace kftrain::cli::search {
+namespace {
+
+using kftrain::tune::SearchStatus;
+using kftrain::tune::TrialRecord;
+using kftrain::tune::TrialState;
+
+// Return the lead replica of a local job (master-0, or a TrainJob's node-0): its rank 0
+// prints the metric lines.
+std::string lead_replica(const std::string& job) {
+    auto state = local::read_job_state(job);
+    if (state) {
+        for (const auto& replica : state->replicas) {
+            if (local::is_lead_replica(replica)) {
+                return replica.name;
+            }
+        }
+    }
+    return "master-0";
+}
+
+// Read a trial's metrics from its lead replica's output, reduced as Katib reduces them.
+void read_metrics(local::LocalBackend& jobs, TrialRecord& trial, const SearchStatus& s) {
+    job::LogOptions options;
+    options.replica = lead_replica(trial.name);
+    std::vector<kftrain::tune::MetricValue> values;
+    jobs.logs(trial.name, options, [&](const job::LogLine& line) {
+        if (!line.notice) {
+            auto found = kftrain::tune::parse_metric_line(line.text);
+            values.insert(values.end(), found.begin(), found.end());
+        }
+    });
+    trial.metrics = kftrain::tune::reduce_metrics(values, s.maximize);
+    auto it = trial.metrics.find(s.objective_metric);
+    if (it != trial.metrics.end()) {
+        trial.objective = it->second;
+    }
+}
+
+// Record how a trial's job ended: its state, objective and times.
+void finish_trial(local::LocalBackend& jobs, TrialRecord& trial, const SearchStatus& s,
+                  const job::JobStatus& status) {
+    read_metrics(jobs, trial, s);
+    if (!status.started.empty()) {
+        trial.started = status.started;
+    }
+    trial.finished = status.finished.empty() ? local::now_timestamp() : status.finished;
+    if (status.phase == job::JobPhase::Failed) {
+        trial.state = TrialState::Failed;
+        trial.message =
+            status.reason.empty() ? status.message : status.reason + ": " + status.message;
+    } else if (trial.objective) {
+        trial.state = TrialState::Succeeded;
+    } else {
+        trial.state = TrialState::MetricsUnavailable;
+        trial.message = fmt::format("its output had no {}=VALUE line", s.objective_metric);
+    }
+}
+
+void set_trainer(manifest::JobSpec& spec, const std::string& key, const std::string& value) {
+    for (auto& [name, current] : spec.trainer) {
+        if (name == key) {
+            current = value;
+            return;
+        }
+    }
+    spec.trainer.emplace_back(key, value);
+}
+
+}  // namespace
+
+manifest::JobSpec make_trial_spec(const manifest::JobSpec& job, const std::string& name,
+                                  const kftrain::tune::Assignment& values) {
+    manifest::JobSpec spec = job;
+    spec.name = name;
+    if (!spec.command.empty()) {
+        return spec;  // trainer flags apply only to the default command
+    }
+    for (const auto& [key, value] : values) {
+        set_trainer(spec, key, value);
+    }
+    set_trainer(spec, "metricLines", "true");
+    std::string dir = spec.trainer_value("checkpointDir", "");
+    if (!dir.empty()) {
+        while (dir.size() > 1 && dir.back() == '/') {
+            dir.pop_back();
+        }
+        set_trainer(spec, "checkpointDir", dir + "/" + name);
+    }
+    return spec;
+}
+
+bool refresh_trial(local::LocalBackend& jobs, TrialRecord& trial, const SearchStatus& s) {
+    auto status = jobs.status(trial.name);
+    if (!status) {
+        trial.state = TrialState::Failed;
+        trial.message = status.error();
+        trial.finished = local::now_timestamp();
+        return true;
+    }
+    if (!job::is_finished(status->phase)) {
+        return false;
+    }
+    finish_trial(jobs, trial, s, *status);
+    return true;
+}
+
+}  // namespace kftrain::cli::search

@@ -1,0 +1,233 @@
+// The local search end to end with stand-in trials: each trial is a real local job (its
+// supervisor is the built kftrain) whose command fails, prints a metric, or prints none.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sstream>
+
+#include "cli/exit_codes.h"
+#include "cli/search/local_search.h"
+#include "cli/search/local_trial.h"
+#include "cli/search/search_store.h"
+#include "local/local_fixture.h"
+#include "manifest/load.h"
+#include "tune/param_space.h"
+
+using namespace kftrain;
+using namespace kftrain::cli;
+using kftrain::test::LocalJobs;
+
+namespace {
+
+// A search over lr of a job running command (a one-replica job that never restarts).
+search::SearchRequest request_for(const std::string& name, const std::string& command,
+                                  int max_trials, int parallel, int max_failed) {
+    auto job = manifest::load_job_text("name: " + name +
+                                           "\nreplicas: 1\nrestartPolicy: Never\n"
+                                           "runPolicy:\n  backoffLimit: 0\ncommand: " +
+                                           command + "\n",
+                                       "job.yaml", {});
+    REQUIRE(job.ok());
+    search::SearchRequest request;
+    request.job = *job;
+    request.spec.name = name;
+    auto lr = tune::parse_param("lr", "0.001:0.1:log", "--param lr");
+    REQUIRE(lr.ok());
+    request.spec.params = {*lr};
+    request.spec.max_trials = max_trials;
+    request.spec.parallel = parallel;
+    request.spec.max_failed_trials = max_failed;
+    request.job_template = manifest::default_template(job->kind);
+    return request;
+}
+
+struct SearchRun {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+SearchRun run_search(search::LocalSearch& searches, const search::SearchRequest& request) {
+    std::ostringstream out, err;
+    Context ctx{out, err, {}, 0};
+    SearchRun run;
+    run.code = searches.start(request, ctx);
+    run.out = out.str();
+    run.err = err.str();
+    return run;
+}
+
+std::unique_ptr<search::LocalSearch> make_searches(std::ostream& err) {
+    auto searches = std::make_unique<search::LocalSearch>(err, KFTRAIN_BINARY);
+    searches->set_poll_interval(std::chrono::milliseconds(20));
+    return searches;
+}
+
+int count_state(const tune::SearchStatus& s, tune::TrialState state) {
+    return static_cast<int>(std::count_if(s.trials.begin(), s.trials.end(),
+                                          [&](const auto& t) { return t.state == state; }));
+}
+
+}  // namespace
+
+TEST_CASE("a local search whose trials fail stops once more than max-failed-trials failed",
+          "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto run = run_search(*searches, request_for("broken", "[\"false\"]", 8, 2, 1));
+    INFO(run.out << run.err);
+    CHECK(run.code == k_exit_job_failed);
+
+    auto status = searches->status("broken");
+    REQUIRE(status.ok());
+    CHECK(status->phase == "Failed");
+    CHECK(status->reason == "ExperimentFailed");
+    CHECK(status->message.find("more than the 1 allowed") != std::string::npos);
+    CHECK(count_state(*status, tune::TrialState::Failed) >= 2);
+    CHECK(status->trials.size() < 8);  // it stopped early
+    for (const auto& trial : status->trials) {
+        CHECK((trial.state == tune::TrialState::Failed || trial.state == tune::TrialState::Killed));
+        CHECK_FALSE(trial.finished.empty());
+    }
+    CHECK(run.out.find("trial 1 broken-1 Failed  lr=") != std::string::npos);
+    CHECK(run.out.find("State:      Failed (ExperimentFailed)") != std::string::npos);
+}
+
+TEST_CASE("a local search stops at the first trial that reaches the goal", "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto request =
+        request_for("goal", "[\"sh\", \"-c\", \"echo accuracy=0.95 loss=0.1\"]", 5, 1, 3);
+    request.spec.objective.goal = 0.9;
+    auto run = run_search(*searches, request);
+    INFO(run.out << run.err);
+    CHECK(run.code == k_exit_ok);
+
+    auto status = searches->status("goal");
+    REQUIRE(status.ok());
+    CHECK(status->phase == "Succeeded");
+    CHECK(status->reason == "ExperimentGoalReached");
+    REQUIRE(status->trials.size() == 1);
+    CHECK(status->trials[0].state == tune::TrialState::Succeeded);
+    CHECK(status->trials[0].objective == 0.95);
+    CHECK(status->trials[0].metrics.at("loss") == 0.1);
+    CHECK(status->best_trial == "goal-1");
+    CHECK(run.out.find("trial 1 goal-1 Succeeded  lr=") != std::string::npos);
+    CHECK(run.out.find("  accuracy=0.95\n") != std::string::npos);
+    CHECK(run.out.find("\nBest: trial 1 (accuracy=0.95): lr=") != std::string::npos);
+}
+
+TEST_CASE("a trial that prints no objective is MetricsUnavailable and the search fails",
+          "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto run = run_search(*searches, request_for("silent", "[\"true\"]", 2, 2, 2));
+    INFO(run.out << run.err);
+    CHECK(run.code == k_exit_job_failed);
+    auto status = searches->status("silent");
+    REQUIRE(status.ok());
+    CHECK(status->phase == "Failed");
+    CHECK(status->reason == "ExperimentMaxTrialsReached");
+    CHECK(status->message == "all 2 trials (max trials) ended and none succeeded");
+    REQUIRE(status->trials.size() == 2);
+    for (const auto& trial : status->trials) {
+        CHECK(trial.state == tune::TrialState::MetricsUnavailable);
+        CHECK(trial.message == "its output had no accuracy=VALUE line");
+    }
+}
+
+TEST_CASE("a local search names its trials, and delete removes their jobs and the record",
+          "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto run = run_search(*searches, request_for("named", "[\"true\"]", 3, 3, 3));
+    INFO(run.out << run.err);
+    REQUIRE(run.code == k_exit_job_failed);
+
+    auto by_index = searches->trial_job("named", "2");
+    REQUIRE(by_index.ok());
+    CHECK(*by_index == "named-2");
+    auto by_name = searches->trial_job("named", "named-3");
+    REQUIRE(by_name.ok());
+    CHECK(*by_name == "named-3");
+    auto missing = searches->trial_job("named", "9");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error_code(0) == k_exit_not_found);
+    CHECK(missing.error() == "search named has no trial 9 (it has 1 to 3)");
+    for (const char* trial : {"named-1", "named-2", "named-3"}) {
+        CHECK(std::filesystem::exists(local::state_path(trial)));
+    }
+
+    REQUIRE(searches->remove("named").ok());
+    for (const char* trial : {"named-1", "named-2", "named-3"}) {
+        CHECK_FALSE(std::filesystem::exists(local::job_dir(trial)));
+    }
+    auto gone = searches->status("named");
+    REQUIRE_FALSE(gone.ok());
+    CHECK(gone.error_code(0) == k_exit_not_found);
+}
+
+TEST_CASE("a local search refuses bayesian optimization and a search already running",
+          "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto request = request_for("busy", "[\"true\"]", 2, 1, 1);
+    request.spec.algorithm = "bayesianoptimization";
+    auto refused = run_search(*searches, request);
+    CHECK(refused.code == k_exit_bad_input);
+    CHECK(refused.err ==
+          "kftrain: error: --algorithm bayesianoptimization: bayesianoptimization and tpe need "
+          "Katib's suggestion services on a cluster (run without --local); random and grid run "
+          "locally\n");
+
+    search::SearchRecord running;  // a search this very process runs
+    running.status.name = "busy";
+    running.status.phase = "Running";
+    running.status.objective_metric = "accuracy";
+    running.pid = ::getpid();
+    running.pid_ticks = local::process_start_ticks(running.pid).value_or(0);
+    REQUIRE(search::write_search(running).ok());
+    request.spec.algorithm = "random";
+    auto busy = run_search(*searches, request);
+    CHECK(busy.code == k_exit_bad_input);
+    CHECK(busy.err.find("kftrain: error: search busy is already running on this machine") == 0);
+}
+
+TEST_CASE("a search whose kftrain is gone shows as lost", "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    search::SearchRecord record;
+    record.status.name = "lost";
+    record.status.phase = "Running";
+    record.status.objective_metric = "accuracy";
+    record.pid = 999999999;  // no such process
+    REQUIRE(search::write_search(record).ok());
+    auto status = searches->status("lost");
+    REQUIRE(status.ok());
+    CHECK(status->phase == "Failed");
+    CHECK(status->reason == "SearchLost");
+}
+
+TEST_CASE("a trial's job sets its values, metric lines and its own checkpoint directory",
+          "[search]") {
+    auto job = manifest::load_job_text(
+        "name: mnist\ntrainer:\n  lr: \"0.01\"\n  epochs: 2\n  checkpointDir: /ckpt/\n", "job.yaml",
+        {});
+    REQUIRE(job.ok());
+    auto trial =
+        search::make_trial_spec(*job, "mnist-tune-3", {{"lr", "0.05"}, {"momentum", "0.7"}});
+    CHECK(trial.name == "mnist-tune-3");
+    CHECK(trial.trainer_value("lr", "") == "0.05");
+    CHECK(trial.trainer_value("momentum", "") == "0.7");
+    CHECK(trial.trainer_value("epochs", "") == "2");
+    CHECK(trial.trainer_value("metricLines", "") == "true");
+    CHECK(trial.trainer_value("checkpointDir", "") == "/ckpt/mnist-tune-3");
+    CHECK(job->trainer_value("checkpointDir", "") == "/ckpt/");
+}

@@ -1,0 +1,115 @@
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli/exit_codes.h"
+#include "cli/search/search_store.h"
+#include "support/files.h"
+
+using namespace kftrain;
+using namespace kftrain::cli::search;
+
+namespace {
+
+SearchRecord sample_record() {
+    SearchRecord r;
+    auto& s = r.status;
+    s.name = "mnist-tune";
+    s.namespace_ = "ml";
+    s.backend = "local";
+    s.job_kind = "TrainJob";
+    s.phase = "Succeeded";
+    s.reason = "ExperimentMaxTrialsReached";
+    s.message = "all 2 trials (max trials) ended; 1 succeeded";
+    s.objective_metric = "loss";
+    s.maximize = false;
+    s.goal = 0.05;
+    s.algorithm = "grid";
+    s.max_trials = 2;
+    s.parallel = 1;
+    s.max_failed_trials = 1;
+    s.param_names = {"lr", "optimizer"};
+    tune::TrialRecord a;
+    a.index = 1;
+    a.name = "mnist-tune-1";
+    a.params = {{"lr", "0.01"}, {"optimizer", "sgd"}};
+    a.state = tune::TrialState::Succeeded;
+    a.objective = 0.0843;
+    a.metrics = {{"accuracy", 0.9712}, {"loss", 0.0843}};
+    a.started = "2024-05-01T10:00:00Z";
+    a.finished = "2024-05-01T10:01:30Z";
+    tune::TrialRecord b;
+    b.index = 2;
+    b.name = "mnist-tune-2";
+    b.params = {{"lr", "0.1"}, {"optimizer", "adam"}};
+    b.state = tune::TrialState::Failed;
+    b.message = "BackoffLimitExceeded: master-0 exited with code 1";
+    b.started = "2024-05-01T10:01:31Z";
+    b.finished = "2024-05-01T10:01:40Z";
+    b.cost = 0.0012;
+    s.trials = {a, b};
+    s.best_trial = "mnist-tune-1";
+    s.created = "2024-05-01T09:59:59Z";
+    s.finished = "2024-05-01T10:01:41Z";
+    r.spaces = {"0.01:0.1:step=0.09", "sgd,adam"};
+    r.seed = 18446744073709551557ull;  // above INT64_MAX: stored without loss
+    r.pid = 4242;
+    r.pid_ticks = 123456;
+    return r;
+}
+
+// A temporary XDG_STATE_HOME for one test.
+struct StateHome {
+    StateHome() : dir(test::make_temp_dir()) { ::setenv("XDG_STATE_HOME", dir.c_str(), 1); }
+    std::string dir;
+};
+
+}  // namespace
+
+TEST_CASE("a search's record lives beside the local jobs and reads back unchanged", "[search]") {
+    StateHome home;
+    SearchRecord record = sample_record();
+    REQUIRE(write_search(record).ok());
+    CHECK(search_path("mnist-tune") == home.dir + "/kftrain/searches/mnist-tune/search.json");
+    CHECK(std::filesystem::exists(home.dir + "/kftrain/searches/mnist-tune/search.json"));
+    CHECK(search_names() == std::vector<std::string>{"mnist-tune"});
+
+    auto back = read_search("mnist-tune");
+    REQUIRE(back.ok());
+    CHECK(record_to_json(*back) == record_to_json(record));
+    CHECK(back->seed == record.seed);
+    REQUIRE(back->status.trials.size() == 2);
+    CHECK(back->status.trials[0].params == record.status.trials[0].params);
+    CHECK(back->status.trials[0].objective == 0.0843);
+    CHECK(back->status.trials[1].state == tune::TrialState::Failed);
+    CHECK(back->status.trials[1].cost == 0.0012);
+    CHECK_FALSE(back->status.trials[1].objective.has_value());
+    CHECK(back->status.goal == 0.05);
+    CHECK_FALSE(back->status.maximize);
+
+    REQUIRE(remove_search("mnist-tune").ok());
+    CHECK_FALSE(std::filesystem::exists(home.dir + "/kftrain/searches/mnist-tune"));
+}
+
+TEST_CASE("reading a search that does not exist is not found (exit 3)", "[search]") {
+    StateHome home;
+    auto missing = read_search("no-such-search");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error_code(0) == cli::k_exit_not_found);
+    CHECK(missing.error() == "search no-such-search not found on this machine (no " + home.dir +
+                                 "/kftrain/searches/no-such-search/search.json)");
+    auto bad = read_search("../etc");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error_code(0) == cli::k_exit_bad_input);
+}
+
+TEST_CASE("a malformed search record is an error naming its file", "[search]") {
+    StateHome home;
+    std::filesystem::create_directories(home.dir + "/kftrain/searches/broken");
+    test::write_file(home.dir + "/kftrain/searches/broken/search.json", R"({"name": "broken"})");
+    auto broken = read_search("broken");
+    REQUIRE_FALSE(broken.ok());
+    CHECK(broken.error().rfind(home.dir + "/kftrain/searches/broken/search.json: malformed local "
+                                          "search record",
+                               0) == 0);
+}
