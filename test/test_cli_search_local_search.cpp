@@ -231,3 +231,28 @@ TEST_CASE("a trial's job sets its values, metric lines and its own checkpoint di
     CHECK(trial.trainer_value("checkpointDir", "") == "/ckpt/mnist-tune-3");
     CHECK(job->trainer_value("checkpointDir", "") == "/ckpt/");
 }
+
+TEST_CASE("a grid search ends when its points are all tried; run again, it is replaced",
+          "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto request = request_for("gridded", "[\"sh\", \"-c\", \"echo accuracy=0.5\"]", 5, 2, 1);
+    auto optimizer = tune::parse_param("optimizer", "sgd,adam", "--param optimizer");
+    REQUIRE(optimizer.ok());
+    request.spec.params = {*optimizer};
+    request.spec.algorithm = "grid";
+    for (int round = 1; round <= 2; ++round) {
+        auto run = run_search(*searches, request);
+        INFO("round " << round << "\n" << run.out << run.err);
+        CHECK(run.code == k_exit_ok);
+        auto status = searches->status("gridded");
+        REQUIRE(status.ok());
+        CHECK(status->phase == "Succeeded");
+        CHECK(status->reason == "ExperimentSuggestionEndReached");
+        REQUIRE(status->trials.size() == 2);
+        CHECK(status->trials[0].params == tune::Assignment{{"optimizer", "sgd"}});
+        CHECK(status->trials[1].params == tune::Assignment{{"optimizer", "adam"}});
+        CHECK(status->best_trial == "gridded-1");  // a tie goes to the earlier trial
+    }
+}
