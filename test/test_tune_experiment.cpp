@@ -43,9 +43,10 @@ json katib_example(const std::string& name) {
     return manifest::to_json(YAML::LoadFile(path));
 }
 
-// Return the trialSpec with every placeholder replaced as Katib would for one trial.
+// Return the trialSpec with every placeholder replaced as Katib does for one trial: in the
+// trialSpec's JSON text, so a value stays the string its placeholder was.
 json substituted_trial(const YAML::Node& doc) {
-    std::string text = manifest::to_yaml(doc["spec"]["trialTemplate"]["trialSpec"]);
+    std::string text = manifest::to_json(doc["spec"]["trialTemplate"]["trialSpec"]).dump();
     const std::vector<std::pair<std::string, std::string>> values = {
         {"${trialParameters.trialName}", "mnist-tune-x7k2p9qs"},
         {"${trialParameters.lr}", "0.0123"},
@@ -56,7 +57,7 @@ json substituted_trial(const YAML::Node& doc) {
             text.replace(at, placeholder.size(), value);
         }
     }
-    json trial = manifest::to_json(YAML::Load(text));
+    json trial = json::parse(text);
     trial["metadata"]["name"] = "mnist-tune-x7k2p9qs";
     return trial;
 }

@@ -46,14 +46,21 @@ bool cluster_configured(const GlobalOptions& global) {
 
 }  // namespace
 
-std::unique_ptr<job::Backend> make_backend(Context& ctx, const std::string& job_backend,
-                                           const std::string& ns) {
+bool use_local_backend(Context& ctx, const std::string& job_backend) {
     if (ctx.global.local || job_backend == "local") {
-        return local::make_local_backend(ctx.err);
+        return true;
     }
     if (job_backend != "kubernetes" && !cluster_configured(ctx.global)) {
         ctx.err << "kftrain: note: no kubeconfig (KUBECONFIG, ~/.kube/config) and no --context: "
                    "using the local backend (--local)\n";
+        return true;
+    }
+    return false;
+}
+
+std::unique_ptr<job::Backend> make_backend(Context& ctx, const std::string& job_backend,
+                                           const std::string& ns) {
+    if (use_local_backend(ctx, job_backend)) {
         return local::make_local_backend(ctx.err);
     }
     return kube::make_kubernetes_backend(ctx.global, ns);

@@ -8,6 +8,10 @@
 
 namespace kftrain::cli {
 
+// Return whether a verb runs on this machine: --local, the job file's backend key "local", or
+// no cluster configured (saying so on err). Jobs and searches choose alike.
+bool use_local_backend(Context& ctx, const std::string& job_backend);
+
 // Choose the backend for a verb: --local, or the job file's backend, or the cluster
 // (kubectl in namespace ns, "" for kubectl's own); job_backend is the job file's "backend"
 // key ("" when none is known).

@@ -36,24 +36,28 @@ constexpr const char* k_logs_examples =
 
 }  // namespace
 
+void add_log_flags(CLI::App& sub, LogsOptions& options) {
+    sub.add_flag("-f,--follow", options.follow, "Stream the logs until the job ends");
+    sub.add_option("--tail", options.tail, "Lines per replica, from the end (-1: all)");
+    sub.add_option("--since", options.since, "Only lines newer than this (10m, 1h)");
+    sub.add_flag("--timestamps", options.timestamps, "Prefix each line with its time");
+    sub.add_option("--replica", options.replica,
+                    "Only this replica or type: master, worker, worker-3, master-0; a TrainJob's "
+                    "node, node-1 or dataset-initializer");
+    sub.add_flag("-p,--previous", options.previous,
+                  "The previous (terminated) container of each replica");
+    sub.add_flag("--raw", options.raw, "Print the trainer's JSON progress lines as they are");
+    sub.add_option("--poll-interval", options.poll_interval,
+                    "Following: how often to look for started or restarted pods")
+        ->default_str("2s");
+}
+
 void setup_logs(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<LogsOptions>();
     auto* sub = app.add_subcommand("logs", "Print the logs of every replica of a job");
     sub->footer(k_logs_examples);
     sub->add_option("job", options->job, "Name of the job")->required();
-    sub->add_flag("-f,--follow", options->follow, "Stream the logs until the job ends");
-    sub->add_option("--tail", options->tail, "Lines per replica, from the end (-1: all)");
-    sub->add_option("--since", options->since, "Only lines newer than this (10m, 1h)");
-    sub->add_flag("--timestamps", options->timestamps, "Prefix each line with its time");
-    sub->add_option("--replica", options->replica,
-                    "Only this replica or type: master, worker, worker-3, master-0; a TrainJob's "
-                    "node, node-1 or dataset-initializer");
-    sub->add_flag("-p,--previous", options->previous,
-                  "The previous (terminated) container of each replica");
-    sub->add_flag("--raw", options->raw, "Print the trainer's JSON progress lines as they are");
-    sub->add_option("--poll-interval", options->poll_interval,
-                    "Following: how often to look for started or restarted pods")
-        ->default_str("2s");
+    add_log_flags(*sub, *options);
     run_when_parsed(*sub, options, ctx);
 }
 

@@ -34,6 +34,10 @@ struct LogsOptions {
     int run(Context& ctx) const;
 };
 
+// Add the flags that choose which lines to print (-f, --tail, --since, --replica, ...): logs
+// and `tune logs` take the same.
+void add_log_flags(CLI::App& sub, LogsOptions& options);
+
 // Register `kftrain logs`.
 void setup_logs(CLI::App& app, Context& ctx);
 

@@ -57,7 +57,7 @@ std::vector<std::string> split(const std::string& text, char sep) {
 }
 
 std::string format_limit(double value) {
-    return fmt::format("{}", value);
+    return fmt::format("{:.6g}", value);  // 0.09, not 0.09000000000000001
 }
 
 // Check one number of a space against the trainer key's type and bounds.

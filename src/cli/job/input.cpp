@@ -41,20 +41,27 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
     return manifest::load_job_file(input.file, overrides);
 }
 
+util::Result<manifest::Template> job_template(const JobInput& input, manifest::JobKind kind) {
+    if (input.template_file.empty()) {
+        return manifest::default_template(kind);
+    }
+    auto text = manifest::read_file(input.template_file);
+    if (!text) {
+        return util::Error{"--template: " + text.error()};
+    }
+    return manifest::Template{*text, input.template_file};
+}
+
 util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOptions& global) {
     auto spec = load_job(input, global);
     if (!spec) {
         return util::Error{spec.error()};
     }
-    manifest::Template tmpl = manifest::default_template(spec->kind);
-    if (!input.template_file.empty()) {
-        auto text = manifest::read_file(input.template_file);
-        if (!text) {
-            return util::Error{"--template: " + text.error()};
-        }
-        tmpl = manifest::Template{*text, input.template_file};
+    auto tmpl = job_template(input, spec->kind);
+    if (!tmpl) {
+        return tmpl.error_value();
     }
-    auto rendered = manifest::render_job(*spec, tmpl);
+    auto rendered = manifest::render_job(*spec, *tmpl);
     if (!rendered) {
         return util::Error{rendered.error()};
     }

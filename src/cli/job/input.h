@@ -8,6 +8,7 @@
 
 #include "cli/context.h"
 #include "manifest/job_spec.h"
+#include "manifest/render.h"
 #include "util/result.h"
 
 namespace kftrain::cli::job {
@@ -35,6 +36,9 @@ struct RenderedJob {
 
 // Load and validate the job the flags name (with -n from the globals).
 util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global);
+
+// Return the template the flags name (--template), else the one built in for the kind.
+util::Result<manifest::Template> job_template(const JobInput& input, manifest::JobKind kind);
 
 // Load, validate and render the job the flags name (with -n from the globals).
 util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOptions& global);
