@@ -19,6 +19,7 @@
 #include "cli/runtimes_cmd.h"
 #include "cli/status_cmd.h"
 #include "cli/submit_cmd.h"
+#include "cli/tune_cmd.h"
 #include "cli/version_cmd.h"
 #include "cli/wait_cmd.h"
 #include "manifest/suggest.h"
@@ -95,6 +96,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     setup_delete(app, ctx);
     setup_describe(app, ctx);
     setup_runtimes(app, ctx);
+    setup_tune(app, ctx);
     setup_init(app, ctx);
     setup_version(app, ctx);
     setup_estimate(app, ctx);
