@@ -222,6 +222,12 @@ int TuneDeleteOptions::run(Context& ctx) const {
     if (!removed) {
         return report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
     }
+    if (backend->name() == "local") {
+        ctx.out << fmt::format("search {} deleted, with its trials' jobs\n", name);
+    } else {
+        ctx.out << fmt::format(
+            "experiment.kubeflow.org/{} deleted; Katib deletes its trials and their jobs\n", name);
+    }
     return k_exit_ok;
 }
 

@@ -167,7 +167,7 @@ FieldDef tune_section() {
             field("params", T::StringMap, "{}",
                   "trainer key: MIN:MAX[:log][:step=S] or a list A,B,C, e.g. lr: 0.001:0.1:log"),
             field("objective", T::String, "accuracy:maximize",
-                  "metric[:maximize|minimize] from the held-out evaluation"),
+                  "accuracy or loss of the held-out evaluation, then :maximize or :minimize"),
             field("goal", T::Float, "", "stop when a trial reaches this objective value"),
             ranged("maxTrials", T::Int, 1, k_int32_max, "12", "trials to run at most"),
             ranged("parallel", T::Int, 1, k_int32_max, "3", "trials running at once"),
