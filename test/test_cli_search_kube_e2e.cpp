@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
@@ -193,4 +194,68 @@ TEST_CASE("tune delete deletes the Experiment; a search that is not there is exi
                              "ml-training", "--", "mnist-tuner"},
                             {"get", "experiments.kubeflow.org", "-o", "json", "-n", "ml-training",
                              "--", "mnist-tuner"}});
+}
+
+TEST_CASE("kftrain tune applies the Experiment wrapping the job file's job",
+          "[search][cluster][e2e]") {
+    const std::string job_file = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+    SECTION("with Katib") {
+        FakeCluster cluster("katib-running");
+        auto run = cluster.run(
+            {"tune", "-f", job_file, "--param", "lr=0.001:0.1:log", "--name", "mnist-tune"});
+        CHECK(run.err == "");
+        CHECK(run.code == 0);
+        CHECK(run.out ==
+              "experiment.kubeflow.org/mnist-tune created\n"
+              "See its trials with 'kftrain tune status mnist-tune -n ml-training'\n");
+        CHECK(cluster.calls() ==
+              std::vector<Argv>{{"apply", "-f", "-", "--namespace", "ml-training"}});
+        YAML::Node sent = YAML::Load(cluster.applied().at(0));
+        CHECK(sent["kind"].as<std::string>() == "Experiment");
+        CHECK(sent["spec"]["parameters"][0]["name"].as<std::string>() == "lr");
+    }
+    SECTION("without Katib") {
+        FakeCluster cluster("katib-missing");
+        auto run = cluster.run({"tune", "-f", job_file, "--param", "lr=0.001:0.1:log"});
+        CHECK(run.code == 4);
+        CHECK(run.out == "");
+        CHECK(contains(run.err, "no matches for kind \"Experiment\""));
+        CHECK(contains(run.err,
+                       "(hint: Katib is not installed in this cluster (no "
+                       "experiments.kubeflow.org CRD)"));
+    }
+}
+
+TEST_CASE("kftrain tune status and tune logs read a search on the cluster",
+          "[search][cluster][e2e]") {
+    FakeCluster cluster("katib-running");
+    auto status = cluster.run({"tune", "status", "mnist-tune", "-n", "ml-training", "-o", "json"});
+    CHECK(status.err == "");
+    REQUIRE(status.code == 0);
+    auto json = nlohmann::json::parse(status.out);
+    CHECK(json["phase"] == "Running");
+    CHECK(json["bestTrial"]["name"] == "mnist-tune-7kq2xw9d");
+    CHECK(json["cost"]["basis"] ==
+          "$0.1603/h per trial: 2 replicas x $0.0802/h each (2 cores, 4 GiB), built-in prices");
+
+    // Trial 1's job is named after it; its logs are read as any job's, the trainer's container
+    // chosen beside Katib's metrics collector.
+    auto logs = cluster.run({"tune", "logs", "mnist-tune", "--trial", "1", "-n", "ml-training"});
+    CHECK(logs.err == "");
+    CHECK(logs.code == 0);
+    CHECK(contains(logs.out,
+                   "master-0 | 2024-05-02T09:11:40.233Z accuracy=0.987100 "
+                   "loss=0.043100\n"));
+    CHECK(contains(logs.out, "worker-0 | worker 0 ready\n"));
+    auto calls = cluster.calls();
+    REQUIRE(calls.size() >= 5);
+    CHECK(calls[4] == Argv{"get", "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org",
+                           "mnist-tune-7kq2xw9d", "-o", "json", "--ignore-not-found", "-n",
+                           "ml-training"});
+
+    auto missing = cluster.run({"tune", "status", "mnist-tuner", "-n", "ml-training"});
+    CHECK(missing.code == 3);
+    CHECK(missing.err ==
+          "kftrain: error: no Experiment named mnist-tuner in namespace ml-training (hint: check "
+          "the name and the namespace (-n))\n");
 }
