@@ -1,0 +1,74 @@
+#include <catch2/catch.hpp>
+
+#include "support/cli_runner.h"
+#include "support/files.h"
+
+using kftrain::test::run_kftrain;
+
+namespace {
+
+const std::string k_example = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("tune --dry-run prints the Experiment and runs nothing", "[cli][tune]") {
+    auto run = run_kftrain({"tune", "-f", k_example, "--param", "lr=0.001:0.1:log", "--param",
+                            "momentum=0.5:0.95", "--param", "batchSize=32,64,128", "--objective",
+                            "accuracy:maximize", "--goal", "0.99", "--name", "mnist-tune",
+                            "--dry-run"},
+                           {{"KFTRAIN_KUBECTL", "/nonexistent/kubectl"}});
+    CHECK(run.err.empty());
+    REQUIRE(run.code == 0);
+    CHECK(kftrain::test::matches_golden("mnist-tune-experiment.yaml", run.out));
+}
+
+TEST_CASE("tune with --kind TrainJob wraps a TrainJob", "[cli][tune]") {
+    auto run = run_kftrain({"tune", "-f", k_example, "--kind", "TrainJob", "--param",
+                            "lr=0.001:0.1:log", "--dry-run"});
+    REQUIRE(run.code == 0);
+    CHECK(has(run.out, "    primaryContainerName: node\n"));
+    CHECK(has(run.out, "      kind: TrainJob\n"));
+}
+
+TEST_CASE("bad tune input exits 2 naming the flag, and nothing starts", "[cli][tune]") {
+    struct Case {
+        std::vector<std::string> args;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        {{"tune"},
+         "kftrain: error: tune: -f/--file is required to start a search (or give status, logs "
+         "or delete)\n"},
+        {{"tune", "-f", k_example},
+         "kftrain: error: tune: nothing to search: give --param NAME=SPACE (e.g. --param "
+         "lr=0.001:0.1:log) or tune.params in the job file\n"},
+        {{"tune", "-f", k_example, "--param", "lr=0.1:0.01"},
+         "kftrain: error: --param lr=0.1:0.01: min 0.1 must be below max 0.01\n"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--max-trials", "2", "--parallel",
+          "3", "--max-failed-trials", "1"},
+         "kftrain: error: --parallel (tune.parallel) 3: must be at most --max-trials "
+         "(tune.maxTrials) 2\n"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--dry-run=everything"},
+         "kftrain: error: --dry-run must be client or server (got everything)\n"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.args.back());
+        // A kubectl that cannot run shows nothing was tried.
+        auto run = run_kftrain(c.args, {{"KFTRAIN_KUBECTL", "/nonexistent/kubectl"}});
+        CHECK(run.code == 2);
+        CHECK(run.out.empty());
+        CHECK(run.err == c.message);
+    }
+}
+
+TEST_CASE("tune status of an unknown local search exits 3", "[cli][tune]") {
+    const std::string state = kftrain::test::make_temp_dir();
+    auto run = run_kftrain({"tune", "status", "nothing-here", "--local"},
+                           {{"XDG_STATE_HOME", state}});
+    CHECK(run.code == 3);
+    CHECK(has(run.err, "kftrain: error: search nothing-here not found on this machine"));
+}
