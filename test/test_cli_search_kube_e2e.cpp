@@ -97,6 +97,20 @@ TEST_CASE("tune start applies the Experiment to the job's namespace and says wha
     }
 }
 
+TEST_CASE("tune start of a search whose name is taken says how to free it",
+          "[search][cluster][e2e]") {
+    FakeKubectl fake("katib-exists");
+    std::ostringstream out, err;
+    Context ctx{out, err, {}};
+    CHECK(fake.backend()->start(start_request(job::DryRun::None), ctx) == 4);
+    CHECK(out.str() == "");
+    CHECK(err.str() ==
+          "kftrain: error: submitting experiment/mnist-tune: Error from server (Forbidden): error "
+          "when applying patch: (hint: an Experiment named mnist-tune already exists and Katib "
+          "lets only its trial counts change: delete it with 'kftrain tune delete mnist-tune' or "
+          "choose another --name)\n");
+}
+
 TEST_CASE("tune on a cluster without Katib fails with exit 4 and says Katib is missing",
           "[search][cluster][e2e]") {
     FakeKubectl fake("katib-missing");

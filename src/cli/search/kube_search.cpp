@@ -47,6 +47,14 @@ util::Error katib_failure(const KubectlResult& result, const std::string& action
     }
 }
 
+// The hint for an apply that Katib refused as an edit of an Experiment of that name.
+std::string already_there(const std::string& name) {
+    return fmt::format(
+        "an Experiment named {0} already exists and Katib lets only its trial counts change: "
+        "delete it with 'kftrain tune delete {0}' or choose another --name",
+        name);
+}
+
 // The scalar at metadata.key of a YAML document, without creating or throwing; "" when
 // it is not there.
 std::string metadata_string(const YAML::Node& document, const char* key) {
@@ -107,7 +115,12 @@ class KubeSearch : public SearchBackend {
             return report_error(ctx, result.error(), result.error_code(k_exit_cluster));
         }
         if (!result->ok()) {
-            util::Error failure = katib_failure(*result, "submitting experiment/" + name);
+            const std::string action = "submitting experiment/" + name;
+            util::Error failure = katib_failure(*result, action);
+            if (result->err.find("are editable") != std::string::npos) {
+                failure.message =
+                    kube::explain_kubectl_error(result->err, action, already_there(name));
+            }
             return report_error(ctx, failure.message, k_exit_cluster);
         }
         std::string printed = trim_end(result->out);
