@@ -46,7 +46,10 @@ constexpr const char* k_footer =
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
     app.add_option("-n,--namespace", global.namespace_,
-                   "Namespace of the job (overrides the job file's namespace)");
+                   "Namespace of the job (overrides the job file's namespace)")
+        ->check([](const std::string& value) {
+            return value.empty() ? std::string("must not be empty") : std::string();
+        });
     app.add_option("--context", global.context, "kubeconfig context to use");
     app.add_option("--kubeconfig", global.kubeconfig, "Path to the kubeconfig file");
     app.add_option("--request-timeout", global.request_timeout,

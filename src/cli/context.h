@@ -3,6 +3,8 @@
 #include <ostream>
 #include <string>
 
+#include "util/result.h"
+
 namespace kftrain::cli {
 
 // Flags every verb accepts, forwarded to every kubectl call.
@@ -22,6 +24,11 @@ struct Context {
     GlobalOptions global;
     int exit_code = 0;
 };
+
+// Check the global flags every verb takes, before the verb runs: --request-timeout is a
+// duration kubectl takes (30s, 2m, 0), -n a DNS-1123 label, and --local comes without
+// --context and --kubeconfig (which name a cluster). The message names the flag and value.
+util::Status check_global_options(const GlobalOptions& global);
 
 // Print "kftrain: error: <message>" to err and return code.
 int report_error(Context& ctx, const std::string& message, int code);

@@ -74,6 +74,11 @@ util::Status SubmitOptions::validate() {
         return parsed.error_value();
     }
     dry = *parsed;
+    if (dry != job::DryRun::None && (wait || follow)) {
+        return util::error(fmt::format("{}: a dry run creates no job to {} (drop --dry-run or {})",
+                                       wait ? "--wait" : "--follow", wait ? "wait for" : "follow",
+                                       wait ? "--wait" : "--follow"));
+    }
     if (stop_on_interrupt && !follow) {
         return util::error("--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)");
     }

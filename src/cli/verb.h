@@ -21,6 +21,9 @@ namespace kftrain::cli {
 // ends the verb with exit code 2 (bad input), or the code the error carries.
 template <typename Options>
 int run_verb(Options& options, Context& ctx) {
+    if (util::Status global = check_global_options(ctx.global); !global) {
+        return report_error(ctx, global.error(), k_exit_bad_input);
+    }
     util::Status completed = options.complete(ctx);
     if (!completed) {
         return report_error(ctx, completed.error(), completed.error_code(k_exit_bad_input));
