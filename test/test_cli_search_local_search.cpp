@@ -7,11 +7,13 @@
 #include <sstream>
 
 #include "cli/exit_codes.h"
+#include "cli/local/local_backend.h"
 #include "cli/search/local_search.h"
 #include "cli/search/local_trial.h"
 #include "cli/search/search_store.h"
 #include "local/local_fixture.h"
 #include "manifest/load.h"
+#include "tune/experiment.h"
 #include "tune/param_space.h"
 
 using namespace kftrain;
@@ -222,7 +224,7 @@ TEST_CASE("a trial's job sets its values, metric lines and its own checkpoint di
         {});
     REQUIRE(job.ok());
     auto trial =
-        search::make_trial_spec(*job, "mnist-tune-3", {{"lr", "0.05"}, {"momentum", "0.7"}});
+        tune::trial_job_spec(*job, {{"lr", "0.05"}, {"momentum", "0.7"}}, "mnist-tune-3");
     CHECK(trial.name == "mnist-tune-3");
     CHECK(trial.trainer_value("lr", "") == "0.05");
     CHECK(trial.trainer_value("momentum", "") == "0.7");
@@ -232,12 +234,13 @@ TEST_CASE("a trial's job sets its values, metric lines and its own checkpoint di
     CHECK(job->trainer_value("checkpointDir", "") == "/ckpt/");
 }
 
-TEST_CASE("a grid search ends when its points are all tried; run again, it is replaced",
+TEST_CASE("a grid search tries each point in order; run again, it is replaced",
           "[search][local]") {
     LocalJobs jobs;
     std::ostringstream notes;
     auto searches = make_searches(notes);
-    auto request = request_for("gridded", "[\"sh\", \"-c\", \"echo accuracy=0.5\"]", 5, 2, 1);
+    // Katib refuses more trials than grid points, so this grid of 2 runs 2 trials.
+    auto request = request_for("gridded", "[\"sh\", \"-c\", \"echo accuracy=0.5\"]", 2, 2, 1);
     auto optimizer = tune::parse_param("optimizer", "sgd,adam", "--param optimizer");
     REQUIRE(optimizer.ok());
     request.spec.params = {*optimizer};
@@ -249,10 +252,32 @@ TEST_CASE("a grid search ends when its points are all tried; run again, it is re
         auto status = searches->status("gridded");
         REQUIRE(status.ok());
         CHECK(status->phase == "Succeeded");
-        CHECK(status->reason == "ExperimentSuggestionEndReached");
+        CHECK(status->reason == "ExperimentMaxTrialsReached");
         REQUIRE(status->trials.size() == 2);
         CHECK(status->trials[0].params == tune::Assignment{{"optimizer", "sgd"}});
         CHECK(status->trials[1].params == tune::Assignment{{"optimizer", "adam"}});
         CHECK(status->best_trial == "gridded-1");  // a tie goes to the earlier trial
     }
+}
+
+TEST_CASE("a local search refuses to take over a local job named like one of its trials",
+          "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    // The user's own job, named as the search's second trial would be.
+    auto own = request_for("mine-2", "[\"true\"]", 1, 1, 0);
+    auto manifest = manifest::render_job(own.job, own.job_template);
+    REQUIRE(manifest.ok());
+    local::LocalBackend backend(notes, KFTRAIN_BINARY);
+    REQUIRE(backend.submit(job::RenderedJob{own.job, *manifest}, job::SubmitFlags{}).ok());
+
+    auto run = run_search(*searches, request_for("mine", "[\"true\"]", 3, 1, 3));
+    CHECK(run.code == k_exit_bad_input);
+    CHECK(run.err ==
+          "kftrain: error: a local job named mine-2 exists and is not a trial of search mine; "
+          "the trials of a search are named mine-1 to mine-3: delete that job or choose another "
+          "--name\n");
+    CHECK(std::filesystem::exists(local::state_path("mine-2")));
+    CHECK_FALSE(std::filesystem::exists(local::job_dir("mine-1")));
 }

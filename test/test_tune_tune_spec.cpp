@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "manifest/load.h"
 #include "tune/katib_checks.h"
 #include "tune/tune_spec.h"
@@ -145,6 +147,9 @@ TEST_CASE("a search Katib's webhook would refuse is refused before anything star
          "(tune.maxTrials) 2"},
         {"an accuracy goal above 1", {"lr=0.01:0.1"}, [](auto& s) { s.objective.goal = 99; },
          "--goal (tune.goal) 99: accuracy is a fraction from 0 to 1"},
+        {"a goal that is no number", {"lr=0.01:0.1"},
+         [](auto& s) { s.objective.goal = std::numeric_limits<double>::quiet_NaN(); },
+         "--goal (tune.goal) nan: must be a finite number"},
         {"grid without a step", {"lr=0.01:0.1"}, [](auto& s) { s.algorithm = "grid"; },
          "--param lr=0.01:0.1: grid search needs a step for a range of numbers, e.g. "
          "lr=0.01:0.1:step=S (Katib's grid requires it)"},

@@ -187,7 +187,9 @@ int TuneStatusOptions::run(Context& ctx) const {
         return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
     }
     view::print_search(ctx.out, *status, format, std::time(nullptr));
-    return status->phase == "Failed" ? k_exit_job_failed : k_exit_ok;
+    // As wait: 0 while it runs and when it Succeeded, 1 when it Failed or was interrupted.
+    const bool ended_badly = status->phase == "Failed" || status->phase == "Interrupted";
+    return ended_badly ? k_exit_job_failed : k_exit_ok;
 }
 
 util::Status TuneLogsOptions::complete(const Context& ctx) {

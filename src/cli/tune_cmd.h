@@ -41,7 +41,8 @@ struct TuneStatusOptions {
 
     util::Status complete(const Context& ctx);
     util::Status validate();
-    // Print the search's trials and the best; exit 0 unless it Failed (1) or is unreadable.
+    // Print the search's trials and the best; exit 0 unless it Failed or was interrupted (1)
+    // or is unreadable.
     int run(Context& ctx) const;
 };
 

@@ -113,6 +113,21 @@ void read_run_policy(const YAML::Node& node, RunPolicy& out) {
     }
 }
 
+void read_tolerations(const YAML::Node& node, std::vector<Toleration>& out) {
+    if (!present(node)) {
+        return;
+    }
+    for (const auto& item : node) {
+        Toleration t;
+        read(item["key"], t.key);
+        read(item["operator"], t.op);
+        read(item["value"], t.value);
+        read(item["effect"], t.effect);
+        read(item["tolerationSeconds"], t.seconds);
+        out.push_back(t);
+    }
+}
+
 // Read the tune section; params keep the file's order, as the search table shows them.
 void read_tune(const YAML::Node& node, TuneSettings& out) {
     if (!present(node)) {
@@ -194,17 +209,7 @@ JobSpec to_job_spec(const YAML::Node& root) {
     read_run_policy(root["runPolicy"], spec.run_policy);
     spec.elastic_policy = read_elastic(root["elasticPolicy"]);
     read(root["nodeSelector"], spec.node_selector);
-    if (present(root["tolerations"])) {
-        for (const auto& item : root["tolerations"]) {
-            Toleration t;
-            read(item["key"], t.key);
-            read(item["operator"], t.op);
-            read(item["value"], t.value);
-            read(item["effect"], t.effect);
-            read(item["tolerationSeconds"], t.seconds);
-            spec.tolerations.push_back(t);
-        }
-    }
+    read_tolerations(root["tolerations"], spec.tolerations);
     read(root["priorityClassName"], spec.priority_class_name);
     read(root["labels"], spec.labels);
     read(root["annotations"], spec.annotations);

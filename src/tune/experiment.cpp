@@ -133,10 +133,12 @@ manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
         set_trainer(trial, key, value);
     }
     set_trainer(trial, "metricLines", "true");
-    const std::string checkpoints = job.trainer_value("checkpointDir", "");
+    std::string checkpoints = job.trainer_value("checkpointDir", "");
     if (!checkpoints.empty()) {
-        const bool slash = checkpoints.back() == '/';
-        set_trainer(trial, "checkpointDir", checkpoints + (slash ? "" : "/") + name);
+        while (checkpoints.size() > 1 && checkpoints.back() == '/') {
+            checkpoints.pop_back();
+        }
+        set_trainer(trial, "checkpointDir", checkpoints + "/" + name);
     }
     return trial;
 }

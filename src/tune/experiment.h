@@ -16,7 +16,7 @@ inline constexpr const char* k_trial_name_parameter = "trialName";
 // Return a copy of the job with each tuned trainer key set to a value, metric lines on, and a
 // checkpoint directory of its own (<checkpointDir>/<name>); name is the trial's job name. The
 // local search runs trials from it; the Experiment renders its trialSpec from it with
-// placeholders for the values.
+// placeholders for the values. A job with its own command ignores the trainer's settings.
 manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
                                  const std::vector<std::pair<std::string, std::string>>& values,
                                  const std::string& name);

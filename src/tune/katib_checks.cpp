@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <regex>
 #include <set>
 
+#include "manifest/validate.h"
 #include "manifest/yaml_emit.h"
 #include "tune/suggest.h"
 
@@ -116,8 +118,7 @@ util::Status check_trial_parameters(const YAML::Node& spec, std::string trial_sp
 }  // namespace
 
 util::Status check_tune_spec(const TuneSpec& spec) {
-    static const std::regex dns_label("[a-z]([-a-z0-9]*[a-z0-9])?");
-    if (!std::regex_match(spec.name, dns_label) || spec.name.size() > k_longest_name) {
+    if (!manifest::is_dns1035_label(spec.name) || spec.name.size() > k_longest_name) {
         return error(fmt::format(
             "--name (tune.name, default the job's name) \"{}\": a search's name must be lower-case "
             "letters, digits and '-', start with a letter, end with a letter or digit, and be at "
@@ -128,6 +129,10 @@ util::Status check_tune_spec(const TuneSpec& spec) {
         return counts;
     }
     const Objective& objective = spec.objective;
+    if (objective.goal && !std::isfinite(*objective.goal)) {
+        return error(fmt::format("--goal (tune.goal) {}: must be a finite number",
+                                 *objective.goal));
+    }
     if (objective.goal && objective.metric == "accuracy" &&
         (*objective.goal < 0 || *objective.goal > 1)) {
         return error(fmt::format("--goal (tune.goal) {}: accuracy is a fraction from 0 to 1",

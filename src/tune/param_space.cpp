@@ -35,27 +35,6 @@ std::vector<std::string> tunable_keys() {
     return keys;
 }
 
-std::string trim(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t");
-    if (first == std::string::npos) {
-        return "";
-    }
-    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
-std::vector<std::string> split(const std::string& text, char sep) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const auto end = text.find(sep, start);
-        parts.push_back(trim(text.substr(start, end - start)));
-        if (end == std::string::npos) {
-            return parts;
-        }
-        start = end + 1;
-    }
-}
-
 std::string format_limit(double value) {
     return fmt::format("{:.6g}", value);  // 0.09, not 0.09000000000000001
 }
@@ -88,7 +67,7 @@ util::Result<Param> parse_range(Param param, const FieldDef& def, const std::str
                                  where, def.name, manifest::describe_type(def.type)));
     }
     param.type = def.type == FieldType::Int ? ParamType::Int : ParamType::Double;
-    const auto parts = split(space, ':');
+    const auto parts = util::split(space, ':');
     param.min = parts[0];
     param.max = parts[1];
     auto low = check_number(param.min, def, "min", where);
@@ -137,7 +116,7 @@ util::Result<Param> parse_range(Param param, const FieldDef& def, const std::str
 util::Result<Param> parse_list(Param param, const FieldDef& def, const std::string& space,
                                const std::string& where) {
     std::set<std::string> seen;
-    for (const auto& value : split(space, ',')) {
+    for (const auto& value : util::split(space, ',')) {
         if (value.empty()) {
             return error(fmt::format("{}: an empty value in the list \"{}\"", where, space));
         }
@@ -190,7 +169,7 @@ util::Result<Param> parse_param(const std::string& name, const std::string& spac
     }
     Param param;
     param.name = name;
-    const std::string text = trim(space);
+    const std::string text = util::trim(space);
     if (text.empty()) {
         return error(fmt::format("{}: no values; give MIN:MAX[:log][:step=S] or a list A,B,C",
                                  where));
@@ -209,7 +188,7 @@ util::Result<Param> parse_param_flag(const std::string& text) {
                                  "batchSize=32,64,128",
                                  where));
     }
-    return parse_param(trim(text.substr(0, eq)), text.substr(eq + 1), where);
+    return parse_param(util::trim(text.substr(0, eq)), text.substr(eq + 1), where);
 }
 
 std::string format_space(const Param& param) {

@@ -32,6 +32,27 @@ std::string first_line(const std::string& text) {
     return text.substr(0, text.find('\n'));
 }
 
+std::string trim(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) {
+        return "";
+    }
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (true) {
+        const auto end = text.find(sep, start);
+        parts.push_back(trim(text.substr(start, end == std::string::npos ? end : end - start)));
+        if (end == std::string::npos) {
+            return parts;
+        }
+        start = end + 1;
+    }
+}
+
 std::optional<double> parse_number(const std::string& text, bool integer) {
     if (text.empty()) {
         return std::nullopt;

@@ -15,6 +15,12 @@ std::string to_lower(std::string text);
 // Return text up to its first newline, e.g. the first line of an exception message.
 std::string first_line(const std::string& text);
 
+// Return text without leading and trailing whitespace (spaces, tabs, CR, LF).
+std::string trim(const std::string& text);
+
+// Split text at every sep into trimmed parts; "" gives one empty part.
+std::vector<std::string> split(const std::string& text, char sep);
+
 // Parse a whole string as a finite number (an integer when integer, allowing a leading '+');
 // nullopt for anything else: empty, trailing text, inf, nan, out of range.
 std::optional<double> parse_number(const std::string& text, bool integer);

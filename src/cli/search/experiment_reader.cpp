@@ -10,6 +10,7 @@
 #include "cli/kube/job_reader.h"
 #include "cli/kube/json_fields.h"
 #include "manifest/job_kind.h"
+#include "util/text.h"
 
 namespace kftrain::cli::search {
 namespace {
@@ -263,13 +264,7 @@ std::optional<double> metric_value(const json& value) {
     if (!value.is_string()) {
         return std::nullopt;
     }
-    const std::string& text = value.get_ref<const std::string&>();
-    char* end = nullptr;
-    const double number = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(number)) {
-        return std::nullopt;
-    }
-    return number;
+    return util::parse_number(value.get_ref<const std::string&>(), false);
 }
 
 std::string trial_job_name(const json& trial) {
@@ -300,7 +295,11 @@ ClusterSearch cluster_search_from(const json& experiment, const std::vector<cons
         record.state = trial_state(*trial);
         read_observation(*trial, strategies, status.objective_metric, record);
         const json& trial_status = member(*trial, "status");
-        record.started = string_at(trial_status, "startTime");
+        // Katib stamps a Trial's startTime when it creates it; a Pending trial has no job yet,
+        // so it has run no time and cost nothing.
+        if (record.state != TrialState::Pending) {
+            record.started = string_at(trial_status, "startTime");
+        }
         record.finished = string_at(trial_status, "completionTime");
         record.message = end_message(*trial, record.state);
         search.trial_jobs.push_back(trial_job(*trial, search.template_job, record));

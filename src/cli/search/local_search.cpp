@@ -15,6 +15,8 @@
 #include "cli/local/proc_info.h"
 #include "cli/local/state_dir.h"
 #include "cli/search/local_trial.h"
+#include "tune/experiment.h"
+#include "tune/katib_checks.h"
 #include "cli/search/search_store.h"
 #include "cli/view/search_view.h"
 #include "tune/suggest.h"
@@ -182,7 +184,7 @@ util::Status SearchRun::start_trial(const kftrain::tune::Assignment& values) {
     trial.name = fmt::format("{}-{}", status().name, trial.index);
     trial.params = values;
     job::RenderedJob rendered;
-    rendered.spec = make_trial_spec(m_request.job, trial.name, values);
+    rendered.spec = kftrain::tune::trial_job_spec(m_request.job, values, trial.name);
     auto manifest = manifest::render_job(rendered.spec, m_request.job_template);
     if (!manifest) {
         return util::error(manifest.error(), k_exit_bad_input);
@@ -214,6 +216,10 @@ bool SearchRun::poll_trials() {
 void SearchRun::stop_running(const std::string& why) {
     for (auto& trial : status().trials) {
         if (!kftrain::tune::is_trial_done(trial.state)) {
+            if (refresh_trial(m_jobs, trial, status())) {
+                m_ctx.out << view::format_trial_line(trial, status()) << std::endl;
+                continue;  // it ended since the last look: keep its result
+            }
             m_jobs.stop(trial.name);
             trial.state = TrialState::Killed;
             trial.finished = local::now_timestamp();
@@ -295,10 +301,8 @@ util::Status check_request(const SearchRequest& request) {
             "Experiment (got server with the local backend)",
             k_exit_bad_input);
     }
-    if (spec.max_trials < 1 || spec.parallel < 1) {
-        return util::error(fmt::format("--max-trials and --parallel must be >= 1 (got {} and {})",
-                                       spec.max_trials, spec.parallel),
-                           k_exit_bad_input);
+    if (auto checked = kftrain::tune::check_tune_spec(spec); !checked) {
+        return util::error(checked.error(), k_exit_bad_input);
     }
     const std::string longest = fmt::format("{}-{}", spec.name, spec.max_trials);
     if (!local::check_job_name(spec.name) || !local::check_job_name(longest)) {
@@ -306,6 +310,30 @@ util::Status check_request(const SearchRequest& request) {
                                        "labels of at most 63 characters; choose a shorter name",
                                        spec.name, longest),
                            k_exit_bad_input);
+    }
+    return util::ok_status();
+}
+
+// Refuse a search whose trials' job names (<name>-1 .. <name>-maxTrials) belong to local jobs
+// that are not trials of the same search's last run: they would be replaced, then deleted.
+util::Status check_trial_names(const kftrain::tune::TuneSpec& spec, const SearchStatus* last) {
+    std::set<std::string> ours;
+    if (last != nullptr) {
+        for (const auto& trial : last->trials) {
+            ours.insert(trial.name);
+        }
+    }
+    std::set<std::string> names;
+    for (int i = 1; i <= spec.max_trials; ++i) {
+        names.insert(fmt::format("{}-{}", spec.name, i));
+    }
+    for (const auto& job : local::job_names()) {
+        if (names.count(job) != 0 && ours.count(job) == 0) {
+            return util::error(fmt::format(
+                "a local job named {} exists and is not a trial of search {}; the trials of a "
+                "search are named {}-1 to {}-{}: delete that job or choose another --name",
+                job, spec.name, spec.name, spec.name, spec.max_trials));
+        }
     }
     return util::ok_status();
 }
@@ -340,9 +368,13 @@ int LocalSearch::start(const SearchRequest& request, Context& ctx) {
         return report_error(ctx, suggester.error(), k_exit_bad_input);
     }
     auto first =
-        manifest::render_job(make_trial_spec(request.job, name + "-1", {}), request.job_template);
+        manifest::render_job(kftrain::tune::trial_job_spec(request.job, {}, name + "-1"), request.job_template);
     if (!first) {
         return report_error(ctx, first.error(), k_exit_bad_input);
+    }
+    if (auto taken = check_trial_names(request.spec, existing ? &existing->status : nullptr);
+        !taken) {
+        return report_error(ctx, taken.error(), k_exit_bad_input);
     }
     if (existing) {
         auto removed = remove(name);  // a finished search of the same name is replaced

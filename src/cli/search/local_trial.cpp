@@ -65,38 +65,7 @@ void finish_trial(local::LocalBackend& jobs, TrialRecord& trial, const SearchSta
     }
 }
 
-void set_trainer(manifest::JobSpec& spec, const std::string& key, const std::string& value) {
-    for (auto& [name, current] : spec.trainer) {
-        if (name == key) {
-            current = value;
-            return;
-        }
-    }
-    spec.trainer.emplace_back(key, value);
-}
-
 }  // namespace
-
-manifest::JobSpec make_trial_spec(const manifest::JobSpec& job, const std::string& name,
-                                  const kftrain::tune::Assignment& values) {
-    manifest::JobSpec spec = job;
-    spec.name = name;
-    if (!spec.command.empty()) {
-        return spec;  // trainer flags apply only to the default command
-    }
-    for (const auto& [key, value] : values) {
-        set_trainer(spec, key, value);
-    }
-    set_trainer(spec, "metricLines", "true");
-    std::string dir = spec.trainer_value("checkpointDir", "");
-    if (!dir.empty()) {
-        while (dir.size() > 1 && dir.back() == '/') {
-            dir.pop_back();
-        }
-        set_trainer(spec, "checkpointDir", dir + "/" + name);
-    }
-    return spec;
-}
 
 bool refresh_trial(local::LocalBackend& jobs, TrialRecord& trial, const SearchStatus& s) {
     auto status = jobs.status(trial.name);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "trainer/data/file_bytes.h"
+#include "util/text.h"
 
 namespace kftrain::trainer::trainer_status {
 namespace {
@@ -10,14 +11,6 @@ namespace {
 constexpr const char* k_url = "KUBEFLOW_TRAINER_SERVER_URL";
 constexpr const char* k_ca_cert = "KUBEFLOW_TRAINER_SERVER_CA_CERT";
 constexpr const char* k_token = "KUBEFLOW_TRAINER_SERVER_TOKEN";
-
-std::string trimmed(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) {
-        return "";
-    }
-    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
 
 }  // namespace
 
@@ -50,7 +43,7 @@ util::Result<std::string> read_token(const std::string& path) {
     if (!bytes.ok()) {
         return util::Error{"token file " + bytes.error()};
     }
-    std::string token = trimmed(*bytes);
+    std::string token = util::trim(*bytes);
     if (token.empty()) {
         return util::Error{fmt::format("token file {}: empty", path)};
     }
