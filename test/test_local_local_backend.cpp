@@ -377,7 +377,7 @@ TEST_CASE("a job rendered from a custom template runs locally as the template sa
     auto submitted = jobs.kftrain({"submit", "-f", file, "--template", template_path, "--local"});
     REQUIRE(submitted.code == 0);
     CHECK(submitted.err ==
-          "kftrain: note: running on this machine: image team/trainer:1 do not apply (volumes "
+          "kftrain: note: running on this machine: image team/trainer:1 does not apply (volumes "
           "with localPath are mapped)\n");
     CHECK(jobs.wait_finished("templated").phase == job::JobPhase::Succeeded);
     auto lines = jobs.log_lines("templated");

@@ -4,25 +4,15 @@
 
 #include "cli/exit_codes.h"
 #include "cli/local/state_dir.h"
+#include "util/json_optional.h"
 
 namespace kftrain::cli::local {
 namespace {
 
 using nlohmann::json;
 
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
-
-template <typename T>
-void read_optional(const json& doc, const char* key, std::optional<T>& out) {
-    auto it = doc.find(key);
-    if (it != doc.end() && !it->is_null()) {
-        out = it->get<T>();
-    }
-}
-
+using util::optional_json;
+using util::read_optional;
 json replica_json(const ReplicaState& r) {
     return json{{"name", r.name},
                 {"type", r.type},

@@ -66,7 +66,8 @@ void print_notes(std::ostream& err, const job::RenderedJob& job) {
     auto ignored = ignored_settings(*containers, job.spec.volumes);
     if (!ignored.empty()) {
         err << "kftrain: note: running on this machine: " << joined(ignored)
-            << " do not apply (volumes with localPath are mapped)\n";
+            << (ignored.size() == 1 ? " does" : " do") << " not apply (volumes with localPath are "
+            << "mapped)\n";
     }
     std::vector<std::string> not_set;
     for (const auto& [type, container] : *containers) {

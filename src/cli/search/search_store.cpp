@@ -7,6 +7,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/local/state_dir.h"
+#include "util/json_optional.h"
 
 namespace kftrain::cli::search {
 namespace fs = std::filesystem;
@@ -16,19 +17,8 @@ using kftrain::tune::SearchStatus;
 using kftrain::tune::TrialRecord;
 using nlohmann::json;
 
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
-
-template <typename T>
-void read_optional(const json& doc, const char* key, std::optional<T>& out) {
-    auto it = doc.find(key);
-    if (it != doc.end() && !it->is_null()) {
-        out = it->get<T>();
-    }
-}
-
+using util::optional_json;
+using util::read_optional;
 json params_json(const std::vector<std::pair<std::string, std::string>>& params) {
     json list = json::array();
     for (const auto& [name, value] : params) {

@@ -8,6 +8,7 @@
 #include "cli/view/text_table.h"
 #include "cli/view/time_text.h"
 #include "estimate/units.h"
+#include "util/json_optional.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -17,11 +18,7 @@ using kftrain::tune::TrialRecord;
 using kftrain::tune::TrialState;
 using nlohmann::json;
 
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
-
+using util::optional_json;
 std::string upper(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
