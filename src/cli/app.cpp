@@ -39,6 +39,8 @@ constexpr const char* k_footer =
     "  kftrain render -f examples/mnist-ddp.yaml\n"
     "  # Submit it to the cluster of the current kubectl context\n"
     "  kftrain submit -f examples/mnist-ddp.yaml -n ml-training\n"
+    "  # Search hyperparameters: a Katib Experiment, or trials here with --local\n"
+    "  kftrain tune -f examples/mnist-ddp.yaml --param lr=0.001:0.1:log --max-trials 12\n"
     "  # Write a commented starter job file\n"
     "  kftrain init > job.yaml\n\n"
     "Exit codes: 0 ok, 1 job failed, 2 bad input, 3 not found, 4 cluster or kubectl\n"
