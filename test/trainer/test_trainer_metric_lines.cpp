@@ -66,7 +66,7 @@ TEST_CASE("rank 0 prints the metric line to stdout in both formats, other ranks 
     }
 }
 
-TEST_CASE("--metric-lines takes true or false and defaults to false", "[trainer][metrics]") {
+TEST_CASE("the trainer's --metric-lines takes true or false and defaults to false", "[trainer][metrics]") {
     CHECK_FALSE(parse_command_line({})->train.metric_lines);
     CHECK(parse_command_line({"--metric-lines", "true"})->train.metric_lines);
     CHECK_FALSE(parse_command_line({"--metric-lines", "false"})->train.metric_lines);

@@ -48,7 +48,7 @@ std::vector<std::string> metric_lines(const Rank& r) {
 
 }  // namespace
 
-TEST_CASE("--metric-lines prints one accuracy=A loss=L line per eval with the eval's values",
+TEST_CASE("with --metric-lines rank 0 prints one accuracy=A loss=L line per eval with its values",
           "[trainer][metrics]") {
     TempDir dir;
     const auto run = train(dir, "json", 2, {"--metric-lines", "true"});
