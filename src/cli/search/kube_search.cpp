@@ -14,6 +14,7 @@
 #include "cli/search/experiment_reader.h"
 #include "cli/search/search_cost.h"
 #include "manifest/yaml_emit.h"
+#include "util/text.h"
 
 namespace kftrain::cli::search {
 namespace {
@@ -69,13 +70,6 @@ std::string metadata_string(const YAML::Node& document, const char* key) {
     return value.IsScalar() ? value.Scalar() : "";
 }
 
-std::string trim_end(std::string text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-        text.pop_back();
-    }
-    return text;
-}
-
 // The index a --trial names ("3"), or 0 when it is a name.
 int trial_index(const std::string& trial) {
     if (trial.empty() || trial.size() > 9 ||
@@ -123,7 +117,7 @@ class KubeSearch : public SearchBackend {
             }
             return report_error(ctx, failure.message, k_exit_cluster);
         }
-        std::string printed = trim_end(result->out);
+        std::string printed = util::trim(result->out);
         ctx.out << (printed.empty() ? fmt::format("experiment.kubeflow.org/{} created", name)
                                     : printed)
                 << "\n";
