@@ -114,6 +114,10 @@ CommandSpec<TrainOptions> train_command() {
              into(&O::checkpoint_every, integer(0))},
             {"--keep-checkpoints", "Checkpoints to keep (default 3)",
              into(&O::keep_checkpoints, integer(1))},
+            {"--nan-patience",
+             "Consecutive steps with a NaN or infinite loss before the run stops with an error "
+             "(default 3)",
+             into(&O::nan_patience, integer(1))},
             {"--log-format", "text|json (default text)",
              into(&O::log_format, one_of({"text", "json"}))},
             {"--log-every", "Steps between progress lines (default 50)",

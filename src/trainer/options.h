@@ -27,6 +27,7 @@ struct TrainOptions {
     std::string checkpoint_dir;
     int64_t checkpoint_every = 0;
     int keep_checkpoints = 3;
+    int nan_patience = 3;
     std::string log_format = "text";
     int log_every = 50;
     bool metric_lines = false;

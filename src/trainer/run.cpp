@@ -3,6 +3,7 @@
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -10,6 +11,7 @@
 #include "trainer/checkpoint/io.h"
 #include "trainer/data/file_bytes.h"
 #include "trainer/data/sampler.h"
+#include "trainer/divergence.h"
 #include "trainer/process/signals.h"
 #include "trainer/run_logger.h"
 #include "trainer/session.h"
@@ -39,12 +41,16 @@ struct Tally {
 // Drive the epochs of one rank: steps, logging, evaluation and checkpoints.
 class Trainer {
   public:
-    Trainer(Session& s, RunLogger& tracker) : m_s(s), m_tracker(tracker) {}
+    Trainer(Session& s, RunLogger& tracker)
+        : m_s(s), m_tracker(tracker), m_divergence(s.options.nan_patience) {}
     int run();
 
   private:
-    checkpoint::TrainPosition resume();
+    util::Result<checkpoint::TrainPosition> resume();
+    util::Result<std::string> pick_checkpoint(checkpoint::TrainPosition& pos);
+    void warn(const std::string& message);
     std::vector<double> train_step(const std::vector<int64_t>& indices, int64_t step);
+    bool state_is_finite();
     void log_progress(int64_t epoch, int64_t step, const Tally& tally);
     bool run_epoch(int64_t epoch, int64_t first_step);
     void evaluate(int64_t epoch);
@@ -61,6 +67,7 @@ class Trainer {
     int64_t m_global_step = 0;
     int64_t m_start_step = 0;
     int64_t m_last_checkpoint = -1;
+    DivergenceGuard m_divergence;
     SteadyClock::time_point m_start = SteadyClock::now();
     SteadyClock::time_point m_window_start = SteadyClock::now();
     int64_t m_window_samples = 0;
@@ -78,32 +85,71 @@ double Trainer::eta() const {
     return done > 0 ? elapsed() / static_cast<double>(done) * static_cast<double>(left) : 0;
 }
 
-checkpoint::TrainPosition Trainer::resume() {
+void Trainer::warn(const std::string& message) {
+    m_s.log->emit(event::k_warning, {{field::k_message, message}});
+}
+
+// On rank 0: remove what interrupted checkpoint writes left, then load the newest usable
+// checkpoint, skipping damaged ones with a warning; return its payload for the other ranks
+// ("" when there is none and training starts at step 0).
+util::Result<std::string> Trainer::pick_checkpoint(checkpoint::TrainPosition& pos) {
     const auto& dir = m_s.options.checkpoint_dir;
-    std::string bytes, name;
-    if (m_s.rank() == 0 && !dir.empty()) {
-        if (auto newest = checkpoint::newest_checkpoint(dir)) {
-            auto read = data::read_file_bytes(*newest);
-            if (!read.ok()) {
-                throw std::runtime_error(read.error());
+    if (dir.empty()) {
+        return std::string();
+    }
+    for (const auto& temp : checkpoint::remove_checkpoint_temps(dir)) {
+        warn(fmt::format("removed {}, left by an interrupted checkpoint write", temp));
+    }
+    auto choice = checkpoint::choose_checkpoint(
+        dir, [this, &pos](const std::string& path, const std::string& payload) -> util::Status {
+            auto loaded =
+                checkpoint::load_checkpoint_bytes(payload, path, *m_s.model, *m_s.optimizer);
+            if (!loaded.ok()) {
+                return util::Error{loaded.error()};
             }
-            bytes = std::move(*read);
-            name = *newest;
-        }
+            pos = *loaded;
+            return util::Unit{};
+        });
+    if (!choice.ok()) {
+        return util::Error{choice.error()};
     }
+    for (const auto& skipped : choice->skipped) {
+        warn(fmt::format("skipped checkpoint {}; resuming from {}", skipped.reason, choice->path));
+    }
+    if (choice->legacy) {
+        warn(fmt::format("{}: written without a checksum by an older trainer, loaded unverified",
+                         choice->path));
+    }
+    return std::move(choice->payload);
+}
+
+util::Result<checkpoint::TrainPosition> Trainer::resume() {
+    checkpoint::TrainPosition pos;
+    auto picked = m_s.rank() == 0 ? pick_checkpoint(pos) : util::Result<std::string>("");
+    bool resumed = picked.ok() && !picked->empty();
     if (m_s.comm) {
-        bytes = m_s.comm->broadcast_bytes(bytes);
+        // One message for all: "E" and rank 0's error, or "C" and the payload to load.
+        auto message =
+            m_s.comm->broadcast_bytes(picked.ok() ? "C" + *picked : "E" + picked.error());
+        if (message.empty() || message[0] == 'E') {
+            return util::Error{m_s.rank() == 0 ? picked.error() : "rank 0: " + message.substr(1)};
+        }
+        resumed = message.size() > 1;
+        if (m_s.rank() != 0 && resumed) {
+            auto loaded = checkpoint::load_checkpoint_bytes(
+                message.substr(1), "rank 0's checkpoint", *m_s.model, *m_s.optimizer);
+            if (!loaded.ok()) {
+                return util::Error{loaded.error()};
+            }
+            pos = *loaded;
+        }
+    } else if (!picked.ok()) {
+        return util::Error{picked.error()};
     }
-    if (bytes.empty()) {
-        return checkpoint::TrainPosition{};
+    if (resumed) {
+        m_last_checkpoint = pos.global_step;
     }
-    auto pos = checkpoint::load_checkpoint_bytes(bytes, name.empty() ? "rank 0's checkpoint" : name,
-                                                 *m_s.model, *m_s.optimizer);
-    if (!pos.ok()) {
-        throw std::runtime_error(pos.error());
-    }
-    m_last_checkpoint = pos->global_step;
-    return *pos;
+    return pos;
 }
 
 std::vector<double> Trainer::train_step(const std::vector<int64_t>& indices, int64_t step) {
@@ -126,7 +172,11 @@ std::vector<double> Trainer::train_step(const std::vector<int64_t>& indices, int
     const double n = static_cast<double>(y.size(0));
     const double correct = logits.argmax(1).eq(y).sum().item<double>();
     const double stop = process::stop_requested() ? 1 : 0;
-    return m_s.sum_over_ranks({loss.item<double>() * n, correct, n, stop});
+    const double value = loss.item<double>();
+    // Summed over ranks with the rest, so that every rank counts the same non-finite steps
+    // and all stop at the same step, none left waiting in a collective.
+    const double nonfinite = std::isfinite(value) ? 0 : 1;
+    return m_s.sum_over_ranks({value * n, correct, n, stop, nonfinite});
 }
 
 void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally) {
@@ -169,6 +219,14 @@ bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
         m_global_step += 1;
         if ((step + 1) % m_s.options.log_every == 0 || step + 1 == m_s.steps_per_epoch) {
             log_progress(epoch, step, tally);
+        }
+        const bool diverged =
+            m_divergence.record(m_global_step, sums[0] / std::max(sums[2], 1.0), sums[4]);
+        if (m_divergence.unhealthy() && m_s.rank() == 0) {
+            warn(m_divergence.warning());
+        }
+        if (diverged) {
+            return false;
         }
         if (sums[3] > 0) {
             m_stop = true;
@@ -238,15 +296,40 @@ void Trainer::evaluate(int64_t epoch) {
     }
 }
 
-// Write a checkpoint from rank 0; epoch_done counts the epochs finished.
+// Tell whether the model's parameters are all finite.
+bool Trainer::state_is_finite() {
+    torch::NoGradGuard no_grad;
+    for (const auto& p : m_s.model->parameters()) {
+        if (!torch::isfinite(p).all().item<bool>()) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Write a checkpoint from rank 0; epoch_done counts the epochs finished. A state reached
+// through a non-finite loss is never written: it would replace the last good checkpoint.
 void Trainer::write_checkpoint(int64_t epoch_done) {
     if (m_s.options.checkpoint_dir.empty() || m_last_checkpoint == m_global_step) {
         return;
     }
-    m_last_checkpoint = m_global_step;
-    if (m_s.rank() != 0) {
+    if (m_divergence.unhealthy()) {
+        if (m_s.rank() == 0) {
+            warn(fmt::format("checkpoint at step {} not written: the loss is not finite",
+                             m_global_step));
+        }
         return;
     }
+    if (m_s.rank() != 0) {
+        m_last_checkpoint = m_global_step;
+        return;
+    }
+    if (!state_is_finite()) {
+        warn(fmt::format("checkpoint at step {} not written: the parameters are not finite",
+                         m_global_step));
+        return;
+    }
+    m_last_checkpoint = m_global_step;
     const auto& dir = m_s.options.checkpoint_dir;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -259,7 +342,7 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
                       {{field::k_message, "checkpoint not written: " + saved.error()}});
         return;
     }
-    checkpoint::rotate_checkpoints(dir, m_s.options.keep_checkpoints);
+    checkpoint::rotate_checkpoints(dir, m_s.options.keep_checkpoints, m_global_step);
     m_s.log->emit(event::k_checkpoint, {{field::k_path, path},
                                         {field::k_epoch, epoch_done},
                                         {field::k_global_step, m_global_step}});
@@ -313,9 +396,13 @@ void Trainer::announce_start() {
 
 void Trainer::announce_end() {
     if (m_stop) {
-        m_s.log->emit(
-            event::k_warning,
-            {{field::k_message, fmt::format("stopped by a signal at step {}", m_global_step)}});
+        warn(fmt::format("stopped by a signal at step {}", m_global_step));
+        return;
+    }
+    if (m_divergence.unhealthy()) {
+        const auto message =
+            m_divergence.error(m_last_checkpoint, !m_s.options.checkpoint_dir.empty());
+        m_s.log->emit(event::k_error, {{field::k_message, message}});
         return;
     }
     const auto& o = m_s.options;
@@ -332,7 +419,14 @@ void Trainer::announce_end() {
 
 int Trainer::run() {
     const auto pos = resume();
-    m_global_step = m_start_step = pos.global_step;
+    if (!pos.ok()) {
+        m_s.log->emit(event::k_error, {{field::k_message, pos.error()}});
+        if (m_s.comm) {
+            m_s.comm->barrier();  // every rank got the same message: rank 0 leaves last
+        }
+        return 1;
+    }
+    m_global_step = m_start_step = pos->global_step;
     announce_start();
     m_start = SteadyClock::now();
     for (int64_t epoch = m_global_step / m_s.steps_per_epoch; epoch < m_s.options.epochs; ++epoch) {
@@ -349,7 +443,10 @@ int Trainer::run() {
     if (m_s.comm) {
         m_s.comm->barrier();
     }
-    return m_stop ? k_exit_terminated : 0;
+    if (m_stop) {
+        return k_exit_terminated;
+    }
+    return m_divergence.unhealthy() ? 1 : 0;
 }
 
 }  // namespace

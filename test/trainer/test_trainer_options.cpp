@@ -30,6 +30,7 @@ TEST_CASE("defaults match the documented contract", "[trainer][options]") {
     CHECK(o.backend == "auto");
     CHECK(o.timeout_s == 300);
     CHECK(o.keep_checkpoints == 3);
+    CHECK(o.nan_patience == 3);
 }
 
 TEST_CASE("every flag takes a value, booleans as true/false", "[trainer][options]") {
@@ -95,6 +96,9 @@ TEST_CASE("bad flag values name the flag, the problem and the value", "[trainer]
         {{"--dataset", "mnist"}, "--data-dir: required for --dataset mnist (got \"\")"},
         {{"--profile-out", "p.json"}, "--profile-out: needs --benchmark STEPS (got p.json)"},
         {{"--frobnicate", "1"}, "--frobnicate: unknown option (got --frobnicate)"},
+        {{"--nan-patience", "0"}, "--nan-patience: must be >= 1 (got 0)"},
+        {{"--nan-patience", "-2"}, "--nan-patience: must be >= 1 (got -2)"},
+        {{"--nan-patience", "many"}, "--nan-patience: must be an integer (got many)"},
     };
     for (const auto& c : cases) {
         auto r = parse(c.args);
@@ -143,4 +147,10 @@ TEST_CASE("the device flag takes auto, cpu or cuda and defaults to auto", "[trai
     auto bad = parse({"--device", "gpu"});
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error() == "--device: must be one of auto, cpu, cuda (got gpu)");
+}
+
+TEST_CASE("nan-patience takes the number of non-finite steps to tolerate", "[trainer][options]") {
+    auto r = parse({"--nan-patience", "5"});
+    REQUIRE(r.ok());
+    CHECK(r->train.nan_patience == 5);
 }

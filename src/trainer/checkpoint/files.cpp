@@ -6,12 +6,34 @@
 #include <cstring>
 #include <filesystem>
 
+#include "trainer/checkpoint/frame.h"
+#include "trainer/data/file_bytes.h"
+
 namespace kftrain::trainer::checkpoint {
 namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* k_prefix = "ckpt-";
 constexpr const char* k_suffix = ".pt";
+constexpr const char* k_temp_infix = ".tmp.";
+
+bool all_digits(const std::string& text) {
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Return the steps and paths of dir's checkpoints, oldest step first.
+std::vector<std::pair<int64_t, std::string>> checkpoints_by_step(const std::string& dir) {
+    std::vector<std::pair<int64_t, std::string>> found;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        if (auto step = checkpoint_step(entry.path().filename().string())) {
+            found.emplace_back(*step, entry.path().string());
+        }
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+}
 
 }  // namespace
 
@@ -26,23 +48,21 @@ std::optional<int64_t> checkpoint_step(const std::string& name) {
         return std::nullopt;
     }
     const auto digits = name.substr(prefix, name.size() - prefix - suffix);
-    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (!all_digits(digits) || digits.size() > 18) {
         return std::nullopt;
     }
     return std::stoll(digits);
 }
 
+bool is_checkpoint_temp(const std::string& name) {
+    const auto infix = name.rfind(k_temp_infix);
+    return infix != std::string::npos && checkpoint_step(name.substr(0, infix)) &&
+           all_digits(name.substr(infix + std::strlen(k_temp_infix)));
+}
+
 std::vector<std::string> list_checkpoints(const std::string& dir) {
-    std::vector<std::pair<int64_t, std::string>> found;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        if (auto step = checkpoint_step(entry.path().filename().string())) {
-            found.emplace_back(*step, entry.path().string());
-        }
-    }
-    std::sort(found.begin(), found.end());
     std::vector<std::string> paths;
-    for (auto& [step, path] : found) {
+    for (auto& [step, path] : checkpoints_by_step(dir)) {
         paths.push_back(std::move(path));
     }
     return paths;
@@ -56,17 +76,81 @@ std::optional<std::string> newest_checkpoint(const std::string& dir) {
     return all.back();
 }
 
-std::vector<std::string> rotate_checkpoints(const std::string& dir, int keep) {
-    auto all = list_checkpoints(dir);
+std::vector<std::string> remove_checkpoint_temps(const std::string& dir) {
+    std::vector<std::string> deleted;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        std::error_code file_ec;
+        if (is_checkpoint_temp(entry.path().filename().string()) &&
+            entry.is_regular_file(file_ec) && fs::remove(entry.path(), file_ec)) {
+            deleted.push_back(entry.path().string());
+        }
+    }
+    std::sort(deleted.begin(), deleted.end());
+    return deleted;
+}
+
+std::vector<std::string> rotate_checkpoints(const std::string& dir, int keep,
+                                            int64_t written_step) {
+    auto all = checkpoints_by_step(dir);
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [written_step](const auto& c) { return c.first > written_step; }),
+              all.end());
     std::vector<std::string> deleted;
     const std::size_t kept = static_cast<std::size_t>(std::max(keep, 1));
     for (std::size_t i = 0; i + kept < all.size(); ++i) {
         std::error_code ec;
-        if (fs::remove(all[i], ec)) {
-            deleted.push_back(all[i]);
+        if (fs::remove(all[i].second, ec)) {
+            deleted.push_back(all[i].second);
         }
     }
     return deleted;
+}
+
+util::Result<std::string> read_checkpoint_file(const std::string& path, bool& legacy) {
+    legacy = false;
+    auto bytes = data::read_file_bytes(path);
+    if (!bytes.ok()) {
+        return util::Error{bytes.error()};
+    }
+    if (is_legacy_checkpoint(*bytes)) {
+        // Written before frames existed: accepted so that a job resumes across an upgrade of
+        // its image; torch's own loading is then the only check.
+        legacy = true;
+        return std::move(*bytes);
+    }
+    auto payload = read_frame(*bytes);
+    if (!payload.ok()) {
+        return util::Error{fmt::format("{}: {}", path, payload.error())};
+    }
+    return std::string(*payload);
+}
+
+util::Result<ResumeChoice> choose_checkpoint(const std::string& dir, const LoadPayload& load) {
+    const auto all = list_checkpoints(dir);
+    ResumeChoice choice;
+    for (auto it = all.rbegin(); it != all.rend(); ++it) {
+        auto payload = read_checkpoint_file(*it, choice.legacy);
+        auto loaded = payload.ok() ? load(*it, *payload) : util::Status(payload.error_value());
+        if (!loaded.ok()) {
+            choice.skipped.push_back(Skipped{*it, loaded.error()});
+            continue;
+        }
+        choice.path = *it;
+        choice.payload = std::move(*payload);
+        return choice;
+    }
+    if (all.empty()) {
+        return choice;
+    }
+    std::string reasons;
+    for (const auto& s : choice.skipped) {
+        reasons += fmt::format("{}{}", reasons.empty() ? "" : "; ", s.reason);
+    }
+    return util::Error{fmt::format(
+        "{}: none of its {} checkpoints can be resumed from ({}); move them away to start "
+        "again from step 0",
+        dir, all.size(), reasons)};
 }
 
 }  // namespace kftrain::trainer::checkpoint

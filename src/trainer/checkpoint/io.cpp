@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "trainer/checkpoint/frame.h"
 #include "trainer/data/file_bytes.h"
 #include "util/text.h"
 
@@ -47,7 +48,7 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
 
 util::Status save_checkpoint(const std::string& path, Net& model,
                              torch::optim::Optimizer& optimizer, TrainPosition pos) {
-    return data::write_file_atomic(path, checkpoint_bytes(model, optimizer, pos));
+    return data::write_file_atomic(path, encode_frame(checkpoint_bytes(model, optimizer, pos)));
 }
 
 util::Status write_params_dump(const std::string& path, Net& model) {

@@ -19,12 +19,12 @@ struct TrainPosition {
 // Serialise the model, the optimizer (momentum or Adam moments included) and the position.
 std::string checkpoint_bytes(Net& model, torch::optim::Optimizer& optimizer, TrainPosition pos);
 
-// Restore what checkpoint_bytes saved onto the device of the model's parameters, whichever
-// device it was saved from; name is used in errors.
+// Restore what checkpoint_bytes saved (a checkpoint file's payload, out of its frame) onto the
+// device of the model's parameters, whichever device it was saved from; name is used in errors.
 util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std::string& name,
                                                   Net& model, torch::optim::Optimizer& optimizer);
 
-// Write checkpoint bytes to path atomically.
+// Write checkpoint bytes in a checksummed frame (checkpoint/frame.h) to path atomically.
 util::Status save_checkpoint(const std::string& path, Net& model,
                              torch::optim::Optimizer& optimizer, TrainPosition pos);
 
