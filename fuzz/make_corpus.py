@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Write the fuzz targets' seed inputs into fuzz/corpus/<target>/ from real inputs in the
+repository: the example job files and templates, the fake cluster's kubectl JSON (trimmed to
+a few items), a tiny MNIST (IDX) and CIFAR-10 file, and checkpoint frames. Run it from the
+repository root when those inputs change; libFuzzer grows its own corpus from these."""
+
+import gzip
+import json
+import struct
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "fuzz" / "corpus"
+KUBE = ROOT / "test" / "data" / "kube"
+
+
+def write(target, name, data):
+    path = CORPUS / target / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+
+
+def trimmed_json(name, items=2):
+    doc = json.loads((KUBE / name).read_text())
+    if isinstance(doc.get("items"), list):
+        doc["items"] = doc["items"][:items]
+    return json.dumps(doc, separators=(",", ":"))
+
+
+def job_files():
+    for name in ["mnist-ddp.yaml", "mnist-local.yaml", "mnist-trainjob.yaml",
+                 "mnist-tune-local.yaml"]:
+        write("fuzz_job_file", name, (ROOT / "examples" / name).read_bytes())
+    ddp = (ROOT / "examples" / "mnist-ddp.yaml").read_text()
+    overrides = ["replicas=2", "trainer.epochs=5", "env.NCCL_DEBUG=INFO",
+                 "resources.memory=16Gi", "-n team-a"]
+    write("fuzz_job_file", "mnist-ddp-set", "\0".join([ddp] + overrides))
+    write("fuzz_job_file", "mnist-ddp-trainjob", "\0".join([ddp, "--kind TrainJob"]))
+
+
+def templates():
+    for name in ["pytorchjob.yaml", "trainjob.yaml"]:
+        write("fuzz_template", name, (ROOT / "templates" / name).read_bytes())
+
+
+def kube_json():
+    for name in ["job-v19-running.json", "job-v13-running.json", "job-v19-failed.json",
+                 "trainjob-v23-complete.json", "trainjob-v23-pending.json",
+                 "pods-v19-crashloop.json", "pods-trainjob-v23-running.json",
+                 "events-v19-unschedulable.json", "events-trainjob-v23-deadline.json"]:
+        write("fuzz_kube_json", name, trimmed_json(name))
+
+
+def experiments():
+    for experiment, trials in [("experiment-katib-running.json", "trials-katib-running.json"),
+                               ("experiment-katib-trainjob.json", "trials-katib-trainjob.json")]:
+        text = trimmed_json(experiment) + "\0" + trimmed_json(trials)
+        write("fuzz_experiment", experiment.replace(".json", ""), text)
+
+
+def image_data():
+    # Mode byte: bit 0 IDX (else CIFAR-10), bit 1 gzipped, bit 2 the data itself as the .gz.
+    images = struct.pack(">IIII", 2051, 2, 2, 3) + bytes(range(12))
+    labels = struct.pack(">II", 2049, 2) + bytes([3, 9])
+    idx = struct.pack(">H", len(images)) + images + labels
+    write("fuzz_image_data", "mnist-2", bytes([1]) + idx)
+    write("fuzz_image_data", "mnist-2-gz", bytes([3]) + idx)
+    cifar = bytes([7]) + bytes(i % 256 for i in range(3 * 32 * 32))
+    write("fuzz_image_data", "cifar-1", bytes([0]) + cifar)
+    write("fuzz_image_data", "cifar-1-gz-raw", bytes([6]) + gzip.compress(cifar))
+
+
+def frames():
+    def frame(payload, version=1):
+        header = b"KFCKPT\r\n" + struct.pack("<IIQ", version, zlib.crc32(payload), len(payload))
+        return header + payload + b"KFCKEND\n"
+
+    write("fuzz_checkpoint_frame", "small", frame(b"PK\x03\x04archive"))
+    write("fuzz_checkpoint_frame", "empty-payload", frame(b""))
+    write("fuzz_checkpoint_frame", "legacy", b"PK\x03\x04" + bytes(28))
+    write("fuzz_checkpoint_frame", "truncated", frame(b"0123456789")[:-3])
+
+
+if __name__ == "__main__":
+    job_files()
+    templates()
+    kube_json()
+    experiments()
+    image_data()
+    frames()
