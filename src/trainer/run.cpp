@@ -50,7 +50,7 @@ class Trainer {
     util::Result<std::string> pick_checkpoint(checkpoint::TrainPosition& pos);
     void warn(const std::string& message);
     std::vector<double> train_step(const std::vector<int64_t>& indices, int64_t step);
-    bool state_is_finite();
+    std::string unhealthy_state();
     void log_progress(int64_t epoch, int64_t step, const Tally& tally);
     bool run_epoch(int64_t epoch, int64_t first_step);
     void evaluate(int64_t epoch);
@@ -68,6 +68,8 @@ class Trainer {
     int64_t m_start_step = 0;
     int64_t m_last_checkpoint = -1;
     DivergenceGuard m_divergence;
+    // The last training batch, to check a state before it is checkpointed.
+    std::pair<torch::Tensor, torch::Tensor> m_last_batch;
     SteadyClock::time_point m_start = SteadyClock::now();
     SteadyClock::time_point m_window_start = SteadyClock::now();
     int64_t m_window_samples = 0;
@@ -156,7 +158,8 @@ std::vector<double> Trainer::train_step(const std::vector<int64_t>& indices, int
     const int64_t b = m_s.options.batch_size;
     const auto first = indices.begin() + step * b;
     const auto last = indices.begin() + std::min<int64_t>((step + 1) * b, indices.size());
-    auto [x, y] = m_s.batch(m_s.train, std::vector<int64_t>(first, last));
+    m_last_batch = m_s.batch(m_s.train, std::vector<int64_t>(first, last));
+    const auto& [x, y] = m_last_batch;
     m_s.set_lr(lr_at(m_s.schedule, m_global_step));
     m_s.optimizer->zero_grad();
     if (m_s.reducer) {
@@ -296,15 +299,25 @@ void Trainer::evaluate(int64_t epoch) {
     }
 }
 
-// Tell whether the model's parameters are all finite.
-bool Trainer::state_is_finite() {
+// Return what is wrong with the model's state ("" when nothing): a parameter that is not
+// finite, or a non-finite loss on the last batch, in evaluation mode (the next step's loss,
+// which the divergence guard has not seen yet).
+std::string Trainer::unhealthy_state() {
     torch::NoGradGuard no_grad;
     for (const auto& p : m_s.model->parameters()) {
         if (!torch::isfinite(p).all().item<bool>()) {
-            return false;
+            return "the parameters are not finite";
         }
     }
-    return true;
+    const auto& [x, y] = m_last_batch;
+    if (!x.defined()) {
+        return "";
+    }
+    m_s.model->eval();
+    const double loss =
+        torch::nn::functional::cross_entropy(m_s.model->forward(x), y).item<double>();
+    m_s.model->train();
+    return std::isfinite(loss) ? "" : fmt::format("its loss is {}", nonfinite_text(loss));
 }
 
 // Write a checkpoint from rank 0; epoch_done counts the epochs finished. A state reached
@@ -324,9 +337,8 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
         m_last_checkpoint = m_global_step;
         return;
     }
-    if (!state_is_finite()) {
-        warn(fmt::format("checkpoint at step {} not written: the parameters are not finite",
-                         m_global_step));
+    if (const auto wrong = unhealthy_state(); !wrong.empty()) {
+        warn(fmt::format("checkpoint at step {} not written: {}", m_global_step, wrong));
         return;
     }
     m_last_checkpoint = m_global_step;

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "../temp_dir.h"
+#include "trainer/checkpoint/files.h"
+#include "trainer/checkpoint/frame.h"
 #include "trainer/checkpoint/io.h"
 #include "trainer/data/file_bytes.h"
 #include "trainer/models.h"
@@ -60,8 +62,11 @@ TEST_CASE("a checkpoint restores parameters, momentum and position exactly",
                             TrainPosition{2, 37})
                 .ok());
     auto restored = make_trained("mlp", 1, 28, 0);
-    auto pos = load_checkpoint_bytes(*read_file_bytes(dir.file("c.pt")), "c.pt", *restored.model,
-                                     *restored.optimizer);
+    bool legacy = true;
+    auto payload = read_checkpoint_file(dir.file("c.pt"), legacy);
+    REQUIRE(payload.ok());
+    CHECK_FALSE(legacy);
+    auto pos = load_checkpoint_bytes(*payload, "c.pt", *restored.model, *restored.optimizer);
     REQUIRE(pos.ok());
     CHECK(pos->epoch == 2);
     CHECK(pos->global_step == 37);
@@ -91,4 +96,22 @@ TEST_CASE("a checkpoint of another model is refused with the file named", "[trai
           0);
     auto garbage = load_checkpoint_bytes("not a zip", "x.pt", *cnn.model, *cnn.optimizer);
     CHECK_FALSE(garbage.ok());
+}
+
+TEST_CASE("a saved checkpoint carries a checksum that catches a flipped bit",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    auto original = make_trained("mlp", 1, 28, 1);
+    REQUIRE(
+        save_checkpoint(dir.file("c.pt"), *original.model, *original.optimizer, TrainPosition{0, 5})
+            .ok());
+    auto bytes = *read_file_bytes(dir.file("c.pt"));
+    REQUIRE(read_frame(bytes).ok());
+    // A bit in the middle of the parameters: torch alone would load it.
+    bytes[bytes.size() / 2] ^= 0x08;
+    write_text(dir.file("c.pt"), bytes);
+    bool legacy = true;
+    auto payload = read_checkpoint_file(dir.file("c.pt"), legacy);
+    REQUIRE_FALSE(payload.ok());
+    CHECK(payload.error().rfind(dir.file("c.pt") + ": checksum mismatch (stored ", 0) == 0);
 }
