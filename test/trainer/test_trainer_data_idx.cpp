@@ -95,6 +95,34 @@ TEST_CASE("IDX reader names the file and the problem", "[trainer][idx]") {
     }
 }
 
+// Found by fuzz/fuzz_image_data: a side of 0 gave a set of empty images, and sides of
+// 0xFFFFFFFF read as -1 with count*rows*cols wrapping around to the file's size, so a 17-byte
+// file was accepted as one image of -1x-1 pixels.
+TEST_CASE("IDX reader refuses images with a side of 0 or past 65535 pixels", "[trainer][idx]") {
+    TempDir dir;
+    auto be32 = [](uint32_t v) {
+        return std::string{static_cast<char>(v >> 24), static_cast<char>(v >> 16),
+                           static_cast<char>(v >> 8), static_cast<char>(v)};
+    };
+    write_text(dir.file("lbl"), be32(2049) + be32(1) + std::string(1, '\3'));
+    SECTION("sides that wrap count*rows*cols around to the file's size") {
+        write_text(dir.file("img"),
+                   be32(2051) + be32(1) + be32(0xFFFFFFFF) + be32(0xFFFFFFFF) + "x");
+        auto r = read_idx_pair(dir.file("img"), dir.file("lbl"));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() == dir.file("img") +
+                               ": images of 4294967295x4294967295 pixels (each side must be 1 "
+                               "to 65535)");
+    }
+    SECTION("a side of 0") {
+        write_text(dir.file("img"), be32(2051) + be32(1) + be32(0) + be32(28));
+        auto r = read_idx_pair(dir.file("img"), dir.file("lbl"));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() ==
+              dir.file("img") + ": images of 0x28 pixels (each side must be 1 to 65535)");
+    }
+}
+
 TEST_CASE("make_dataset writes the four standard MNIST files that load_mnist reads",
           "[trainer][idx]") {
     TempDir dir;

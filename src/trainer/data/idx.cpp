@@ -11,6 +11,8 @@ namespace {
 
 constexpr uint32_t k_images_magic = 2051;
 constexpr uint32_t k_labels_magic = 2049;
+// The widest and tallest image read: sides this small keep count * rows * cols within 64 bits.
+constexpr uint32_t k_max_side = 65535;
 
 uint32_t be32(const std::string& b, std::size_t at) {
     auto u = [&](std::size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(b[at + i])); };
@@ -47,10 +49,16 @@ util::Status parse_images(const FileBytes& f, ImageSet& set) {
     if (auto ok = check_header(f, k_images_magic, 16); !ok.ok()) {
         return ok;
     }
+    const uint32_t rows = be32(f.bytes, 8);
+    const uint32_t cols = be32(f.bytes, 12);
+    if (rows == 0 || cols == 0 || rows > k_max_side || cols > k_max_side) {
+        return util::Error{fmt::format("{}: images of {}x{} pixels (each side must be 1 to {})",
+                                       f.path, rows, cols, k_max_side)};
+    }
     set.count = be32(f.bytes, 4);
-    set.rows = static_cast<int>(be32(f.bytes, 8));
-    set.cols = static_cast<int>(be32(f.bytes, 12));
-    const uint64_t expected = 16 + static_cast<uint64_t>(set.count) * set.rows * set.cols;
+    set.rows = static_cast<int>(rows);
+    set.cols = static_cast<int>(cols);
+    const uint64_t expected = 16 + uint64_t{be32(f.bytes, 4)} * rows * cols;
     auto ok = check_size(f, expected, fmt::format("16 + {}*{}*{}", set.count, set.rows, set.cols));
     if (!ok.ok()) {
         return ok;
