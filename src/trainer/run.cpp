@@ -141,7 +141,9 @@ util::Result<checkpoint::TrainPosition> Trainer::resume() {
             auto loaded = checkpoint::load_checkpoint_bytes(
                 message.substr(1), "rank 0's checkpoint", *m_s.model, *m_s.optimizer);
             if (!loaded.ok()) {
-                return util::Error{loaded.error()};
+                // Only this rank fails: exit at once, so that the others see a peer gone
+                // instead of waiting in the barrier of an error they did not have.
+                throw std::runtime_error(loaded.error());
             }
             pos = *loaded;
         }

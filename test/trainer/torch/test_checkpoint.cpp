@@ -115,3 +115,20 @@ TEST_CASE("a saved checkpoint carries a checksum that catches a flipped bit",
     REQUIRE_FALSE(payload.ok());
     CHECK(payload.error().rfind(dir.file("c.pt") + ": checksum mismatch (stored ", 0) == 0);
 }
+
+TEST_CASE("a checkpoint written without a frame by an older trainer loads as legacy",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    auto original = make_trained("mlp", 1, 28, 1);
+    write_text(dir.file("c.pt"),
+               checkpoint_bytes(*original.model, *original.optimizer, TrainPosition{1, 9}));
+    bool legacy = false;
+    auto payload = read_checkpoint_file(dir.file("c.pt"), legacy);
+    REQUIRE(payload.ok());
+    CHECK(legacy);
+    auto restored = make_trained("mlp", 1, 28, 0);
+    auto pos = load_checkpoint_bytes(*payload, "c.pt", *restored.model, *restored.optimizer);
+    REQUIRE(pos.ok());
+    CHECK(pos->global_step == 9);
+    CHECK(same_tensors(original.model->parameters(), restored.model->parameters()));
+}

@@ -147,21 +147,26 @@ TEST_CASE("a bit flipped in the newest checkpoint is caught by its checksum",
     CHECK(events(run, "finish").at(0)["loss"].is_number());
 }
 
-TEST_CASE("no usable checkpoint stops the run with exit 1 instead of starting over",
+TEST_CASE("no usable checkpoint stops both ranks with exit 1 instead of starting over",
           "[trainer][checkpoint]") {
     TempDir dir;
     first_run(dir);
     write_text(ckpt_path(dir, 12), "");
     write_text(ckpt_path(dir, 16), "");
-    const auto run = start_trainer(dir, "second", quick_args(dir, 2), {});
-    CHECK(wait_exit(run, 120s) == 1);
-    const auto errors = events(run, "error");
-    REQUIRE(errors.size() == 1);
-    CHECK(errors[0]["message"] == dir.file("ckpt") +
-                                      ": none of its 2 checkpoints can be resumed from (" +
-                                      ckpt_path(dir, 16) + ": empty file; " + ckpt_path(dir, 12) +
-                                      ": empty file); move them away to start again from step 0");
-    CHECK(events(run, "progress").empty());
+    const auto ranks = start_job(dir, 2, quick_args(dir, 2));
+    for (const auto& r : ranks) {
+        CHECK(wait_exit(r, 120s) == 1);
+    }
+    const auto why = dir.file("ckpt") + ": none of its 2 checkpoints can be resumed from (" +
+                     ckpt_path(dir, 16) + ": empty file; " + ckpt_path(dir, 12) +
+                     ": empty file); move them away to start again from step 0";
+    const auto errors0 = events(ranks[0], "error");
+    REQUIRE(errors0.size() == 1);
+    CHECK(errors0[0]["message"] == why);
+    const auto errors1 = events(ranks[1], "error");
+    REQUIRE(errors1.size() == 1);
+    CHECK(errors1[0]["message"] == "rank 0: " + why);
+    CHECK(events(ranks[0], "progress").empty());
     CHECK(ckpt::list_checkpoints(dir.file("ckpt")).size() == 2);
 }
 
