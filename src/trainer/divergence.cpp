@@ -26,8 +26,9 @@ bool DivergenceGuard::record(int64_t global_step, double loss, double nonfinite)
 
 std::string DivergenceGuard::warning() const {
     return fmt::format(
-        "loss is {} at step {} ({} of {} consecutive non-finite steps allowed by --nan-patience)",
-        nonfinite_text(m_loss), m_step, m_streak, m_patience);
+        "loss is {} at step {}: the run stops if it stays NaN or infinite for {} step(s) in a "
+        "row (--nan-patience)",
+        nonfinite_text(m_loss), m_step, m_patience);
 }
 
 std::string DivergenceGuard::error(int64_t newest_checkpoint, bool has_dir) const {

@@ -20,6 +20,8 @@ class DivergenceGuard {
     bool record(int64_t global_step, double loss, double nonfinite);
     // Tell whether the last step's loss was not finite: its state must not be checkpointed.
     bool unhealthy() const { return m_streak > 0; }
+    // Tell whether the last step began a run of non-finite steps: worth one warning.
+    bool streak_started() const { return m_streak == 1; }
     // Return the warning for the last (non-finite) step.
     std::string warning() const;
     // Return the error that ends the run; newest_checkpoint is the step of the newest good

@@ -227,7 +227,7 @@ bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
         }
         const bool diverged =
             m_divergence.record(m_global_step, sums[0] / std::max(sums[2], 1.0), sums[4]);
-        if (m_divergence.unhealthy() && m_s.rank() == 0) {
+        if (m_divergence.streak_started() && m_s.rank() == 0) {
             warn(m_divergence.warning());
         }
         if (diverged) {

@@ -20,9 +20,12 @@ TEST_CASE("the divergence guard stops after patience non-finite steps in a row",
     CHECK_FALSE(guard.unhealthy());
     CHECK_FALSE(guard.record(2, k_nan, 1));
     CHECK(guard.unhealthy());
+    CHECK(guard.streak_started());
     CHECK(guard.warning() ==
-          "loss is nan at step 2 (1 of 3 consecutive non-finite steps allowed by --nan-patience)");
+          "loss is nan at step 2: the run stops if it stays NaN or infinite for 3 step(s) in a "
+          "row (--nan-patience)");
     CHECK_FALSE(guard.record(3, k_inf, 2));
+    CHECK_FALSE(guard.streak_started());
     CHECK(guard.record(4, k_nan, 1));
     CHECK(guard.error(0, true) ==
           "loss is not finite (nan) for the last 3 step(s), up to step 4 (--nan-patience 3): "
@@ -36,8 +39,10 @@ TEST_CASE("a finite step resets the divergence guard's count", "[trainer][diverg
     CHECK_FALSE(guard.record(2, 1.5, 0));
     CHECK_FALSE(guard.unhealthy());
     CHECK_FALSE(guard.record(3, k_inf, 1));
+    CHECK(guard.streak_started());
     CHECK(guard.warning() ==
-          "loss is inf at step 3 (1 of 2 consecutive non-finite steps allowed by --nan-patience)");
+          "loss is inf at step 3: the run stops if it stays NaN or infinite for 2 step(s) in a "
+          "row (--nan-patience)");
     CHECK(guard.record(4, -k_inf, 1));
 }
 

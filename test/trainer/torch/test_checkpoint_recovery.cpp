@@ -201,3 +201,25 @@ TEST_CASE("a NaN loss stops both ranks with exit 1 and keeps the last good check
     CHECK(ckpt::list_checkpoints(dir.file("ckpt")) == good);
     CHECK(read_text(ckpt_path(dir, 8)) == good_bytes);
 }
+
+TEST_CASE("SIGTERM while the loss is NaN exits 143 without writing a checkpoint",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    first_run(dir);
+    const auto good = ckpt::list_checkpoints(dir.file("ckpt"));
+    const auto good_bytes = read_text(ckpt_path(dir, 16));
+    auto args = quick_args(dir, 100000);  // never ends on its own
+    args.insert(args.end(), {"--lr", "1e30", "--nan-patience", "1000000000"});
+    const auto run = start_trainer(dir, "second", args, {});
+    REQUIRE(wait_for_output(run, "stops if it stays NaN or infinite", 60s));
+    ::kill(run.pid, SIGTERM);
+    CHECK(wait_exit(run, 60s) == 143);
+    CHECK(events(run, "checkpoint").empty());
+    bool refused = false;
+    for (const auto& w : warnings(run)) {
+        refused = refused || w.find(" not written: the loss is not finite") != std::string::npos;
+    }
+    CHECK(refused);
+    CHECK(ckpt::list_checkpoints(dir.file("ckpt")) == good);
+    CHECK(read_text(ckpt_path(dir, 16)) == good_bytes);
+}
