@@ -4,6 +4,13 @@
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
+# The CLI, its tests and fakes built with AddressSanitizer and UBSan (the trainer stays plain).
+# One setting for demo and test, so that one build directory serves both without rebuilding.
+SANITIZE ?= ON
+# The fuzz targets (fuzz/), run for FUZZ_SECONDS each by make test. In CI a missing clang with
+# libFuzzer fails the build; elsewhere (AUTO) the fuzz tests are left out.
+FUZZ ?= $(if $(filter true,$(CI)),ON,AUTO)
+FUZZ_SECONDS ?= 30
 
 .PHONY: demo test setup configure build build-tools clean format
 
@@ -18,7 +25,8 @@ setup:
 
 configure: setup
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DKFTRAIN_BUILD_TRAINER=ON \
-		-DKFTRAIN_BUILD_TESTS=ON
+		-DKFTRAIN_BUILD_TESTS=ON -DKFTRAIN_SANITIZE=$(SANITIZE) -DKFTRAIN_FUZZ=$(FUZZ) \
+		-DKFTRAIN_FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)

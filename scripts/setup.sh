@@ -10,6 +10,7 @@ cli_packages=(
     libcli11-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev catch2
     libcurl4-openssl-dev python3
     libssl-dev  # the trainer's HTTPS test servers and the certificates they make
+    clang-14 libclang-rt-14-dev  # the fuzz targets (fuzz/): clang with libFuzzer
 )
 trainer_packages=(
     libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev
