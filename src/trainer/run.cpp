@@ -102,16 +102,7 @@ util::Result<std::string> Trainer::pick_checkpoint(checkpoint::TrainPosition& po
     for (const auto& temp : checkpoint::remove_checkpoint_temps(dir)) {
         warn(fmt::format("removed {}, left by an interrupted checkpoint write", temp));
     }
-    auto choice = checkpoint::choose_checkpoint(
-        dir, [this, &pos](const std::string& path, const std::string& payload) -> util::Status {
-            auto loaded =
-                checkpoint::load_checkpoint_bytes(payload, path, *m_s.model, *m_s.optimizer);
-            if (!loaded.ok()) {
-                return util::Error{loaded.error()};
-            }
-            pos = *loaded;
-            return util::Unit{};
-        });
+    auto choice = checkpoint::load_newest_usable(dir, *m_s.model, *m_s.optimizer, pos);
     if (!choice.ok()) {
         return util::Error{choice.error()};
     }
@@ -352,8 +343,7 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
     auto saved = checkpoint::save_checkpoint(path, *m_s.model, *m_s.optimizer,
                                              checkpoint::TrainPosition{epoch_done, m_global_step});
     if (!saved.ok()) {
-        m_s.log->emit(event::k_warning,
-                      {{field::k_message, "checkpoint not written: " + saved.error()}});
+        warn("checkpoint not written: " + saved.error());
         return;
     }
     checkpoint::rotate_checkpoints(dir, m_s.options.keep_checkpoints, m_global_step);
@@ -370,7 +360,7 @@ void Trainer::dump_params() {
     auto ok =
         checkpoint::write_params_dump(fmt::format("{}.rank{}", prefix, m_s.rank()), *m_s.model);
     if (!ok.ok()) {
-        m_s.log->emit(event::k_warning, {{field::k_message, ok.error()}});
+        warn(ok.error());
     }
 }
 

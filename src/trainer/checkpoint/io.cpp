@@ -46,6 +46,20 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
     }
 }
 
+util::Result<ResumeChoice> load_newest_usable(const std::string& dir, Net& model,
+                                              torch::optim::Optimizer& optimizer,
+                                              TrainPosition& pos) {
+    return choose_checkpoint(
+        dir, [&](const std::string& path, const std::string& payload) -> util::Status {
+            auto loaded = load_checkpoint_bytes(payload, path, model, optimizer);
+            if (!loaded.ok()) {
+                return util::Error{loaded.error()};
+            }
+            pos = *loaded;
+            return util::Unit{};
+        });
+}
+
 util::Status save_checkpoint(const std::string& path, Net& model,
                              torch::optim::Optimizer& optimizer, TrainPosition pos) {
     return data::write_file_atomic(path, encode_frame(checkpoint_bytes(model, optimizer, pos)));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "trainer/checkpoint/files.h"
 #include "trainer/models.h"
 #include "util/result.h"
 
@@ -23,6 +24,13 @@ std::string checkpoint_bytes(Net& model, torch::optim::Optimizer& optimizer, Tra
 // device of the model's parameters, whichever device it was saved from; name is used in errors.
 util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std::string& name,
                                                   Net& model, torch::optim::Optimizer& optimizer);
+
+// Resume from dir: load its newest usable checkpoint into model and optimizer
+// (choose_checkpoint with load_checkpoint_bytes) and set pos to its position; pos stays as
+// it is when dir holds no checkpoint.
+util::Result<ResumeChoice> load_newest_usable(const std::string& dir, Net& model,
+                                              torch::optim::Optimizer& optimizer,
+                                              TrainPosition& pos);
 
 // Write checkpoint bytes in a checksummed frame (checkpoint/frame.h) to path atomically.
 util::Status save_checkpoint(const std::string& path, Net& model,
