@@ -6,6 +6,9 @@
 #include <regex>
 #include <set>
 
+#include "manifest/k8s_checks.h"
+#include "manifest/k8s_rules.h"
+
 namespace kftrain::manifest {
 namespace {
 
@@ -13,6 +16,8 @@ using util::error;
 using util::Status;
 
 constexpr size_t k_max_label = 63;
+constexpr size_t k_max_subdomain = 253;
+constexpr const char* k_label_pattern = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 
 Status fail(const JobSpec& spec, const std::string& path, const std::string& what,
             const std::string& got) {
@@ -21,7 +26,7 @@ Status fail(const JobSpec& spec, const std::string& path, const std::string& wha
 }
 
 bool label_chars(const std::string& text, bool first_may_be_digit) {
-    static const std::regex k_label("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    static const std::regex k_label(k_label_pattern);
     if (text.empty() || text.size() > k_max_label || !std::regex_match(text, k_label)) {
         return false;
     }
@@ -46,15 +51,16 @@ Status check_name(const JobSpec& spec) {
            : fmt::format("{}-{}-{}", spec.name, spec.replicas > 1 ? "worker" : "master",
                          spec.replicas > 1 ? spec.replicas - 2 : 0);
     if (longest.size() > k_max_label) {
-        return fail(spec, "name",
-                    fmt::format("too long for {} replicas: the {} {} would exceed 63 characters",
-                                spec.replicas, v2 ? "node pod's host name" : "operator's service",
-                                longest),
-                    spec.name);
+        return fail(
+            spec, "name",
+            fmt::format("too long for {} replicas: the {} {} would exceed 63 characters",
+                        spec.replicas, v2 ? "node pod's host name" : "operator's service", longest),
+            spec.name);
     }
     if (v2 && !is_dns1123_label(spec.runtime)) {
         return fail(spec, "runtime",
-                    "must name a runtime: a DNS-1123 label, or TrainingRuntime/ and one", spec.runtime);
+                    "must name a runtime: a DNS-1123 label, or TrainingRuntime/ and one",
+                    spec.runtime);
     }
     if (!is_dns1123_label(spec.namespace_)) {
         return fail(spec, "namespace", "must be a DNS-1123 label", spec.namespace_);
@@ -114,8 +120,8 @@ Status check_volumes(const JobSpec& spec) {
             return fail(spec, at, "needs exactly one of claim or configMap",
                         v.claim.empty() ? "neither" : "both");
         }
-        if (v.mount_path.empty() || v.mount_path[0] != '/') {
-            return fail(spec, at + ".mountPath", "must be an absolute path", v.mount_path);
+        if (std::string rule = mount_path_problem(v.mount_path); !rule.empty()) {
+            return fail(spec, at + ".mountPath", rule, v.mount_path);
         }
         if (!paths.insert(v.mount_path).second) {
             return fail(spec, at + ".mountPath", "is used by another volume", v.mount_path);
@@ -124,20 +130,11 @@ Status check_volumes(const JobSpec& spec) {
     return util::ok_status();
 }
 
-Status check_env_and_labels(const JobSpec& spec) {
+Status check_env(const JobSpec& spec) {
     static const std::regex k_env_name("[-._a-zA-Z][-._a-zA-Z0-9]*");
     for (const auto& [name, var] : spec.env) {
         if (!std::regex_match(name, k_env_name)) {
             return fail(spec, "env." + name, "is not a valid environment variable name", name);
-        }
-    }
-    static const std::regex k_label_value("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
-    for (const auto& [key, value] : spec.labels) {
-        if (value.size() > k_max_label || !std::regex_match(value, k_label_value)) {
-            return fail(spec, "labels." + key,
-                        "must be a label value: at most 63 letters, digits, '-', '_' or '.', "
-                        "starting and ending with a letter or digit",
-                        value);
         }
     }
     return util::ok_status();
@@ -188,8 +185,13 @@ bool is_dns1123_label(const std::string& text) {
     return label_chars(text, true);
 }
 
+bool is_dns1123_subdomain(const std::string& text) {
+    static const std::regex k_subdomain(fmt::format("{0}(\\.{0})*", k_label_pattern));
+    return !text.empty() && text.size() <= k_max_subdomain && std::regex_match(text, k_subdomain);
+}
+
 Status validate_job(const JobSpec& spec) {
-    for (auto check : {check_name, check_replicas, check_volumes, check_env_and_labels,
+    for (auto check : {check_name, check_replicas, check_volumes, check_env, check_kubernetes_rules,
                        check_command, check_gpus}) {
         auto result = check(spec);
         if (!result) {

@@ -18,4 +18,8 @@ bool is_dns1035_label(const std::string& text);
 // Return whether text is a DNS-1123 label (like DNS-1035, may start with a digit).
 bool is_dns1123_label(const std::string& text);
 
+// Return whether text is a DNS-1123 subdomain: DNS-1123 labels (of any length) joined by '.',
+// at most 253 characters; what Kubernetes requires of most object names.
+bool is_dns1123_subdomain(const std::string& text);
+
 }  // namespace kftrain::manifest
