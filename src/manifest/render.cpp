@@ -4,6 +4,7 @@
 
 #include <regex>
 
+#include "manifest/required_fields.h"
 #include "manifest/suggest.h"
 #include "manifest/template_values.h"
 #include "manifest/trainjob_fields.h"
@@ -151,8 +152,8 @@ util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl) {
     }
     YAML::Node root = *parsed;
     if (!root.IsMap()) {
-        return error(
-            fmt::format("{}: a template must be a YAML map (a PyTorchJob or a TrainJob)", tmpl.name));
+        return error(fmt::format("{}: a template must be a YAML map (a PyTorchJob or a TrainJob)",
+                                 tmpl.name));
     }
     const std::string template_kind = root["kind"].IsScalar() ? root["kind"].Scalar() : "";
     if (template_kind != kind_name(spec.kind)) {
@@ -178,6 +179,10 @@ util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl) {
         document["spec"]["pytorchReplicaSpecs"].IsMap()) {
         YAML::Node replica_specs = root["spec"]["pytorchReplicaSpecs"];
         replica_specs.remove("Worker");
+    }
+    auto complete = check_required_fields(root, tmpl, spec);
+    if (!complete) {
+        return util::Error{complete.error()};
     }
     return root;
 }
