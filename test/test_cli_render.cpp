@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_runner.h"
+#include "support/fake_cluster.h"
 #include "support/files.h"
 
 using kftrain::test::run_kftrain;
@@ -103,10 +104,9 @@ TEST_CASE("kftrain render --kind TrainJob renders the same job file as a TrainJo
     CHECK(bad.err == "kftrain: error: --kind: must be PyTorchJob or TrainJob (got MPIJob)\n");
 }
 
-TEST_CASE("a key a TrainJob cannot express is refused with exit 2 and nothing printed",
-          "[cli]") {
-    auto run = run_kftrain({"render", "-f", k_example, "--kind", "TrainJob", "--set",
-                            "runPolicy.cleanPodPolicy=All"});
+TEST_CASE("a key a TrainJob cannot express is refused with exit 2 and nothing printed", "[cli]") {
+    auto run = run_kftrain(
+        {"render", "-f", k_example, "--kind", "TrainJob", "--set", "runPolicy.cleanPodPolicy=All"});
     CHECK(run.code == 2);
     CHECK(run.out.empty());
     CHECK(run.err ==
@@ -138,4 +138,67 @@ TEST_CASE("kftrain version and --version print the version", "[cli]") {
     auto flag = run_kftrain({"--version"});
     CHECK(flag.code == 0);
     CHECK(flag.out == std::string("kftrain ") + KFTRAIN_VERSION + "\n");
+}
+
+TEST_CASE("what Kubernetes would reject exits 2 before render prints or submit applies",
+          "[cli][submit]") {
+    std::string dir = kftrain::test::make_temp_dir();
+    std::string tmpl = kftrain::test::read_test_data("../../templates/pytorchjob.yaml");
+    const std::string image = "image: \"{{ image }}\"";
+    tmpl.replace(tmpl.find(image), image.size(), "image: \"{{ priorityClassName }}\"");
+    kftrain::test::write_file(dir + "/erases-image.yaml", tmpl);
+    kftrain::test::write_file(dir + "/label.yaml", "name: a\nlabels:\n  -bad/key: x\n");
+    kftrain::test::write_file(dir + "/toleration.yaml",
+                              "name: a\ntolerations:\n  - key: dedicated\n    operator: "
+                              "Exists\n    value: gpu\n");
+    struct Case {
+        std::vector<std::string> args;
+        std::string err;
+    };
+    const std::vector<Case> cases = {
+        {{"-f", dir + "/label.yaml"},
+         "kftrain: error: " + dir +
+             "/label.yaml:3: labels.\"-bad/key\": the key must be a qualified name: the prefix "
+             "before '/' must be a DNS-1123 subdomain: at most 253 lower-case letters, digits, "
+             "'-' and '.', starting and ending with a letter or digit (got -bad/key)\n"},
+        {{"-f", dir + "/toleration.yaml"},
+         "kftrain: error: " + dir +
+             "/toleration.yaml:5: tolerations[0].value: must be empty when operator is Exists "
+             "(got gpu)\n"},
+        {{"-f", k_example, "--template", dir + "/erases-image.yaml"},
+         "kftrain: error: " + dir +
+             "/erases-image.yaml:31: the rendered PyTorchJob has no "
+             "spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].image, which it "
+             "needs: {{ priorityClassName }} there leaves it out for this job (the built-in "
+             "template has {{ image }} there)\n"},
+    };
+    kftrain::test::FakeCluster cluster("created");
+    for (const auto& c : cases) {
+        for (const char* verb : {"render", "submit"}) {
+            std::vector<std::string> args = {verb};
+            args.insert(args.end(), c.args.begin(), c.args.end());
+            INFO(args.back());
+            auto run = cluster.run(args);
+            CHECK(run.code == 2);
+            CHECK(run.out.empty());
+            CHECK(run.err == c.err);
+        }
+    }
+    CHECK(cluster.calls().empty());
+}
+
+TEST_CASE("a literal credential in env is rendered with a warning on stderr", "[cli]") {
+    std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/job.yaml",
+                              "name: a\nmlflow:\n  trackingUri: http://mlflow\n"
+                              "  credentialsSecret: mlflow-credentials\nenv:\n"
+                              "  MLFLOW_TRACKING_PASSWORD: hunter2\n");
+    auto run = run_kftrain({"render", "-f", dir + "/job.yaml", "-o", "json"});
+    CHECK(run.code == 0);
+    CHECK(nlohmann::json::parse(run.out)["metadata"]["name"] == "a");
+    CHECK(run.err == "kftrain: warning: " + dir +
+                         "/job.yaml:6: env.MLFLOW_TRACKING_PASSWORD: a literal value, and "
+                         "mlflow.credentialsSecret also sets MLFLOW_TRACKING_PASSWORD from Secret "
+                         "mlflow-credentials; the literal is written into the manifest in plain "
+                         "text: remove it\n");
 }

@@ -5,6 +5,7 @@
 #include "cli/exit_codes.h"
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
+#include "manifest/credentials.h"
 #include "manifest/render.h"
 
 namespace kftrain::cli {
@@ -62,6 +63,7 @@ util::Status RenderOptions::validate() {
 }
 
 int RenderOptions::run(Context& ctx) const {
+    manifest::print_credential_warnings(rendered.spec, ctx.err);
     ctx.out << view::format_manifest(rendered.manifest, format);
     return k_exit_ok;
 }
