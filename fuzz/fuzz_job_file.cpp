@@ -10,6 +10,7 @@
 #include "manifest/load.h"
 #include "manifest/render.h"
 #include "manifest/yaml_emit.h"
+#include "yaml_hang.h"
 
 namespace {
 
