@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+
+namespace kftrain::util {
+
+// Return text with the credentials of every http(s) URI in it replaced by ***: the userinfo
+// ("https://user:pass@host" gives "https://***@host") and the values of query parameters
+// whose name holds token, password, passwd, secret or key ("?token=abc" gives "?token=***").
+// Everything else is kept as it is, so the text still says which server it names.
+std::string redact_credentials(const std::string& text);
+
+}  // namespace kftrain::util

@@ -1,0 +1,36 @@
+#include <catch2/catch.hpp>
+
+#include "util/redact.h"
+
+using kftrain::util::redact_credentials;
+
+TEST_CASE("redact_credentials masks what a URI carries to log in, and nothing else", "[util]") {
+    struct Case {
+        const char* name;
+        const char* in;
+        const char* out;
+    };
+    const Case cases[] = {
+        {"user and password", "http://user:pass@mlflow:5000", "http://***@mlflow:5000"},
+        {"token as user", "https://ghp_abc@github.com/org/repo", "https://***@github.com/org/repo"},
+        {"upper-case scheme", "HTTPS://u:p@host/x", "HTTPS://***@host/x"},
+        {"token query", "http://host/api?token=abc&run=1", "http://host/api?token=***&run=1"},
+        {"api_key and password", "https://h/?api_key=k1&password=p;x=y#frag",
+         "https://h/?api_key=***&password=***;x=y#frag"},
+        {"client secret, any case", "http://h?Client_Secret=s", "http://h?Client_Secret=***"},
+        {"both", "http://a:b@h:1/p?access_token=t", "http://***@h:1/p?access_token=***"},
+        {"in a sentence", "uri http://a:b@h, then text", "uri http://***@h, then text"},
+        {"two URIs", "x=http://a:b@h y=https://c@i", "x=http://***@h y=https://***@i"},
+        {"quoted in JSON", R"({"uri":"http://a:b@h"})", R"({"uri":"http://***@h"})"},
+        {"no credentials", "http://mlflow:5000/path?run=1", "http://mlflow:5000/path?run=1"},
+        {"@ in the path only", "http://host/users/@me", "http://host/users/@me"},
+        {"not a URI", "user:pass@host", "user:pass@host"},
+        {"empty value kept", "http://h?token=", "http://h?token="},
+        {"plain text", "hello world", "hello world"},
+        {"empty", "", ""},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        CHECK(redact_credentials(c.in) == c.out);
+    }
+}
