@@ -1,9 +1,12 @@
 #include "cli/delete_cmd.h"
 
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "cli/backend_select.h"
 #include "cli/exit_codes.h"
+#include "cli/local/local_backend.h"
 #include "cli/verb.h"
 
 namespace kftrain::cli {
@@ -14,7 +17,28 @@ constexpr const char* k_delete_examples =
     "  # Delete a job; the operator removes its pods\n"
     "  kftrain delete mnist-ddp -n ml-training\n"
     "  # Return only once it is gone\n"
-    "  kftrain delete mnist-ddp --wait";
+    "  kftrain delete mnist-ddp --wait\n"
+    "  # A local job whose state cannot be read: stop what can be found of it, remove it\n"
+    "  kftrain delete mnist-ddp --local --force";
+
+// delete --force: the local backend's forced removal, which reads no kind.
+int run_forced(job::Backend& backend, const std::string& job, Context& ctx) {
+    auto* local = dynamic_cast<local::LocalBackend*>(&backend);
+    if (local == nullptr) {
+        return report_error(ctx,
+                            fmt::format("--force: only for local jobs (got --force for {} on "
+                                        "the cluster; kubectl delete --force skips the grace "
+                                        "period instead)",
+                                        job),
+                            k_exit_bad_input);
+    }
+    auto removed = local->force_remove(job);
+    if (!removed) {
+        return report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
+    }
+    ctx.out << job << " deleted\n";
+    return k_exit_ok;
+}
 
 }  // namespace
 
@@ -24,6 +48,9 @@ void setup_delete(CLI::App& app, Context& ctx) {
     sub->footer(k_delete_examples);
     sub->add_option("job", options->job, "Name of the job")->required();
     sub->add_flag("--wait", options->wait, "Return once the job is gone");
+    sub->add_flag("--force", options->force,
+                  "Local: delete a job even when its state cannot be read, after stopping every "
+                  "process of it that can be identified");
     run_when_parsed(*sub, options, ctx);
 }
 
@@ -38,6 +65,9 @@ util::Status DeleteOptions::validate() const {
 
 int DeleteOptions::run(Context& ctx) const {
     auto backend = make_backend(ctx, "", namespace_);
+    if (force) {
+        return run_forced(*backend, job, ctx);
+    }
     auto kind = backend->kind_of(job);  // for the line printed: pytorchjob/x or trainjob/x
     if (!kind && kind.error_code(k_exit_cluster) == k_exit_not_found) {
         return report_error(ctx, kind.error(), k_exit_not_found);

@@ -12,11 +12,12 @@ namespace kftrain::cli {
 struct DeleteOptions {
     std::string job;
     bool wait = false;
+    bool force = false;      // local: delete whatever state.json says, stopping what it can
     std::string namespace_;  // derived: -n, else kubectl's
 
     // Take the namespace from the global flags.
     util::Status complete(const Context& ctx);
-    // Accept every combination: delete has no flag values to check.
+    // Accept every combination: --force is checked against the backend in run().
     util::Status validate() const;
     // Delete the job and stop its replicas; return the exit code.
     int run(Context& ctx) const;

@@ -4,7 +4,7 @@
 //
 //   fake-replica [--steps N] [--step-ms MS] [--fail-rank R] [--fail-code C]
 //                [--fail-once MARKER] [--hold-rank R] [--env-out DIR]
-//                [--wait-peers DIR]
+//                [--wait-peers DIR] [--hold-file PATH] [--pid-dir DIR]
 //
 // --fail-rank R makes rank R exit with --fail-code (default 1) after its
 // steps; with --fail-once MARKER only while MARKER does not exist (it is
@@ -13,7 +13,9 @@
 // the distributed variables. Without RANK (a TrainJob's node) the rank is
 // PET_NODE_RANK and the world PET_NNODES. --wait-peers DIR makes every rank that succeeds
 // write DIR/rank-R.done and rank 0 wait for the others' files first, like
-// the final barrier of a data-parallel job.
+// the final barrier of a data-parallel job. --hold-file PATH keeps every rank
+// running until PATH exists, then lets it go on. --pid-dir DIR writes DIR/PID.pid
+// for every process started, so a test can count (and check on) them all.
 #include <unistd.h>
 
 #include <chrono>
@@ -35,6 +37,8 @@ struct Options {
     int hold_rank = -2;
     std::string env_out;
     std::string wait_peers;
+    std::string hold_file;
+    std::string pid_dir;
 };
 
 std::string env(const char* name) {
@@ -63,6 +67,10 @@ Options parse(int argc, char** argv) {
             o.env_out = value;
         } else if (flag == "--wait-peers") {
             o.wait_peers = value;
+        } else if (flag == "--hold-file") {
+            o.hold_file = value;
+        } else if (flag == "--pid-dir") {
+            o.pid_dir = value;
         }
     }
     return o;
@@ -73,7 +81,7 @@ void write_env(const std::string& dir, int rank) {
     for (const char* name :
          {"MASTER_ADDR", "MASTER_PORT", "PET_MASTER_ADDR", "PET_MASTER_PORT", "WORLD_SIZE", "RANK",
           "PET_NNODES", "PET_NODE_RANK", "PET_NPROC_PER_NODE", "LOCAL_RANK", "PYTHONUNBUFFERED",
-          "FAKE_USER_VAR"}) {
+          "FAKE_USER_VAR", "FAKE_SECRET", "FAKE_SHELL_ONLY", "HOME", "MLFLOW_TRACKING_URI"}) {
         out << name << "=" << env(name) << "\n";
     }
 }
@@ -114,6 +122,9 @@ int main(int argc, char** argv) {
     const bool v2 = env("RANK").empty() && !env("PET_NODE_RANK").empty();
     int rank = std::atoi(env(v2 ? "PET_NODE_RANK" : "RANK").c_str());
     int world = std::atoi(env(v2 ? "PET_NNODES" : "WORLD_SIZE").c_str());
+    if (!o.pid_dir.empty()) {
+        std::ofstream(o.pid_dir + "/" + std::to_string(::getpid()) + ".pid") << rank << "\n";
+    }
     if (!o.env_out.empty()) {
         write_env(o.env_out, rank);
     }
@@ -129,6 +140,9 @@ int main(int argc, char** argv) {
                       << R"(,"samples_per_sec":100.0,"eta_s":)" << (o.steps - step) << "}"
                       << std::endl;
         }
+    }
+    while (!o.hold_file.empty() && !std::ifstream(o.hold_file)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     while (o.hold_rank == rank || o.hold_rank == -1) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));

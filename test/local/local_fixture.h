@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "cli/local/local_backend.h"
-#include "cli/local/stop.h"
 #include "cli/local/proc_info.h"
 #include "cli/local/state_dir.h"
+#include "cli/local/stop.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
 
@@ -31,7 +31,7 @@ class LocalJobs {
     }
     ~LocalJobs() {
         for (const auto& name : cli::local::job_names()) {
-            m_backend->remove(name, true);
+            m_backend->force_remove(name);  // also a job whose state a test spoiled
         }
     }
 
@@ -62,8 +62,8 @@ class LocalJobs {
 
     // Poll the job's status until pred holds; fail the test after the deadline.
     cli::job::JobStatus wait_for(const std::string& job,
-                            const std::function<bool(const cli::job::JobStatus&)>& pred,
-                            std::chrono::seconds limit = std::chrono::seconds(60)) {
+                                 const std::function<bool(const cli::job::JobStatus&)>& pred,
+                                 std::chrono::seconds limit = std::chrono::seconds(60)) {
         auto deadline = std::chrono::steady_clock::now() + limit;
         while (true) {
             auto status = m_backend->status(job);

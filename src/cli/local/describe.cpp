@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/local/state_dir.h"
+#include "util/redact.h"
 #include "util/subprocess.h"
 
 namespace kftrain::cli::local {
@@ -30,12 +31,12 @@ void describe_replica(std::string& out, const ReplicaState& r) {
                        r.exit_code ? std::to_string(*r.exit_code) : std::string("-"));
     out += fmt::format("    Started:   {}\n", or_dash(r.started));
     out += fmt::format("    Finished:  {}\n", or_dash(r.finished));
-    out += fmt::format("    Command:   {}\n", util::format_argv(r.argv));
+    out += fmt::format("    Command:   {}\n", util::redact_credentials(util::format_argv(r.argv)));
     out += "    Environment:\n";
     for (const char* name : k_injected) {
         auto it = r.env.find(name);
         if (it != r.env.end()) {
-            out += fmt::format("      {}={}\n", name, it->second);
+            out += fmt::format("      {}={}\n", name, util::redact_credentials(it->second));
         }
     }
 }

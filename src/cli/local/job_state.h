@@ -37,7 +37,7 @@ struct JobState {
     std::string name;
     std::string namespace_ = "default";
     std::string kind = "PyTorchJob";  // or TrainJob: what the job file rendered
-    std::string phase = "Created";  // a JobPhase name
+    std::string phase = "Created";    // a JobPhase name
     std::string reason;
     std::string message;
     std::string created;
@@ -68,13 +68,16 @@ bool is_lead_replica(const ReplicaState& replica);
 // Return the job's state as the JSON document of state.json.
 nlohmann::json to_json(const JobState& state);
 
-// Read a state.json document; an error naming the field when it is malformed.
+// Read a state.json document; an error naming the field when it is malformed: "field
+// 'replicas[1].pid' is not a number".
 util::Result<JobState> job_state_from_json(const nlohmann::json& doc);
 
-// Read a job's state.json (error code 3 when the job has none).
+// Read a job's state.json: error code 3 when the job has no state directory; code 4 when
+// state.json cannot be read or is malformed: "state.json of job mnist: field 'replicas[1].pid'
+// is not a number; remove the job with: kftrain delete mnist --force".
 util::Result<JobState> read_job_state(const std::string& name);
 
-// Write a job's state.json atomically.
+// Write a job's state.json atomically, mode 0600.
 util::Status write_job_state(const JobState& state);
 
 // Return the sum of every replica's restarts.

@@ -4,21 +4,29 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include "cli/exit_codes.h"
 #include "cli/local/command_line.h"
 #include "cli/local/describe.h"
-#include "cli/local/logs.h"
-#include "cli/local/stop.h"
 #include "cli/local/job_plan.h"
+#include "cli/local/last_word.h"
+#include "cli/local/launch.h"
+#include "cli/local/logs.h"
+#include "cli/local/name_lock.h"
 #include "cli/local/proc_info.h"
 #include "cli/local/replica_container.h"
 #include "cli/local/replica_env.h"
 #include "cli/local/state_dir.h"
 #include "cli/local/status_convert.h"
+#include "cli/local/stop.h"
+#include "util/redact.h"
 #include "util/subprocess.h"
 
 namespace kftrain::cli::local {
@@ -27,6 +35,9 @@ namespace {
 
 constexpr auto k_start_timeout = std::chrono::seconds(15);
 constexpr auto k_poll = std::chrono::milliseconds(50);
+// How long a verb waits for another one that changes the same job (a submit waits for its
+// supervisor up to k_start_timeout; a delete for the job's grace periods).
+constexpr auto k_lock_wait = std::chrono::milliseconds(40000);
 
 std::string current_dir() {
     std::error_code ec;
@@ -58,21 +69,24 @@ std::string joined(const std::vector<std::string>& items) {
 }
 
 // Say once what the manifest sets that this machine does not carry out.
-void print_notes(std::ostream& err, const job::RenderedJob& job) {
+void print_notes(std::ostream& err, const job::RenderedJob& job,
+                 const std::map<std::string, std::string>& from_shell) {
     auto containers = read_replica_containers(job.manifest);
     if (!containers) {
         return;  // plan_job has refused it already
     }
     auto ignored = ignored_settings(*containers, job.spec.volumes);
     if (!ignored.empty()) {
-        err << "kftrain: note: running on this machine: " << joined(ignored)
-            << (ignored.size() == 1 ? " does" : " do") << " not apply (volumes with localPath are "
+        err << "kftrain: note: running on this machine: "
+            << util::redact_credentials(joined(ignored)) << (ignored.size() == 1 ? " does" : " do")
+            << " not apply (volumes with localPath are "
             << "mapped)\n";
     }
     std::vector<std::string> not_set;
     for (const auto& [type, container] : *containers) {
         for (const auto& name : container.env_not_set) {
-            if (std::find(not_set.begin(), not_set.end(), name) == not_set.end()) {
+            if (std::find(not_set.begin(), not_set.end(), name) == not_set.end() &&
+                from_shell.count(name) == 0) {
                 not_set.push_back(name);
             }
         }
@@ -80,18 +94,102 @@ void print_notes(std::ostream& err, const job::RenderedJob& job) {
     if (!not_set.empty()) {
         err << "kftrain: note: variables from Secrets and other references are not set "
                "locally: "
-            << joined(not_set) << "\n";
+            << joined(not_set) << " (pass one from your shell with --env-from-shell NAME)\n";
+    }
+    if (!from_shell.empty()) {
+        std::vector<std::string> names;
+        for (const auto& entry : from_shell) {
+            names.push_back(entry.first);
+        }
+        err << "kftrain: note: passed from your shell (--env-from-shell): " << joined(names)
+            << "\n";
     }
 }
 
-util::Status prepare_dir(const JobState& state) {
-    std::error_code ec;
-    fs::remove_all(job_dir(state.name), ec);
-    fs::create_directories(logs_dir(state.name), ec);
-    if (ec) {
-        return util::error(fmt::format("cannot create {}: {}", logs_dir(state.name), ec.message()));
+// Write a file the supervisor appends to, so that it is made mode 0600.
+util::Status make_private_file(const std::string& path) {
+    return write_file_atomic(path, "");
+}
+
+// Fill a new state directory at dir: logs/, state.json, launch.json, supervisor.json's
+// reserved space and supervisor.log.
+util::Status fill_dir(const std::string& dir, const JobState& state,
+                      const std::vector<ReplicaLaunch>& launch) {
+    auto done = make_private_dir(dir + "/logs");
+    if (done) {
+        done = write_file_atomic(dir + "/state.json", to_json(state).dump(2) + "\n");
     }
-    return write_job_state(state);
+    if (done) {
+        done = write_file_atomic(dir + "/launch.json", launch_json(launch));
+    }
+    if (done) {
+        done = reserve_file(dir + "/supervisor.json", k_last_word_size);
+    }
+    if (done) {
+        done = make_private_file(dir + "/supervisor.log");
+    }
+    return done;
+}
+
+// Make the job's state directory: filled beside it, then renamed into place, so that no
+// verb ever sees it half made; an old one (a finished job of the name) is removed.
+util::Status prepare_dir(const JobState& state, const std::vector<ReplicaLaunch>& launch) {
+    const std::string staging = fmt::format("{}/.new-{}-{}", jobs_root(), state.name, ::getpid());
+    std::error_code ec;
+    fs::remove_all(staging, ec);
+    auto filled = fill_dir(staging, state, launch);
+    if (filled) {
+        fs::remove_all(job_dir(state.name), ec);
+        if (::rename(staging.c_str(), job_dir(state.name).c_str()) != 0) {
+            filled = util::error(
+                fmt::format("cannot create {}: {}", job_dir(state.name), std::strerror(errno)));
+        }
+    }
+    if (!filled) {
+        fs::remove_all(staging, ec);
+    }
+    return filled;
+}
+
+// Return the values of the variables the user passes from the shell; error (exit 2) naming
+// one that is not set.
+util::Result<std::map<std::string, std::string>> shell_values(
+    const std::vector<std::string>& names) {
+    std::map<std::string, std::string> values;
+    for (const auto& name : names) {
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) {
+            return util::error(fmt::format("--env-from-shell: {} is not set in this shell", name),
+                               k_exit_bad_input);
+        }
+        values[name] = value;
+    }
+    return values;
+}
+
+// Refuse to submit over a job of the name that runs, or whose state cannot be read; stop it
+// first with --replace.
+util::Status make_room(const std::string& name, bool replace) {
+    auto existing = read_job_state(name);
+    if (!existing) {
+        if (existing.error_code(0) == k_exit_not_found) {
+            return util::ok_status();
+        }
+        return util::error(fmt::format("job {} exists on this machine and cannot be replaced: {}",
+                                       name, existing.error()),
+                           k_exit_bad_input);
+    }
+    if (!job_active(*existing)) {
+        return util::ok_status();
+    }
+    if (!replace) {
+        return util::error(fmt::format("job {} is already running on this machine; delete it "
+                                       "or submit with --replace",
+                                       name),
+                           k_exit_bad_input);
+    }
+    stop_processes(*existing);
+    return util::ok_status();
 }
 
 }  // namespace
@@ -103,7 +201,8 @@ std::unique_ptr<job::Backend> make_local_backend(std::ostream& err) {
     return std::make_unique<LocalBackend>(err);
 }
 
-util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job, const job::SubmitFlags& flags) {
+util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
+                                               const job::SubmitFlags& flags) {
     const manifest::JobSpec& spec = job.spec;
     if (flags.dry_run == job::DryRun::Server) {
         return util::error(
@@ -111,15 +210,17 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job, cons
             "(got server with the local backend)",
             k_exit_bad_input);
     }
-    auto existing = read_job_state(spec.name);
-    if (existing && supervisor_alive(*existing)) {
-        if (!flags.replace) {
-            return util::error(fmt::format("job {} is already running on this machine; delete it "
-                                           "or submit with --replace",
-                                           spec.name),
-                               k_exit_bad_input);
-        }
-        stop_processes(*existing);
+    auto from_shell = shell_values(m_env_from_shell);
+    if (!from_shell) {
+        return from_shell.error_value();
+    }
+    auto lock = NameLock::acquire(spec.name, k_lock_wait);
+    if (!lock) {
+        return lock.error_value();
+    }
+    auto room = make_room(spec.name, flags.replace);
+    if (!room) {
+        return room.error_value();
     }
     auto context = plan_context(m_kftrain);
     if (!context) {
@@ -129,8 +230,9 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job, cons
     if (!state) {
         return state.error_value();
     }
-    print_notes(m_err, job);
-    auto prepared = prepare_dir(*state);
+    print_notes(m_err, job, *from_shell);
+    auto launch = split_launch(*state, *from_shell);
+    auto prepared = prepare_dir(*state, launch);
     if (!prepared) {
         return prepared.error_value();
     }
@@ -161,6 +263,7 @@ util::Status LocalBackend::start_supervisor(const std::string& job) {
         }
         std::this_thread::sleep_for(k_poll);
     }
+    ::unlink(launch_path(job).c_str());  // the replicas' secrets go with the failed start
     std::string message = fmt::format(
         "the supervisor of job {} did not start; see {}/supervisor.log", job, job_dir(job));
     auto state = read_job_state(job);
@@ -178,7 +281,7 @@ util::Result<job::JobStatus> LocalBackend::status(const std::string& job) {
     if (!state) {
         return state.error_value();
     }
-    return status_from_state(*state, supervisor_alive(*state));
+    return status_from_state(*state, observe_job(*state));
 }
 
 util::Result<std::vector<job::JobStatus>> LocalBackend::list(bool /*all_namespaces*/) {
@@ -186,8 +289,18 @@ util::Result<std::vector<job::JobStatus>> LocalBackend::list(bool /*all_namespac
     for (const auto& name : job_names()) {
         auto state = read_job_state(name);
         if (state) {
-            jobs.push_back(status_from_state(*state, supervisor_alive(*state)));
+            jobs.push_back(status_from_state(*state, observe_job(*state)));
+            continue;
         }
+        // Never left out: a job whose state cannot be read may still run.
+        job::JobStatus unreadable;
+        unreadable.name = name;
+        unreadable.namespace_ = "default";
+        unreadable.backend = "local";
+        unreadable.reason = "StateUnreadable";
+        unreadable.message = state.error();
+        jobs.push_back(unreadable);
+        m_err << "kftrain: warning: " << state.error() << "\n";
     }
     return jobs;
 }
@@ -202,11 +315,44 @@ util::Status LocalBackend::logs(const std::string& job, const job::LogOptions& o
 }
 
 util::Status LocalBackend::remove(const std::string& job, bool /*wait*/) {
+    auto lock = NameLock::acquire(job, k_lock_wait);
+    if (!lock) {
+        return lock.error_value();
+    }
     auto state = read_job_state(job);
     if (!state) {
         return state.error_value();
     }
     stop_processes(*state);
+    return remove_dir(job);
+}
+
+util::Status LocalBackend::force_remove(const std::string& job) {
+    auto checked = check_job_name(job);
+    if (!checked) {
+        return checked;
+    }
+    auto lock = NameLock::acquire(job, k_lock_wait);
+    if (!lock) {
+        return lock.error_value();
+    }
+    std::error_code ec;
+    if (!fs::is_directory(job_dir(job), ec)) {
+        return util::error(
+            fmt::format("job {} not found on this machine (no {})", job, job_dir(job)),
+            k_exit_not_found);
+    }
+    auto state = read_job_state(job);
+    if (state) {
+        stop_processes(*state);
+    } else {
+        auto text = read_file(state_path(job));
+        stop_processes(salvage_processes(text ? *text : ""));
+    }
+    return remove_dir(job);
+}
+
+util::Status LocalBackend::remove_dir(const std::string& job) {
     std::error_code ec;
     fs::remove_all(job_dir(job), ec);
     if (ec) {
@@ -229,7 +375,7 @@ util::Result<std::string> LocalBackend::describe(const std::string& job) {
     if (!state) {
         return state.error_value();
     }
-    return describe_text(*state, status_from_state(*state, supervisor_alive(*state)));
+    return describe_text(*state, status_from_state(*state, observe_job(*state)));
 }
 
 }  // namespace kftrain::cli::local

@@ -3,6 +3,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli/job/backend.h"
 #include "cli/local/job_state.h"
@@ -19,7 +20,8 @@ class LocalBackend : public job::Backend {
     LocalBackend(std::ostream& err, std::string kftrain = "");
 
     std::string name() const override { return "local"; }
-    util::Result<std::string> submit(const job::RenderedJob& job, const job::SubmitFlags& flags) override;
+    util::Result<std::string> submit(const job::RenderedJob& job,
+                                     const job::SubmitFlags& flags) override;
     util::Result<job::JobStatus> status(const std::string& job) override;
     util::Result<std::vector<job::JobStatus>> list(bool all_namespaces) override;
     util::Status logs(const std::string& job, const job::LogOptions& options,
@@ -28,11 +30,22 @@ class LocalBackend : public job::Backend {
     util::Status stop(const std::string& job) override;
     util::Result<std::string> describe(const std::string& job) override;
 
+    // Delete a job whatever its state.json says (`delete --force`): stop every process it
+    // can identify (its supervisor, replicas whose pid and start time it can read), then
+    // remove the state directory.
+    util::Status force_remove(const std::string& job);
+
+    // Pass these variables of the shell to every replica of the jobs submitted (after them,
+    // --env-from-shell): e.g. one the job takes from a Secret on the cluster.
+    void set_env_from_shell(std::vector<std::string> names) { m_env_from_shell = std::move(names); }
+
   private:
     util::Status start_supervisor(const std::string& job);
+    util::Status remove_dir(const std::string& job);
 
     std::ostream& m_err;
     std::string m_kftrain;
+    std::vector<std::string> m_env_from_shell;
 };
 
 // Make the local backend for a verb.

@@ -28,7 +28,7 @@ void write_all(int fd, const std::string& text) {
 }
 
 int open_append(const std::string& path) {
-    return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 }
 
 }  // namespace
@@ -77,7 +77,8 @@ bool replica_matches(const std::string& filter, const std::string& replica) {
     return job::replica_matches(status, filter);
 }
 
-bool record_selected(const LogRecord& record, const job::LogOptions& options, std::time_t since_time) {
+bool record_selected(const LogRecord& record, const job::LogOptions& options,
+                     std::time_t since_time) {
     if (!replica_matches(options.replica, record.replica)) {
         return false;
     }

@@ -4,11 +4,17 @@
 
 #include "cli/view/progress.h"
 #include "manifest/quantity.h"
+#include "util/redact.h"
 
 namespace kftrain::cli::local {
 namespace {
 
-job::ReplicaStatus replica_status(const ReplicaState& r, bool lost) {
+bool active(const std::string& state) {
+    return state == "Running" || state == "Restarting" || state == "Pending";
+}
+
+job::ReplicaStatus replica_status(const ReplicaState& r, bool lost, bool alive,
+                                  const char* gone_reason) {
     job::ReplicaStatus out;
     out.name = r.name;
     out.type = r.type;
@@ -18,9 +24,12 @@ job::ReplicaStatus replica_status(const ReplicaState& r, bool lost) {
     out.restarts = r.restarts;
     out.exit_code = r.exit_code;
     out.pid = r.pid;
-    if (lost && (r.state == "Running" || r.state == "Restarting" || r.state == "Pending")) {
+    if (lost && alive) {
+        out.state = "Running";
+        out.reason = "Unsupervised";
+    } else if (lost && active(r.state)) {
         out.state = "Unknown";
-        out.reason = "SupervisorLost";
+        out.reason = gone_reason;
     }
     return out;
 }
@@ -56,9 +65,41 @@ std::vector<job::ReplicaRequest> requests(const JobState& state) {
     return out;
 }
 
-}  // namespace
+// The supervisor ended before saving the job's end: take the outcome it left in
+// supervisor.json.
+void apply_last_word(job::JobStatus& status, const LastWord& word) {
+    status.phase = job::parse_phase(word.phase);
+    status.reason = word.reason;
+    status.message = word.message;
+    status.finished = word.finished;
+    status.diagnosis.push_back(fmt::format(
+        "kftrain could not save the job's end in its state: {}; the replicas show their state "
+        "as last saved",
+        word.error));
+}
 
-job::JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
+void apply_lost(job::JobStatus& status, const JobState& state, int alive) {
+    status.reason = "SupervisorLost";
+    if (alive > 0) {
+        status.message = fmt::format(
+            "the supervisor (pid {}) is gone; {} of {} replicas still run, "
+            "unsupervised",
+            state.supervisor_pid, alive, state.replicas.size());
+        status.diagnosis.push_back(fmt::format(
+            "the local supervisor is gone (killed?): the replicas that still run are no longer "
+            "restarted or logged; `kftrain delete {}` stops them",
+            state.name));
+        return;
+    }
+    status.phase = job::JobPhase::Failed;
+    status.message =
+        fmt::format("the supervisor (pid {}) ended before the job did", state.supervisor_pid);
+    status.diagnosis.push_back(
+        "the local supervisor is gone (killed, or the machine restarted); submit the job "
+        "again with --replace");
+}
+
+job::JobStatus base_status(const JobState& state) {
     job::JobStatus status;
     status.name = state.name;
     status.namespace_ = state.namespace_;
@@ -73,24 +114,49 @@ job::JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
     status.replicas_wanted = static_cast<int>(state.replicas.size());
     status.requests = requests(state);
     status.node_selector = state.node_selector;
-    bool lost = !job::is_finished(status.phase) && !supervisor_alive && state.supervisor_pid != 0;
-    if (lost) {
-        status.phase = job::JobPhase::Failed;
-        status.reason = "SupervisorLost";
-        status.message =
-            fmt::format("the supervisor (pid {}) ended before the job did", state.supervisor_pid);
-        status.diagnosis.push_back(
-            "the local supervisor is gone (killed, or the machine restarted); submit the job "
-            "again with --replace");
+    return status;
+}
+
+bool seen_alive(const Observed& seen, size_t i) {
+    return i < seen.replica_alive.size() && seen.replica_alive[i];
+}
+
+}  // namespace
+
+job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
+    job::JobStatus status = base_status(state);
+    const bool lost =
+        !job::is_finished(status.phase) && !seen.supervisor_alive && state.supervisor_pid != 0;
+    const bool unsaved = lost && seen.last_word && !seen.last_word->phase.empty();
+    int alive = 0;
+    for (size_t i = 0; i < state.replicas.size(); ++i) {
+        alive += seen_alive(seen, i) ? 1 : 0;
     }
-    for (const auto& replica : state.replicas) {
-        status.replicas.push_back(replica_status(replica, lost));
+    if (unsaved) {
+        apply_last_word(status, *seen.last_word);
+    } else if (lost) {
+        apply_lost(status, state, alive);
+    } else if (seen.supervisor_alive && seen.last_word && !seen.last_word->error.empty()) {
+        status.diagnosis.push_back(
+            fmt::format("kftrain cannot save the job's state: {}; status shows it as last saved",
+                        seen.last_word->error));
+    }
+    status.message = util::redact_credentials(status.message);
+    for (size_t i = 0; i < state.replicas.size(); ++i) {
+        status.replicas.push_back(replica_status(state.replicas[i], lost, seen_alive(seen, i),
+                                                 unsaved ? "StateNotSaved" : "SupervisorLost"));
         count(status, status.replicas.back());
     }
     if (!state.last_progress.empty()) {
         status.progress = view::parse_progress_line(state.last_progress);
     }
     return status;
+}
+
+job::JobStatus status_from_state(const JobState& state, bool supervisor_alive) {
+    Observed seen;
+    seen.supervisor_alive = supervisor_alive;
+    return status_from_state(state, seen);
 }
 
 }  // namespace kftrain::cli::local

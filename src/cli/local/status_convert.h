@@ -1,13 +1,30 @@
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include "cli/job/status.h"
 #include "cli/local/job_state.h"
+#include "cli/local/last_word.h"
 
 namespace kftrain::cli::local {
 
-// Return the status a local job shows, from its state.json. When the
-// supervisor is gone (supervisor_alive false) before the job ended, the job
-// is Failed with reason SupervisorLost.
+// What is seen of a local job beside its state.json: its processes in /proc (a pid counts
+// only with the start time recorded for it) and the supervisor's last word.
+struct Observed {
+    bool supervisor_alive = false;
+    std::vector<bool> replica_alive;  // by index of state.replicas; missing: not alive
+    std::optional<LastWord> last_word;
+};
+
+// Return the status a local job shows, from its state.json and what is seen. While the
+// supervisor runs, state.json is current (a failing save is a diagnosis). When it is gone
+// before the job ended: the outcome it could not save (supervisor.json), else reason
+// SupervisorLost: the job Running while replicas still run (shown Running), Failed once none
+// does. Credentials in the message are masked.
+job::JobStatus status_from_state(const JobState& state, const Observed& seen);
+
+// Return the status with only the supervisor's liveness known (no replica seen running).
 job::JobStatus status_from_state(const JobState& state, bool supervisor_alive);
 
 }  // namespace kftrain::cli::local

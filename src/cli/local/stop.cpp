@@ -3,8 +3,11 @@
 #include <signal.h>
 
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <thread>
+#include <tuple>
 
+#include "cli/local/last_word.h"
 #include "cli/local/proc_info.h"
 
 namespace kftrain::cli::local {
@@ -17,11 +20,25 @@ constexpr auto k_poll = std::chrono::milliseconds(50);
 
 bool any_replica_alive(const JobState& state) {
     for (const auto& r : state.replicas) {
-        if (process_alive(r.pid, r.start_ticks)) {
+        if (replica_alive(r)) {
             return true;
         }
     }
     return false;
+}
+
+// Return the pid and start time of an object of state.json, where both are numbers.
+std::pair<long long, unsigned long long> pid_of(const nlohmann::json& doc) {
+    if (!doc.is_object()) {
+        return {0, 0};
+    }
+    auto pid = doc.find("pid");
+    auto ticks = doc.find("start_ticks");
+    if (pid == doc.end() || ticks == doc.end() || !pid->is_number_integer() ||
+        !ticks->is_number_unsigned()) {
+        return {0, 0};
+    }
+    return {pid->get<long long>(), ticks->get<unsigned long long>()};
 }
 
 template <typename Pred>
@@ -39,7 +56,47 @@ bool wait_until(Pred done, std::chrono::steady_clock::duration limit) {
 }  // namespace
 
 bool supervisor_alive(const JobState& state) {
-    return process_alive(state.supervisor_pid, state.supervisor_ticks);
+    return state.supervisor_ticks != 0 &&
+           process_alive(state.supervisor_pid, state.supervisor_ticks);
+}
+
+bool replica_alive(const ReplicaState& replica) {
+    return replica.start_ticks != 0 && process_alive(replica.pid, replica.start_ticks);
+}
+
+bool job_active(const JobState& state) {
+    return supervisor_alive(state) || any_replica_alive(state);
+}
+
+Observed observe_job(const JobState& state) {
+    Observed seen;
+    seen.supervisor_alive = supervisor_alive(state);
+    for (const auto& replica : state.replicas) {
+        seen.replica_alive.push_back(replica_alive(replica));
+    }
+    seen.last_word = read_last_word(state.name);
+    return seen;
+}
+
+JobState salvage_processes(const std::string& state_text) {
+    JobState found;
+    auto doc = nlohmann::json::parse(state_text, nullptr, false);
+    if (!doc.is_object()) {
+        return found;
+    }
+    if (doc.contains("supervisor")) {
+        std::tie(found.supervisor_pid, found.supervisor_ticks) = pid_of(doc["supervisor"]);
+    }
+    if (doc.contains("replicas") && doc["replicas"].is_array()) {
+        for (const auto& item : doc["replicas"]) {
+            ReplicaState replica;
+            std::tie(replica.pid, replica.start_ticks) = pid_of(item);
+            if (replica.pid > 0 && replica.start_ticks != 0) {
+                found.replicas.push_back(replica);
+            }
+        }
+    }
+    return found;
 }
 
 void stop_processes(const JobState& state) {
@@ -52,7 +109,7 @@ void stop_processes(const JobState& state) {
     }
     // Replicas the supervisor could not stop (or left when it was killed).
     for (const auto& r : state.replicas) {
-        if (process_alive(r.pid, r.start_ticks)) {
+        if (replica_alive(r)) {
             ::kill(-static_cast<pid_t>(r.pid), SIGKILL);
             ::kill(static_cast<pid_t>(r.pid), SIGKILL);
         }

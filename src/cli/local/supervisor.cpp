@@ -9,6 +9,8 @@
 #include <csignal>
 #include <iostream>
 
+#include "cli/local/clean_env.h"
+#include "cli/local/last_word.h"
 #include "cli/local/proc_info.h"
 #include "cli/view/progress.h"
 
@@ -37,16 +39,19 @@ void install_signal_handlers() {
     std::signal(SIGPIPE, SIG_IGN);
 }
 
-// Variables a replica must not inherit from the shell: the launcher sets them.
-const std::vector<std::string> k_unset_env = {
-    "LOCAL_RANK",        "LOCAL_WORLD_SIZE", "GROUP_RANK",       "ROLE_RANK",
-    "PET_RDZV_ENDPOINT", "PET_RDZV_BACKEND", "PET_MAX_RESTARTS", "KFTRAIN_TRAINER_SPAWNED",
-};
-
 }  // namespace
 
-Supervisor::Supervisor(JobState state)
-    : m_state(std::move(state)), m_slots(m_state.replicas.size()), m_log(m_state.name) {
+Supervisor::Supervisor(JobState state, std::vector<ReplicaLaunch> launch)
+    : m_state(std::move(state)),
+      m_launch(std::move(launch)),
+      m_slots(m_state.replicas.size()),
+      m_log(m_state.name) {
+    if (m_launch.size() != m_state.replicas.size()) {
+        m_launch.clear();
+        for (const auto& replica : m_state.replicas) {
+            m_launch.push_back({replica.argv, replica.env});
+        }
+    }
     m_rules.policy = m_state.restart_policy;
     m_rules.backoff_limit = m_state.backoff_limit;
     m_rules.trainjob = m_state.kind == "TrainJob";
@@ -56,9 +61,9 @@ void Supervisor::start_replica(size_t i) {
     ReplicaState& replica = m_state.replicas[i];
     Slot& slot = m_slots[i];
     util::SpawnOptions options;
-    options.argv = replica.argv;
-    options.env = replica.env;
-    options.unset_env = k_unset_env;
+    options.argv = m_launch[i].argv;
+    options.env = m_launch[i].env;
+    options.unset_env = names_to_unset(current_environment(), options.env);
     options.cwd = m_state.cwd;
     options.new_session = true;
     slot.restart_at.reset();
@@ -301,11 +306,33 @@ void Supervisor::save(bool force) {
         return;
     }
     auto written = write_job_state(m_state);
-    if (!written) {
+    if (!written && written.error() != m_save_error) {
         std::cerr << "kftrain supervisor: " << written.error() << std::endl;
+        m_save_error = written.error();
+        write_last_word(m_state.name, LastWord{m_save_error, "", "", "", ""});
+    } else if (written && !m_save_error.empty()) {
+        m_save_error.clear();
+        write_last_word(m_state.name, LastWord{});
     }
     m_dirty = false;
     m_saved = now;
+}
+
+void Supervisor::save_final() {
+    auto written = write_job_state(m_state);
+    if (written) {
+        if (!m_save_error.empty()) {
+            write_last_word(m_state.name, LastWord{});
+        }
+        return;
+    }
+    std::cerr << "kftrain supervisor: " << written.error() << std::endl;
+    auto noted =
+        write_last_word(m_state.name, LastWord{written.error(), m_state.phase, m_state.reason,
+                                               m_state.message, m_state.finished});
+    if (!noted) {
+        std::cerr << "kftrain supervisor: " << noted.error() << std::endl;
+    }
 }
 
 int Supervisor::run() {
@@ -343,7 +370,7 @@ int Supervisor::run() {
     m_state.reason = m_outcome->reason;
     m_state.message = m_outcome->message;
     m_state.finished = now_timestamp();
-    save(true);
+    save_final();
     return m_state.phase == "Succeeded" ? 0 : 1;
 }
 
@@ -353,7 +380,12 @@ int run_supervisor(const std::string& job) {
         std::cerr << "kftrain supervisor: " << state.error() << std::endl;
         return 1;
     }
-    Supervisor supervisor(std::move(*state));
+    auto launch = take_launch(job);
+    if (!launch) {
+        std::cerr << "kftrain supervisor: " << launch.error() << std::endl;
+        return 1;
+    }
+    Supervisor supervisor(std::move(*state), std::move(*launch));
     return supervisor.run();
 }
 

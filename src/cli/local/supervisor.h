@@ -7,20 +7,22 @@
 
 #include "cli/local/exit_rules.h"
 #include "cli/local/job_state.h"
+#include "cli/local/launch.h"
 #include "cli/local/log_store.h"
 #include "util/subprocess.h"
 
 namespace kftrain::cli::local {
 
 // Runs the replicas of one local job until it ends: starts each as its own
-// process group with the environment recorded in state.json, copies their
+// process group with its launch (launch.h) in a clean environment (clean_env.h), copies their
 // output to the job's logs, applies the restart rules, and keeps state.json
 // current. Succeeded when the Master exits 0; Failed otherwise, and then the
 // remaining replicas get SIGTERM, and SIGKILL after a grace period.
 class Supervisor {
   public:
-    // Take over a job whose state.json submit has written.
-    explicit Supervisor(JobState state);
+    // Take over a job whose state.json submit has written, with the replicas' launch (empty:
+    // the argv and env of state.json).
+    Supervisor(JobState state, std::vector<ReplicaLaunch> launch);
 
     // Run the job to its end; return 0 when it Succeeded, 1 when it Failed.
     int run();
@@ -58,8 +60,11 @@ class Supervisor {
     void check_deadline();
     bool any_running() const;
     void save(bool force);
+    void save_final();
 
     JobState m_state;
+    std::vector<ReplicaLaunch> m_launch;
+    std::string m_save_error;  // why the last save failed; "" when it did not
     std::vector<Slot> m_slots;
     LogWriter m_log;
     RestartRules m_rules;
