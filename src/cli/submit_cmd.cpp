@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <memory>
 
 #include "cli/backend_select.h"
@@ -11,8 +12,8 @@
 #include "cli/view/manifest_text.h"
 #include "cli/job/follow.h"
 #include "cli/job/interrupt.h"
+#include "cli/local/local_backend.h"
 #include "cli/wait_cmd.h"
-#include "manifest/credentials.h"
 
 namespace kftrain::cli {
 namespace {
@@ -26,7 +27,22 @@ constexpr const char* k_submit_examples =
     "  # Let the API server and the operator's webhook check it, creating nothing\n"
     "  kftrain submit -f examples/mnist-ddp.yaml --dry-run=server\n"
     "  # Run it on this machine, streaming the logs; the exit code is the job's result\n"
-    "  kftrain submit -f examples/mnist-local.yaml --local --follow";
+    "  kftrain submit -f examples/mnist-local.yaml --local --follow\n"
+    "  # Locally, give the replicas a variable the job takes from a Secret on the cluster\n"
+    "  kftrain submit -f examples/mnist-local.yaml --local --env-from-shell MLFLOW_TRACKING_TOKEN";
+
+// Return whether name can name an environment variable: [A-Za-z_][A-Za-z0-9_]*.
+bool is_variable_name(const std::string& name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+        return false;
+    }
+    for (char c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+            return false;
+        }
+    }
+    return true;
+}
 
 }  // namespace
 
@@ -41,6 +57,13 @@ void setup_submit(CLI::App& app, Context& ctx) {
                         ->expected(0, 1);
     sub->add_flag("--replace", options->replace,
                   "Local: stop and replace a running job of the same name");
+    sub->add_option("--env-from-shell", options->env_from_shell,
+                    "Local: pass this variable of your shell to every replica (repeat or "
+                    "comma-separate), e.g. one the job takes from a Secret on the cluster; "
+                    "replicas get no other shell variable than PATH, HOME, USER, LANG, LC_*, TZ, "
+                    "TMPDIR and a few the trainer reads")
+        ->delimiter(',')
+        ->type_name("NAME");
     sub->add_flag("--follow", options->follow,
                   "Stream the replicas' logs until the job ends; exit 0 if it "
                   "Succeeded, 1 if it Failed");
@@ -80,6 +103,13 @@ util::Status SubmitOptions::validate() {
                                        wait ? "--wait" : "--follow", wait ? "wait for" : "follow",
                                        wait ? "--wait" : "--follow"));
     }
+    for (const auto& name : env_from_shell) {
+        if (!is_variable_name(name)) {
+            return util::error(fmt::format(
+                "--env-from-shell: must be a variable name: letters, digits and _ (got {})",
+                name));
+        }
+    }
     if (stop_on_interrupt && !follow) {
         return util::error("--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)");
     }
@@ -87,7 +117,6 @@ util::Status SubmitOptions::validate() {
 }
 
 int SubmitOptions::run(Context& ctx) const {
-    manifest::print_credential_warnings(rendered.spec, ctx.err);
     // Estimate feature: refuse a job over --max-cost before anything is printed or applied.
     if (int refused = cost::check_cost_guard(cost, rendered.spec, ctx); refused != k_exit_ok) {
         return refused;
@@ -100,6 +129,18 @@ int SubmitOptions::run(Context& ctx) const {
     flags.dry_run = dry;
     flags.replace = replace;
     auto backend = make_backend(ctx, rendered.spec.backend, namespace_);
+    if (!env_from_shell.empty()) {
+        auto* local = dynamic_cast<local::LocalBackend*>(backend.get());
+        if (local == nullptr) {
+            return report_error(ctx,
+                                fmt::format("--env-from-shell: only for local runs; on a cluster "
+                                            "a replica takes a Secret through secretKeyRef (got "
+                                            "{})",
+                                            env_from_shell.front()),
+                                k_exit_bad_input);
+        }
+        local->set_env_from_shell(env_from_shell);
+    }
     if (follow && backend->name() == "local") {
         job::catch_interrupts();  // a Ctrl-C from here on is handled after the start
     }

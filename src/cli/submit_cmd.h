@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/context.h"
 #include "cli/cost/cost_guard.h"
@@ -16,6 +17,7 @@ struct SubmitOptions {
     job::JobInput job;
     std::string dry_run = "none";    // --dry-run as typed: none, "" or client (print), server
     bool replace = false;            // local: replace a running job of the same name
+    std::vector<std::string> env_from_shell;  // local: variables passed from the shell
     bool follow = false;             // stream the logs until the job ends
     bool wait = false;               // wait until the job succeeds (exit 0) or fails (1)
     bool stop_on_interrupt = false;  // with --follow: Ctrl-C stops the job too
