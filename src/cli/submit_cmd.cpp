@@ -14,6 +14,7 @@
 #include "cli/job/interrupt.h"
 #include "cli/local/local_backend.h"
 #include "cli/wait_cmd.h"
+#include "manifest/credentials.h"
 
 namespace kftrain::cli {
 namespace {
@@ -117,6 +118,7 @@ util::Status SubmitOptions::validate() {
 }
 
 int SubmitOptions::run(Context& ctx) const {
+    manifest::print_credential_warnings(rendered.spec, ctx.err);
     // Estimate feature: refuse a job over --max-cost before anything is printed or applied.
     if (int refused = cost::check_cost_guard(cost, rendered.spec, ctx); refused != k_exit_ok) {
         return refused;
