@@ -58,12 +58,13 @@ bool use_local_backend(Context& ctx, const std::string& job_backend) {
     return false;
 }
 
-std::unique_ptr<job::Backend> make_backend(Context& ctx, const std::string& job_backend,
-                                           const std::string& ns) {
+std::unique_ptr<job::Backend> make_backend(
+    Context& ctx, const std::string& job_backend, const std::string& ns,
+    std::optional<std::chrono::steady_clock::time_point> give_up_at) {
     if (use_local_backend(ctx, job_backend)) {
         return local::make_local_backend(ctx.err);
     }
-    return kube::make_kubernetes_backend(ctx.global, ns);
+    return kube::make_kubernetes_backend(ctx.global, ns, give_up_at);
 }
 
 }  // namespace kftrain::cli

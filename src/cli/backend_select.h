@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/context.h"
@@ -14,8 +16,9 @@ bool use_local_backend(Context& ctx, const std::string& job_backend);
 
 // Choose the backend for a verb: --local, or the job file's backend, or the cluster
 // (kubectl in namespace ns, "" for kubectl's own); job_backend is the job file's "backend"
-// key ("" when none is known).
-std::unique_ptr<job::Backend> make_backend(Context& ctx, const std::string& job_backend,
-                                           const std::string& ns);
+// key ("" when none is known). With give_up_at, no cluster call runs past it.
+std::unique_ptr<job::Backend> make_backend(
+    Context& ctx, const std::string& job_backend, const std::string& ns,
+    std::optional<std::chrono::steady_clock::time_point> give_up_at = std::nullopt);
 
 }  // namespace kftrain::cli

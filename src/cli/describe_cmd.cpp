@@ -4,6 +4,7 @@
 
 #include "cli/backend_select.h"
 #include "cli/exit_codes.h"
+#include "cli/job/names.h"
 #include "cli/verb.h"
 
 namespace kftrain::cli {
@@ -30,7 +31,7 @@ util::Status DescribeOptions::complete(const Context& ctx) {
 }
 
 util::Status DescribeOptions::validate() const {
-    return util::ok_status();
+    return job::check_object_name("job name", job);
 }
 
 int DescribeOptions::run(Context& ctx) const {

@@ -8,6 +8,7 @@
 #include "cli/backend_select.h"
 #include "cli/exit_codes.h"
 #include "cli/flags.h"
+#include "cli/job/names.h"
 #include "cli/verb.h"
 #include "cli/view/log_line.h"
 #include "cli/view/status_view.h"
@@ -42,13 +43,13 @@ void add_log_flags(CLI::App& sub, LogsOptions& options) {
     sub.add_option("--since", options.since, "Only lines newer than this (10m, 1h)");
     sub.add_flag("--timestamps", options.timestamps, "Prefix each line with its time");
     sub.add_option("--replica", options.replica,
-                    "Only this replica or type: master, worker, worker-3, master-0; a TrainJob's "
-                    "node, node-1 or dataset-initializer");
+                   "Only this replica or type: master, worker, worker-3, master-0; a TrainJob's "
+                   "node, node-1 or dataset-initializer");
     sub.add_flag("-p,--previous", options.previous,
-                  "The previous (terminated) container of each replica");
+                 "The previous (terminated) container of each replica");
     sub.add_flag("--raw", options.raw, "Print the trainer's JSON progress lines as they are");
     sub.add_option("--poll-interval", options.poll_interval,
-                    "Following: how often to look for started or restarted pods")
+                   "Following: how often to look for started or restarted pods")
         ->default_str("2s");
 }
 
@@ -67,6 +68,13 @@ util::Status LogsOptions::complete(const Context& ctx) {
 }
 
 util::Status LogsOptions::validate() {
+    if (auto named = job::check_object_name("job name", job); !named) {
+        return named;
+    }
+    return validate_flags();
+}
+
+util::Status LogsOptions::validate_flags() {
     if (tail < -1) {
         return util::error(fmt::format("--tail: must be -1 (all) or a count >= 0 (got {})", tail));
     }
@@ -106,8 +114,8 @@ int LogsOptions::run(Context& ctx) const {
     return print_logs(*backend, job, backend_options, raw, ctx);
 }
 
-int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options, bool raw,
-               Context& ctx) {
+int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options,
+               bool raw, Context& ctx) {
     job::LogSink sink = [&ctx, &options, raw](const job::LogLine& line) {
         if (line.notice) {
             ctx.err << fmt::format("kftrain: {}: {}", line.replica, line.text) << std::endl;

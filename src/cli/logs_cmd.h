@@ -27,9 +27,11 @@ struct LogsOptions {
 
     // Take the namespace.
     util::Status complete(const Context& ctx);
+    // Check the job name and validate_flags().
+    util::Status validate();
     // Check --tail, --since, --replica and --poll-interval and turn them into what the backend
     // takes; the message names the flag and the value.
-    util::Status validate();
+    util::Status validate_flags();
     // Print the job's logs; return the exit code.
     int run(Context& ctx) const;
 };

@@ -12,6 +12,7 @@
 #include "cli/cost/estimate_inputs.h"
 #include "cli/exit_codes.h"
 #include "cli/flags.h"
+#include "cli/job/names.h"
 #include "cli/verb.h"
 #include "cli/view/status_view.h"
 #include "cli/view/time_text.h"
@@ -71,6 +72,9 @@ util::Status StatusOptions::complete(const Context& ctx) {
 }
 
 util::Status StatusOptions::validate() {
+    if (auto named = job::check_object_name("job name", job); !named) {
+        return named;
+    }
     auto parsed = view::parse_output_format(output, view::k_job_formats);
     if (!parsed) {
         return parsed.error_value();

@@ -8,6 +8,7 @@
 #include "cli/backend_select.h"
 #include "cli/exit_codes.h"
 #include "cli/flags.h"
+#include "cli/job/names.h"
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
 #include "cli/view/search_view.h"
@@ -48,8 +49,9 @@ void add_tune_flags(CLI::App& sub, kftrain::tune::TuneFlags& flags) {
                    "Trials to run at most (overrides tune.maxTrials; default 12)");
     sub.add_option("--parallel", flags.parallel,
                    "Trials running at once (overrides tune.parallel; default 3)");
-    sub.add_option("--max-failed-trials", flags.max_failed_trials,
-                   "Failed trials that stop the search (overrides tune.maxFailedTrials; default 3)");
+    sub.add_option(
+        "--max-failed-trials", flags.max_failed_trials,
+        "Failed trials that stop the search (overrides tune.maxFailedTrials; default 3)");
     sub.add_option("--algorithm", flags.algorithm,
                    "random, grid, bayesianoptimization or tpe (overrides tune.algorithm; default "
                    "random; locally random or grid)");
@@ -110,8 +112,9 @@ void setup_tune(CLI::App& app, Context& ctx) {
         }
         if (options->job.file.empty()) {
             ctx.exit_code = report_error(
-                ctx, "tune: -f/--file is required to start a search (or give status, logs or "
-                     "delete)",
+                ctx,
+                "tune: -f/--file is required to start a search (or give status, logs or "
+                "delete)",
                 k_exit_bad_input);
             return;
         }
@@ -160,8 +163,7 @@ int TuneOptions::run(Context& ctx) const {
         ctx.out << view::format_manifest(request.experiment, view::OutputFormat::Yaml);
         return k_exit_ok;
     }
-    auto backend =
-        search::make_search_backend(ctx, request.job.backend, request.job.namespace_);
+    auto backend = search::make_search_backend(ctx, request.job.backend, request.job.namespace_);
     return backend->start(request, ctx);
 }
 
@@ -171,8 +173,10 @@ util::Status TuneStatusOptions::complete(const Context& ctx) {
 }
 
 util::Status TuneStatusOptions::validate() {
-    auto parsed = view::parse_output_format(
-        output, view::k_job_formats);
+    if (auto named = job::check_object_name("search name", name); !named) {
+        return named;
+    }
+    auto parsed = view::parse_output_format(output, view::k_job_formats);
     if (!parsed) {
         return parsed.error_value();
     }
@@ -197,7 +201,17 @@ util::Status TuneLogsOptions::complete(const Context& ctx) {
 }
 
 util::Status TuneLogsOptions::validate() {
-    return logs.validate();
+    if (auto named = job::check_object_name("search name", name); !named) {
+        return named;
+    }
+    const bool number =
+        !trial.empty() && trial.find_first_not_of("0123456789") == std::string::npos;
+    if (!number) {
+        if (auto named = job::check_object_name("--trial", trial); !named) {
+            return named;
+        }
+    }
+    return logs.validate_flags();
 }
 
 int TuneLogsOptions::run(Context& ctx) {
@@ -216,6 +230,10 @@ int TuneLogsOptions::run(Context& ctx) {
 util::Status TuneDeleteOptions::complete(const Context& ctx) {
     namespace_ = ctx.global.namespace_;
     return util::ok_status();
+}
+
+util::Status TuneDeleteOptions::validate() const {
+    return job::check_object_name("search name", name);
 }
 
 int TuneDeleteOptions::run(Context& ctx) const {

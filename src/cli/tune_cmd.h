@@ -64,7 +64,7 @@ struct TuneDeleteOptions {
     std::string namespace_;
 
     util::Status complete(const Context& ctx);
-    util::Status validate() { return util::ok_status(); }
+    util::Status validate() const;
     int run(Context& ctx) const;
 };
 

@@ -10,6 +10,7 @@
 #include "cli/backend_select.h"
 #include "cli/exit_codes.h"
 #include "cli/flags.h"
+#include "cli/job/names.h"
 #include "cli/verb.h"
 #include "cli/view/status_view.h"
 #include "cli/view/time_text.h"
@@ -49,7 +50,8 @@ void print_changes(Context& ctx, const job::JobStatus& status, std::string& last
                    std::set<std::string>& shown) {
     std::string state = view::format_state(status);
     if (state != last_state) {
-        ctx.out << fmt::format("{}: {}", job::job_ref(status.kind, status.name), state) << std::endl;
+        ctx.out << fmt::format("{}: {}", job::job_ref(status.kind, status.name), state)
+                << std::endl;
         last_state = state;
     }
     for (const auto& line : status.diagnosis) {
@@ -64,8 +66,8 @@ std::string timeout_label(double seconds) {
     return seconds < 60 ? fmt::format("{:g}s", seconds) : view::format_duration(seconds);
 }
 
-int finish(Context& ctx, const std::string& job, job::WaitVerdict verdict, const job::JobStatus& status,
-           job::WaitFor condition) {
+int finish(Context& ctx, const std::string& job, job::WaitVerdict verdict,
+           const job::JobStatus& status, job::WaitFor condition) {
     if (verdict == job::WaitVerdict::Met) {
         return k_exit_ok;
     }
@@ -75,10 +77,24 @@ int finish(Context& ctx, const std::string& job, job::WaitVerdict verdict, const
                                         view::format_state(status)),
                             k_exit_job_failed);
     }
-    return report_error(ctx,
-                        fmt::format("{} ended {} and can no longer be {}", job::job_ref(status.kind, job),
-                                    job::phase_name(status.phase), condition_name(condition)),
-                        k_exit_job_failed);
+    return report_error(
+        ctx,
+        fmt::format("{} ended {} and can no longer be {}", job::job_ref(status.kind, job),
+                    job::phase_name(status.phase), condition_name(condition)),
+        k_exit_job_failed);
+}
+
+// Report the timeout with the job's last state seen, if any look answered in time.
+int report_timeout(Context& ctx, const std::string& job, const WaitPlan& plan,
+                   const std::optional<job::JobStatus>& last) {
+    std::string what = last ? job::job_ref(last->kind, job) : job;
+    std::string state = last ? fmt::format("it is {}", job::phase_name(last->phase))
+                             : "the cluster had not answered yet";
+    return report_error(
+        ctx,
+        fmt::format("timed out after {} waiting for {} to be {} ({})",
+                    timeout_label(plan.timeout_s), what, condition_name(plan.condition), state),
+        k_exit_timeout);
 }
 
 }  // namespace
@@ -104,11 +120,13 @@ util::Status WaitOptions::complete(const Context& ctx) {
 }
 
 util::Status WaitOptions::validate() {
+    if (auto named = job::check_object_name("job name", job); !named) {
+        return named;
+    }
     auto wanted = job::parse_wait_for(condition);
     if (!wanted) {
-        return util::error(
-            fmt::format("--for: must be succeeded, running, created or suspended (got {})",
-                        condition));
+        return util::error(fmt::format(
+            "--for: must be succeeded, running, created or suspended (got {})", condition));
     }
     auto limit = view::parse_duration(timeout);
     if (!limit) {
@@ -124,16 +142,30 @@ util::Status WaitOptions::validate() {
 }
 
 int WaitOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
-    return wait_for_job(*backend, job, plan, ctx);
+    // --timeout is a promise on the wall clock: no kubectl call runs past it.
+    std::optional<Clock::time_point> give_up_at;
+    if (plan.timeout_s > 0) {
+        give_up_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(plan.timeout_s));
+    }
+    auto backend = make_backend(ctx, "", namespace_, give_up_at);
+    return wait_for_job(*backend, job, plan, ctx, give_up_at);
 }
 
-int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& plan, Context& ctx) {
-    auto deadline = Clock::now() + std::chrono::duration<double>(plan.timeout_s);
+int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& plan, Context& ctx,
+                 std::optional<Clock::time_point> give_up_at) {
+    auto deadline =
+        give_up_at.value_or(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(plan.timeout_s)));
     std::string last_state;
     std::set<std::string> shown;
+    std::optional<job::JobStatus> last;
     while (true) {
         auto status = backend.status_without_progress(job);  // wait prints no progress
+        const bool late = plan.timeout_s > 0 && Clock::now() >= deadline;
+        if (!status && late) {  // the look itself ran out of time: kubectl was stopped
+            return report_timeout(ctx, job, plan, last);
+        }
         if (!status) {
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
@@ -142,15 +174,9 @@ int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& 
         if (verdict != job::WaitVerdict::Pending) {
             return finish(ctx, job, verdict, *status, plan.condition);
         }
-        if (plan.timeout_s > 0 && Clock::now() >= deadline) {
-            return report_error(
-                ctx,
-                fmt::format("timed out after {} waiting for {} to be "
-                            "{} (it is {})",
-                            timeout_label(plan.timeout_s), job::job_ref(status->kind, job),
-                            condition_name(plan.condition),
-                            job::phase_name(status->phase)),
-                k_exit_timeout);
+        last = *status;
+        if (late) {
+            return report_timeout(ctx, job, plan, last);
         }
         auto pause = std::chrono::duration<double>(plan.interval_s);
         if (plan.timeout_s > 0) {

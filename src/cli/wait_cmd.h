@@ -1,6 +1,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <optional>
 #include <string>
 
 #include "cli/context.h"
@@ -40,9 +42,10 @@ struct WaitOptions {
 // Register `kftrain wait`.
 void setup_wait(CLI::App& app, Context& ctx);
 
-// Poll a job until the plan's condition holds, printing each change of state;
-// return 0 met, 1 the job failed, 3 not found, 4 cluster error, 5 timed out.
-int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& plan,
-                 Context& ctx);
+// Poll a job until the plan's condition holds, printing each change of state; return 0 met,
+// 1 the job failed, 3 not found, 4 cluster error, 5 timed out (at give_up_at when given, else
+// the plan's timeout from now).
+int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& plan, Context& ctx,
+                 std::optional<std::chrono::steady_clock::time_point> give_up_at = std::nullopt);
 
 }  // namespace kftrain::cli

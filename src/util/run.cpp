@@ -1,5 +1,7 @@
 // run() and run_streaming(): a child's stdin fed and its stdout and stderr
-// read together with poll(), so neither pipe can fill up and block the child.
+// read together with poll(), so neither pipe can fill up and block the child; the child's
+// whole process group ended at the deadline, on cancel, and when what it left behind holds
+// its output open after it ended.
 #include <fmt/format.h>
 #include <poll.h>
 #include <pthread.h>
@@ -17,22 +19,35 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Collects one stream, handing complete lines to a callback when there is one.
+// Collects one stream, handing complete lines to a callback when there is one. Keeps at most
+// `limit` bytes: past it, feed() says so (stdout: the caller stops the child) or, when
+// `drop` is set, the rest is counted and dropped (stderr).
 class StreamSink {
   public:
-    StreamSink(std::string& keep, const LineCallback& on_line) : m_keep(keep), m_on_line(on_line) {}
+    StreamSink(std::string& keep, const LineCallback& on_line, size_t limit, bool drop)
+        : m_keep(keep), m_on_line(on_line), m_limit(limit), m_drop(drop) {}
 
-    void feed(const char* data, size_t size) {
-        if (!m_on_line) {
-            m_keep.append(data, size);
-            return;
+    // Take data; return false when it passes the limit and is not to be dropped.
+    bool feed(const char* data, size_t size) {
+        std::string& buffer = m_on_line ? m_partial : m_keep;
+        if (buffer.size() + size > m_limit) {
+            if (!m_drop) {
+                return false;
+            }
+            size_t room = m_limit - std::min(m_limit, buffer.size());
+            m_dropped += size - room;
+            size = room;
         }
-        m_partial.append(data, size);
-        size_t start = 0;
-        for (size_t nl; (nl = m_partial.find('\n', start)) != std::string::npos; start = nl + 1) {
-            m_on_line(m_partial.substr(start, nl - start));
+        buffer.append(data, size);
+        if (m_on_line) {
+            size_t start = 0;
+            for (size_t nl; (nl = m_partial.find('\n', start)) != std::string::npos;
+                 start = nl + 1) {
+                m_on_line(m_partial.substr(start, nl - start));
+            }
+            m_partial.erase(0, start);
         }
-        m_partial.erase(0, start);
+        return true;
     }
 
     void finish() {
@@ -42,10 +57,15 @@ class StreamSink {
         }
     }
 
+    size_t dropped() const { return m_dropped; }
+
   private:
     std::string& m_keep;
     const LineCallback& m_on_line;
+    size_t m_limit;
+    bool m_drop;
     std::string m_partial;
+    size_t m_dropped = 0;
 };
 
 // Write to a pipe without letting a closed reader raise SIGPIPE in this process:
@@ -69,17 +89,135 @@ ssize_t write_no_sigpipe(int fd, const char* data, size_t size) {
     return n;
 }
 
-// How long one poll() may wait: until the deadline, and at most 100 ms when a cancel flag
-// must be looked at (-1: no limit).
-int poll_timeout_ms(const std::optional<Clock::time_point>& deadline, bool cancellable) {
-    constexpr int k_cancel_check_ms = 100;
-    if (!deadline) {
-        return cancellable ? k_cancel_check_ms : -1;
+// How long a child's leftovers may hold its output open once it has ended.
+constexpr auto k_drain = std::chrono::milliseconds(1000);
+// How often the loop looks at the clock, the cancel flag and whether the child ended.
+constexpr int k_check_ms = 100;
+
+// One child run to its end: its stdin fed, both streams read, every limit of RunOptions kept.
+class ChildRun {
+  public:
+    ChildRun(const RunOptions& options, Process& proc, RunResult& result,
+             const LineCallback& on_out, const LineCallback& on_err)
+        : m_options(options),
+          m_proc(proc),
+          m_result(result),
+          m_out(result.out, on_out, options.max_out, false),
+          m_err(result.err, on_err, options.max_err, true),
+          m_out_fd(proc.stdout_fd()),
+          m_err_fd(proc.stderr_fd()) {
+        if (options.timeout) {
+            m_deadline = Clock::now() + *options.timeout;
+        }
     }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
-    const int ms = left.count() < 0 ? 0 : static_cast<int>(left.count());
-    return cancellable ? std::min(ms, k_cancel_check_ms) : ms;
-}
+
+    void loop() {
+        while (!must_stop()) {
+            std::vector<pollfd> fds;
+            for (int fd : {m_out_fd, m_err_fd}) {
+                if (fd >= 0) {
+                    fds.push_back({fd, POLLIN, 0});
+                }
+            }
+            if (m_proc.stdin_fd() >= 0) {
+                fds.push_back({m_proc.stdin_fd(), POLLOUT, 0});
+            }
+            if (::poll(fds.data(), fds.size(), poll_timeout_ms()) < 0) {
+                continue;  // EINTR
+            }
+            for (const auto& p : fds) {
+                if (p.revents != 0 && !pump(p.fd)) {
+                    stop_group();
+                    m_result.out_overflow = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    void finish() {
+        m_proc.close_stdin();
+        m_out.finish();
+        m_err.finish();
+        m_result.err_dropped = m_err.dropped();
+    }
+
+  private:
+    int poll_timeout_ms() const {
+        if (!m_deadline) {
+            return k_check_ms;
+        }
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(*m_deadline - Clock::now());
+        return static_cast<int>(std::clamp<long long>(left.count(), 0, k_check_ms));
+    }
+
+    // Return whether to stop: the child ended and its output is closed; or cancelled, past the
+    // deadline, or what the ended child left behind still holds its output after k_drain
+    // (the whole group killed then).
+    bool must_stop() {
+        if (!m_ended && m_proc.try_wait()) {
+            m_ended = Clock::now();
+        }
+        if (m_ended && m_out_fd < 0 && m_err_fd < 0) {
+            return true;
+        }
+        if (m_options.cancel != nullptr && m_options.cancel->load()) {
+            m_result.cancelled = true;
+        } else if (m_deadline && Clock::now() >= *m_deadline) {
+            m_result.timed_out = true;
+        } else if (!m_ended || Clock::now() < *m_ended + k_drain) {
+            return false;
+        }
+        stop_group();
+        return true;
+    }
+
+    void stop_group() {
+        m_proc.signal(SIGKILL);
+        m_proc.signal_group(SIGKILL);
+    }
+
+    // Move data for one ready descriptor; return false when stdout passed its limit.
+    bool pump(int fd) {
+        if (fd == m_proc.stdin_fd()) {
+            feed_stdin(fd);
+            return true;
+        }
+        char buffer[65536];
+        ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+            return true;
+        }
+        if (n <= 0) {
+            (fd == m_out_fd ? m_out_fd : m_err_fd) = -1;
+            return true;
+        }
+        return (fd == m_out_fd ? m_out : m_err).feed(buffer, static_cast<size_t>(n));
+    }
+
+    void feed_stdin(int fd) {
+        const std::string& input = m_options.input;
+        ssize_t n = write_no_sigpipe(fd, input.data() + m_written, input.size() - m_written);
+        if (n > 0) {
+            m_written += static_cast<size_t>(n);
+        }
+        if ((n < 0 && errno != EAGAIN && errno != EINTR) || m_written == input.size()) {
+            m_proc.close_stdin();  // done, or the child stopped reading: not our error
+        }
+    }
+
+    const RunOptions& m_options;
+    Process& m_proc;
+    RunResult& m_result;
+    StreamSink m_out;
+    StreamSink m_err;
+    int m_out_fd;
+    int m_err_fd;
+    std::optional<Clock::time_point> m_deadline;
+    std::optional<Clock::time_point> m_ended;
+    size_t m_written = 0;
+};
 
 }  // namespace
 
@@ -89,81 +227,16 @@ Result<RunResult> run_streaming(const RunOptions& options, const LineCallback& o
     spawn.argv = options.argv;
     spawn.env = options.env;
     spawn.stdin_from = options.input.empty() ? Redirect::null() : Redirect::pipe();
+    spawn.own_group = true;
     auto started = Process::spawn(spawn);
     if (!started) {
         return Error{started.error()};
     }
     Process proc = std::move(started.value());
-
     RunResult result;
-    StreamSink out(result.out, on_out);
-    StreamSink err(result.err, on_err);
-    size_t written = 0;
-    std::optional<Clock::time_point> deadline;
-    if (options.timeout) {
-        deadline = Clock::now() + *options.timeout;
-    }
-
-    int out_fd = proc.stdout_fd();
-    int err_fd = proc.stderr_fd();
-    char buffer[65536];
-    while (out_fd >= 0 || err_fd >= 0) {
-        std::vector<pollfd> fds;
-        if (out_fd >= 0) {
-            fds.push_back({out_fd, POLLIN, 0});
-        }
-        if (err_fd >= 0) {
-            fds.push_back({err_fd, POLLIN, 0});
-        }
-        if (proc.stdin_fd() >= 0) {
-            fds.push_back({proc.stdin_fd(), POLLOUT, 0});
-        }
-        int ready =
-            ::poll(fds.data(), fds.size(), poll_timeout_ms(deadline, options.cancel != nullptr));
-        if (ready < 0 && errno == EINTR) {
-            continue;
-        }
-        if (options.cancel != nullptr && options.cancel->load()) {
-            proc.signal(SIGKILL);
-            result.cancelled = true;
-            break;
-        }
-        if (ready == 0 && deadline && Clock::now() >= *deadline) {
-            proc.signal(SIGKILL);
-            result.timed_out = true;
-            break;
-        }
-        for (const auto& p : fds) {
-            if (p.revents == 0) {
-                continue;
-            }
-            if (p.fd == proc.stdin_fd()) {
-                ssize_t n = write_no_sigpipe(p.fd, options.input.data() + written,
-                                             options.input.size() - written);
-                if (n > 0) {
-                    written += static_cast<size_t>(n);
-                }
-                if (n < 0 && errno != EAGAIN && errno != EINTR) {
-                    proc.close_stdin();  // the child stopped reading: not our error
-                } else if (written == options.input.size()) {
-                    proc.close_stdin();
-                }
-                continue;
-            }
-            ssize_t n = ::read(p.fd, buffer, sizeof buffer);
-            if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-                continue;
-            }
-            if (n <= 0) {
-                (p.fd == out_fd ? out_fd : err_fd) = -1;
-                continue;
-            }
-            (p.fd == out_fd ? out : err).feed(buffer, static_cast<size_t>(n));
-        }
-    }
-    proc.close_stdin();
-    out.finish();
-    err.finish();
+    ChildRun child(options, proc, result, on_out, on_err);
+    child.loop();
+    child.finish();
     auto status = proc.wait();
     if (!status) {
         return Error{status.error()};

@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -108,9 +110,59 @@ std::string ExitStatus::describe() const {
 
 namespace {
 
-// Start the child with default signal dispositions and an empty mask, in a session of its
-// own when asked.
-void set_child_attributes(posix_spawnattr_t* attr, bool new_session) {
+// The process groups of children started with own_group and not yet waited for: a fixed
+// table of lock-free slots, so a signal handler can read it.
+constexpr size_t k_group_slots = 64;
+std::atomic<pid_t> g_child_groups[k_group_slots];
+
+void list_group(pid_t group) {
+    for (auto& slot : g_child_groups) {
+        pid_t empty = 0;
+        if (slot.compare_exchange_strong(empty, group)) {
+            return;
+        }
+    }
+    // More helpers at once than slots: this one is only not killed on termination.
+}
+
+void unlist_group(pid_t group) {
+    for (auto& slot : g_child_groups) {
+        pid_t listed = group;
+        if (slot.compare_exchange_strong(listed, 0)) {
+            return;
+        }
+    }
+}
+
+void kill_groups_then_end(int sig) {
+    kill_child_groups();
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+// Blocks SIGINT, SIGTERM and SIGHUP in this thread while alive, so a child is listed before
+// a termination signal can look for it.
+class TerminationBlock {
+  public:
+    TerminationBlock() {
+        sigset_t set;
+        sigemptyset(&set);
+        for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+            sigaddset(&set, sig);
+        }
+        pthread_sigmask(SIG_BLOCK, &set, &m_old);
+    }
+    ~TerminationBlock() { pthread_sigmask(SIG_SETMASK, &m_old, nullptr); }
+    TerminationBlock(const TerminationBlock&) = delete;
+    TerminationBlock& operator=(const TerminationBlock&) = delete;
+
+  private:
+    sigset_t m_old;
+};
+
+// Start the child with default signal dispositions and an empty mask, in a session or a
+// process group of its own when asked.
+void set_child_attributes(posix_spawnattr_t* attr, bool new_session, bool own_group) {
     sigset_t defaults;
     sigemptyset(&defaults);
     for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) {
@@ -123,6 +175,9 @@ void set_child_attributes(posix_spawnattr_t* attr, bool new_session) {
     short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
     if (new_session) {
         flags |= POSIX_SPAWN_SETSID;
+    } else if (own_group) {
+        flags |= POSIX_SPAWN_SETPGROUP;
+        posix_spawnattr_setpgroup(attr, 0);
     }
     posix_spawnattr_setflags(attr, flags);
 }
@@ -160,14 +215,22 @@ Result<Process> Process::spawn(const SpawnOptions& options) {
         posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
     }
 
-    set_child_attributes(&attr, options.new_session);
-    proc.m_group = options.new_session;
+    set_child_attributes(&attr, options.new_session, options.own_group);
+    proc.m_group = options.new_session || options.own_group;
 
     auto argv_strings = options.argv;
     auto argv = c_strings(argv_strings);
     auto env_strings = build_environment(options);
     auto envp = c_strings(env_strings);
-    int rc = ::posix_spawnp(&proc.m_pid, argv[0], &actions, &attr, argv.data(), envp.data());
+    int rc = 0;
+    {
+        TerminationBlock block;
+        rc = ::posix_spawnp(&proc.m_pid, argv[0], &actions, &attr, argv.data(), envp.data());
+        if (rc == 0 && options.own_group && !options.new_session) {
+            list_group(proc.m_pid);
+            proc.m_listed = true;
+        }
+    }
     cleanup();
     if (rc != 0) {
         proc.close_all();
@@ -188,6 +251,7 @@ Process& Process::operator=(Process&& other) noexcept {
         close_all();
         m_pid = std::exchange(other.m_pid, -1);
         m_group = other.m_group;
+        m_listed = std::exchange(other.m_listed, false);
         m_stdin = std::exchange(other.m_stdin, -1);
         m_stdout = std::exchange(other.m_stdout, -1);
         m_stderr = std::exchange(other.m_stderr, -1);
@@ -221,6 +285,20 @@ void Process::signal(int sig) const {
     }
 }
 
+void Process::signal_group(int sig) const {
+    if (m_pid > 0 && m_group) {
+        ::kill(-m_pid, sig);
+    }
+}
+
+void Process::reaped(int wstatus) {
+    m_status = decode(wstatus);
+    if (m_listed) {
+        unlist_group(m_pid);
+        m_listed = false;
+    }
+}
+
 Result<ExitStatus> Process::wait() {
     if (m_status) {
         return *m_status;
@@ -231,7 +309,7 @@ Result<ExitStatus> Process::wait() {
             return error(fmt::format("waitpid({}): {}", m_pid, std::strerror(errno)));
         }
     }
-    m_status = decode(wstatus);
+    reaped(wstatus);
     return *m_status;
 }
 
@@ -242,9 +320,28 @@ std::optional<ExitStatus> Process::try_wait() {
     int wstatus = 0;
     pid_t rc = ::waitpid(m_pid, &wstatus, WNOHANG);
     if (rc == m_pid) {
-        m_status = decode(wstatus);
+        reaped(wstatus);
     }
     return m_status;
+}
+
+void kill_child_groups() {
+    for (auto& slot : g_child_groups) {
+        pid_t group = slot.load();
+        if (group > 0) {
+            ::kill(-group, SIGKILL);
+        }
+    }
+}
+
+void kill_child_groups_on_termination() {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction action {};
+        action.sa_handler = kill_groups_then_end;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND;
+        ::sigaction(sig, &action, nullptr);
+    }
 }
 
 std::optional<std::string> find_executable(const std::string& name) {

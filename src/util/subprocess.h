@@ -36,6 +36,9 @@ struct SpawnOptions {
     Redirect stdout_to = Redirect::pipe();
     Redirect stderr_to = Redirect::pipe();
     bool new_session = false;  // setsid(): own session and process group
+    // Own process group in this session, killed whole by kill_child_groups() until waited
+    // for: for helpers such as kubectl that must not outlive this process.
+    bool own_group = false;
 };
 
 // How a process ended.
@@ -71,8 +74,12 @@ class Process {
 
     // Close the write end of the child's stdin.
     void close_stdin();
-    // Send a signal to the child (to its whole group when it has its own session).
+    // Send a signal to the child (to its whole group when it has its own session or group),
+    // while it has not been waited for.
     void signal(int sig) const;
+    // Send a signal to the child's group (it has its own session or group), also after the
+    // child itself ended: to whatever it left behind.
+    void signal_group(int sig) const;
     // Wait for the child to end, retrying on EINTR.
     Result<ExitStatus> wait();
     // Return the exit status if the child has ended, without blocking.
@@ -81,22 +88,28 @@ class Process {
   private:
     Process() = default;
     void close_all();
+    void reaped(int wstatus);
 
     pid_t m_pid = -1;
     bool m_group = false;
+    bool m_listed = false;  // in the table kill_child_groups() reads
     int m_stdin = -1;
     int m_stdout = -1;
     int m_stderr = -1;
     std::optional<ExitStatus> m_status;
 };
 
-// Options for run(): a process with its stdin given, its output collected.
+// Options for run(): a process with its stdin given, its output collected. The process runs in
+// a group of its own (SpawnOptions::own_group), and every ending below kills the whole group,
+// so nothing it started is left behind holding its output open.
 struct RunOptions {
     std::vector<std::string> argv;
     std::map<std::string, std::string> env;
     std::string input;                                 // written to stdin, then closed
     std::optional<std::chrono::milliseconds> timeout;  // then SIGKILL
     const std::atomic<bool>* cancel = nullptr;  // when it turns true: SIGKILL (seen within 100 ms)
+    size_t max_out = size_t{256} << 20;         // more stdout than this: SIGKILL
+    size_t max_err = size_t{1} << 20;           // stderr kept; the rest is counted, not kept
 };
 
 // What run() collected.
@@ -104,8 +117,10 @@ struct RunResult {
     ExitStatus status;
     std::string out;
     std::string err;
+    size_t err_dropped = 0;  // bytes of stderr beyond max_err, not kept
     bool timed_out = false;
-    bool cancelled = false;  // killed because cancel turned true
+    bool cancelled = false;     // killed because cancel turned true
+    bool out_overflow = false;  // killed because stdout passed max_out
 };
 
 // Called with each complete line (without its newline) as it arrives.
@@ -118,6 +133,15 @@ Result<RunResult> run(const RunOptions& options);
 // are not kept in the result. A callback may be empty to collect that stream.
 Result<RunResult> run_streaming(const RunOptions& options, const LineCallback& on_out,
                                 const LineCallback& on_err);
+
+// Kill (SIGKILL) the process group of every child started with own_group that has not been
+// waited for. Async-signal-safe.
+void kill_child_groups();
+
+// Make SIGINT, SIGTERM and SIGHUP first kill those groups, then end this process as they would
+// have: for a program whose helpers must not outlive it (Ctrl-C on the kftrain CLI). A handler
+// installed later for one of them (to stop gracefully) replaces this one.
+void kill_child_groups_on_termination();
 
 // Find an executable on PATH (or check a path with a slash); nullopt if none.
 std::optional<std::string> find_executable(const std::string& name);

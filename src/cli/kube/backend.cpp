@@ -42,8 +42,11 @@ std::set<std::string> event_objects(const job::JobStatus& status) {
 // (TrainJobs), through kubectl; each kind read by its JobReader.
 class KubernetesBackend : public job::Backend {
   public:
-    KubernetesBackend(const GlobalOptions& global, std::string ns)
-        : m_kubectl(make_kubectl_runner(global)), m_queries(*m_kubectl, ns), m_lookup(m_queries) {}
+    KubernetesBackend(const GlobalOptions& global, std::string ns,
+                      std::optional<Clock::time_point> give_up_at)
+        : m_kubectl(make_kubectl_runner(global, give_up_at)),
+          m_queries(*m_kubectl, ns),
+          m_lookup(m_queries) {}
 
     std::string name() const override { return "kubernetes"; }
 
@@ -213,9 +216,10 @@ class KubernetesBackend : public job::Backend {
 
 }  // namespace
 
-std::unique_ptr<job::Backend> make_kubernetes_backend(const GlobalOptions& global,
-                                                      const std::string& ns) {
-    return std::make_unique<KubernetesBackend>(global, ns);
+std::unique_ptr<job::Backend> make_kubernetes_backend(
+    const GlobalOptions& global, const std::string& ns,
+    std::optional<std::chrono::steady_clock::time_point> give_up_at) {
+    return std::make_unique<KubernetesBackend>(global, ns, give_up_at);
 }
 
 }  // namespace kftrain::cli::kube

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/context.h"
@@ -8,8 +10,10 @@
 
 namespace kftrain::cli::kube {
 
-// Make the kubernetes backend (kubectl with the global flags, in namespace ns).
-std::unique_ptr<job::Backend> make_kubernetes_backend(const GlobalOptions& global,
-                                                      const std::string& ns);
+// Make the kubernetes backend (kubectl with the global flags, in namespace ns); with
+// give_up_at, no kubectl call runs past it.
+std::unique_ptr<job::Backend> make_kubernetes_backend(
+    const GlobalOptions& global, const std::string& ns,
+    std::optional<std::chrono::steady_clock::time_point> give_up_at = std::nullopt);
 
 }  // namespace kftrain::cli::kube

@@ -93,6 +93,31 @@ std::optional<manifest::JobKind> unserved_kind(const std::string& stderr_text) {
     return std::nullopt;
 }
 
+std::string printable_line(const std::string& text, size_t max_chars) {
+    std::string out;
+    size_t shown = 0;
+    for (; shown < text.size() && out.size() < max_chars; ++shown) {
+        const auto byte = static_cast<unsigned char>(text[shown]);
+        if (byte == '\t') {
+            out += "\\t";
+        } else if (byte == '\r') {
+            out += "\\r";
+        } else if (byte < 0x20 || byte == 0x7f) {
+            out += fmt::format("\\x{:02x}", byte);
+        } else {
+            out += text[shown];
+        }
+    }
+    while (shown < text.size() && shown > 0 && (text[shown] & 0xC0) == 0x80) {
+        --shown;  // end on a whole UTF-8 character
+        out.pop_back();
+    }
+    if (shown < text.size()) {
+        out += fmt::format("... ({} more bytes)", text.size() - shown);
+    }
+    return out;
+}
+
 const char* kind_provider(manifest::JobKind kind) {
     return kind == manifest::JobKind::TrainJob ? "Kubeflow Trainer v2"
                                                : "Kubeflow Training Operator";
@@ -164,7 +189,7 @@ std::string explain_kubectl_error(const std::string& stderr_text, const std::str
 
 std::string explain_kubectl_error(const std::string& stderr_text, const std::string& action,
                                   const std::string& hint) {
-    std::string reason = reason_line(stderr_text);
+    std::string reason = printable_line(reason_line(stderr_text));
     if (hint.empty()) {
         return fmt::format("{}: {}", action, reason);
     }

@@ -29,6 +29,10 @@ std::string explain_kubectl_error(const std::string& stderr_text, const std::str
 std::string explain_kubectl_error(const std::string& stderr_text, const std::string& action,
                                   const std::string& hint);
 
+// Return kubectl's text fit for a terminal line: control characters escaped (\x1b, \r), and
+// cut after max_chars with a note of how much was left out.
+std::string printable_line(const std::string& text, size_t max_chars = 300);
+
 // Return the job kind kubectl's stderr says the cluster does not serve (`the server doesn't
 // have a resource type "trainjobs"`, `no matches for kind "PyTorchJob"`); nullopt for none.
 std::optional<manifest::JobKind> unserved_kind(const std::string& stderr_text);
