@@ -57,6 +57,28 @@ TEST_CASE("hostile YAML is refused with the input's name and line, never walked"
     }
 }
 
+TEST_CASE("a ',' where a document starts is refused, not read forever", "[manifest]") {
+    // yaml-cpp 0.7 reports empty documents without end after such a ',' (found by fuzzing:
+    // fuzz/regressions/fuzz_job_file/).
+    for (std::string text : {",", "--- ,", "name: a\n---\n,", "  a: 1\n ,"}) {
+        INFO(text);
+        auto parsed = parse_yaml(text, "job.yaml");
+        REQUIRE_FALSE(parsed);
+        CHECK(parsed.error() ==
+              "job.yaml: invalid YAML: more than 64 documents (a ',' where a document or a key "
+              "should start?); kftrain reads one");
+    }
+    std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/comma.yaml", "name: a\n---\n,\n");
+    auto file = kftrain::test::run_kftrain({"render", "-f", dir + "/comma.yaml"});
+    CHECK(file.code == 2);
+    CHECK(file.out.empty());
+    auto set = kftrain::test::run_kftrain(
+        {"render", "-f", KFTRAIN_SOURCE_DIR "/examples/mnist-ddp.yaml", "--set", "env=,"});
+    CHECK(set.code == 2);
+    CHECK(set.out.empty());
+}
+
 TEST_CASE("a trailing '---' and aliases within the limits are fine", "[manifest]") {
     auto parsed = parse_yaml("name: a\nbase: &b {x: 1}\nother: *b\n---\n", "job.yaml");
     REQUIRE(parsed);

@@ -1,13 +1,55 @@
 #include "manifest/yaml_input.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <vector>
 
 namespace kftrain::manifest {
 namespace {
+
+// Documents a text may hold before kftrain stops reading: it takes one, and trailing '---'
+// lines add empty ones.
+constexpr std::size_t k_max_documents = 64;
+
+// An event handler that ignores every event: for counting documents.
+class IgnoreEvents : public YAML::EventHandler {
+  public:
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
+
+// Check that the text holds a bounded number of documents before YAML::LoadAll reads it:
+// yaml-cpp 0.7 reports empty documents forever on a ',' where a document should start
+// (jbeder/yaml-cpp#1040), and LoadAll would ask for them until memory ran out.
+util::Status check_document_count(const std::string& text, const std::string& name) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    IgnoreEvents events;
+    for (std::size_t documents = 0; parser.HandleNextDocument(events);) {
+        if (++documents > k_max_documents) {
+            return util::error(fmt::format(
+                "{}: invalid YAML: more than {} documents (a ',' where a document or a key "
+                "should start?); kftrain reads one",
+                name, k_max_documents));
+        }
+    }
+    return util::ok_status();
+}
 
 const char* node_kind(const YAML::Node& node) {
     if (node.IsSequence()) {
@@ -30,9 +72,10 @@ class Checker {
                                           k_max_yaml_depth));
         }
         if (++m_values > k_max_yaml_values) {
-            return util::error(fmt::format("{}: more than {} values (an alias bomb?); a job file "
-                                           "holds a few hundred",
-                                           m_name, k_max_yaml_values));
+            return util::error(
+                fmt::format("{}: more than {} values (an alias bomb?); a job file "
+                            "holds a few hundred",
+                            m_name, k_max_yaml_values));
         }
         if (node.IsSequence()) {
             for (const auto& item : node) {
@@ -58,8 +101,8 @@ class Checker {
             const int line = entry.first.Mark().line + 1;
             auto [first, inserted] = seen.emplace(key, line);
             if (!inserted) {
-                return fail(entry.first,
-                            fmt::format("{}: duplicate key (first at line {})", key, first->second));
+                return fail(entry.first, fmt::format("{}: duplicate key (first at line {})", key,
+                                                     first->second));
             }
             if (auto ok = check(entry.second, depth + 1); !ok) {
                 return ok;
@@ -80,12 +123,16 @@ class Checker {
 
 util::Result<YAML::Node> parse_yaml(const std::string& text, const std::string& name) {
     if (text.size() > k_max_input_bytes) {
-        return util::error(fmt::format("{}: larger than {} KiB; kftrain reads job files, "
-                                       "templates and catalogs of a few KiB",
-                                       name, k_max_input_bytes / 1024));
+        return util::error(
+            fmt::format("{}: larger than {} KiB; kftrain reads job files, "
+                        "templates and catalogs of a few KiB",
+                        name, k_max_input_bytes / 1024));
     }
     std::vector<YAML::Node> documents;
     try {
+        if (auto bounded = check_document_count(text, name); !bounded) {
+            return bounded.error_value();
+        }
         documents = YAML::LoadAll(text);
     } catch (const YAML::Exception& e) {
         return util::error(fmt::format("{}:{}: invalid YAML: {}", name, e.mark.line + 1, e.msg));
