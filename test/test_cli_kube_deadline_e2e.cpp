@@ -132,15 +132,11 @@ TEST_CASE("A megabyte kubectl error line is cut with a note", "[kube][e2e]") {
 TEST_CASE("Names that are not Kubernetes names never reach kubectl", "[kube][e2e]") {
     FakeCluster cluster("running");
     const std::vector<std::vector<std::string>> commands = {
-        {"status", "--", "--all"},
-        {"describe", "--", "--all"},
-        {"logs", "--", "-l"},
-        {"wait", "--", "--all"},
-        {"status", "../mnist"},
-        {"logs", "Mnist"},
-        {"tune", "status", "--", "--all"},
-        {"tune", "delete", "a/b"},
-        {"tune", "logs", "s", "--trial=-x"},
+        {"delete", "--", "--all"},   {"status", "--", "--all"},
+        {"describe", "--", "--all"}, {"logs", "--", "-l"},
+        {"wait", "--", "--all"},     {"status", "../mnist"},
+        {"logs", "Mnist"},           {"tune", "status", "--", "--all"},
+        {"tune", "delete", "a/b"},   {"tune", "logs", "s", "--trial=-x"},
     };
     for (const auto& args : commands) {
         auto run = cluster.run(args);

@@ -6,6 +6,7 @@
 
 #include "cli/backend_select.h"
 #include "cli/exit_codes.h"
+#include "cli/job/names.h"
 #include "cli/local/local_backend.h"
 #include "cli/verb.h"
 
@@ -60,7 +61,7 @@ util::Status DeleteOptions::complete(const Context& ctx) {
 }
 
 util::Status DeleteOptions::validate() const {
-    return util::ok_status();
+    return job::check_object_name("job name", job);
 }
 
 int DeleteOptions::run(Context& ctx) const {
