@@ -55,11 +55,11 @@ TEST_CASE("status of a running job shows replicas and the master's progress", "[
                    "worker-1  Running  0\n"));
     auto calls = cluster.calls();
     REQUIRE(calls.size() >= 2);
-    // One call finds the job among both kinds, by their group-qualified resources.
-    CHECK(calls[0] == std::vector<std::string>{"get",
-                                               "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org",
-                                               "mnist-ddp", "-o", "json", "--ignore-not-found", "-n",
-                                               "ml-training"});
+    // One call finds the job among both kinds, by their group-qualified resources; the name
+    // comes after "--", where kubectl reads no flag.
+    CHECK(calls[0] == std::vector<std::string>{
+                          "get", "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org", "-o",
+                          "json", "--ignore-not-found", "-n", "ml-training", "--", "mnist-ddp"});
     CHECK(calls[1] == std::vector<std::string>{"get", "pods", "-l",
                                                "training.kubeflow.org/job-name=mnist-ddp", "-o",
                                                "json", "-n", "ml-training"});
@@ -242,8 +242,8 @@ TEST_CASE("delete deletes the PyTorchJob, waiting when asked", "[cluster][e2e]")
     CHECK(run.code == 0);
     CHECK(run.out == "pytorchjob/mnist-ddp deleted\n");
     CHECK(cluster.calls().at(1) == std::vector<std::string>{"delete", "pytorchjobs.kubeflow.org",
-                                                            "mnist-ddp", "--wait=true", "-n",
-                                                            "ml-training"});
+                                                            "--wait=true", "-n", "ml-training",
+                                                            "--", "mnist-ddp"});
     FakeCluster missing("not-found");
     CHECK(missing.run({"delete", "mnist-ddp", "-n", "ml-training"}).code == 3);
 }

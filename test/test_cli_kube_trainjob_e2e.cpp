@@ -37,8 +37,8 @@ TEST_CASE("status of a running TrainJob shows its nodes and node-0's progress",
                    "node-1   Running  0\n"));
     // Three calls, as for a PyTorchJob: find it, its pods, node-0's log.
     CHECK(cluster.calls() ==
-          std::vector<Argv>{{"get", k_both, "mnist-trainjob", "-o", "json", "--ignore-not-found",
-                             "-n", "ml-training"},
+          std::vector<Argv>{{"get", k_both, "-o", "json", "--ignore-not-found", "-n", "ml-training",
+                             "--", "mnist-trainjob"},
                             {"get", "pods", "-l", "jobset.sigs.k8s.io/jobset-name=mnist-trainjob",
                              "-o", "json", "-n", "ml-training"},
                             {"logs", "mnist-trainjob-node-0-0-x7k2p", "-c", "node", "--tail=50",
@@ -142,8 +142,8 @@ TEST_CASE("a cluster that serves only one of the two kinds still finds its jobs"
     CHECK(contains(run.out, "Kind:       TrainJob\n"));
     auto calls = cluster.calls();
     REQUIRE(calls.size() >= 2);
-    CHECK(calls[1] == Argv{"get", "trainjobs.trainer.kubeflow.org", "mnist-trainjob", "-o", "json",
-                           "-n", "ml-training"});
+    CHECK(calls[1] == Argv{"get", "trainjobs.trainer.kubeflow.org", "-o", "json", "-n",
+                           "ml-training", "--", "mnist-trainjob"});
     FakeCluster missing("trainjob-not-found");
     auto none = missing.run({"status", "mnist-trainjob", "-n", "ml-training"});
     CHECK(none.code == 3);
@@ -192,8 +192,8 @@ TEST_CASE("delete deletes a TrainJob as a trainjob", "[cluster][e2e][trainjob]")
     CHECK(run.code == 0);
     CHECK(run.out == "trainjob/mnist-trainjob deleted\n");
     CHECK(cluster.calls().size() == 2);
-    CHECK(cluster.calls().at(1) == Argv{"delete", "trainjobs.trainer.kubeflow.org",
-                                        "mnist-trainjob", "--wait=true", "-n", "ml-training"});
+    CHECK(cluster.calls().at(1) == Argv{"delete", "trainjobs.trainer.kubeflow.org", "--wait=true",
+                                        "-n", "ml-training", "--", "mnist-trainjob"});
     FakeCluster missing("trainjob-not-found");
     CHECK(missing.run({"delete", "mnist-trainjob", "-n", "ml-training"}).code == 3);
 }
@@ -316,8 +316,8 @@ TEST_CASE("one whom RBAC lets read PyTorchJobs but not TrainJobs still finds and
     auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training"});
     CHECK(run.code == 0);
     CHECK(contains(run.out, "Kind:       PyTorchJob\n"));
-    CHECK(cluster.calls().at(1) ==
-          Argv{"get", "pytorchjobs.kubeflow.org", "mnist-ddp", "-o", "json", "-n", "ml-training"});
+    CHECK(cluster.calls().at(1) == Argv{"get", "pytorchjobs.kubeflow.org", "-o", "json", "-n",
+                                        "ml-training", "--", "mnist-ddp"});
     auto listed = cluster.run({"list", "-n", "ml-training"});
     CHECK(listed.code == 0);
     CHECK(listed.err == "");

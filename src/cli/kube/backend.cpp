@@ -127,9 +127,10 @@ class KubernetesBackend : public job::Backend {
         if (!kind) {
             return kind.error_value();
         }
-        auto result = m_queries.run(
-            {"delete", manifest::kind_resource(*kind), job, wait ? "--wait=true" : "--wait=false"},
-            fmt::format("deleting {}/{}", manifest::kind_short_name(*kind), job));
+        auto result =
+            m_queries.run({"delete", manifest::kind_resource(*kind),
+                           wait ? "--wait=true" : "--wait=false", "--", job},
+                          fmt::format("deleting {}/{}", manifest::kind_short_name(*kind), job));
         if (!result) {
             return result.error_value();
         }

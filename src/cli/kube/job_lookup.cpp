@@ -119,7 +119,7 @@ util::Result<JobKind> JobLookup::kind(const std::string& name) {
 util::Result<FoundJob> JobLookup::find_in_both(const std::string& name) {
     const std::string action = "reading " + name;
     auto result = m_queries.call(
-        {"get", resources(kinds_to_ask()), name, "-o", "json", "--ignore-not-found"});
+        {"get", resources(kinds_to_ask()), "-o", "json", "--ignore-not-found", "--", name});
     if (!result) {
         return result.error_value();
     }
@@ -168,7 +168,7 @@ util::Result<FoundJob> JobLookup::find_in_each(const std::string& name) {
 // that name, and a kind the cluster lacks is remembered.
 util::Result<FoundJob> JobLookup::find_in_one(JobKind kind, const std::string& name, bool looking) {
     const std::string action = fmt::format("reading {}/{}", manifest::kind_short_name(kind), name);
-    auto result = m_queries.call({"get", manifest::kind_resource(kind), name, "-o", "json"});
+    auto result = m_queries.call({"get", manifest::kind_resource(kind), "-o", "json", "--", name});
     if (!result) {
         return result.error_value();
     }

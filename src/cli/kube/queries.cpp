@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl_errors.h"
 #include "cli/kube/pods.h"
@@ -40,9 +42,9 @@ std::string KubeQueries::namespace_text() const {
 util::Result<KubectlResult> KubeQueries::call(const std::vector<std::string>& args,
                                               bool in_namespace, const std::string& input) {
     std::vector<std::string> full = args;
-    if (in_namespace) {
+    if (in_namespace) {  // before a "--", after which kubectl reads only names
         auto ns = namespace_args();
-        full.insert(full.end(), ns.begin(), ns.end());
+        full.insert(std::find(full.begin(), full.end(), "--"), ns.begin(), ns.end());
     }
     auto result = m_kubectl.run(full, input);
     if (!result) {
