@@ -164,3 +164,15 @@ TEST_CASE("bad --set values name the flag and the value", "[manifest]") {
         CHECK(load_error("name: a\n", overrides) == c.message);
     }
 }
+
+TEST_CASE("integers are read as decimal, as they were checked, and must fit", "[manifest]") {
+    // Found by fuzzing (fuzz/regressions/fuzz_job_file/): yaml-cpp reads a leading 0 as octal,
+    // so "0797" threw out of kftrain and "010" became 8 after the check had passed 10.
+    auto job = load_job_text("name: a\nreplicas: 010\nrunPolicy:\n  activeDeadlineSeconds: 0797\n",
+                             "job.yaml", {});
+    REQUIRE(job);
+    CHECK(job->replicas == 10);
+    CHECK(job->run_policy.active_deadline_seconds == 797);
+    CHECK(load_error("name: a\nrunPolicy:\n  backoffLimit: 99999999999\n") ==
+          "job.yaml:3: runPolicy.backoffLimit: must be <= 2147483647 (got 99999999999)");
+}

@@ -1,6 +1,10 @@
 #include "manifest/convert.h"
 
+#include <limits>
+#include <type_traits>
+
 #include "manifest/schema.h"
+#include "util/text.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -15,16 +19,31 @@ void read(const YAML::Node& node, std::string& out) {
     }
 }
 
+// A number as node_check checked it (decimal: "010" is ten, where yaml-cpp's as<int> reads
+// octal eight and throws on "09"; integers within int's range); nullopt when absent.
+template <typename T>
+std::optional<T> number(const YAML::Node& node) {
+    if (!present(node)) {
+        return std::nullopt;
+    }
+    auto value = util::parse_number(node.Scalar(), std::is_integral_v<T>);
+    if (!value || *value < static_cast<double>(std::numeric_limits<T>::lowest()) ||
+        *value > static_cast<double>(std::numeric_limits<T>::max())) {
+        return std::nullopt;
+    }
+    return static_cast<T>(*value);
+}
+
 template <typename T>
 void read(const YAML::Node& node, std::optional<T>& out) {
-    if (present(node)) {
-        out = node.as<T>();
+    if (auto value = number<T>(node)) {
+        out = value;
     }
 }
 
 void read(const YAML::Node& node, int& out) {
-    if (present(node)) {
-        out = node.as<int>();
+    if (auto value = number<int>(node)) {
+        out = *value;
     }
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 #include "manifest/quantity.h"
 #include "manifest/suggest.h"
@@ -13,6 +14,9 @@ namespace {
 
 using util::error;
 using util::Status;
+
+constexpr double k_int_min = std::numeric_limits<int>::min();
+constexpr double k_int_max = std::numeric_limits<int>::max();
 
 std::string format_limit(double value) {
     return value == std::floor(value) ? fmt::format("{:.0f}", value) : fmt::format("{}", value);
@@ -185,11 +189,15 @@ class Checker {
         if (!value) {
             return wrong_type(node, def, path);
         }
-        if (def.min && *value < *def.min) {
-            return fail(path, "must be >= " + format_limit(*def.min), node);
+        // An integer without a limit of its own still fits in the int kftrain reads it into.
+        const bool integer = def.type == FieldType::Int;
+        auto min = def.min ? def.min : integer ? std::optional<double>(k_int_min) : std::nullopt;
+        auto max = def.max ? def.max : integer ? std::optional<double>(k_int_max) : std::nullopt;
+        if (min && *value < *min) {
+            return fail(path, "must be >= " + format_limit(*min), node);
         }
-        if (def.max && *value > *def.max) {
-            return fail(path, "must be <= " + format_limit(*def.max), node);
+        if (max && *value > *max) {
+            return fail(path, "must be <= " + format_limit(*max), node);
         }
         return util::ok_status();
     }
