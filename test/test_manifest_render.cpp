@@ -150,3 +150,17 @@ TEST_CASE("the README's job-file table is the one kftrain init --reference print
     start += begin.size();
     CHECK(readme.substr(start, end - start) == manifest::job_file_reference());
 }
+
+TEST_CASE("numbers beyond 64 bits or a double's range become JSON without a crash", "[manifest]") {
+    // A template may hold any YAML number; stoll threw on 20 digits and aborted -o json.
+    auto doc = YAML::Load(
+        "big: 99999999999999999999999\nhuge: 1e999\nsmall: -12\nplus: +7\n"
+        "inf: -.Inf\nf: 0.5\n");
+    auto json = manifest::to_json(doc);
+    CHECK(json["big"].get<double>() == Approx(1e23));
+    CHECK(json["huge"].dump() == "null");  // infinite: JSON has no such number
+    CHECK(json["small"] == -12);
+    CHECK(json["plus"] == 7);
+    CHECK(json["inf"].dump() == "null");
+    CHECK(json["f"] == 0.5);
+}

@@ -1,5 +1,10 @@
 #include "manifest/yaml_emit.h"
 
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
 #include <regex>
 
 namespace kftrain::manifest {
@@ -30,6 +35,29 @@ PlainKind resolve_plain(const std::string& text) {
         return PlainKind::Float;
     }
     return PlainKind::String;
+}
+
+// A plain integer or float as JSON: a 64-bit integer when it fits, else a double (YAML's
+// .inf and .nan included), never an exception on 20 digits or 1e999.
+nlohmann::json plain_number(const std::string& text) {
+    long long value = 0;
+    const char* begin = text.data() + (!text.empty() && text[0] == '+' ? 1 : 0);
+    const char* end = text.data() + text.size();
+    auto parsed = std::from_chars(begin, end, value);
+    if (parsed.ec == std::errc() && parsed.ptr == end) {
+        return value;
+    }
+    std::string lower = text;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower.find(".nan") != std::string::npos) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    if (lower.find(".inf") != std::string::npos) {
+        return lower[0] == '-' ? -std::numeric_limits<double>::infinity()
+                               : std::numeric_limits<double>::infinity();
+    }
+    return std::strtod(text.c_str(), nullptr);
 }
 
 bool is_string(const YAML::Node& node) {
@@ -112,11 +140,11 @@ nlohmann::json to_json(const YAML::Node& node) {
                     return text == "true" || text == "True" || text == "TRUE";
                 case PlainKind::Int:
                     if (text.find_first_of("xo") == std::string::npos) {
-                        return std::stoll(text);
+                        return plain_number(text);
                     }
                     return text;
                 case PlainKind::Float:
-                    return node.as<double>();
+                    return plain_number(text);
                 case PlainKind::String:
                     return text;
             }
