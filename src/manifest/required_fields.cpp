@@ -5,24 +5,12 @@
 #include "manifest/node_check.h"
 #include "manifest/render.h"
 #include "manifest/yaml_input.h"
+#include "util/text.h"
 
 namespace kftrain::manifest {
 namespace {
 
 using util::error;
-
-std::vector<std::string> split_path(const std::string& path) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    while (true) {
-        size_t dot = path.find('.', start);
-        parts.push_back(path.substr(start, dot == std::string::npos ? dot : dot - start));
-        if (dot == std::string::npos) {
-            return parts;
-        }
-        start = dot + 1;
-    }
-}
 
 // yaml-cpp: a missing key of a const map is an invalid node that throws on IsScalar() and
 // the like, so every test starts with IsDefined(). Nodes are re-pointed with reset(): `=`
@@ -158,7 +146,7 @@ util::Status check_required_fields(const YAML::Node& rendered, const Template& t
     const std::string& template_name = tmpl.name;
     const char* kind = kind_name(spec.kind);
     for (const auto& path : required_paths(spec)) {
-        std::vector<std::string> parts = split_path(path);
+        std::vector<std::string> parts = util::split(path, '.');  // our own paths: no spaces
         YAML::Node node = at_path(rendered, parts);
         if (!node.IsDefined() || node.IsNull()) {
             auto [where, why] = explain_missing(tmpl, parts);
