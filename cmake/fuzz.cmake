@@ -10,7 +10,7 @@ if(fuzz_mode STREQUAL "OFF")
 endif()
 
 find_program(KFTRAIN_FUZZ_CXX NAMES clang++-14 clang++ DOC "clang++ with libFuzzer, for fuzz/")
-set(KFTRAIN_FUZZ_SECONDS 30 CACHE STRING "Seconds each fuzz target runs as a test")
+set(KFTRAIN_FUZZ_SECONDS 15 CACHE STRING "Seconds each fuzz target runs as a test")
 
 # Whether the compiler links a libFuzzer target with ASan and UBSan, checked once per compiler.
 if(KFTRAIN_FUZZ_CXX AND NOT KFTRAIN_FUZZ_CHECKED STREQUAL KFTRAIN_FUZZ_CXX)

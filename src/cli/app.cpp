@@ -82,9 +82,9 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e,
 
 }  // namespace
 
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    Context ctx{out, err, {}, k_exit_ok};
-    CLI::App app(k_description, "kftrain");
+std::unique_ptr<CLI::App> make_app(Context& ctx) {
+    auto made = std::make_unique<CLI::App>(k_description, "kftrain");
+    CLI::App& app = *made;
     app.formatter(std::make_shared<view::HelpFormatter>());  // the verbs inherit it
     app.footer(k_footer);
     app.require_subcommand(1);
@@ -106,6 +106,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     setup_version(app, ctx);
     setup_estimate(app, ctx);
     local::setup_supervise(app, ctx);
+    return made;
+}
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    Context ctx{out, err, {}, k_exit_ok};
+    std::unique_ptr<CLI::App> made = make_app(ctx);
+    CLI::App& app = *made;
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
