@@ -3,6 +3,7 @@
 # Idempotent: quiet when everything is already installed.
 #   scripts/setup.sh           CLI, trainer and test dependencies
 #   scripts/setup.sh --cli     only what the CLI and its tests need (no libtorch)
+#   scripts/setup.sh --image   only the tools scripts/check-image.sh needs (podman, buildah)
 set -euo pipefail
 
 cli_packages=(
@@ -16,10 +17,15 @@ trainer_packages=(
     libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev
 )
 
-packages=("${cli_packages[@]}")
-if [[ "${1:-}" != "--cli" ]]; then
-    packages+=("${trainer_packages[@]}")
-fi
+image_packages=(
+    podman buildah debootstrap
+)
+
+case "${1:-}" in
+    --cli) packages=("${cli_packages[@]}") ;;
+    --image) packages=("${image_packages[@]}") ;;
+    *) packages=("${cli_packages[@]}" "${trainer_packages[@]}") ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
