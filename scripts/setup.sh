@@ -12,6 +12,7 @@ cli_packages=(
     libcurl4-openssl-dev python3
     libssl-dev  # the trainer's HTTPS test servers and the certificates they make
     clang-14 libclang-rt-14-dev  # the fuzz targets (fuzz/): clang with libFuzzer
+    bash zsh fish  # the completion scripts are tested in each shell (test_cli_completion.cpp)
 )
 trainer_packages=(
     libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev

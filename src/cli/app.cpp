@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
+#include "cli/completion_cmd.h"
 #include "cli/context.h"
 #include "cli/delete_cmd.h"
 #include "cli/describe_cmd.h"
@@ -105,6 +106,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx) {
     setup_init(app, ctx);
     setup_version(app, ctx);
     setup_estimate(app, ctx);
+    setup_completion(app, ctx);
     local::setup_supervise(app, ctx);
     return made;
 }

@@ -1,22 +1,46 @@
 #include "cli/flags.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/view/time_text.h"
 
 namespace kftrain::cli {
+namespace {
+
+struct DryRunName {
+    const char* name;
+    job::DryRun value;
+};
+
+// The values --dry-run takes; "none" is the options' own "not given".
+constexpr DryRunName k_dry_runs[] = {{"client", job::DryRun::Client},
+                                     {"server", job::DryRun::Server}};
+
+}  // namespace
+
+std::vector<std::string> dry_run_values() {
+    std::vector<std::string> names;
+    for (const DryRunName& dry_run : k_dry_runs) {
+        names.emplace_back(dry_run.name);
+    }
+    return names;
+}
 
 util::Result<job::DryRun> parse_dry_run(const std::string& text) {
-    if (text.empty() || text == "client") {
+    if (text.empty()) {
         return job::DryRun::Client;
     }
-    if (text == "server") {
-        return job::DryRun::Server;
+    for (const DryRunName& dry_run : k_dry_runs) {
+        if (text == dry_run.name) {
+            return dry_run.value;
+        }
     }
     if (text == "none") {
         return job::DryRun::None;
     }
-    return util::error(fmt::format("--dry-run must be client or server (got {})", text));
+    return util::error(
+        fmt::format("--dry-run must be {} (got {})", fmt::join(dry_run_values(), " or "), text));
 }
 
 util::Result<double> parse_interval(const std::string& flag, const std::string& text,

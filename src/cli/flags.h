@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cli/job/backend.h"
 #include "util/result.h"
@@ -9,6 +10,9 @@ namespace kftrain::cli {
 
 // Shared checks of flag values, so every verb rejects the same bad value with the same words.
 // (-o/--output is view::parse_output_format.)
+
+// Return the values --dry-run takes: client, server (what shell completion offers).
+std::vector<std::string> dry_run_values();
 
 // Parse --dry-run: "" (the flag alone) or client prints only, server asks the API server.
 // "--dry-run must be client or server (got x)" otherwise.

@@ -22,11 +22,10 @@ const char* kind_short_name(JobKind kind) {
 
 std::optional<JobKind> parse_kind(const std::string& text) {
     const std::string lower = util::to_lower(text);
-    if (lower == "pytorchjob") {
-        return JobKind::PyTorchJob;
-    }
-    if (lower == "trainjob") {
-        return JobKind::TrainJob;
+    for (JobKind kind : k_kinds) {
+        if (lower == util::to_lower(kind_name(kind))) {
+            return kind;
+        }
     }
     return std::nullopt;
 }

@@ -11,6 +11,9 @@ enum class JobKind {
     TrainJob,    // trainer.kubeflow.org/v1alpha1, Kubeflow Trainer v2 (N nodes on a JobSet)
 };
 
+// Every kind, in the order messages and shell completion list them.
+inline constexpr JobKind k_kinds[] = {JobKind::PyTorchJob, JobKind::TrainJob};
+
 // The allowed kind names, for messages: "PyTorchJob or TrainJob".
 inline constexpr const char* k_kind_choices = "PyTorchJob or TrainJob";
 

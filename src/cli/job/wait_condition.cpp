@@ -2,18 +2,33 @@
 
 namespace kftrain::cli::job {
 
+namespace {
+
+struct WaitForName {
+    const char* name;
+    WaitFor condition;
+};
+
+constexpr WaitForName k_wait_for[] = {{"succeeded", WaitFor::Succeeded},
+                                      {"running", WaitFor::Running},
+                                      {"created", WaitFor::Created},
+                                      {"suspended", WaitFor::Suspended}};
+
+}  // namespace
+
+std::vector<std::string> wait_for_names() {
+    std::vector<std::string> names;
+    for (const WaitForName& wait_for : k_wait_for) {
+        names.emplace_back(wait_for.name);
+    }
+    return names;
+}
+
 std::optional<WaitFor> parse_wait_for(const std::string& text) {
-    if (text == "created") {
-        return WaitFor::Created;
-    }
-    if (text == "running") {
-        return WaitFor::Running;
-    }
-    if (text == "succeeded") {
-        return WaitFor::Succeeded;
-    }
-    if (text == "suspended") {
-        return WaitFor::Suspended;
+    for (const WaitForName& wait_for : k_wait_for) {
+        if (text == wait_for.name) {
+            return wait_for.condition;
+        }
     }
     return std::nullopt;
 }

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/job/status.h"
 
@@ -9,6 +10,10 @@ namespace kftrain::cli::job {
 
 // What `wait --for` waits for.
 enum class WaitFor { Created, Running, Succeeded, Suspended };
+
+// Return the conditions --for takes, in the order help lists them: succeeded, running,
+// created, suspended (what shell completion offers).
+std::vector<std::string> wait_for_names();
 
 // Parse --for ("created", "running", "succeeded", "suspended"); nullopt otherwise.
 std::optional<WaitFor> parse_wait_for(const std::string& text);

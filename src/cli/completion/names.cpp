@@ -1,0 +1,80 @@
+#include "cli/completion/names.h"
+
+#include <sstream>
+
+#include "cli/backend_select.h"
+#include "cli/kube/kubectl.h"
+#include "cli/kube/queries.h"
+#include "cli/search/search_store.h"
+
+namespace kftrain::cli::completion {
+namespace {
+
+// The resource of Katib's Experiments, as kube_search asks kubectl for it.
+constexpr const char* k_experiments = "experiments.kubeflow.org";
+
+// The names in `kubectl get -o name` output ("experiment.kubeflow.org/mnist-tune").
+std::vector<Candidate> names_of_objects(const std::string& text) {
+    std::vector<Candidate> names;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t slash = line.rfind('/');
+        if (slash != std::string::npos && slash + 1 < line.size()) {
+            names.push_back({line.substr(slash + 1), "search"});
+        }
+    }
+    return names;
+}
+
+}  // namespace
+
+std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milliseconds deadline) {
+    std::ostringstream quiet;  // notes and errors are not for the shell
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global)) {
+        return {};
+    }
+    try {
+        auto backend = make_backend(ctx, "", global.namespace_, kube::Clock::now() + deadline);
+        auto jobs = backend->list(false);
+        if (!jobs) {
+            return {};
+        }
+        std::vector<Candidate> names;
+        for (const auto& job : *jobs) {
+            names.push_back({job.name, job.kind + " " + job::phase_name(job.phase)});
+        }
+        return names;
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+std::vector<Candidate> search_names(const GlobalOptions& global,
+                                    std::chrono::milliseconds deadline) {
+    std::ostringstream quiet;
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global)) {
+        return {};
+    }
+    try {
+        if (use_local_backend(ctx, "")) {
+            std::vector<Candidate> names;
+            for (const auto& name : search::search_names()) {
+                names.push_back({name, "search"});
+            }
+            return names;
+        }
+        auto kubectl = kube::make_kubectl_runner(global, kube::Clock::now() + deadline);
+        kube::KubeQueries queries(*kubectl, global.namespace_);
+        auto listed = queries.call({"get", k_experiments, "-o", "name"});
+        if (!listed || !listed->ok()) {
+            return {};
+        }
+        return names_of_objects(listed->out);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+}  // namespace kftrain::cli::completion

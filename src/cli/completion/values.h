@@ -1,0 +1,36 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace kftrain::cli::completion {
+
+// What the value of a flag or argument is, for completion.
+enum class ValueKind {
+    Free,        // anything: nothing to offer
+    Closed,      // one of a fixed set
+    JobName,     // a job the backend lists
+    SearchName,  // a search the backend lists
+    JobFile,     // a YAML file (job file, template, price catalog)
+    AnyFile,     // a file of any kind (kubeconfig, profile)
+};
+
+// The kind of value and, when Closed, the values.
+struct ValueSource {
+    ValueKind kind = ValueKind::Free;
+    std::vector<std::string> values;
+};
+
+// Return the extensions a JobFile has: yaml, yml.
+const std::vector<std::string>& job_file_extensions();
+
+// Return what option of command takes (a flag's value, or a positional argument). The closed
+// sets are the very lists the verbs' validate() checks against (output formats, --dry-run,
+// --kind, --for, --algorithm, the shells of `completion`).
+ValueSource value_source(const CLI::App& command, const CLI::Option& option);
+
+// Return command's path below the app: "status", "tune status"; "" for the app.
+std::string command_path(const CLI::App& command);
+
+}  // namespace kftrain::cli::completion
