@@ -45,6 +45,9 @@ completion::Completion complete(const Words& words) {
                                                   {"resnet", "PyTorchJob Failed"}};
     };
     names.searches = [] { return std::vector<completion::Candidate>{{"mnist-tune", "search"}}; };
+    names.gpus = [](const std::string& prices) {
+        return std::vector<completion::Candidate>{{"a100", prices}, {"h100", prices}};
+    };
     return completion::complete(completion::read_line(*model.app, words), names);
 }
 
@@ -215,6 +218,11 @@ TEST_CASE("the closed sets offered are what the verbs accept", "[completion]") {
           Words{"succeeded", "running", "created", "suspended"});
     CHECK(values({"tune", "--algorithm", "g"}) == Words{"grid"});
     CHECK(values({"completion", ""}) == Words{"bash", "zsh", "fish"});
+    // --gpu: the GPU types of the catalog --prices names, as typed.
+    CHECK(values({"estimate", "--gpu", "h"}) == Words{"h100"});
+    auto gpus = complete({"status", "x", "--prices", "mine.yaml", "--gpu", ""}).candidates;
+    REQUIRE(gpus.size() == 2);
+    CHECK(gpus[0].description == "mine.yaml");
     for (const auto& value : kftrain::cli::dry_run_values()) {
         CHECK(kftrain::cli::parse_dry_run(value).ok());
     }
@@ -321,6 +329,8 @@ TEST_CASE("the bash script completes verbs, flags and -o values in a real bash",
     CHECK(bash_complete({"kftrain", "list", "--output", "="}) ==
           Words{"table", "wide", "json", "yaml"});
     CHECK(bash_complete({"kftrain", "submit", "--dry-run", "s"}) == Words{"server"});
+    // --gpu offers the built-in price catalog's GPU types.
+    CHECK(has(bash_complete({"kftrain", "estimate", "--gpu", ""}), "a100"));
 }
 
 TEST_CASE("the bash script completes job names from the cluster kftrain list reads",

@@ -171,6 +171,17 @@ std::vector<Candidate> subcommand_candidates(const TypedLine& line) {
     return verbs;
 }
 
+// Return the value typed for the flag of this long name, "" when none.
+std::string typed_value(const TypedLine& line, const std::string& long_name) {
+    std::string value;
+    for (const auto& [option, given] : line.given) {
+        if (option->check_lname(long_name)) {
+            value = given;
+        }
+    }
+    return value;
+}
+
 // Complete a value of option from where values.h says it comes.
 Completion value_completion(const TypedLine& line, const CLI::Option& option,
                             const NameSources& names) {
@@ -190,6 +201,11 @@ Completion value_completion(const TypedLine& line, const CLI::Option& option,
         case ValueKind::SearchName:
             if (names.searches) {
                 completion.candidates = names.searches();
+            }
+            break;
+        case ValueKind::GpuType:
+            if (names.gpus) {
+                completion.candidates = names.gpus(typed_value(line, "prices"));
             }
             break;
         case ValueKind::JobFile:

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "cli/backend_select.h"
+#include "cli/cost/estimate_inputs.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/queries.h"
 #include "cli/search/search_store.h"
@@ -72,6 +73,22 @@ std::vector<Candidate> search_names(const GlobalOptions& global,
             return {};
         }
         return names_of_objects(listed->out);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+std::vector<Candidate> gpu_types(const std::string& prices) {
+    try {
+        auto pricing = cost::load_pricing(prices, "");
+        if (!pricing) {
+            return {};
+        }
+        std::vector<Candidate> types;
+        for (const auto& gpu : pricing->catalog.gpus) {
+            types.push_back({gpu.first, "GPU"});
+        }
+        return types;
     } catch (const std::exception&) {
         return {};
     }

@@ -19,4 +19,8 @@ std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milli
 std::vector<Candidate> search_names(const GlobalOptions& global,
                                     std::chrono::milliseconds deadline);
 
+// Return the GPU types of the price catalog --gpu is checked against: the file prices names,
+// else KFTRAIN_PRICES, else the built-in one; none when it cannot be read.
+std::vector<Candidate> gpu_types(const std::string& prices);
+
 }  // namespace kftrain::cli::completion

@@ -80,6 +80,9 @@ ValueSource value_source(const CLI::App& command, const CLI::Option& option) {
     if (named("algorithm")) {
         return closed(kftrain::tune::k_algorithms);
     }
+    if (named("gpu")) {
+        return {ValueKind::GpuType, {}};
+    }
     if (named("file") || named("template") || named("prices")) {
         return {ValueKind::JobFile, {}};
     }

@@ -12,6 +12,7 @@ enum class ValueKind {
     Closed,      // one of a fixed set
     JobName,     // a job the backend lists
     SearchName,  // a search the backend lists
+    GpuType,     // a GPU type of the price catalog (--prices as typed, else the default)
     JobFile,     // a YAML file (job file, template, price catalog)
     AnyFile,     // a file of any kind (kubeconfig, profile)
 };
@@ -27,7 +28,8 @@ const std::vector<std::string>& job_file_extensions();
 
 // Return what option of command takes (a flag's value, or a positional argument). The closed
 // sets are the very lists the verbs' validate() checks against (output formats, --dry-run,
-// --kind, --for, --algorithm, the shells of `completion`).
+// --kind, --for, --algorithm, the shells of `completion`); --gpu takes the GPU types of the
+// price catalog it is checked against.
 ValueSource value_source(const CLI::App& command, const CLI::Option& option);
 
 // Return command's path below the app: "status", "tune status"; "" for the app.
