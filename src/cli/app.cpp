@@ -7,6 +7,7 @@
 
 #include "cli/completion_cmd.h"
 #include "cli/context.h"
+#include "cli/data_cmd.h"
 #include "cli/delete_cmd.h"
 #include "cli/describe_cmd.h"
 #include "cli/estimate_cmd.h"
@@ -106,6 +107,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx) {
     setup_init(app, ctx);
     setup_version(app, ctx);
     setup_estimate(app, ctx);
+    setup_data(app, ctx);
     setup_completion(app, ctx);
     local::setup_supervise(app, ctx);
     return made;

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <string>
+
+#include "cli/context.h"
+#include "cli/data/listing.h"
+#include "cli/view/output_format.h"
+#include "util/result.h"
+
+namespace kftrain::cli::data {
+
+// A directory in a claim on this machine: the claim maps to the directory root (a volume's
+// localPath, or --local-path), and path is a normalized path inside it.
+struct LocalTarget {
+    std::string claim;
+    std::string root;
+    std::string path = "/";
+};
+
+// List what is under dir, paths relative to it, sorted; symlinks are listed, not followed.
+util::Result<Listing> list_directory(const std::string& dir);
+
+// Return the names directly in dir, sorted (what tar is given to archive).
+util::Result<std::vector<std::string>> top_level_names(const std::string& dir);
+
+// Copy the contents of local_dir into the target's directory, made when missing; return the
+// exit code (2 when the two overlap).
+int put_local(Context& ctx, const LocalTarget& target, const std::string& local_dir);
+
+// Copy the contents of the target's directory into out_dir (made when missing); 3 when the
+// directory does not exist.
+int get_local(Context& ctx, const LocalTarget& target, const std::string& out_dir);
+
+// List what is under the target's directory; 3 when it does not exist.
+int list_local(Context& ctx, const LocalTarget& target, view::OutputFormat format);
+
+}  // namespace kftrain::cli::data

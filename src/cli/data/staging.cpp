@@ -1,0 +1,176 @@
+#include "cli/data/staging.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "cli/data/claim_path.h"
+#include "cli/data/helper_session.h"
+#include "cli/data/local_staging.h"
+#include "cli/data/progress_meter.h"
+#include "cli/data/stream_pipe.h"
+#include "cli/exit_codes.h"
+#include "cli/job/interrupt.h"
+#include "cli/kube/kubectl_errors.h"
+#include "util/text.h"
+
+namespace kftrain::cli::data {
+namespace {
+
+std::string where(const ClaimTarget& target) {
+    return fmt::format("claim {}:{}", target.claim, target.path);
+}
+
+// The last line of a failed copy's stderr that says something, for the message: not
+// kubectl's own "command terminated with exit code N", which the exit status tells.
+std::string last_words(const std::string& err) {
+    auto lines = util::split_lines(err);
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        if (!util::trim(*it).empty() && it->rfind("command terminated with exit code", 0) != 0) {
+            return kube::printable_line(util::trim(*it));
+        }
+    }
+    return "";
+}
+
+// Copy through `from | to` with a progress meter; an error names what failed.
+util::Status copy(Context& ctx, const std::vector<std::string>& from,
+                  const std::vector<std::string>& to, const std::string& label,
+                  uint64_t estimate, const std::string& pod, bool into_claim) {
+    ProgressMeter meter(ctx.err, label, estimate);
+    auto piped = run_pipe(
+        from, to, [&meter](uint64_t bytes) { meter.update(bytes); },
+        [] { return job::interrupt_requested(); });
+    meter.finish();
+    if (!piped) {
+        return util::error(piped.error(), k_exit_cluster);
+    }
+    if (piped->cancelled) {
+        return util::error(fmt::format("interrupted; deleting helper pod {}", pod),
+                           k_exit_interrupted);
+    }
+    if (piped->from.success() && piped->to.success()) {
+        return util::ok_status();
+    }
+    // The side that failed first says why; the other usually only saw the pipe end.
+    const bool to_failed = !piped->to.success();
+    std::string why = last_words(to_failed ? piped->to_err : piped->from_err);
+    if (why.empty()) {
+        why = last_words(to_failed ? piped->from_err : piped->to_err);
+    }
+    std::string hint;
+    if (into_claim && util::to_lower(why).find("permission denied") != std::string::npos) {
+        hint = " (hint: the helper pod runs as user 65534; a volume that only root may write "
+               "needs --as-root)";
+    }
+    return util::error(fmt::format("{} failed ({}): {}{}", label,
+                                   (to_failed ? piped->to : piped->from).describe(),
+                                   why.empty() ? "no message" : why, hint),
+                       k_exit_cluster);
+}
+
+int fail(Context& ctx, const util::Status& status) {
+    return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
+}
+
+}  // namespace
+
+int put_to_claim(Context& ctx, const ClaimTarget& target, const std::string& local_dir) {
+    job::catch_interrupts();
+    auto listing = list_directory(local_dir);
+    auto names = top_level_names(local_dir);
+    if (!listing || !names) {
+        return report_error(ctx, !listing ? listing.error() : names.error(), k_exit_cluster);
+    }
+    HelperSession session(ctx, target, true);
+    if (auto claim = session.check_claim(); !claim) {
+        return fail(ctx, claim);
+    }
+    if (names->empty()) {
+        ctx.err << fmt::format("put: {} is empty: nothing to copy\n", local_dir);
+        return k_exit_ok;
+    }
+    if (auto started = session.start(); !started) {
+        return fail(ctx, started);
+    }
+    const std::string dest = pod_path(target.path);
+    if (target.path != "/") {
+        auto made = session.exec({"mkdir", "-p", "--", dest});
+        if (!made) {
+            return fail(ctx, util::Status(made.error_value()));
+        }
+        if (!made->ok()) {
+            return report_error(ctx,
+                                fmt::format("cannot create {} in claim {}: {}", target.path,
+                                            target.claim, last_words(made->err)),
+                                k_exit_cluster);
+        }
+    }
+    std::vector<std::string> tar = {"tar", "-c", "-f", "-", "-C", local_dir, "--"};
+    tar.insert(tar.end(), names->begin(), names->end());
+    auto copied = copy(ctx, tar, session.exec_argv({"tar", "-x", "-f", "-", "-C", dest}, true),
+                       "put", tar_size_estimate(listing->bytes(), listing->entries.size()),
+                       session.pod_name(), true);
+    if (!copied) {
+        return fail(ctx, copied);
+    }
+    ctx.err << fmt::format("put: {} files, {} from {} to {}\n", listing->files(),
+                           format_bytes(listing->bytes()), local_dir, where(target));
+    return k_exit_ok;
+}
+
+int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& out_dir) {
+    job::catch_interrupts();
+    HelperSession session(ctx, target, false);
+    if (auto claim = session.check_claim(); !claim) {
+        return fail(ctx, claim);
+    }
+    if (auto started = session.start(); !started) {
+        return fail(ctx, started);
+    }
+    auto listing = session.list();
+    if (!listing) {
+        return fail(ctx, util::Status(listing.error_value()));
+    }
+    if (!listing->path_is_directory) {
+        return report_error(ctx,
+                            fmt::format("--path: {} in claim {} is a file, not a directory",
+                                        target.path, target.claim),
+                            k_exit_bad_input);
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) {
+        return report_error(ctx, fmt::format("cannot create {}: {}", out_dir, ec.message()),
+                            k_exit_cluster);
+    }
+    auto copied = copy(
+        ctx, session.exec_argv({"tar", "-c", "-f", "-", "-C", pod_path(target.path), "."}, false),
+        {"tar", "-x", "-f", "-", "-C", out_dir, "--no-same-owner"}, "get",
+        tar_size_estimate(listing->bytes(), listing->entries.size()), session.pod_name(), false);
+    if (!copied) {
+        return fail(ctx, copied);
+    }
+    ctx.err << fmt::format("get: {} files, {} from {} to {}\n", listing->files(),
+                           format_bytes(listing->bytes()), where(target), out_dir);
+    return k_exit_ok;
+}
+
+int list_claim(Context& ctx, const ClaimTarget& target, view::OutputFormat format) {
+    job::catch_interrupts();
+    HelperSession session(ctx, target, false);
+    if (auto claim = session.check_claim(); !claim) {
+        return fail(ctx, claim);
+    }
+    if (auto started = session.start(); !started) {
+        return fail(ctx, started);
+    }
+    auto listing = session.list();
+    if (!listing) {
+        return fail(ctx, util::Status(listing.error_value()));
+    }
+    print_listing(*listing, format, ctx.out);
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli::data

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "cli/context.h"
+#include "cli/view/output_format.h"
+
+namespace kftrain::cli::data {
+
+// A directory in a PersistentVolumeClaim on the cluster, reached through a helper pod.
+struct ClaimTarget {
+    std::string claim;
+    std::string path = "/";  // normalized (claim_path.h)
+    std::string namespace_;  // "" for kubectl's
+    std::string image;
+    bool as_root = false;
+    std::chrono::seconds start_timeout{120};  // for the helper pod to become Ready
+};
+
+// Each of these checks the claim, starts a helper pod that mounts it (read-only for get and
+// ls), waits for it to be Ready, copies or lists with tar, find and stat run in it by
+// `kubectl exec`, and deletes the pod whatever happens, Ctrl-C included. They print errors as
+// "kftrain: error: ..." and return the exit code: 3 for a missing claim or path, 4 for a
+// claim held elsewhere or a failed copy, 5 when the pod is not Ready in time, 130 on Ctrl-C.
+
+// Copy the contents of local_dir into the claim's path, showing progress on err.
+int put_to_claim(Context& ctx, const ClaimTarget& target, const std::string& local_dir);
+
+// Copy the contents of the claim's path into out_dir (made when missing).
+int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& out_dir);
+
+// List what is under the claim's path.
+int list_claim(Context& ctx, const ClaimTarget& target, view::OutputFormat format);
+
+}  // namespace kftrain::cli::data
