@@ -45,11 +45,10 @@ std::string shells_text() {
 
 void setup_completion(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<CompletionOptions>();
-    auto* sub = app.add_subcommand("completion",
-                                   "Print the shell completion script of " + shells_text());
+    auto* sub =
+        app.add_subcommand("completion", "Print the shell completion script of " + shells_text());
     sub->footer(k_completion_examples);
-    sub->add_option("shell", options->shell, "The shell: " + shells_text())
-        ->required();
+    sub->add_option("shell", options->shell, "The shell: " + shells_text())->required();
     run_when_parsed(*sub, options, ctx);
 
     auto words = std::make_shared<CompleteOptions>();

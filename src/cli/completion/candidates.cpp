@@ -272,9 +272,8 @@ void bind_global_flags(CLI::App& app, const TypedLine& line) {
         }
         try {
             option->clear();
-            option->add_result(takes_value(*option)
-                                   ? value
-                                   : option->get_flag_value(option->get_name(), value));
+            option->add_result(
+                takes_value(*option) ? value : option->get_flag_value(option->get_name(), value));
             option->run_callback();
         } catch (const CLI::Error&) {
             option->clear();  // a value its check refuses: as if not typed

@@ -11,7 +11,8 @@ namespace kftrain::cli::completion {
 // Shell completion asks kftrain itself, as kubectl's (cobra's) does:
 //   kftrain __complete PROGRAM WORD... CURRENT
 // the words as the shell has them: PROGRAM the command typed (kftrain, ignored), WORD... the
-// words after it, CURRENT the one under the cursor ("" for a new word). It prints one candidate a line, "value" or "value<TAB>description", then
+// words after it, CURRENT the one under the cursor ("" for a new word). It prints one candidate a
+// line, "value" or "value<TAB>description", then
 // ":DIRECTIVE", the sum of these bits telling the shell what to do besides:
 enum Directive : int {
     k_files_allowed = 0,    // with no candidate, the shell may complete file names
@@ -36,10 +37,10 @@ struct Completion {
 struct TypedLine {
     CLI::App* command = nullptr;  // the deepest verb named, else the app
     std::vector<std::pair<CLI::Option*, std::string>> given;  // flags before CURRENT, values
-    size_t positionals = 0;              // arguments given to command
-    CLI::Option* value_of = nullptr;     // CURRENT is this flag's value
-    std::string current;                 // the word completed (after "--flag=" then)
-    bool after_dashes = false;           // a "--" came before CURRENT
+    size_t positionals = 0;                                   // arguments given to command
+    CLI::Option* value_of = nullptr;                          // CURRENT is this flag's value
+    std::string current;        // the word completed (after "--flag=" then)
+    bool after_dashes = false;  // a "--" came before CURRENT
 };
 
 // Read words, the words after the program name (the last the one being completed, maybe "")
