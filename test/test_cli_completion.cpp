@@ -204,7 +204,9 @@ TEST_CASE("every -o/--output of the command line has its formats offered", "[com
         }
         for (const CLI::Option* option : commands[i]->get_options()) {
             if (option->check_lname("output")) {
-                INFO(completion::command_path(*commands[i]) << " -o");
+                INFO(completion::command_path(*commands[i])
+                     << " -o: declare its formats in view::output_formats_of and parse -o "
+                        "with them, so completion offers what validate() accepts");
                 auto source = completion::value_source(*commands[i], *option);
                 CHECK(source.kind == completion::ValueKind::Closed);
                 CHECK_FALSE(source.values.empty());
