@@ -1,26 +1,42 @@
 #!/usr/bin/env bash
 # Check Dockerfile.trainer without a registry: make a Debian base image with debootstrap from
 # the configured apt mirror, build the trainer image with `podman build --isolation chroot`,
-# then run the trainer inside it with `buildah run --isolation chroot` (a tiny training run).
+# then check it with `buildah run --isolation chroot`:
+#   - its size (podman's, in MB of 1,000,000 bytes) is at most MAX_IMAGE_MB (500 by default);
+#   - the loader finds every library and symbol the trainer needs (ldd -r, inside the image);
+#   - it runs as the non-root user 10001, which can write /data and /checkpoints;
+#   - a tiny training run works with one rank, and with two (PET_NPROC_PER_NODE=2, Gloo);
+#   - the BLAS the loader brings in is OpenBLAS.
 #
-#   scripts/check-image.sh              build and check kftrain-trainer:check
-#   KEEP_IMAGE=1 scripts/check-image.sh keep the trainer image afterwards
+#   scripts/check-image.sh                  build and check kftrain-trainer:check
+#   MAX_IMAGE_MB=600 scripts/check-image.sh another size limit
+#   KEEP_IMAGE=1 scripts/check-image.sh     keep the trainer image afterwards
 # The debootstrap base image is kept and reused (podman rmi it to start afresh).
 #
-# Needs root (or a user namespace), podman, buildah and debootstrap; exits 77 (skipped) when
-# one is missing. Optional: nothing else in the repository depends on it.
+# Needs root (or a user namespace), podman, buildah and debootstrap (scripts/setup.sh --image
+# installs them); exits 77 (skipped) when one is missing. Optional: nothing else in the
+# repository depends on it.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 suite=${SUITE:-bookworm}
 mirror=${MIRROR:-http://deb.debian.org/debian}
+max_mb=${MAX_IMAGE_MB:-500}
 base=localhost/kftrain-debian-base:${suite}
 image=localhost/kftrain-trainer:check
 work=$(mktemp -d)
 ctr=""
 
+fail() {
+    echo "check-image: $*" >&2
+    exit 1
+}
+
 cleanup() {
-    [[ -n "$ctr" ]] && buildah rm "$ctr" >/dev/null 2>&1 || true
+    if [[ -n "$ctr" ]]; then
+        buildah umount "$ctr" >/dev/null 2>&1 || true
+        buildah rm "$ctr" >/dev/null 2>&1 || true
+    fi
     if [[ -z "${KEEP_IMAGE:-}" ]]; then
         podman rmi -f "$image" >/dev/null 2>&1 || true
     fi
@@ -28,9 +44,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+if ! [[ $max_mb =~ ^[0-9]+$ ]]; then
+    echo "check-image: MAX_IMAGE_MB must be a whole number of MB (got $max_mb)" >&2
+    exit 2
+fi
 for tool in podman buildah debootstrap; do
     if ! command -v "$tool" >/dev/null; then
-        echo "check-image: skipped: $tool is not installed (apt-get install podman buildah debootstrap)" >&2
+        echo "check-image: skipped: $tool is not installed (scripts/setup.sh --image)" >&2
         exit 77
     fi
 done
@@ -49,18 +69,60 @@ fi
 echo "check-image: podman build (chroot isolation)" >&2
 # A small build context: only what Dockerfile.trainer copies (build directories are huge).
 mkdir -p "$work/context"
-cp -r "$repo/CMakeLists.txt" "$repo/src" "$repo/templates" "$repo/Dockerfile.trainer" "$work/context/"
-podman build --isolation chroot --build-arg "BUILD_BASE=$base" --build-arg "RUNTIME_BASE=$base" \
+cp -r "$repo/CMakeLists.txt" "$repo/LICENSE" "$repo/cmake" "$repo/src" "$repo/templates" \
+    "$repo/packaging" "$repo/Dockerfile.trainer" "$work/context/"
+# The runtime stage starts FROM scratch (RUNTIME_BASE's default): only the build needs a base.
+podman build --isolation chroot --build-arg "BUILD_BASE=$base" \
     -f "$work/context/Dockerfile.trainer" -t "$image" "$work/context"
 
-echo "check-image: running the trainer in the image" >&2
+bytes=$(podman image inspect --format '{{.Size}}' "$image")
+mb=$(((bytes + 500000) / 1000000))
+echo "check-image: image size: $mb MB ($bytes bytes; limit $max_mb MB)" >&2
+((bytes <= max_mb * 1000000)) || fail "the image is $mb MB, over the $max_mb MB limit (MAX_IMAGE_MB)"
+
 ctr=$(buildah from "$image")
-run() { buildah run --isolation chroot "$ctr" -- "$@"; }
-run kftrain-trainer --version
+run() { buildah run --isolation chroot "$@"; }
+
+echo "check-image: the trainer's libraries, as the loader inside the image finds them" >&2
+# What `ldd -r` does: the loader lists the libraries and binds every symbol, then exits.
+run --env LD_TRACE_LOADED_OBJECTS=1 --env LD_BIND_NOW=1 --env LD_WARN=1 "$ctr" -- \
+    /usr/local/bin/kftrain-trainer >"$work/ldd.txt" 2>&1 || { cat "$work/ldd.txt" >&2; fail "the loader failed"; }
+if grep -E 'not found|undefined symbol' "$work/ldd.txt" >&2; then
+    fail "the trainer's libraries do not all resolve inside the image"
+fi
+echo "check-image: $(grep -c '=>' "$work/ldd.txt") libraries, all found" >&2
+if grep -E 'lib(opencv|av(codec|format|util)|Qt5)' "$work/ldd.txt" >&2; then
+    fail "the trainer still loads OpenCV, FFmpeg or Qt"
+fi
+
+run "$ctr" -- kftrain-trainer --version
 [[ "$(buildah inspect --format '{{.OCIv1.Config.User}}' "$ctr")" == "10001" ]] \
-    || { echo "check-image: the image does not run as the non-root user 10001" >&2; exit 1; }
-run kftrain-trainer make-dataset mnist --out /tmp/mnist --samples 500
-run kftrain-trainer --dataset mnist --data-dir /tmp/mnist --model mlp --epochs 1 \
-    --log-format json --threads 1 | tee "$work/run.log"
-grep -q '"event":"finish"' "$work/run.log" || { echo "check-image: no finish event" >&2; exit 1; }
-echo "check-image: ok ($image)" >&2
+    || fail "the image does not run as the non-root user 10001"
+# Writes into /data and /checkpoints check that user 10001 owns them.
+run "$ctr" -- kftrain-trainer make-dataset mnist --out /data/mnist --samples 500
+
+echo "check-image: one rank" >&2
+run --env LD_DEBUG=libs "$ctr" -- kftrain-trainer --dataset mnist --data-dir /data/mnist \
+    --model mlp --epochs 1 --log-format json --threads 1 --checkpoint-dir /checkpoints/one \
+    >"$work/one.log" 2>"$work/one.err" || { tail -20 "$work/one.err" >&2; fail "the one-rank run failed"; }
+grep '"event":"finish"' "$work/one.log" || fail "no finish event in the one-rank run"
+# Debian's libblas.so.3 is whichever BLAS the alternatives system picked when the image was
+# built; OpenBLAS's needs libopenblas.so.0, the reference BLAS does not.
+grep -q 'calling init: .*/libopenblas\.so\.0$' "$work/one.err" \
+    || fail "the loader did not bring in OpenBLAS: the trainer would use the reference BLAS"
+echo "check-image: the loader initialised $(grep -c 'calling init:' "$work/one.err") libraries, OpenBLAS among them" >&2
+
+echo "check-image: two ranks in one container (PET_NPROC_PER_NODE=2, Gloo over 127.0.0.1)" >&2
+# The PET_* variables a PyTorchJob with nprocPerNode: 2 and one replica gets. chroot isolation
+# shares this machine's network: take a port that is free now.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+run --env PET_NPROC_PER_NODE=2 --env PET_NNODES=1 --env PET_NODE_RANK=0 \
+    --env PET_MASTER_ADDR=127.0.0.1 --env PET_MASTER_PORT="$port" "$ctr" -- \
+    kftrain-trainer --dataset mnist --data-dir /data/mnist --model mlp --epochs 1 \
+    --log-format json --threads 1 --checkpoint-dir /checkpoints/two >"$work/two.log" \
+    || fail "the two-rank run failed"
+grep '"event":"finish"' "$work/two.log" | grep -q '"world_size":2' \
+    || fail "no finish event with world_size 2 in the two-rank run"
+grep '"event":"finish"' "$work/two.log"
+
+echo "check-image: ok ($image, $mb MB)" >&2
