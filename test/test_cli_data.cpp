@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "cli/data/claim_path.h"
+#include "cli/data/helper_pod.h"
+#include "cli/data/pod_start.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
 #include "util/subprocess.h"
@@ -98,6 +101,45 @@ void check_pod_deleted(const FakeCluster& cluster) {
 }
 
 }  // namespace
+
+TEST_CASE("--path is normalized inside the claim, never outside it", "[data]") {
+    using kftrain::cli::data::normalize_claim_path;
+    const std::vector<std::pair<std::string, std::string>> good = {
+        {"/", "/"}, {"/mnist", "/mnist"}, {"/mnist/", "/mnist"}, {"//a/./b//", "/a/b"},
+        {"/a/..b", "/a/..b"}};
+    for (const auto& [given, normalized] : good) {
+        INFO(given);
+        auto path = normalize_claim_path(given);
+        REQUIRE(path);
+        CHECK(*path == normalized);
+        CHECK(kftrain::cli::data::pod_path(*path) ==
+              (normalized == "/" ? "/kftrain/claim" : "/kftrain/claim" + normalized));
+    }
+    for (const std::string bad : {"", "mnist", "./mnist", "/..", "/a/../../b", "/a/\n/b"}) {
+        INFO(bad);
+        CHECK_FALSE(normalize_claim_path(bad));
+    }
+}
+
+TEST_CASE("A Multi-Attach event names the pods that hold the claim", "[data]") {
+    using kftrain::cli::data::pods_named_in;
+    CHECK(pods_named_in("Multi-Attach error for volume \"pvc-1\" Volume is already used by "
+                        "pod(s) train-master-0, train-worker-0") ==
+          std::vector<std::string>{"train-master-0", "train-worker-0"});
+    CHECK(pods_named_in("Multi-Attach error for volume \"pvc-1\" Volume is already used by "
+                        "pod(s) a-0 and 1 pod(s) in different namespaces") ==
+          std::vector<std::string>{"a-0"});
+    CHECK(pods_named_in("Multi-Attach error for volume \"pvc-1\" Volume is already "
+                        "exclusively attached to one node and can't be attached to another")
+              .empty());
+}
+
+TEST_CASE("The helper pod's name fits a hostname whatever the claim", "[data]") {
+    using kftrain::cli::data::helper_pod_name;
+    CHECK(helper_pod_name("mnist-data", "x7k2p") == "kftrain-data-mnist-data-x7k2p");
+    CHECK(helper_pod_name("data.v2", "x7k2p") == "kftrain-data-data-v2-x7k2p");
+    CHECK(helper_pod_name(std::string(253, 'a'), "x7k2p").size() == 13 + 40 + 6);
+}
 
 TEST_CASE("data put, ls and get round-trip a directory on this machine", "[data]") {
     const std::string data = make_data_set();
