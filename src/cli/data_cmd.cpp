@@ -29,7 +29,7 @@ constexpr const char* k_data_examples =
     "  # List what a claim holds\n"
     "  kftrain data ls --claim mnist-data\n"
     "  # On this machine: the claim is the localPath the job file's volume gives it\n"
-    "  kftrain data put ./mnist --claim mnist-data --local -f examples/mnist-ddp.yaml\n\n"
+    "  kftrain data put ./mnist --claim mnist-data --local -f examples/mnist-local.yaml\n\n"
     "On a cluster each command starts a short-lived helper pod that mounts the claim\n"
     "(read-only for get and ls), copies with tar through kubectl exec, and deletes the pod\n"
     "when done, on failure and on Ctrl-C.";

@@ -105,8 +105,8 @@ Listing parse_stat_lines(const std::string& text, const std::string& base) {
         if (!size || !mtime || *size < 0) {
             continue;
         }
-        Entry entry{"", entry_type(line.substr(0, a)), static_cast<uint64_t>(*size),
-                    static_cast<int64_t>(*mtime)};
+        Entry entry{"", entry_type(line.substr(0, a)), 0, static_cast<int64_t>(*mtime)};
+        entry.size = entry.type == "file" ? static_cast<uint64_t>(*size) : 0;  // as ls shows
         if (name == base) {
             listing.found = true;
             listing.path_is_directory = entry.type == "directory";
