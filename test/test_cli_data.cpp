@@ -102,7 +102,7 @@ void check_pod_deleted(const FakeCluster& cluster) {
 
 }  // namespace
 
-TEST_CASE("--path is normalized inside the claim, never outside it", "[data]") {
+TEST_CASE("A --path is normalized inside the claim, never outside it", "[data]") {
     using kftrain::cli::data::normalize_claim_path;
     const std::vector<std::pair<std::string, std::string>> good = {
         {"/", "/"}, {"/mnist", "/mnist"}, {"/mnist/", "/mnist"}, {"//a/./b//", "/a/b"},
