@@ -10,7 +10,7 @@
 #include "cli/flags.h"
 #include "cli/job/names.h"
 #include "cli/verb.h"
-#include "cli/view/log_line.h"
+#include "cli/view/log_printer.h"
 #include "cli/view/status_view.h"
 #include "cli/view/time_text.h"
 
@@ -33,7 +33,9 @@ constexpr const char* k_logs_examples =
     "  kftrain logs mnist-trainjob --replica node-1\n"
     "  kftrain logs mnist-trainjob --replica dataset-initializer\n"
     "  # The trainer's JSON progress lines as they are\n"
-    "  kftrain logs mnist-ddp --raw";
+    "  kftrain logs mnist-ddp --raw\n"
+    "  # Follow with every progress line printed, as in a pipe, instead of one live line\n"
+    "  kftrain logs mnist-ddp -f --no-progress";
 
 }  // namespace
 
@@ -48,6 +50,9 @@ void add_log_flags(CLI::App& sub, LogsOptions& options) {
     sub.add_flag("-p,--previous", options.previous,
                  "The previous (terminated) container of each replica");
     sub.add_flag("--raw", options.raw, "Print the trainer's JSON progress lines as they are");
+    sub.add_flag("--no-progress", options.no_progress,
+                 "Following on a terminal: print every progress line instead of one live line "
+                 "per replica group updated in place");
     sub.add_option("--poll-interval", options.poll_interval,
                    "Following: how often to look for started or restarted pods")
         ->default_str("2s");
@@ -111,23 +116,20 @@ util::Status LogsOptions::validate_flags() {
 
 int LogsOptions::run(Context& ctx) const {
     auto backend = make_backend(ctx, "", namespace_);
-    return print_logs(*backend, job, backend_options, raw, ctx);
+    return print_logs(*backend, job, backend_options, raw, no_progress, ctx);
 }
 
 int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options,
-               bool raw, Context& ctx) {
-    job::LogSink sink = [&ctx, &options, raw](const job::LogLine& line) {
-        if (line.notice) {
-            ctx.err << fmt::format("kftrain: {}: {}", line.replica, line.text) << std::endl;
-            return;
-        }
-        ctx.out << view::format_log_line(line, raw, k_prefix_width) << "\n";
-        if (options.follow) {
-            ctx.out.flush();
-        }
-    };
+               bool raw, bool no_progress, Context& ctx) {
+    view::LogPrintOptions print;
+    print.prefix_width = k_prefix_width;
+    print.raw = raw;
+    print.flush_each = options.follow;
+    print.live = options.follow && view::wants_live_progress(ctx.out, no_progress, raw);
+    view::LogPrinter printer(ctx.out, ctx.err, print);
+    job::LogSink sink = [&printer](const job::LogLine& line) { printer.print(line); };
     auto done = backend.logs(job, options, sink);
-    ctx.out.flush();
+    printer.finish();
     if (!done) {
         return report_error(ctx, done.error(), done.error_code(k_exit_cluster));
     }

@@ -19,6 +19,7 @@ struct LogsOptions {
     std::string replica;
     bool previous = false;
     bool raw = false;
+    bool no_progress = false;  // following on a terminal: plain lines, no live progress lines
     std::string poll_interval = "2s";
 
     // Derived by complete() and validate().
@@ -44,8 +45,9 @@ void add_log_flags(CLI::App& sub, LogsOptions& options);
 void setup_logs(CLI::App& app, Context& ctx);
 
 // Print the logs through a backend, lines prefixed with their replica, notices
-// on stderr; return 0, or the code of the backend's error after printing it.
+// on stderr; following on a terminal (unless no_progress or raw), one live progress line per
+// replica group. Return 0, or the code of the backend's error after printing it.
 int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options,
-               bool raw, Context& ctx);
+               bool raw, bool no_progress, Context& ctx);
 
 }  // namespace kftrain::cli

@@ -29,6 +29,8 @@ constexpr const char* k_submit_examples =
     "  kftrain submit -f examples/mnist-ddp.yaml --dry-run=server\n"
     "  # Run it on this machine, streaming the logs; the exit code is the job's result\n"
     "  kftrain submit -f examples/mnist-local.yaml --local --follow\n"
+    "  # The same in a script's log: every progress line, no line updated in place\n"
+    "  kftrain submit -f examples/mnist-local.yaml --local --follow --no-progress\n"
     "  # Locally, give the replicas a variable the job takes from a Secret on the cluster\n"
     "  kftrain submit -f examples/mnist-local.yaml --local --env-from-shell MLFLOW_TRACKING_TOKEN";
 
@@ -73,6 +75,9 @@ void setup_submit(CLI::App& app, Context& ctx) {
         ->excludes("--follow");
     sub->add_flag("--stop-on-interrupt", options->stop_on_interrupt,
                   "With --follow: Ctrl-C stops the job too (by default only the following)");
+    sub->add_flag("--no-progress", options->no_progress,
+                  "With --follow on a terminal: print every progress line instead of one live "
+                  "line per replica group updated in place");
     cost::add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
     // --dry-run alone (no value) means client; CLI11 tells that only through the option.
     sub->callback([options, dry_run, &ctx] {
@@ -159,7 +164,7 @@ int SubmitOptions::run(Context& ctx) const {
     }
     if (follow) {
         return job::follow_job(*backend, rendered.spec.name, rendered.spec.replicas,
-                               stop_on_interrupt, ctx);
+                               {stop_on_interrupt, no_progress}, ctx);
     }
     return k_exit_ok;
 }

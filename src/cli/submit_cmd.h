@@ -21,6 +21,7 @@ struct SubmitOptions {
     bool follow = false;             // stream the logs until the job ends
     bool wait = false;               // wait until the job succeeds (exit 0) or fails (1)
     bool stop_on_interrupt = false;  // with --follow: Ctrl-C stops the job too
+    bool no_progress = false;        // with --follow: plain lines, no live progress lines
     cost::CostGuard cost;            // --max-cost (estimate feature, cli/cost/cost_guard.h)
 
     // Derived by complete() and validate().

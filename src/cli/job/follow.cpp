@@ -4,29 +4,28 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job/interrupt.h"
-#include "cli/view/log_line.h"
+#include "cli/view/log_printer.h"
 #include "cli/view/status_view.h"
 
 namespace kftrain::cli::job {
 
-int follow_job(Backend& backend, const std::string& job, int replicas, bool stop_on_interrupt,
+int follow_job(Backend& backend, const std::string& job, int replicas, const FollowFlags& flags,
                Context& ctx) {
     if (backend.name() == "local") {
         catch_interrupts();  // the local logs loop checks it; kubectl ends on Ctrl-C by itself
     }
-    size_t width = replicas > 1 ? fmt::format("worker-{}", replicas - 2).size() : 8;
+    view::LogPrintOptions print;
+    print.prefix_width = replicas > 1 ? fmt::format("worker-{}", replicas - 2).size() : 8;
+    print.flush_each = true;
+    print.live = view::wants_live_progress(ctx.out, flags.no_progress, false);
+    view::LogPrinter printer(ctx.out, ctx.err, print);
     LogOptions options;
     options.follow = true;
-    auto followed = backend.logs(job, options, [&](const LogLine& line) {
-        // Notes about a replica ("waiting for the pod") belong on stderr, as in `logs -f`.
-        if (line.notice) {
-            ctx.err << fmt::format("kftrain: {}: {}", line.replica, line.text) << std::endl;
-            return;
-        }
-        ctx.out << view::format_log_line(line, false, width) << std::endl;
-    });
+    auto followed = backend.logs(job, options,
+                                 [&printer](const LogLine& line) { printer.print(line); });
+    printer.finish();  // the live lines stay as final ones; what follows goes below them
     if (!followed && followed.error_code(0) == k_exit_interrupted) {
-        if (!stop_on_interrupt) {
+        if (!flags.stop_on_interrupt) {
             std::string local = backend.name() == "local" ? " --local" : "";
             ctx.err << fmt::format(
                 "kftrain: stopped following; job {0} keeps running "

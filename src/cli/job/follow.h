@@ -7,11 +7,17 @@
 
 namespace kftrain::cli::job {
 
-// Follow a submitted job as `kftrain logs -f` does (lines prefixed with their
-// replica, progress readable) until it ends, then print its state on err;
-// return 0 when it Succeeded, 1 when it Failed. Ctrl-C stops following (130)
-// and, with stop_on_interrupt, stops the job too.
-int follow_job(Backend& backend, const std::string& job, int replicas, bool stop_on_interrupt,
+// How submit --follow follows.
+struct FollowFlags {
+    bool stop_on_interrupt = false;  // Ctrl-C stops the job too
+    bool no_progress = false;        // on a terminal, too: plain lines, no live progress lines
+};
+
+// Follow a submitted job as `kftrain logs -f` does (lines prefixed with their replica,
+// progress readable; on a terminal one live progress line per replica group) until it ends,
+// then print its state on err; return 0 when it Succeeded, 1 when it Failed. Ctrl-C stops
+// following (130) and, with stop_on_interrupt, stops the job too.
+int follow_job(Backend& backend, const std::string& job, int replicas, const FollowFlags& flags,
                Context& ctx);
 
 }  // namespace kftrain::cli::job
