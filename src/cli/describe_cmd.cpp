@@ -13,7 +13,9 @@ namespace {
 constexpr const char* k_describe_examples =
     "Examples:\n"
     "  # Why is it pending or failing: replicas, conditions, events (newest last)\n"
-    "  kftrain describe mnist-ddp -n ml-training";
+    "  kftrain describe mnist-ddp -n ml-training\n"
+    "  # The same as data for scripts: the status -o json document with conditions and events\n"
+    "  kftrain describe mnist-ddp -o json";
 
 }  // namespace
 
@@ -22,6 +24,8 @@ void setup_describe(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand("describe", "Explain a job: replicas, conditions and events");
     sub->footer(k_describe_examples);
     sub->add_option("job", options->job, "Name of the job")->required();
+    sub->add_option("-o,--output", options->output,
+                    view::output_flag_help(view::k_describe_formats, true));
     run_when_parsed(*sub, options, ctx);
 }
 
@@ -30,17 +34,29 @@ util::Status DescribeOptions::complete(const Context& ctx) {
     return util::ok_status();
 }
 
-util::Status DescribeOptions::validate() const {
-    return job::check_object_name("job name", job);
+util::Status DescribeOptions::validate() {
+    if (auto named = job::check_object_name("job name", job); !named) {
+        return named;
+    }
+    auto parsed = view::parse_optional_output_format(output, view::k_describe_formats);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    format = *parsed;
+    return util::ok_status();
 }
 
 int DescribeOptions::run(Context& ctx) const {
     auto backend = make_backend(ctx, "", namespace_);
-    auto text = backend->describe(job);
-    if (!text) {
-        return report_error(ctx, text.error(), text.error_code(k_exit_cluster));
+    auto described = backend->describe(job);
+    if (!described) {
+        return report_error(ctx, described.error(), described.error_code(k_exit_cluster));
     }
-    ctx.out << *text;
+    if (format) {
+        view::print_data(ctx.out, described->data, *format);
+    } else {
+        ctx.out << described->text;
+    }
     return k_exit_ok;
 }
 

@@ -20,7 +20,7 @@ constexpr const char* k_estimate_examples =
     "  # Speedup and cost at 1 to 16 replicas, from a profile measured by the trainer\n"
     "  kftrain-trainer --model mnist-cnn --benchmark 20 --profile-out profile.json\n"
     "  kftrain estimate -f examples/mnist-ddp.yaml --profile profile.json --workers 1,2,4,8,16\n"
-    "  # On A100 nodes with a 100 Gbps network, as JSON\n"
+    "  # On A100 nodes with a 100 Gbps network, as JSON (or -o yaml)\n"
     "  kftrain estimate -f job.yaml --profile profile.json --gpu a100 --network 100Gbps -o json\n"
     "  # The cheapest size that finishes within two hours\n"
     "  kftrain estimate -f job.yaml --profile profile.json --deadline 2h\n"
@@ -175,7 +175,7 @@ void setup_estimate(CLI::App& app, Context& ctx) {
                     "Choose the cheapest size that finishes within this time, e.g. 2h");
     sub->add_option("--budget", o->budget,
                     "Choose the fastest size that costs at most this many dollars, e.g. 50");
-    sub->add_option("-o,--output", o->output, "Output format: table or json");
+    sub->add_option("-o,--output", o->output, view::output_flag_help(view::k_estimate_formats));
     run_when_parsed(*sub, o, ctx);
 }
 
@@ -194,8 +194,13 @@ util::Status EstimateOptions::validate() {
         return parsed.error_value();
     }
     request = std::move(*parsed);
-    auto chosen =
-        view::parse_output_format(output, {view::OutputFormat::Table, view::OutputFormat::Json});
+    if (auto refused = job::refuse_stdin("--profile", profile); !refused) {
+        return refused;
+    }
+    if (auto refused = job::refuse_stdin("--prices", prices); !refused) {
+        return refused;
+    }
+    auto chosen = view::parse_output_format(output, view::k_estimate_formats);
     if (!chosen) {
         return chosen.error_value();
     }
@@ -214,8 +219,11 @@ int EstimateOptions::run(Context& ctx) const {
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }
-    ctx.out << (format == view::OutputFormat::Json ? estimate::format_json(*report)
-                                                   : estimate::format_table(*report));
+    if (format == view::OutputFormat::Table) {
+        ctx.out << estimate::format_table(*report);
+    } else {
+        view::print_data(ctx.out, estimate::report_to_json(*report), format);
+    }
     if (report->goal && !report->choice) {
         return report_error(ctx,
                             fmt::format("{}: {} (got {})", goal_flag.name,

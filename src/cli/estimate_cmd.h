@@ -35,7 +35,7 @@ struct EstimateOptions {
     std::string prices;
     std::string deadline;
     std::string budget;
-    std::string output;  // -o as typed: "", table or json
+    std::string output;  // -o as typed: "", table, json or yaml
 
     // Derived by complete() and validate().
     manifest::JobSpec spec;  // the job file, loaded and checked

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "estimate/report.h"
@@ -10,7 +11,11 @@ namespace kftrain::estimate {
 // sizes, and every assumption behind the numbers.
 std::string format_table(const Report& report);
 
-// Format a report as one JSON document (times in seconds, money in the catalog's currency).
+// Return a report as one document (times in seconds, money in the catalog's currency): the
+// data of estimate -o json and -o yaml.
+nlohmann::ordered_json report_to_json(const Report& report);
+
+// Format a report as one JSON document, indented: report_to_json dumped.
 std::string format_json(const Report& report);
 
 }  // namespace kftrain::estimate

@@ -44,7 +44,7 @@ Json goal_json(const Report& r) {
 
 }  // namespace
 
-std::string format_json(const Report& r) {
+Json report_to_json(const Report& r) {
     const Plan& p = r.plan;
     Json j;
     j["job"] = r.job_name;
@@ -72,7 +72,11 @@ std::string format_json(const Report& r) {
     for (const Assumption& a : p.assumptions) {
         j["assumptions"].push_back({{"name", a.name}, {"value", a.value}, {"source", a.source}});
     }
-    return j.dump(2) + "\n";
+    return j;
+}
+
+std::string format_json(const Report& report) {
+    return report_to_json(report).dump(2) + "\n";
 }
 
 }  // namespace kftrain::estimate

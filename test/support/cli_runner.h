@@ -13,8 +13,10 @@ struct CliRun {
     std::string err;
 };
 
-// Run the built kftrain with these arguments and extra environment variables.
+// Run the built kftrain with these arguments and extra environment variables; input, when
+// given, is its standard input (else it reads /dev/null).
 CliRun run_kftrain(const std::vector<std::string>& args,
-                   const std::map<std::string, std::string>& env = {});
+                   const std::map<std::string, std::string>& env = {},
+                   const std::string& input = "");
 
 }  // namespace kftrain::test

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,13 @@ struct LogLine {
     bool notice = false;  // a message about the replica (waiting, unreadable) for stderr
 };
 
+// A job's longer account, read once: the text describe prints and the same facts as data for
+// describe -o json|yaml (the status -o json document plus conditions, events and the like).
+struct JobDescription {
+    std::string text;
+    nlohmann::json data;
+};
+
 // Receives log lines; called from one thread at a time.
 using LogSink = std::function<void(const LogLine&)>;
 
@@ -79,7 +87,7 @@ class Backend {
     // Delete a job, stopping what runs; with wait, until it is gone.
     virtual util::Status remove(const std::string& job, bool wait) = 0;
     // Return a longer account of a job: conditions, replicas and events.
-    virtual util::Result<std::string> describe(const std::string& job) = 0;
+    virtual util::Result<JobDescription> describe(const std::string& job) = 0;
     // Stop what a job runs (submit --follow --stop-on-interrupt); the local
     // backend keeps the job's state and logs, a cluster deletes the job.
     virtual util::Status stop(const std::string& job) { return remove(job, true); }

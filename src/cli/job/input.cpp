@@ -1,15 +1,35 @@
 #include "cli/job/input.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "manifest/load.h"
 #include "manifest/render.h"
 #include "manifest/yaml_emit.h"
+#include "manifest/yaml_input.h"
 
 namespace kftrain::cli::job {
+namespace {
+
+constexpr const char* k_pipe_hint =
+    "pipe the job file in (envsubst < job.yaml | kftrain submit -f -) or give its path";
+
+// Return the job file on standard input, read on the first call only: a second read would
+// find it drained.
+const util::Result<std::string>& stdin_job_text() {
+    static const util::Result<std::string> text = read_job_stream(STDIN_FILENO);
+    return text;
+}
+
+}  // namespace
 
 void add_job_file_flags(CLI::App& sub, JobInput& input) {
-    sub.add_option("-f,--file", input.file, "Job file (YAML); see 'kftrain init'")->required();
+    sub.add_option("-f,--file", input.file,
+                   "Job file (YAML), or - to read it from standard input; see 'kftrain init'")
+        ->required();
     sub.add_option("--set", input.sets,
                    "Override a job-file key, typed as the key: --set replicas=8 "
                    "--set trainer.epochs=5 (repeatable; overrides the job file)");
@@ -25,7 +45,48 @@ void add_job_input_flags(CLI::App& sub, JobInput& input) {
                    "templates/pytorchjob.yaml or templates/trainjob.yaml)");
 }
 
+util::Result<std::string> read_job_stream(int fd) {
+    if (::isatty(fd) == 1) {
+        return util::error(
+            fmt::format("-f/--file: standard input is a terminal; {} (got -)", k_pipe_hint));
+    }
+    // Read at most one buffer past the limit, so an endless stream ends at once; parse_yaml
+    // refuses what is past the limit as it does for a file.
+    std::string text;
+    char buffer[64 * 1024];
+    while (text.size() <= manifest::k_max_input_bytes) {
+        const ssize_t got = ::read(fd, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            return util::error(fmt::format("-f/--file: cannot read standard input: {} (got -)",
+                                           std::strerror(errno)));
+        }
+        if (got == 0) {
+            break;
+        }
+        text.append(buffer, static_cast<std::size_t>(got));
+    }
+    if (text.empty()) {
+        return util::error(
+            fmt::format("-f/--file: standard input is empty; {} (got -)", k_pipe_hint));
+    }
+    return text;
+}
+
+util::Status refuse_stdin(const std::string& flag, const std::string& value) {
+    if (value == "-") {
+        return util::error(fmt::format(
+            "{}: standard input is read only by -f/--file; give a file (got -)", flag));
+    }
+    return util::ok_status();
+}
+
 util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global) {
+    if (auto refused = refuse_stdin("--template", input.template_file); !refused) {
+        return refused.error_value();
+    }
     manifest::Overrides overrides;
     overrides.sets = input.sets;
     if (!global.namespace_.empty()) {
@@ -38,7 +99,14 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
                                            input.kind));
         }
     }
-    return manifest::load_job_file(input.file, overrides);
+    if (input.file != "-") {
+        return manifest::load_job_file(input.file, overrides);
+    }
+    const auto& text = stdin_job_text();
+    if (!text) {
+        return text.error_value();
+    }
+    return manifest::load_job_text(*text, k_stdin_name, overrides);
 }
 
 util::Result<manifest::Template> job_template(const JobInput& input, manifest::JobKind kind) {

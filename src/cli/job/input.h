@@ -22,7 +22,10 @@ struct JobInput {
     std::string kind;  // --kind: PyTorchJob or TrainJob, overriding the job file's kind
 };
 
-// Add -f/--file and --set to a verb that reads a job file.
+// The name messages give a job file read from standard input (-f -).
+inline constexpr const char* k_stdin_name = "<stdin>";
+
+// Add -f/--file (a path, or - for standard input) and --set to a verb that reads a job file.
 void add_job_file_flags(CLI::App& sub, JobInput& input);
 
 // Add -f/--file, --set, --kind and --template to a verb that renders the job.
@@ -34,7 +37,15 @@ struct RenderedJob {
     YAML::Node manifest;
 };
 
-// Load and validate the job the flags name (with -n from the globals).
+// Read a job file from fd (standard input for -f -) as a file is read: at most
+// manifest::k_max_input_bytes, read once. A terminal or an empty input is an error naming -f.
+util::Result<std::string> read_job_stream(int fd);
+
+// Refuse - (standard input) as the value of a flag other than -f/--file, which alone reads it.
+util::Status refuse_stdin(const std::string& flag, const std::string& value);
+
+// Load and validate the job the flags name (with -n from the globals); -f - reads the job
+// file from standard input, once per process, and messages name it <stdin>.
 util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global);
 
 // Return the template the flags name (--template), else the one built in for the kind.

@@ -137,7 +137,7 @@ class KubernetesBackend : public job::Backend {
         return util::ok_status();
     }
 
-    util::Result<std::string> describe(const std::string& job) override {
+    util::Result<job::JobDescription> describe(const std::string& job) override {
         auto found = m_lookup.find(job);
         if (!found) {
             return found.error_value();
@@ -148,7 +148,9 @@ class KubernetesBackend : public job::Backend {
             return status.error_value();
         }
         add_progress(*status);
-        return format_describe(*status, found->object, events, std::time(nullptr));
+        const std::time_t now = std::time(nullptr);
+        return job::JobDescription{format_describe(*status, found->object, events, now),
+                                   describe_data(*status, found->object, events, now)};
     }
 
   private:

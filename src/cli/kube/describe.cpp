@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/kube/json_fields.h"
+#include "cli/view/status_json.h"
 #include "cli/view/status_view.h"
 #include "cli/view/text_table.h"
 #include "cli/view/time_text.h"
@@ -77,6 +78,13 @@ void print_events(std::ostream& out, const std::vector<KubeEvent>& events, std::
     table.print(out);
 }
 
+json event_data(const KubeEvent& event) {
+    return {{"type", event.type},       {"reason", event.reason},
+            {"time", event.time},       {"count", event.count},
+            {"kind", event.kind},       {"object", event.object},
+            {"message", event.message}};
+}
+
 }  // namespace
 
 std::string format_describe(const job::JobStatus& status, const json& job,
@@ -89,6 +97,28 @@ std::string format_describe(const job::JobStatus& status, const json& job,
     print_conditions(out, job);
     print_events(out, events, now);
     return out.str();
+}
+
+json describe_data(const job::JobStatus& status, const json& job,
+                   const std::vector<KubeEvent>& events, std::time_t now) {
+    json data = view::status_to_json(status, now);
+    if (string_at(job, "kind") == "TrainJob") {
+        const json& spec = member(job, "spec");
+        const json& runtime = member(spec, "runtimeRef");
+        const json& nodes = member(member(spec, "trainer"), "numNodes");
+        const json& jobs_status = member(member(job, "status"), "jobsStatus");
+        data["runtime"] = {{"kind", string_at(runtime, "kind")},
+                           {"name", string_at(runtime, "name")}};
+        data["numNodes"] = nodes.is_number_integer() ? nodes : json(nullptr);
+        data["jobsStatus"] = jobs_status.is_array() ? jobs_status : json::array();
+    }
+    const json& conditions = member(member(job, "status"), "conditions");
+    data["conditions"] = conditions.is_array() ? conditions : json::array();
+    data["events"] = json::array();
+    for (const auto& event : events) {
+        data["events"].push_back(event_data(event));
+    }
+    return data;
 }
 
 }  // namespace kftrain::cli::kube

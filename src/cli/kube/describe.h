@@ -16,4 +16,10 @@ namespace kftrain::cli::kube {
 std::string format_describe(const job::JobStatus& status, const nlohmann::json& job,
                             const std::vector<KubeEvent>& events, std::time_t now);
 
+// Return what format_describe shows as data (describe -o json|yaml): the status -o json
+// document with the job's "conditions" as its object has them, "events" (newest last) and, for
+// a TrainJob, "runtime", "numNodes" (null: the runtime's) and "jobsStatus".
+nlohmann::json describe_data(const job::JobStatus& status, const nlohmann::json& job,
+                             const std::vector<KubeEvent>& events, std::time_t now);
+
 }  // namespace kftrain::cli::kube

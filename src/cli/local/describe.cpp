@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+#include <vector>
+
 #include "cli/local/state_dir.h"
+#include "cli/view/status_json.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
 
@@ -21,6 +25,18 @@ constexpr const char* k_injected[] = {
     "PET_RDZV_ENDPOINT", "PET_RDZV_BACKEND", "PET_MAX_RESTARTS",
 };
 
+// The variables of k_injected a replica has, in that order, credentials masked.
+std::vector<std::pair<std::string, std::string>> injected_env(const ReplicaState& r) {
+    std::vector<std::pair<std::string, std::string>> env;
+    for (const char* name : k_injected) {
+        auto it = r.env.find(name);
+        if (it != r.env.end()) {
+            env.emplace_back(name, util::redact_credentials(it->second));
+        }
+    }
+    return env;
+}
+
 void describe_replica(std::string& out, const ReplicaState& r) {
     out += fmt::format("  {}:\n", r.name);
     out += fmt::format("    State:     {}{}\n", r.state,
@@ -33,12 +49,18 @@ void describe_replica(std::string& out, const ReplicaState& r) {
     out += fmt::format("    Finished:  {}\n", or_dash(r.finished));
     out += fmt::format("    Command:   {}\n", util::redact_credentials(util::format_argv(r.argv)));
     out += "    Environment:\n";
-    for (const char* name : k_injected) {
-        auto it = r.env.find(name);
-        if (it != r.env.end()) {
-            out += fmt::format("      {}={}\n", name, util::redact_credentials(it->second));
+    for (const auto& [name, value] : injected_env(r)) {
+        out += fmt::format("      {}={}\n", name, value);
+    }
+}
+
+const ReplicaState* find_replica(const JobState& state, const std::string& name) {
+    for (const auto& replica : state.replicas) {
+        if (replica.name == name) {
+            return &replica;
         }
     }
+    return nullptr;
 }
 
 }  // namespace
@@ -71,6 +93,36 @@ std::string describe_text(const JobState& state, const job::JobStatus& status) {
     }
     out += fmt::format("Logs:            {}\n", logs_dir(state.name));
     return out;
+}
+
+nlohmann::json describe_data(const JobState& state, const job::JobStatus& status,
+                             std::time_t now) {
+    nlohmann::json data = view::status_to_json(status, now);
+    data["stateDirectory"] = job_dir(state.name);
+    data["logsDirectory"] = logs_dir(state.name);
+    data["workingDir"] = state.cwd;
+    data["supervisorPid"] = state.supervisor_pid;
+    data["restartPolicy"] = state.restart_policy;
+    data["backoffLimit"] = state.backoff_limit ? nlohmann::json(*state.backoff_limit) : nullptr;
+    for (auto& replica : data["replicas"]) {
+        const ReplicaState* r = find_replica(state, replica.value("name", ""));
+        if (r == nullptr) {
+            continue;
+        }
+        nlohmann::json command = nlohmann::json::array();
+        for (const auto& arg : r->argv) {
+            command.push_back(util::redact_credentials(arg));
+        }
+        replica["started"] = r->started;
+        replica["finished"] = r->finished;
+        replica["command"] = std::move(command);
+        nlohmann::json env = nlohmann::json::object();
+        for (const auto& [name, value] : injected_env(*r)) {
+            env[name] = value;
+        }
+        replica["environment"] = std::move(env);
+    }
+    return data;
 }
 
 }  // namespace kftrain::cli::local

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <thread>
@@ -370,12 +371,14 @@ util::Status LocalBackend::stop(const std::string& job) {
     return util::ok_status();
 }
 
-util::Result<std::string> LocalBackend::describe(const std::string& job) {
+util::Result<job::JobDescription> LocalBackend::describe(const std::string& job) {
     auto state = read_job_state(job);
     if (!state) {
         return state.error_value();
     }
-    return describe_text(*state, status_from_state(*state, observe_job(*state)));
+    const job::JobStatus status = status_from_state(*state, observe_job(*state));
+    return job::JobDescription{describe_text(*state, status),
+                               describe_data(*state, status, std::time(nullptr))};
 }
 
 }  // namespace kftrain::cli::local

@@ -28,7 +28,7 @@ class LocalBackend : public job::Backend {
                       const job::LogSink& sink) override;
     util::Status remove(const std::string& job, bool wait) override;
     util::Status stop(const std::string& job) override;
-    util::Result<std::string> describe(const std::string& job) override;
+    util::Result<job::JobDescription> describe(const std::string& job) override;
 
     // Delete a job whatever its state.json says (`delete --force`): stop every process it
     // can identify (its supervisor, replicas whose pid and start time it can read), then

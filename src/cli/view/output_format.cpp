@@ -1,6 +1,11 @@
 #include "cli/view/output_format.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <utility>
+
+#include "manifest/yaml_emit.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -17,7 +22,57 @@ std::string one_of(const std::vector<OutputFormat>& offered) {
     return text;
 }
 
+// Convert JSON (ordered or not) to a YAML node of the same shape; strings stay strings.
+template <typename Json>
+YAML::Node to_yaml_node(const Json& value) {
+    if (value.is_object()) {
+        YAML::Node node(YAML::NodeType::Map);
+        for (const auto& [key, item] : value.items()) {
+            node[key] = to_yaml_node(item);
+        }
+        return node;
+    }
+    if (value.is_array()) {
+        YAML::Node node(YAML::NodeType::Sequence);
+        for (const auto& item : value) {
+            node.push_back(to_yaml_node(item));
+        }
+        return node;
+    }
+    if (value.is_string()) {
+        return manifest::string_node(value.template get<std::string>());
+    }
+    if (value.is_null()) {
+        return YAML::Node(YAML::NodeType::Null);
+    }
+    return YAML::Node(value.dump());
+}
+
+template <typename Json>
+void print_any(std::ostream& out, const Json& data, OutputFormat format) {
+    if (format == OutputFormat::Yaml) {
+        out << manifest::to_yaml(to_yaml_node(data));
+    } else {
+        out << data.dump(2) << "\n";
+    }
+}
+
 }  // namespace
+
+const std::vector<OutputFormat>* output_formats_of(std::string_view verb) {
+    static const std::pair<std::string_view, const std::vector<OutputFormat>*> k_verbs[] = {
+        {"render", &k_manifest_formats},   {"status", &k_job_formats},
+        {"list", &k_job_formats},          {"tune status", &k_job_formats},
+        {"runtimes", &k_runtime_formats},  {"estimate", &k_estimate_formats},
+        {"describe", &k_describe_formats}, {"version", &k_version_formats},
+    };
+    for (const auto& [name, formats] : k_verbs) {
+        if (name == verb) {
+            return formats;
+        }
+    }
+    return nullptr;
+}
 
 const char* output_format_name(OutputFormat format) {
     switch (format) {
@@ -33,6 +88,11 @@ const char* output_format_name(OutputFormat format) {
     return "table";
 }
 
+std::string output_flag_help(const std::vector<OutputFormat>& offered, bool text_default) {
+    return fmt::format("Output format: {}{}", one_of(offered),
+                       text_default ? " (default: text)" : "");
+}
+
 util::Result<OutputFormat> parse_output_format(const std::string& text,
                                                const std::vector<OutputFormat>& offered) {
     if (text.empty() && !offered.empty()) {
@@ -44,6 +104,26 @@ util::Result<OutputFormat> parse_output_format(const std::string& text,
         }
     }
     return util::error(fmt::format("-o/--output: must be {} (got {})", one_of(offered), text));
+}
+
+util::Result<std::optional<OutputFormat>> parse_optional_output_format(
+    const std::string& text, const std::vector<OutputFormat>& offered) {
+    if (text.empty()) {
+        return std::optional<OutputFormat>();
+    }
+    auto parsed = parse_output_format(text, offered);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    return std::optional<OutputFormat>(*parsed);
+}
+
+void print_data(std::ostream& out, const nlohmann::json& data, OutputFormat format) {
+    print_any(out, data, format);
+}
+
+void print_data(std::ostream& out, const nlohmann::ordered_json& data, OutputFormat format) {
+    print_any(out, data, format);
 }
 
 }  // namespace kftrain::cli::view

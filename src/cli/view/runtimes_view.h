@@ -9,10 +9,6 @@
 
 namespace kftrain::cli::view {
 
-// The formats `kftrain runtimes` offers: table, json, yaml.
-inline const std::vector<OutputFormat> k_runtime_formats = {OutputFormat::Table, OutputFormat::Json,
-                                                            OutputFormat::Yaml};
-
 // Print training runtimes as a table (NAME, KIND, FRAMEWORK, NUM NODES, AGE) or as
 // {"items": [...]} in JSON or YAML.
 void print_runtimes(std::ostream& out, const std::vector<kube::TrainingRuntime>& runtimes,

@@ -1,9 +1,6 @@
 #include "cli/view/status_json.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include "cli/view/status_view.h"
-#include "manifest/yaml_emit.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -49,30 +46,6 @@ json replica_to_json(const job::ReplicaStatus& r) {
         out["pid"] = r.pid;
     }
     return out;
-}
-
-YAML::Node to_yaml_node(const json& value) {
-    if (value.is_object()) {
-        YAML::Node node(YAML::NodeType::Map);
-        for (const auto& [key, item] : value.items()) {
-            node[key] = to_yaml_node(item);
-        }
-        return node;
-    }
-    if (value.is_array()) {
-        YAML::Node node(YAML::NodeType::Sequence);
-        for (const auto& item : value) {
-            node.push_back(to_yaml_node(item));
-        }
-        return node;
-    }
-    if (value.is_string()) {
-        return manifest::string_node(value.get<std::string>());
-    }
-    if (value.is_null()) {
-        return YAML::Node(YAML::NodeType::Null);
-    }
-    return YAML::Node(value.dump());
 }
 
 json cost_to_json(const util::Result<cost::JobCost>& cost) {
@@ -124,16 +97,11 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
 }
 
 void print_json_as_yaml(std::ostream& out, const json& value) {
-    out << manifest::to_yaml(to_yaml_node(value));
+    print_data(out, value, OutputFormat::Yaml);
 }
 
 void print_json_items(std::ostream& out, const json& items, OutputFormat format) {
-    json list = {{"items", items}};
-    if (format == OutputFormat::Yaml) {
-        print_json_as_yaml(out, list);
-    } else {
-        out << list.dump(2) << "\n";
-    }
+    print_data(out, json{{"items", items}}, format);
 }
 
 }  // namespace kftrain::cli::view
