@@ -1,13 +1,12 @@
 // -f -: every verb that reads a job file takes it from standard input, as kubectl does, with
 // the bounds of a file and messages that name <stdin>.
-#include "cli/job/input.h"
-
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
+#include "cli/job/input.h"
 #include "manifest/load.h"
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
@@ -27,8 +26,7 @@ std::string example_text() {
 
 }  // namespace
 
-TEST_CASE("render -f - prints what render -f FILE prints for the same job file",
-          "[cli][stdin]") {
+TEST_CASE("render -f - prints what render -f FILE prints for the same job file", "[cli][stdin]") {
     for (const char* output : {"yaml", "json"}) {
         auto from_file = run_kftrain({"render", "-f", k_example, "-o", output});
         auto from_stdin = run_kftrain({"render", "-f", "-", "-o", output}, {}, example_text());
@@ -57,8 +55,8 @@ TEST_CASE("submit -f - applies the job read from standard input", "[cli][stdin]"
 }
 
 TEST_CASE("estimate -f - and tune -f - read the job file from standard input", "[cli][stdin]") {
-    auto estimate = run_kftrain({"estimate", "-f", "-", "--workers", "1,2", "-o", "json"}, {},
-                                example_text());
+    auto estimate =
+        run_kftrain({"estimate", "-f", "-", "--workers", "1,2", "-o", "json"}, {}, example_text());
     INFO(estimate.err);
     CHECK(estimate.code == 0);
     CHECK(contains(estimate.out, "\"job\": \"mnist-ddp\""));
@@ -81,11 +79,17 @@ TEST_CASE("-f - refuses an empty standard input and names <stdin> in job-file er
     const std::string hint =
         "pipe the job file in (envsubst < job.yaml | kftrain submit -f -) or give its path";
     const std::vector<Case> cases = {
-        {"nothing piped in", {"render", "-f", "-"}, "",
+        {"nothing piped in",
+         {"render", "-f", "-"},
+         "",
          "kftrain: error: -f/--file: standard input is empty; " + hint + " (got -)\n"},
-        {"nothing piped in to submit", {"submit", "-f", "-"}, "",
+        {"nothing piped in to submit",
+         {"submit", "-f", "-"},
+         "",
          "kftrain: error: -f/--file: standard input is empty; " + hint + " (got -)\n"},
-        {"an unknown key", {"render", "-f", "-"}, "name: x\nreplica: 2\n",
+        {"an unknown key",
+         {"render", "-f", "-"},
+         "name: x\nreplica: 2\n",
          "kftrain: error: <stdin>:2: replica: unknown key (did you mean replicas?)\n"},
         {"invalid YAML", {"estimate", "-f", "-"}, "name: [x\n", ""},
         {"a template from standard input too",

@@ -1,12 +1,11 @@
 // -o json|yaml on every read verb: one declared list of formats per verb, and the JSON and
 // the YAML of one view carrying the same data.
-#include "cli/view/output_format.h"
-
 #include <yaml-cpp/yaml.h>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/view/output_format.h"
 #include "local/local_fixture.h"
 #include "manifest/yaml_emit.h"
 #include "support/cli_runner.h"

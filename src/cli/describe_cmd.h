@@ -13,8 +13,8 @@ namespace kftrain::cli {
 // Everything `kftrain describe` takes.
 struct DescribeOptions {
     std::string job;
-    std::string output;      // -o as typed: "" (text), json or yaml
-    std::string namespace_;  // derived: -n, else kubectl's
+    std::string output;                        // -o as typed: "" (text), json or yaml
+    std::string namespace_;                    // derived: -n, else kubectl's
     std::optional<view::OutputFormat> format;  // derived: -o parsed; none: text
 
     // Take the namespace from the global flags.

@@ -77,8 +77,8 @@ util::Result<std::string> read_job_stream(int fd) {
 
 util::Status refuse_stdin(const std::string& flag, const std::string& value) {
     if (value == "-") {
-        return util::error(fmt::format(
-            "{}: standard input is read only by -f/--file; give a file (got -)", flag));
+        return util::error(
+            fmt::format("{}: standard input is read only by -f/--file; give a file (got -)", flag));
     }
     return util::ok_status();
 }
@@ -95,8 +95,8 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
     if (!input.kind.empty()) {
         overrides.kind = manifest::parse_kind(input.kind);
         if (!overrides.kind) {
-            return util::error(fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices,
-                                           input.kind));
+            return util::error(
+                fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices, input.kind));
         }
     }
     if (input.file != "-") {

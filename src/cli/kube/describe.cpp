@@ -79,9 +79,8 @@ void print_events(std::ostream& out, const std::vector<KubeEvent>& events, std::
 }
 
 json event_data(const KubeEvent& event) {
-    return {{"type", event.type},       {"reason", event.reason},
-            {"time", event.time},       {"count", event.count},
-            {"kind", event.kind},       {"object", event.object},
+    return {{"type", event.type},      {"reason", event.reason}, {"time", event.time},
+            {"count", event.count},    {"kind", event.kind},     {"object", event.object},
             {"message", event.message}};
 }
 

@@ -95,8 +95,7 @@ std::string describe_text(const JobState& state, const job::JobStatus& status) {
     return out;
 }
 
-nlohmann::json describe_data(const JobState& state, const job::JobStatus& status,
-                             std::time_t now) {
+nlohmann::json describe_data(const JobState& state, const job::JobStatus& status, std::time_t now) {
     nlohmann::json data = view::status_to_json(status, now);
     data["stateDirectory"] = job_dir(state.name);
     data["logsDirectory"] = logs_dir(state.name);

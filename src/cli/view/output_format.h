@@ -31,8 +31,7 @@ inline const std::vector<OutputFormat> k_estimate_formats = {
     OutputFormat::Table, OutputFormat::Json, OutputFormat::Yaml};
 inline const std::vector<OutputFormat> k_describe_formats = {OutputFormat::Json,
                                                              OutputFormat::Yaml};
-inline const std::vector<OutputFormat> k_version_formats = {OutputFormat::Json,
-                                                            OutputFormat::Yaml};
+inline const std::vector<OutputFormat> k_version_formats = {OutputFormat::Json, OutputFormat::Yaml};
 
 // Return the -o formats of a verb by its command path ("status", "tune status"), or nullptr
 // when the verb has no -o.
