@@ -1,6 +1,8 @@
 # The two entry points the README opens with, and the steps behind them.
 #   make demo   set up, build, and run a 2-replica local training job
 #   make test   set up, build, and run every test
+#   make install PREFIX=~/.local   a Release build of kftrain, installed under PREFIX
+#   make package                   the same Release build packed as .deb files (cpack -G DEB)
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 # Line tables only: stack traces keep file and line, and each translation unit compiles in
@@ -14,8 +16,13 @@ SANITIZE ?= ON
 # libFuzzer fails the build; elsewhere (AUTO) the fuzz tests are left out.
 FUZZ ?= $(if $(filter true,$(CI)),ON,AUTO)
 FUZZ_SECONDS ?= 15
+# install and package use their own plain Release build, never the sanitized test build.
+RELEASE_DIR ?= build-release
+PREFIX ?= /usr/local
+# Build (and package) kftrain-trainer too, where libtorch is installed.
+TRAINER ?= ON
 
-.PHONY: demo test setup configure build build-tools clean format
+.PHONY: demo test setup configure build build-tools release install package clean format
 
 demo: build-tools
 	scripts/demo.sh $(BUILD_DIR)
@@ -38,6 +45,20 @@ build: configure
 # Only the two programs, not the tests: what the demo needs.
 build-tools: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target kftrain kftrain-trainer
+
+release: setup
+	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DKFTRAIN_BUILD_TESTS=OFF \
+		-DKFTRAIN_SANITIZE=OFF -DKFTRAIN_FUZZ=OFF -DKFTRAIN_BUILD_TRAINER=$(TRAINER)
+	cmake --build $(RELEASE_DIR) -j $(JOBS)
+
+# DESTDIR=/tmp/stage make install PREFIX=/usr stages the files instead.
+install: release
+	cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
+
+# kftrain_<version>_<arch>.deb (and kftrain-trainer_... where the trainer is built) in
+# $(RELEASE_DIR); Depends come from dpkg-shlibdeps.
+package: release
+	cd $(RELEASE_DIR) && cpack -G DEB
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')

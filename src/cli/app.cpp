@@ -61,6 +61,41 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
     app.add_flag("--local", global.local, "Run on this machine instead of a cluster");
 }
 
+// Return text with kftrain named program in its example lines ("  kftrain submit ...") and
+// hints ("see 'kftrain init'").
+std::string name_program_in(const std::string& text, const std::string& program) {
+    const std::string self = "kftrain ";
+    std::string named;
+    bool line_start = true;  // nothing yet on this line
+    bool indented = false;   // only spaces, at least one, so far on this line
+    for (size_t i = 0; i < text.size();) {
+        const bool quoted = i > 0 && text[i - 1] == '\'';
+        if ((indented || quoted) && text.compare(i, self.size(), self) == 0) {
+            named += program + " ";
+            i += self.size();
+            line_start = indented = false;
+            continue;
+        }
+        const char c = text[i++];
+        named += c;
+        indented = c == ' ' && (line_start || indented);
+        line_start = c == '\n';
+    }
+    return named;
+}
+
+// Name kftrain program in the help of app and every verb under it.
+void name_program_in_help(CLI::App& app, const std::string& program) {
+    app.footer(name_program_in(app.get_footer(), program));
+    app.description(name_program_in(app.get_description(), program));
+    for (CLI::Option* option : app.get_options()) {
+        option->description(name_program_in(option->get_description(), program));
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        name_program_in_help(*sub, program);
+    }
+}
+
 // Print a command-line error with the verb's help hint; an unknown verb gets a suggestion.
 int report_parse_error(CLI::App& app, const CLI::ParseError& e,
                        const std::vector<std::string>& args, Context& ctx) {
@@ -78,14 +113,20 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e,
             fmt::format("unknown command {}{}", args[0], manifest::did_you_mean(args[0], verbs));
     }
     ctx.err << "kftrain: error: " << message << "\n"
-            << "Run 'kftrain" << verb << " --help' for usage.\n";
+            << "Run '" << app.get_name() << verb << " --help' for usage.\n";
     return k_exit_bad_input;
 }
 
 }  // namespace
 
-std::unique_ptr<CLI::App> make_app(Context& ctx) {
-    auto made = std::make_unique<CLI::App>(k_description, "kftrain");
+std::string program_name(const std::string& argv0) {
+    const size_t slash = argv0.rfind('/');
+    const std::string base = slash == std::string::npos ? argv0 : argv0.substr(slash + 1);
+    return base == "kubectl-kftrain" ? "kubectl kftrain" : "kftrain";
+}
+
+std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
+    auto made = std::make_unique<CLI::App>(k_description, program);
     CLI::App& app = *made;
     app.formatter(std::make_shared<view::HelpFormatter>());  // the verbs inherit it
     app.footer(k_footer);
@@ -110,12 +151,16 @@ std::unique_ptr<CLI::App> make_app(Context& ctx) {
     setup_data(app, ctx);
     setup_completion(app, ctx);
     local::setup_supervise(app, ctx);
+    if (program != "kftrain") {
+        name_program_in_help(app, program);
+    }
     return made;
 }
 
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            const std::string& program) {
     Context ctx{out, err, {}, k_exit_ok};
-    std::unique_ptr<CLI::App> made = make_app(ctx);
+    std::unique_ptr<CLI::App> made = make_app(ctx, program);
     CLI::App& app = *made;
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
