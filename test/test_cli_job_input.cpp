@@ -68,8 +68,10 @@ TEST_CASE("estimate -f - and tune -f - read the job file from standard input", "
     CHECK(contains(tune.out, "kind: Experiment"));
 }
 
-TEST_CASE("-f - refuses an empty standard input and names <stdin> in job-file errors",
-          "[cli][stdin]") {
+TEST_CASE(
+    "a job file from standard input (-f -) refuses an empty one and names <stdin> in job-file "
+    "errors",
+    "[cli][stdin]") {
     struct Case {
         const char* name;
         std::vector<std::string> args;
@@ -119,7 +121,8 @@ TEST_CASE("-f - refuses an empty standard input and names <stdin> in job-file er
     }
 }
 
-TEST_CASE("-f - refuses more standard input than a job file may hold", "[cli][stdin]") {
+TEST_CASE("a job file from standard input (-f -) refuses more than a job file may hold",
+          "[cli][stdin]") {
     const std::string huge = "name: x\n# " + std::string(3 * 1024 * 1024, 'x') + "\n";
     auto run = run_kftrain({"render", "-f", "-"}, {}, huge);
     CHECK(run.code == 2);

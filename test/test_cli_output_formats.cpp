@@ -54,10 +54,10 @@ TEST_CASE("each verb's -o formats are one declared list, found by the verb's nam
     using kftrain::cli::view::output_formats_of;
     CHECK(output_formats_of("describe") == &kftrain::cli::view::k_describe_formats);
     CHECK(output_formats_of("version") == &kftrain::cli::view::k_version_formats);
-    CHECK(output_formats_of("estimate") == &kftrain::cli::view::k_estimate_formats);
+    CHECK(output_formats_of("estimate") == &kftrain::cli::view::k_table_formats);
     CHECK(output_formats_of("tune status") == &kftrain::cli::view::k_job_formats);
     CHECK(output_formats_of("logs") == nullptr);
-    CHECK(kftrain::cli::view::output_flag_help(kftrain::cli::view::k_estimate_formats) ==
+    CHECK(kftrain::cli::view::output_flag_help(kftrain::cli::view::k_table_formats) ==
           "Output format: table, json or yaml");
     auto text = kftrain::cli::view::parse_optional_output_format("", {OutputFormat::Json});
     REQUIRE(text.ok());

@@ -51,8 +51,8 @@ void add_common_flags(CLI::App& sub, DataOptions& o) {
                    "Directory the claim is on this machine (implies the local backend)");
 }
 
-CLI::App* add_action(CLI::App& data, Context& ctx, DataOptions::Action action,
-                     const char* name, const char* help) {
+CLI::App* add_action(CLI::App& data, Context& ctx, DataOptions::Action action, const char* name,
+                     const char* help) {
     auto options = std::make_shared<DataOptions>();
     options->action = action;
     auto* sub = data.add_subcommand(name, help);
@@ -64,7 +64,8 @@ CLI::App* add_action(CLI::App& data, Context& ctx, DataOptions::Action action,
         sub->add_option("OUT_DIR", options->dir, "Local directory to copy into (made if missing)")
             ->required();
     } else {
-        sub->add_option("-o,--output", options->output, "Output format: table, json or yaml");
+        sub->add_option("-o,--output", options->output,
+                        view::output_flag_help(view::k_table_formats));
     }
     add_common_flags(*sub, *options);
     if (action == DataOptions::Action::Put) {
@@ -94,9 +95,9 @@ util::Result<std::string> local_path_from_job(const DataOptions& o,
             claims += (claims.empty() ? "" : ", ") + v.claim;
         }
     }
-    return util::error(fmt::format("--claim {}: {} mounts no volume with this claim ({})",
-                                   o.claim, o.input.file,
-                                   claims.empty() ? "it mounts no claim" : "its claims: " + claims));
+    return util::error(
+        fmt::format("--claim {}: {} mounts no volume with this claim ({})", o.claim, o.input.file,
+                    claims.empty() ? "it mounts no claim" : "its claims: " + claims));
 }
 
 }  // namespace
@@ -181,8 +182,7 @@ util::Status DataOptions::validate() {
                                        data::k_default_image, image));
     }
     if (action == Action::List) {
-        auto parsed = view::parse_output_format(
-            output, {view::OutputFormat::Table, view::OutputFormat::Json, view::OutputFormat::Yaml});
+        auto parsed = view::parse_output_format(output, view::k_table_formats);
         if (!parsed) {
             return util::Error{parsed.error_value()};
         }

@@ -175,7 +175,7 @@ void setup_estimate(CLI::App& app, Context& ctx) {
                     "Choose the cheapest size that finishes within this time, e.g. 2h");
     sub->add_option("--budget", o->budget,
                     "Choose the fastest size that costs at most this many dollars, e.g. 50");
-    sub->add_option("-o,--output", o->output, view::output_flag_help(view::k_estimate_formats));
+    sub->add_option("-o,--output", o->output, view::output_flag_help(view::k_table_formats));
     run_when_parsed(*sub, o, ctx);
 }
 
@@ -200,7 +200,7 @@ util::Status EstimateOptions::validate() {
     if (auto refused = job::refuse_stdin("--prices", prices); !refused) {
         return refused;
     }
-    auto chosen = view::parse_output_format(output, view::k_estimate_formats);
+    auto chosen = view::parse_output_format(output, view::k_table_formats);
     if (!chosen) {
         return chosen.error_value();
     }

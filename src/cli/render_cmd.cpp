@@ -53,8 +53,7 @@ util::Status RenderOptions::complete(const Context& ctx) {
 }
 
 util::Status RenderOptions::validate() {
-    auto parsed = view::parse_output_format(
-        output, {view::OutputFormat::Yaml, view::OutputFormat::Json});
+    auto parsed = view::parse_output_format(output, view::k_manifest_formats);
     if (!parsed) {
         return parsed.error_value();
     }

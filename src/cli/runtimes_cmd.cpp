@@ -43,7 +43,7 @@ util::Status RuntimesOptions::validate() {
             "--local: training runtimes are a cluster's (Kubeflow Trainer v2); a local TrainJob "
             "needs none (got --local)");
     }
-    auto parsed = view::parse_output_format(output, view::k_runtime_formats);
+    auto parsed = view::parse_output_format(output, view::k_table_formats);
     if (!parsed) {
         return parsed.error_value();
     }
