@@ -4,6 +4,8 @@
 #   scripts/setup.sh           CLI, trainer and test dependencies
 #   scripts/setup.sh --cli     only what the CLI and its tests need (no libtorch)
 #   scripts/setup.sh --image   only the tools scripts/check-image.sh needs (podman, buildah)
+#   scripts/setup.sh --bench   only the reference bench/trainer_vs_pytorch.sh runs against
+#                              (PyTorch's Python DDP, the same libtorch); CI does not need it
 set -euo pipefail
 
 cli_packages=(
@@ -23,9 +25,14 @@ image_packages=(
     podman buildah debootstrap
 )
 
+bench_packages=(
+    python3-torch
+)
+
 case "${1:-}" in
     --cli) packages=("${cli_packages[@]}") ;;
     --image) packages=("${image_packages[@]}") ;;
+    --bench) packages=("${bench_packages[@]}") ;;
     *) packages=("${cli_packages[@]}" "${trainer_packages[@]}") ;;
 esac
 

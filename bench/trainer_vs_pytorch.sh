@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# kftrain-trainer against PyTorch's Python DDP (Debian's python3-torch, the same libtorch) on
+# the same IDX data, model, batch and threads: 1 rank x 1 thread, 2 ranks x 1 thread (Gloo on
+# 127.0.0.1) and 1 rank x 2 threads. Rounds interleave the two programs (their order swapped
+# every round) so that a busy spell of the machine hits both. Prints the samples/s of every
+# epoch (global, training steps only, as the trainer's `epoch` event), the peak RSS of each
+# rank, then per configuration the medians over rounds and the ratio trainer / PyTorch for
+# epoch 1 and for the later epochs. Install the reference with `scripts/setup.sh --bench`.
+#
+#   bench/trainer_vs_pytorch.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH] [EPOCHS] [ROUNDS]
+#   bench/trainer_vs_pytorch.sh build mnist-cnn 6144 32 3 3
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-build}
+model=${2:-mnist-cnn}
+samples=${3:-6144}
+batch=${4:-32}
+epochs=${5:-3}
+rounds=${6:-3}
+trainer="$build/kftrain-trainer"
+python=${PYTHON:-/usr/bin/python3}
+[[ -x "$trainer" ]] || { echo "trainer_vs_pytorch: $trainer not found (build it first)" >&2; exit 2; }
+"$python" -c 'import torch' 2>/dev/null ||
+    { echo "trainer_vs_pytorch: $python cannot import torch (scripts/setup.sh --bench)" >&2; exit 2; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$trainer" make-dataset mnist --out "$out/data" --samples "$samples" >/dev/null
+
+# Run one rank (argv after the log and RSS files), its peak RSS in KiB written to the RSS file.
+run_rank() {
+    local log=$1 rss=$2
+    shift 2
+    "$python" -c 'import os, resource, subprocess, sys
+with open(sys.argv[1], "w") as log:
+    code = subprocess.call(sys.argv[3:], stdout=log)
+open(sys.argv[2], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(code)' "$log" "$rss" "$@"
+}
+
+# Run one configuration of one program: prog ranks threads tag; logs in $out/tag.rankR.
+run_config() {
+    local prog=$1 ranks=$2 threads=$3 tag=$4 port=$((20000 + RANDOM % 20000)) r
+    local -a cmd
+    if [[ $prog == trainer ]]; then
+        cmd=("$trainer" --model "$model" --dataset mnist --data-dir "$out/data" --epochs "$epochs"
+             --batch-size "$batch" --threads "$threads" --log-format json --log-every 1000000)
+    else
+        cmd=("$python" "$here/pytorch_ddp.py" --model "$model" --data-dir "$out/data"
+             --epochs "$epochs" --batch-size "$batch" --threads "$threads")
+    fi
+    for ((r = 0; r < ranks; r++)); do
+        OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads MASTER_ADDR=127.0.0.1 \
+            MASTER_PORT=$port WORLD_SIZE=$ranks RANK=$r \
+            run_rank "$out/$tag.rank$r.log" "$out/$tag.rank$r.rss" "${cmd[@]}" &
+    done
+    wait
+}
+
+configs=("1 1" "2 1" "1 2")  # ranks threads
+echo "kftrain-trainer vs PyTorch DDP: $model, $samples IDX samples, batch $batch per rank," \
+    "$epochs epochs, $rounds rounds, $(nproc) cores"
+echo "command: $0 $*"
+for ((round = 1; round <= rounds; round++)); do
+    for c in "${configs[@]}"; do
+        read -r ranks threads <<<"$c"
+        order=(pytorch trainer)
+        ((round % 2 == 0)) && order=(trainer pytorch)
+        for prog in "${order[@]}"; do
+            run_config "$prog" "$ranks" "$threads" "$prog.r${ranks}t$threads.round$round"
+        done
+    done
+done
+
+"$python" - "$out" "$rounds" <<'PY'
+import json, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+def epochs(tag):
+    rates = []
+    for line in open(f"{out}/{tag}.rank0.log"):
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if e.get("event") == "epoch":
+            rates.append(e["samples_per_sec"])
+    return rates
+def rss(tag, ranks):
+    return [int(open(f"{out}/{tag}.rank{r}.rss").read()) // 1024 for r in range(ranks)]
+print("\nper round: samples/s of each epoch; peak RSS of each rank in MiB")
+summary = []
+for ranks, threads in ((1, 1), (2, 1), (1, 2)):
+    name = f"{ranks} rank{'s' if ranks > 1 else ''} x {threads} thread{'s' if threads > 1 else ''}"
+    med = {}
+    for prog in ("pytorch", "trainer"):
+        per_round, mem = [], []
+        for r in range(1, rounds + 1):
+            tag = f"{prog}.r{ranks}t{threads}.round{r}"
+            e, m = epochs(tag), rss(tag, ranks)
+            per_round.append(e)
+            mem.append(m)
+            print(f"  {name:18} {prog:8} round {r}: epochs "
+                  + " ".join(f"{v:7.0f}" for v in e) + "   RSS " + " ".join(f"{v}" for v in m))
+        first = statistics.median(e[0] for e in per_round if e)
+        later = statistics.median(statistics.mean(e[1:]) for e in per_round if len(e) > 1) \
+            if all(len(e) > 1 for e in per_round) else float("nan")
+        peak = max(max(m) for m in mem)
+        med[prog] = (first, later, peak)
+    summary.append((name, med))
+print("\nmedians over rounds (samples/s), largest peak RSS of a rank (MiB), ratio trainer/pytorch")
+print(f"{'configuration':18} {'pytorch e1':>10} {'later':>8} {'trainer e1':>10} {'later':>8}"
+      f" {'ratio e1':>8} {'later':>6} {'RSS py':>7} {'RSS kf':>7}")
+for name, m in summary:
+    p, t = m["pytorch"], m["trainer"]
+    print(f"{name:18} {p[0]:10.0f} {p[1]:8.0f} {t[0]:10.0f} {t[1]:8.0f}"
+          f" {t[0] / p[0]:8.2f} {t[1] / p[1]:6.2f} {p[2]:7d} {t[2]:7d}")
+PY
