@@ -9,6 +9,7 @@
 #include "trainer/data/datasets.h"
 #include "trainer/device.h"
 #include "trainer/env.h"
+#include "trainer/malloc_tuning.h"
 #include "trainer/options.h"
 #include "trainer/process/local_launcher.h"
 #include "trainer/run.h"
@@ -26,6 +27,7 @@ int fail(const std::string& message, int code) {
 
 int main(int argc, char** argv) {
     using namespace kftrain::trainer;
+    keep_large_buffers();  // before any allocation that a step would repeat
     const std::vector<std::string> args(argv + 1, argv + argc);
     auto invocation = parse_command_line(args);
     if (!invocation.ok()) {
