@@ -48,6 +48,21 @@ TEST_CASE("estimate reads a one-replica profile with null bandwidth and overlap"
     CHECK_FALSE(p->overlap_fraction);
 }
 
+TEST_CASE("estimate reads the warm-up and the spread, and profiles written before them",
+          "[estimate]") {
+    auto json = trainer_profile();
+    json["warmup_steps"] = 4;
+    json["compute_s_stddev"] = 0.006;
+    const auto p = parse_profile(json.dump(), "profile.json");
+    REQUIRE(p.ok());
+    CHECK(p->warmup_steps == 4);
+    CHECK(p->compute_s_stddev == 0.006);
+    const auto older = parse_profile(trainer_profile().dump(), "profile.json");
+    REQUIRE(older.ok());
+    CHECK(older->warmup_steps == 0);
+    CHECK(older->compute_s_stddev == 0);
+}
+
 TEST_CASE("estimate rejects a bad profile naming the file and the key", "[estimate]") {
     struct Case {
         std::string key;
@@ -68,6 +83,9 @@ TEST_CASE("estimate rejects a bad profile naming the file and the key", "[estima
         {"allreduce_bandwidth_bytes_per_s", nlohmann::json::value_t::discarded,
          "p.json: allreduce_bandwidth_bytes_per_s: missing"},
         {"model", 3, "p.json: model: must be a non-empty string (got 3)"},
+        {"warmup_steps", -1, "p.json: warmup_steps: must be an integer >= 0 (got -1)"},
+        {"compute_s_stddev", "wide",
+         "p.json: compute_s_stddev: must be a number >= 0 (got \"wide\")"},
     };
     for (const auto& c : cases) {
         INFO(c.key << " = " << c.value.dump());

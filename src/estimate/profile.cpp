@@ -44,6 +44,16 @@ class ProfileReader {
         return v != nullptr ? check_number(key, *v, min, open_min, max) : min;
     }
 
+    // Read an integer of at least min, or fallback when the key is absent (older profiles).
+    int64_t optional_integer(const char* key, int64_t min, int64_t fallback) {
+        return m_json.contains(key) ? integer(key, min) : fallback;
+    }
+
+    // Read a number like number(), or fallback when the key is absent (older profiles).
+    double optional_number(const char* key, double min, double fallback) {
+        return m_json.contains(key) ? number(key, min, false) : fallback;
+    }
+
     // Read a number like number(), or null.
     std::optional<double> nullable(const char* key, double min, bool open_min, double max) {
         const Json* v = find(key);
@@ -119,7 +129,9 @@ util::Result<Profile> parse_profile(const std::string& text, const std::string& 
     p.threads = static_cast<int>(r.integer("threads", 0));
     p.world_size = static_cast<int>(r.integer("world_size", 1));
     p.steps = r.integer("steps", 1);
+    p.warmup_steps = r.optional_integer("warmup_steps", 0, 0);
     p.compute_s_per_step = r.number("compute_s_per_step", 0, true);
+    p.compute_s_stddev = r.optional_number("compute_s_stddev", 0, 0);
     p.forward_s_per_step = r.number("forward_s_per_step", 0, false);
     p.backward_s_per_step = r.number("backward_s_per_step", 0, false);
     p.allreduce_s_per_step = r.number("allreduce_s_per_step", 0, false);

@@ -1,6 +1,8 @@
 #include "trainer/profile.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 
 #include "trainer/version.h"
 
@@ -19,7 +21,9 @@ nlohmann::ordered_json profile_json(const Profile& p) {
     j["threads"] = p.threads;
     j["world_size"] = p.world_size;
     j["steps"] = p.steps;
+    j["warmup_steps"] = p.warmup_steps;
     j["compute_s_per_step"] = p.compute_s_per_step;
+    j["compute_s_stddev"] = p.compute_s_stddev;
     j["forward_s_per_step"] = p.forward_s_per_step;
     j["backward_s_per_step"] = p.backward_s_per_step;
     j["allreduce_s_per_step"] = p.allreduce_s_per_step;
@@ -43,6 +47,44 @@ double overlap_fraction(double compute_s, double allreduce_s, double overlapped_
     }
     const double hidden = compute_s + allreduce_s - overlapped_step_s;
     return std::clamp(hidden / allreduce_s, 0.0, 1.0);
+}
+
+StepStats step_stats(const std::vector<double>& seconds) {
+    StepStats s;
+    if (seconds.empty()) {
+        return s;
+    }
+    const auto n = static_cast<double>(seconds.size());
+    s.mean = std::accumulate(seconds.begin(), seconds.end(), 0.0) / n;
+    if (seconds.size() > 1) {
+        double squares = 0;
+        for (double v : seconds) {
+            squares += (v - s.mean) * (v - s.mean);
+        }
+        s.stddev = std::sqrt(squares / (n - 1));
+    }
+    return s;
+}
+
+bool warmed_up(const std::vector<double>& seconds, std::size_t min_steps, std::size_t max_steps) {
+    const std::size_t n = seconds.size();
+    if (n >= max_steps) {
+        return true;
+    }
+    if (n < std::max<std::size_t>(min_steps, 2)) {
+        return false;
+    }
+    const double last = seconds[n - 1], before = seconds[n - 2];
+    return std::abs(last - before) <= 0.1 * std::max(last, before);
+}
+
+bool stable_mean(const std::vector<double>& seconds) {
+    if (seconds.size() < 2) {
+        return false;
+    }
+    const auto s = step_stats(seconds);
+    const double standard_error = s.stddev / std::sqrt(static_cast<double>(seconds.size()));
+    return standard_error <= 0.02 * s.mean;
 }
 
 }  // namespace kftrain::trainer

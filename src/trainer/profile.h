@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "wire/profile_fields.h"
 
@@ -18,5 +19,19 @@ double allreduce_bus_bandwidth(int64_t bytes, int world, double seconds);
 
 // Return the share of all-reduce time hidden behind compute: 0 none, 1 all.
 double overlap_fraction(double compute_s, double allreduce_s, double overlapped_step_s);
+
+// Return the mean and the standard deviation of step times in seconds.
+struct StepStats {
+    double mean = 0;
+    double stddev = 0;
+};
+StepStats step_stats(const std::vector<double>& seconds);
+
+// Return whether warm-up is over after these step times: at least min_steps, the last two
+// within 10% of each other, or max_steps run.
+bool warmed_up(const std::vector<double>& seconds, std::size_t min_steps, std::size_t max_steps);
+
+// Return whether the mean of these step times is stable: its standard error under 2%.
+bool stable_mean(const std::vector<double>& seconds);
 
 }  // namespace kftrain::trainer

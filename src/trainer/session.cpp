@@ -152,24 +152,45 @@ struct ComputeTimes {
     double forward = 0, backward = 0, optimizer = 0;
 };
 
-void timed_step(Session& s, const torch::Tensor& x, const torch::Tensor& y, bool reduce,
-                ComputeTimes& t) {
+// Run one step on a fixed batch, adding its phases to t; return its compute time in seconds.
+double timed_step(Session& s, const torch::Tensor& x, const torch::Tensor& y, bool reduce,
+                  ComputeTimes& t) {
     s.optimizer->zero_grad();
     if (reduce) {
         s.reducer->prepare();
     }
     auto t0 = synced_now(s);
     auto loss = torch::nn::functional::cross_entropy(s.model->forward(x), y);
-    t.forward += seconds_since(s, t0);
+    const double forward = seconds_since(s, t0);
     auto t1 = synced_now(s);
     loss.backward();
     if (reduce) {
         s.reducer->finish();
     }
-    t.backward += seconds_since(s, t1);
+    const double backward = seconds_since(s, t1);
     auto t2 = synced_now(s);
     s.optimizer->step();
-    t.optimizer += seconds_since(s, t2);
+    const double optimizer = seconds_since(s, t2);
+    t.forward += forward;
+    t.backward += backward;
+    t.optimizer += optimizer;
+    return forward + backward + optimizer;
+}
+
+// Steps run before any is measured: caches, allocator and thread pools settle.
+constexpr std::size_t k_min_warmup_steps = 3;
+constexpr std::size_t k_max_warmup_steps = 30;
+// Measured steps grow from --benchmark N up to this many times N until the mean is stable.
+constexpr int64_t k_max_steps_factor = 4;
+
+// Run steps without counting them until their time settles; return how many ran.
+int64_t warm_up(Session& s, const torch::Tensor& x, const torch::Tensor& y, bool reduce) {
+    std::vector<double> seconds;
+    ComputeTimes discarded;
+    while (!warmed_up(seconds, k_min_warmup_steps, k_max_warmup_steps)) {
+        seconds.push_back(timed_step(s, x, y, reduce, discarded));
+    }
+    return static_cast<int64_t>(seconds.size());
 }
 
 Profile base_profile(Session& s) {
@@ -187,21 +208,28 @@ Profile base_profile(Session& s) {
     return p;
 }
 
+// Measure the all-reduce alone, then whole steps with it overlapping backward. Every rank
+// runs the same number of collectives: the requested steps, after a fixed warm-up.
 void measure_distributed(Session& s, const torch::Tensor& x, const torch::Tensor& y, Profile& p) {
-    const auto steps = static_cast<double>(p.steps);
+    const int64_t n = s.options.benchmark_steps;
+    const auto steps = static_cast<double>(n);
     s.comm->barrier();
+    s.reducer->allreduce_all();  // the first one sets up Gloo's buffers
     auto t0 = synced_now(s);
-    for (int64_t i = 0; i < p.steps; ++i) {
+    for (int64_t i = 0; i < n; ++i) {
         s.reducer->allreduce_all();
     }
     p.allreduce_s_per_step = seconds_since(s, t0) / steps;
     p.allreduce_bandwidth_bytes_per_s =
         allreduce_bus_bandwidth(p.gradient_bytes, s.world(), p.allreduce_s_per_step);
     s.reducer->set_enabled(true);
-    s.comm->barrier();
     ComputeTimes overlapped;
+    for (std::size_t i = 0; i < k_min_warmup_steps; ++i) {
+        timed_step(s, x, y, true, overlapped);
+    }
+    s.comm->barrier();
     auto t1 = synced_now(s);
-    for (int64_t i = 0; i < p.steps; ++i) {
+    for (int64_t i = 0; i < n; ++i) {
         timed_step(s, x, y, true, overlapped);
     }
     const double step_s = seconds_since(s, t1) / steps;
@@ -280,17 +308,22 @@ int run_benchmark(Session& s) {
     if (s.reducer) {
         s.reducer->set_enabled(false);
     }
-    ComputeTimes warm, t;
-    for (int i = 0; i < 2; ++i) {
-        timed_step(s, x, y, false, warm);
+    // Compute alone (the reducer is off, so ranks need not run the same number of steps).
+    p.warmup_steps = warm_up(s, x, y, false);
+    ComputeTimes t;
+    std::vector<double> seconds;
+    const int64_t max_steps = p.steps * k_max_steps_factor;
+    while (static_cast<int64_t>(seconds.size()) < p.steps ||
+           (!stable_mean(seconds) && static_cast<int64_t>(seconds.size()) < max_steps)) {
+        seconds.push_back(timed_step(s, x, y, false, t));
     }
-    for (int64_t i = 0; i < p.steps; ++i) {
-        timed_step(s, x, y, false, t);
-    }
+    p.steps = static_cast<int64_t>(seconds.size());
+    const auto stats = step_stats(seconds);
     const auto steps = static_cast<double>(p.steps);
     p.forward_s_per_step = t.forward / steps;
     p.backward_s_per_step = t.backward / steps;
-    p.compute_s_per_step = (t.forward + t.backward + t.optimizer) / steps;
+    p.compute_s_per_step = stats.mean;
+    p.compute_s_stddev = stats.stddev;
     p.samples_per_sec = p.batch_size / p.compute_s_per_step;
     if (s.comm) {
         measure_distributed(s, x, y, p);

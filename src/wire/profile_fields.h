@@ -17,8 +17,10 @@ struct ProfileFields {
     int batch_size = 0;
     int threads = 0;
     int world_size = 1;
-    int64_t steps = 0;
-    double compute_s_per_step = 0;  // forward + backward + optimizer
+    int64_t steps = 0;              // measured steps, after the warm-up
+    int64_t warmup_steps = 0;       // steps run first and not counted (0 in older profiles)
+    double compute_s_per_step = 0;  // forward + backward + optimizer, mean over the steps
+    double compute_s_stddev = 0;    // standard deviation of one step's compute time
     double forward_s_per_step = 0;
     double backward_s_per_step = 0;
     double allreduce_s_per_step = 0;

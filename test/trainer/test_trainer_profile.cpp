@@ -12,9 +12,9 @@ TEST_CASE("profile JSON has every key the estimate reads, nulls for one rank",
     const auto j = profile_json(p);
     for (const char* key :
          {"model", "dataset", "parameters", "gradient_bytes", "batch_size", "threads", "world_size",
-          "steps", "compute_s_per_step", "forward_s_per_step", "backward_s_per_step",
-          "allreduce_s_per_step", "allreduce_bandwidth_bytes_per_s", "overlap_fraction",
-          "samples_per_sec", "trainer_version"}) {
+          "steps", "warmup_steps", "compute_s_per_step", "compute_s_stddev", "forward_s_per_step",
+          "backward_s_per_step", "allreduce_s_per_step", "allreduce_bandwidth_bytes_per_s",
+          "overlap_fraction", "samples_per_sec", "trainer_version"}) {
         CHECK(j.contains(key));
     }
     CHECK(j["allreduce_bandwidth_bytes_per_s"].is_null());
@@ -32,4 +32,38 @@ TEST_CASE("overlap fraction is the hidden share of all-reduce time, clamped to 0
     CHECK(overlap_fraction(1.0, 0.5, 1.25) == Approx(0.5));
     CHECK(overlap_fraction(1.0, 0.5, 0.9) == Approx(1.0));
     CHECK(overlap_fraction(1.0, 0.5, 2.0) == Approx(0.0));
+}
+
+TEST_CASE("step stats are the mean and the sample standard deviation", "[trainer][profile]") {
+    const auto s = step_stats({0.1, 0.2, 0.3});
+    CHECK(s.mean == Approx(0.2));
+    CHECK(s.stddev == Approx(0.1));
+    CHECK(step_stats({0.5}).stddev == 0);
+    CHECK(step_stats({}).mean == 0);
+}
+
+TEST_CASE("warm-up ends once two steps agree within 10%, after the minimum, or at the maximum",
+          "[trainer][profile]") {
+    struct Case {
+        const char* name;
+        std::vector<double> seconds;
+        bool done;
+    };
+    const Case cases[] = {
+        {"nothing run yet", {}, false},
+        {"steady but below the minimum of 3", {0.10, 0.10}, false},
+        {"last two within 10%", {0.50, 0.10, 0.105}, true},
+        {"still slowing down by half", {0.50, 0.20, 0.10}, false},
+        {"the maximum of 5 reached while unsettled", {0.5, 0.1, 0.5, 0.1, 0.5}, true},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        CHECK(warmed_up(c.seconds, 3, 5) == c.done);
+    }
+}
+
+TEST_CASE("a mean is stable when its standard error is within 2%", "[trainer][profile]") {
+    CHECK(stable_mean({0.100, 0.101, 0.099, 0.100}));
+    CHECK_FALSE(stable_mean({0.05, 0.15, 0.05, 0.15}));
+    CHECK_FALSE(stable_mean({0.1}));
 }
