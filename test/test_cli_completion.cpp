@@ -221,7 +221,7 @@ TEST_CASE("the closed sets offered are what the verbs accept", "[completion]") {
     CHECK(values({"render", "--kind", ""}) == Words{"PyTorchJob", "TrainJob"});
     CHECK(values({"init", "--kind", "T"}) == Words{"TrainJob"});
     CHECK(values({"wait", "x", "--for", ""}) ==
-          Words{"succeeded", "running", "created", "suspended"});
+          Words{"succeeded", "running", "created", "suspended", "admitted"});
     CHECK(values({"tune", "--algorithm", "g"}) == Words{"grid"});
     CHECK(values({"completion", ""}) == Words{"bash", "zsh", "fish"});
     // --gpu: the GPU types of the catalog --prices names, as typed.

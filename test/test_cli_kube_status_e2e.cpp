@@ -320,7 +320,7 @@ TEST_CASE("bad flags of the lifecycle verbs exit 2 and run no kubectl", "[cluste
     const Case cases[] = {
         {{"status", "x", "-o", "xml"}, "-o/--output: must be table, wide, json or yaml (got xml)"},
         {{"wait", "x", "--for", "done"},
-         "--for: must be succeeded, running, created or suspended (got done)"},
+         "--for: must be succeeded, running, created, suspended or admitted (got done)"},
         {{"wait", "x", "--timeout", "soon"},
          "--timeout: not a duration such as 30m or 2h (got soon)"},
         {{"logs", "x", "--tail", "-5"}, "--tail: must be -1 (all) or a count >= 0 (got -5)"},

@@ -17,6 +17,7 @@
 #include "cli/list_cmd.h"
 #include "cli/local/supervise_cmd.h"
 #include "cli/logs_cmd.h"
+#include "cli/queues_cmd.h"
 #include "cli/render_cmd.h"
 #include "cli/runtimes_cmd.h"
 #include "cli/status_cmd.h"
@@ -144,6 +145,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_delete(app, ctx);
     setup_describe(app, ctx);
     setup_runtimes(app, ctx);
+    setup_queues(app, ctx);
     setup_tune(app, ctx);
     setup_init(app, ctx);
     setup_version(app, ctx);

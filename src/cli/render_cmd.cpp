@@ -29,6 +29,7 @@ void setup_render(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand("render", "Print the PyTorchJob or TrainJob a job file makes");
     sub->footer(k_render_examples);
     job::add_job_input_flags(*sub, options->job);
+    job::add_queue_flags(*sub, options->job);
     sub->add_option("-o,--output", options->output, "Output format: yaml or json")
         ->default_str("yaml");
     sub->add_flag_callback(

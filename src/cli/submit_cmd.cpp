@@ -25,6 +25,8 @@ constexpr const char* k_submit_examples =
     "  kftrain submit -f examples/mnist-ddp.yaml -n ml-training --context prod\n"
     "  # Print exactly what would be applied; runs no kubectl\n"
     "  kftrain submit -f examples/mnist-ddp.yaml --dry-run\n"
+    "  # Wait in the Kueue LocalQueue team-a at priority high; kftrain status shows its place\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml --queue team-a --priority-class high\n"
     "  # Let the API server and the operator's webhook check it, creating nothing\n"
     "  kftrain submit -f examples/mnist-ddp.yaml --dry-run=server\n"
     "  # Run it on this machine, streaming the logs; the exit code is the job's result\n"
@@ -54,6 +56,7 @@ void setup_submit(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand("submit", "Submit a job to the cluster (kubectl apply)");
     sub->footer(k_submit_examples);
     job::add_job_input_flags(*sub, options->job);
+    job::add_queue_flags(*sub, options->job);
     auto* dry_run = sub->add_option("--dry-run", options->dry_run,
                                     "client (or no value): print what would be applied and run "
                                     "nothing; server: let the API server check it, create nothing")

@@ -27,7 +27,9 @@ constexpr const char* k_wait_examples =
     "  # Give up after two hours (exit 5)\n"
     "  kftrain wait mnist-ddp --timeout 2h\n"
     "  # Wait until its pods run, then follow the logs\n"
-    "  kftrain wait mnist-ddp --for running && kftrain logs mnist-ddp -f\n\n"
+    "  kftrain wait mnist-ddp --for running && kftrain logs mnist-ddp -f\n"
+    "  # Wait until Kueue admits the queued job (kftrain submit --queue)\n"
+    "  kftrain wait mnist-ddp --for admitted --timeout 1h\n\n"
     "Exit codes: 0 the condition holds, 1 the job failed, 3 not found, 4 cluster error,\n"
     "5 timed out.";
 
@@ -41,6 +43,8 @@ const char* condition_name(job::WaitFor condition) {
             return "succeeded";
         case job::WaitFor::Suspended:
             return "suspended";
+        case job::WaitFor::Admitted:
+            return "admitted";
     }
     return "?";
 }
@@ -105,7 +109,8 @@ void setup_wait(CLI::App& app, Context& ctx) {
     sub->footer(k_wait_examples);
     sub->add_option("job", options->job, "Name of the job")->required();
     sub->add_option("--for", options->condition,
-                    "What to wait for: succeeded, running, created or suspended")
+                    "What to wait for: succeeded, running, created, suspended or admitted (by "
+                    "its Kueue queue; a queued job waits for running too)")
         ->default_str("succeeded");
     sub->add_option("--timeout", options->timeout, "Give up after this long (2h, 30m; 0: never)")
         ->default_str("0");
@@ -126,7 +131,8 @@ util::Status WaitOptions::validate() {
     auto wanted = job::parse_wait_for(condition);
     if (!wanted) {
         return util::error(fmt::format(
-            "--for: must be succeeded, running, created or suspended (got {})", condition));
+            "--for: must be succeeded, running, created, suspended or admitted (got {})",
+            condition));
     }
     auto limit = view::parse_duration(timeout);
     if (!limit) {
@@ -170,7 +176,7 @@ int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& 
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
         print_changes(ctx, *status, last_state, shown);
-        job::WaitVerdict verdict = job::judge_wait(plan.condition, status->phase);
+        job::WaitVerdict verdict = job::judge_wait(plan.condition, *status);
         if (verdict != job::WaitVerdict::Pending) {
             return finish(ctx, job, verdict, *status, plan.condition);
         }

@@ -230,6 +230,8 @@ JobSpec to_job_spec(const YAML::Node& root) {
     read(root["nodeSelector"], spec.node_selector);
     read_tolerations(root["tolerations"], spec.tolerations);
     read(root["priorityClassName"], spec.priority_class_name);
+    read(root["queue"], spec.queue);
+    read(root["priorityClass"], spec.queue_priority_class);
     read(root["labels"], spec.labels);
     read(root["annotations"], spec.annotations);
     read_tune(root["tune"], spec.tune);

@@ -126,6 +126,10 @@ struct JobSpec {
     std::map<std::string, std::string> node_selector;
     std::vector<Toleration> tolerations;
     std::string priority_class_name;
+    // Kueue: the LocalQueue the job waits in (the kueue.x-k8s.io/queue-name label; the job is
+    // created suspended for Kueue to admit) and its WorkloadPriorityClass; empty: not queued.
+    std::string queue;
+    std::string queue_priority_class;
     std::map<std::string, std::string> labels;
     std::map<std::string, std::string> annotations;
     TuneSettings tune;  // used by `kftrain tune` only

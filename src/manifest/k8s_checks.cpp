@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "manifest/k8s_rules.h"
+#include "manifest/template_values.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -78,6 +79,45 @@ Status check_scheduling(const JobSpec& spec) {
     return util::ok_status();
 }
 
+// Check the Kueue fields: names a label can carry, a priority class only with a queue, and
+// Kueue's labels set through queue and priorityClass, never through labels.
+Status check_queue(const JobSpec& spec) {
+    struct Name {
+        const char* path;
+        const char* what;
+        const std::string* name;
+    };
+    const Name names[] = {{"queue", "LocalQueue", &spec.queue},
+                          {"priorityClass", "WorkloadPriorityClass", &spec.queue_priority_class}};
+    for (const auto& [path, what, name] : names) {
+        if (name->empty()) {
+            continue;
+        }
+        std::string rule = object_name_problem(*name, what);
+        if (rule.empty()) {
+            rule = label_value_problem(*name);
+        }
+        if (!rule.empty()) {
+            return fail(spec.source.locate(path), rule, *name);
+        }
+    }
+    if (spec.queue.empty() && !spec.queue_priority_class.empty()) {
+        return fail(spec.source.locate("priorityClass"),
+                    "needs queue (--queue): Kueue reads the priority class of queued jobs only",
+                    spec.queue_priority_class);
+    }
+    for (const char* label : {k_queue_label, k_queue_priority_label}) {
+        if (spec.labels.count(label) > 0) {
+            return fail(locate_key(spec, "labels", label),
+                        fmt::format("set by {} (queue: and priorityClass: in the job file, or "
+                                    "--queue and --priority-class), not by labels",
+                                    label == std::string(k_queue_label) ? "queue" : "priorityClass"),
+                        spec.labels.at(label));
+        }
+    }
+    return util::ok_status();
+}
+
 Status check_secret_refs(const JobSpec& spec) {
     for (const auto& [name, var] : spec.env) {
         if (var.secret_name.empty() && var.secret_key.empty()) {
@@ -143,7 +183,8 @@ std::string locate_map_key(const SourceMap& source, const std::string& map,
 }
 
 Status check_kubernetes_rules(const JobSpec& spec) {
-    for (auto check : {check_metadata, check_scheduling, check_secret_refs, check_volume_sources}) {
+    for (auto check :
+         {check_metadata, check_scheduling, check_queue, check_secret_refs, check_volume_sources}) {
         if (auto checked = check(spec); !checked) {
             return checked;
         }

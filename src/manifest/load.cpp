@@ -104,6 +104,14 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
         root["kind"] = kind_name(*overrides.kind);
         source.from_flags["kind"] = "--kind";
     }
+    if (overrides.queue) {
+        root["queue"] = *overrides.queue;
+        source.from_flags["queue"] = "--queue";
+    }
+    if (overrides.priority_class) {
+        root["priorityClass"] = *overrides.priority_class;
+        source.from_flags["priorityClass"] = "--priority-class";
+    }
     auto checked = check_against_schema(root, source);
     if (!checked) {
         return util::Error{checked.error()};

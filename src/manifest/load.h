@@ -14,6 +14,8 @@ struct Overrides {
     std::vector<std::string> sets;          // "dotted.key=value", from --set
     std::optional<std::string> namespace_;  // from -n/--namespace
     std::optional<JobKind> kind;            // from --kind
+    std::optional<std::string> queue;       // from --queue
+    std::optional<std::string> priority_class;  // from --priority-class
 };
 
 // Load a job file: parse, apply overrides, type-check, fill defaults, validate.

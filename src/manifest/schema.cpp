@@ -213,6 +213,11 @@ FieldDef build_schema() {
             field("nodeSelector", T::StringMap, "{}", "node labels the pods need"),
             tolerations_section(),
             field("priorityClassName", T::String, "", "pod priority class"),
+            field("queue", T::String, "",
+                  "Kueue LocalQueue to wait in: the job is created suspended and Kueue admits it "
+                  "(--queue)"),
+            field("priorityClass", T::String, "",
+                  "Kueue WorkloadPriorityClass of the queued job (--priority-class; needs queue)"),
             field("labels", T::StringMap, "{}", "labels on the job and its pods"),
             field("annotations", T::StringMap, "{}", "annotations on the job and its pods"),
             tune_section(),

@@ -187,6 +187,23 @@ YAML::Node optional_string(const std::string& value) {
     return value.empty() ? YAML::Node() : string_node(value);
 }
 
+// Return whether the job is created suspended: asked for, or queued (Kueue unsuspends it).
+bool is_suspended(const JobSpec& spec) {
+    return spec.run_policy.suspend || !spec.queue.empty();
+}
+
+// Return the job's own labels: the pods' plus Kueue's, which only the job carries.
+std::map<std::string, std::string> job_labels(const JobSpec& spec,
+                                              std::map<std::string, std::string> labels) {
+    if (!spec.queue.empty()) {
+        labels[k_queue_label] = spec.queue;
+    }
+    if (!spec.queue_priority_class.empty()) {
+        labels[k_queue_priority_label] = spec.queue_priority_class;
+    }
+    return labels;
+}
+
 }  // namespace
 
 std::vector<std::string> container_command(const JobSpec& spec) {
@@ -242,11 +259,13 @@ std::map<std::string, YAML::Node> template_values(const JobSpec& spec) {
     std::map<std::string, YAML::Node> values;
     values["name"] = string_node(spec.name);
     values["namespace"] = string_node(spec.namespace_);
-    values["labels"] = string_map(labels);
+    values["labels"] = string_map(job_labels(spec, labels));
     values["podLabels"] = string_map(labels);
     values["annotations"] = string_map(spec.annotations);
     values["nprocPerNode"] = optional_string(spec.nproc_per_node);
-    values["runPolicy"] = run_policy_node(spec.run_policy);
+    RunPolicy run_policy = spec.run_policy;
+    run_policy.suspend = is_suspended(spec);  // Kueue admits a queued job by unsuspending it
+    values["runPolicy"] = run_policy_node(run_policy);
     values["elasticPolicy"] = elastic_node(spec.elastic_policy);
     values["workerReplicas"] = spec.replicas > 1 ? int_node(spec.worker_replicas()) : YAML::Node();
     values["restartPolicy"] = string_node(spec.restart_policy);
@@ -278,7 +297,7 @@ std::map<std::string, YAML::Node> template_values(const JobSpec& spec) {
     values["numProcPerNode"] = nproc_number ? int_node(std::stoll(spec.nproc_per_node)) : YAML::Node();
     const auto& deadline = spec.run_policy.active_deadline_seconds;
     values["activeDeadlineSeconds"] = deadline ? int_node(*deadline) : YAML::Node();
-    values["suspend"] = spec.run_policy.suspend ? YAML::Node(true) : YAML::Node();
+    values["suspend"] = is_suspended(spec) ? YAML::Node(true) : YAML::Node();
     return values;
 }
 

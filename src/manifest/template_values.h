@@ -13,6 +13,10 @@ namespace kftrain::manifest {
 // Label on jobs and pods that later verbs select by.
 inline constexpr const char* k_job_label = "kftrain.io/job-name";
 
+// Kueue's labels on a queued job (not its pods): the LocalQueue and the WorkloadPriorityClass.
+inline constexpr const char* k_queue_label = "kueue.x-k8s.io/queue-name";
+inline constexpr const char* k_queue_priority_label = "kueue.x-k8s.io/priority-class";
+
 // The default container command: the trainer the image ships.
 inline constexpr const char* k_trainer_command = "kftrain-trainer";
 

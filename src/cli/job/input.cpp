@@ -45,6 +45,18 @@ void add_job_input_flags(CLI::App& sub, JobInput& input) {
                    "templates/pytorchjob.yaml or templates/trainjob.yaml)");
 }
 
+void add_queue_flags(CLI::App& sub, JobInput& input) {
+    sub.add_option("--queue", input.queue,
+                   "Kueue LocalQueue to wait in: the job is created suspended and labelled "
+                   "kueue.x-k8s.io/queue-name, and Kueue starts it when the queue admits it; "
+                   "overrides queue")
+        ->type_name("NAME");
+    sub.add_option("--priority-class", input.priority_class,
+                   "Kueue WorkloadPriorityClass of the queued job (needs --queue or queue); "
+                   "overrides priorityClass")
+        ->type_name("NAME");
+}
+
 util::Result<std::string> read_job_stream(int fd) {
     if (::isatty(fd) == 1) {
         return util::error(
@@ -98,6 +110,12 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
             return util::error(
                 fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices, input.kind));
         }
+    }
+    if (!input.queue.empty()) {
+        overrides.queue = input.queue;
+    }
+    if (!input.priority_class.empty()) {
+        overrides.priority_class = input.priority_class;
     }
     if (input.file != "-") {
         return manifest::load_job_file(input.file, overrides);

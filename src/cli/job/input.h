@@ -20,6 +20,8 @@ struct JobInput {
     std::vector<std::string> sets;
     std::string template_file;
     std::string kind;  // --kind: PyTorchJob or TrainJob, overriding the job file's kind
+    std::string queue;           // --queue: the Kueue LocalQueue, overriding queue
+    std::string priority_class;  // --priority-class: overriding priorityClass
 };
 
 // The name messages give a job file read from standard input (-f -).
@@ -30,6 +32,9 @@ void add_job_file_flags(CLI::App& sub, JobInput& input);
 
 // Add -f/--file, --set, --kind and --template to a verb that renders the job.
 void add_job_input_flags(CLI::App& sub, JobInput& input);
+
+// Add --queue and --priority-class (Kueue) to a verb that renders the job.
+void add_queue_flags(CLI::App& sub, JobInput& input);
 
 // A job loaded and rendered into its PyTorchJob or TrainJob.
 struct RenderedJob {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/job/queue_status.h"
+
 namespace kftrain::cli::job {
 
 // The phase of a job, as the operator's last condition (and kubectl's State
@@ -98,6 +100,7 @@ struct JobStatus {
     int replicas_wanted = 0;  // replicas the job asks for (Master included); 0 if unknown
     std::vector<ReplicaRequest> requests;              // by type; empty when unknown
     std::map<std::string, std::string> node_selector;  // the pods' (a GPU type may show)
+    std::optional<QueueStatus> queue;  // where a job submitted with a queue stands in it
 };
 
 // Return whether a replica's name, type or pod matches --replica ("", worker, Worker,

@@ -12,7 +12,8 @@ struct WaitForName {
 constexpr WaitForName k_wait_for[] = {{"succeeded", WaitFor::Succeeded},
                                       {"running", WaitFor::Running},
                                       {"created", WaitFor::Created},
-                                      {"suspended", WaitFor::Suspended}};
+                                      {"suspended", WaitFor::Suspended},
+                                      {"admitted", WaitFor::Admitted}};
 
 }  // namespace
 
@@ -47,6 +48,11 @@ WaitVerdict judge_wait(WaitFor condition, JobPhase phase) {
                 return WaitVerdict::Met;
             }
             break;
+        case WaitFor::Admitted:
+            if (phase == JobPhase::Running || phase == JobPhase::Succeeded) {
+                return WaitVerdict::Met;  // running means admitted
+            }
+            break;
         case WaitFor::Suspended:
             if (phase == JobPhase::Suspended) {
                 return WaitVerdict::Met;
@@ -57,6 +63,19 @@ WaitVerdict judge_wait(WaitFor condition, JobPhase phase) {
             break;
     }
     return phase == JobPhase::Failed ? WaitVerdict::Failed : WaitVerdict::Pending;
+}
+
+WaitVerdict judge_wait(WaitFor condition, const JobStatus& status) {
+    if (condition != WaitFor::Admitted || !status.queue) {
+        return condition == WaitFor::Admitted && status.phase != JobPhase::Failed
+                   ? WaitVerdict::Met  // in no queue: nothing holds it back
+                   : judge_wait(condition, status.phase);
+    }
+    const QueueState state = status.queue->state;
+    if (state == QueueState::Admitted || state == QueueState::Finished) {
+        return status.phase == JobPhase::Failed ? WaitVerdict::Failed : WaitVerdict::Met;
+    }
+    return judge_wait(condition, status.phase);
 }
 
 }  // namespace kftrain::cli::job

@@ -13,6 +13,7 @@
 #include "cli/kube/job_reader.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/kubectl_errors.h"
+#include "cli/kube/kueue.h"
 #include "cli/kube/logs.h"
 #include "cli/kube/pods.h"
 #include "cli/kube/queries.h"
@@ -166,6 +167,7 @@ class KubernetesBackend : public job::Backend {
         }
         status.replicas = std::move(*pods);
         reader.settle(status);
+        status.queue = read_queue_status(m_queries, found.object);
         bool want_events = status.replicas.empty();
         for (const auto& replica : status.replicas) {
             want_events = want_events || needs_events(replica);

@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl_errors.h"
+#include "cli/kube/kueue.h"
 #include "manifest/yaml_emit.h"
 
 namespace kftrain::cli::kube {
@@ -26,6 +27,13 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
                                      const job::SubmitFlags& flags) {
     const manifest::JobKind kind = job.spec.kind;
     const std::string ref = fmt::format("{}/{}", manifest::kind_short_name(kind), job.spec.name);
+    if (!job.spec.queue.empty()) {  // Kueue must be there to admit it, or it stays suspended
+        auto queue = check_local_queue(queries, job.spec.namespace_, job.spec.queue,
+                                       job.spec.source.locate("queue"));
+        if (!queue) {
+            return queue.error_value();
+        }
+    }
     std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};
     bool server_dry_run = flags.dry_run == job::DryRun::Server;
     if (server_dry_run) {

@@ -65,7 +65,7 @@ const std::vector<OutputFormat>* output_formats_of(std::string_view verb) {
         {"list", &k_job_formats},        {"tune status", &k_job_formats},
         {"runtimes", &k_table_formats},  {"estimate", &k_table_formats},
         {"data ls", &k_table_formats},   {"describe", &k_describe_formats},
-        {"version", &k_version_formats},
+        {"version", &k_version_formats}, {"queues", &k_table_formats},
     };
     for (const auto& [name, formats] : k_verbs) {
         if (name == verb) {

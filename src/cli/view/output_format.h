@@ -25,7 +25,7 @@ inline const std::vector<OutputFormat> k_job_formats = {OutputFormat::Table, Out
 // render: the manifest itself.
 inline const std::vector<OutputFormat> k_manifest_formats = {OutputFormat::Yaml,
                                                              OutputFormat::Json};
-// runtimes, estimate and data ls: a table, or the same data for scripts.
+// runtimes, estimate, data ls and queues: a table, or the same data for scripts.
 inline const std::vector<OutputFormat> k_table_formats = {OutputFormat::Table, OutputFormat::Json,
                                                           OutputFormat::Yaml};
 inline const std::vector<OutputFormat> k_describe_formats = {OutputFormat::Json,

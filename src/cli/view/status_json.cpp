@@ -1,5 +1,6 @@
 #include "cli/view/status_json.h"
 
+#include "cli/view/queue_view.h"
 #include "cli/view/status_view.h"
 
 namespace kftrain::cli::view {
@@ -92,6 +93,9 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
                 {"diagnosis", s.diagnosis}};
     if (pricing != nullptr) {
         doc["cost"] = cost_to_json(cost::job_cost(s, *pricing, now));
+    }
+    if (s.queue) {
+        doc["queue"] = queue_to_json(*s.queue);
     }
     return doc;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/view/progress.h"
+#include "cli/view/queue_view.h"
 #include "cli/view/status_json.h"
 #include "cli/view/text_table.h"
 #include "cli/view/time_text.h"
@@ -77,6 +78,7 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
     print_field(out, "Namespace", status.namespace_);
     print_field(out, "Backend", status.backend);
     print_field(out, "State", format_state(status));
+    print_field(out, "Queue", status.queue ? format_queue_field(*status.queue, now) : "");
     print_field(out, "Created", format_time_field(status.created, now));
     print_field(out, "Started", format_time_field(status.started, now));
     print_field(out, "Finished", format_time_field(status.finished, now));
@@ -116,6 +118,9 @@ std::string format_age(const job::JobStatus& status, std::time_t now) {
 }  // namespace
 
 std::string format_state(const job::JobStatus& status) {
+    if (shows_queue(status)) {
+        return format_queue_state(*status.queue);
+    }
     std::string line = job::phase_name(status.phase);
     if (!status.reason.empty()) {
         line += fmt::format(" ({})", status.reason);

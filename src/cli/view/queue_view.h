@@ -1,0 +1,34 @@
+#pragma once
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/job/status.h"
+#include "cli/view/output_format.h"
+
+namespace kftrain::cli::view {
+
+// Return a queued job's place as one line: "Queued in team-a (position 3 of 7 in team-a, 12
+// in cluster-queue gpu)", "Admitted to gpu", "Evicted from gpu (Preempted): message".
+std::string format_queue_state(const job::QueueStatus& queue);
+
+// Return whether the State line shows the queue rather than the phase: while the job waits
+// in it or is being evicted, and once admitted until its pods run.
+bool shows_queue(const job::JobStatus& status);
+
+// Return the status table's Queue line: "team-a -> cluster-queue gpu, priority high,
+// workload pytorchjob-mnist-ddp-5c2f1, waiting 12m".
+std::string format_queue_field(const job::QueueStatus& queue, std::time_t now);
+
+// Return a queued job's place as the "queue" member of status -o json.
+nlohmann::json queue_to_json(const job::QueueStatus& queue);
+
+// Print LocalQueues as a table (NAME CLUSTERQUEUE PENDING RESERVING ADMITTED ACTIVE) or as
+// {"items": [...]} in JSON or YAML.
+void print_local_queues(std::ostream& out, const std::vector<job::LocalQueueInfo>& queues,
+                        OutputFormat format);
+
+}  // namespace kftrain::cli::view
