@@ -96,17 +96,19 @@ void check_pod_deleted(const FakeCluster& cluster) {
     auto calls = cluster.calls();
     REQUIRE_FALSE(calls.empty());
     CHECK(calls.back() == std::vector<std::string>{"delete", "pod", "--wait=false",
-                                                   "--ignore-not-found", "-n", "ml-training",
-                                                   "--", pod});
+                                                   "--ignore-not-found", "-n", "ml-training", "--",
+                                                   pod});
 }
 
 }  // namespace
 
 TEST_CASE("A --path is normalized inside the claim, never outside it", "[data]") {
     using kftrain::cli::data::normalize_claim_path;
-    const std::vector<std::pair<std::string, std::string>> good = {
-        {"/", "/"}, {"/mnist", "/mnist"}, {"/mnist/", "/mnist"}, {"//a/./b//", "/a/b"},
-        {"/a/..b", "/a/..b"}};
+    const std::vector<std::pair<std::string, std::string>> good = {{"/", "/"},
+                                                                   {"/mnist", "/mnist"},
+                                                                   {"/mnist/", "/mnist"},
+                                                                   {"//a/./b//", "/a/b"},
+                                                                   {"/a/..b", "/a/..b"}};
     for (const auto& [given, normalized] : good) {
         INFO(given);
         auto path = normalize_claim_path(given);
@@ -149,11 +151,12 @@ TEST_CASE("data put, ls and get round-trip a directory on this machine", "[data]
         {"data", "put", data, "--claim", "mnist-data", "--path", "/mnist", "--local-path", root});
     INFO(put.err);
     REQUIRE(put.code == 0);
-    CHECK(contains(put.err, "put: 3 files, 195.3 KiB from " + data + " to claim mnist-data:/mnist"));
+    CHECK(
+        contains(put.err, "put: 3 files, 195.3 KiB from " + data + " to claim mnist-data:/mnist"));
     CHECK(read_tree(root + "/mnist") == read_tree(data));
 
-    auto ls = kftrain::test::run_kftrain({"data", "ls", "--claim", "mnist-data", "--path",
-                                          "/mnist", "--local-path", root, "-o", "json"});
+    auto ls = kftrain::test::run_kftrain({"data", "ls", "--claim", "mnist-data", "--path", "/mnist",
+                                          "--local-path", root, "-o", "json"});
     INFO(ls.err);
     REQUIRE(ls.code == 0);
     auto listing = nlohmann::json::parse(ls.out);
@@ -164,8 +167,8 @@ TEST_CASE("data put, ls and get round-trip a directory on this machine", "[data]
     CHECK(listing["entries"][3]["path"] == "raw/train-images.bin");
     CHECK(listing["entries"][3]["size"] == 200000);
 
-    auto get = kftrain::test::run_kftrain({"data", "get", out, "--claim", "mnist-data", "--path",
-                                           "/mnist", "--local-path", root});
+    auto get = kftrain::test::run_kftrain(
+        {"data", "get", out, "--claim", "mnist-data", "--path", "/mnist", "--local-path", root});
     INFO(get.err);
     REQUIRE(get.code == 0);
     CHECK(read_tree(out) == read_tree(data));
@@ -206,27 +209,29 @@ TEST_CASE("data put and get on a cluster copy through a helper pod that is then 
         {"data", "put", data, "--claim", "mnist-data", "--path", "/mnist", "-n", "ml-training"});
     INFO(put.err);
     REQUIRE(put.code == 0);
-    CHECK(contains(put.err, "put: 3 files, 195.3 KiB from " + data + " to claim mnist-data:/mnist"));
+    CHECK(
+        contains(put.err, "put: 3 files, 195.3 KiB from " + data + " to claim mnist-data:/mnist"));
     CHECK(read_tree(put_cluster.volumes + "/mnist-data/mnist") == read_tree(data));
     CHECK(verbs(put_cluster.cluster) ==
           std::vector<std::string>{"get", "apply", "wait", "exec /kftrain/claim/mnist",
                                    "exec /kftrain/claim/mnist", "delete"});
     auto calls = put_cluster.cluster.calls();
-    CHECK(calls[0] == std::vector<std::string>{"get", "persistentvolumeclaim", "-o", "json",
-                                               "-n", "ml-training", "--", "mnist-data"});
+    CHECK(calls[0] == std::vector<std::string>{"get", "persistentvolumeclaim", "-o", "json", "-n",
+                                               "ml-training", "--", "mnist-data"});
     const std::string pod = applied_pod_name(put_cluster.cluster);
     CHECK(calls[2] == std::vector<std::string>{"wait", "--for=condition=Ready", "--timeout=2s",
                                                "-n", "ml-training", "pod/" + pod});
-    CHECK(calls[4] == std::vector<std::string>{"exec", "-i", "-n", "ml-training", pod, "-c",
-                                               "copy", "--", "tar", "-x", "-f", "-", "-C",
+    CHECK(calls[4] == std::vector<std::string>{"exec", "-i", "-n", "ml-training", pod, "-c", "copy",
+                                               "--", "tar", "-x", "-f", "-", "-C",
                                                "/kftrain/claim/mnist"});
     const std::string manifest = put_cluster.cluster.applied()[0];
     CHECK(contains(manifest, "kind: Pod\n"));
     CHECK(contains(manifest, "restartPolicy: Never\n"));
     CHECK(contains(manifest, "activeDeadlineSeconds: 21600\n"));
     CHECK(contains(manifest, "app.kubernetes.io/managed-by: kftrain\n"));
-    CHECK(contains(manifest, "      volumeMounts:\n        - name: claim\n          mountPath: "
-                             "/kftrain/claim\n          readOnly: false\n"));
+    CHECK(contains(manifest,
+                   "      volumeMounts:\n        - name: claim\n          mountPath: "
+                   "/kftrain/claim\n          readOnly: false\n"));
     CHECK(contains(manifest, "claimName: mnist-data\n"));
     CHECK(contains(manifest, "runAsNonRoot: true\n"));
     check_pod_deleted(put_cluster.cluster);
@@ -275,16 +280,17 @@ TEST_CASE("data put deletes the helper pod when the copy fails", "[data][e2e]") 
                             "/mnist", "-n", "ml-training"});
     INFO(put.err);
     CHECK(put.code == 4);
-    CHECK(contains(put.err, "kftrain: error: put failed (exit code 1): tar: write error: No "
-                            "space left on device\n"));
+    CHECK(contains(put.err,
+                   "kftrain: error: put failed (exit code 1): tar: write error: No "
+                   "space left on device\n"));
     check_pod_deleted(cluster.cluster);
 }
 
 TEST_CASE("data on a ReadWriteOnce claim in use on another node names the pod and exits 4",
           "[data][e2e]") {
     DataCluster cluster("data-multiattach");
-    auto get = cluster.run({"data", "get", make_temp_dir(), "--claim", "training-checkpoints",
-                            "-n", "ml-training"});
+    auto get = cluster.run(
+        {"data", "get", make_temp_dir(), "--claim", "training-checkpoints", "-n", "ml-training"});
     INFO(get.err);
     CHECK(get.code == 4);
     CHECK(contains(get.err,
@@ -297,23 +303,25 @@ TEST_CASE("data on a ReadWriteOnce claim in use on another node names the pod an
     check_pod_deleted(cluster.cluster);
 }
 
-TEST_CASE("data gives up on a helper pod that is not Ready in time and deletes it",
-          "[data][e2e]") {
+TEST_CASE("data gives up on a helper pod that is not Ready in time and deletes it", "[data][e2e]") {
     DataCluster cluster("data-pending");
     auto ls = cluster.run(
         {"data", "ls", "--claim", "mnist-data", "-n", "ml-training", "--timeout", "1s"});
     INFO(ls.err);
     CHECK(ls.code == 5);
-    CHECK(contains(ls.err, " was not Ready within 1s (--timeout); last warning: "
-                           "FailedScheduling: 0/3 nodes are available"));
+    CHECK(contains(ls.err,
+                   " was not Ready within 1s (--timeout); last warning: "
+                   "FailedScheduling: 0/3 nodes are available"));
     check_pod_deleted(cluster.cluster);
 }
 
-TEST_CASE("data deletes the helper pod on Ctrl-C", "[data][e2e]") {
+TEST_CASE("data deletes the helper pod on Ctrl-C, SIGTERM and SIGHUP", "[data][e2e]") {
+    auto signal = GENERATE(SIGINT, SIGTERM, SIGHUP);
+    INFO("signal " << signal);
     DataCluster cluster("data-pending");
     kftrain::util::SpawnOptions spawn;
-    spawn.argv = {KFTRAIN_BINARY, "data", "ls", "--claim", "mnist-data", "-n", "ml-training",
-                  "--timeout", "60s"};
+    spawn.argv = {KFTRAIN_BINARY, "data",        "ls",        "--claim", "mnist-data",
+                  "-n",           "ml-training", "--timeout", "60s"};
     spawn.env = cluster.env();
     spawn.stdout_to = kftrain::util::Redirect::null();
     spawn.stderr_to = kftrain::util::Redirect::null();
@@ -324,7 +332,7 @@ TEST_CASE("data deletes the helper pod on Ctrl-C", "[data][e2e]") {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     REQUIRE(cluster.cluster.applied().size() == 1);
-    started->signal(SIGINT);
+    started->signal(signal);
     auto ended = started->wait();
     REQUIRE(ended);
     CHECK(ended->code == 130);

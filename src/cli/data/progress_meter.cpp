@@ -1,11 +1,11 @@
 #include "cli/data/progress_meter.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 
 #include "cli/data/listing.h"
+#include "cli/view/terminal.h"
 
 namespace kftrain::cli::data {
 namespace {
@@ -18,7 +18,7 @@ ProgressMeter::ProgressMeter(std::ostream& err, std::string label, uint64_t tota
     : m_err(err),
       m_label(std::move(label)),
       m_total(std::max<uint64_t>(total, 1)),
-      m_terminal(::isatty(STDERR_FILENO) == 1),
+      m_terminal(view::is_live_terminal(err)),
       m_last(Clock::now()) {}
 
 std::string ProgressMeter::line(uint64_t bytes) const {

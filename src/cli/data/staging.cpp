@@ -35,8 +35,8 @@ std::string last_words(const std::string& err) {
 
 // Copy through `from | to` with a progress meter; an error names what failed.
 util::Status copy(Context& ctx, const std::vector<std::string>& from,
-                  const std::vector<std::string>& to, const std::string& label,
-                  uint64_t estimate, const std::string& pod, bool into_claim) {
+                  const std::vector<std::string>& to, const std::string& label, uint64_t estimate,
+                  const std::string& pod, bool into_claim) {
     ProgressMeter meter(ctx.err, label, estimate);
     auto piped = run_pipe(
         from, to, [&meter](uint64_t bytes) { meter.update(bytes); },
@@ -60,13 +60,14 @@ util::Status copy(Context& ctx, const std::vector<std::string>& from,
     }
     std::string hint;
     if (into_claim && util::to_lower(why).find("permission denied") != std::string::npos) {
-        hint = " (hint: the helper pod runs as user 65534; a volume that only root may write "
-               "needs --as-root)";
+        hint =
+            " (hint: the helper pod runs as user 65534; a volume that only root may write "
+            "needs --as-root)";
     }
-    return util::error(fmt::format("{} failed ({}): {}{}", label,
-                                   (to_failed ? piped->to : piped->from).describe(),
-                                   why.empty() ? "no message" : why, hint),
-                       k_exit_cluster);
+    return util::error(
+        fmt::format("{} failed ({}): {}{}", label, (to_failed ? piped->to : piped->from).describe(),
+                    why.empty() ? "no message" : why, hint),
+        k_exit_cluster);
 }
 
 int fail(Context& ctx, const util::Status& status) {
@@ -76,7 +77,7 @@ int fail(Context& ctx, const util::Status& status) {
 }  // namespace
 
 int put_to_claim(Context& ctx, const ClaimTarget& target, const std::string& local_dir) {
-    job::catch_interrupts();
+    job::catch_termination();
     auto listing = list_directory(local_dir);
     auto names = top_level_names(local_dir);
     if (!listing || !names) {
@@ -120,7 +121,7 @@ int put_to_claim(Context& ctx, const ClaimTarget& target, const std::string& loc
 }
 
 int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& out_dir) {
-    job::catch_interrupts();
+    job::catch_termination();
     HelperSession session(ctx, target, false);
     if (auto claim = session.check_claim(); !claim) {
         return fail(ctx, claim);
@@ -157,7 +158,7 @@ int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& o
 }
 
 int list_claim(Context& ctx, const ClaimTarget& target, view::OutputFormat format) {
-    job::catch_interrupts();
+    job::catch_termination();
     HelperSession session(ctx, target, false);
     if (auto claim = session.check_claim(); !claim) {
         return fail(ctx, claim);

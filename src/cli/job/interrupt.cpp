@@ -1,6 +1,7 @@
 #include "cli/job/interrupt.h"
 
 #include <csignal>
+#include <initializer_list>
 
 namespace kftrain::cli::job {
 namespace {
@@ -11,13 +12,23 @@ void on_interrupt(int) {
     g_interrupted = 1;
 }
 
-}  // namespace
-
-void catch_interrupts() {
+void catch_signal(int signal) {
     struct sigaction action {};
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(signal, &action, nullptr);
+}
+
+}  // namespace
+
+void catch_interrupts() {
+    catch_signal(SIGINT);
+}
+
+void catch_termination() {
+    for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        catch_signal(signal);
+    }
 }
 
 bool interrupt_requested() {

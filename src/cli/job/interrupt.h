@@ -6,7 +6,13 @@ namespace kftrain::cli::job {
 // `submit --follow --stop-on-interrupt`); without it Ctrl-C ends kftrain.
 void catch_interrupts();
 
-// Return whether SIGINT arrived since catch_interrupts().
+// Catch SIGINT, SIGTERM and SIGHUP from now on: for verbs that own something to clean up (a
+// helper pod) and check interrupt_requested() wherever they wait, so that a CI job's timeout
+// or a closed terminal cleans up as Ctrl-C does. Not for verbs that wait on kubectl unpolled:
+// a caught SIGTERM would leave them waiting.
+void catch_termination();
+
+// Return whether a caught signal arrived since catch_interrupts() or catch_termination().
 bool interrupt_requested();
 
 }  // namespace kftrain::cli::job
