@@ -19,9 +19,12 @@
 #include "cli/logs_cmd.h"
 #include "cli/queues_cmd.h"
 #include "cli/render_cmd.h"
+#include "cli/resume_cmd.h"
 #include "cli/runtimes_cmd.h"
+#include "cli/scale_cmd.h"
 #include "cli/status_cmd.h"
 #include "cli/submit_cmd.h"
+#include "cli/suspend_cmd.h"
 #include "cli/tune_cmd.h"
 #include "cli/version_cmd.h"
 #include "cli/wait_cmd.h"
@@ -143,6 +146,9 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_logs(app, ctx);
     setup_list(app, ctx);
     setup_delete(app, ctx);
+    setup_suspend(app, ctx);
+    setup_resume(app, ctx);
+    setup_scale(app, ctx);
     setup_describe(app, ctx);
     setup_runtimes(app, ctx);
     setup_queues(app, ctx);

@@ -5,6 +5,7 @@
 //   fake-replica [--steps N] [--step-ms MS] [--fail-rank R] [--fail-code C]
 //                [--fail-once MARKER] [--hold-rank R] [--env-out DIR]
 //                [--wait-peers DIR] [--hold-file PATH] [--pid-dir DIR]
+//                [--checkpoint-dir DIR]
 //
 // --fail-rank R makes rank R exit with --fail-code (default 1) after its
 // steps; with --fail-once MARKER only while MARKER does not exist (it is
@@ -16,9 +17,13 @@
 // the final barrier of a data-parallel job. --hold-file PATH keeps every rank
 // running until PATH exists, then lets it go on. --pid-dir DIR writes DIR/PID.pid
 // for every process started, so a test can count (and check on) them all.
+// --checkpoint-dir DIR behaves as the trainer does on SIGTERM (a suspend): rank 0 writes
+// DIR/step (the steps done) and a checkpoint line, and every rank exits 143; a later start
+// resumes after the step in DIR/step, saying so in its start line (resumed_from).
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -39,7 +44,14 @@ struct Options {
     std::string wait_peers;
     std::string hold_file;
     std::string pid_dir;
+    std::string checkpoint_dir;
 };
+
+volatile std::sig_atomic_t g_terminated = 0;
+
+void on_term(int) {
+    g_terminated = 1;
+}
 
 std::string env(const char* name) {
     const char* value = std::getenv(name);
@@ -71,6 +83,8 @@ Options parse(int argc, char** argv) {
             o.hold_file = value;
         } else if (flag == "--pid-dir") {
             o.pid_dir = value;
+        } else if (flag == "--checkpoint-dir") {
+            o.checkpoint_dir = value;
         }
     }
     return o;
@@ -128,11 +142,28 @@ int main(int argc, char** argv) {
     if (!o.env_out.empty()) {
         write_env(o.env_out, rank);
     }
+    int done = 0;  // steps done before this start: the checkpoint's
+    if (!o.checkpoint_dir.empty()) {
+        std::signal(SIGTERM, on_term);
+        std::ifstream(o.checkpoint_dir + "/step") >> done;
+    }
     std::cout << R"({"event":"start","rank":)" << rank << R"(,"world_size":)" << world
               << R"(,"model":"fake","master":")" << env("MASTER_ADDR") << ":" << env("MASTER_PORT")
-              << "\"}" << std::endl;
-    for (int step = 1; step <= o.steps; ++step) {
+              << "\""
+              << (o.checkpoint_dir.empty()
+                      ? ""
+                      : R"(,"resumed_from":)" + (done > 0 ? std::to_string(done) : "null"))
+              << "}" << std::endl;
+    for (int step = done + 1; step <= o.steps; ++step) {
         std::this_thread::sleep_for(std::chrono::milliseconds(o.step_ms));
+        if (g_terminated) {
+            if (rank == 0) {
+                std::ofstream(o.checkpoint_dir + "/step") << step - 1 << "\n";
+                std::cout << R"({"event":"checkpoint","rank":0,"global_step":)" << step - 1
+                          << R"(,"path":")" << o.checkpoint_dir << "/step\"}" << std::endl;
+            }
+            return 143;
+        }
         if (rank == 0) {
             std::cout << R"({"event":"progress","rank":0,"world_size":)" << world
                       << R"(,"epoch":1,"epochs":1,"step":)" << step << R"(,"steps_per_epoch":)"

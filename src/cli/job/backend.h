@@ -91,6 +91,11 @@ class Backend {
     // Stop what a job runs (submit --follow --stop-on-interrupt); the local
     // backend keeps the job's state and logs, a cluster deletes the job.
     virtual util::Status stop(const std::string& job) { return remove(job, true); }
+    // Suspend a job (its replicas stop, the job stays) or resume it; returns once asked,
+    // callers watch status() until it has taken effect (job/lifecycle.h).
+    virtual util::Status set_suspended(const std::string& job, bool suspended) = 0;
+    // Set an elastic job's Worker replicas (exit 2 where the job or backend cannot scale).
+    virtual util::Status scale(const std::string& job, int workers) = 0;
 };
 
 }  // namespace kftrain::cli::job

@@ -93,6 +93,7 @@ struct JobStatus {
     std::string created;  // ISO-8601 UTC timestamps; empty if unknown
     std::string started;
     std::string finished;
+    std::string suspended_since;  // when it was suspended, while it is Suspended
     std::map<std::string, ReplicaCounts> counts;  // by type: Master, Worker
     std::vector<ReplicaStatus> replicas;          // master first, then workers by index
     std::optional<Progress> progress;             // the Master's last progress line

@@ -14,6 +14,7 @@
 #include "cli/kube/kubectl.h"
 #include "cli/kube/kubectl_errors.h"
 #include "cli/kube/kueue.h"
+#include "cli/kube/lifecycle_patch.h"
 #include "cli/kube/logs.h"
 #include "cli/kube/pods.h"
 #include "cli/kube/queries.h"
@@ -138,6 +139,27 @@ class KubernetesBackend : public job::Backend {
         return util::ok_status();
     }
 
+    util::Status set_suspended(const std::string& job, bool suspended) override {
+        auto kind = m_lookup.kind(job);
+        if (!kind) {
+            return kind.error_value();
+        }
+        return patch(*kind, job, suspend_patch(*kind, suspended),
+                     suspended ? "suspending" : "resuming");
+    }
+
+    util::Status scale(const std::string& job, int workers) override {
+        auto found = m_lookup.find(job);
+        if (!found) {
+            return found.error_value();
+        }
+        auto body = scale_patch(found->object, workers);
+        if (!body) {
+            return body.error_value();
+        }
+        return patch(found->kind, job, *body, "scaling");
+    }
+
     util::Result<job::JobDescription> describe(const std::string& job) override {
         auto found = m_lookup.find(job);
         if (!found) {
@@ -155,6 +177,18 @@ class KubernetesBackend : public job::Backend {
     }
 
   private:
+    // Merge-patch the job with body; action names the change in an error ("suspending").
+    util::Status patch(manifest::JobKind kind, const std::string& job, const std::string& body,
+                       const char* action) {
+        auto result = m_queries.run(
+            {"patch", manifest::kind_resource(kind), "--type", "merge", "-p", body, "--", job},
+            fmt::format("{} {}/{}", action, manifest::kind_short_name(kind), job));
+        if (!result) {
+            return result.error_value();
+        }
+        return util::ok_status();
+    }
+
     // The job, its pods and, when a pod is stuck, the events that say why; with all_events,
     // the events are always read and handed back too (describe shows them).
     util::Result<job::JobStatus> read_full_status(const FoundJob& found,

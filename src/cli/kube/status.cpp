@@ -66,6 +66,9 @@ job::JobStatus job_status_from(const json& job) {
         status.phase = job::parse_phase(string_at(*condition, "type"));
         status.reason = string_at(*condition, "reason");
         status.message = string_at(*condition, "message");
+        if (status.phase == job::JobPhase::Suspended) {
+            status.suspended_since = string_at(*condition, "lastTransitionTime");
+        }
     }
     status.started = string_at(job_status, "startTime");
     status.finished = string_at(job_status, "completionTime");

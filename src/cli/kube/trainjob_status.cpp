@@ -58,6 +58,9 @@ void read_phase(const json& trainjob, job::JobStatus& status) {
             if (job::is_finished(phase)) {
                 status.finished = string_at(*condition, "lastTransitionTime");
             }
+            if (phase == job::JobPhase::Suspended) {
+                status.suspended_since = string_at(*condition, "lastTransitionTime");
+            }
             return;
         }
     }

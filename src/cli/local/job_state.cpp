@@ -157,6 +157,7 @@ json to_json(const JobState& s) {
                 {"created", s.created},
                 {"started", s.started},
                 {"finished", s.finished},
+                {"suspended", s.suspended},
                 {"cwd", s.cwd},
                 {"supervisor", {{"pid", s.supervisor_pid}, {"start_ticks", s.supervisor_ticks}}},
                 {"master_port", s.master_port},
@@ -183,6 +184,7 @@ JobState job_from_fields(const Fields& f) {
     s.created = f.get<std::string>("created", "");
     s.started = f.get<std::string>("started", "");
     s.finished = f.get<std::string>("finished", "");
+    s.suspended = f.get<std::string>("suspended", "");
     s.cwd = f.get<std::string>("cwd", "");
     Fields supervisor = f.object("supervisor");
     s.supervisor_pid = supervisor.get("pid", 0LL);

@@ -43,6 +43,8 @@ struct JobState {
     std::string created;
     std::string started;
     std::string finished;
+    // When kftrain suspend stopped it, while it is Suspended.
+    std::string suspended;
     std::string cwd;  // where the replicas run: the directory of submit
     long long supervisor_pid = 0;
     unsigned long long supervisor_ticks = 0;

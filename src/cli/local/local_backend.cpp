@@ -27,6 +27,7 @@
 #include "cli/local/state_dir.h"
 #include "cli/local/status_convert.h"
 #include "cli/local/stop.h"
+#include "cli/local/suspend.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
 
@@ -178,6 +179,12 @@ util::Status make_room(const std::string& name, bool replace) {
         }
         return util::error(fmt::format("job {} exists on this machine and cannot be replaced: {}",
                                        name, existing.error()),
+                           k_exit_bad_input);
+    }
+    if (existing->phase == "Suspended" && !replace) {
+        return util::error(fmt::format("job {} is suspended on this machine; resume it (kftrain "
+                                       "resume {} --local), delete it or submit with --replace",
+                                       name, name),
                            k_exit_bad_input);
     }
     if (!job_active(*existing)) {
@@ -379,6 +386,47 @@ util::Result<job::JobDescription> LocalBackend::describe(const std::string& job)
     const job::JobStatus status = status_from_state(*state, observe_job(*state));
     return job::JobDescription{describe_text(*state, status),
                                describe_data(*state, status, std::time(nullptr))};
+}
+
+util::Status LocalBackend::set_suspended(const std::string& job, bool suspended) {
+    auto lock = NameLock::acquire(job, k_lock_wait);
+    if (!lock) {
+        return lock.error_value();
+    }
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    if (suspended) {
+        return request_suspend(*state);
+    }
+    if (state->phase != "Suspended") {
+        return util::ok_status();  // it runs (or has ended): nothing to resume
+    }
+    if (supervisor_alive(*state)) {
+        return util::error(fmt::format("cannot resume job {}: its replicas are still stopping; "
+                                       "try again in a moment",
+                                       job),
+                           k_exit_bad_input);
+    }
+    ::unlink(suspend_request_path(job).c_str());
+    auto written = write_job_state(resumed_state(std::move(*state)));
+    if (!written) {
+        return written;
+    }
+    return start_supervisor(job);
+}
+
+util::Status LocalBackend::scale(const std::string& job, int workers) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    return util::error(fmt::format("cannot scale {} to {} Worker replicas: a local job runs the "
+                                   "replicas it was submitted with (scale needs a cluster with "
+                                   "an elastic PyTorchJob)",
+                                   job::job_ref(state->kind, job), workers),
+                       k_exit_bad_input);
 }
 
 }  // namespace kftrain::cli::local

@@ -29,6 +29,8 @@ class LocalBackend : public job::Backend {
     util::Status remove(const std::string& job, bool wait) override;
     util::Status stop(const std::string& job) override;
     util::Result<job::JobDescription> describe(const std::string& job) override;
+    util::Status set_suspended(const std::string& job, bool suspended) override;
+    util::Status scale(const std::string& job, int workers) override;
 
     // Delete a job whatever its state.json says (`delete --force`): stop every process it
     // can identify (its supervisor, replicas whose pid and start time it can read), then

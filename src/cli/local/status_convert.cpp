@@ -40,7 +40,8 @@ void count(job::JobStatus& status, const job::ReplicaStatus& replica) {
         counts.active += 1;
     } else if (replica.state == "Succeeded") {
         counts.succeeded += 1;
-    } else if (replica.state == "Failed" || replica.state == "Terminated") {
+    } else if (replica.state == "Failed" ||
+               (replica.state == "Terminated" && replica.reason != "Suspended")) {
         counts.failed += 1;
     }
 }
@@ -111,6 +112,9 @@ job::JobStatus base_status(const JobState& state) {
     status.created = state.created;
     status.started = state.started;
     status.finished = state.finished;
+    if (status.phase == job::JobPhase::Suspended) {
+        status.suspended_since = state.suspended;
+    }
     status.replicas_wanted = static_cast<int>(state.replicas.size());
     status.requests = requests(state);
     status.node_selector = state.node_selector;
@@ -125,8 +129,9 @@ bool seen_alive(const Observed& seen, size_t i) {
 
 job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
     job::JobStatus status = base_status(state);
-    const bool lost =
-        !job::is_finished(status.phase) && !seen.supervisor_alive && state.supervisor_pid != 0;
+    // A suspended job rests with no supervisor until resume starts one.
+    const bool lost = !job::is_finished(status.phase) && status.phase != job::JobPhase::Suspended &&
+                      !seen.supervisor_alive && state.supervisor_pid != 0;
     const bool unsaved = lost && seen.last_word && !seen.last_word->phase.empty();
     int alive = 0;
     for (size_t i = 0; i < state.replicas.size(); ++i) {

@@ -12,6 +12,8 @@
 #include "cli/local/clean_env.h"
 #include "cli/local/last_word.h"
 #include "cli/local/proc_info.h"
+#include "cli/local/state_dir.h"
+#include "cli/local/suspend.h"
 #include "cli/view/progress.h"
 
 namespace kftrain::cli::local {
@@ -189,7 +191,9 @@ void Supervisor::on_exit(size_t i, int code) {
     m_dirty = true;
     if (m_outcome) {
         replica.state = code == 0 ? "Succeeded" : "Terminated";
-        replica.reason = code == 0 ? "Completed" : "Stopped";
+        replica.reason = code == 0                         ? "Completed"
+                         : m_outcome->phase == "Suspended" ? "Suspended"
+                                                           : "Stopped";
         return;
     }
     // A TrainJob (JobSet) succeeds when every node has; a PyTorchJob when its Master has.
@@ -348,7 +352,10 @@ int Supervisor::run() {
     save(true);
     while (any_running()) {
         if (g_stop_requested && !m_outcome) {
-            begin_stop({"Failed", "Stopped", "stopped on request (kftrain delete or interrupt)"},
+            begin_stop(suspend_requested(m_state.name)
+                           ? suspended_outcome()
+                           : Outcome{"Failed", "Stopped",
+                                     "stopped on request (kftrain delete or interrupt)"},
                        true);
         }
         pump(k_poll_ms);
@@ -369,9 +376,32 @@ int Supervisor::run() {
     m_state.phase = m_outcome->phase;
     m_state.reason = m_outcome->reason;
     m_state.message = m_outcome->message;
+    if (m_state.phase == "Suspended") {
+        return finish_suspended();
+    }
     m_state.finished = now_timestamp();
     save_final();
     return m_state.phase == "Succeeded" ? 0 : 1;
+}
+
+Supervisor::Outcome Supervisor::suspended_outcome() const {
+    const bool trainjob = m_state.kind == "TrainJob";
+    return {"Suspended", trainjob ? "Suspended" : "PyTorchJobSuspended",
+            fmt::format("suspended by kftrain suspend; kftrain resume {} --local starts it again "
+                        "from its newest checkpoint",
+                        m_state.name)};
+}
+
+int Supervisor::finish_suspended() {
+    // resume starts a supervisor again: it needs the replicas' launch, secrets included.
+    auto kept = write_file_atomic(launch_path(m_state.name), launch_json(m_launch));
+    if (!kept) {
+        std::cerr << "kftrain supervisor: " << kept.error() << std::endl;
+    }
+    m_state.suspended = now_timestamp();
+    save_final();
+    ::unlink(suspend_request_path(m_state.name).c_str());
+    return 0;
 }
 
 int run_supervisor(const std::string& job) {

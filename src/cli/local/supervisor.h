@@ -61,6 +61,8 @@ class Supervisor {
     bool any_running() const;
     void save(bool force);
     void save_final();
+    Outcome suspended_outcome() const;
+    int finish_suspended();
 
     JobState m_state;
     std::vector<ReplicaLaunch> m_launch;

@@ -85,6 +85,7 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
                 {"created", s.created},
                 {"started", s.started},
                 {"finished", s.finished},
+                {"suspendedSince", s.suspended_since},
                 {"durationSeconds", optional_json(job::job_duration(s, now))},
                 {"replicasWanted", s.replicas_wanted},
                 {"replicaCounts", counts},

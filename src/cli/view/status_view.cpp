@@ -82,6 +82,9 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
     print_field(out, "Created", format_time_field(status.created, now));
     print_field(out, "Started", format_time_field(status.started, now));
     print_field(out, "Finished", format_time_field(status.finished, now));
+    if (status.phase == job::JobPhase::Suspended) {
+        print_field(out, "Suspended", format_time_field(status.suspended_since, now));
+    }
     auto duration = job::job_duration(status, now);
     print_field(out, "Duration", duration ? format_duration(*duration) : "");
     print_field(out, "Replicas", format_counts(status));

@@ -1,0 +1,58 @@
+#include "cli/kube/lifecycle_patch.h"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+#include "cli/job/lifecycle.h"
+#include "cli/job/status.h"
+#include "cli/kube/json_fields.h"
+
+namespace kftrain::cli::kube {
+
+using nlohmann::json;
+
+std::string suspend_patch(manifest::JobKind kind, bool suspend) {
+    if (kind == manifest::JobKind::TrainJob) {
+        return json{{"spec", {{"suspend", suspend}}}}.dump();
+    }
+    return json{{"spec", {{"runPolicy", {{"suspend", suspend}}}}}}.dump();
+}
+
+util::Result<std::string> scale_patch(const json& job, int workers) {
+    const std::string name = string_at(member(job, "metadata"), "name");
+    const std::string kind = string_at(job, "kind");
+    const std::string ref = job::job_ref(kind, name);
+    if (kind != manifest::kind_name(manifest::JobKind::PyTorchJob)) {
+        return util::error(fmt::format("cannot scale {}: scaling a {} is not supported by "
+                                       "Kubeflow Trainer yet (only elastic PyTorchJobs scale)",
+                                       ref, kind),
+                           k_exit_bad_input);
+    }
+    const json& spec = member(job, "spec");
+    const json& elastic = member(spec, "elasticPolicy");
+    if (!elastic.is_object()) {
+        return util::error(fmt::format("cannot scale {}: it is not elastic (its spec has no "
+                                       "elasticPolicy); set elasticPolicy.minReplicas and "
+                                       "maxReplicas in the job file and submit it again",
+                                       ref),
+                           k_exit_bad_input);
+    }
+    const json& worker = member(member(spec, "pytorchReplicaSpecs"), "Worker");
+    if (!worker.is_object()) {
+        return util::error(fmt::format("cannot scale {}: it has no Worker replicas to scale", ref),
+                           k_exit_bad_input);
+    }
+    job::ElasticBounds bounds;
+    if (member(elastic, "minReplicas").is_number_integer()) {
+        bounds.min_replicas = int_at(elastic, "minReplicas");
+    }
+    if (member(elastic, "maxReplicas").is_number_integer()) {
+        bounds.max_replicas = int_at(elastic, "maxReplicas");
+    }
+    if (auto within = job::check_scale(name, workers, bounds); !within) {
+        return within.error_value();
+    }
+    return json{{"spec", {{"pytorchReplicaSpecs", {{"Worker", {{"replicas", workers}}}}}}}}.dump();
+}
+
+}  // namespace kftrain::cli::kube
