@@ -345,3 +345,37 @@ TEST_CASE("queues without Kueue exits 4 with a hint; with none says so", "[clust
     CHECK(none.out == "");
     CHECK(none.err == "No LocalQueues in namespace ml-training.\n");
 }
+
+TEST_CASE("list --queue shows the jobs of a LocalQueue in queue order with position and wait",
+          "[cluster][e2e][kueue]") {
+    FakeCluster cluster("kueue-list");
+    auto run = cluster.run({"list", "--queue", "team-a", "-n", "ml-training"});
+    CHECK(run.err == "");
+    REQUIRE(run.code == 0);
+    CHECK(line_of(run.out, "POSITION") ==
+          "POSITION  NAME            KIND        STATE     WAITING");
+    CHECK(line_of(run.out, "1 ").rfind("1         mnist-ddp       PyTorchJob  Pending   ", 0) == 0);
+    CHECK(line_of(run.out, "2 ").rfind("2         bert-finetune   PyTorchJob  Pending   ", 0) == 0);
+    CHECK(line_of(run.out, "- ") == "-         mnist-trainjob  TrainJob    Admitted  -");
+    CHECK(cluster.calls() ==
+          std::vector<Argv>{{"get", k_workloads, "-o", "json", "-n", "ml-training"},
+                            {"get", "--raw",
+                             "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/ml-training/"
+                             "localqueues/team-a/pendingworkloads"}});
+
+    auto json_run = cluster.run({"list", "--queue", "team-a", "-n", "ml-training", "-o", "json"});
+    REQUIRE(json_run.code == 0);
+    auto doc = nlohmann::json::parse(json_run.out);
+    REQUIRE(doc["items"].size() == 3);
+    CHECK(doc["items"][0]["name"] == "mnist-ddp");
+    CHECK(doc["items"][0]["position"] == 1);
+    CHECK(doc["items"][0]["waitingSeconds"].is_number());
+    CHECK(doc["items"][2]["state"] == "Admitted");
+    CHECK(doc["items"][2]["position"].is_null());
+
+    auto both = cluster.run({"list", "--queue", "team-a", "-A"});
+    CHECK(both.code == 2);
+    CHECK(both.err ==
+          "kftrain: error: --queue: a LocalQueue belongs to one namespace; drop -A "
+          "(got --queue team-a with -A)\n");
+}

@@ -8,7 +8,11 @@
 #include "cli/backend_select.h"
 #include "cli/cost/estimate_inputs.h"
 #include "cli/exit_codes.h"
+#include "cli/kube/kubectl.h"
+#include "cli/kube/kueue.h"
+#include "cli/kube/queries.h"
 #include "cli/verb.h"
+#include "cli/view/queue_view.h"
 #include "cli/view/status_view.h"
 
 namespace kftrain::cli {
@@ -19,7 +23,9 @@ constexpr const char* k_list_examples =
     "  # The jobs of one namespace: PyTorchJobs and TrainJobs, with a KIND column\n"
     "  kftrain list -n ml-training\n"
     "  # Every namespace, with duration, cost so far and progress\n"
-    "  kftrain list -A -o wide";
+    "  kftrain list -A -o wide\n"
+    "  # The jobs waiting in the Kueue LocalQueue team-a, next in line first\n"
+    "  kftrain list --queue team-a -n ml-training";
 
 }  // namespace
 
@@ -30,6 +36,10 @@ void setup_list(CLI::App& app, Context& ctx) {
     sub->footer(k_list_examples);
     sub->add_flag("-A,--all-namespaces", options->all_namespaces, "Jobs of every namespace");
     sub->add_option("-o,--output", options->output, "Output format: table, wide, json or yaml");
+    sub->add_option("--queue", options->queue,
+                    "The jobs of this Kueue LocalQueue in queue order, with their position and "
+                    "wait so far")
+        ->type_name("NAME");
     sub->add_option("--prices", options->prices,
                     "Price catalog for the cost (default: KFTRAIN_PRICES, else built-in)");
     run_when_parsed(*sub, options, ctx);
@@ -45,7 +55,28 @@ util::Status ListOptions::complete(const Context& ctx) {
     return util::ok_status();
 }
 
+int ListOptions::run_queue(Context& ctx) const {
+    auto kubectl = kube::make_kubectl_runner(ctx.global);
+    kube::KubeQueries queries(*kubectl, namespace_);
+    auto entries = kube::list_queue(queries, queue);
+    if (!entries) {
+        return report_error(ctx, entries.error(), entries.error_code(k_exit_cluster));
+    }
+    bool table = format == view::OutputFormat::Table || format == view::OutputFormat::Wide;
+    if (entries->empty() && table) {
+        ctx.err << fmt::format("No jobs in LocalQueue {}.\n", queue);
+        return k_exit_ok;
+    }
+    view::print_queue_entries(ctx.out, *entries, format, std::time(nullptr));
+    return k_exit_ok;
+}
+
 util::Status ListOptions::validate() {
+    if (!queue.empty() && all_namespaces) {
+        return util::error(fmt::format(
+            "--queue: a LocalQueue belongs to one namespace; drop -A (got --queue {} with -A)",
+            queue));
+    }
     auto parsed = view::parse_output_format(output, view::k_job_formats);
     if (!parsed) {
         return parsed.error_value();
@@ -55,6 +86,9 @@ util::Status ListOptions::validate() {
 }
 
 int ListOptions::run(Context& ctx) const {
+    if (!queue.empty()) {
+        return run_queue(ctx);
+    }
     auto backend = make_backend(ctx, "", namespace_);
     auto jobs = backend->list(all_namespaces);
     if (!jobs) {

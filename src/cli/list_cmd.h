@@ -15,6 +15,7 @@ struct ListOptions {
     bool all_namespaces = false;
     std::string output;  // -o as typed: "", table, wide, json, yaml
     std::string prices;  // --prices: the catalog of -o wide's COST column
+    std::string queue;   // --queue: the jobs of this Kueue LocalQueue, in queue order
 
     // Derived by complete() and validate().
     view::OutputFormat format = view::OutputFormat::Table;
@@ -27,6 +28,8 @@ struct ListOptions {
     util::Status validate();
     // List the jobs, priced; return the exit code.
     int run(Context& ctx) const;
+    // List the jobs of --queue (Kueue, on the cluster); return the exit code.
+    int run_queue(Context& ctx) const;
 };
 
 // Register `kftrain list`.

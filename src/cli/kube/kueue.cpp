@@ -134,6 +134,47 @@ std::optional<job::QueueStatus> read_queue_status(KubeQueries& queries, const js
     return status;
 }
 
+util::Result<std::vector<job::QueueEntry>> list_queue(KubeQueries& queries,
+                                                      const std::string& queue) {
+    auto result = queries.call({"get", k_workload_resource, "-o", "json"});
+    if (!result) {
+        return result.error_value();
+    }
+    if (!result->ok()) {
+        if (classify_kubectl_error(result->err) == KubectlFailure::CrdMissing) {
+            return util::error(fmt::format("--queue: Kueue is not installed on this cluster, so "
+                                           "no job waits in LocalQueue {} (hint: {})",
+                                           queue, k_install_hint),
+                               k_exit_cluster);
+        }
+        return kubectl_failure(*result, "listing Kueue's Workloads");
+    }
+    auto workloads = parse_json_object(result->out);
+    if (!workloads) {
+        return workloads.error_value();
+    }
+    // The namespace for the visibility API: the Workloads' (the queries' may be the context's).
+    std::string ns;
+    const json& items = member(*workloads, "items");
+    if (items.is_array() && !items.empty()) {
+        ns = string_at(member(items[0], "metadata"), "namespace");
+    }
+    json summary;
+    for (const char* version : k_visibility_versions) {
+        if (ns.empty()) {
+            break;
+        }
+        auto pending =
+            queries.call({"get", "--raw", pending_workloads_path(version, ns, queue)}, false);
+        if (pending && pending->ok()) {
+            auto parsed = parse_json_object(pending->out);
+            summary = parsed ? *parsed : json();
+            break;
+        }
+    }
+    return queue_entries(*workloads, summary, queue);
+}
+
 util::Result<std::vector<job::LocalQueueInfo>> list_local_queues(KubeQueries& queries) {
     auto result = queries.call({"get", k_local_queue_resource, "-o", "json"});
     if (!result) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/job/queue_entry.h"
 #include "cli/job/queue_status.h"
 #include "cli/kube/queries.h"
 #include "util/result.h"
@@ -24,6 +25,11 @@ util::Status check_local_queue(KubeQueries& queries, const std::string& ns,
 // Workload, the ClusterQueue and, where the visibility API answers, its position; nullopt
 // for a job in no queue. A cluster that cannot say leaves the reason in the message.
 std::optional<job::QueueStatus> read_queue_status(KubeQueries& queries, const nlohmann::json& job);
+
+// Return the jobs of LocalQueue queue in the queries' namespace, in queue order, with their
+// positions where the visibility API answers (error code 4 with a hint without Kueue).
+util::Result<std::vector<job::QueueEntry>> list_queue(KubeQueries& queries,
+                                                      const std::string& queue);
 
 // Return the LocalQueues of the queries' namespace (error code 4 with a hint when Kueue is
 // not installed).

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/kube/json_fields.h"
 
 namespace kftrain::cli::kube {
@@ -157,6 +159,41 @@ void apply_positions(job::QueueStatus& status, const json& summary) {
         status.position_in_cluster = int_at(item, "positionInClusterQueue") + 1;
         status.pending_in_queue = static_cast<int>(items.size());
     }
+}
+
+std::vector<job::QueueEntry> queue_entries(const json& workloads, const json& summary,
+                                           const std::string& queue) {
+    std::vector<job::QueueEntry> entries;
+    const json& items = member(workloads, "items");
+    if (!items.is_array()) {
+        return entries;
+    }
+    for (const auto& item : items) {
+        job::QueueStatus status = interpret_workload(item);
+        if (status.local_queue != queue || status.state == job::QueueState::Finished) {
+            continue;
+        }
+        const json& owners = member(member(item, "metadata"), "ownerReferences");
+        const json& owner = owners.is_array() && !owners.empty() ? owners[0] : json();
+        apply_positions(status, summary);
+        entries.push_back({string_at(owner, "name"), string_at(owner, "kind"), status.workload,
+                           status.state, status.position, status.queued_since});
+    }
+    // Pending first, by position (unknown positions after known ones), then by age.
+    std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+        const bool a_pending = a.state == job::QueueState::Pending;
+        const bool b_pending = b.state == job::QueueState::Pending;
+        if (a_pending != b_pending) {
+            return a_pending;
+        }
+        const int a_pos = a.position.value_or(1 << 30);
+        const int b_pos = b.position.value_or(1 << 30);
+        if (a_pos != b_pos) {
+            return a_pos < b_pos;
+        }
+        return a.queued_since < b.queued_since;
+    });
+    return entries;
 }
 
 job::LocalQueueInfo local_queue_from(const json& queue) {

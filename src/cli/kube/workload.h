@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/job/queue_entry.h"
 #include "cli/job/queue_status.h"
 
 namespace kftrain::cli::kube {
@@ -33,6 +34,12 @@ job::QueueStatus interpret_workload(const nlohmann::json& workload);
 // Set the positions (1-based) of the Workload named workload from a LocalQueue's
 // PendingWorkloadsSummary, and how many are pending there; nothing when it is not listed.
 void apply_positions(job::QueueStatus& status, const nlohmann::json& summary);
+
+// Return the jobs of LocalQueue queue from a List of Workloads, in queue order: the pending
+// by their position in summary (a PendingWorkloadsSummary; null: by creation), then the
+// admitted; finished ones are left out.
+std::vector<job::QueueEntry> queue_entries(const nlohmann::json& workloads,
+                                           const nlohmann::json& summary, const std::string& queue);
 
 // Return a LocalQueue object as listed.
 job::LocalQueueInfo local_queue_from(const nlohmann::json& queue);

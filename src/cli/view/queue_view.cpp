@@ -145,6 +145,38 @@ json queue_to_json(const job::QueueStatus& q) {
             {"summary", format_queue_state(q)}};
 }
 
+void print_queue_entries(std::ostream& out, const std::vector<job::QueueEntry>& entries,
+                         OutputFormat format, std::time_t now) {
+    auto waited = [now](const job::QueueEntry& e) -> std::optional<double> {
+        auto since = parse_timestamp(e.queued_since);
+        if (!since || e.state != job::QueueState::Pending) {
+            return std::nullopt;
+        }
+        return std::difftime(now, *since);
+    };
+    if (format == OutputFormat::Json || format == OutputFormat::Yaml) {
+        json items = json::array();
+        for (const auto& e : entries) {
+            items.push_back({{"name", e.job},
+                             {"kind", e.kind},
+                             {"workload", e.workload},
+                             {"state", job::queue_state_name(e.state)},
+                             {"position", optional_json(e.position)},
+                             {"queuedSince", e.queued_since},
+                             {"waitingSeconds", optional_json(waited(e))}});
+        }
+        print_json_items(out, items, format);
+        return;
+    }
+    TextTable table({"POSITION", "NAME", "KIND", "STATE", "WAITING"});
+    for (const auto& e : entries) {
+        auto wait = waited(e);
+        table.add_row({e.position ? std::to_string(*e.position) : "-", e.job, e.kind,
+                       job::queue_state_name(e.state), wait ? format_duration(*wait) : "-"});
+    }
+    table.print(out);
+}
+
 void print_local_queues(std::ostream& out, const std::vector<job::LocalQueueInfo>& queues,
                         OutputFormat format) {
     if (format == OutputFormat::Json || format == OutputFormat::Yaml) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/job/queue_entry.h"
 #include "cli/job/status.h"
 #include "cli/view/output_format.h"
 
@@ -25,6 +26,11 @@ std::string format_queue_field(const job::QueueStatus& queue, std::time_t now);
 
 // Return a queued job's place as the "queue" member of status -o json.
 nlohmann::json queue_to_json(const job::QueueStatus& queue);
+
+// Print the jobs of a queue in queue order as a table (POSITION NAME KIND STATE WAITING) or
+// as {"items": [...]} in JSON or YAML; the wait is from queuing to now, for pending jobs.
+void print_queue_entries(std::ostream& out, const std::vector<job::QueueEntry>& entries,
+                         OutputFormat format, std::time_t now);
 
 // Print LocalQueues as a table (NAME CLUSTERQUEUE PENDING RESERVING ADMITTED ACTIVE) or as
 // {"items": [...]} in JSON or YAML.
