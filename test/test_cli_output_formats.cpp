@@ -79,7 +79,8 @@ TEST_CASE("describe -o json|yaml is the status document with conditions and even
     // The document status -o json prints, plus what describe adds.
     auto status = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "-o", "json"});
     REQUIRE(status.code == 0);
-    for (const auto& [key, value] : json::parse(status.out).items()) {
+    const json status_data = json::parse(status.out);  // items() refers to it: keep it alive
+    for (const auto& [key, value] : status_data.items()) {
         INFO(key);
         CHECK((data.contains(key) || key == "cost"));  // status prices a job; describe does not
     }
