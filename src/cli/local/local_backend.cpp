@@ -84,6 +84,10 @@ void print_notes(std::ostream& err, const job::RenderedJob& job,
             << " not apply (volumes with localPath are "
             << "mapped)\n";
     }
+    if (!job.spec.queue.empty()) {
+        err << "kftrain: note: running on this machine: queue " << job.spec.queue
+            << " does not apply; the job starts now (there is no local queue yet)\n";
+    }
     std::vector<std::string> not_set;
     for (const auto& [type, container] : *containers) {
         for (const auto& name : container.env_not_set) {
