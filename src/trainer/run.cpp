@@ -15,6 +15,7 @@
 #include "trainer/process/signals.h"
 #include "trainer/run_logger.h"
 #include "trainer/session.h"
+#include "trainer/step_sync.h"
 #include "trainer/trainer_status/reporter.h"
 #include "util/text.h"
 #include "wire/progress_events.h"
@@ -26,13 +27,13 @@ namespace event = wire::event;
 namespace field = wire::field;
 using SteadyClock = std::chrono::steady_clock;
 
-// Sum loss, correct predictions and samples over a span of steps.
+// Sum loss, correct predictions and samples over a span of steps, summed over ranks.
 struct Tally {
     double loss_sum = 0, correct = 0, count = 0;
-    void add(const std::vector<double>& v) {
-        loss_sum += v[0];
-        correct += v[1];
-        count += v[2];
+    void add(const IntervalSums& sums) {
+        loss_sum += sums.loss_sum;
+        correct += sums.correct;
+        count += sums.count;
     }
     double loss() const { return count > 0 ? loss_sum / count : 0; }
     double accuracy() const { return count > 0 ? correct / count : 0; }
@@ -42,14 +43,18 @@ struct Tally {
 class Trainer {
   public:
     Trainer(Session& s, RunLogger& tracker)
-        : m_s(s), m_tracker(tracker), m_divergence(s.options.nan_patience) {}
+        : m_s(s),
+          m_tracker(tracker),
+          m_divergence(s.options.nan_patience),
+          m_stop_vote(s.comm.get()) {}
     int run();
 
   private:
     util::Result<checkpoint::TrainPosition> resume();
     util::Result<std::string> pick_checkpoint(checkpoint::TrainPosition& pos);
     void warn(const std::string& message);
-    std::vector<double> train_step(const std::vector<int64_t>& indices, int64_t step);
+    void train_step(const std::vector<int64_t>& indices, int64_t step);
+    bool check_divergence(const IntervalSums& sums);
     std::string unhealthy_state();
     void log_progress(int64_t epoch, int64_t step, const Tally& tally);
     bool run_epoch(int64_t epoch, int64_t first_step);
@@ -68,6 +73,8 @@ class Trainer {
     int64_t m_start_step = 0;
     int64_t m_last_checkpoint = -1;
     DivergenceGuard m_divergence;
+    StepMetrics m_metrics;
+    StopVote m_stop_vote;
     // The last training batch, to check a state before it is checkpointed.
     std::pair<torch::Tensor, torch::Tensor> m_last_batch;
     SteadyClock::time_point m_start = SteadyClock::now();
@@ -147,7 +154,8 @@ util::Result<checkpoint::TrainPosition> Trainer::resume() {
     return pos;
 }
 
-std::vector<double> Trainer::train_step(const std::vector<int64_t>& indices, int64_t step) {
+// Run one step; its loss and accuracy stay on the device until the next sync point.
+void Trainer::train_step(const std::vector<int64_t>& indices, int64_t step) {
     const int64_t b = m_s.options.batch_size;
     const auto first = indices.begin() + step * b;
     const auto last = indices.begin() + std::min<int64_t>((step + 1) * b, indices.size());
@@ -165,14 +173,24 @@ std::vector<double> Trainer::train_step(const std::vector<int64_t>& indices, int
         m_s.reducer->finish();
     }
     m_s.optimizer->step();
-    const double n = static_cast<double>(y.size(0));
-    const double correct = logits.argmax(1).eq(y).sum().item<double>();
-    const double stop = process::stop_requested() ? 1 : 0;
-    const double value = loss.item<double>();
-    // Summed over ranks with the rest, so that every rank counts the same non-finite steps
-    // and all stop at the same step, none left waiting in a collective.
-    const double nonfinite = std::isfinite(value) ? 0 : 1;
-    return m_s.sum_over_ranks({value * n, correct, n, stop, nonfinite});
+    m_metrics.add(loss, logits, y);
+}
+
+// Feed the guard the steps of an interval, summed over ranks so that every rank counts the
+// same non-finite steps and all stop at the same step; return true once it says stop.
+bool Trainer::check_divergence(const IntervalSums& sums) {
+    const int64_t first = m_global_step - static_cast<int64_t>(sums.steps()) + 1;
+    for (std::size_t i = 0; i < sums.steps(); ++i) {
+        const bool diverged = m_divergence.record(first + static_cast<int64_t>(i),
+                                                  sums.step_loss(i), sums.step_nonfinite[i]);
+        if (m_divergence.streak_started() && m_s.rank() == 0) {
+            warn(m_divergence.warning());
+        }
+        if (diverged) {
+            return true;
+        }
+    }
+    return false;
 }
 
 void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally) {
@@ -202,34 +220,41 @@ void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally) {
     m_window_samples = 0;
 }
 
-// Run the steps of one epoch from first_step; return false when a stop was requested.
+// Run the steps of one epoch from first_step; return false when a stop was requested or
+// the loss diverged. Ranks exchange loss and accuracy only at sync points: a progress line,
+// a checkpoint, a stop, the epoch's end.
 bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
     const auto indices = m_s.epoch_indices(epoch);
     const auto epoch_start = SteadyClock::now();
     m_window_start = epoch_start;
     Tally tally;
+    const auto every = m_s.options.checkpoint_every;
     for (int64_t step = first_step; step < m_s.steps_per_epoch; ++step) {
-        const auto sums = train_step(indices, step);
-        tally.add(sums);
-        m_window_samples += static_cast<int64_t>(sums[2]);
+        train_step(indices, step);
         m_global_step += 1;
-        if ((step + 1) % m_s.options.log_every == 0 || step + 1 == m_s.steps_per_epoch) {
+        const bool last = step + 1 == m_s.steps_per_epoch;
+        const bool log = (step + 1) % m_s.options.log_every == 0 || last;
+        const bool checkpoint = every > 0 && m_global_step % every == 0 && !last;
+        bool stop = m_stop_vote.collect();
+        if (!log && !checkpoint && !stop) {
+            m_stop_vote.launch();
+            continue;
+        }
+        const auto sums = m_metrics.take(m_s, process::stop_requested());
+        stop = stop || sums.stop;
+        tally.add(sums);
+        m_window_samples += static_cast<int64_t>(sums.count);
+        if (log) {
             log_progress(epoch, step, tally);
         }
-        const bool diverged =
-            m_divergence.record(m_global_step, sums[0] / std::max(sums[2], 1.0), sums[4]);
-        if (m_divergence.streak_started() && m_s.rank() == 0) {
-            warn(m_divergence.warning());
-        }
-        if (diverged) {
+        if (check_divergence(sums)) {
             return false;
         }
-        if (sums[3] > 0) {
+        if (stop) {
             m_stop = true;
             return false;
         }
-        const auto every = m_s.options.checkpoint_every;
-        if (every > 0 && m_global_step % every == 0 && step + 1 < m_s.steps_per_epoch) {
+        if (checkpoint) {
             write_checkpoint(epoch);
         }
     }
@@ -264,7 +289,10 @@ void Trainer::evaluate(int64_t epoch) {
     }
     m_s.model->eval();
     const auto indices = data::eval_indices(m_s.test.size(), m_s.rank(), m_s.world());
-    double loss_sum = 0, correct = 0;
+    // Summed on the device and read once, after the last batch.
+    const auto f64 = torch::TensorOptions(torch::kFloat64).device(m_s.device);
+    auto loss_sum = torch::zeros({}, f64);
+    auto correct = torch::zeros({}, f64);
     constexpr std::size_t k_eval_batch = 256;
     for (std::size_t i = 0; i < indices.size(); i += k_eval_batch) {
         const auto end = std::min(indices.size(), i + k_eval_batch);
@@ -273,11 +301,13 @@ void Trainer::evaluate(int64_t epoch) {
         loss_sum +=
             torch::nn::functional::cross_entropy(
                 logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                .item<double>();
-        correct += logits.argmax(1).eq(y).sum().item<double>();
+                .to(torch::kFloat64);
+        correct += logits.argmax(1).eq(y).sum().to(torch::kFloat64);
     }
     m_s.model->train();
-    const auto sums = m_s.sum_over_ranks({loss_sum, correct, static_cast<double>(indices.size())});
+    const auto totals = torch::stack({loss_sum, correct}).to(torch::kCPU);
+    const auto sums = m_s.sum_over_ranks(
+        {totals[0].item<double>(), totals[1].item<double>(), static_cast<double>(indices.size())});
     const double n = std::max(sums[2], 1.0);
     m_s.log->emit(event::k_eval, {{field::k_epoch, epoch + 1},
                                   {field::k_loss, sums[0] / n},

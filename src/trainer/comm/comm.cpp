@@ -140,6 +140,14 @@ void gloo_broadcast(Comm::Impl& impl, std::vector<torch::Tensor>& tensors) {
     }
 }
 
+// Start summing a tensor in place over Gloo.
+std::unique_ptr<Comm::Pending> gloo_allreduce(Comm::Impl& impl, torch::Tensor& t) {
+    std::vector<at::Tensor> one{t};
+    c10d::AllreduceOptions opts;
+    opts.reduceOp = c10d::ReduceOp::SUM;  // AVG crashes Gloo on 1.13: divide afterwards
+    return std::make_unique<GlooPending>(impl.group->allreduce(one, opts), impl.timeout);
+}
+
 }  // namespace
 
 Comm::Comm(std::unique_ptr<Impl> impl, int rank, int world)
@@ -223,10 +231,11 @@ std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
     if (m_impl->nccl) {
         return std::make_unique<NcclPending>(start_nccl(*m_impl->nccl, flat, true));
     }
-    std::vector<at::Tensor> one{flat};
-    c10d::AllreduceOptions opts;
-    opts.reduceOp = c10d::ReduceOp::SUM;  // AVG crashes Gloo on 1.13: divide afterwards
-    return std::make_unique<GlooPending>(m_impl->group->allreduce(one, opts), m_impl->timeout);
+    return gloo_allreduce(*m_impl, flat);
+}
+
+std::unique_ptr<Comm::Pending> Comm::allreduce_host_async(torch::Tensor& host) {
+    return gloo_allreduce(*m_impl, host);
 }
 
 void Comm::barrier() {

@@ -38,6 +38,8 @@ class Comm {
     // Start summing a flat tensor over all ranks in place; wait() on the handle finishes it.
     class Pending;
     std::unique_ptr<Pending> allreduce_async(torch::Tensor& flat);
+    // Start summing a small host tensor over Gloo whatever the backend, in place.
+    std::unique_ptr<Pending> allreduce_host_async(torch::Tensor& host);
     // Wait until every rank gets here.
     void barrier();
     // Give every rank rank 0's bytes.

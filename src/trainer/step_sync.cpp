@@ -1,0 +1,58 @@
+#include "trainer/step_sync.h"
+
+#include "trainer/process/signals.h"
+#include "trainer/session.h"
+
+namespace kftrain::trainer {
+
+void StepMetrics::add(const torch::Tensor& loss, const torch::Tensor& logits,
+                      const torch::Tensor& labels) {
+    torch::NoGradGuard no_grad;
+    m_losses.push_back(loss.detach());
+    m_counts.push_back(static_cast<double>(labels.size(0)));
+    auto correct = logits.argmax(1).eq(labels).sum();
+    m_correct = m_correct.defined() ? m_correct.add_(correct) : correct;
+}
+
+IntervalSums StepMetrics::take(Session& s, bool stop) {
+    torch::NoGradGuard no_grad;
+    const std::size_t steps = m_losses.size();
+    std::vector<double> losses;
+    double correct = 0;
+    if (steps > 0) {
+        auto host = torch::cat({torch::stack(m_losses).to(torch::kFloat64),
+                                m_correct.to(torch::kFloat64).view({1})})
+                        .to(torch::kCPU)
+                        .contiguous();
+        const double* values = host.data_ptr<double>();
+        losses.assign(values, values + steps);
+        correct = values[steps];
+    }
+    auto sums = s.sum_over_ranks(pack_interval(losses, m_counts, correct, stop));
+    m_losses.clear();
+    m_counts.clear();
+    m_correct = torch::Tensor();
+    return unpack_interval(sums, steps);
+}
+
+bool StopVote::collect() {
+    if (m_comm == nullptr) {
+        return process::stop_requested();
+    }
+    if (!m_pending) {
+        return false;
+    }
+    m_pending->wait();
+    m_pending.reset();
+    return m_flag.item<double>() > 0;
+}
+
+void StopVote::launch() {
+    if (m_comm == nullptr) {
+        return;
+    }
+    m_flag = torch::full({1}, process::stop_requested() ? 1.0 : 0.0, torch::kFloat64);
+    m_pending = m_comm->allreduce_host_async(m_flag);
+}
+
+}  // namespace kftrain::trainer

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <vector>
+
+#include "trainer/comm/comm.h"
+#include "trainer/interval.h"
+
+namespace kftrain::trainer {
+
+struct Session;
+
+// Keep each step's loss and correct predictions on the device until a sync point reads them
+// all at once, so that a training step waits neither for the device nor for the other ranks.
+class StepMetrics {
+  public:
+    // Record one step's mean loss and its batch's predictions without reading them.
+    void add(const torch::Tensor& loss, const torch::Tensor& logits, const torch::Tensor& labels);
+    // Return how many steps were recorded since the last take().
+    std::size_t steps() const { return m_counts.size(); }
+    // Read the steps recorded since the last take() (one copy from the device), sum them over
+    // ranks with this rank's stop flag (one all-reduce) and start a new interval. Every rank
+    // must call it at the same step.
+    IntervalSums take(Session& s, bool stop);
+
+  private:
+    std::vector<torch::Tensor> m_losses;
+    std::vector<double> m_counts;
+    torch::Tensor m_correct;
+};
+
+// Agree on a stop (SIGTERM) between sync points without a blocking collective per step: after
+// a step each rank shares its stop flag in an all-reduce on Gloo that runs while the next step
+// computes, and reads the result after that step. With one rank it reads its own flag.
+class StopVote {
+  public:
+    explicit StopVote(comm::Comm* comm) : m_comm(comm) {}
+    // Return whether a rank was asked to stop by the step before this one (by this one with
+    // one rank), waiting for the vote still in flight; every rank gets the same answer.
+    bool collect();
+    // Share this rank's stop flag for the next collect() (nothing to do with one rank).
+    void launch();
+
+  private:
+    comm::Comm* m_comm;
+    torch::Tensor m_flag;
+    std::unique_ptr<comm::Comm::Pending> m_pending;
+};
+
+}  // namespace kftrain::trainer
