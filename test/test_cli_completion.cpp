@@ -45,6 +45,10 @@ completion::Completion complete(const Words& words) {
                                                   {"resnet", "PyTorchJob Failed"}};
     };
     names.searches = [] { return std::vector<completion::Candidate>{{"mnist-tune", "search"}}; };
+    names.queues = [] {
+        return std::vector<completion::Candidate>{{"team-a", "LocalQueue"},
+                                                  {"team-b", "LocalQueue"}};
+    };
     names.gpus = [](const std::string& prices) {
         return std::vector<completion::Candidate>{{"a100", prices}, {"h100", prices}};
     };
@@ -256,6 +260,24 @@ TEST_CASE("completion offers job names to the verbs that take a job, search name
     CHECK(values({"tune", "delete", "m"}) == Words{"mnist-tune"});
     CHECK(values({"list", ""}).empty());  // takes no job
     CHECK(values({"render", ""}).empty());
+}
+
+TEST_CASE("completion offers queue names to --queue of submit and list", "[completion]") {
+    CHECK(values({"submit", "-f", "job.yaml", "--queue", "team-"}) == Words{"team-a", "team-b"});
+    CHECK(values({"list", "--queue", "team-b"}) == Words{"team-b"});
+}
+
+TEST_CASE("the bash script completes the cluster's LocalQueues and this machine's queues",
+          "[completion]") {
+    FakeCluster cluster("kueue-queues");
+    CHECK(bash_complete({"kftrain", "list", "--queue", "team"}, cluster.env()) ==
+          Words{"team-a", "team-b"});
+
+    kftrain::test::LocalJobs jobs;
+    auto file = jobs.job_file("queued-here", 1, {"--steps", "1"});
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local", "--queue", "nightly"}).code == 0);
+    jobs.wait_finished("queued-here");
+    CHECK(bash_complete({"kftrain", "--local", "submit", "--queue", "ni"}) == Words{"nightly"});
 }
 
 TEST_CASE("completion asks for YAML files after -f, --template and --prices", "[completion]") {

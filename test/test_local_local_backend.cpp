@@ -385,18 +385,6 @@ TEST_CASE("a job rendered from a custom template runs locally as the template sa
     CHECK(contains_line(lines, "worker-0 | FROM_TEMPLATE=set by the template"));
 }
 
-TEST_CASE("a local job with a Kueue queue says the queue does not apply here and runs",
-          "[local][e2e]") {
-    LocalJobs jobs;
-    auto file = jobs.job_file("queued-here", 1, {"--steps", "2"});
-    auto submitted = jobs.kftrain({"submit", "-f", file, "--local", "--queue", "team-a"});
-    REQUIRE(submitted.code == 0);
-    CHECK(submitted.err.find("kftrain: note: running on this machine: queue team-a does not "
-                             "apply; the job starts now (there is no local queue yet)\n") !=
-          std::string::npos);
-    CHECK(jobs.wait_finished("queued-here").phase == job::JobPhase::Succeeded);
-}
-
 TEST_CASE("a 2-node local TrainJob gives each node only Trainer v2's variables", "[local]") {
     LocalJobs jobs;
     auto file = jobs.job_file("v2-ok", 2,

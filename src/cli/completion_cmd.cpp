@@ -102,6 +102,7 @@ int CompleteOptions::run(Context& ctx) const {
     completion::NameSources names;
     names.jobs = [&global] { return completion::job_names(global, k_listing_deadline); };
     names.searches = [&global] { return completion::search_names(global, k_listing_deadline); };
+    names.queues = [&global] { return completion::queue_names(global, k_listing_deadline); };
     names.gpus = [](const std::string& prices) { return completion::gpu_types(prices); };
     ctx.out << completion::format_completion(completion::complete(line, names));
     return k_exit_ok;

@@ -11,6 +11,7 @@
 #include "cli/kube/kubectl.h"
 #include "cli/kube/kueue.h"
 #include "cli/kube/queries.h"
+#include "cli/local/queue_members.h"
 #include "cli/verb.h"
 #include "cli/view/queue_view.h"
 #include "cli/view/status_view.h"
@@ -25,7 +26,9 @@ constexpr const char* k_list_examples =
     "  # Every namespace, with duration, cost so far and progress\n"
     "  kftrain list -A -o wide\n"
     "  # The jobs waiting in the Kueue LocalQueue team-a, next in line first\n"
-    "  kftrain list --queue team-a -n ml-training";
+    "  kftrain list --queue team-a -n ml-training\n"
+    "  # The same for this machine's queue team-a (submit --queue team-a --local)\n"
+    "  kftrain list --queue team-a --local";
 
 }  // namespace
 
@@ -55,16 +58,24 @@ util::Status ListOptions::complete(const Context& ctx) {
     return util::ok_status();
 }
 
-int ListOptions::run_queue(Context& ctx) const {
+// Return the jobs of the queue: Kueue's Workloads on a cluster, or this machine's local queue.
+util::Result<std::vector<job::QueueEntry>> ListOptions::queue_entries(Context& ctx) const {
+    if (use_local_backend(ctx, "")) {
+        return local::local_queue_entries(local::read_queue_members(), queue);
+    }
     auto kubectl = kube::make_kubectl_runner(ctx.global);
     kube::KubeQueries queries(*kubectl, namespace_);
-    auto entries = kube::list_queue(queries, queue);
+    return kube::list_queue(queries, queue);
+}
+
+int ListOptions::run_queue(Context& ctx) const {
+    auto entries = queue_entries(ctx);
     if (!entries) {
         return report_error(ctx, entries.error(), entries.error_code(k_exit_cluster));
     }
     bool table = format == view::OutputFormat::Table || format == view::OutputFormat::Wide;
     if (entries->empty() && table) {
-        ctx.err << fmt::format("No jobs in LocalQueue {}.\n", queue);
+        ctx.err << fmt::format("No jobs in queue {}.\n", queue);
         return k_exit_ok;
     }
     view::print_queue_entries(ctx.out, *entries, format, std::time(nullptr));

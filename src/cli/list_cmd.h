@@ -2,9 +2,11 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/context.h"
 #include "cli/cost/job_cost.h"
+#include "cli/job/queue_entry.h"
 #include "cli/view/output_format.h"
 #include "util/result.h"
 
@@ -15,7 +17,7 @@ struct ListOptions {
     bool all_namespaces = false;
     std::string output;  // -o as typed: "", table, wide, json, yaml
     std::string prices;  // --prices: the catalog of -o wide's COST column
-    std::string queue;   // --queue: the jobs of this Kueue LocalQueue, in queue order
+    std::string queue;   // --queue: the jobs of this queue (Kueue's, or local), in queue order
 
     // Derived by complete() and validate().
     view::OutputFormat format = view::OutputFormat::Table;
@@ -28,8 +30,10 @@ struct ListOptions {
     util::Status validate();
     // List the jobs, priced; return the exit code.
     int run(Context& ctx) const;
-    // List the jobs of --queue (Kueue, on the cluster); return the exit code.
+    // List the jobs of --queue (a Kueue LocalQueue, or the local queue); return the exit code.
     int run_queue(Context& ctx) const;
+    // Read the jobs of --queue from the backend the global flags choose.
+    util::Result<std::vector<job::QueueEntry>> queue_entries(Context& ctx) const;
 };
 
 // Register `kftrain list`.

@@ -4,10 +4,12 @@
 
 #include <memory>
 
+#include "cli/backend_select.h"
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/kueue.h"
 #include "cli/kube/queries.h"
+#include "cli/local/queue_members.h"
 #include "cli/verb.h"
 #include "cli/view/queue_view.h"
 
@@ -20,14 +22,18 @@ constexpr const char* k_queues_examples =
     "file)\n"
     "  kftrain queues -n ml-training\n"
     "  # For scripts\n"
-    "  kftrain queues -o json";
+    "  kftrain queues -o json\n"
+    "  # The queues of this machine's jobs (submit --queue NAME --local): one job at a time each\n"
+    "  kftrain queues --local";
 
 }  // namespace
 
 void setup_queues(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<QueuesOptions>();
     auto* sub = app.add_subcommand(
-        "queues", "List the namespace's Kueue LocalQueues: pending, admitted, their ClusterQueue");
+        "queues",
+        "List the namespace's Kueue LocalQueues (pending, admitted, their ClusterQueue), or "
+        "this machine's queues");
     sub->footer(k_queues_examples);
     sub->add_option("-o,--output", options->output, view::output_flag_help(view::k_table_formats));
     run_when_parsed(*sub, options, ctx);
@@ -35,16 +41,10 @@ void setup_queues(CLI::App& app, Context& ctx) {
 
 util::Status QueuesOptions::complete(const Context& ctx) {
     namespace_ = ctx.global.namespace_;
-    local = ctx.global.local;
     return util::ok_status();
 }
 
 util::Status QueuesOptions::validate() {
-    if (local) {
-        return util::error(
-            "--local: LocalQueues are a cluster's (Kueue); this machine has none to list (got "
-            "--local)");
-    }
     auto parsed = view::parse_output_format(output, view::k_table_formats);
     if (!parsed) {
         return parsed.error_value();
@@ -53,7 +53,20 @@ util::Status QueuesOptions::validate() {
     return util::ok_status();
 }
 
+int QueuesOptions::run_local(Context& ctx) const {
+    auto queues = local::local_queues(local::read_queue_members());
+    if (queues.empty() && format == view::OutputFormat::Table) {
+        ctx.err << "No queues on this machine: a job submitted with --queue NAME makes one.\n";
+        return k_exit_ok;
+    }
+    view::print_local_queues(ctx.out, queues, format);
+    return k_exit_ok;
+}
+
 int QueuesOptions::run(Context& ctx) const {
+    if (use_local_backend(ctx, "")) {
+        return run_local(ctx);
+    }
     auto kubectl = kube::make_kubectl_runner(ctx.global);
     kube::KubeQueries queries(*kubectl, namespace_);
     auto queues = kube::list_local_queues(queries);

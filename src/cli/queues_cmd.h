@@ -16,14 +16,15 @@ struct QueuesOptions {
     // Derived by complete() and validate().
     view::OutputFormat format = view::OutputFormat::Table;
     std::string namespace_;  // -n, else kubectl's
-    bool local = false;      // --local was given: there are no Kueue queues to read
 
-    // Take the namespace and --local from the global flags.
+    // Take the namespace from the global flags.
     util::Status complete(const Context& ctx);
-    // Parse -o and refuse --local; the message names the flag and the value.
+    // Parse -o; the message names the flag and the value.
     util::Status validate();
-    // List the namespace's Kueue LocalQueues; return the exit code.
+    // List the namespace's Kueue LocalQueues, or this machine's queues; return the exit code.
     int run(Context& ctx) const;
+    // Show this machine's queues (the local backend).
+    int run_local(Context& ctx) const;
 };
 
 // Register `kftrain queues`.

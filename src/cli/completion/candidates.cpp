@@ -203,6 +203,11 @@ Completion value_completion(const TypedLine& line, const CLI::Option& option,
                 completion.candidates = names.searches();
             }
             break;
+        case ValueKind::QueueName:
+            if (names.queues) {
+                completion.candidates = names.queues();
+            }
+            break;
         case ValueKind::GpuType:
             if (names.gpus) {
                 completion.candidates = names.gpus(typed_value(line, "prices"));

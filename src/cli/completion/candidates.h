@@ -52,11 +52,12 @@ TypedLine read_line(CLI::App& app, const std::vector<std::string>& words);
 // left out.
 void bind_global_flags(CLI::App& app, const TypedLine& line);
 
-// Where the candidates that are not fixed come from: the job and search names a backend
-// lists, and the GPU types of a price catalog (the --prices typed, "" for the default).
+// Where the candidates that are not fixed come from: the job, search and queue names a
+// backend lists, and the GPU types of a price catalog (the --prices typed, "" for the default).
 struct NameSources {
     std::function<std::vector<Candidate>()> jobs;
     std::function<std::vector<Candidate>()> searches;
+    std::function<std::vector<Candidate>()> queues;
     std::function<std::vector<Candidate>(const std::string& prices)> gpus;
 };
 

@@ -6,6 +6,8 @@
 #include "cli/cost/estimate_inputs.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/queries.h"
+#include "cli/kube/workload.h"
+#include "cli/local/queue_members.h"
 #include "cli/search/search_store.h"
 
 namespace kftrain::cli::completion {
@@ -14,14 +16,15 @@ namespace {
 // The resource of Katib's Experiments, as kube_search asks kubectl for it.
 constexpr const char* k_experiments = "experiments.kubeflow.org";
 
-// The names in `kubectl get -o name` output ("experiment.kubeflow.org/mnist-tune").
-std::vector<Candidate> names_of_objects(const std::string& text) {
+// The names in `kubectl get -o name` output ("experiment.kubeflow.org/mnist-tune"), each
+// described as what.
+std::vector<Candidate> names_of_objects(const std::string& text, const std::string& what) {
     std::vector<Candidate> names;
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
         const size_t slash = line.rfind('/');
         if (slash != std::string::npos && slash + 1 < line.size()) {
-            names.push_back({line.substr(slash + 1), "search"});
+            names.push_back({line.substr(slash + 1), what});
         }
     }
     return names;
@@ -72,7 +75,7 @@ std::vector<Candidate> search_names(const GlobalOptions& global,
         if (!listed || !listed->ok()) {
             return {};
         }
-        return names_of_objects(listed->out);
+        return names_of_objects(listed->out, "search");
     } catch (const std::exception&) {
         return {};
     }
@@ -89,6 +92,33 @@ std::vector<Candidate> gpu_types(const std::string& prices) {
             types.push_back({gpu.first, "GPU"});
         }
         return types;
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+std::vector<Candidate> queue_names(const GlobalOptions& global,
+                                   std::chrono::milliseconds deadline) {
+    std::ostringstream quiet;
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global)) {
+        return {};
+    }
+    try {
+        if (use_local_backend(ctx, "")) {
+            std::vector<Candidate> names;
+            for (const auto& queue : local::local_queues(local::read_queue_members())) {
+                names.push_back({queue.name, "local queue"});
+            }
+            return names;
+        }
+        auto kubectl = kube::make_kubectl_runner(global, kube::Clock::now() + deadline);
+        kube::KubeQueries queries(*kubectl, global.namespace_);
+        auto listed = queries.call({"get", kube::k_local_queue_resource, "-o", "name"});
+        if (!listed || !listed->ok()) {
+            return {};
+        }
+        return names_of_objects(listed->out, "LocalQueue");
     } catch (const std::exception&) {
         return {};
     }

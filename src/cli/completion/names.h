@@ -19,6 +19,10 @@ std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milli
 std::vector<Candidate> search_names(const GlobalOptions& global,
                                     std::chrono::milliseconds deadline);
 
+// Return the queues `submit --queue` and `list --queue` take, chosen and bounded as
+// job_names: the Kueue LocalQueues of the namespace, or this machine's queues.
+std::vector<Candidate> queue_names(const GlobalOptions& global, std::chrono::milliseconds deadline);
+
 // Return the GPU types of the price catalog --gpu is checked against: the file prices names,
 // else KFTRAIN_PRICES, else the built-in one; none when it cannot be read.
 std::vector<Candidate> gpu_types(const std::string& prices);

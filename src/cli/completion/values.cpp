@@ -68,6 +68,9 @@ ValueSource value_source(const CLI::App& command, const CLI::Option& option) {
         }
         return closed(std::move(names));
     }
+    if (named("queue")) {
+        return {ValueKind::QueueName, {}};
+    }
     if (named("dry-run")) {
         return closed(dry_run_values());
     }

@@ -12,6 +12,7 @@ enum class ValueKind {
     Closed,      // one of a fixed set
     JobName,     // a job the backend lists
     SearchName,  // a search the backend lists
+    QueueName,   // a queue jobs wait in: a Kueue LocalQueue, or a local queue
     GpuType,     // a GPU type of the price catalog (--prices as typed, else the default)
     JobFile,     // a YAML file (job file, template, price catalog)
     AnyFile,     // a file of any kind (kubeconfig, profile)

@@ -39,6 +39,12 @@ JobState job_state(const manifest::JobSpec& spec, const PlanContext& context) {
     state.memory = spec.resources.memory;
     state.gpus = spec.resources.gpus;
     state.node_selector = spec.node_selector;
+    state.queue = spec.queue;
+    if (!spec.queue.empty()) {
+        state.priority_class = spec.queue_priority_class;
+        state.queued = context.now;
+        state.queue_order = context.now_ns;
+    }
     return state;
 }
 

@@ -14,7 +14,8 @@ struct PlanContext {
     std::string self_dir;  // directory of the running kftrain (for kftrain-trainer)
     std::string cwd;       // where the replicas run
     Ports ports;
-    std::string now;  // RFC 3339, the creation time
+    std::string now;       // RFC 3339, the creation time
+    long long now_ns = 0;  // the same moment in nanoseconds since the epoch: a queued job's place
 };
 
 // Make the state of a new job from its rendered manifest: one replica per pod, running what

@@ -167,7 +167,13 @@ json to_json(const JobState& s) {
                 {"replicas", replicas},
                 {"resources", {{"cpu", s.cpu}, {"memory", s.memory}, {"gpus", s.gpus}}},
                 {"node_selector", s.node_selector},
-                {"last_progress", s.last_progress}};
+                {"last_progress", s.last_progress},
+                {"queue",
+                 {{"name", s.queue},
+                  {"priority_class", s.priority_class},
+                  {"queued", s.queued},
+                  {"order", s.queue_order},
+                  {"admitted", s.admitted}}}};
 }
 
 namespace {
@@ -213,6 +219,12 @@ JobState job_from_fields(const Fields& f) {
     s.gpus = resources.get("gpus", 0);
     s.node_selector = f.strings("node_selector");
     s.last_progress = f.get<std::string>("last_progress", "");
+    Fields queue = f.object("queue");
+    s.queue = queue.get<std::string>("name", "");
+    s.priority_class = queue.get<std::string>("priority_class", "");
+    s.queued = queue.get<std::string>("queued", "");
+    s.queue_order = queue.get("order", 0LL);
+    s.admitted = queue.get<std::string>("admitted", "");
     return s;
 }
 

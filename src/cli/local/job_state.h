@@ -61,6 +61,13 @@ struct JobState {
     int gpus = 0;
     std::map<std::string, std::string> node_selector;
     std::string last_progress;  // the lead replica's last trainer progress line, raw JSON
+    // The local queue (submit --queue): the jobs of one queue run one at a time, in the order
+    // they entered it (local_queue.h). Empty: the job starts at once.
+    std::string queue;
+    std::string priority_class;  // recorded for status; the local queue has no priorities
+    std::string queued;          // RFC 3339: when it entered the queue (submit, or resume)
+    long long queue_order = 0;   // nanoseconds since the epoch then: the queue's order
+    std::string admitted;        // when its turn came; empty while it waits
 };
 
 // Return whether a replica leads the job: its rank 0 prints the trainer's progress, and (for a

@@ -22,6 +22,7 @@
 #include "cli/local/logs.h"
 #include "cli/local/name_lock.h"
 #include "cli/local/proc_info.h"
+#include "cli/local/queue_members.h"
 #include "cli/local/replica_container.h"
 #include "cli/local/replica_env.h"
 #include "cli/local/state_dir.h"
@@ -58,6 +59,7 @@ util::Result<PlanContext> plan_context(const std::string& kftrain) {
     context.cwd = current_dir();
     context.ports = Ports{*master, *rdzv};
     context.now = now_timestamp();
+    context.now_ns = now_nanoseconds();
     return context;
 }
 
@@ -84,9 +86,10 @@ void print_notes(std::ostream& err, const job::RenderedJob& job,
             << " not apply (volumes with localPath are "
             << "mapped)\n";
     }
-    if (!job.spec.queue.empty()) {
-        err << "kftrain: note: running on this machine: queue " << job.spec.queue
-            << " does not apply; the job starts now (there is no local queue yet)\n";
+    if (!job.spec.queue_priority_class.empty()) {
+        err << "kftrain: note: running on this machine: priority class "
+            << job.spec.queue_priority_class << " does not apply (the local queue "
+            << job.spec.queue << " runs its jobs in submit order)\n";
     }
     std::vector<std::string> not_set;
     for (const auto& [type, container] : *containers) {
@@ -252,7 +255,26 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
     if (!started) {
         return started.error_value();
     }
-    return fmt::format("job {} started (local)", spec.name);
+    if (spec.queue.empty()) {
+        return fmt::format("job {} started (local)", spec.name);
+    }
+    return submitted_to_queue(*state);
+}
+
+// Say where a job submitted to a local queue stands: started, or waiting with its place.
+std::string LocalBackend::submitted_to_queue(const JobState& planned) {
+    auto state = read_job_state(planned.name);
+    if (!state) {
+        return fmt::format("job {} queued in {} (local)", planned.name, planned.queue);
+    }
+    const job::QueueStatus queue = local_queue_status(*state, read_queue_members());
+    if (queue.state != job::QueueState::Pending) {
+        return fmt::format("job {} started (local queue {}: its turn came at once)", planned.name,
+                           planned.queue);
+    }
+    return fmt::format("job {} queued in {} (local{}): it starts when the jobs ahead of it end",
+                       planned.name, planned.queue,
+                       queue.position ? fmt::format(", position {}", *queue.position) : "");
 }
 
 util::Status LocalBackend::start_supervisor(const std::string& job) {
@@ -293,15 +315,26 @@ util::Result<job::JobStatus> LocalBackend::status(const std::string& job) {
     if (!state) {
         return state.error_value();
     }
-    return status_from_state(*state, observe_job(*state));
+    return observed_status(*state, nullptr);
+}
+
+job::JobStatus LocalBackend::observed_status(const JobState& state,
+                                             const std::vector<QueueMember>* members) {
+    job::JobStatus status = status_from_state(state, observe_job(state));
+    if (!state.queue.empty()) {
+        status.queue =
+            local_queue_status(state, members != nullptr ? *members : read_queue_members());
+    }
+    return status;
 }
 
 util::Result<std::vector<job::JobStatus>> LocalBackend::list(bool /*all_namespaces*/) {
     std::vector<job::JobStatus> jobs;
+    const std::vector<QueueMember> members = read_queue_members();
     for (const auto& name : job_names()) {
         auto state = read_job_state(name);
         if (state) {
-            jobs.push_back(status_from_state(*state, observe_job(*state)));
+            jobs.push_back(observed_status(*state, &members));
             continue;
         }
         // Never left out: a job whose state cannot be read may still run.
@@ -387,7 +420,7 @@ util::Result<job::JobDescription> LocalBackend::describe(const std::string& job)
     if (!state) {
         return state.error_value();
     }
-    const job::JobStatus status = status_from_state(*state, observe_job(*state));
+    const job::JobStatus status = observed_status(*state, nullptr);
     return job::JobDescription{describe_text(*state, status),
                                describe_data(*state, status, std::time(nullptr))};
 }
@@ -414,7 +447,8 @@ util::Status LocalBackend::set_suspended(const std::string& job, bool suspended)
                            k_exit_bad_input);
     }
     ::unlink(suspend_request_path(job).c_str());
-    auto written = write_job_state(resumed_state(std::move(*state)));
+    auto written =
+        write_job_state(resumed_state(std::move(*state), now_timestamp(), now_nanoseconds()));
     if (!written) {
         return written;
     }

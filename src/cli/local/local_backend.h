@@ -7,6 +7,7 @@
 
 #include "cli/job/backend.h"
 #include "cli/local/job_state.h"
+#include "cli/local/local_queue.h"
 
 namespace kftrain::cli::local {
 
@@ -43,6 +44,10 @@ class LocalBackend : public job::Backend {
 
   private:
     util::Status start_supervisor(const std::string& job);
+    std::string submitted_to_queue(const JobState& planned);
+    // Return a job's status with what its processes show and, in a queue, its place there
+    // (members: the queues' jobs when already read; nullptr: read them now).
+    job::JobStatus observed_status(const JobState& state, const std::vector<QueueMember>* members);
     util::Status remove_dir(const std::string& job);
 
     std::ostream& m_err;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -83,6 +84,12 @@ std::string self_executable() {
 
 std::string now_timestamp() {
     return view::format_timestamp(std::time(nullptr));
+}
+
+long long now_nanoseconds() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 }  // namespace kftrain::cli::local

@@ -24,4 +24,7 @@ std::string self_executable();
 // Return the current UTC time as RFC 3339 ("2026-11-22T04:10:00Z").
 std::string now_timestamp();
 
+// Return the current time in nanoseconds since the epoch: a queued job's place in its queue.
+long long now_nanoseconds();
+
 }  // namespace kftrain::cli::local

@@ -22,13 +22,12 @@ std::optional<int> nproc_number(const std::string& nproc) {
     return std::stoi(nproc);
 }
 
-void add_elastic(std::map<std::string, std::string>& env, const manifest::JobSpec& spec,
-                 const Ports& ports) {
+void add_elastic(std::map<std::string, std::string>& env, const manifest::JobSpec& spec) {
     const manifest::ElasticPolicy& policy = *spec.elastic_policy;
     int workers = spec.worker_replicas();
     int min = policy.min_replicas.value_or(policy.max_replicas.value_or(workers));
     int max = policy.max_replicas.value_or(policy.min_replicas.value_or(workers));
-    env["PET_RDZV_ENDPOINT"] = fmt::format("{}:{}", k_local_address, ports.rdzv);
+    env["PET_RDZV_ENDPOINT"] = "";  // set_ports fills it
     env["PET_RDZV_BACKEND"] = policy.rdzv_backend.empty() ? "c10d" : policy.rdzv_backend;
     env["PET_NNODES"] = fmt::format("{}:{}", min, max);
     if (policy.max_restarts) {
@@ -36,15 +35,13 @@ void add_elastic(std::map<std::string, std::string>& env, const manifest::JobSpe
     }
 }
 
-// Return what Trainer v2 gives a node: the PET_* variables alone.
-std::map<std::string, std::string> trainer_environment(const manifest::JobSpec& spec, int rank,
-                                                       const Ports& ports) {
+// Return what Trainer v2 gives a node: the PET_* variables alone (set_ports adds the port).
+std::map<std::string, std::string> trainer_environment(const manifest::JobSpec& spec, int rank) {
     return {
         {"PET_NNODES", std::to_string(spec.replicas)},
         {"PET_NPROC_PER_NODE", std::to_string(trainjob_procs_per_node(spec))},
         {"PET_NODE_RANK", std::to_string(rank)},
         {"PET_MASTER_ADDR", k_local_address},
-        {"PET_MASTER_PORT", std::to_string(ports.master)},
     };
 }
 
@@ -57,8 +54,8 @@ int trainjob_procs_per_node(const manifest::JobSpec& spec) {
     if (spec.resources.gpus > 0) {
         return spec.resources.gpus;
     }
-    const std::string& cpu = spec.resources.cpu_limit.empty() ? spec.resources.cpu
-                                                              : spec.resources.cpu_limit;
+    const std::string& cpu =
+        spec.resources.cpu_limit.empty() ? spec.resources.cpu : spec.resources.cpu_limit;
     const double cores = manifest::parse_quantity(cpu).value_or(0.0);
     return cores >= 1.0 && cores < 1e6 ? static_cast<int>(std::floor(cores)) : 1;
 }
@@ -88,24 +85,36 @@ int world_size(const manifest::JobSpec& spec) {
 std::map<std::string, std::string> operator_environment(const manifest::JobSpec& spec, int rank,
                                                         const Ports& ports) {
     if (spec.kind == manifest::JobKind::TrainJob) {
-        return trainer_environment(spec, rank, ports);
+        auto env = trainer_environment(spec, rank);
+        set_ports(env, true, ports);
+        return env;
     }
     std::map<std::string, std::string> env;
     env["PYTHONUNBUFFERED"] = "0";
     env["MASTER_ADDR"] = k_local_address;
     env["PET_MASTER_ADDR"] = k_local_address;
-    env["MASTER_PORT"] = std::to_string(ports.master);
-    env["PET_MASTER_PORT"] = std::to_string(ports.master);
     env["WORLD_SIZE"] = std::to_string(world_size(spec));
     env["RANK"] = std::to_string(rank);
     env["PET_NPROC_PER_NODE"] = spec.nproc_per_node.empty() ? "auto" : spec.nproc_per_node;
     env["PET_NODE_RANK"] = std::to_string(rank);
     if (spec.elastic_policy) {
-        add_elastic(env, spec, ports);
+        add_elastic(env, spec);
     } else {
         env["PET_NNODES"] = std::to_string(spec.replicas);
     }
+    set_ports(env, false, ports);
     return env;
+}
+
+void set_ports(std::map<std::string, std::string>& env, bool trainjob, const Ports& ports) {
+    env["PET_MASTER_PORT"] = std::to_string(ports.master);
+    if (trainjob) {
+        return;
+    }
+    env["MASTER_PORT"] = std::to_string(ports.master);
+    if (auto it = env.find("PET_RDZV_ENDPOINT"); it != env.end()) {
+        it->second = fmt::format("{}:{}", k_local_address, ports.rdzv);
+    }
 }
 
 }  // namespace kftrain::cli::local

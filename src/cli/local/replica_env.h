@@ -47,4 +47,10 @@ int trainjob_procs_per_node(const manifest::JobSpec& spec);
 std::map<std::string, std::string> operator_environment(const manifest::JobSpec& spec, int rank,
                                                         const Ports& ports);
 
+// Point the port variables operator_environment sets in env at ports: a TrainJob node's
+// PET_MASTER_PORT; a PyTorchJob replica's MASTER_PORT, PET_MASTER_PORT and, elastic,
+// PET_RDZV_ENDPOINT. The supervisor takes ports that are free when the replicas start, which
+// for a job that waited in a queue or was resumed is not when it was planned.
+void set_ports(std::map<std::string, std::string>& env, bool trainjob, const Ports& ports);
+
 }  // namespace kftrain::cli::local

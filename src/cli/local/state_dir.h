@@ -18,6 +18,7 @@ namespace kftrain::cli::local {
 //   <root>/<name>/launch.json       the replicas' unmasked argv and env, from submit to the
 //                                   supervisor, which removes it once read
 //   <root>/.locks/<name>.lock       flock()ed while a verb changes the job (name_lock.h)
+//   <root>/.locks/queue.<q>.lock    flock()ed while a supervisor of queue q takes its turn
 // The root is $XDG_STATE_HOME/kftrain/jobs, or ~/.local/state/kftrain/jobs. Directories
 // are made mode 0700 and files 0600: they hold the job's environment.
 

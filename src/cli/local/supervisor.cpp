@@ -11,7 +11,10 @@
 
 #include "cli/local/clean_env.h"
 #include "cli/local/last_word.h"
+#include "cli/local/name_lock.h"
 #include "cli/local/proc_info.h"
+#include "cli/local/queue_members.h"
+#include "cli/local/replica_env.h"
 #include "cli/local/state_dir.h"
 #include "cli/local/suspend.h"
 #include "cli/view/progress.h"
@@ -23,6 +26,13 @@ constexpr auto k_stop_grace = std::chrono::seconds(10);
 constexpr auto k_success_grace = std::chrono::seconds(10);
 constexpr auto k_save_interval = std::chrono::seconds(1);
 constexpr int k_poll_ms = 100;
+constexpr int k_queue_poll_ms = 250;  // how often a job waiting in a queue looks at the others
+constexpr auto k_queue_lock_wait = std::chrono::seconds(10);
+
+// The lock a queue's supervisors take to decide whose turn it is: not a job name (a dot).
+std::string queue_lock_name(const std::string& queue) {
+    return "queue." + queue;
+}
 constexpr size_t k_max_line = 64 * 1024;
 
 volatile std::sig_atomic_t g_stop_requested = 0;
@@ -339,11 +349,51 @@ void Supervisor::save_final() {
     }
 }
 
-int Supervisor::run() {
-    install_signal_handlers();
+bool Supervisor::wait_for_turn() {
+    if (m_state.queue.empty()) {
+        return true;
+    }
+    bool in_line = false;
+    while (!g_stop_requested) {
+        {
+            // The supervisors of a queue decide and record their turn one at a time, so two
+            // never both take it; submit reports what the first decision recorded.
+            auto lock = NameLock::acquire(queue_lock_name(m_state.queue), k_queue_lock_wait);
+            if (lock && turn_has_come(read_queue_members(), m_state.name)) {
+                m_state.admitted = now_timestamp();
+                save(true);
+                return true;
+            }
+            if (!in_line) {
+                save(true);  // with the supervisor's pid: the job is in line
+                in_line = true;
+            }
+        }
+        ::usleep(static_cast<useconds_t>(k_queue_poll_ms) * 1000);  // a stop signal cuts it short
+    }
+    return false;
+}
+
+void Supervisor::take_fresh_ports() {
+    auto master = free_port();
+    auto rdzv = free_port();
+    if (!master || !rdzv) {
+        std::cerr << "kftrain supervisor: keeping the ports chosen at submit: "
+                  << (master ? rdzv.error() : master.error()) << std::endl;
+        return;
+    }
+    const Ports ports{*master, *rdzv};
+    const bool trainjob = m_state.kind == "TrainJob";
+    for (size_t i = 0; i < m_launch.size(); ++i) {
+        set_ports(m_launch[i].env, trainjob, ports);
+        set_ports(m_state.replicas[i].env, trainjob, ports);
+    }
+    m_state.master_port = ports.master;
+}
+
+void Supervisor::supervise() {
+    take_fresh_ports();
     m_started = Clock::now();
-    m_state.supervisor_pid = ::getpid();
-    m_state.supervisor_ticks = process_start_ticks(m_state.supervisor_pid).value_or(0);
     m_state.started = now_timestamp();
     m_state.phase = "Running";
     for (size_t i = 0; i < m_slots.size() && !m_outcome; ++i) {
@@ -352,11 +402,7 @@ int Supervisor::run() {
     save(true);
     while (any_running()) {
         if (g_stop_requested && !m_outcome) {
-            begin_stop(suspend_requested(m_state.name)
-                           ? suspended_outcome()
-                           : Outcome{"Failed", "Stopped",
-                                     "stopped on request (kftrain delete or interrupt)"},
-                       true);
+            begin_stop(stop_outcome(), true);
         }
         pump(k_poll_ms);
         reap();
@@ -367,6 +413,17 @@ int Supervisor::run() {
             start_due_restarts();
         }
         save(false);
+    }
+}
+
+int Supervisor::run() {
+    install_signal_handlers();
+    m_state.supervisor_pid = ::getpid();
+    m_state.supervisor_ticks = process_start_ticks(m_state.supervisor_pid).value_or(0);
+    if (wait_for_turn()) {
+        supervise();
+    } else {
+        leave_queue();
     }
     if (!m_outcome) {
         m_outcome = m_state.kind == "TrainJob"
@@ -382,6 +439,20 @@ int Supervisor::run() {
     m_state.finished = now_timestamp();
     save_final();
     return m_state.phase == "Succeeded" ? 0 : 1;
+}
+
+void Supervisor::leave_queue() {
+    m_outcome = stop_outcome();
+    for (auto& replica : m_state.replicas) {
+        replica.state = "Terminated";  // never started: nothing holds resources
+        replica.reason = m_outcome->phase == "Suspended" ? "Suspended" : "Stopped";
+    }
+}
+
+Supervisor::Outcome Supervisor::stop_outcome() const {
+    return suspend_requested(m_state.name)
+               ? suspended_outcome()
+               : Outcome{"Failed", "Stopped", "stopped on request (kftrain delete or interrupt)"};
 }
 
 Supervisor::Outcome Supervisor::suspended_outcome() const {

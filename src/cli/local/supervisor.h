@@ -17,7 +17,8 @@ namespace kftrain::cli::local {
 // process group with its launch (launch.h) in a clean environment (clean_env.h), copies their
 // output to the job's logs, applies the restart rules, and keeps state.json
 // current. Succeeded when the Master exits 0; Failed otherwise, and then the
-// remaining replicas get SIGTERM, and SIGKILL after a grace period.
+// remaining replicas get SIGTERM, and SIGKILL after a grace period. A job of a local queue
+// first waits for its turn (local_queue.h).
 class Supervisor {
   public:
     // Take over a job whose state.json submit has written, with the replicas' launch (empty:
@@ -47,6 +48,17 @@ class Supervisor {
         std::string message;
     };
 
+    // Wait in the job's queue until its turn comes (local_queue.h); false when asked to stop
+    // first. A job in no queue goes at once.
+    bool wait_for_turn();
+    // Leave the queue on a stop request before the job's turn came: no replica started.
+    void leave_queue();
+    // Point the replicas at ports free now (replica_env.h set_ports).
+    void take_fresh_ports();
+    // Start every replica and look after them until all have ended.
+    void supervise();
+    // What a stop request means: Suspended when kftrain suspend asked, else Failed (Stopped).
+    Outcome stop_outcome() const;
     void start_replica(size_t i);
     void pump(int timeout_ms);
     void read_stream(size_t i, Stream& stream);

@@ -36,8 +36,13 @@ util::Status request_suspend(const JobState& state) {
     return util::ok_status();
 }
 
-JobState resumed_state(JobState state) {
+JobState resumed_state(JobState state, const std::string& now, long long now_ns) {
     state.phase = "Created";
+    if (!state.queue.empty()) {
+        state.queued = now;
+        state.queue_order = now_ns;
+        state.admitted.clear();
+    }
     state.reason.clear();
     state.message.clear();
     state.suspended.clear();

@@ -23,7 +23,9 @@ bool suspend_requested(const std::string& name);
 util::Status request_suspend(const JobState& state);
 
 // Return the state a suspended job starts again from: Created, every replica Pending with no
-// process, the suspension and the old supervisor forgotten; restarts and logs are kept.
-JobState resumed_state(JobState state);
+// process, the suspension and the old supervisor forgotten; restarts and logs are kept. A job
+// of a queue goes to its back, as of now (RFC 3339 and nanoseconds since the epoch), and
+// waits for its turn again.
+JobState resumed_state(JobState state, const std::string& now, long long now_ns);
 
 }  // namespace kftrain::cli::local

@@ -42,7 +42,7 @@ std::string format_pending(const job::QueueStatus& q) {
     if (std::string position = format_position(q); !position.empty()) {
         notes.push_back(position);
     }
-    if (q.workload.empty()) {
+    if (q.workload.empty() && !q.local) {
         notes.push_back("Kueue has not made its Workload yet");
     }
     if (q.inactive) {
@@ -85,6 +85,9 @@ std::string format_queue_state(const job::QueueStatus& q) {
 bool shows_queue(const job::JobStatus& status) {
     if (!status.queue || job::is_finished(status.phase)) {
         return false;
+    }
+    if (status.queue->local && status.phase == job::JobPhase::Suspended) {
+        return false;  // out of the local queue until resumed: the phase says it
     }
     switch (status.queue->state) {
         case job::QueueState::Pending:
@@ -201,8 +204,9 @@ void print_local_queues(std::ostream& out, const std::vector<job::LocalQueueInfo
         if (!q.active && !q.reason.empty()) {
             active += " (" + q.reason + ")";
         }
-        table.add_row({q.name, q.cluster_queue, std::to_string(q.pending),
-                       std::to_string(q.reserving), std::to_string(q.admitted), active});
+        table.add_row({q.name, q.cluster_queue.empty() ? "-" : q.cluster_queue,
+                       std::to_string(q.pending), std::to_string(q.reserving),
+                       std::to_string(q.admitted), active});
     }
     table.print(out);
 }

@@ -113,6 +113,14 @@ std::string format_replica_ratio(const job::JobStatus& status) {
     return std::to_string(active);
 }
 
+// The STATE column: the phase, or Queued while the job waits in its queue.
+std::string list_state(const job::JobStatus& status) {
+    if (shows_queue(status) && status.queue->state == job::QueueState::Pending) {
+        return "Queued";
+    }
+    return job::phase_name(status.phase);
+}
+
 std::string format_age(const job::JobStatus& status, std::time_t now) {
     auto created = parse_timestamp(status.created.empty() ? status.started : status.created);
     return created ? format_duration(std::difftime(now, *created)) : "-";
@@ -134,8 +142,8 @@ std::string format_state(const job::JobStatus& status) {
     return line;
 }
 
-void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format, std::time_t now,
-                  const cost::Pricing* pricing) {
+void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format,
+                  std::time_t now, const cost::Pricing* pricing) {
     switch (format) {
         case OutputFormat::Table:
         case OutputFormat::Wide:
@@ -184,7 +192,7 @@ void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, Outp
     }
     TextTable table(headers);
     for (const auto& job : jobs) {
-        std::vector<std::string> row = {job.name, job.kind, job::phase_name(job.phase),
+        std::vector<std::string> row = {job.name, job.kind, list_state(job),
                                         format_replica_ratio(job), format_age(job, now)};
         if (all_namespaces) {
             row.insert(row.begin(), job.namespace_);
