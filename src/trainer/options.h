@@ -32,6 +32,7 @@ struct TrainOptions {
     int log_every = 50;
     bool metric_lines = false;
     std::string backend = "auto";
+    std::string grad_compression = "none";
     std::string device = "auto";
     int timeout_s = 300;
     int threads = 0;

@@ -424,6 +424,7 @@ void Trainer::announce_start() {
                               {"world_size", std::to_string(m_s.world())},
                               {"global_batch_size", std::to_string(o.batch_size * m_s.world())},
                               {"backend", backend()},
+                              {"grad_compression", o.grad_compression},
                               {"seed", std::to_string(o.seed)}});
     }
 }

@@ -108,6 +108,29 @@ util::Result<std::unique_ptr<comm::Comm>> connect_peers(Session& s) {
     return comm::Comm::connect(s.env, timeout);
 }
 
+// Resolve --grad-compression on the connected group; warn (rank 0) when the backend cannot
+// carry the half type and the reducer only rounds to it.
+comm::GradCompression choose_compression(Session& s) {
+    comm::GradCompression c;
+    const auto& flag = s.options.grad_compression;
+    if (flag == "none") {
+        return c;
+    }
+    c.type = flag == "bf16" ? torch::kBFloat16 : torch::kHalf;
+    c.carried = s.comm->carries(c.type);
+    if (!c.carried && s.rank() == 0) {
+        s.log->emit(
+            event::k_warning,
+            {{field::k_message,
+              fmt::format("--grad-compression {}: {} cannot all-reduce {} in this "
+                          "libtorch; gradients are rounded to {} but sent as fp32, so "
+                          "no bandwidth is saved{}",
+                          flag, comm::backend_name(s.comm->backend()), c10::toString(c.type), flag,
+                          flag == "bf16" ? " (fp16 halves it)" : "")}});
+    }
+    return c;
+}
+
 util::Status setup_comm(Session& s) {
     auto connected = connect_peers(s);
     if (!connected.ok()) {
@@ -129,8 +152,9 @@ util::Status setup_comm(Session& s) {
     s.comm->broadcast(params);
     auto buffers = s.model->buffers();
     s.comm->broadcast(buffers);
+    const auto compression = choose_compression(s);
     s.reducer = std::make_unique<comm::GradientReducer>(
-        *s.comm, std::move(params), comm::k_first_bucket_bytes, comm::k_bucket_bytes);
+        *s.comm, std::move(params), comm::k_first_bucket_bytes, comm::k_bucket_bytes, compression);
     return util::Unit{};
 }
 
@@ -205,6 +229,8 @@ Profile base_profile(Session& s) {
     p.threads = s.threads;
     p.world_size = s.world();
     p.steps = s.options.benchmark_steps;
+    p.grad_compression = s.options.grad_compression;
+    p.allreduce_bytes_per_step = s.reducer ? s.reducer->wire_bytes() : 0;
     return p;
 }
 
@@ -220,6 +246,8 @@ void measure_distributed(Session& s, const torch::Tensor& x, const torch::Tensor
         s.reducer->allreduce_all();
     }
     p.allreduce_s_per_step = seconds_since(s, t0) / steps;
+    // Per fp32 gradient byte even with --grad-compression (an effective rate): the estimate
+    // multiplies gradient_bytes by it and knows nothing of compression.
     p.allreduce_bandwidth_bytes_per_s =
         allreduce_bus_bandwidth(p.gradient_bytes, s.world(), p.allreduce_s_per_step);
     s.reducer->set_enabled(true);

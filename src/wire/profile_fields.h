@@ -23,6 +23,11 @@ struct ProfileFields {
     double compute_s_stddev = 0;    // standard deviation of one step's compute time
     double forward_s_per_step = 0;
     double backward_s_per_step = 0;
+    // --grad-compression (none|fp16|bf16) and the bytes one rank all-reduces per step: the
+    // gradient bytes, half of them when compressed (0 at world size 1). Written by the
+    // trainer; the estimate does not read them yet.
+    std::string grad_compression = "none";
+    int64_t allreduce_bytes_per_step = 0;
     double allreduce_s_per_step = 0;
     std::optional<double> allreduce_bandwidth_bytes_per_s;  // unset at world size 1
     std::optional<double> overlap_fraction;                 // unset at world size 1

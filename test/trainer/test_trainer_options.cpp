@@ -31,6 +31,7 @@ TEST_CASE("defaults match the documented contract", "[trainer][options]") {
     CHECK(o.timeout_s == 300);
     CHECK(o.keep_checkpoints == 3);
     CHECK(o.nan_patience == 3);
+    CHECK(o.grad_compression == "none");
 }
 
 TEST_CASE("every flag takes a value, booleans as true/false", "[trainer][options]") {
@@ -99,12 +100,26 @@ TEST_CASE("bad flag values name the flag, the problem and the value", "[trainer]
         {{"--nan-patience", "0"}, "--nan-patience: must be >= 1 (got 0)"},
         {{"--nan-patience", "-2"}, "--nan-patience: must be >= 1 (got -2)"},
         {{"--nan-patience", "many"}, "--nan-patience: must be an integer (got many)"},
+        {{"--grad-compression", "fp8"},
+         "--grad-compression: must be one of none, fp16, bf16 (got fp8)"},
+        {{"--grad-compression", "FP16"},
+         "--grad-compression: must be one of none, fp16, bf16 (got FP16)"},
+        {{"--grad-compression", ""},
+         "--grad-compression: must be one of none, fp16, bf16 (got \"\")"},
     };
     for (const auto& c : cases) {
         auto r = parse(c.args);
         INFO(c.args[0]);
         REQUIRE_FALSE(r.ok());
         CHECK(r.error() == c.error);
+    }
+}
+
+TEST_CASE("grad-compression takes none, fp16 or bf16", "[trainer][options]") {
+    for (const std::string value : {"none", "fp16", "bf16"}) {
+        auto r = parse({"--grad-compression", value});
+        REQUIRE(r.ok());
+        CHECK(r->train.grad_compression == value);
     }
 }
 

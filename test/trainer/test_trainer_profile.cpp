@@ -17,6 +17,8 @@ TEST_CASE("profile JSON has every key the estimate reads, nulls for one rank",
           "overlap_fraction", "samples_per_sec", "trainer_version"}) {
         CHECK(j.contains(key));
     }
+    CHECK(j["grad_compression"] == "none");
+    CHECK(j["allreduce_bytes_per_step"] == 0);
     CHECK(j["allreduce_bandwidth_bytes_per_s"].is_null());
     CHECK(j["overlap_fraction"].is_null());
 }

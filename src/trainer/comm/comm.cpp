@@ -238,6 +238,29 @@ std::unique_ptr<Comm::Pending> Comm::allreduce_host_async(torch::Tensor& host) {
     return gloo_allreduce(*m_impl, host);
 }
 
+bool Comm::carries(torch::ScalarType type) {
+    auto probe = torch::zeros({1}, type);
+    if (m_impl->nccl) {
+        try {
+            nccl_type_of(probe);
+            return true;
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+    try {
+        // Gloo's worker refuses a type it has no kernel for before it sends anything, on
+        // every rank alike; the error comes out of wait().
+        gloo_allreduce(*m_impl, probe)->wait();
+    } catch (const std::exception& e) {
+        if (std::string(e.what()).find("Invalid scalar type") != std::string::npos) {
+            return false;
+        }
+        throw;
+    }
+    return true;
+}
+
 void Comm::barrier() {
     m_impl->group->barrier()->wait(m_impl->timeout);
 }
@@ -261,6 +284,8 @@ struct GradientReducer::State {
     struct Bucket {
         std::vector<std::size_t> params;
         torch::Tensor flat;
+        // flat cast to the compression's type (undefined without compression).
+        torch::Tensor wire;
         std::size_t pending = 0;
         std::unique_ptr<Comm::Pending> work;
     };
@@ -276,7 +301,34 @@ struct GradientReducer::State {
     std::size_t next_launch = 0;
     std::size_t hook_launches = 0;
     bool* enabled = nullptr;
+    GradCompression compression;
     std::mutex mutex;
+
+    bool compressed() const { return compression.type != torch::kFloat32; }
+    // Return what goes into the all-reduce for a bucket whose gradients are all in flat.
+    torch::Tensor& outgoing(Bucket& b) {
+        if (!compressed()) {
+            return b.flat;
+        }
+        b.wire.copy_(b.flat);
+        b.wire.div_(static_cast<double>(comm->world()));
+        if (compression.carried) {
+            return b.wire;
+        }
+        b.flat.copy_(b.wire);
+        return b.flat;
+    }
+    // Turn a bucket's finished all-reduce into the mean in flat (fp32).
+    void average(Bucket& b) {
+        if (!compressed()) {
+            b.flat.div_(static_cast<double>(comm->world()));
+            return;
+        }
+        if (!compression.carried) {
+            b.wire.copy_(b.flat);  // round the fp32 sum as a sum in the half type would be
+        }
+        b.flat.copy_(b.wire);
+    }
 
     void copy_in(std::size_t i) {
         const auto& grad = params[i].grad();
@@ -289,7 +341,7 @@ struct GradientReducer::State {
     void launch_ready() {
         while (next_launch < buckets.size() && buckets[next_launch].pending == 0) {
             auto& b = buckets[next_launch++];
-            b.work = comm->allreduce_async(b.flat);
+            b.work = comm->allreduce_async(outgoing(b));
         }
     }
     void on_grad_ready(std::size_t i) {
@@ -327,10 +379,12 @@ class GradReadyHook : public torch::autograd::FunctionPostHook {
 }  // namespace
 
 GradientReducer::GradientReducer(Comm& comm, std::vector<torch::Tensor> params,
-                                 std::size_t first_cap, std::size_t cap)
+                                 std::size_t first_cap, std::size_t cap,
+                                 GradCompression compression)
     : m_state(std::make_unique<State>()) {
     auto& s = *m_state;
     s.comm = &comm;
+    s.compression = compression;
     s.enabled = &m_enabled;
     s.params = std::move(params);
     std::vector<std::size_t> bytes;
@@ -348,6 +402,9 @@ GradientReducer::GradientReducer(Comm& comm, std::vector<torch::Tensor> params,
         }
         b.params = std::move(indices);
         b.flat = torch::zeros({total}, s.params[b.params[0]].options());
+        if (s.compressed()) {
+            b.wire = torch::zeros({total}, b.flat.options().dtype(compression.type));
+        }
         int64_t offset = 0;
         for (std::size_t i : b.params) {
             const auto& p = s.params[i];
@@ -391,10 +448,9 @@ void GradientReducer::finish() {
         }
         s.launch_ready();
     }
-    const double world = static_cast<double>(s.comm->world());
     for (auto& b : s.buckets) {
         b.work->wait();
-        b.flat.div_(world);
+        s.average(b);
         for (std::size_t i : b.params) {
             auto& p = s.params[i];
             if (p.grad().defined()) {
@@ -420,6 +476,15 @@ std::size_t GradientReducer::bucket_count() const {
 
 std::size_t GradientReducer::hook_launches() const {
     return m_state->hook_launches;
+}
+
+int64_t GradientReducer::wire_bytes() const {
+    int64_t bytes = 0;
+    for (const auto& b : m_state->buckets) {
+        const auto& sent = m_state->compressed() && m_state->compression.carried ? b.wire : b.flat;
+        bytes += sent.numel() * static_cast<int64_t>(sent.element_size());
+    }
+    return bytes;
 }
 
 }  // namespace kftrain::trainer::comm

@@ -40,6 +40,9 @@ class Comm {
     std::unique_ptr<Pending> allreduce_async(torch::Tensor& flat);
     // Start summing a small host tensor over Gloo whatever the backend, in place.
     std::unique_ptr<Pending> allreduce_host_async(torch::Tensor& host);
+    // Return whether allreduce_async() carries tensors of type (Gloo in libtorch 1.13 has
+    // no bfloat16); every rank must call it with the same type.
+    bool carries(torch::ScalarType type);
     // Wait until every rank gets here.
     void barrier();
     // Give every rank rank 0's bytes.
@@ -62,13 +65,23 @@ class Comm::Pending {
     virtual void wait() = 0;
 };
 
+// Say how gradient buckets travel (--grad-compression): as they are (type kFloat32), or cast
+// to kHalf or kBFloat16 and divided by the world size before the sum, as DDP's fp16/bf16
+// compression hooks do. Where the backend does not carry the type (carried false), the
+// values are rounded to it, summed in fp32 and the sum rounded again: the same precision,
+// none of the bytes saved.
+struct GradCompression {
+    torch::ScalarType type = torch::kFloat32;
+    bool carried = true;
+};
+
 // Average gradients over ranks in buckets, each bucket all-reduced as soon as all of its
 // gradients are ready during backward (hooks on the parameters' gradient accumulators),
 // buckets always launched in the same order on every rank.
 class GradientReducer {
   public:
     GradientReducer(Comm& comm, std::vector<torch::Tensor> params, std::size_t first_cap,
-                    std::size_t cap);
+                    std::size_t cap, GradCompression compression = {});
     ~GradientReducer();
 
     // Reset the buckets before a backward pass.
@@ -83,6 +96,8 @@ class GradientReducer {
     std::size_t bucket_count() const;
     // Return how many buckets the last backward pass launched from its hooks (not finish()).
     std::size_t hook_launches() const;
+    // Return the bytes one rank's buckets put into the all-reduce each step.
+    int64_t wire_bytes() const;
 
     struct State;
 

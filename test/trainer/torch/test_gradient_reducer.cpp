@@ -56,3 +56,59 @@ TEST_CASE("with hooks disabled gradients stay local and nothing is launched",
         .backward();
     CHECK(reducer.hook_launches() == 0);
 }
+
+namespace {
+
+// Return the mean gradients a one-rank reducer with compression writes, and the local ones.
+std::pair<std::vector<torch::Tensor>, std::vector<torch::Tensor>> reduce_once(
+    Comm& comm, GradCompression compression, int64_t& wire_bytes) {
+    torch::manual_seed(5);
+    auto model = *make_model("mlp", 1, 28, 28);
+    GradientReducer reducer(comm, model->parameters(), 64 * 1024, 64 * 1024, compression);
+    wire_bytes = reducer.wire_bytes();
+    auto x = torch::randn({4, 1, 28, 28});
+    auto y = torch::randint(0, 10, {4}, torch::kInt64);
+    reducer.prepare();
+    torch::nn::functional::cross_entropy(model->forward(x), y).backward();
+    std::vector<torch::Tensor> local, reduced;
+    for (const auto& p : model->parameters()) {
+        local.push_back(p.grad().clone());
+    }
+    reducer.finish();
+    for (const auto& p : model->parameters()) {
+        reduced.push_back(p.grad().clone());
+        CHECK(p.grad().scalar_type() == torch::kFloat32);
+    }
+    return {local, reduced};
+}
+
+}  // namespace
+
+TEST_CASE("fp16 compression sends half the bytes and gives gradients rounded to fp16",
+          "[trainer][reducer]") {
+    auto comm = solo_comm();
+    CHECK(comm->carries(torch::kHalf));
+    int64_t none_bytes = 0, half_bytes = 0;
+    reduce_once(*comm, {}, none_bytes);
+    const auto [local, reduced] = reduce_once(*comm, {torch::kHalf, true}, half_bytes);
+    CHECK(half_bytes * 2 == none_bytes);
+    for (std::size_t i = 0; i < local.size(); ++i) {
+        CHECK(torch::equal(reduced[i], local[i].to(torch::kHalf).to(torch::kFloat32)));
+    }
+}
+
+TEST_CASE("bf16 compression the backend cannot carry rounds to bf16 and sends fp32",
+          "[trainer][reducer]") {
+    auto comm = solo_comm();
+    int64_t none_bytes = 0, bf16_bytes = 0;
+    reduce_once(*comm, {}, none_bytes);
+    const auto [local, reduced] = reduce_once(*comm, {torch::kBFloat16, false}, bf16_bytes);
+    CHECK(bf16_bytes == none_bytes);
+    bool any_rounded = false;
+    for (std::size_t i = 0; i < local.size(); ++i) {
+        const auto rounded = local[i].to(torch::kBFloat16).to(torch::kFloat32);
+        CHECK(torch::equal(reduced[i], rounded));
+        any_rounded = any_rounded || !torch::equal(rounded, local[i]);
+    }
+    CHECK(any_rounded);
+}

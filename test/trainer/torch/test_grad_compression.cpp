@@ -1,0 +1,65 @@
+// --grad-compression: gradients all-reduced in fp16 or bf16, through the real program.
+#include "trainer_process.h"
+
+using namespace trainer_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Train mlp on 3000 synthetic digits on 2 ranks for 3 epochs; return rank 0's last test
+// accuracy after checking that both ranks end with the same parameters.
+double two_rank_accuracy(const std::string& compression) {
+    TempDir dir;
+    const auto ranks = start_job(dir, 2,
+                                 {"--model", "mlp", "--samples", "3000", "--batch-size", "32",
+                                  "--epochs", "3", "--log-format", "json", "--threads", "1",
+                                  "--timeout", "60", "--grad-compression", compression},
+                                 {{"KFTRAIN_PARAMS_OUT", dir.file("params")}});
+    for (const auto& r : ranks) {
+        INFO(compression << ": " << read_text(r.err_path));
+        REQUIRE(wait_exit(r, 120s) == 0);
+    }
+    CHECK(read_params(dir.file("params.rank0")) == read_params(dir.file("params.rank1")));
+    const auto evals = events(ranks[0], "eval");
+    REQUIRE(evals.size() == 3);
+    return evals.back()["accuracy"].get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("2 ranks with fp16 or bf16 gradients reach the accuracy of fp32 gradients",
+          "[trainer][compression]") {
+    const double fp32 = two_rank_accuracy("none");
+    CHECK(fp32 >= 0.85);
+    for (const std::string compression : {"fp16", "bf16"}) {
+        INFO(compression);
+        CHECK(std::abs(two_rank_accuracy(compression) - fp32) <= 0.02);
+    }
+}
+
+TEST_CASE("an unknown --grad-compression prints one error line and exits 2",
+          "[trainer][compression]") {
+    TempDir dir;
+    const auto run = start_trainer(dir, "bad", {"--grad-compression", "int8"}, {});
+    CHECK(wait_exit(run, 30s) == 2);
+    CHECK(read_text(run.err_path) ==
+          "kftrain-trainer: error: --grad-compression: must be one of none, fp16, bf16 (got "
+          "int8)\n");
+}
+
+TEST_CASE("the benchmark profile records the compression and the bytes it all-reduces",
+          "[trainer][compression][benchmark]") {
+    TempDir dir;
+    const auto ranks =
+        start_job(dir, 2,
+                  {"--model", "mlp", "--benchmark", "5", "--profile-out", dir.file("profile.json"),
+                   "--threads", "1", "--samples", "256", "--grad-compression", "fp16"});
+    for (const auto& r : ranks) {
+        CHECK(wait_exit(r, 60s) == 0);
+    }
+    const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
+    CHECK(profile["grad_compression"] == "fp16");
+    CHECK(profile["allreduce_bytes_per_step"].get<int64_t>() * 2 ==
+          profile["gradient_bytes"].get<int64_t>());
+    CHECK(profile["allreduce_bandwidth_bytes_per_s"].get<double>() > 0);
+}
