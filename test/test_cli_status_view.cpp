@@ -94,6 +94,25 @@ TEST_CASE("a finished job's duration ends at its completion", "[cluster][view]")
     CHECK(*job::job_duration(s, at("2024-05-02T00:00:00Z")) == 60.0);
 }
 
+TEST_CASE("a suspended job's duration, and so its cost, stops at its suspension",
+          "[cluster][view]") {
+    job::JobStatus s = running_job();
+    s.phase = job::JobPhase::Suspended;
+    s.suspended_since = "2024-05-01T10:02:05Z";
+    CHECK(*job::job_duration(s, at("2024-05-02T00:00:00Z")) == 120.0);
+}
+
+TEST_CASE("a job waiting in its queue has run for no time yet", "[cluster][view]") {
+    job::JobStatus s = running_job();
+    s.phase = job::JobPhase::Suspended;  // Kueue holds it suspended until it admits it
+    s.started.clear();
+    s.queue = job::QueueStatus{};
+    s.queue->local_queue = "team-a";
+    CHECK(*job::job_duration(s, at("2024-05-02T00:00:00Z")) == 0.0);
+    s.queue->state = job::QueueState::Admitted;
+    CHECK(*job::job_duration(s, at("2024-05-02T00:00:00Z")) > 0.0);
+}
+
 TEST_CASE("list prints one row per job with its kind, with namespaces under -A", "[cluster][view]") {
     job::JobStatus other = running_job();
     other.name = "cifar";

@@ -48,11 +48,20 @@ std::string job_ref(const std::string& kind, const std::string& name) {
 }
 
 std::optional<double> job_duration(const JobStatus& status, std::time_t now) {
+    const bool waits_in_queue = status.started.empty() && status.queue &&
+                                (status.queue->state == QueueState::Pending ||
+                                 status.queue->state == QueueState::QuotaReserved);
+    if (waits_in_queue) {
+        return 0.0;  // nothing has run yet: its wait is not run time, nor cost
+    }
     auto start = view::parse_timestamp(status.started.empty() ? status.created : status.started);
     if (!start) {
         return std::nullopt;
     }
     auto end = view::parse_timestamp(status.finished);
+    if (!end && status.phase == JobPhase::Suspended) {
+        end = view::parse_timestamp(status.suspended_since);  // nothing runs while suspended
+    }
     return std::difftime(end ? *end : now, *start);
 }
 

@@ -111,7 +111,8 @@ bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
 // Return "trainjob/name" or "pytorchjob/name": how kubectl names a job of this kind.
 std::string job_ref(const std::string& kind, const std::string& name);
 
-// Return the seconds the job has run: start (or creation) to finish, or to now.
+// Return the seconds the job has run: start (or creation) to finish, to its suspension while
+// Suspended, or to now; 0 while it waits in a queue, not started.
 std::optional<double> job_duration(const JobStatus& status, std::time_t now);
 
 }  // namespace kftrain::cli::job
