@@ -85,6 +85,30 @@ TEST_CASE("submit --queue without Kueue on the cluster exits 4 with a hint, appl
     CHECK_FALSE(called_with(cluster, "apply"));
 }
 
+TEST_CASE("tune --queue checks the LocalQueue, then applies an Experiment whose trials wait in it",
+          "[cluster][e2e][kueue]") {
+    FakeCluster cluster("kueue-queues");
+    auto run =
+        cluster.run({"tune", "-f", k_example, "--param", "lr=0.001:0.1:log", "--queue", "team-a"});
+    CHECK(run.err == "");
+    REQUIRE(run.code == 0);
+    auto calls = cluster.calls();
+    REQUIRE(calls.size() == 2);
+    CHECK(calls[0] ==
+          Argv{"get", k_lq, "-o", "name", "--namespace", "ml-training", "--", "team-a"});
+    const std::string applied = cluster.applied().at(0);
+    CHECK(contains(applied, "kind: Experiment\n"));
+    CHECK(contains(applied, "kueue.x-k8s.io/queue-name: team-a\n"));
+    CHECK(contains(applied, "suspend: true\n"));
+
+    FakeCluster without("kueue-missing");
+    auto refused =
+        without.run({"tune", "-f", k_example, "--param", "lr=0.001:0.1:log", "--queue", "team-a"});
+    CHECK(refused.code == 4);
+    CHECK(contains(refused.err, "Kueue is not installed on this cluster"));
+    CHECK_FALSE(called_with(without, "apply"));
+}
+
 TEST_CASE("submit to a LocalQueue that does not exist names it and applies nothing",
           "[cluster][e2e][kueue]") {
     FakeCluster cluster("kueue-queues");

@@ -94,6 +94,7 @@ void setup_tune(CLI::App& app, Context& ctx) {
     sub->footer(k_tune_examples);
     sub->require_subcommand(0, 1);
     job::add_job_input_flags(*sub, options->job);
+    job::add_queue_flags(*sub, options->job);
     sub->get_option("--file")->required(false);  // status, logs and delete take none
     add_tune_flags(*sub, options->flags);
     auto* dry_run = sub->add_option("--dry-run", options->dry_run,

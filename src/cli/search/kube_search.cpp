@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/kubectl_errors.h"
+#include "cli/kube/kueue.h"
 #include "cli/kube/queries.h"
 #include "cli/search/experiment_reader.h"
 #include "cli/search/search_cost.h"
@@ -103,6 +104,13 @@ class KubeSearch : public SearchBackend {
         const bool server_dry_run = request.dry_run == job::DryRun::Server;
         if (server_dry_run) {
             args.push_back("--dry-run=server");
+        }
+        if (!request.job.queue.empty()) {  // each trial's job waits in it: Kueue must be there
+            auto queue = kube::check_local_queue(m_queries, ns, request.job.queue,
+                                                 request.job.source.locate("queue"));
+            if (!queue) {
+                return report_error(ctx, queue.error(), queue.error_code(k_exit_cluster));
+            }
         }
         auto result = m_queries.call(args, false, manifest::to_yaml(experiment));
         if (!result) {
