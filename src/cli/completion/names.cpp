@@ -1,5 +1,6 @@
 #include "cli/completion/names.h"
 
+#include <functional>
 #include <sstream>
 
 #include "cli/backend_select.h"
@@ -30,6 +31,34 @@ std::vector<Candidate> names_of_objects(const std::string& text, const std::stri
     return names;
 }
 
+// Return here()'s names when the verb would run on this machine, else the names of the
+// cluster's objects of resource (kubectl get RESOURCE -o name), described as what; nothing
+// past deadline or on any error, and nothing printed (job_names).
+std::vector<Candidate> names_here_or_on_cluster(const GlobalOptions& global,
+                                                std::chrono::milliseconds deadline,
+                                                const std::function<std::vector<Candidate>()>& here,
+                                                const char* resource, const std::string& what) {
+    std::ostringstream quiet;
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global)) {
+        return {};
+    }
+    try {
+        if (use_local_backend(ctx, "")) {
+            return here();
+        }
+        auto kubectl = kube::make_kubectl_runner(global, kube::Clock::now() + deadline);
+        kube::KubeQueries queries(*kubectl, global.namespace_);
+        auto listed = queries.call({"get", resource, "-o", "name"});
+        if (!listed || !listed->ok()) {
+            return {};
+        }
+        return names_of_objects(listed->out, what);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
 }  // namespace
 
 std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milliseconds deadline) {
@@ -56,29 +85,14 @@ std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milli
 
 std::vector<Candidate> search_names(const GlobalOptions& global,
                                     std::chrono::milliseconds deadline) {
-    std::ostringstream quiet;
-    Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global)) {
-        return {};
-    }
-    try {
-        if (use_local_backend(ctx, "")) {
-            std::vector<Candidate> names;
-            for (const auto& name : search::search_names()) {
-                names.push_back({name, "search"});
-            }
-            return names;
+    auto here = [] {
+        std::vector<Candidate> names;
+        for (const auto& name : search::search_names()) {
+            names.push_back({name, "search"});
         }
-        auto kubectl = kube::make_kubectl_runner(global, kube::Clock::now() + deadline);
-        kube::KubeQueries queries(*kubectl, global.namespace_);
-        auto listed = queries.call({"get", k_experiments, "-o", "name"});
-        if (!listed || !listed->ok()) {
-            return {};
-        }
-        return names_of_objects(listed->out, "search");
-    } catch (const std::exception&) {
-        return {};
-    }
+        return names;
+    };
+    return names_here_or_on_cluster(global, deadline, here, k_experiments, "search");
 }
 
 std::vector<Candidate> gpu_types(const std::string& prices) {
@@ -99,29 +113,15 @@ std::vector<Candidate> gpu_types(const std::string& prices) {
 
 std::vector<Candidate> queue_names(const GlobalOptions& global,
                                    std::chrono::milliseconds deadline) {
-    std::ostringstream quiet;
-    Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global)) {
-        return {};
-    }
-    try {
-        if (use_local_backend(ctx, "")) {
-            std::vector<Candidate> names;
-            for (const auto& queue : local::local_queues(local::read_queue_members())) {
-                names.push_back({queue.name, "local queue"});
-            }
-            return names;
+    auto here = [] {
+        std::vector<Candidate> names;
+        for (const auto& queue : local::local_queues(local::read_queue_members())) {
+            names.push_back({queue.name, "local queue"});
         }
-        auto kubectl = kube::make_kubectl_runner(global, kube::Clock::now() + deadline);
-        kube::KubeQueries queries(*kubectl, global.namespace_);
-        auto listed = queries.call({"get", kube::k_local_queue_resource, "-o", "name"});
-        if (!listed || !listed->ok()) {
-            return {};
-        }
-        return names_of_objects(listed->out, "LocalQueue");
-    } catch (const std::exception&) {
-        return {};
-    }
+        return names;
+    };
+    return names_here_or_on_cluster(global, deadline, here, kube::k_local_queue_resource,
+                                    "LocalQueue");
 }
 
 }  // namespace kftrain::cli::completion
