@@ -32,6 +32,12 @@ nlohmann::ordered_json profile_json(const Profile& p) {
     j["allreduce_bandwidth_bytes_per_s"] = opt(p.allreduce_bandwidth_bytes_per_s);
     j["overlap_fraction"] = opt(p.overlap_fraction);
     j["samples_per_sec"] = p.samples_per_sec;
+    j["startup_s"] = p.startup_s;
+    j["warmup_s"] = p.warmup_s;
+    j["eval_s_per_sample"] = p.eval_s_per_sample;
+    j["eval_warmup_s"] = p.eval_warmup_s;
+    j["checkpoint_bytes"] = p.checkpoint_bytes;
+    j["checkpoint_s"] = p.checkpoint_s;
     j["trainer_version"] = k_trainer_version;
     return j;
 }

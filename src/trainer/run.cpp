@@ -287,27 +287,10 @@ void Trainer::evaluate(int64_t epoch) {
         auto buffers = m_s.model->buffers();  // batch-norm statistics: evaluate with rank 0's
         m_s.comm->broadcast(buffers);
     }
-    m_s.model->eval();
     const auto indices = data::eval_indices(m_s.test.size(), m_s.rank(), m_s.world());
-    // Summed on the device and read once, after the last batch.
-    const auto f64 = torch::TensorOptions(torch::kFloat64).device(m_s.device);
-    auto loss_sum = torch::zeros({}, f64);
-    auto correct = torch::zeros({}, f64);
-    constexpr std::size_t k_eval_batch = 256;
-    for (std::size_t i = 0; i < indices.size(); i += k_eval_batch) {
-        const auto end = std::min(indices.size(), i + k_eval_batch);
-        auto [x, y] = m_s.batch(m_s.test, {indices.begin() + i, indices.begin() + end});
-        auto logits = m_s.model->forward(x);
-        loss_sum +=
-            torch::nn::functional::cross_entropy(
-                logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                .to(torch::kFloat64);
-        correct += logits.argmax(1).eq(y).sum().to(torch::kFloat64);
-    }
-    m_s.model->train();
-    const auto totals = torch::stack({loss_sum, correct}).to(torch::kCPU);
-    const auto sums = m_s.sum_over_ranks(
-        {totals[0].item<double>(), totals[1].item<double>(), static_cast<double>(indices.size())});
+    const auto [loss_sum, correct] = m_s.eval_sums(indices);
+    const auto sums =
+        m_s.sum_over_ranks({loss_sum, correct, static_cast<double>(indices.size())});
     const double n = std::max(sums[2], 1.0);
     m_s.log->emit(event::k_eval, {{field::k_epoch, epoch + 1},
                                   {field::k_loss, sums[0] / n},

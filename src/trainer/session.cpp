@@ -6,18 +6,25 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <numeric>
 
+#include "trainer/checkpoint/io.h"
 #include "trainer/comm/buckets.h"
 #include "trainer/comm/nccl_group.h"
 #include "trainer/cpu_quota.h"
 #include "trainer/data/datasets.h"
 #include "trainer/data/sampler.h"
 #include "trainer/device.h"
+#include "trainer/process/process_age.h"
 #include "trainer/process/watchdog.h"
 #include "trainer/profile.h"
 #include "trainer/run.h"
+#include "trainer/step_sync.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::trainer {
@@ -176,15 +183,41 @@ struct ComputeTimes {
     double forward = 0, backward = 0, optimizer = 0;
 };
 
-// Run one step on a fixed batch, adding its phases to t; return its compute time in seconds.
-double timed_step(Session& s, const torch::Tensor& x, const torch::Tensor& y, bool reduce,
-                  ComputeTimes& t) {
+// The batches of the first epoch, in training order and over again: a timed step takes
+// its batch from the data set as training does, so that assembling it is counted too.
+class BatchCycle {
+  public:
+    explicit BatchCycle(const Session& s)
+        : m_order(s.epoch_indices(0)), m_batch(static_cast<std::size_t>(s.options.batch_size)) {}
+
+    std::vector<int64_t> next() {
+        if (m_next >= m_order.size()) {
+            m_next = 0;
+        }
+        const auto first = m_order.begin() + static_cast<std::ptrdiff_t>(m_next);
+        const auto end = m_order.begin() +
+                         static_cast<std::ptrdiff_t>(std::min(m_order.size(), m_next + m_batch));
+        m_next += m_batch;
+        return {first, end};
+    }
+
+  private:
+    std::vector<int64_t> m_order;
+    std::size_t m_batch;
+    std::size_t m_next = 0;
+};
+
+// Run one step as training does (its batch assembled, its metrics taken on the device),
+// adding its phases to t; return its compute time in seconds.
+double timed_step(Session& s, BatchCycle& batches, bool reduce, ComputeTimes& t) {
+    auto t0 = synced_now(s);
     s.optimizer->zero_grad();
     if (reduce) {
         s.reducer->prepare();
     }
-    auto t0 = synced_now(s);
-    auto loss = torch::nn::functional::cross_entropy(s.model->forward(x), y);
+    auto [x, y] = s.batch(s.train, batches.next());
+    auto logits = s.model->forward(x);
+    auto loss = torch::nn::functional::cross_entropy(logits, y);
     const double forward = seconds_since(s, t0);
     auto t1 = synced_now(s);
     loss.backward();
@@ -194,6 +227,10 @@ double timed_step(Session& s, const torch::Tensor& x, const torch::Tensor& y, bo
     const double backward = seconds_since(s, t1);
     auto t2 = synced_now(s);
     s.optimizer->step();
+    {
+        torch::NoGradGuard no_grad;
+        logits.argmax(1).eq(y).sum();  // the accuracy a training step adds up
+    }
     const double optimizer = seconds_since(s, t2);
     t.forward += forward;
     t.backward += backward;
@@ -206,15 +243,61 @@ constexpr std::size_t k_min_warmup_steps = 3;
 constexpr std::size_t k_max_warmup_steps = 30;
 // Measured steps grow from --benchmark N up to this many times N until the mean is stable.
 constexpr int64_t k_max_steps_factor = 4;
+// Seconds of steps a 2+ rank measurement aims for: a few milliseconds of all-reduce vary.
+constexpr double k_min_measured_s = 1.0;
 
-// Run steps without counting them until their time settles; return how many ran.
-int64_t warm_up(Session& s, const torch::Tensor& x, const torch::Tensor& y, bool reduce) {
+// Run steps without counting them until their time settles; return each one's seconds.
+std::vector<double> warm_up(Session& s, BatchCycle& batches, bool reduce) {
     std::vector<double> seconds;
     ComputeTimes discarded;
     while (!warmed_up(seconds, k_min_warmup_steps, k_max_warmup_steps)) {
-        seconds.push_back(timed_step(s, x, y, reduce, discarded));
+        seconds.push_back(timed_step(s, batches, reduce, discarded));
     }
-    return static_cast<int64_t>(seconds.size());
+    return seconds;
+}
+
+// Test samples an evaluation is timed on: enough batches of 256 for a steady figure.
+constexpr int64_t k_eval_timed_samples = 1024;
+
+// Time evaluation as every epoch's end runs it: the first time (cold: its larger batches
+// allocate anew) and again, warm, per test sample.
+void measure_eval(Session& s, Profile& p) {
+    const int64_t n = std::min<int64_t>(s.test.size(), k_eval_timed_samples);
+    if (n <= 0) {
+        return;
+    }
+    std::vector<int64_t> indices(static_cast<std::size_t>(n));
+    std::iota(indices.begin(), indices.end(), int64_t{0});
+    auto t0 = synced_now(s);
+    s.eval_sums(indices);
+    const double cold = seconds_since(s, t0);
+    auto t1 = synced_now(s);
+    s.eval_sums(indices);
+    const double warm = seconds_since(s, t1);
+    p.eval_s_per_sample = warm / static_cast<double>(n);
+    p.eval_warmup_s = std::max(0.0, cold - warm);
+}
+
+// Time a checkpoint as rank 0 writes it, in --checkpoint-dir (the job's volume) or else the
+// temporary directory: the faster of two writes (the first also sets up serialization).
+void measure_checkpoint(Session& s, Profile& p) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir = s.options.checkpoint_dir.empty() ? fs::temp_directory_path(ec)
+                                                          : fs::path(s.options.checkpoint_dir);
+    const auto path = dir / fmt::format(".kftrain-profile-{}.ckpt", ::getpid());
+    double fastest = 0;
+    for (int i = 0; i < 2; ++i) {
+        const auto t0 = SteadyClock::now();
+        if (!checkpoint::save_checkpoint(path.string(), *s.model, *s.optimizer, {}).ok()) {
+            return;  // unmeasured (0): the estimate assumes a disk speed and says so
+        }
+        const double took = std::chrono::duration<double>(SteadyClock::now() - t0).count();
+        fastest = i == 0 ? took : std::min(fastest, took);
+    }
+    p.checkpoint_s = fastest;
+    p.checkpoint_bytes = static_cast<int64_t>(fs::file_size(path, ec));
+    fs::remove(path, ec);
 }
 
 Profile base_profile(Session& s) {
@@ -236,8 +319,13 @@ Profile base_profile(Session& s) {
 
 // Measure the all-reduce alone, then whole steps with it overlapping backward. Every rank
 // runs the same number of collectives: the requested steps, after a fixed warm-up.
-void measure_distributed(Session& s, const torch::Tensor& x, const torch::Tensor& y, Profile& p) {
-    const int64_t n = s.options.benchmark_steps;
+void measure_distributed(Session& s, BatchCycle& batches, Profile& p) {
+    // At least --benchmark steps and about k_min_measured_s of them, the same count on every
+    // rank (each collective needs all of them): from the mean of the ranks' compute times.
+    const double mean_compute_s = s.sum_over_ranks({p.compute_s_per_step})[0] / s.world();
+    const int64_t n = std::clamp(
+        static_cast<int64_t>(std::ceil(k_min_measured_s / std::max(mean_compute_s, 1e-6))),
+        s.options.benchmark_steps, s.options.benchmark_steps * k_max_steps_factor * 25);
     const auto steps = static_cast<double>(n);
     s.comm->barrier();
     s.reducer->allreduce_all();  // the first one sets up Gloo's buffers
@@ -251,15 +339,26 @@ void measure_distributed(Session& s, const torch::Tensor& x, const torch::Tensor
     p.allreduce_bandwidth_bytes_per_s =
         allreduce_bus_bandwidth(p.gradient_bytes, s.world(), p.allreduce_s_per_step);
     s.reducer->set_enabled(true);
+    // Whole steps as training runs them: gradients all-reduced behind backward, and the
+    // ranks' agreement on stopping in flight across every step.
+    StopVote vote(s.comm.get());
     ComputeTimes overlapped;
+    auto step = [&] {
+        timed_step(s, batches, true, overlapped);
+        vote.collect();
+        vote.launch();
+    };
     for (std::size_t i = 0; i < k_min_warmup_steps; ++i) {
-        timed_step(s, x, y, true, overlapped);
+        step();
     }
+    vote.collect();
     s.comm->barrier();
     auto t1 = synced_now(s);
+    vote.launch();
     for (int64_t i = 0; i < n; ++i) {
-        timed_step(s, x, y, true, overlapped);
+        step();
     }
+    vote.collect();
     const double step_s = seconds_since(s, t1) / steps;
     p.overlap_fraction = overlap_fraction(p.compute_s_per_step, p.allreduce_s_per_step, step_s);
     p.samples_per_sec = p.batch_size * s.world() / step_s;
@@ -287,6 +386,29 @@ void Session::set_lr(double lr) {
     for (auto& group : optimizer->param_groups()) {
         group.options().set_lr(lr);
     }
+}
+
+std::pair<double, double> Session::eval_sums(const std::vector<int64_t>& indices) {
+    torch::NoGradGuard no_grad;
+    model->eval();
+    // Summed on the device and read once, after the last batch.
+    const auto f64 = torch::TensorOptions(torch::kFloat64).device(device);
+    auto loss_sum = torch::zeros({}, f64);
+    auto correct = torch::zeros({}, f64);
+    constexpr std::size_t k_eval_batch = 256;
+    for (std::size_t i = 0; i < indices.size(); i += k_eval_batch) {
+        const auto end = std::min(indices.size(), i + k_eval_batch);
+        auto [x, y] = batch(test, {indices.begin() + i, indices.begin() + end});
+        auto logits = model->forward(x);
+        loss_sum +=
+            torch::nn::functional::cross_entropy(
+                logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                .to(torch::kFloat64);
+        correct += logits.argmax(1).eq(y).sum().to(torch::kFloat64);
+    }
+    model->train();
+    const auto totals = torch::stack({loss_sum, correct}).to(torch::kCPU);
+    return {totals[0].item<double>(), totals[1].item<double>()};
 }
 
 std::vector<double> Session::sum_over_ranks(const std::vector<double>& values) {
@@ -329,21 +451,22 @@ util::Result<std::unique_ptr<Session>> open_session(const TrainOptions& options,
 
 int run_benchmark(Session& s) {
     Profile p = base_profile(s);
-    std::vector<int64_t> first(s.epoch_indices(0));
-    first.resize(std::min<std::size_t>(first.size(), s.options.batch_size));
-    auto [x, y] = s.batch(s.train, first);
+    p.startup_s = process::process_age_s().value_or(0);
+    BatchCycle batches(s);
     s.model->train();
     if (s.reducer) {
         s.reducer->set_enabled(false);
     }
     // Compute alone (the reducer is off, so ranks need not run the same number of steps).
-    p.warmup_steps = warm_up(s, x, y, false);
+    const auto warmup = warm_up(s, batches, false);
+    p.warmup_steps = static_cast<int64_t>(warmup.size());
+    p.warmup_s = std::accumulate(warmup.begin(), warmup.end(), 0.0);
     ComputeTimes t;
     std::vector<double> seconds;
     const int64_t max_steps = p.steps * k_max_steps_factor;
     while (static_cast<int64_t>(seconds.size()) < p.steps ||
            (!stable_mean(seconds) && static_cast<int64_t>(seconds.size()) < max_steps)) {
-        seconds.push_back(timed_step(s, x, y, false, t));
+        seconds.push_back(timed_step(s, batches, false, t));
     }
     p.steps = static_cast<int64_t>(seconds.size());
     const auto stats = step_stats(seconds);
@@ -353,13 +476,15 @@ int run_benchmark(Session& s) {
     p.compute_s_per_step = stats.mean;
     p.compute_s_stddev = stats.stddev;
     p.samples_per_sec = p.batch_size / p.compute_s_per_step;
+    measure_eval(s, p);
     if (s.comm) {
-        measure_distributed(s, x, y, p);
+        measure_distributed(s, batches, p);
         s.comm->barrier();
     }
     if (s.rank() != 0) {
         return 0;
     }
+    measure_checkpoint(s, p);
     if (s.options.profile_out.empty()) {
         std::cout << profile_json(p).dump() << std::endl;
         return 0;

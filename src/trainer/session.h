@@ -52,6 +52,10 @@ struct Session {
     std::vector<int64_t> epoch_indices(int64_t epoch) const;
     // Set the optimizer's learning rate.
     void set_lr(double lr);
+
+    // Evaluate the model on these test samples (eval mode, no gradients, batches of 256) and
+    // return their summed loss and how many it got right, read from the device once.
+    std::pair<double, double> eval_sums(const std::vector<int64_t>& indices);
     // Sum values over ranks (identity with one rank).
     std::vector<double> sum_over_ranks(const std::vector<double>& values);
 };

@@ -32,6 +32,13 @@ struct ProfileFields {
     std::optional<double> allreduce_bandwidth_bytes_per_s;  // unset at world size 1
     std::optional<double> overlap_fraction;                 // unset at world size 1
     double samples_per_sec = 0;
+    // What a whole run costs besides its warm steps (0: not measured, in older profiles).
+    double startup_s = 0;          // process start to the first step: libtorch, data, rendezvous
+    double warmup_s = 0;           // all the warm-up steps together, slower than warm ones
+    double eval_s_per_sample = 0;  // evaluation (forward only, batches of 256) per test sample
+    double eval_warmup_s = 0;      // the first evaluation's time over a warm one's
+    int64_t checkpoint_bytes = 0;  // one checkpoint file: model and optimizer state
+    double checkpoint_s = 0;       // writing it, from rank 0, synced to disk
 };
 
 }  // namespace kftrain::wire

@@ -131,5 +131,5 @@ TEST_CASE("make_dataset writes the four standard MNIST files that load_mnist rea
     auto splits = load_mnist(dir.file("mnist"));
     REQUIRE(splits.ok());
     CHECK(splits->train.count == 50);
-    CHECK(splits->test.count == synthetic_test_count(50));
+    CHECK(splits->test.count == kftrain::wire::synthetic_test_count(50));
 }

@@ -15,6 +15,7 @@
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include "trainer/comm/buckets.h"
+#include "trainer/comm/store_wait.h"
 #include "trainer/comm/nccl_group.h"
 #include "util/text.h"
 
@@ -160,6 +161,11 @@ util::Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env,
     auto impl = std::make_unique<Impl>();
     impl->timeout = timeout;
     try {
+        if (env.rank != 0) {
+            // Best effort: on a timeout the store below reports the failure.
+            wait_until_listening(env.master_addr, env.master_port,
+                                 std::chrono::steady_clock::now() + timeout);
+        }
         c10d::TCPStoreOptions opts;
         opts.port = static_cast<std::uint16_t>(env.master_port);
         opts.isServer = env.rank == 0;

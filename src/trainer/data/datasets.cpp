@@ -23,11 +23,11 @@ void keep_first(ImageSet& set, int64_t samples) {
 DataSplits synthetic_splits(const TrainOptions& o) {
     const bool cifar_shape = o.model == "resnet18";
     const int channels = cifar_shape ? 3 : 1, side = cifar_shape ? 32 : 28;
-    const int64_t n = o.samples > 0 ? o.samples : k_default_synthetic_samples;
+    const int64_t n = o.samples > 0 ? o.samples : wire::k_default_synthetic_samples;
     const auto seed = static_cast<uint64_t>(o.seed);
     return DataSplits{
         make_synthetic(n, channels, side, side, seed),
-        make_synthetic(synthetic_test_count(n), channels, side, side, seed + 1000003)};
+        make_synthetic(wire::synthetic_test_count(n), channels, side, side, seed + 1000003)};
 }
 
 }  // namespace
@@ -53,7 +53,8 @@ util::Status make_dataset(const MakeDatasetOptions& o) {
     }
     const auto seed = static_cast<uint64_t>(o.seed);
     const auto train = make_synthetic(o.samples, 1, 28, 28, seed);
-    const auto test = make_synthetic(synthetic_test_count(o.samples), 1, 28, 28, seed + 1000003);
+    const auto test =
+        make_synthetic(wire::synthetic_test_count(o.samples), 1, 28, 28, seed + 1000003);
     const fs::path d(o.out);
     auto ok = write_idx_pair(train, (d / k_mnist_train_images).string(),
                              (d / k_mnist_train_labels).string());

@@ -3,11 +3,9 @@
 #include "trainer/data/image_set.h"
 #include "trainer/options.h"
 #include "util/result.h"
+#include "wire/dataset_sizes.h"
 
 namespace kftrain::trainer::data {
-
-// Default size of the in-memory synthetic data set when --samples is 0.
-constexpr int64_t k_default_synthetic_samples = 2048;
 
 // Load (or generate) the data set the options name, keeping the first --samples samples.
 util::Result<DataSplits> load_datasets(const TrainOptions& options);

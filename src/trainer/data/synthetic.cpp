@@ -85,8 +85,4 @@ ImageSet make_synthetic(int64_t count, int channels, int rows, int cols, uint64_
     return set;
 }
 
-int64_t synthetic_test_count(int64_t count) {
-    return std::max<int64_t>(count / 5, 10);
-}
-
 }  // namespace kftrain::trainer::data

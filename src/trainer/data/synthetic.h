@@ -10,7 +10,4 @@ namespace kftrain::trainer::data {
 // every seed), and each sample shifts, dims and adds noise to it, drawn from seed.
 ImageSet make_synthetic(int64_t count, int channels, int rows, int cols, uint64_t seed);
 
-// Return the test-split size used for a synthetic training set of count samples.
-int64_t synthetic_test_count(int64_t count);
-
 }  // namespace kftrain::trainer::data

@@ -86,4 +86,29 @@ TEST_CASE("a benchmark run writes a profile with compute, all-reduce and overlap
     const double overlap = profile["overlap_fraction"].get<double>();
     CHECK(overlap >= 0);
     CHECK(overlap <= 1);
+    // What a whole run costs besides its steps, for the estimate: the process start (with
+    // the rendezvous at 2 ranks), the warm-up steps, and evaluation.
+    CHECK(profile["startup_s"].get<double>() > 0);
+    CHECK(profile["warmup_s"].get<double>() > 0);
+    CHECK(profile["eval_s_per_sample"].get<double>() > 0);
+    CHECK(profile["eval_warmup_s"].get<double>() >= 0);
+}
+
+TEST_CASE("a benchmark times a checkpoint in --checkpoint-dir and leaves nothing there",
+          "[trainer][benchmark]") {
+    TempDir dir;
+    const auto ckpt = dir.file("ckpt");
+    std::filesystem::create_directories(ckpt);
+    const auto run = start_trainer(dir, "bench",
+                                   {"--model", "mlp", "--benchmark", "5", "--profile-out",
+                                    dir.file("profile.json"), "--threads", "1", "--samples",
+                                    "256", "--checkpoint-dir", ckpt},
+                                   {});
+    REQUIRE(wait_exit(run, 60s) == 0);
+    const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
+    CHECK(profile["world_size"] == 1);
+    // The model's and the optimizer's state: more than the parameters alone.
+    CHECK(profile["checkpoint_bytes"].get<int64_t>() > profile["gradient_bytes"].get<int64_t>());
+    CHECK(profile["checkpoint_s"].get<double>() > 0);
+    CHECK(std::filesystem::is_empty(ckpt));
 }
