@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# How well does `kftrain estimate` predict time per epoch? Measure a profile at 1 replica
-# with kftrain-trainer --benchmark, measure the loopback all-reduce bandwidth with a
-# 2-rank benchmark, ask kftrain estimate for 1 and 2 replicas, then run real 1- and
-# 2-replica trainings (Gloo on 127.0.0.1) and compare their time per epoch. Each replica
-# gets half the cores, so two replicas do not oversubscribe the machine and the profile
-# is measured with the same threads as each replica.
+# How well does `kftrain estimate` predict a whole run? For each model: measure a profile at
+# 1 replica with kftrain-trainer --benchmark (steps, warm-up, evaluation, a checkpoint and
+# the process start) and one at 2 ranks (Gloo on loopback: the step with its all-reduce, the
+# rendezvous), ask `kftrain --local estimate --profile P1 --profile P2` for the total time
+# at 1 and 2 replicas, then time whole real
+# runs (process start to the last rank's exit: start-up, every epoch, the evaluation after
+# each, the checkpoints) at 1 and 2 replicas (Gloo on 127.0.0.1) and compare. Each replica
+# gets half the cores, so two replicas do not oversubscribe the machine and the profile is
+# measured with the same threads as each replica. Rounds interleave the sizes; the measured
+# figure is their median.
 #
-#   bench/estimate_accuracy.sh [BUILD_DIR] [TRAINER] [MODEL] [SAMPLES] [BATCH]
-#   bench/estimate_accuracy.sh build build/kftrain-trainer mnist-cnn 1280 32
+#   bench/estimate_accuracy.sh [BUILD_DIR] [TRAINER] [MODEL:SAMPLES,...] [BATCH] [EPOCHS] [ROUNDS]
+#   bench/estimate_accuracy.sh build build/kftrain-trainer mnist-cnn:2560,mlp:20480 32 3 3
 set -euo pipefail
 
 build=${1:-build}
 trainer=${2:-$build/kftrain-trainer}
-model=${3:-mnist-cnn}
-samples=${4:-1280}
-batch=${5:-32}
+models=${3:-mnist-cnn:2560,mlp:20480}
+batch=${4:-32}
+epochs=${5:-3}
+rounds=${6:-3}
 kftrain="$build/kftrain"
 for exe in "$kftrain" "$trainer"; do
     [[ -x "$exe" ]] || { echo "estimate_accuracy: $exe not found (build it first)" >&2; exit 2; }
@@ -23,8 +28,6 @@ cores=$(nproc)
 threads=$(( cores / 2 > 0 ? cores / 2 : 1 ))
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-common=(--model "$model" --dataset synthetic --samples "$samples" --batch-size "$batch"
-        --threads "$threads")
 
 launch() {  # world rank log args...: one rank of a local Gloo job
     local world=$1 rank=$2 log=$3
@@ -49,18 +52,30 @@ json() {  # file python-expression-on-j: print a value of a JSON file
     python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-warm_epoch() {  # log: the mean epoch_time_s of the epoch events after the first (warm-up)
-    python3 -c 'import json,sys
-times = [e["epoch_time_s"] for e in map(json.loads, open(sys.argv[1])) if e.get("event") == "epoch"]
-warm = times[1:] or times
-print("%.3f" % (sum(warm) / len(warm)))' "$1"
-}
+now() { date +%s.%N; }
 
-"$trainer" "${common[@]}" --benchmark 20 --profile-out "$out/profile.json" >/dev/null
-run_ranks 2 --benchmark 20 --profile-out "$out/profile2.json"
-bandwidth=$(json "$out/profile2.json" 'j["allreduce_bandwidth_bytes_per_s"]')
-
-cat >"$out/job.yaml" <<JOB
+echo "kftrain estimate accuracy, whole runs: synthetic samples x $epochs epochs, batch" \
+    "$batch per replica, a checkpoint after every epoch, $threads thread(s) per replica on" \
+    "$cores cores, $rounds rounds; $(date -u +%Y-%m-%d)"
+echo "command: $0 $*"
+echo "predicted: kftrain --local estimate (total) from a 1-rank and a 2-rank profile"
+echo "measured: wall time from starting the ranks to the last one's exit, median of the rounds"
+printf '%-16s %-9s %10s %10s %8s   %s\n' model:samples replicas "predicted" "measured" error \
+    "prediction: start-up + rendezvous + warm-up + epochs x (train + eval) + checkpoints"
+IFS=, read -r -a model_list <<<"$models"
+for pair in "${model_list[@]}"; do
+    model=${pair%%:*}
+    samples=${pair#*:}
+    [[ $pair == *:* && $samples =~ ^[0-9]+$ ]] ||
+        { echo "estimate_accuracy: MODELS: want MODEL:SAMPLES,... (got $pair)" >&2; exit 2; }
+    rm -rf "$out/ck"
+    mkdir -p "$out/ck"
+    common=(--model "$model" --dataset synthetic --samples "$samples" --batch-size "$batch"
+            --threads "$threads")
+    "$trainer" "${common[@]}" --benchmark 20 --checkpoint-dir "$out/ck" \
+        --profile-out "$out/profile.json" >/dev/null
+    run_ranks 2 --benchmark 20 --profile-out "$out/profile2.json"
+    cat >"$out/job.yaml" <<JOB
 name: estimate-accuracy
 replicas: 2
 resources:
@@ -70,28 +85,37 @@ trainer:
   model: $model
   samples: $samples
   batchSize: $batch
-  epochs: 1
+  epochs: $epochs
   threads: $threads
+  checkpointDir: $out/ck
 JOB
-"$kftrain" --local estimate -f "$out/job.yaml" --profile "$out/profile.json" --workers 1,2 \
-    --intra-node-network "${bandwidth}B/s" -o json >"$out/estimate.json"
-
-run_ranks 1 --epochs 3 --log-format json --log-every 100000
-run_ranks 2 --epochs 3 --log-format json --log-every 100000
-
-echo "kftrain estimate accuracy: $model, $samples synthetic samples, batch $batch per replica,"
-echo "$threads thread(s) per replica on $cores cores; $(date -u +%Y-%m-%d)"
-echo "command: $0 $*"
-echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other work shares the cores)"
-echo "profile at 1 replica: $(json "$out/profile.json" '"%.1f ms/step" % (1000 * j["compute_s_per_step"])')"
-echo "profile at 2 ranks: $(json "$out/profile2.json" \
-    '"%.1f ms/step compute; loopback all-reduce %.0f MB/s (%.1f ms for %.1f MB), overlap %.0f%%" % (1000 * j["compute_s_per_step"], j["allreduce_bandwidth_bytes_per_s"] / 1e6, 1000 * j["allreduce_s_per_step"], j["gradient_bytes"] / 1e6, 100 * j["overlap_fraction"])')"
-echo "prediction: the 1-replica profile and the 2-rank loopback bandwidth, overlap not used"
-echo "measured: mean time of epochs 2 and 3 (the first warms up) on rank 0"
-printf '%-10s %14s %14s %8s\n' replicas "predicted (s)" "measured (s)" error
-for world in 1 2; do
-    predicted=$(json "$out/estimate.json" "'%.3f' % j['sizes'][$((world - 1))]['epoch_s']")
-    measured=$(warm_epoch "$out/w$world-rank0.log")
-    error=$(python3 -c "print('%+.0f%%' % (100 * ($predicted - $measured) / $measured))")
-    printf '%-10s %14s %14s %8s\n' "$world" "$predicted" "$measured" "$error"
+    "$kftrain" --local estimate -f "$out/job.yaml" --profile "$out/profile.json" \
+        --profile "$out/profile2.json" --workers 1,2 -o json >"$out/estimate.json"
+    : >"$out/times1"
+    : >"$out/times2"
+    for ((round = 1; round <= rounds; round++)); do
+        for world in 1 2; do
+            rm -rf "$out/ck"/*
+            start=$(now)
+            run_ranks "$world" --epochs "$epochs" --checkpoint-dir "$out/ck" \
+                --log-format json --log-every 100000
+            python3 -c "print($(now) - $start)" >>"$out/times$world"
+        done
+    done
+    for world in 1 2; do
+        python3 - "$out/estimate.json" "$out/times$world" "$pair" "$world" <<'PY'
+import json, statistics, sys
+e = json.load(open(sys.argv[1]))
+world = int(sys.argv[4])
+s = e["sizes"][world - 1]
+measured = statistics.median(float(t) for t in open(sys.argv[2]))
+error = 100 * (s["total_s"] - measured) / measured
+parts = "%.2f + %.2f + %.2f + %d x (%.2f + %.2f) + %.2f" % (
+    e["startup_s"], s["rendezvous_s"], e["warmup_s"], e["epochs"], s["epoch_s"], s["eval_s"],
+    s["checkpoint_s"])
+print("%-16s %-9d %9.2fs %9.2fs %+7.0f%%   %s" % (sys.argv[3], world, s["total_s"], measured,
+                                                   error, parts))
+PY
+    done
 done
+echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -159,7 +159,7 @@ TEST_CASE("submit --max-cost refuses a job whose estimate is over the budget", "
     CHECK(over.code == 2);
     CHECK(over.out.empty());
     CHECK(over.err ==
-          "kftrain: error: --max-cost: the estimated cost of 4 replicas is $0.0089 (1m40s at "
+          "kftrain: error: --max-cost: the estimated cost of 4 replicas is $0.0091 (1m43s at "
           "$0.0802 per replica-hour), more than the budget; nothing was submitted (got 0.001)\n");
     const Outcome within = with({"--max-cost", "$5"});
     CHECK(within.code == 0);
@@ -168,4 +168,19 @@ TEST_CASE("submit --max-cost refuses a job whose estimate is over the budget", "
           "kftrain: error: --max-cost: must be an amount such as 50 or 12.50 (got lots)\n");
     CHECK(run({"submit", "-f", k_dir + "cpu-job.yaml", "--gpu", "a100", "--dry-run"}).err ==
           "kftrain: error: --gpu: needs --max-cost (got a100)\n");
+}
+
+TEST_CASE("estimate takes --profile once per world size and refuses two at one size",
+          "[estimate]") {
+    const Outcome twice = estimate({"--profile", k_dir + "profile.json"});
+    CHECK(twice.code == 2);
+    CHECK(twice.out.empty());
+    CHECK(twice.err == "kftrain: error: --profile: " + k_dir + "profile.json and " + k_dir +
+                           "profile.json were both measured at world size 1; give one profile "
+                           "per world size (got " + k_dir + "profile.json)\n");
+    // One value per --profile: a second file needs a second flag.
+    const Outcome extra = run({"estimate", "-f", k_dir + "cpu-job.yaml", "--profile",
+                               k_dir + "profile.json", k_dir + "profile.json"});
+    CHECK(extra.code == 2);
+    CHECK(extra.out.empty());
 }

@@ -211,3 +211,62 @@ TEST_CASE("estimate chooses nothing by cost without prices", "[estimate]") {
     CHECK_FALSE(cheapest_within_deadline(e, 1e9));
     CHECK_FALSE(fastest_within_budget(e, 1e9));
 }
+
+TEST_CASE("estimate counts the checkpoints of a whole run", "[estimate]") {
+    struct Case {
+        bool checkpoints;
+        int64_t every;
+        int64_t steps_per_epoch;
+        int epochs;
+        int64_t expected;
+    };
+    const Case cases[] = {
+        {false, 0, 40, 3, 0},    // no trainer.checkpointDir
+        {true, 0, 40, 3, 3},     // one at every epoch's end
+        {true, 10, 40, 3, 12},   // every 10 steps; the epoch ends are among them
+        {true, 30, 40, 3, 6},    // 30, 40, 60, 80, 90, 120
+        {true, 1000, 40, 3, 3},  // never mid-epoch
+        {true, 7, 40, 0, 0},     // no epochs
+    };
+    for (const auto& c : cases) {
+        INFO(c.every << " steps, " << c.steps_per_epoch << " per epoch, " << c.epochs << " epochs");
+        CHECK(checkpoint_count(c.checkpoints, c.every, c.steps_per_epoch, c.epochs) == c.expected);
+    }
+}
+
+TEST_CASE("estimate adds start-up, rendezvous, warm-up, evaluation and checkpoints to a run",
+          "[estimate]") {
+    EstimateInput in = base_input();
+    in.samples = 64 * 3 * 100;  // 100 steps per epoch at 3 replicas
+    in.startup_s = 2;
+    in.links.rendezvous_s = 0.5;
+    in.run.warmup_extra_s = 0.25;
+    in.run.eval_samples = 1000;
+    in.run.eval_s_per_sample = 0.001;
+    in.run.checkpoints = true;
+    in.run.checkpoint_s = 0.1;
+    const SizeEstimate one = estimate_size(in, 1);
+    CHECK(one.rendezvous_s == 0);                  // nobody to connect to
+    CHECK(one.eval_s == Approx(1.0));              // the whole test set on one process
+    CHECK(one.checkpoints == 3);
+    CHECK(one.total_s == Approx(2 + 0.25 + 3 * (one.epoch_s + 1.0) + 0.3));
+    const SizeEstimate three = estimate_size(in, 3);
+    CHECK(three.steps_per_epoch == 100);
+    CHECK(three.rendezvous_s == 0.5);
+    CHECK(three.eval_s == Approx(0.334));  // the slowest process: ceil(1000 / 3) samples
+    CHECK(three.total_s == Approx(2 + 0.5 + 0.25 + 3 * (three.epoch_s + 0.334) + 0.3));
+}
+
+TEST_CASE("estimate takes a step measured at a world size for that size only", "[estimate]") {
+    EstimateInput in = base_input();
+    in.measured_steps = {{2, 0.12, 0.03, 0.14}};
+    const SizeEstimate two = estimate_size(in, 2);
+    CHECK(two.step_measured);
+    CHECK(two.step_s == 0.14);
+    CHECK(two.compute_s == 0.12);
+    CHECK(two.hidden_s == Approx(0.01));  // 0.12 + 0.03 - 0.14
+    const SizeEstimate four = estimate_size(in, 4);
+    CHECK_FALSE(four.step_measured);
+    CHECK(four.compute_s == 0.1);  // the model, from the base step
+    CHECK(four.step_s == Approx(four.compute_s + four.allreduce_s - four.hidden_s));
+}

@@ -61,7 +61,7 @@ const Assumption* find(const Plan& plan, const std::string& name) {
 }  // namespace
 
 TEST_CASE("estimate plan without a profile uses the built-in one and says so", "[estimate]") {
-    const auto plan = make_plan(cpu_job(), {}, std::nullopt, catalog());
+    const auto plan = make_plan(cpu_job(), {}, {}, catalog());
     REQUIRE(plan.ok());
     CHECK_FALSE(plan->profile.measured);
     CHECK(plan->profile.parameters == 1199882);
@@ -71,12 +71,12 @@ TEST_CASE("estimate plan without a profile uses the built-in one and says so", "
 }
 
 TEST_CASE("estimate plan compares 1, 2, 4, 8, 16 and the job's replicas by default", "[estimate]") {
-    const auto plan = make_plan(cpu_job(), {}, std::nullopt, catalog());
+    const auto plan = make_plan(cpu_job(), {}, {}, catalog());
     REQUIRE(plan.ok());
     CHECK(plan->input.replicas == std::vector<int>{1, 2, 3, 4, 8, 16});
     PlanFlags flags;
     flags.workers = {8, 2, 2, 32};
-    CHECK(make_plan(cpu_job(), flags, std::nullopt, catalog())->input.replicas ==
+    CHECK(make_plan(cpu_job(), flags, {}, catalog())->input.replicas ==
           std::vector<int>{2, 8, 32});
 }
 
@@ -93,12 +93,12 @@ TEST_CASE("estimate plan takes samples per epoch as the trainer does", "[estimat
         JobFacts job = cpu_job();
         job.dataset = c.dataset;
         job.samples = c.samples;
-        CHECK(make_plan(job, {}, std::nullopt, catalog())->input.samples == c.expected);
+        CHECK(make_plan(job, {}, {}, catalog())->input.samples == c.expected);
     }
 }
 
 TEST_CASE("estimate plan prices CPU replicas by cores and memory", "[estimate]") {
-    const auto plan = make_plan(cpu_job(), {}, std::nullopt, catalog());
+    const auto plan = make_plan(cpu_job(), {}, {}, catalog());
     REQUIRE(plan->input.price_per_replica_hour);
     CHECK(*plan->input.price_per_replica_hour == Approx(2 * 0.03 + 4 * 0.004));
     CHECK(plan->input.links.replicas_per_node == 1);
@@ -109,7 +109,7 @@ TEST_CASE("estimate plan prices GPU replicas by their share of a node", "[estima
     job.gpus = 2;
     PlanFlags flags;
     flags.gpu = "a100";
-    const auto plan = make_plan(job, flags, std::nullopt, catalog());
+    const auto plan = make_plan(job, flags, {}, catalog());
     REQUIRE(plan.ok());
     CHECK(*plan->input.price_per_replica_hour == Approx(8.0));
     CHECK(plan->input.links.replicas_per_node == 4);
@@ -125,7 +125,7 @@ TEST_CASE("estimate plan shares a replica's assumed speed among its processes", 
     job.procs_per_replica = 4;
     PlanFlags flags;
     flags.gpu = "a100";
-    const auto plan = make_plan(job, flags, std::nullopt, catalog());
+    const auto plan = make_plan(job, flags, {}, catalog());
     REQUIRE(plan.ok());
     CHECK(find(*plan, "device speed")->value == "7.8 TFLOP/s");
     CHECK(find(*plan, "device speed")->source ==
@@ -136,17 +136,17 @@ TEST_CASE("estimate plan notes a profile measured with other threads than the jo
           "[estimate]") {
     JobFacts job = cpu_job();
     job.cpu_cores = 8;
-    const auto plan = make_plan(job, {}, measured_profile(1), catalog());
+    const auto plan = make_plan(job, {}, {measured_profile(1)}, catalog());
     REQUIRE(find(*plan, "threads"));
     CHECK(find(*plan, "threads")->value == "2 measured, 8 cores per process");
-    CHECK(find(*make_plan(cpu_job(), {}, measured_profile(1), catalog()), "threads") == nullptr);
+    CHECK(find(*make_plan(cpu_job(), {}, {measured_profile(1)}, catalog()), "threads") == nullptr);
 }
 
 TEST_CASE("estimate plan gives a CPU job one GPU per replica with --gpu, and says so",
           "[estimate]") {
     PlanFlags flags;
     flags.gpu = "t4";
-    const auto plan = make_plan(cpu_job(), flags, std::nullopt, catalog());
+    const auto plan = make_plan(cpu_job(), flags, {}, catalog());
     REQUIRE(plan.ok());
     CHECK(plan->gpus_per_replica == 1);
     CHECK(*plan->input.price_per_replica_hour == Approx(0.5));
@@ -178,14 +178,14 @@ TEST_CASE("estimate plan rejects GPU jobs it cannot price", "[estimate]") {
         job.gpus = c.gpus;
         PlanFlags flags;
         flags.gpu = c.gpu;
-        const auto plan = make_plan(job, flags, std::nullopt, catalog());
+        const auto plan = make_plan(job, flags, {}, catalog());
         REQUIRE_FALSE(plan.ok());
         CHECK(plan.error() == c.message);
     }
 }
 
 TEST_CASE("estimate plan scales a measured profile to the job's batch", "[estimate]") {
-    const auto plan = make_plan(cpu_job(), {}, measured_profile(1), catalog());
+    const auto plan = make_plan(cpu_job(), {}, {measured_profile(1)}, catalog());
     REQUIRE(plan.ok());
     CHECK(plan->profile.measured);
     CHECK(plan->input.step.compute_s == Approx(0.1));  // batch 32 -> 64
@@ -196,7 +196,7 @@ TEST_CASE("estimate plan scales a measured profile to the job's batch", "[estima
 }
 
 TEST_CASE("estimate plan takes bandwidth and overlap measured at two replicas", "[estimate]") {
-    const auto plan = make_plan(cpu_job(), {}, measured_profile(2), catalog());
+    const auto plan = make_plan(cpu_job(), {}, {measured_profile(2)}, catalog());
     REQUIRE(plan.ok());
     CHECK(plan->input.links.intra_node_bytes_per_s == 1.5e9);
     CHECK(plan->input.step.overlap_fraction == 0.5);
@@ -210,7 +210,7 @@ TEST_CASE("estimate plan lets flags override measurements and defaults", "[estim
     flags.latency_s = 1e-4;
     flags.replicas_per_node = 2;
     flags.startup_s = 120;
-    const auto plan = make_plan(cpu_job(), flags, measured_profile(2), catalog());
+    const auto plan = make_plan(cpu_job(), flags, {measured_profile(2)}, catalog());
     REQUIRE(plan.ok());
     const Links& l = plan->input.links;
     CHECK(l.intra_node_bytes_per_s == 3e9);
@@ -224,7 +224,7 @@ TEST_CASE("estimate plan lets flags override measurements and defaults", "[estim
 TEST_CASE("estimate plan puts every --local replica on one machine", "[estimate]") {
     PlanFlags flags;
     flags.local = true;
-    const auto plan = make_plan(cpu_job(), flags, std::nullopt, catalog());
+    const auto plan = make_plan(cpu_job(), flags, {}, catalog());
     CHECK(plan->input.links.replicas_per_node == 0);
     CHECK(plan->input.startup_s == k_default_local_startup_s);
 }
@@ -232,9 +232,112 @@ TEST_CASE("estimate plan puts every --local replica on one machine", "[estimate]
 TEST_CASE("estimate plan refuses a profile of another model", "[estimate]") {
     Profile p = measured_profile(1);
     p.model = "resnet18";
-    const auto plan = make_plan(cpu_job(), {}, p, catalog());
+    const auto plan = make_plan(cpu_job(), {}, {p}, catalog());
     REQUIRE_FALSE(plan.ok());
     CHECK(plan.error() ==
           "--profile: profile.json was measured with model resnet18, but the job trains "
           "mnist-cnn (got resnet18)");
+}
+
+TEST_CASE("estimate plan takes a whole run's extra costs from the profile", "[estimate]") {
+    Profile p = measured_profile(1);
+    p.batch_size = 64;
+    p.startup_s = 0.9;
+    p.warmup_steps = 4;
+    p.warmup_s = 0.5;  // 4 x 0.05 at the warm rate: 0.3 more
+    p.eval_warmup_s = 0.2;
+    p.eval_s_per_sample = 0.0004;
+    p.checkpoint_bytes = 9'600'000;
+    p.checkpoint_s = 0.05;
+    JobFacts job = cpu_job();
+    job.checkpoints = true;
+    job.checkpoint_every = 100;
+    PlanFlags local;
+    local.local = true;
+    const auto plan = make_plan(job, local, {p}, catalog());
+    REQUIRE(plan.ok());
+    const RunCost& run = plan->input.run;
+    CHECK(run.warmup_extra_s == Approx(0.5));
+    CHECK(run.eval_samples == 10000);  // the MNIST test set
+    CHECK(run.eval_s_per_sample == 0.0004);
+    CHECK(run.checkpoints);
+    CHECK(run.checkpoint_every == 100);
+    CHECK(run.checkpoint_s == 0.05);
+    CHECK(plan->input.startup_s == 0.9);  // --local: the process start alone
+    CHECK(find(*plan, "start-up overhead")->source ==
+          "measured: profile.json: process start to first step at world size 1");
+    CHECK(find(*plan, "checkpoint")->source ==
+          "measured: profile.json (9.6 MB); written at every epoch's end and every 100 steps "
+          "(trainer.checkpointEvery)");
+    const auto cluster = make_plan(job, {}, {p}, catalog());
+    CHECK(cluster->input.startup_s == Approx(k_default_startup_s + 0.9));
+}
+
+TEST_CASE("estimate plan assumes what an older or built-in profile does not hold", "[estimate]") {
+    JobFacts job = cpu_job();
+    job.dataset = "synthetic";
+    job.samples = 5000;
+    job.checkpoints = true;
+    Profile older = measured_profile(1);
+    older.forward_s_per_step = 0.02;  // batch 32
+    const auto plan = make_plan(job, {}, {older}, catalog());
+    REQUIRE(plan.ok());
+    CHECK(plan->input.run.eval_samples == 1000);  // a fifth of the synthetic samples
+    CHECK(plan->input.run.warmup_extra_s == 0);
+    // Evaluation at the forward time of a training sample (0.02 s per 32 samples).
+    CHECK(plan->input.run.eval_s_per_sample == Approx(0.02 / 32));
+    CHECK(find(*plan, "evaluation per test sample")->source ==
+          "assumed: the profile's forward time per training sample");
+    CHECK(find(*plan, "checkpoint")->source.rfind("assumed: 9.6 MB", 0) == 0);
+    CHECK(plan->input.run.checkpoint_s == Approx(2 * 4799528 / 200e6));
+    CHECK(plan->input.links.rendezvous_s == k_default_rendezvous_s);
+    job.checkpoints = false;
+    CHECK(find(*make_plan(job, {}, {}, catalog()), "checkpoints")->value == "none");
+}
+
+TEST_CASE("estimate plan uses a profile at two ranks for that size and the rendezvous",
+          "[estimate]") {
+    Profile one = measured_profile(1);
+    one.batch_size = 64;
+    one.startup_s = 0.8;
+    Profile two = measured_profile(2);
+    two.batch_size = 64;
+    two.source = "profile-2.json";
+    two.startup_s = 1.1;
+    two.compute_s_per_step = 0.06;
+    two.allreduce_s_per_step = 0.02;
+    two.samples_per_sec = 1600;  // 64 x 2 / 0.08 s
+    const auto plan = make_plan(cpu_job(), {}, {two, one}, catalog());
+    REQUIRE(plan.ok());
+    CHECK(plan->profile.source == "profile.json");  // compute from the smallest world size
+    CHECK(plan->input.links.intra_node_bytes_per_s == 1.5e9);
+    CHECK(plan->input.links.rendezvous_s == Approx(0.3));
+    REQUIRE(plan->input.measured_steps.size() == 1);
+    CHECK(plan->input.measured_steps[0].world_size == 2);
+    CHECK(plan->input.measured_steps[0].step_s == Approx(0.08));
+    CHECK(find(*plan, "step at world size 2")->source ==
+          "measured: profile-2.json (compute 60ms, all-reduce 20ms alone, overlapped)");
+    two.batch_size = 32;
+    const auto other_batch = make_plan(cpu_job(), {}, {one, two}, catalog());
+    CHECK(other_batch->input.measured_steps.empty());
+    CHECK(find(*other_batch, "step at world size 2")->value == "modelled");
+}
+
+TEST_CASE("estimate plan refuses profiles of two models or two at one world size", "[estimate]") {
+    Profile one = measured_profile(1);
+    Profile other = measured_profile(2);
+    other.model = "mlp";
+    other.source = "mlp.json";
+    const auto models = make_plan(cpu_job(), {}, {one, other}, catalog());
+    REQUIRE_FALSE(models.ok());
+    CHECK(models.error() ==
+          "--profile: mlp.json was measured with model mlp, profile.json with mnist-cnn; give "
+          "profiles of one model (got mlp.json)");
+    Profile again = measured_profile(1);
+    again.source = "again.json";
+    const auto same = make_plan(cpu_job(), {}, {one, again}, catalog());
+    REQUIRE_FALSE(same.ok());
+    CHECK(same.error() ==
+          "--profile: profile.json and again.json were both measured at world size 1; give one "
+          "profile per world size (got again.json)");
 }

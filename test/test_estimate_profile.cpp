@@ -63,6 +63,35 @@ TEST_CASE("estimate reads the warm-up and the spread, and profiles written befor
     CHECK(older->compute_s_stddev == 0);
 }
 
+TEST_CASE("estimate reads what a whole run costs besides its steps, 0 in older profiles",
+          "[estimate]") {
+    auto json = trainer_profile();
+    json["startup_s"] = 0.9;
+    json["warmup_s"] = 0.4;
+    json["eval_s_per_sample"] = 0.0004;
+    json["eval_warmup_s"] = 0.5;
+    json["checkpoint_bytes"] = 9620264;
+    json["checkpoint_s"] = 0.05;
+    const auto p = parse_profile(json.dump(), "profile.json");
+    REQUIRE(p.ok());
+    CHECK(p->startup_s == 0.9);
+    CHECK(p->warmup_s == 0.4);
+    CHECK(p->eval_s_per_sample == 0.0004);
+    CHECK(p->eval_warmup_s == 0.5);
+    CHECK(p->checkpoint_bytes == 9620264);
+    CHECK(p->checkpoint_s == 0.05);
+    const auto older = parse_profile(trainer_profile().dump(), "profile.json");
+    REQUIRE(older.ok());
+    CHECK(older->startup_s == 0);
+    CHECK(older->eval_s_per_sample == 0);
+    CHECK(older->checkpoint_s == 0);
+    json["startup_s"] = -1;
+    const auto bad = parse_profile(json.dump(), "profile.json");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().find("startup_s") != std::string::npos);
+    CHECK(bad.error().find("profile.json") != std::string::npos);
+}
+
 TEST_CASE("estimate rejects a bad profile naming the file and the key", "[estimate]") {
     struct Case {
         std::string key;
@@ -171,6 +200,12 @@ TEST_CASE("the profile the trainer writes is the one kftrain estimate reads", "[
     p.allreduce_bandwidth_bytes_per_s = 2.2e8;
     p.overlap_fraction = 0.25;
     p.samples_per_sec = 91.5;
+    p.startup_s = 1.5;
+    p.warmup_s = 2.5;
+    p.eval_s_per_sample = 0.003;
+    p.eval_warmup_s = 0.7;
+    p.checkpoint_bytes = 89400000;
+    p.checkpoint_s = 0.4;
     auto read =
         kftrain::estimate::parse_profile(kftrain::trainer::profile_json(p).dump(), "profile.json");
     REQUIRE(read);
@@ -190,6 +225,12 @@ TEST_CASE("the profile the trainer writes is the one kftrain estimate reads", "[
     CHECK(fields.allreduce_bandwidth_bytes_per_s == p.allreduce_bandwidth_bytes_per_s);
     CHECK(fields.overlap_fraction == p.overlap_fraction);
     CHECK(fields.samples_per_sec == p.samples_per_sec);
+    CHECK(fields.startup_s == p.startup_s);
+    CHECK(fields.warmup_s == p.warmup_s);
+    CHECK(fields.eval_s_per_sample == p.eval_s_per_sample);
+    CHECK(fields.eval_warmup_s == p.eval_warmup_s);
+    CHECK(fields.checkpoint_bytes == p.checkpoint_bytes);
+    CHECK(fields.checkpoint_s == p.checkpoint_s);
     CHECK(read->measured);
     CHECK_FALSE(read->trainer_version.empty());
 }

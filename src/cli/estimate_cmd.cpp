@@ -25,7 +25,9 @@ constexpr const char* k_estimate_examples =
     "  # The cheapest size that finishes within two hours\n"
     "  kftrain estimate -f job.yaml --profile profile.json --deadline 2h\n"
     "  # The fastest size within $50\n"
-    "  kftrain estimate -f job.yaml --profile profile.json --budget 50\n\n"
+    "  kftrain estimate -f job.yaml --profile profile.json --budget 50\n"
+    "  # With a profile measured at 2 ranks too: 2 replicas use its measured step\n"
+    "  kftrain estimate -f job.yaml --profile profile.json --profile profile-2ranks.json\n\n"
     "Without --profile, a built-in profile computed from the model's FLOPs and an assumed\n"
     "device speed is used, and the output says so. Every default is printed under the table.";
 
@@ -146,9 +148,11 @@ void setup_estimate(CLI::App& app, Context& ctx) {
         "estimate", "Estimate time, speedup and cost of a job over numbers of replicas");
     sub->footer(k_estimate_examples);
     job::add_job_file_flags(*sub, o->job);
-    sub->add_option("--profile", o->profile,
-                    "Profile measured by `kftrain-trainer --benchmark STEPS --profile-out FILE` "
-                    "(default: a built-in profile computed from the model's FLOPs)");
+    sub->add_option("--profile", o->profiles,
+                    "Profile measured by `kftrain-trainer --benchmark STEPS --profile-out FILE`; "
+                    "repeat it with profiles at other world sizes, each size measured uses its "
+                    "own step (default: a built-in profile computed from the model's FLOPs)")
+        ->allow_extra_args(false);
     sub->add_option("--workers", o->workers,
                     "Replica counts to compare, e.g. 1,2,4,8,16 (default: those and the job "
                     "file's replicas)");
@@ -194,8 +198,10 @@ util::Status EstimateOptions::validate() {
         return parsed.error_value();
     }
     request = std::move(*parsed);
-    if (auto refused = job::refuse_stdin("--profile", profile); !refused) {
-        return refused;
+    for (const auto& profile : profiles) {
+        if (auto refused = job::refuse_stdin("--profile", profile); !refused) {
+            return refused;
+        }
     }
     if (auto refused = job::refuse_stdin("--prices", prices); !refused) {
         return refused;
@@ -211,11 +217,10 @@ util::Status EstimateOptions::validate() {
 int EstimateOptions::run(Context& ctx) const {
     estimate::PlanFlags flags = request.flags;
     flags.local = ctx.global.local || spec.backend == "local";
-    const bool deadline_goal =
-        request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
+    const bool deadline_goal = request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
     const GoalFlag goal_flag =
         deadline_goal ? GoalFlag{"--deadline", deadline} : GoalFlag{"--budget", budget};
-    auto report = cost::build_report(spec, flags, request.goal, {profile, prices}, goal_flag.name);
+    auto report = cost::build_report(spec, flags, request.goal, {profiles, prices}, goal_flag.name);
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }

@@ -8,9 +8,9 @@
 #include "cli/context.h"
 #include "cli/job/input.h"
 #include "cli/view/output_format.h"
-#include "manifest/job_spec.h"
 #include "estimate/plan.h"
 #include "estimate/report.h"
+#include "manifest/job_spec.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -24,7 +24,7 @@ struct EstimateRequest {
 // Everything `kftrain estimate` takes.
 struct EstimateOptions {
     job::JobInput job;
-    std::string profile;
+    std::vector<std::string> profiles;  // --profile, repeatable
     std::string workers;
     std::string gpu;
     std::string network;

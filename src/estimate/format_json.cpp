@@ -19,6 +19,10 @@ Json size_json(const SizeEstimate& s) {
     j["hidden_s_per_step"] = s.hidden_s;
     j["step_s"] = s.step_s;
     j["epoch_s"] = s.epoch_s;
+    j["rendezvous_s"] = s.rendezvous_s;
+    j["eval_s"] = s.eval_s;
+    j["checkpoints"] = s.checkpoints;
+    j["checkpoint_s"] = s.checkpoint_s;
     j["total_s"] = s.total_s;
     j["speedup"] = s.speedup;
     j["efficiency"] = s.efficiency;
@@ -56,6 +60,9 @@ Json report_to_json(const Report& r) {
     j["batch_size"] = p.input.batch_size;
     j["samples"] = p.input.samples;
     j["epochs"] = p.input.epochs;
+    j["test_samples"] = p.input.run.eval_samples;
+    j["startup_s"] = p.input.startup_s;
+    j["warmup_s"] = p.input.run.warmup_extra_s;
     j["profile"] = {{"source", p.profile.source}, {"measured", p.profile.measured}};
     j["currency"] = p.currency;
     j["price_per_replica_hour"] =

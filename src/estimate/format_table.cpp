@@ -121,8 +121,9 @@ std::string assumptions(const Report& r) {
     }
     out +=
         "\nModel: step = compute + all-reduce - overlap; all-reduce = 2(P-1)/P x gradients /\n"
-        "bandwidth + 2(P-1) x latency over P processes; total = epochs x steps x step +\n"
-        "start-up; speedup = total(1) / total(N); cost = N x price per replica-hour x total.\n";
+        "bandwidth + 2(P-1) x latency over P processes; total = start-up (+ rendezvous at\n"
+        "P > 1) + warm-up + epochs x (steps x step + evaluation) + checkpoints; speedup =\n"
+        "total(1) / total(N); cost = N x price per replica-hour x total.\n";
     return out;
 }
 

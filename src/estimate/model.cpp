@@ -1,6 +1,7 @@
 #include "estimate/model.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "estimate/running_cost.h"
 
@@ -36,6 +37,20 @@ double ring_allreduce_s(int64_t bytes, int world, double bytes_per_s, double lat
     return hops / world * static_cast<double>(bytes) / bytes_per_s + hops * latency_s;
 }
 
+int64_t checkpoint_count(bool checkpoints, int64_t every, int64_t steps_per_epoch, int epochs) {
+    if (!checkpoints || epochs <= 0) {
+        return 0;
+    }
+    int64_t count = epochs;
+    if (every > 0 && steps_per_epoch > 0) {
+        // Epoch k's last step, k x steps_per_epoch, is a multiple of every when k is a multiple
+        // of every / gcd(steps_per_epoch, every); that checkpoint is the epoch's own.
+        const int64_t both = every / std::gcd(steps_per_epoch, every);
+        count += steps_per_epoch * epochs / every - epochs / both;
+    }
+    return count;
+}
+
 SizeEstimate estimate_size(const EstimateInput& in, int replicas) {
     SizeEstimate s;
     s.replicas = replicas;
@@ -46,13 +61,32 @@ SizeEstimate estimate_size(const EstimateInput& in, int replicas) {
     s.global_batch = int64_t{in.batch_size} * s.world_size;
     // DistributedSampler without drop_last: ceil(samples / world) per process.
     s.steps_per_epoch = ceil_div(ceil_div(in.samples, s.world_size), in.batch_size);
-    s.compute_s = in.step.compute_s;
-    s.allreduce_s =
-        ring_allreduce_s(in.step.gradient_bytes, s.world_size, bandwidth, in.links.latency_s);
-    s.hidden_s = std::min(in.step.overlap_fraction * s.allreduce_s, in.step.backward_s);
-    s.step_s = s.compute_s + s.allreduce_s - s.hidden_s;
+    const auto measured =
+        std::find_if(in.measured_steps.begin(), in.measured_steps.end(),
+                     [&](const MeasuredStep& m) { return m.world_size == s.world_size; });
+    if (measured != in.measured_steps.end()) {
+        s.step_measured = true;
+        s.compute_s = measured->compute_s;
+        s.allreduce_s = measured->allreduce_s;
+        s.step_s = measured->step_s;
+        s.hidden_s = std::max(0.0, s.compute_s + s.allreduce_s - s.step_s);
+    } else {
+        s.compute_s = in.step.compute_s;
+        s.allreduce_s =
+            ring_allreduce_s(in.step.gradient_bytes, s.world_size, bandwidth, in.links.latency_s);
+        s.hidden_s = std::min(in.step.overlap_fraction * s.allreduce_s, in.step.backward_s);
+        s.step_s = s.compute_s + s.allreduce_s - s.hidden_s;
+    }
     s.epoch_s = static_cast<double>(s.steps_per_epoch) * s.step_s;
-    s.total_s = in.epochs * s.epoch_s + in.startup_s;
+    // The test set is dealt round-robin: the slowest process evaluates ceil(samples / world).
+    s.eval_s =
+        static_cast<double>(ceil_div(in.run.eval_samples, s.world_size)) * in.run.eval_s_per_sample;
+    s.checkpoints =
+        checkpoint_count(in.run.checkpoints, in.run.checkpoint_every, s.steps_per_epoch, in.epochs);
+    s.checkpoint_s = static_cast<double>(s.checkpoints) * in.run.checkpoint_s;
+    s.rendezvous_s = s.world_size > 1 ? in.links.rendezvous_s : 0;
+    s.total_s = in.startup_s + s.rendezvous_s + in.run.warmup_extra_s +
+                in.epochs * (s.epoch_s + s.eval_s) + s.checkpoint_s;
     if (in.price_per_replica_hour) {
         s.cost = cost_so_far(s.total_s, replicas, *in.price_per_replica_hour);
     }

@@ -14,12 +14,32 @@ struct StepCost {
     double overlap_fraction = 0;  // share of all-reduce hidden behind backward, 0..1
 };
 
+// What a whole run costs besides its warm steps; a 0 leaves that part out.
+struct RunCost {
+    double warmup_extra_s = 0;     // the first steps' time over that of warm ones, once a run
+    int64_t eval_samples = 0;      // test samples, split over the processes after every epoch
+    double eval_s_per_sample = 0;  // evaluating one of them on one process
+    bool checkpoints = false;      // trainer.checkpointDir set: rank 0 writes at every epoch end
+    int64_t checkpoint_every = 0;  // and every this many steps (0: at epoch ends only)
+    double checkpoint_s = 0;       // writing one; the other ranks wait for it
+};
+
 // The links between processes: one bandwidth inside a node, another between nodes.
 struct Links {
     double intra_node_bytes_per_s = 0;
     double inter_node_bytes_per_s = 0;
     double latency_s = 0;       // per ring hop
     int replicas_per_node = 0;  // 0: every size fits one node
+    double rendezvous_s = 0;    // connecting the processes, once a run of 2 or more
+};
+
+// A step measured at one world size by a profile at that size: used there instead of the
+// model, whose compute and all-reduce it already holds with the contention between them.
+struct MeasuredStep {
+    int world_size = 0;
+    double compute_s = 0;
+    double allreduce_s = 0;  // alone
+    double step_s = 0;       // whole, all-reduce overlapping backward
 };
 
 // Everything the model needs, already resolved from the job, profile, flags and prices.
@@ -29,7 +49,9 @@ struct EstimateInput {
     int procs_per_replica = 1;  // nprocPerNode
     int64_t samples = 0;        // training samples per epoch
     int epochs = 1;
-    double startup_s = 0;  // scheduling, image pull and rendezvous, once per job
+    double startup_s = 0;  // scheduling, image pull, process start and rendezvous, once
+    RunCost run;
+    std::vector<MeasuredStep> measured_steps;  // at most one per world size
     Links links;
     std::optional<double> price_per_replica_hour;
     std::vector<int> replicas;  // the sizes to compare, each >= 1
@@ -46,8 +68,13 @@ struct SizeEstimate {
     double allreduce_s = 0;  // per step, before overlap
     double hidden_s = 0;     // of allreduce_s, hidden behind backward
     double step_s = 0;
-    double epoch_s = 0;
-    double total_s = 0;          // epochs plus start-up
+    bool step_measured = false;  // taken from a profile at this world size
+    double epoch_s = 0;          // its training steps
+    double rendezvous_s = 0;     // once, at world size 2 or more
+    double eval_s = 0;           // the evaluation after each epoch
+    int64_t checkpoints = 0;     // written in the whole run
+    double checkpoint_s = 0;     // all of them together
+    double total_s = 0;          // start-up, warm-up, epochs, evaluations and checkpoints
     double speedup = 1;          // total time at 1 replica / total time here
     double efficiency = 1;       // speedup / replicas
     std::optional<double> cost;  // replicas x price per replica-hour x total hours
@@ -63,6 +90,10 @@ struct Estimate {
 // Return the time of one ring all-reduce of bytes over world processes:
 // 2(P-1)/P x bytes / bandwidth + 2(P-1) x latency; 0 for one process.
 double ring_allreduce_s(int64_t bytes, int world, double bytes_per_s, double latency_s);
+
+// Return how many checkpoints a run writes: one at every epoch's end, and one every `every`
+// steps (0: none) except where that step ends an epoch; 0 without checkpoints.
+int64_t checkpoint_count(bool checkpoints, int64_t every, int64_t steps_per_epoch, int epochs);
 
 // Estimate one size.
 SizeEstimate estimate_size(const EstimateInput& input, int replicas);

@@ -1,12 +1,11 @@
 #include "estimate/network_shape.h"
 
+#include "wire/dataset_sizes.h"
+
 namespace kftrain::estimate {
 namespace {
 
 constexpr int k_classes = 10;
-constexpr int64_t k_mnist_train = 60000;
-constexpr int64_t k_cifar10_train = 50000;
-constexpr int64_t k_synthetic_default = 2048;  // the trainer's size when samples is 0
 
 // Follows an activation of shape channels x rows x cols through layers, counting
 // parameters and multiply-accumulates.
@@ -119,14 +118,16 @@ NetworkShape resnet18(const DatasetShape& in) {
 
 std::optional<DatasetShape> dataset_shape(const std::string& dataset, const std::string& model) {
     if (dataset == "mnist") {
-        return DatasetShape{1, 28, 28, k_mnist_train};
+        return DatasetShape{1, 28, 28, wire::k_mnist_train_samples, wire::k_mnist_test_samples};
     }
     if (dataset == "cifar10") {
-        return DatasetShape{3, 32, 32, k_cifar10_train};
+        return DatasetShape{3, 32, 32, wire::k_cifar10_train_samples, wire::k_cifar10_test_samples};
     }
     if (dataset == "synthetic") {
-        return model == "resnet18" ? DatasetShape{3, 32, 32, k_synthetic_default}
-                                   : DatasetShape{1, 28, 28, k_synthetic_default};
+        constexpr int64_t train = wire::k_default_synthetic_samples;
+        constexpr int64_t test = wire::synthetic_test_count(train);
+        return model == "resnet18" ? DatasetShape{3, 32, 32, train, test}
+                                   : DatasetShape{1, 28, 28, train, test};
     }
     return std::nullopt;
 }

@@ -18,6 +18,7 @@ struct DatasetShape {
     int rows = 28;
     int cols = 28;
     int64_t train_samples = 0;
+    int64_t test_samples = 0;  // evaluated after every epoch
 };
 
 // Return the shape of mnist, cifar10 or synthetic (whose images follow the model, as the

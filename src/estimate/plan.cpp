@@ -105,6 +105,7 @@ util::Result<Profile> resolve_profile(const JobFacts& job, const std::optional<P
         p.compute_s_per_step *= scale;
         p.forward_s_per_step *= scale;
         p.backward_s_per_step *= scale;
+        p.warmup_s *= scale;
         plan.assumptions.push_back(
             {"batch scaling", fmt::format("x{:.3g}", scale),
              fmt::format("assumed: compute grows linearly from the profile's batch {} to the "
@@ -112,6 +113,55 @@ util::Result<Profile> resolve_profile(const JobFacts& job, const std::optional<P
                          measured->batch_size, job.batch_size)});
     }
     return p;
+}
+
+// Order the measured profiles by world size; refuse two of other models or of one size.
+util::Result<std::vector<Profile>> by_world_size(std::vector<Profile> profiles) {
+    std::stable_sort(profiles.begin(), profiles.end(), [](const Profile& a, const Profile& b) {
+        return a.world_size < b.world_size;
+    });
+    for (std::size_t i = 1; i < profiles.size(); ++i) {
+        const Profile& first = profiles.front();
+        const Profile& p = profiles[i];
+        if (p.model != first.model) {
+            return util::error(fmt::format(
+                "--profile: {} was measured with model {}, {} with {}; give profiles of one "
+                "model (got {})",
+                p.source, p.model, first.source, first.model, p.source));
+        }
+        if (p.world_size == profiles[i - 1].world_size) {
+            return util::error(fmt::format(
+                "--profile: {} and {} were both measured at world size {}; give one profile "
+                "per world size (got {})",
+                profiles[i - 1].source, p.source, p.world_size, p.source));
+        }
+    }
+    return profiles;
+}
+
+// Take the step measured by each profile at world size 2 or more, for that size.
+void resolve_measured_steps(const JobFacts& job, const std::vector<Profile>& profiles, Plan& plan) {
+    for (const Profile& p : profiles) {
+        if (p.world_size < 2 || p.samples_per_sec <= 0) {
+            continue;
+        }
+        const std::string name = fmt::format("step at world size {}", p.world_size);
+        if (p.batch_size != job.batch_size) {
+            plan.assumptions.push_back(
+                {name, "modelled",
+                 fmt::format("{} not used: measured at batch {}, the job's is {}", p.source,
+                             p.batch_size, job.batch_size)});
+            continue;
+        }
+        const MeasuredStep step{
+            p.world_size, p.compute_s_per_step, p.allreduce_s_per_step,
+            p.batch_size * static_cast<double>(p.world_size) / p.samples_per_sec};
+        plan.input.measured_steps.push_back(step);
+        plan.assumptions.push_back(
+            {name, format_duration(step.step_s),
+             fmt::format("measured: {} (compute {}, all-reduce {} alone, overlapped)", p.source,
+                         format_duration(step.compute_s), format_duration(step.allreduce_s))});
+    }
 }
 
 // Fill the step cost from the profile and say where each part came from.
@@ -145,21 +195,34 @@ const std::vector<int>& default_workers() {
 }
 
 util::Result<Plan> make_plan(const JobFacts& job, const PlanFlags& flags,
-                             const std::optional<Profile>& measured, const PriceCatalog& prices) {
+                             const std::vector<Profile>& measured, const PriceCatalog& prices) {
     Plan plan;
     plan.job_replicas = job.replicas;
     if (auto status = resolve_device(job, flags, prices, plan); !status.ok()) {
         return util::error(status.error());
     }
-    auto profile = resolve_profile(job, measured, plan);
+    auto profiles = by_world_size(measured);
+    if (!profiles.ok()) {
+        return util::error(profiles.error());
+    }
+    for (const Profile& p : *profiles) {
+        if (p.world_size > 1) {
+            plan.multi_rank = p;
+            break;
+        }
+    }
+    auto profile = resolve_profile(
+        job, profiles->empty() ? std::nullopt : std::optional<Profile>(profiles->front()), plan);
     if (!profile.ok()) {
         return util::error(profile.error());
     }
     plan.profile = *profile;
     resolve_step(plan.profile, plan);
+    resolve_measured_steps(job, *profiles, plan);
     if (auto status = resolve_sizes(job, flags, plan); !status.ok()) {
         return util::error(status.error());
     }
+    resolve_run(job, plan);
     resolve_links(flags, prices, plan);
     resolve_price(job, prices, plan);
     return plan;

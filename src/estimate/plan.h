@@ -24,7 +24,9 @@ struct JobFacts {
     std::string dataset = "synthetic";
     int batch_size = 64;
     int epochs = 1;
-    int64_t samples = 0;  // 0: the whole data set
+    int64_t samples = 0;           // 0: the whole data set
+    bool checkpoints = false;      // trainer.checkpointDir set
+    int64_t checkpoint_every = 0;  // trainer.checkpointEvery
 };
 
 // The estimate's flags; unset ones fall back to the profile, the prices or a default.
@@ -49,8 +51,9 @@ struct Assumption {
 // The model's input, resolved, with every assumption behind it.
 struct Plan {
     EstimateInput input;
-    Profile profile;
-    std::string device;  // the GPU type, or "cpu"
+    Profile profile;                    // the measured one at the smallest world size
+    std::optional<Profile> multi_rank;  // the measured one at the smallest world size > 1
+    std::string device;                 // the GPU type, or "cpu"
     int gpus_per_replica = 0;
     int job_replicas = 1;
     std::string currency = "USD";  // the price catalog's
@@ -61,6 +64,8 @@ struct Plan {
 constexpr double k_default_startup_s = 60;
 // Default start-up overhead of a --local job (processes, libtorch, data loading).
 constexpr double k_default_local_startup_s = 5;
+// Default time processes take to connect (the store, then Gloo's mesh) at 2 or more.
+constexpr double k_default_rendezvous_s = 0.25;
 // Default latency of one ring hop.
 constexpr double k_default_latency_s = 30e-6;
 // Default bandwidth between the processes of one CPU machine (Gloo over loopback).
@@ -72,9 +77,11 @@ constexpr double k_default_network_bytes_per_s = 10e9 / 8;
 // Default replica sizes to compare.
 const std::vector<int>& default_workers();
 
-// Resolve the model's input from the job, the flags, a measured profile (or a built-in
-// one when unset) and the price catalog; errors name the flag or field at fault.
+// Resolve the model's input from the job, the flags, the measured profiles (a built-in one
+// when there are none; at most one per world size, all of one model) and the price
+// catalog; errors name the flag or field at fault. The profile at the smallest world size
+// times compute; one at each larger world size gives that size its measured step.
 util::Result<Plan> make_plan(const JobFacts& job, const PlanFlags& flags,
-                             const std::optional<Profile>& measured, const PriceCatalog& prices);
+                             const std::vector<Profile>& measured, const PriceCatalog& prices);
 
 }  // namespace kftrain::estimate

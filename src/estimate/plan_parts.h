@@ -9,6 +9,9 @@ namespace kftrain::estimate {
 // Fill the sizes to compare, the batch, processes, samples and epochs.
 util::Status resolve_sizes(const JobFacts& job, const PlanFlags& flags, Plan& plan);
 
+// Fill what a run costs besides its steps: warm-up, evaluation and checkpoints.
+void resolve_run(const JobFacts& job, Plan& plan);
+
 // Fill the links between processes: bandwidths, latency, replicas per node, start-up.
 void resolve_links(const PlanFlags& flags, const PriceCatalog& prices, Plan& plan);
 

@@ -139,6 +139,12 @@ util::Result<Profile> parse_profile(const std::string& text, const std::string& 
         r.nullable("allreduce_bandwidth_bytes_per_s", 0, true, 1e300);
     p.overlap_fraction = r.nullable("overlap_fraction", 0, false, 1);
     p.samples_per_sec = r.number("samples_per_sec", 0, false);
+    p.startup_s = r.optional_number("startup_s", 0, 0);
+    p.warmup_s = r.optional_number("warmup_s", 0, 0);
+    p.eval_s_per_sample = r.optional_number("eval_s_per_sample", 0, 0);
+    p.eval_warmup_s = r.optional_number("eval_warmup_s", 0, 0);
+    p.checkpoint_bytes = r.optional_integer("checkpoint_bytes", 0, 0);
+    p.checkpoint_s = r.optional_number("checkpoint_s", 0, 0);
     p.trainer_version = r.text("trainer_version");
     if (r.error()) {
         return util::error(*r.error());

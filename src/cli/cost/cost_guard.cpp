@@ -33,8 +33,8 @@ util::Status validate_cost_guard(const CostGuard& guard) {
         return util::ok_status();
     }
     if (!estimate::parse_money(guard.max_cost)) {
-        return util::error(fmt::format(
-            "--max-cost: must be an amount such as 50 or 12.50 (got {})", guard.max_cost));
+        return util::error(fmt::format("--max-cost: must be an amount such as 50 or 12.50 (got {})",
+                                       guard.max_cost));
     }
     return util::ok_status();
 }
@@ -49,7 +49,10 @@ int check_cost_guard(const CostGuard& guard, const manifest::JobSpec& spec, Cont
     flags.gpu = guard.gpu;
     flags.local = ctx.global.local || spec.backend == "local";
     auto report = build_report(spec, flags, estimate::Goal{estimate::Goal::Kind::budget, budget},
-                               {guard.profile, guard.prices}, "--max-cost");
+                               {guard.profile.empty() ? std::vector<std::string>()
+                                                      : std::vector<std::string>{guard.profile},
+                                guard.prices},
+                               "--max-cost");
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }

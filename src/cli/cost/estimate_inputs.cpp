@@ -49,6 +49,8 @@ estimate::JobFacts job_facts(const manifest::JobSpec& spec) {
     j.batch_size = static_cast<int>(trainer_int(spec, "batchSize", 64));
     j.epochs = static_cast<int>(trainer_int(spec, "epochs", 1));
     j.samples = trainer_int(spec, "samples", 0);
+    j.checkpoints = !spec.trainer_value("checkpointDir", "").empty();
+    j.checkpoint_every = trainer_int(spec, "checkpointEvery", 0);
     return j;
 }
 
@@ -79,19 +81,20 @@ util::Result<Pricing> load_pricing(const std::string& prices_flag, const std::st
     return Pricing{*catalog, gpu_flag};
 }
 
-util::Result<std::optional<estimate::Profile>> load_profile(const std::string& path) {
-    if (path.empty()) {
-        return std::optional<estimate::Profile>();
+util::Result<std::vector<estimate::Profile>> load_profiles(const std::vector<std::string>& paths) {
+    std::vector<estimate::Profile> profiles;
+    for (const auto& path : paths) {
+        auto text = manifest::read_file(path);
+        if (!text) {
+            return util::error("--profile: " + text.error());
+        }
+        auto profile = estimate::parse_profile(*text, path);
+        if (!profile) {
+            return util::error(profile.error());
+        }
+        profiles.push_back(std::move(*profile));
     }
-    auto text = manifest::read_file(path);
-    if (!text) {
-        return util::error("--profile: " + text.error());
-    }
-    auto profile = estimate::parse_profile(*text, path);
-    if (!profile) {
-        return util::error(profile.error());
-    }
-    return std::optional<estimate::Profile>(*profile);
+    return profiles;
 }
 
 util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
@@ -103,11 +106,11 @@ util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
     if (!prices) {
         return util::error(prices.error());
     }
-    auto profile = load_profile(sources.profile);
-    if (!profile) {
-        return util::error(profile.error());
+    auto profiles = load_profiles(sources.profiles);
+    if (!profiles) {
+        return util::error(profiles.error());
     }
-    auto plan = estimate::make_plan(job_facts(spec), flags, *profile, *prices);
+    auto plan = estimate::make_plan(job_facts(spec), flags, *profiles, *prices);
     if (!plan) {
         return util::error(plan.error());
     }

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/cost/job_cost.h"
 #include "estimate/plan.h"
@@ -22,13 +23,13 @@ util::Result<estimate::PriceCatalog> load_prices(const std::string& prices_flag)
 // Read the price catalog (as load_prices) and check --gpu against it; errors name the flag.
 util::Result<Pricing> load_pricing(const std::string& prices_flag, const std::string& gpu_flag);
 
-// Read a profile file; nullopt when path is empty (the estimate uses a built-in profile).
-util::Result<std::optional<estimate::Profile>> load_profile(const std::string& path);
+// Read the profile files; none when paths is empty (the estimate uses a built-in profile).
+util::Result<std::vector<estimate::Profile>> load_profiles(const std::vector<std::string>& paths);
 
-// Where the estimate reads its profile and prices from; empty: built-in.
+// Where the estimate reads its profiles and prices from; empty: built-in.
 struct EstimateSources {
-    std::string profile;  // --profile
-    std::string prices;   // --prices
+    std::vector<std::string> profiles;  // --profile, once per world size
+    std::string prices;                 // --prices
 };
 
 // Load the profile and prices, plan and run the estimate for a job, and make the choice
