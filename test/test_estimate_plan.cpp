@@ -312,6 +312,8 @@ TEST_CASE("estimate plan uses a profile at two ranks for that size and the rende
     CHECK(plan->profile.source == "profile.json");  // compute from the smallest world size
     CHECK(plan->input.links.intra_node_bytes_per_s == 1.5e9);
     CHECK(plan->input.links.rendezvous_s == Approx(0.3));
+    CHECK(plan->input.step.overlap_fraction == 0.5);  // measured where there was a peer
+    CHECK(find(*plan, "all-reduce overlap")->source.rfind("measured: profile-2.json", 0) == 0);
     REQUIRE(plan->input.measured_steps.size() == 1);
     CHECK(plan->input.measured_steps[0].world_size == 2);
     CHECK(plan->input.measured_steps[0].step_s == Approx(0.08));

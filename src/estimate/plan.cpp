@@ -170,7 +170,12 @@ void resolve_step(const Profile& p, Plan& plan) {
     step.compute_s = p.compute_s_per_step;
     step.backward_s = p.backward_s_per_step;
     step.gradient_bytes = p.gradient_bytes;
-    step.overlap_fraction = p.overlap_fraction.value_or(0.0);
+    // Overlap needs 2+ ranks: from this profile, else from the one measured at 2+ ranks.
+    const Profile* overlap_from = p.overlap_fraction ? &p : nullptr;
+    if (!overlap_from && plan.multi_rank && plan.multi_rank->overlap_fraction) {
+        overlap_from = &*plan.multi_rank;
+    }
+    step.overlap_fraction = overlap_from ? *overlap_from->overlap_fraction : 0.0;
     const std::string source =
         p.measured ? measured_source(p)
                    : fmt::format(
@@ -183,8 +188,8 @@ void resolve_step(const Profile& p, Plan& plan) {
          p.measured ? source : fmt::format("{} FP32 parameters", p.parameters)});
     plan.assumptions.push_back(
         {"all-reduce overlap", fmt::format("{:.0f}%", step.overlap_fraction * 100),
-         p.overlap_fraction ? source
-                            : "none assumed: not measured (profile at world size 1 or built-in)"});
+         overlap_from ? measured_source(*overlap_from)
+                      : "none assumed: not measured (profile at world size 1 or built-in)"});
 }
 
 }  // namespace
