@@ -12,10 +12,9 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cli/view/time_text.h"
+#include "util/proc_stat.h"
 
 namespace kftrain::cli::local {
 
@@ -23,29 +22,11 @@ std::optional<unsigned long long> process_start_ticks(long long pid) {
     if (pid <= 0) {
         return std::nullopt;
     }
-    std::ifstream in(fmt::format("/proc/{}/stat", pid));
-    std::string line;
-    if (!std::getline(in, line)) {
+    const auto stat = util::read_proc_stat(std::to_string(pid));
+    if (!stat || stat->state == 'Z' || stat->state == 'X') {
         return std::nullopt;
     }
-    // The command name may hold spaces and parentheses: fields start after the last ')'.
-    auto close = line.rfind(')');
-    if (close == std::string::npos) {
-        return std::nullopt;
-    }
-    std::istringstream fields(line.substr(close + 2));
-    std::string state;
-    fields >> state;
-    if (state == "Z" || state == "X") {
-        return std::nullopt;
-    }
-    std::string skip;
-    for (int field = 4; field < 22; ++field) {
-        fields >> skip;
-    }
-    unsigned long long ticks = 0;
-    fields >> ticks;
-    return ticks;
+    return stat->start_ticks;
 }
 
 bool process_alive(long long pid, unsigned long long ticks) {
