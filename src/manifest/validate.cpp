@@ -147,6 +147,13 @@ Status check_command(const JobSpec& spec) {
                     "command",
                     fmt::format("command {}", spec.command.front()));
     }
+    static const std::regex k_mib("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)");
+    const std::string bucket_mb = spec.trainer_value("bucketMb", "auto");
+    if (bucket_mb != "auto" && (bucket_mb.size() > 16 || !std::regex_match(bucket_mb, k_mib) ||
+                                std::stod(bucket_mb) <= 0 || std::stod(bucket_mb) > 1024)) {
+        return fail(spec, "trainer.bucketMb",
+                    "must be auto or a number of MiB above 0, at most 1024", bucket_mb);
+    }
     if (!spec.mlflow.credentials_secret.empty() && spec.mlflow.tracking_uri.empty()) {
         return fail(spec, "mlflow.credentialsSecret", "needs mlflow.trackingUri",
                     spec.mlflow.credentials_secret);

@@ -55,6 +55,17 @@ util::Result<double> flag_double(const std::string& flag, const std::string& raw
     return value;
 }
 
+util::Result<double> flag_auto_or_positive(const std::string& flag, const std::string& raw,
+                                           double max) {
+    if (raw == "auto") {
+        return 0.0;
+    }
+    if (!flag_double(flag, raw, 0, true, max).ok()) {
+        return flag_error(flag, fmt::format("must be auto or a number > 0 and <= {}", max), raw);
+    }
+    return std::stod(raw);
+}
+
 util::Result<bool> flag_bool(const std::string& flag, const std::string& raw) {
     if (raw == "true") {
         return true;

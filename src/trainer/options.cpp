@@ -65,6 +65,12 @@ Convert<double> number(double min, bool exclusive, double max = 1e30) {
     };
 }
 
+Convert<double> auto_or_positive(double max) {
+    return [max](const std::string& flag, const std::string& raw) {
+        return flag_auto_or_positive(flag, raw, max);
+    };
+}
+
 Convert<std::string> one_of(std::vector<std::string> choices) {
     return [choices](const std::string& flag, const std::string& raw) {
         return flag_choice(flag, raw, choices);
@@ -134,6 +140,12 @@ CommandSpec<TrainOptions> train_command() {
              "precision and CPU time lost; worth it where the network is the bottleneck "
              "(default none)",
              into(&O::grad_compression, one_of({"none", "fp16", "bf16"}))},
+            {"--bucket-mb",
+             "auto|MiB: capacity of the gradient buckets all-reduced during backward (the first "
+             "is at most 1 MiB); auto times two all-reduces at start and takes the smallest "
+             "bucket whose fixed cost is a tenth of its transfer time, 0.25 to 25 MiB; DDP's "
+             "bucket_cap_mb is 25 (default auto)",
+             into(&O::bucket_mb, auto_or_positive(1024))},
             {"--device",
              "auto|cpu|cuda: where the model and data live (default auto: CUDA device "
              "LOCAL_RANK % devices when libtorch sees one, else cpu)",

@@ -33,6 +33,7 @@ struct TrainOptions {
     bool metric_lines = false;
     std::string backend = "auto";
     std::string grad_compression = "none";
+    double bucket_mb = 0;  // gradient bucket capacity in MiB; 0: auto, from a probe at start
     std::string device = "auto";
     int timeout_s = 300;
     int threads = 0;

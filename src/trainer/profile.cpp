@@ -38,6 +38,10 @@ nlohmann::ordered_json profile_json(const Profile& p) {
     j["eval_warmup_s"] = p.eval_warmup_s;
     j["checkpoint_bytes"] = p.checkpoint_bytes;
     j["checkpoint_s"] = p.checkpoint_s;
+    j["bucket_bytes"] = p.bucket_bytes;
+    j["buckets"] = p.buckets;
+    j["link_latency_s"] = opt(p.link_latency_s);
+    j["link_bytes_per_s"] = opt(p.link_bytes_per_s);
     j["trainer_version"] = k_trainer_version;
     return j;
 }

@@ -31,12 +31,17 @@ std::string text_start(const Fields& f) {
         f.value(field::k_resumed_from, Fields()).is_null()
             ? ""
             : fmt::format(", resumed from step {}", str(f, field::k_resumed_from));
+    const auto bucket_bytes = f.value(field::k_bucket_bytes, Fields());
+    const std::string buckets =
+        bucket_bytes.is_number()
+            ? fmt::format(" buckets {:.2f} MiB", bucket_bytes.get<double>() / (1024.0 * 1024.0))
+            : "";
     return fmt::format(
         "start: model {} dataset {} epochs {} batch {} (global {}) lr {:.6g} backend {} "
-        "device {} threads {} samples {} steps/epoch {}{}",
+        "device {} threads {}{} samples {} steps/epoch {}{}",
         str(f, field::k_model), str(f, field::k_dataset), str(f, field::k_epochs),
         str(f, field::k_batch_size), str(f, field::k_global_batch_size), num(f, field::k_lr),
-        str(f, field::k_backend), str(f, field::k_device), str(f, field::k_threads),
+        str(f, field::k_backend), str(f, field::k_device), str(f, field::k_threads), buckets,
         str(f, field::k_samples), str(f, field::k_steps_per_epoch), resumed);
 }
 

@@ -289,8 +289,7 @@ void Trainer::evaluate(int64_t epoch) {
     }
     const auto indices = data::eval_indices(m_s.test.size(), m_s.rank(), m_s.world());
     const auto [loss_sum, correct] = m_s.eval_sums(indices);
-    const auto sums =
-        m_s.sum_over_ranks({loss_sum, correct, static_cast<double>(indices.size())});
+    const auto sums = m_s.sum_over_ranks({loss_sum, correct, static_cast<double>(indices.size())});
     const double n = std::max(sums[2], 1.0);
     m_s.log->emit(event::k_eval, {{field::k_epoch, epoch + 1},
                                   {field::k_loss, sums[0] / n},
@@ -394,6 +393,8 @@ void Trainer::announce_start() {
                    {field::k_backend, backend()},
                    {field::k_device, m_s.device.str()},
                    {field::k_threads, m_s.threads},
+                   {field::k_bucket_bytes,
+                    m_s.reducer ? Fields(static_cast<int64_t>(m_s.bucket_bytes)) : Fields(nullptr)},
                    {field::k_samples, m_s.train.size()},
                    {field::k_steps_per_epoch, m_s.steps_per_epoch},
                    {field::k_resumed_from, resumed ? Fields(m_start_step) : Fields(nullptr)}});
@@ -408,6 +409,7 @@ void Trainer::announce_start() {
                               {"global_batch_size", std::to_string(o.batch_size * m_s.world())},
                               {"backend", backend()},
                               {"grad_compression", o.grad_compression},
+                              {"bucket_bytes", std::to_string(m_s.bucket_bytes)},
                               {"seed", std::to_string(o.seed)}});
     }
 }

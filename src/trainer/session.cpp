@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <numeric>
 
 #include "trainer/checkpoint/io.h"
@@ -138,6 +139,54 @@ comm::GradCompression choose_compression(Session& s) {
     return c;
 }
 
+// Read the clock once the kernels queued on the session's CUDA device are done, so that a
+// time measures the work and not only its launch (CUDA runs asynchronously; the CPU does not).
+SteadyClock::time_point synced_now(const Session& s) {
+    if (s.device.is_cuda()) {
+        torch::cuda::synchronize(s.device.index());
+    }
+    return SteadyClock::now();
+}
+
+double seconds_since(const Session& s, SteadyClock::time_point t) {
+    return std::chrono::duration<double>(synced_now(s) - t).count();
+}
+
+// --bucket-mb auto's probe: a small all-reduce for the fixed cost, a 4 MiB one for the cost
+// per byte, each the fastest of a few after one untimed (which also sets up the buffers).
+constexpr std::size_t k_probe_small_bytes = 4 * 1024;
+constexpr std::size_t k_probe_large_bytes = 4 * 1024 * 1024;
+constexpr int k_probe_repeats = 5;
+
+double time_allreduce(Session& s, std::size_t bytes) {
+    auto flat = torch::zeros({static_cast<int64_t>(bytes / sizeof(float))},
+                             torch::TensorOptions(torch::kFloat32).device(s.device));
+    s.comm->allreduce_async(flat)->wait();
+    double fastest = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < k_probe_repeats; ++i) {
+        const auto t0 = synced_now(s);
+        s.comm->allreduce_async(flat)->wait();
+        fastest = std::min(fastest, seconds_since(s, t0));
+    }
+    return fastest;
+}
+
+// Set the gradient buckets' capacity: --bucket-mb, or from the links' measured cost, the
+// mean over ranks so that every rank lays out the same buckets.
+void choose_bucket_bytes(Session& s) {
+    constexpr double k_mib = 1024.0 * 1024.0;
+    if (s.options.bucket_mb > 0) {
+        s.bucket_bytes = static_cast<std::size_t>(std::llround(s.options.bucket_mb * k_mib));
+        return;
+    }
+    const double small = time_allreduce(s, k_probe_small_bytes);
+    const double large = time_allreduce(s, k_probe_large_bytes);
+    const auto sums = s.sum_over_ranks({small, large});
+    s.link = comm::fit_link_cost(k_probe_small_bytes, sums[0] / s.world(), k_probe_large_bytes,
+                                 sums[1] / s.world());
+    s.bucket_bytes = comm::bucket_bytes_for(*s.link);
+}
+
 util::Status setup_comm(Session& s) {
     auto connected = connect_peers(s);
     if (!connected.ok()) {
@@ -160,22 +209,11 @@ util::Status setup_comm(Session& s) {
     auto buffers = s.model->buffers();
     s.comm->broadcast(buffers);
     const auto compression = choose_compression(s);
+    choose_bucket_bytes(s);
     s.reducer = std::make_unique<comm::GradientReducer>(
-        *s.comm, std::move(params), comm::k_first_bucket_bytes, comm::k_bucket_bytes, compression);
+        *s.comm, std::move(params), std::min(comm::k_first_bucket_bytes, s.bucket_bytes),
+        s.bucket_bytes, compression);
     return util::Unit{};
-}
-
-// Read the clock once the kernels queued on the session's CUDA device are done, so that a
-// time measures the work and not only its launch (CUDA runs asynchronously; the CPU does not).
-SteadyClock::time_point synced_now(const Session& s) {
-    if (s.device.is_cuda()) {
-        torch::cuda::synchronize(s.device.index());
-    }
-    return SteadyClock::now();
-}
-
-double seconds_since(const Session& s, SteadyClock::time_point t) {
-    return std::chrono::duration<double>(synced_now(s) - t).count();
 }
 
 // Accumulate forward, backward and optimizer times of compute-only steps.
@@ -314,6 +352,16 @@ Profile base_profile(Session& s) {
     p.steps = s.options.benchmark_steps;
     p.grad_compression = s.options.grad_compression;
     p.allreduce_bytes_per_step = s.reducer ? s.reducer->wire_bytes() : 0;
+    if (s.reducer) {
+        p.bucket_bytes = static_cast<int64_t>(s.bucket_bytes);
+        p.buckets = static_cast<int64_t>(s.reducer->bucket_count());
+    }
+    if (s.link) {
+        p.link_latency_s = s.link->latency_s;
+        if (s.link->s_per_byte > 0) {
+            p.link_bytes_per_s = 1.0 / s.link->s_per_byte;
+        }
+    }
     return p;
 }
 

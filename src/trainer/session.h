@@ -3,9 +3,11 @@
 #include <torch/torch.h>
 
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "trainer/comm/buckets.h"
 #include "trainer/comm/comm.h"
 #include "trainer/env.h"
 #include "trainer/lr_schedule.h"
@@ -39,6 +41,10 @@ struct Session {
     std::unique_ptr<torch::optim::Optimizer> optimizer;
     std::unique_ptr<comm::Comm> comm;
     std::unique_ptr<comm::GradientReducer> reducer;
+    // The gradient buckets' capacity (0 at world size 1), and what --bucket-mb auto's probe
+    // measured of the links (unset when --bucket-mb gave the size).
+    std::size_t bucket_bytes = 0;
+    std::optional<comm::LinkCost> link;
     LrSchedule schedule;
     int64_t shard_size = 0;
     int64_t steps_per_epoch = 0;

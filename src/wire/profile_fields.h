@@ -39,6 +39,12 @@ struct ProfileFields {
     double eval_warmup_s = 0;      // the first evaluation's time over a warm one's
     int64_t checkpoint_bytes = 0;  // one checkpoint file: model and optimizer state
     double checkpoint_s = 0;       // writing it, from rank 0, synced to disk
+    // The gradient buckets (0 at world size 1): their capacity (--bucket-mb) and count; with
+    // --bucket-mb auto, also what its all-reduce probe at start measured of the links.
+    int64_t bucket_bytes = 0;
+    int64_t buckets = 0;
+    std::optional<double> link_latency_s;    // the fixed cost of one all-reduce
+    std::optional<double> link_bytes_per_s;  // fp32 bytes per second of one all-reduce
 };
 
 }  // namespace kftrain::wire

@@ -106,6 +106,12 @@ TEST_CASE("bad flag values name the flag, the problem and the value", "[trainer]
          "--grad-compression: must be one of none, fp16, bf16 (got FP16)"},
         {{"--grad-compression", ""},
          "--grad-compression: must be one of none, fp16, bf16 (got \"\")"},
+        {{"--bucket-mb", "0"}, "--bucket-mb: must be auto or a number > 0 and <= 1024 (got 0)"},
+        {{"--bucket-mb", "2000"},
+         "--bucket-mb: must be auto or a number > 0 and <= 1024 (got 2000)"},
+        {{"--bucket-mb", "Auto"},
+         "--bucket-mb: must be auto or a number > 0 and <= 1024 (got Auto)"},
+        {{"--bucket-mb", ""}, "--bucket-mb: must be auto or a number > 0 and <= 1024 (got \"\")"},
     };
     for (const auto& c : cases) {
         auto r = parse(c.args);
@@ -121,6 +127,18 @@ TEST_CASE("grad-compression takes none, fp16 or bf16", "[trainer][options]") {
         REQUIRE(r.ok());
         CHECK(r->train.grad_compression == value);
     }
+}
+
+TEST_CASE("bucket-mb takes auto (the default) or a size in MiB", "[trainer][options]") {
+    auto defaults = parse({});
+    REQUIRE(defaults.ok());
+    CHECK(defaults->train.bucket_mb == 0);
+    auto automatic = parse({"--bucket-mb", "auto"});
+    REQUIRE(automatic.ok());
+    CHECK(automatic->train.bucket_mb == 0);
+    auto given = parse({"--bucket-mb", "2.5"});
+    REQUIRE(given.ok());
+    CHECK(given->train.bucket_mb == 2.5);
 }
 
 TEST_CASE("make-dataset takes a kind, --out, --samples and --seed", "[trainer][options]") {

@@ -21,6 +21,10 @@ TEST_CASE("profile JSON has every key the estimate reads, nulls for one rank",
     CHECK(j["allreduce_bytes_per_step"] == 0);
     CHECK(j["allreduce_bandwidth_bytes_per_s"].is_null());
     CHECK(j["overlap_fraction"].is_null());
+    CHECK(j["bucket_bytes"] == 0);
+    CHECK(j["buckets"] == 0);
+    CHECK(j["link_latency_s"].is_null());
+    CHECK(j["link_bytes_per_s"].is_null());
 }
 
 TEST_CASE("bus bandwidth is 2(W-1)/W bytes per second", "[trainer][profile]") {

@@ -118,6 +118,11 @@ std::string format_start_line(const json& o) {
     parts.add("backend {}", present(field::k_backend));
     parts.add("device {}", present(field::k_device));
     parts.add("{} threads", number<int>(o, field::k_threads));
+    auto bucket_mib = number<double>(o, field::k_bucket_bytes);
+    if (bucket_mib) {
+        *bucket_mib /= 1024.0 * 1024.0;
+    }
+    parts.add("buckets {:.2f} MiB", bucket_mib);
     parts.add("{} samples", number<long long>(o, field::k_samples));
     parts.add("{} steps/epoch", number<long long>(o, field::k_steps_per_epoch));
     std::string resumed = text(o, field::k_resumed_from);

@@ -31,10 +31,16 @@ void check_identical_params(int world) {
     CHECK(events(ranks[0], "finish")[0]["world_size"] == world);
     const auto first = read_params(dir.file("params.rank0"));
     REQUIRE(!first.empty());
+    // --bucket-mb auto: every rank picks the same capacity from the probe (the buckets must
+    // match for the all-reduce to pair them), within auto's range.
+    const auto bucket_bytes = events(ranks[0], "start").at(0)["bucket_bytes"].get<int64_t>();
+    CHECK(bucket_bytes >= 256 * 1024);
+    CHECK(bucket_bytes <= 25 * 1024 * 1024);
     for (int r = 1; r < world; ++r) {
         CHECK(read_params(dir.file("params.rank" + std::to_string(r))) == first);
         CHECK(events(ranks[r], "progress").empty());
-        CHECK(events(ranks[r], "start").size() == 1);
+        REQUIRE(events(ranks[r], "start").size() == 1);
+        CHECK(events(ranks[r], "start")[0]["bucket_bytes"] == bucket_bytes);
     }
 }
 

@@ -92,6 +92,34 @@ TEST_CASE("a benchmark run writes a profile with compute, all-reduce and overlap
     CHECK(profile["warmup_s"].get<double>() > 0);
     CHECK(profile["eval_s_per_sample"].get<double>() > 0);
     CHECK(profile["eval_warmup_s"].get<double>() >= 0);
+    // --bucket-mb auto (the default): the probe's figures and the capacity chosen from them,
+    // within the range auto chooses in; mlp's 0.9 MiB of gradients fill one bucket.
+    CHECK(profile["link_latency_s"].get<double>() > 0);
+    CHECK(profile["link_bytes_per_s"].get<double>() > 0);
+    const auto bucket_bytes = profile["bucket_bytes"].get<int64_t>();
+    CHECK(bucket_bytes >= 256 * 1024);
+    CHECK(bucket_bytes <= 25 * 1024 * 1024);
+    CHECK(profile["buckets"] == 1);
+}
+
+TEST_CASE("a given --bucket-mb sets the bucket size and skips the link probe",
+          "[trainer][benchmark]") {
+    TempDir dir;
+    // mlp's gradients, last layer first: fc3 and fc2 (137 KB) fill the 0.125 MiB first
+    // bucket, fc1 (804 KB) is the second; auto's 0.25 MiB or more would hold them all.
+    const auto ranks =
+        start_job(dir, 2,
+                  {"--model", "mlp", "--benchmark", "3", "--profile-out", dir.file("profile.json"),
+                   "--threads", "1", "--samples", "128", "--bucket-mb", "0.125"});
+    for (const auto& r : ranks) {
+        CHECK(wait_exit(r, 60s) == 0);
+    }
+    const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
+    CHECK(profile["bucket_bytes"] == 128 * 1024);
+    CHECK(profile["buckets"] == 2);
+    // Given, not probed: no link figures.
+    CHECK(profile["link_latency_s"].is_null());
+    CHECK(profile["link_bytes_per_s"].is_null());
 }
 
 TEST_CASE("a benchmark times a checkpoint in --checkpoint-dir and leaves nothing there",
@@ -99,11 +127,11 @@ TEST_CASE("a benchmark times a checkpoint in --checkpoint-dir and leaves nothing
     TempDir dir;
     const auto ckpt = dir.file("ckpt");
     std::filesystem::create_directories(ckpt);
-    const auto run = start_trainer(dir, "bench",
-                                   {"--model", "mlp", "--benchmark", "5", "--profile-out",
-                                    dir.file("profile.json"), "--threads", "1", "--samples",
-                                    "256", "--checkpoint-dir", ckpt},
-                                   {});
+    const auto run = start_trainer(
+        dir, "bench",
+        {"--model", "mlp", "--benchmark", "5", "--profile-out", dir.file("profile.json"),
+         "--threads", "1", "--samples", "256", "--checkpoint-dir", ckpt},
+        {});
     REQUIRE(wait_exit(run, 60s) == 0);
     const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
     CHECK(profile["world_size"] == 1);
