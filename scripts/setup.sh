@@ -18,7 +18,9 @@ cli_packages=(
     bash zsh fish  # the completion scripts are tested in each shell (test_cli_completion.cpp)
 )
 trainer_packages=(
-    libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev
+    # OpenBLAS's OpenMP build shares torch's OpenMP threads; the pthreads build runs a second
+    # pool that fights them for the cores (3-4x slower steps at --threads 2, README).
+    libtorch-dev libgloo-dev libopenblas0-openmp zlib1g-dev
 )
 
 image_packages=(
@@ -42,11 +44,25 @@ for p in "${packages[@]}"; do
         missing+=("$p")
     fi
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
-
 sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
-echo "setup: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "setup: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# libtorch finds OpenBLAS through the libblas.so.3, liblapack.so.3 and libopenblas.so.0
+# alternatives: point them at the OpenMP build where another (the pthreads build an earlier
+# setup installed) has them.
+if [[ " ${packages[*]} " == *" libopenblas0-openmp "* ]]; then
+    arch=$(gcc -print-multiarch)
+    for lib in libblas.so.3 liblapack.so.3 libopenblas.so.0; do
+        want="/usr/lib/$arch/openblas-openmp/$lib"
+        if [[ -e "$want" && "$(readlink -f "/usr/lib/$arch/$lib")" != "$(readlink -f "$want")" ]]; then
+            echo "setup: $lib -> $want (update-alternatives)" >&2
+            $sudo update-alternatives --quiet --set "$lib-$arch" "$want"
+        fi
+    done
+fi

@@ -4,7 +4,7 @@
 #   - the program, as /usr/local/bin/kftrain-trainer;
 #   - every shared library `ldd` finds for it, and the loader, each at its real path with the
 #     symbolic links that lead there kept as links (libblas.so.3 -> /etc/alternatives/... ->
-#     openblas-pthread/libblas.so.3 stays the BLAS the alternatives system picked here);
+#     openblas-openmp/libblas.so.3 stays the BLAS the alternatives system picked here);
 #   - the CA certificates (the trainer posts to MLflow and Kubeflow Trainer over HTTPS);
 #   - /etc/passwd, /etc/group (with the kftrain user) and /etc/nsswitch.conf, /tmp.
 # Nothing else: no shell, no package manager. A library under an --except directory is left

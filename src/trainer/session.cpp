@@ -14,6 +14,7 @@
 #include <limits>
 #include <numeric>
 
+#include "trainer/blas_threads.h"
 #include "trainer/checkpoint/io.h"
 #include "trainer/comm/buckets.h"
 #include "trainer/comm/nccl_group.h"
@@ -35,8 +36,9 @@ namespace event = wire::event;
 namespace field = wire::field;
 using SteadyClock = std::chrono::steady_clock;
 
-// Set torch's intra-op threads, one inter-op thread and OpenBLAS's own pool to threads.
-void configure_threads(int threads) {
+// Set torch's intra-op threads, one inter-op thread and OpenBLAS's own pool to threads;
+// return how the loaded OpenBLAS runs in parallel.
+BlasThreading configure_threads(int threads) {
     torch::set_num_threads(threads);
     try {
         at::set_num_interop_threads(1);
@@ -46,6 +48,9 @@ void configure_threads(int threads) {
     if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
         fn(threads);
     }
+    using GetParallel = int (*)();
+    auto parallel = reinterpret_cast<GetParallel>(dlsym(RTLD_DEFAULT, "openblas_get_parallel"));
+    return blas_threading(parallel ? std::optional<int>(parallel()) : std::nullopt);
 }
 
 int choose_threads(const TrainOptions& o, const DistEnv& env) {
@@ -470,7 +475,10 @@ util::Result<std::unique_ptr<Session>> open_session(const TrainOptions& options,
     s->env = env;
     s->log = &log;
     s->threads = choose_threads(options, env);
-    configure_threads(s->threads);
+    const auto threading = configure_threads(s->threads);
+    if (auto warning = blas_threading_warning(threading, s->threads); warning && env.rank == 0) {
+        log.emit(event::k_warning, {{field::k_message, *warning}});
+    }
     auto device = choose_device(options.device, env.local_rank, probe_torch_cuda());
     if (!device.ok()) {
         return util::Error{device.error()};
