@@ -50,14 +50,8 @@ TEST_CASE("an unknown --grad-compression prints one error line and exits 2",
 TEST_CASE("the benchmark profile records the compression and the bytes it all-reduces",
           "[trainer][compression][benchmark]") {
     TempDir dir;
-    const auto ranks =
-        start_job(dir, 2,
-                  {"--model", "mlp", "--benchmark", "5", "--profile-out", dir.file("profile.json"),
-                   "--threads", "1", "--samples", "256", "--grad-compression", "fp16"});
-    for (const auto& r : ranks) {
-        CHECK(wait_exit(r, 60s) == 0);
-    }
-    const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
+    const auto profile = two_rank_mlp_profile(
+        dir, {"--benchmark", "5", "--samples", "256", "--grad-compression", "fp16"});
     CHECK(profile["grad_compression"] == "fp16");
     CHECK(profile["allreduce_bytes_per_step"].get<int64_t>() * 2 ==
           profile["gradient_bytes"].get<int64_t>());

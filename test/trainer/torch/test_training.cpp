@@ -65,13 +65,7 @@ TEST_CASE("a bad flag prints one error line and exits 2", "[trainer][training]")
 TEST_CASE("a benchmark run writes a profile with compute, all-reduce and overlap figures",
           "[trainer][benchmark]") {
     TempDir dir;
-    const auto ranks = start_job(dir, 2,
-                                 {"--model", "mlp", "--benchmark", "5", "--profile-out",
-                                  dir.file("profile.json"), "--threads", "1", "--samples", "256"});
-    for (const auto& r : ranks) {
-        CHECK(wait_exit(r, 60s) == 0);
-    }
-    const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
+    const auto profile = two_rank_mlp_profile(dir, {"--benchmark", "5", "--samples", "256"});
     CHECK(profile["world_size"] == 2);
     // At least the steps asked for, after warm-up steps that are reported and not counted.
     CHECK(profile["steps"].get<int64_t>() >= 5);
@@ -107,14 +101,8 @@ TEST_CASE("a given --bucket-mb sets the bucket size and skips the link probe",
     TempDir dir;
     // mlp's gradients, last layer first: fc3 and fc2 (137 KB) fill the 0.125 MiB first
     // bucket, fc1 (804 KB) is the second; auto's 0.25 MiB or more would hold them all.
-    const auto ranks =
-        start_job(dir, 2,
-                  {"--model", "mlp", "--benchmark", "3", "--profile-out", dir.file("profile.json"),
-                   "--threads", "1", "--samples", "128", "--bucket-mb", "0.125"});
-    for (const auto& r : ranks) {
-        CHECK(wait_exit(r, 60s) == 0);
-    }
-    const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
+    const auto profile =
+        two_rank_mlp_profile(dir, {"--benchmark", "3", "--samples", "128", "--bucket-mb", "0.125"});
     CHECK(profile["bucket_bytes"] == 128 * 1024);
     CHECK(profile["buckets"] == 2);
     // Given, not probed: no link figures.

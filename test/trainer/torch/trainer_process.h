@@ -173,4 +173,18 @@ inline std::vector<float> read_params(const std::string& path) {
     return out;
 }
 
+// Run a 2-rank mlp --benchmark (one thread each) with these flags besides, and return the
+// profile rank 0 wrote; every rank must exit 0.
+inline nlohmann::json two_rank_mlp_profile(const TempDir& dir,
+                                           const std::vector<std::string>& flags) {
+    std::vector<std::string> args{"--model",   "mlp", "--profile-out", dir.file("profile.json"),
+                                  "--threads", "1"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    for (const auto& r : start_job(dir, 2, args)) {
+        INFO(read_text(r.err_path));
+        CHECK(wait_exit(r, std::chrono::seconds(60)) == 0);
+    }
+    return nlohmann::json::parse(read_text(dir.file("profile.json")));
+}
+
 }  // namespace trainer_test
