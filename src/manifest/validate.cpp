@@ -8,6 +8,7 @@
 
 #include "manifest/k8s_checks.h"
 #include "manifest/k8s_rules.h"
+#include "util/text.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -147,10 +148,10 @@ Status check_command(const JobSpec& spec) {
                     "command",
                     fmt::format("command {}", spec.command.front()));
     }
-    static const std::regex k_mib("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)");
+    // What kftrain-trainer's --bucket-mb accepts, so that no job starts only to fail there.
     const std::string bucket_mb = spec.trainer_value("bucketMb", "auto");
-    if (bucket_mb != "auto" && (bucket_mb.size() > 16 || !std::regex_match(bucket_mb, k_mib) ||
-                                std::stod(bucket_mb) <= 0 || std::stod(bucket_mb) > 1024)) {
+    const auto mib = util::parse_number(bucket_mb, false);
+    if (bucket_mb != "auto" && (!mib || *mib <= 0 || *mib > 1024)) {
         return fail(spec, "trainer.bucketMb",
                     "must be auto or a number of MiB above 0, at most 1024", bucket_mb);
     }

@@ -60,10 +60,11 @@ util::Result<double> flag_auto_or_positive(const std::string& flag, const std::s
     if (raw == "auto") {
         return 0.0;
     }
-    if (!flag_double(flag, raw, 0, true, max).ok()) {
+    auto value = flag_double(flag, raw, 0, true, max);
+    if (!value.ok()) {
         return flag_error(flag, fmt::format("must be auto or a number > 0 and <= {}", max), raw);
     }
-    return std::stod(raw);
+    return value;
 }
 
 util::Result<bool> flag_bool(const std::string& flag, const std::string& raw) {
