@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measure kftrain-trainer's training throughput (samples/s, from the finish event) on this
-# machine: one process with all cores, one process with one thread, and two processes (Gloo
-# on 127.0.0.1) with the cores split between them.
+# machine: one process with all cores, one process with one thread, and two processes on
+# 127.0.0.1 with the cores split between them, their gradients summed through shared memory
+# (--backend auto) or over Gloo's TCP (--backend gloo, as PyTorch's DDP on CPUs).
 #
 #   bench/trainer_throughput.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH]
 #   bench/trainer_throughput.sh build-trainer mnist-cnn 4096 32
@@ -32,11 +33,12 @@ run_single() {  # threads batch
     rate "$out/single.log"
 }
 
-run_pair() {  # threads-per-process batch-per-process
+run_pair() {  # threads-per-process batch-per-process backend
     local port=$((20000 + RANDOM % 20000))
     for r in 0 1; do
         MASTER_ADDR=127.0.0.1 MASTER_PORT=$port WORLD_SIZE=2 RANK=$r \
-            "$trainer" "${common[@]}" --threads "$1" --batch-size "$2" >"$out/rank$r.log" &
+            "$trainer" "${common[@]}" --threads "$1" --batch-size "$2" --backend "$3" \
+            >"$out/rank$r.log" &
     done
     wait
     rate "$out/rank0.log"
@@ -44,10 +46,14 @@ run_pair() {  # threads-per-process batch-per-process
 
 echo "kftrain-trainer throughput: model $model, $samples synthetic samples, 1 epoch, $cores cores"
 echo "command: $0 $build $model $samples $batch"
-printf '%-44s %12s\n' "configuration" "samples/s"
-printf '%-44s %12s\n' "1 process, $cores threads, batch $batch" "$(run_single "$cores" "$batch")"
-printf '%-44s %12s\n' "1 process, 1 thread, batch $batch" "$(run_single 1 "$batch")"
+printf '%-58s %12s\n' "configuration" "samples/s"
+printf '%-58s %12s\n' "1 process, $cores threads, batch $batch" "$(run_single "$cores" "$batch")"
+printf '%-58s %12s\n' "1 process, 1 thread, batch $batch" "$(run_single 1 "$batch")"
 half=$(( cores / 2 > 0 ? cores / 2 : 1 ))
-printf '%-44s %12s\n' "2 processes, $half thread each, batch $batch each" "$(run_pair "$half" "$batch")"
-printf '%-44s %12s\n' "2 processes, $half thread each, batch $((batch / 2)) each" \
-    "$(run_pair "$half" "$((batch / 2))")"
+for backend in auto gloo; do
+    how=$([[ $backend == auto ]] && echo "shared memory" || echo "Gloo TCP")
+    printf '%-58s %12s\n' "2 processes, $half thread each, batch $batch each, $how" \
+        "$(run_pair "$half" "$batch" "$backend")"
+    printf '%-58s %12s\n' "2 processes, $half thread each, batch $((batch / 2)) each, $how" \
+        "$(run_pair "$half" "$((batch / 2))" "$backend")"
+done

@@ -27,6 +27,7 @@ nlohmann::ordered_json profile_json(const Profile& p) {
     j["forward_s_per_step"] = p.forward_s_per_step;
     j["backward_s_per_step"] = p.backward_s_per_step;
     j["grad_compression"] = p.grad_compression;
+    j["backend"] = p.backend;
     j["allreduce_bytes_per_step"] = p.allreduce_bytes_per_step;
     j["allreduce_s_per_step"] = p.allreduce_s_per_step;
     j["allreduce_bandwidth_bytes_per_s"] = opt(p.allreduce_bandwidth_bytes_per_s);

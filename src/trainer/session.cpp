@@ -131,16 +131,22 @@ comm::GradCompression choose_compression(Session& s) {
     }
     c.type = flag == "bf16" ? torch::kBFloat16 : torch::kHalf;
     c.carried = s.comm->carries(c.type);
-    if (!c.carried && s.rank() == 0) {
-        s.log->emit(
-            event::k_warning,
-            {{field::k_message,
-              fmt::format("--grad-compression {}: {} cannot all-reduce {} in this "
-                          "libtorch; gradients are rounded to {} but sent as fp32, so "
-                          "no bandwidth is saved{}",
-                          flag, comm::backend_name(s.comm->backend()), c10::toString(c.type), flag,
-                          flag == "bf16" ? " (fp16 halves it)" : "")}});
+    if (c.carried || s.rank() != 0) {
+        return c;
     }
+    const std::string message =
+        s.comm->backend() == comm::Backend::shm
+            ? fmt::format(
+                  "--grad-compression {}: the ranks share this host's memory, with no "
+                  "network bytes to save; gradients are rounded to {} and summed as fp32",
+                  flag, flag)
+            : fmt::format(
+                  "--grad-compression {}: {} cannot all-reduce {} in this libtorch; "
+                  "gradients are rounded to {} but sent as fp32, so no bandwidth is "
+                  "saved{}",
+                  flag, comm::backend_name(s.comm->backend()), c10::toString(c.type), flag,
+                  flag == "bf16" ? " (fp16 halves it)" : "");
+    s.log->emit(event::k_warning, {{field::k_message, message}});
     return c;
 }
 
@@ -198,7 +204,8 @@ util::Status setup_comm(Session& s) {
         return util::Error{connected.error()};
     }
     s.comm = std::move(*connected);
-    // auto: NCCL when the model is on a CUDA device and NCCL is built in, else Gloo.
+    // auto: NCCL when the model is on a CUDA device and NCCL is built in, else shared memory
+    // where every rank is on this host, else Gloo.
     auto backend = comm::choose_backend(s.options.backend, s.device.is_cuda(), s.env.local_procs,
                                         comm::probe_cuda);
     if (!backend.ok()) {
@@ -207,6 +214,12 @@ util::Status setup_comm(Session& s) {
     if (*backend == comm::Backend::nccl) {
         if (auto ok = s.comm->use_nccl(s.env.local_rank); !ok.ok()) {  // its own deadline
             return util::Error{ok.error()};
+        }
+    } else if (s.options.backend == "auto" && !s.device.is_cuda()) {
+        if (auto shared = s.comm->use_shared_memory(); !shared.ok()) {
+            s.log->emit(event::k_warning,
+                        {{field::k_message,
+                          shared.error() + "; gradients are all-reduced over Gloo's TCP"}});
         }
     }
     auto params = s.model->parameters();
@@ -356,6 +369,9 @@ Profile base_profile(Session& s) {
     p.world_size = s.world();
     p.steps = s.options.benchmark_steps;
     p.grad_compression = s.options.grad_compression;
+    if (s.comm) {
+        p.backend = comm::backend_name(s.comm->backend());
+    }
     p.allreduce_bytes_per_step = s.reducer ? s.reducer->wire_bytes() : 0;
     if (s.reducer) {
         p.bucket_bytes = static_cast<int64_t>(s.bucket_bytes);

@@ -32,8 +32,9 @@ class StepMetrics {
 };
 
 // Agree on a stop (SIGTERM) between sync points without a blocking collective per step: after
-// a step each rank shares its stop flag in an all-reduce on Gloo that runs while the next step
-// computes, and reads the result after that step. With one rank it reads its own flag.
+// a step each rank shares its stop flag in an all-reduce (shared memory or Gloo) that runs
+// while the next step computes, and reads the result after that step. With one rank it reads
+// its own flag.
 class StopVote {
   public:
     explicit StopVote(comm::Comm* comm) : m_comm(comm) {}

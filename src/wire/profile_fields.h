@@ -27,6 +27,9 @@ struct ProfileFields {
     // gradient bytes, half of them when compressed (0 at world size 1). Written by the
     // trainer; the estimate does not read them yet.
     std::string grad_compression = "none";
+    // What carried the all-reduce: gloo, nccl or shm (shared memory between the ranks of one
+    // host), none at world size 1. The estimate takes a measured bandwidth as intra-node.
+    std::string backend = "none";
     int64_t allreduce_bytes_per_step = 0;
     double allreduce_s_per_step = 0;
     std::optional<double> allreduce_bandwidth_bytes_per_s;  // unset at world size 1

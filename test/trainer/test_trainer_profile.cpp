@@ -18,6 +18,7 @@ TEST_CASE("profile JSON has every key the estimate reads, nulls for one rank",
         CHECK(j.contains(key));
     }
     CHECK(j["grad_compression"] == "none");
+    CHECK(j["backend"] == "none");
     CHECK(j["allreduce_bytes_per_step"] == 0);
     CHECK(j["allreduce_bandwidth_bytes_per_s"].is_null());
     CHECK(j["overlap_fraction"].is_null());

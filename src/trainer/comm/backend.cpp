@@ -5,7 +5,15 @@
 namespace kftrain::trainer::comm {
 
 const char* backend_name(Backend backend) {
-    return backend == Backend::nccl ? "nccl" : "gloo";
+    switch (backend) {
+        case Backend::nccl:
+            return "nccl";
+        case Backend::shm:
+            return "shm";
+        case Backend::gloo:
+            break;
+    }
+    return "gloo";
 }
 
 util::Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda, int local_procs,

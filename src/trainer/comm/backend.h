@@ -7,8 +7,9 @@
 
 namespace kftrain::trainer::comm {
 
-// Say which library carries the collectives of a job.
-enum class Backend { gloo, nccl };
+// Say what carries the gradient all-reduces of a job: Gloo over TCP, NCCL, or shared memory
+// between ranks on one host (the other collectives then stay on Gloo).
+enum class Backend { gloo, nccl, shm };
 
 // Hold what this build and machine offer for NCCL, found by probe_cuda().
 struct CudaFacts {
@@ -20,13 +21,14 @@ struct CudaFacts {
     std::string error;
 };
 
-// Return "gloo" or "nccl".
+// Return "gloo", "nccl" or "shm".
 const char* backend_name(Backend backend);
 
-// Resolve --backend (auto|gloo|nccl) for one of local_procs processes on this host: auto
-// means NCCL only for tensors on CUDA in a build with NCCL where each process has a device
-// of its own (NCCL refuses two ranks on one device; Gloo then carries them). probe is called
-// only when the answer depends on it. Errors name the flag and value.
+// Resolve --backend (auto|gloo|nccl) to gloo or nccl for one of local_procs processes on this
+// host: auto means NCCL only for tensors on CUDA in a build with NCCL where each process has a
+// device of its own (NCCL refuses two ranks on one device; Gloo then carries them), and a gloo
+// from auto lets the session try shared memory first. probe is called only when the answer
+// depends on it. Errors name the flag and value.
 util::Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda, int local_procs,
                                      const std::function<CudaFacts()>& probe);
 

@@ -8,24 +8,108 @@
 #include <torch/csrc/autograd/variable.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <future>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include "trainer/comm/buckets.h"
-#include "trainer/comm/store_wait.h"
+#include "trainer/comm/host_group.h"
 #include "trainer/comm/nccl_group.h"
+#include "trainer/comm/store_wait.h"
 #include "util/text.h"
 
 namespace kftrain::trainer::comm {
+
+namespace {
+
+// Run a host group's all-reduces one after another on a thread of their own, in the order
+// they were started, which is the order every rank starts them in.
+class HostQueue {
+  public:
+    HostQueue(std::unique_ptr<HostGroup> group, std::chrono::milliseconds timeout)
+        : m_group(std::move(group)), m_timeout(timeout), m_thread([this] { run(); }) {}
+    HostQueue(const HostQueue&) = delete;
+    HostQueue& operator=(const HostQueue&) = delete;
+    ~HostQueue() {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_stop = true;
+        }
+        m_ready.notify_one();
+        m_thread.join();
+    }
+
+    // Queue summing t (contiguous, on the CPU, float or double) in place.
+    std::future<void> push(torch::Tensor t) {
+        std::promise<void> done;
+        auto future = done.get_future();
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_jobs.emplace_back(std::move(t), std::move(done));
+        }
+        m_ready.notify_one();
+        return future;
+    }
+
+  private:
+    void run() {
+        while (true) {
+            std::unique_lock<std::mutex> lock(m_mutex);
+            m_ready.wait(lock, [this] { return m_stop || !m_jobs.empty(); });
+            if (m_jobs.empty()) {
+                return;
+            }
+            auto [t, done] = std::move(m_jobs.front());
+            m_jobs.pop_front();
+            lock.unlock();
+            try {
+                const auto type =
+                    t.scalar_type() == torch::kFloat64 ? HostType::f64 : HostType::f32;
+                m_group->allreduce_sum(t.data_ptr(), static_cast<std::size_t>(t.numel()), type,
+                                       m_timeout);
+                done.set_value();
+            } catch (...) {
+                done.set_exception(std::current_exception());
+            }
+        }
+    }
+
+    std::unique_ptr<HostGroup> m_group;
+    std::chrono::milliseconds m_timeout;
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::deque<std::pair<torch::Tensor, std::promise<void>>> m_jobs;
+    bool m_stop = false;
+    std::thread m_thread;  // last: started once the members above exist
+};
+
+class HostPending : public Comm::Pending {
+  public:
+    explicit HostPending(std::future<void> done) : m_done(std::move(done)) {}
+    void wait() override { m_done.get(); }  // the group's own deadline bounds it
+
+  private:
+    std::future<void> m_done;
+};
+
+bool host_carries(torch::ScalarType type) {
+    return type == torch::kFloat32 || type == torch::kFloat64;
+}
+
+}  // namespace
 
 struct Comm::Impl {
     c10::intrusive_ptr<c10d::TCPStore> store;
     c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
     std::chrono::milliseconds timeout;
     std::unique_ptr<NcclGroup> nccl;  // set by use_nccl()
+    std::unique_ptr<HostQueue> host;  // set by use_shared_memory()
 };
 
 namespace {
@@ -214,8 +298,44 @@ util::Status Comm::use_nccl(int local_rank) {
     return util::Unit{};
 }
 
+util::Result<bool> Comm::use_shared_memory() {
+    std::unique_ptr<HostGroup> group;
+    std::string name, error;
+    if (m_rank == 0) {
+        auto created = HostGroup::create(m_world, k_host_slot_bytes);
+        if (created.ok()) {
+            group = std::move(*created);
+            name = group->name();
+        } else {
+            error = created.error();
+        }
+    }
+    // An empty name tells the others that rank 0 has no segment.
+    name = broadcast_bytes(name);
+    if (m_rank != 0 && !name.empty()) {
+        if (auto opened = HostGroup::open(name, m_rank, m_world); opened.ok()) {
+            group = std::move(*opened);
+        }
+    }
+    const double opened = allreduce_sum({group ? 1.0 : 0.0})[0];
+    if (m_rank == 0 && group) {
+        group->unlink();  // every rank that could open it has
+    }
+    if (!error.empty()) {
+        return util::Error{error};
+    }
+    if (opened < m_world) {
+        return false;
+    }
+    m_impl->host = std::make_unique<HostQueue>(std::move(group), m_impl->timeout);
+    return true;
+}
+
 Backend Comm::backend() const {
-    return m_impl->nccl ? Backend::nccl : Backend::gloo;
+    if (m_impl->nccl) {
+        return Backend::nccl;
+    }
+    return m_impl->host ? Backend::shm : Backend::gloo;
 }
 
 void Comm::broadcast(std::vector<torch::Tensor>& tensors) {
@@ -237,14 +357,27 @@ std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
     if (m_impl->nccl) {
         return std::make_unique<NcclPending>(start_nccl(*m_impl->nccl, flat, true));
     }
+    if (m_impl->host) {
+        if (!host_carries(flat.scalar_type()) || !flat.is_contiguous() || flat.is_cuda()) {
+            throw std::runtime_error(fmt::format("shared memory cannot carry {} tensors",
+                                                 c10::toString(flat.scalar_type())));
+        }
+        return std::make_unique<HostPending>(m_impl->host->push(flat));
+    }
     return gloo_allreduce(*m_impl, flat);
 }
 
 std::unique_ptr<Comm::Pending> Comm::allreduce_host_async(torch::Tensor& host) {
+    if (m_impl->host && host_carries(host.scalar_type())) {
+        return std::make_unique<HostPending>(m_impl->host->push(host));
+    }
     return gloo_allreduce(*m_impl, host);
 }
 
 bool Comm::carries(torch::ScalarType type) {
+    if (m_impl->host) {
+        return host_carries(type);
+    }
     auto probe = torch::zeros({1}, type);
     if (m_impl->nccl) {
         try {

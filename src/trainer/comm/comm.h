@@ -12,6 +12,9 @@
 
 namespace kftrain::trainer::comm {
 
+// The shared-memory group's slot per rank: each gradient bucket goes through in chunks of it.
+constexpr std::size_t k_host_slot_bytes = 1 << 20;
+
 // Connect the ranks of one job: a TCPStore at MASTER_ADDR:MASTER_PORT served by rank 0 and a
 // Gloo process group, plus an NCCL communicator after use_nccl(). Collectives throw
 // std::exception when a peer fails or times out.
@@ -26,7 +29,12 @@ class Comm {
     // local_rank % devices; every rank must call it. The scalar sums, the barrier and
     // broadcast_bytes stay on Gloo: they are small, and Gloo carries NCCL's id.
     util::Status use_nccl(int local_rank);
-    // Return the backend of broadcast() and allreduce_async().
+    // Carry allreduce_async() through a shared-memory segment from now on where every rank
+    // can open the one rank 0 creates (all on this host, in one pod), and return whether they
+    // could; every rank must call it. The rest stays on Gloo. Fails, on rank 0 only, when rank
+    // 0 cannot create the segment (no room in /dev/shm); Gloo then carries everything.
+    util::Result<bool> use_shared_memory();
+    // Return the backend of allreduce_async() (and of broadcast() for NCCL).
     Backend backend() const;
 
     int rank() const { return m_rank; }
@@ -38,10 +46,12 @@ class Comm {
     // Start summing a flat tensor over all ranks in place; wait() on the handle finishes it.
     class Pending;
     std::unique_ptr<Pending> allreduce_async(torch::Tensor& flat);
-    // Start summing a small host tensor over Gloo whatever the backend, in place.
+    // Start summing a small host tensor in place: through shared memory where the gradients
+    // go that way, else over Gloo whatever the backend.
     std::unique_ptr<Pending> allreduce_host_async(torch::Tensor& host);
     // Return whether allreduce_async() carries tensors of type (Gloo in libtorch 1.13 has
-    // no bfloat16); every rank must call it with the same type.
+    // no bfloat16, shared memory only float and double); every rank must call it with the
+    // same type.
     bool carries(torch::ScalarType type);
     // Wait until every rank gets here.
     void barrier();

@@ -114,13 +114,14 @@ TEST_CASE("2 ranks with --device cuda take a GPU each and end with identical par
     const auto params = read_params(dir.file("gpu.rank0"));
     REQUIRE(!params.empty());
     CHECK(read_params(dir.file("gpu.rank1")) == params);
-    // The same job on the CPU over Gloo: the same weights but for rounding.
+    // The same job on the CPU (auto: shared memory, both ranks on this host): the same
+    // weights but for rounding.
     TempDir cpu_dir;
     const auto cpus = start_job(cpu_dir, 2, mlp_args("cpu", 600, 1),
                                 {{"KFTRAIN_PARAMS_OUT", cpu_dir.file("cpu")}});
     for (const auto& r : cpus) {
         CHECK(wait_exit(r, 120s) == 0);
     }
-    CHECK(events(cpus[0], "start").at(0)["backend"] == "gloo");
+    CHECK(events(cpus[0], "start").at(0)["backend"] == "shm");
     CHECK(worst_difference(params, read_params(cpu_dir.file("cpu.rank0"))) < 1e-4f);
 }

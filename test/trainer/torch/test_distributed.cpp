@@ -1,4 +1,5 @@
-// Real multi-process runs of kftrain-trainer on 127.0.0.1 with Gloo.
+// Real multi-process runs of kftrain-trainer on 127.0.0.1: gradients through shared memory
+// (--backend auto, every rank on this host) or Gloo's TCP (--backend gloo).
 #include <csignal>
 
 #include "trainer_process.h"
@@ -19,16 +20,21 @@ std::vector<std::string> mlp_args(int samples, int batch, int epochs) {
             "--timeout",    "60"};
 }
 
-void check_identical_params(int world) {
+// Train world ranks on the same data; check they end with the same parameters and that the
+// gradients went over backend (the start event's "backend").
+void check_identical_params(int world, const std::string& backend = "auto",
+                            const std::string& want_backend = "shm") {
     TempDir dir;
-    const auto ranks =
-        start_job(dir, world, mlp_args(600, 32, 1), {{"KFTRAIN_PARAMS_OUT", dir.file("params")}});
+    auto args = mlp_args(600, 32, 1);
+    args.insert(args.end(), {"--backend", backend});
+    const auto ranks = start_job(dir, world, args, {{"KFTRAIN_PARAMS_OUT", dir.file("params")}});
     for (const auto& r : ranks) {
         INFO(read_text(r.err_path));
         CHECK(wait_exit(r, 120s) == 0);
     }
     REQUIRE(events(ranks[0], "finish").size() == 1);
     CHECK(events(ranks[0], "finish")[0]["world_size"] == world);
+    CHECK(events(ranks[0], "start").at(0)["backend"] == want_backend);
     const auto first = read_params(dir.file("params.rank0"));
     REQUIRE(!first.empty());
     // --bucket-mb auto: every rank picks the same capacity from the probe (the buckets must
@@ -52,6 +58,34 @@ TEST_CASE("2 ranks end training with identical parameters", "[trainer][distribut
 
 TEST_CASE("3 ranks end training with identical parameters", "[trainer][distributed]") {
     check_identical_params(3);
+}
+
+TEST_CASE("2 ranks over Gloo's TCP end training with identical parameters",
+          "[trainer][distributed]") {
+    check_identical_params(2, "gloo", "gloo");
+}
+
+TEST_CASE("shared memory and Gloo's TCP train 2 ranks to the same parameters",
+          "[trainer][distributed]") {
+    TempDir dir;
+    std::map<std::string, std::vector<float>> params;
+    for (const std::string backend : {"auto", "gloo"}) {
+        auto args = mlp_args(256, 32, 1);
+        args.insert(args.end(), {"--backend", backend});
+        const auto ranks = start_job(dir, 2, args, {{"KFTRAIN_PARAMS_OUT", dir.file(backend)}});
+        for (const auto& r : ranks) {
+            INFO(read_text(r.err_path));
+            CHECK(wait_exit(r, 120s) == 0);
+        }
+        params[backend] = read_params(dir.file(backend + ".rank0"));
+    }
+    REQUIRE(!params["auto"].empty());
+    REQUIRE(params["auto"].size() == params["gloo"].size());
+    float worst = 0;
+    for (std::size_t i = 0; i < params["auto"].size(); ++i) {
+        worst = std::max(worst, std::abs(params["auto"][i] - params["gloo"][i]));
+    }
+    CHECK(worst < 1e-5f);
 }
 
 TEST_CASE("2 ranks with batch B match 1 rank with batch 2B after one step",
@@ -135,6 +169,7 @@ TEST_CASE("nproc-per-node 2 spawns two local ranks that train together", "[train
     const auto starts = events(pod, "start");
     REQUIRE(starts.size() == 2);
     CHECK(starts[0]["world_size"] == 2);
+    CHECK(starts[0]["backend"] == "shm");  // one pod: its processes share /dev/shm
     CHECK(events(pod, "finish").size() == 1);
     CHECK(read_params(dir.file("params.rank0")) == read_params(dir.file("params.rank1")));
 }

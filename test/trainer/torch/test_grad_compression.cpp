@@ -20,6 +20,16 @@ double two_rank_accuracy(const std::string& compression) {
         REQUIRE(wait_exit(r, 120s) == 0);
     }
     CHECK(read_params(dir.file("params.rank0")) == read_params(dir.file("params.rank1")));
+    if (compression != "none") {
+        // Both ranks on this host: shared memory carries fp32, the gradients are only rounded.
+        const auto warnings = events(ranks[0], "warning");
+        REQUIRE(warnings.size() == 1);
+        CHECK(warnings[0]["message"] ==
+              "--grad-compression " + compression +
+                  ": the ranks share this host's memory, with no network bytes to save; "
+                  "gradients are rounded to " +
+                  compression + " and summed as fp32");
+    }
     const auto evals = events(ranks[0], "eval");
     REQUIRE(evals.size() == 3);
     return evals.back()["accuracy"].get<double>();
@@ -50,9 +60,11 @@ TEST_CASE("an unknown --grad-compression prints one error line and exits 2",
 TEST_CASE("the benchmark profile records the compression and the bytes it all-reduces",
           "[trainer][compression][benchmark]") {
     TempDir dir;
-    const auto profile = two_rank_mlp_profile(
-        dir, {"--benchmark", "5", "--samples", "256", "--grad-compression", "fp16"});
+    const auto profile =
+        two_rank_mlp_profile(dir, {"--benchmark", "5", "--samples", "256", "--grad-compression",
+                                   "fp16", "--backend", "gloo"});
     CHECK(profile["grad_compression"] == "fp16");
+    CHECK(profile["backend"] == "gloo");
     CHECK(profile["allreduce_bytes_per_step"].get<int64_t>() * 2 ==
           profile["gradient_bytes"].get<int64_t>());
     CHECK(profile["allreduce_bandwidth_bytes_per_s"].get<double>() > 0);

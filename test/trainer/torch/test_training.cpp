@@ -74,6 +74,7 @@ TEST_CASE("a benchmark run writes a profile with compute, all-reduce and overlap
     CHECK(profile["parameters"] == 784 * 256 + 256 + 256 * 128 + 128 + 128 * 10 + 10);
     CHECK(profile["gradient_bytes"] == profile["parameters"].get<int64_t>() * 4);
     CHECK(profile["grad_compression"] == "none");
+    CHECK(profile["backend"] == "shm");  // both ranks on this host
     CHECK(profile["allreduce_bytes_per_step"] == profile["gradient_bytes"]);
     CHECK(profile["compute_s_per_step"].get<double>() > 0);
     CHECK(profile["allreduce_bandwidth_bytes_per_s"].get<double>() > 0);

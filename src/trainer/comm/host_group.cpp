@@ -1,0 +1,346 @@
+#include "trainer/comm/host_group.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <ctime>
+#include <new>
+#include <random>
+#include <stdexcept>
+
+namespace kftrain::trainer::comm {
+
+namespace {
+
+constexpr std::uint64_t k_magic = 0x316e69617274666bULL;  // "kftrain1"
+constexpr std::size_t k_line = 64;
+// How long a waiting rank spins before it sleeps on the futex, and how long it sleeps
+// before it looks at its peers' health again.
+constexpr int k_spins = 2000;
+constexpr auto k_check_every = std::chrono::milliseconds(20);
+
+struct Header {
+    std::uint64_t magic;
+    std::uint64_t world;
+    std::uint64_t slot_bytes;
+    alignas(k_line) std::atomic<std::uint32_t> arrived;  // every rank's barrier arrivals
+};
+static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
+static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
+
+// Held locked by its rank for as long as the rank has the segment open.
+struct alignas(k_line) Alive {
+    pthread_mutex_t mutex;
+};
+
+std::size_t round_up(std::size_t n, std::size_t to) {
+    return (n + to - 1) / to * to;
+}
+
+// Where things lie in the segment: the header, a mutex per rank, the result area, then a
+// slot per rank.
+struct Layout {
+    std::size_t alive = 0, result = 0, slots = 0, size = 0;
+    Layout(std::size_t world, std::size_t slot_bytes) {
+        alive = round_up(sizeof(Header), k_line);
+        result = round_up(alive + world * sizeof(Alive), 4096);
+        slots = result + slot_bytes;
+        size = slots + world * slot_bytes;
+    }
+};
+
+std::string errno_text(int err) {
+    return std::strerror(err);
+}
+
+long futex(std::atomic<std::uint32_t>* word, int op, std::uint32_t value,
+           const struct timespec* timeout) {
+    return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), op, value, timeout, nullptr,
+                     0);
+}
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+// Whether a barrier count has reached target, counting modulo 2^32.
+bool reached(std::uint32_t count, std::uint32_t target) {
+    return static_cast<std::int32_t>(count - target) >= 0;
+}
+
+// Add world slots of n elements into out, 16 at a time so that the compiler vectorizes it.
+template <typename T>
+void sum_slots(T* __restrict out, const char* slots, std::size_t slot_bytes, std::size_t world,
+               std::size_t n) {
+    std::memcpy(out, slots, n * sizeof(T));
+    constexpr std::size_t k_block = 16;
+    const std::size_t blocked = n / k_block * k_block;
+    for (std::size_t r = 1; r < world; ++r) {
+        const T* __restrict in = reinterpret_cast<const T*>(slots + r * slot_bytes);
+        for (std::size_t i = 0; i < blocked; i += k_block) {
+            for (std::size_t j = 0; j < k_block; ++j) {
+                out[i + j] += in[i + j];
+            }
+        }
+        for (std::size_t i = blocked; i < n; ++i) {
+            out[i] += in[i];
+        }
+    }
+}
+
+}  // namespace
+
+struct HostGroup::Impl {
+    std::string name;
+    int rank = 0;
+    int world = 0;
+    std::size_t slot_bytes = 0;
+    Layout layout{0, 0};
+    int fd = -1;
+    void* base = MAP_FAILED;
+    bool holds_alive = false;
+    bool broken = false;
+    std::uint32_t barriers = 0;  // this rank's barriers so far
+
+    Impl() = default;
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+    ~Impl() {
+        if (holds_alive) {
+            pthread_mutex_unlock(&alive(rank).mutex);
+        }
+        if (base != MAP_FAILED) {
+            ::munmap(base, layout.size);
+        }
+        if (fd >= 0) {
+            ::close(fd);
+        }
+    }
+
+    char* at(std::size_t offset) const { return static_cast<char*>(base) + offset; }
+    Header& header() const { return *reinterpret_cast<Header*>(at(0)); }
+    Alive& alive(int r) const {
+        return reinterpret_cast<Alive*>(at(layout.alive))[static_cast<std::size_t>(r)];
+    }
+    char* slot(int r) const { return at(layout.slots + static_cast<std::size_t>(r) * slot_bytes); }
+
+    util::Status map(std::size_t size) {
+        base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (base == MAP_FAILED) {
+            return util::Error{
+                fmt::format("cannot map shared memory {}: {}", name, errno_text(errno))};
+        }
+        return util::Unit{};
+    }
+
+    // Throw when a peer has let go of its mutex: it exited (the kernel marks a robust mutex
+    // whose owner died) or closed the group.
+    void check_peers() {
+        for (int r = 0; r < world; ++r) {
+            if (r == rank) {
+                continue;
+            }
+            const int got = pthread_mutex_trylock(&alive(r).mutex);
+            if (got == EBUSY) {
+                continue;
+            }
+            if (got == EOWNERDEAD) {
+                pthread_mutex_consistent(&alive(r).mutex);
+            }
+            if (got == 0 || got == EOWNERDEAD) {
+                pthread_mutex_unlock(&alive(r).mutex);
+            }
+            broken = true;
+            throw std::runtime_error(fmt::format("shared-memory all-reduce: rank {} {}", r,
+                                                 got == EOWNERDEAD ? "exited" : "left the group"));
+        }
+    }
+
+    // Wait until every rank has arrived at this rank's next barrier.
+    void barrier(std::chrono::steady_clock::time_point deadline,
+                 std::chrono::milliseconds timeout) {
+        barriers += 1;
+        const std::uint32_t target = barriers * static_cast<std::uint32_t>(world);
+        auto& word = header().arrived;
+        if (word.fetch_add(1, std::memory_order_acq_rel) + 1 == target) {
+            futex(&word, FUTEX_WAKE, INT_MAX, nullptr);
+            return;
+        }
+        for (int i = 0; i < k_spins; ++i) {
+            if (reached(word.load(std::memory_order_acquire), target)) {
+                return;
+            }
+            cpu_relax();
+        }
+        const struct timespec slice {
+            0, std::chrono::duration_cast<std::chrono::nanoseconds>(k_check_every).count()
+        };
+        while (true) {
+            const std::uint32_t seen = word.load(std::memory_order_acquire);
+            if (reached(seen, target)) {
+                return;
+            }
+            futex(&word, FUTEX_WAIT, seen, &slice);
+            if (reached(word.load(std::memory_order_acquire), target)) {
+                return;
+            }
+            check_peers();
+            if (std::chrono::steady_clock::now() >= deadline) {
+                broken = true;
+                throw std::runtime_error(
+                    fmt::format("shared-memory all-reduce: not done within {:g}s (a peer hangs)",
+                                std::chrono::duration<double>(timeout).count()));
+            }
+        }
+    }
+};
+
+HostGroup::HostGroup(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+
+HostGroup::~HostGroup() = default;
+
+util::Result<std::unique_ptr<HostGroup>> HostGroup::create(int world, std::size_t slot_bytes) {
+    auto impl = std::make_unique<Impl>();
+    impl->rank = 0;
+    impl->world = world;
+    impl->slot_bytes = round_up(std::max(slot_bytes, k_line), k_line);
+    impl->layout = Layout(static_cast<std::size_t>(world), impl->slot_bytes);
+    std::random_device random;
+    const std::uint64_t token = (static_cast<std::uint64_t>(random()) << 32) ^ random();
+    impl->name = fmt::format("/kftrain-{}-{:016x}", ::getpid(), token);
+    impl->fd = ::shm_open(impl->name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+    if (impl->fd < 0) {
+        return util::Error{
+            fmt::format("cannot create shared memory {}: {}", impl->name, errno_text(errno))};
+    }
+    // Reserve the pages now: a full /dev/shm is an error here rather than SIGBUS later.
+    const std::size_t size = impl->layout.size;
+    if (const int err = ::posix_fallocate(impl->fd, 0, static_cast<off_t>(size)); err != 0) {
+        ::shm_unlink(impl->name.c_str());
+        return util::Error{fmt::format("cannot reserve {:.1f} MiB of shared memory in /dev/shm: {}",
+                                       static_cast<double>(size) / (1 << 20), errno_text(err))};
+    }
+    if (auto mapped = impl->map(size); !mapped.ok()) {
+        ::shm_unlink(impl->name.c_str());
+        return util::Error{mapped.error()};
+    }
+    auto* header = new (impl->at(0)) Header{};
+    header->world = static_cast<std::uint64_t>(world);
+    header->slot_bytes = impl->slot_bytes;
+    header->arrived.store(0);
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+    pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+    for (int r = 0; r < world; ++r) {
+        pthread_mutex_init(&(new (&impl->alive(r)) Alive{})->mutex, &attr);
+    }
+    pthread_mutexattr_destroy(&attr);
+    pthread_mutex_lock(&impl->alive(0).mutex);
+    impl->holds_alive = true;
+    std::atomic_thread_fence(std::memory_order_release);
+    header->magic = k_magic;
+    return std::unique_ptr<HostGroup>(new HostGroup(std::move(impl)));
+}
+
+util::Result<std::unique_ptr<HostGroup>> HostGroup::open(const std::string& name, int rank,
+                                                         int world) {
+    auto impl = std::make_unique<Impl>();
+    impl->name = name;
+    impl->rank = rank;
+    impl->world = world;
+    impl->fd = ::shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0);
+    if (impl->fd < 0) {
+        return util::Error{
+            fmt::format("cannot open shared memory {}: {}", name, errno_text(errno))};
+    }
+    struct stat st {};
+    if (::fstat(impl->fd, &st) != 0 || static_cast<std::size_t>(st.st_size) < sizeof(Header)) {
+        return util::Error{fmt::format("shared memory {} is not a kftrain group", name)};
+    }
+    if (auto mapped = impl->map(sizeof(Header)); !mapped.ok()) {
+        return util::Error{mapped.error()};
+    }
+    const Header& mapped_header = impl->header();
+    const std::uint64_t magic = mapped_header.magic;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    const std::uint64_t header_world = mapped_header.world;
+    const std::uint64_t slot_bytes = mapped_header.slot_bytes;
+    ::munmap(impl->base, sizeof(Header));
+    impl->base = MAP_FAILED;
+    if (magic != k_magic || header_world != static_cast<std::uint64_t>(world) ||
+        slot_bytes < k_line || rank < 1 || rank >= world) {
+        return util::Error{
+            fmt::format("shared memory {} is not a kftrain group of {} ranks", name, world)};
+    }
+    impl->slot_bytes = static_cast<std::size_t>(slot_bytes);
+    impl->layout = Layout(static_cast<std::size_t>(world), impl->slot_bytes);
+    if (static_cast<std::size_t>(st.st_size) != impl->layout.size) {
+        return util::Error{fmt::format("shared memory {} is not a kftrain group", name)};
+    }
+    if (auto mapped = impl->map(impl->layout.size); !mapped.ok()) {
+        return util::Error{mapped.error()};
+    }
+    if (const int got = pthread_mutex_trylock(&impl->alive(rank).mutex); got != 0) {
+        return util::Error{fmt::format("shared memory {}: rank {} is taken", name, rank)};
+    }
+    impl->holds_alive = true;
+    return std::unique_ptr<HostGroup>(new HostGroup(std::move(impl)));
+}
+
+const std::string& HostGroup::name() const {
+    return m_impl->name;
+}
+
+void HostGroup::unlink() {
+    ::shm_unlink(m_impl->name.c_str());
+}
+
+void HostGroup::allreduce_sum(void* data, std::size_t count, HostType type,
+                              std::chrono::milliseconds timeout) {
+    auto& g = *m_impl;
+    if (g.broken) {
+        throw std::runtime_error("shared-memory all-reduce: the group failed earlier");
+    }
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const std::size_t size = type == HostType::f32 ? sizeof(float) : sizeof(double);
+    const std::size_t per_chunk = g.slot_bytes / size;
+    const auto world = static_cast<std::size_t>(g.world);
+    auto* bytes = static_cast<char*>(data);
+    for (std::size_t first = 0; first < count; first += per_chunk) {
+        const std::size_t n = std::min(per_chunk, count - first);
+        std::memcpy(g.slot(g.rank), bytes + first * size, n * size);
+        g.barrier(deadline, timeout);
+        // This rank's share of the chunk, a multiple of 16 elements but the last.
+        const std::size_t share = round_up((n + world - 1) / world, 16);
+        const std::size_t lo = std::min(n, static_cast<std::size_t>(g.rank) * share);
+        const std::size_t hi = std::min(n, lo + share);
+        if (type == HostType::f32) {
+            sum_slots(reinterpret_cast<float*>(g.at(g.layout.result)) + lo, g.slot(0) + lo * size,
+                      g.slot_bytes, world, hi - lo);
+        } else {
+            sum_slots(reinterpret_cast<double*>(g.at(g.layout.result)) + lo, g.slot(0) + lo * size,
+                      g.slot_bytes, world, hi - lo);
+        }
+        g.barrier(deadline, timeout);
+        std::memcpy(bytes + first * size, g.at(g.layout.result), n * size);
+    }
+}
+
+}  // namespace kftrain::trainer::comm
