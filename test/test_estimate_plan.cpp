@@ -203,6 +203,48 @@ TEST_CASE("estimate plan takes bandwidth and overlap measured at two replicas", 
     CHECK(find(*plan, "intra-node bandwidth")->source == "measured: profile.json at world size 2");
 }
 
+TEST_CASE("estimate plan halves the gradient bytes where gradCompression puts 16 bits on the wire",
+          "[estimate]") {
+    struct Case {
+        std::string compression;
+        bool gpu;
+        bool local;
+        int64_t bytes;
+        std::string why;
+    };
+    const int64_t full = 4799528;
+    const std::vector<Case> cases{
+        {"none", false, false, full, ""},
+        {"fp16", false, false, full / 2, "trainer.gradCompression fp16: half the gradients on the wire"},
+        {"bf16", true, false, full / 2, "trainer.gradCompression bf16: half the gradients on the wire"},
+        {"bf16", false, false, full,
+         "trainer.gradCompression bf16: not halved, Gloo in libtorch 1.13 sends it as fp32"},
+        {"fp16", false, true, full,
+         "trainer.gradCompression fp16: not halved, the replicas share this machine's memory "
+         "(fp32)"},
+        {"fp16", true, true, full / 2, "trainer.gradCompression fp16: half the gradients on the wire"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.compression << " gpu " << c.gpu << " local " << c.local);
+        JobFacts job = cpu_job();
+        job.grad_compression = c.compression;
+        PlanFlags flags;
+        flags.local = c.local;
+        if (c.gpu) {
+            flags.gpu = "t4";
+        }
+        const auto plan = make_plan(job, flags, {measured_profile(1)}, catalog());
+        REQUIRE(plan.ok());
+        CHECK(plan->input.step.gradient_bytes == c.bytes);
+        const std::string source = find(*plan, "gradients per step")->source;
+        if (c.why.empty()) {
+            CHECK(source.find("gradCompression") == std::string::npos);
+        } else {
+            CHECK(source.rfind(c.why + "; measured: profile.json", 0) == 0);
+        }
+    }
+}
+
 TEST_CASE("estimate plan lets flags override measurements and defaults", "[estimate]") {
     PlanFlags flags;
     flags.intra_node_bytes_per_s = 3e9;

@@ -81,13 +81,16 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
          "job.yaml:3: trainer.backend: nccl needs GPUs: set resources.gpus, or use gloo (got "
          "nccl, resources.gpus is 0)"},
         {"bucket size that is no number", "name: a\ntrainer:\n  bucketMb: big\n",
-         "job.yaml:3: trainer.bucketMb: must be auto or a number of MiB above 0, at most 1024 "
+         "job.yaml:3: trainer.bucketMb: must be auto or a number of MiB from 0.001 to 1024 "
          "(got big)"},
         {"bucket size of zero", "name: a\ntrainer:\n  bucketMb: 0\n",
-         "job.yaml:3: trainer.bucketMb: must be auto or a number of MiB above 0, at most 1024 "
+         "job.yaml:3: trainer.bucketMb: must be auto or a number of MiB from 0.001 to 1024 "
          "(got 0)"},
+        {"bucket size under a KiB", "name: a\ntrainer:\n  bucketMb: 1e-9\n",
+         "job.yaml:3: trainer.bucketMb: must be auto or a number of MiB from 0.001 to 1024 "
+         "(got 1e-9)"},
         {"bucket size too large", "name: a\ntrainer:\n  bucketMb: 2048\n",
-         "job.yaml:3: trainer.bucketMb: must be auto or a number of MiB above 0, at most 1024 "
+         "job.yaml:3: trainer.bucketMb: must be auto or a number of MiB from 0.001 to 1024 "
          "(got 2048)"},
         {"a process per GPU without GPUs", "name: a\nnprocPerNode: gpu\n",
          "job.yaml:2: nprocPerNode: gpu starts one process per GPU: set resources.gpus (got gpu, "

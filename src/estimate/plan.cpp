@@ -164,12 +164,34 @@ void resolve_measured_steps(const JobFacts& job, const std::vector<Profile>& pro
     }
 }
 
+// Return the bytes one rank all-reduces per step and why: the gradients, half of them where
+// trainer.gradCompression puts 16-bit values on the wire. Replicas of a --local CPU job sum
+// through shared memory, which carries fp32 only; Gloo in libtorch 1.13 has no bf16, NCCL has.
+std::pair<int64_t, std::string> wire_bytes(const JobFacts& job, const PlanFlags& flags,
+                                           const Plan& plan, int64_t gradient_bytes) {
+    const std::string& c = job.grad_compression;
+    if (c != "fp16" && c != "bf16") {
+        return {gradient_bytes, ""};
+    }
+    const bool gpu = plan.device != "cpu";
+    const std::string why = fmt::format("trainer.gradCompression {}: ", c);
+    if (flags.local && !gpu) {
+        return {gradient_bytes,
+                why + "not halved, the replicas share this machine's memory (fp32)"};
+    }
+    if (c == "bf16" && !gpu) {
+        return {gradient_bytes, why + "not halved, Gloo in libtorch 1.13 sends it as fp32"};
+    }
+    return {gradient_bytes / 2, why + "half the gradients on the wire"};
+}
+
 // Fill the step cost from the profile and say where each part came from.
-void resolve_step(const Profile& p, Plan& plan) {
+void resolve_step(const JobFacts& job, const PlanFlags& flags, const Profile& p, Plan& plan) {
     StepCost& step = plan.input.step;
     step.compute_s = p.compute_s_per_step;
     step.backward_s = p.backward_s_per_step;
-    step.gradient_bytes = p.gradient_bytes;
+    const auto [bytes, compression] = wire_bytes(job, flags, plan, p.gradient_bytes);
+    step.gradient_bytes = bytes;
     // Overlap needs 2+ ranks: from this profile, else from the one measured at 2+ ranks.
     const Profile* overlap_from = p.overlap_fraction ? &p : nullptr;
     if (!overlap_from && plan.multi_rank && plan.multi_rank->overlap_fraction) {
@@ -183,9 +205,11 @@ void resolve_step(const Profile& p, Plan& plan) {
                          "speed",
                          p.model, p.parameters);
     plan.assumptions.push_back({"compute per step", format_duration(p.compute_s_per_step), source});
+    const std::string gradients =
+        p.measured ? source : fmt::format("{} FP32 parameters", p.parameters);
     plan.assumptions.push_back(
-        {"gradients per step", fmt::format("{:.1f} MB", p.gradient_bytes / 1e6),
-         p.measured ? source : fmt::format("{} FP32 parameters", p.parameters)});
+        {"gradients per step", fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6),
+         compression.empty() ? gradients : compression + "; " + gradients});
     plan.assumptions.push_back(
         {"all-reduce overlap", fmt::format("{:.0f}%", step.overlap_fraction * 100),
          overlap_from ? measured_source(*overlap_from)
@@ -222,7 +246,7 @@ util::Result<Plan> make_plan(const JobFacts& job, const PlanFlags& flags,
         return util::error(profile.error());
     }
     plan.profile = *profile;
-    resolve_step(plan.profile, plan);
+    resolve_step(job, flags, plan.profile, plan);
     resolve_measured_steps(job, *profiles, plan);
     if (auto status = resolve_sizes(job, flags, plan); !status.ok()) {
         return util::error(status.error());

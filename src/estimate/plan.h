@@ -27,6 +27,7 @@ struct JobFacts {
     int64_t samples = 0;           // 0: the whole data set
     bool checkpoints = false;      // trainer.checkpointDir set
     int64_t checkpoint_every = 0;  // trainer.checkpointEvery
+    std::string grad_compression = "none";  // trainer.gradCompression
 };
 
 // The estimate's flags; unset ones fall back to the profile, the prices or a default.

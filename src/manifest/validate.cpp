@@ -151,9 +151,9 @@ Status check_command(const JobSpec& spec) {
     // What kftrain-trainer's --bucket-mb accepts, so that no job starts only to fail there.
     const std::string bucket_mb = spec.trainer_value("bucketMb", "auto");
     const auto mib = util::parse_number(bucket_mb, false);
-    if (bucket_mb != "auto" && (!mib || *mib <= 0 || *mib > 1024)) {
-        return fail(spec, "trainer.bucketMb",
-                    "must be auto or a number of MiB above 0, at most 1024", bucket_mb);
+    if (bucket_mb != "auto" && (!mib || *mib < 0.001 || *mib > 1024)) {
+        return fail(spec, "trainer.bucketMb", "must be auto or a number of MiB from 0.001 to 1024",
+                    bucket_mb);
     }
     if (!spec.mlflow.credentials_secret.empty() && spec.mlflow.tracking_uri.empty()) {
         return fail(spec, "mlflow.credentialsSecret", "needs mlflow.trackingUri",

@@ -56,13 +56,14 @@ util::Result<double> flag_double(const std::string& flag, const std::string& raw
 }
 
 util::Result<double> flag_auto_or_positive(const std::string& flag, const std::string& raw,
-                                           double max) {
+                                           double min, double max) {
     if (raw == "auto") {
         return 0.0;
     }
-    auto value = flag_double(flag, raw, 0, true, max);
+    auto value = flag_double(flag, raw, min, false, max);
     if (!value.ok()) {
-        return flag_error(flag, fmt::format("must be auto or a number > 0 and <= {}", max), raw);
+        return flag_error(flag, fmt::format("must be auto or a number >= {} and <= {}", min, max),
+                          raw);
     }
     return value;
 }

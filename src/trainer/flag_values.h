@@ -16,9 +16,9 @@ util::Result<int64_t> flag_int(const std::string& flag, const std::string& raw, 
 util::Result<double> flag_double(const std::string& flag, const std::string& raw, double min,
                                  bool exclusive, double max = 1e30);
 
-// Convert a flag value "auto" (to 0) or a number above 0 and at most max.
+// Convert a flag value "auto" (to 0) or a number from min (above 0) to max.
 util::Result<double> flag_auto_or_positive(const std::string& flag, const std::string& raw,
-                                           double max);
+                                           double min, double max);
 
 // Convert a flag value "true" or "false" to a bool.
 util::Result<bool> flag_bool(const std::string& flag, const std::string& raw);

@@ -65,9 +65,9 @@ Convert<double> number(double min, bool exclusive, double max = 1e30) {
     };
 }
 
-Convert<double> auto_or_positive(double max) {
-    return [max](const std::string& flag, const std::string& raw) {
-        return flag_auto_or_positive(flag, raw, max);
+Convert<double> auto_or_positive(double min, double max) {
+    return [min, max](const std::string& flag, const std::string& raw) {
+        return flag_auto_or_positive(flag, raw, min, max);
     };
 }
 
@@ -145,7 +145,7 @@ CommandSpec<TrainOptions> train_command() {
              "is at most 1 MiB); auto times two all-reduces at start and takes the smallest "
              "bucket whose fixed cost is a tenth of its transfer time, 0.25 to 25 MiB; DDP's "
              "bucket_cap_mb is 25 (default auto)",
-             into(&O::bucket_mb, auto_or_positive(1024))},
+             into(&O::bucket_mb, auto_or_positive(0.001, 1024))},
             {"--device",
              "auto|cpu|cuda: where the model and data live (default auto: CUDA device "
              "LOCAL_RANK % devices when libtorch sees one, else cpu)",

@@ -403,10 +403,10 @@ void measure_distributed(Session& s, BatchCycle& batches, Profile& p) {
         s.reducer->allreduce_all();
     }
     p.allreduce_s_per_step = seconds_since(s, t0) / steps;
-    // Per fp32 gradient byte even with --grad-compression (an effective rate): the estimate
-    // multiplies gradient_bytes by it and knows nothing of compression.
+    // Per byte on the wire (half the gradient bytes with a carried --grad-compression), as
+    // the estimate uses it: it halves the bytes of a job whose gradients go compressed.
     p.allreduce_bandwidth_bytes_per_s =
-        allreduce_bus_bandwidth(p.gradient_bytes, s.world(), p.allreduce_s_per_step);
+        allreduce_bus_bandwidth(p.allreduce_bytes_per_step, s.world(), p.allreduce_s_per_step);
     s.reducer->set_enabled(true);
     // Whole steps as training runs them: gradients all-reduced behind backward, and the
     // ranks' agreement on stopping in flight across every step.

@@ -25,14 +25,15 @@ struct ProfileFields {
     double backward_s_per_step = 0;
     // --grad-compression (none|fp16|bf16) and the bytes one rank all-reduces per step: the
     // gradient bytes, half of them when compressed (0 at world size 1). Written by the
-    // trainer; the estimate does not read them yet.
+    // trainer; the estimate takes compression from the job file instead.
     std::string grad_compression = "none";
     // What carried the all-reduce: gloo, nccl or shm (shared memory between the ranks of one
     // host), none at world size 1. The estimate takes a measured bandwidth as intra-node.
     std::string backend = "none";
     int64_t allreduce_bytes_per_step = 0;
     double allreduce_s_per_step = 0;
-    std::optional<double> allreduce_bandwidth_bytes_per_s;  // unset at world size 1
+    // Bus bandwidth of the all-reduce alone, per byte on the wire; unset at world size 1.
+    std::optional<double> allreduce_bandwidth_bytes_per_s;
     std::optional<double> overlap_fraction;                 // unset at world size 1
     double samples_per_sec = 0;
     // What a whole run costs besides its warm steps (0: not measured, in older profiles).

@@ -106,12 +106,16 @@ TEST_CASE("bad flag values name the flag, the problem and the value", "[trainer]
          "--grad-compression: must be one of none, fp16, bf16 (got FP16)"},
         {{"--grad-compression", ""},
          "--grad-compression: must be one of none, fp16, bf16 (got \"\")"},
-        {{"--bucket-mb", "0"}, "--bucket-mb: must be auto or a number > 0 and <= 1024 (got 0)"},
+        {{"--bucket-mb", "0"},
+         "--bucket-mb: must be auto or a number >= 0.001 and <= 1024 (got 0)"},
+        {{"--bucket-mb", "1e-9"},
+         "--bucket-mb: must be auto or a number >= 0.001 and <= 1024 (got 1e-9)"},
         {{"--bucket-mb", "2000"},
-         "--bucket-mb: must be auto or a number > 0 and <= 1024 (got 2000)"},
+         "--bucket-mb: must be auto or a number >= 0.001 and <= 1024 (got 2000)"},
         {{"--bucket-mb", "Auto"},
-         "--bucket-mb: must be auto or a number > 0 and <= 1024 (got Auto)"},
-        {{"--bucket-mb", ""}, "--bucket-mb: must be auto or a number > 0 and <= 1024 (got \"\")"},
+         "--bucket-mb: must be auto or a number >= 0.001 and <= 1024 (got Auto)"},
+        {{"--bucket-mb", ""},
+         "--bucket-mb: must be auto or a number >= 0.001 and <= 1024 (got \"\")"},
     };
     for (const auto& c : cases) {
         auto r = parse(c.args);

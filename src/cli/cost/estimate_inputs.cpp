@@ -51,6 +51,7 @@ estimate::JobFacts job_facts(const manifest::JobSpec& spec) {
     j.samples = trainer_int(spec, "samples", 0);
     j.checkpoints = !spec.trainer_value("checkpointDir", "").empty();
     j.checkpoint_every = trainer_int(spec, "checkpointEvery", 0);
+    j.grad_compression = spec.trainer_value("gradCompression", "none");
     return j;
 }
 

@@ -8,6 +8,7 @@
 #include <torch/csrc/autograd/variable.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -302,7 +303,9 @@ util::Result<bool> Comm::use_shared_memory() {
     std::unique_ptr<HostGroup> group;
     std::string name, error;
     if (m_rank == 0) {
-        auto created = HostGroup::create(m_world, k_host_slot_bytes);
+        const std::size_t per_rank =
+            k_host_segment_max_bytes / static_cast<std::size_t>(m_world + 1);
+        auto created = HostGroup::create(m_world, std::min(k_host_slot_bytes, per_rank));
         if (created.ok()) {
             group = std::move(*created);
             name = group->name();

@@ -12,8 +12,10 @@
 
 namespace kftrain::trainer::comm {
 
-// The shared-memory group's slot per rank: each gradient bucket goes through in chunks of it.
-constexpr std::size_t k_host_slot_bytes = 1 << 20;
+// The shared-memory group's slot per rank (each gradient bucket goes through in chunks of
+// it), smaller where many ranks would make the segment larger than the most it may take.
+constexpr std::size_t k_host_slot_bytes = std::size_t{1} << 20;
+constexpr std::size_t k_host_segment_max_bytes = std::size_t{64} << 20;
 
 // Connect the ranks of one job: a TCPStore at MASTER_ADDR:MASTER_PORT served by rank 0 and a
 // Gloo process group, plus an NCCL communicator after use_nccl(). Collectives throw
