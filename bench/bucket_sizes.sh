@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Compare gradient bucket sizes on this machine: two kftrain-trainer processes (Gloo on
-# 127.0.0.1, the cores split between them) train one epoch with --bucket-mb auto, DDP's
+# Compare gradient bucket sizes on this machine: two kftrain-trainer processes (on
+# 127.0.0.1, through shared memory, the cores split between them) train one epoch with --bucket-mb auto, DDP's
 # default of 25 MiB and smaller fixed sizes, in interleaved rounds; prints the median
 # samples/s of each (the finish event's rate, start and evaluation included) and the bucket
 # size auto chose.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # How well does `kftrain estimate` predict a whole run? For each model: measure a profile at
 # 1 replica with kftrain-trainer --benchmark (steps, warm-up, evaluation, a checkpoint and
-# the process start) and one at 2 ranks (Gloo on loopback: the step with its all-reduce, the
+# the process start) and one at 2 ranks (shared memory: the step with its all-reduce, the
 # rendezvous), ask `kftrain --local estimate --profile P1 --profile P2` for the total time
 # at 1 and 2 replicas, then time whole real
 # runs (process start to the last rank's exit: start-up, every epoch, the evaluation after
-# each, the checkpoints) at 1 and 2 replicas (Gloo on 127.0.0.1) and compare. Each replica
+# each, the checkpoints) at 1 and 2 replicas (on 127.0.0.1) and compare. Each replica
 # gets half the cores, so two replicas do not oversubscribe the machine and the profile is
 # measured with the same threads as each replica. Rounds interleave the sizes; the measured
 # figure is their median.
@@ -29,7 +29,7 @@ threads=$(( cores / 2 > 0 ? cores / 2 : 1 ))
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-launch() {  # world rank log args...: one rank of a local Gloo job
+launch() {  # world rank log args...: one rank of a local job
     local world=$1 rank=$2 log=$3
     shift 3
     MASTER_ADDR=127.0.0.1 MASTER_PORT=$port WORLD_SIZE=$world RANK=$rank \

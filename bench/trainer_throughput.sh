@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Measure kftrain-trainer's training throughput (samples/s, from the finish event) on this
-# machine: one process with all cores, one process with one thread, and two processes on
+# Measure kftrain-trainer's training throughput on this machine, in samples/s of two epochs:
+# the whole run (the finish event's rate, start and evaluations included) and the second
+# epoch's training steps alone (its epoch event), for one process with all cores, one process with one thread, and two processes on
 # 127.0.0.1 with the cores split between them, their gradients summed through shared memory
 # (--backend auto) or over Gloo's TCP (--backend gloo, as PyTorch's DDP on CPUs).
 #
@@ -18,14 +19,16 @@ cores=$(nproc)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-common=(--model "$model" --samples "$samples" --epochs 1 --log-format json --log-every 100000)
+common=(--model "$model" --samples "$samples" --epochs 2 --log-format json --log-every 100000)
 
-rate() {  # print samples_per_sec of the finish event in a JSON log
+rate() {  # print samples_per_sec of the finish event and of the last epoch in a JSON log
     python3 -c 'import json,sys
+rates = {}
 for line in open(sys.argv[1]):
     e = json.loads(line)
-    if e["event"] == "finish":
-        print("%.0f" % e["samples_per_sec"])' "$1"
+    if e["event"] in ("finish", "epoch"):
+        rates[e["event"]] = e["samples_per_sec"]
+print("%10.0f %10.0f" % (rates["finish"], rates["epoch"]))' "$1"
 }
 
 run_single() {  # threads batch
@@ -44,16 +47,16 @@ run_pair() {  # threads-per-process batch-per-process backend
     rate "$out/rank0.log"
 }
 
-echo "kftrain-trainer throughput: model $model, $samples synthetic samples, 1 epoch, $cores cores"
+echo "kftrain-trainer throughput: model $model, $samples synthetic samples, 2 epochs, $cores cores"
 echo "command: $0 $build $model $samples $batch"
-printf '%-58s %12s\n' "configuration" "samples/s"
-printf '%-58s %12s\n' "1 process, $cores threads, batch $batch" "$(run_single "$cores" "$batch")"
-printf '%-58s %12s\n' "1 process, 1 thread, batch $batch" "$(run_single 1 "$batch")"
+printf '%-58s %10s %10s\n' "configuration" "whole run" "epoch 2"
+printf '%-58s %s\n' "1 process, $cores threads, batch $batch" "$(run_single "$cores" "$batch")"
+printf '%-58s %s\n' "1 process, 1 thread, batch $batch" "$(run_single 1 "$batch")"
 half=$(( cores / 2 > 0 ? cores / 2 : 1 ))
 for backend in auto gloo; do
     how=$([[ $backend == auto ]] && echo "shared memory" || echo "Gloo TCP")
-    printf '%-58s %12s\n' "2 processes, $half thread each, batch $batch each, $how" \
+    printf '%-58s %s\n' "2 processes, $half thread each, batch $batch each, $how" \
         "$(run_pair "$half" "$batch" "$backend")"
-    printf '%-58s %12s\n' "2 processes, $half thread each, batch $((batch / 2)) each, $how" \
+    printf '%-58s %s\n' "2 processes, $half thread each, batch $((batch / 2)) each, $how" \
         "$(run_pair "$half" "$((batch / 2))" "$backend")"
 done

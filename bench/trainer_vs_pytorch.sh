@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # kftrain-trainer against PyTorch's Python DDP (Debian's python3-torch, the same libtorch) on
-# the same IDX data, model, batch and threads: 1 rank x 1 thread, 2 ranks x 1 thread (Gloo on
-# 127.0.0.1) and 1 rank x 2 threads. Rounds interleave the two programs (their order swapped
-# every round) so that a busy spell of the machine hits both. Prints the samples/s of every
-# epoch (global, training steps only, as the trainer's `epoch` event), the peak RSS of each
-# rank, then per configuration the medians over rounds and the ratio trainer / PyTorch for
-# epoch 1 and for the later epochs. Install the reference with `scripts/setup.sh --bench`.
+# the same IDX data, model, batch and threads: 1 rank x 1 thread, 2 ranks x 1 thread (on
+# 127.0.0.1: Gloo for PyTorch, shared memory for the trainer) and 1 rank x 2 threads. Rounds
+# interleave the two programs (their order swapped every round) so that a busy spell of the
+# machine hits both. Prints the samples/s of every epoch (global, training steps only, as the
+# trainer's `epoch` event), the peak RSS of each rank, then per configuration the medians over
+# rounds and the ratio trainer / PyTorch for epoch 1 and for the later epochs, and each
+# program's 2 ranks against twice its 1 rank. Install the reference with
+# `scripts/setup.sh --bench`.
 #
 #   bench/trainer_vs_pytorch.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH] [EPOCHS] [ROUNDS]
 #   bench/trainer_vs_pytorch.sh build mnist-cnn 6144 32 3 3
@@ -114,4 +116,7 @@ for name, m in summary:
     p, t = m["pytorch"], m["trainer"]
     print(f"{name:18} {p[0]:10.0f} {p[1]:8.0f} {t[0]:10.0f} {t[1]:8.0f}"
           f" {t[0] / p[0]:8.2f} {t[1] / p[1]:6.2f} {p[2]:7d} {t[2]:7d}")
+one, two = summary[0][1], summary[1][1]
+print("\n2 ranks against twice 1 rank (later epochs): "
+      + ", ".join(f"{prog} {two[prog][1] / (2 * one[prog][1]):.0%}" for prog in ("pytorch", "trainer")))
 PY
