@@ -149,9 +149,9 @@ struct HostGroup::Impl {
         return util::Unit{};
     }
 
-    // Throw when a peer has let go of its mutex: it exited (the kernel marks a robust mutex
-    // whose owner died) or closed the group.
-    void check_peers() {
+    // Return why the group cannot go on when a peer has let go of its mutex: it exited (the
+    // kernel marks a robust mutex whose owner died) or closed the group; empty while all hold.
+    std::string lost_peer() {
         for (int r = 0; r < world; ++r) {
             if (r == rank) {
                 continue;
@@ -166,10 +166,10 @@ struct HostGroup::Impl {
             if (got == 0 || got == EOWNERDEAD) {
                 pthread_mutex_unlock(&alive(r).mutex);
             }
-            broken = true;
-            throw std::runtime_error(fmt::format("shared-memory all-reduce: rank {} {}", r,
-                                                 got == EOWNERDEAD ? "exited" : "left the group"));
+            return fmt::format("shared-memory all-reduce: rank {} {}", r,
+                               got == EOWNERDEAD ? "exited" : "left the group");
         }
+        return "";
     }
 
     // Wait until every rank has arrived at this rank's next barrier.
@@ -200,7 +200,14 @@ struct HostGroup::Impl {
             if (reached(word.load(std::memory_order_acquire), target)) {
                 return;
             }
-            check_peers();
+            // A peer that arrived and then left is no failure: look at the count once more.
+            if (auto lost = lost_peer(); !lost.empty()) {
+                if (reached(word.load(std::memory_order_acquire), target)) {
+                    return;
+                }
+                broken = true;
+                throw std::runtime_error(lost);
+            }
             if (std::chrono::steady_clock::now() >= deadline) {
                 broken = true;
                 throw std::runtime_error(
