@@ -5,7 +5,8 @@
 #   - its size (podman's, in MB of 1,000,000 bytes) is at most MAX_IMAGE_MB (500 by default);
 #   - the loader finds every library and symbol the trainer needs (ldd -r, inside the image);
 #   - it runs as the non-root user 10001, which can write /data and /checkpoints;
-#   - a tiny training run works with one rank, and with two (PET_NPROC_PER_NODE=2, Gloo);
+#   - a tiny training run works with one rank, and with two (PET_NPROC_PER_NODE=2: shared memory
+#     where the container has /dev/shm, else Gloo over 127.0.0.1);
 #   - the BLAS the loader brings in is OpenBLAS.
 #
 #   scripts/check-image.sh                  build and check kftrain-trainer:check
@@ -112,7 +113,7 @@ grep -q 'calling init: .*/libopenblas\.so\.0$' "$work/one.err" \
     || fail "the loader did not bring in OpenBLAS: the trainer would use the reference BLAS"
 echo "check-image: the loader initialised $(grep -c 'calling init:' "$work/one.err") libraries, OpenBLAS among them" >&2
 
-echo "check-image: two ranks in one container (PET_NPROC_PER_NODE=2, Gloo over 127.0.0.1)" >&2
+echo "check-image: two ranks in one container (PET_NPROC_PER_NODE=2)" >&2
 # The PET_* variables a PyTorchJob with nprocPerNode: 2 and one replica gets. chroot isolation
 # shares this machine's network: take a port that is free now.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
