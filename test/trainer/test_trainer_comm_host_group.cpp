@@ -165,6 +165,16 @@ TEST_CASE("once unlinked the segment cannot be opened and nothing is left in /de
     CHECK(opened.error() == "cannot open shared memory " + name + ": No such file or directory");
 }
 
+TEST_CASE("rank 0's group dropped before it was unlinked leaves nothing in /dev/shm",
+          "[trainer][comm][host]") {
+    auto created = HostGroup::create(2, k_slot);
+    REQUIRE(created.ok());
+    const std::string path = "/dev/shm" + (*created)->name();
+    CHECK(::access(path.c_str(), F_OK) == 0);
+    (*created).reset();
+    CHECK(::access(path.c_str(), F_OK) != 0);
+}
+
 TEST_CASE("a rank that is not one of the group's is refused", "[trainer][comm][host]") {
     Created group(2);
     for (const auto& [rank, world] : std::vector<std::pair<int, int>>{{2, 2}, {0, 2}, {1, 3}}) {

@@ -114,7 +114,9 @@ struct HostGroup::Impl {
     Layout layout{0, 0};
     int fd = -1;
     void* base = MAP_FAILED;
+    std::size_t mapped = 0;
     bool holds_alive = false;
+    bool owns_name = false;  // created it and has not unlinked it yet
     bool broken = false;
     std::uint32_t barriers = 0;  // this rank's barriers so far
 
@@ -126,10 +128,13 @@ struct HostGroup::Impl {
             pthread_mutex_unlock(&alive(rank).mutex);
         }
         if (base != MAP_FAILED) {
-            ::munmap(base, layout.size);
+            ::munmap(base, mapped);
         }
         if (fd >= 0) {
             ::close(fd);
+        }
+        if (owns_name) {
+            ::shm_unlink(name.c_str());  // a group dropped before every rank opened it
         }
     }
 
@@ -146,6 +151,7 @@ struct HostGroup::Impl {
             return util::Error{
                 fmt::format("cannot map shared memory {}: {}", name, errno_text(errno))};
         }
+        mapped = size;
         return util::Unit{};
     }
 
@@ -236,15 +242,14 @@ util::Result<std::unique_ptr<HostGroup>> HostGroup::create(int world, std::size_
         return util::Error{
             fmt::format("cannot create shared memory {}: {}", impl->name, errno_text(errno))};
     }
+    impl->owns_name = true;
     // Reserve the pages now: a full /dev/shm is an error here rather than SIGBUS later.
     const std::size_t size = impl->layout.size;
     if (const int err = ::posix_fallocate(impl->fd, 0, static_cast<off_t>(size)); err != 0) {
-        ::shm_unlink(impl->name.c_str());
         return util::Error{fmt::format("cannot reserve {:.1f} MiB of shared memory in /dev/shm: {}",
                                        static_cast<double>(size) / (1 << 20), errno_text(err))};
     }
     if (auto mapped = impl->map(size); !mapped.ok()) {
-        ::shm_unlink(impl->name.c_str());
         return util::Error{mapped.error()};
     }
     auto* header = new (impl->at(0)) Header{};
@@ -281,16 +286,14 @@ util::Result<std::unique_ptr<HostGroup>> HostGroup::open(const std::string& name
     if (::fstat(impl->fd, &st) != 0 || static_cast<std::size_t>(st.st_size) < sizeof(Header)) {
         return util::Error{fmt::format("shared memory {} is not a kftrain group", name)};
     }
-    if (auto mapped = impl->map(sizeof(Header)); !mapped.ok()) {
+    if (auto mapped = impl->map(static_cast<std::size_t>(st.st_size)); !mapped.ok()) {
         return util::Error{mapped.error()};
     }
-    const Header& mapped_header = impl->header();
-    const std::uint64_t magic = mapped_header.magic;
+    const Header& header = impl->header();
+    const std::uint64_t magic = header.magic;
     std::atomic_thread_fence(std::memory_order_acquire);
-    const std::uint64_t header_world = mapped_header.world;
-    const std::uint64_t slot_bytes = mapped_header.slot_bytes;
-    ::munmap(impl->base, sizeof(Header));
-    impl->base = MAP_FAILED;
+    const std::uint64_t header_world = header.world;
+    const std::uint64_t slot_bytes = header.slot_bytes;
     if (magic != k_magic || header_world != static_cast<std::uint64_t>(world) ||
         slot_bytes < k_line || rank < 1 || rank >= world) {
         return util::Error{
@@ -298,11 +301,8 @@ util::Result<std::unique_ptr<HostGroup>> HostGroup::open(const std::string& name
     }
     impl->slot_bytes = static_cast<std::size_t>(slot_bytes);
     impl->layout = Layout(static_cast<std::size_t>(world), impl->slot_bytes);
-    if (static_cast<std::size_t>(st.st_size) != impl->layout.size) {
+    if (impl->mapped != impl->layout.size) {
         return util::Error{fmt::format("shared memory {} is not a kftrain group", name)};
-    }
-    if (auto mapped = impl->map(impl->layout.size); !mapped.ok()) {
-        return util::Error{mapped.error()};
     }
     if (const int got = pthread_mutex_trylock(&impl->alive(rank).mutex); got != 0) {
         return util::Error{fmt::format("shared memory {}: rank {} is taken", name, rank)};
@@ -317,6 +317,7 @@ const std::string& HostGroup::name() const {
 
 void HostGroup::unlink() {
     ::shm_unlink(m_impl->name.c_str());
+    m_impl->owns_name = false;
 }
 
 void HostGroup::allreduce_sum(void* data, std::size_t count, HostType type,

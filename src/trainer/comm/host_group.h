@@ -35,7 +35,8 @@ class HostGroup {
     // Return the segment's name: a slash, the creator's pid and a random token.
     const std::string& name() const;
     // Remove the name once every rank has opened the segment, so that nothing is left in
-    // /dev/shm however the job ends; the memory stays until the last rank unmaps it.
+    // /dev/shm however the job ends; the memory stays until the last rank unmaps it. Rank 0's
+    // group removes it too when dropped before this (a peer failed while joining).
     void unlink();
     // Sum count elements of type at data over all ranks, in place. Every rank calls it with
     // the same count and type, in the same order, from one thread. Throws std::runtime_error
