@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
+
+#include "util/text.h"
 
 namespace kftrain::trainer {
 namespace {
@@ -36,16 +37,11 @@ util::Result<int64_t> flag_int(const std::string& flag, const std::string& raw, 
 
 util::Result<double> flag_double(const std::string& flag, const std::string& raw, double min,
                                  bool exclusive, double max) {
-    double value = 0;
-    try {
-        std::size_t used = 0;
-        value = std::stod(raw, &used);
-        if (used != raw.size() || !std::isfinite(value)) {
-            return flag_error(flag, "must be a number", raw);
-        }
-    } catch (const std::exception&) {
+    const auto parsed = util::parse_number(raw, false);
+    if (!parsed) {
         return flag_error(flag, "must be a number", raw);
     }
+    const double value = *parsed;
     const bool below = exclusive ? value <= min : value < min;
     if (below || value > max) {
         const auto bound = fmt::format("must be {} {}", exclusive ? ">" : ">=", min);
