@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/app.h"
+#include "support/files.h"
 
 namespace {
 
@@ -170,14 +171,29 @@ TEST_CASE("submit --max-cost refuses a job whose estimate is over the budget", "
           "kftrain: error: --gpu: needs --max-cost (got a100)\n");
 }
 
-TEST_CASE("estimate takes --profile once per world size and refuses two at one size",
+TEST_CASE("estimate takes repeated profiles of one size as their median, if measured alike",
           "[estimate]") {
-    const Outcome twice = estimate({"--profile", k_dir + "profile.json"});
-    CHECK(twice.code == 2);
-    CHECK(twice.out.empty());
-    CHECK(twice.err == "kftrain: error: --profile: " + k_dir + "profile.json and " + k_dir +
-                           "profile.json were both measured at world size 1; give one profile "
-                           "per world size (got " + k_dir + "profile.json)\n");
+    const std::string dir = kftrain::test::make_temp_dir();
+    auto profile = nlohmann::json::parse(kftrain::test::read_test_data("estimate/profile.json"));
+    profile["compute_s_per_step"] = 0.12;  // caught in a slow spell
+    kftrain::test::write_file(dir + "/slow.json", profile.dump());
+    profile["batch_size"] = 32;
+    kftrain::test::write_file(dir + "/batch32.json", profile.dump());
+    const Outcome twice =
+        estimate({"--profile", dir + "/slow.json", "--workers", "1", "-o", "json"});
+    CHECK(twice.code == 0);
+    const auto report = nlohmann::json::parse(twice.out);
+    // 80 ms and 120 ms: their median.
+    CHECK(report["sizes"][0]["step_s"].get<double>() == Approx(0.1));
+    CHECK(twice.err.empty());
+    const Outcome unlike = estimate({"--profile", dir + "/batch32.json"});
+    CHECK(unlike.code == 2);
+    CHECK(unlike.out.empty());
+    CHECK(unlike.err == "kftrain: error: --profile: " + k_dir + "profile.json and " + dir +
+                            "/batch32.json were both measured at world size 1 but with "
+                            "batch_size 64 and 32; repeated profiles of one world size must be "
+                            "measured alike (got " +
+                            dir + "/batch32.json)\n");
     // One value per --profile: a second file needs a second flag.
     const Outcome extra = run({"estimate", "-f", k_dir + "cpu-job.yaml", "--profile",
                                k_dir + "profile.json", k_dir + "profile.json"});

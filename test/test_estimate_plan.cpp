@@ -367,7 +367,7 @@ TEST_CASE("estimate plan uses a profile at two ranks for that size and the rende
     CHECK(find(*other_batch, "step at world size 2")->value == "modelled");
 }
 
-TEST_CASE("estimate plan refuses profiles of two models or two at one world size", "[estimate]") {
+TEST_CASE("estimate plan refuses profiles of two models", "[estimate]") {
     Profile one = measured_profile(1);
     Profile other = measured_profile(2);
     other.model = "mlp";
@@ -377,11 +377,35 @@ TEST_CASE("estimate plan refuses profiles of two models or two at one world size
     CHECK(models.error() ==
           "--profile: mlp.json was measured with model mlp, profile.json with mnist-cnn; give "
           "profiles of one model (got mlp.json)");
-    Profile again = measured_profile(1);
-    again.source = "again.json";
-    const auto same = make_plan(cpu_job(), {}, {one, again}, catalog());
-    REQUIRE_FALSE(same.ok());
-    CHECK(same.error() ==
-          "--profile: profile.json and again.json were both measured at world size 1; give one "
-          "profile per world size (got again.json)");
+}
+
+TEST_CASE("estimate plan takes the median of repeated profiles at one world size", "[estimate]") {
+    // Three measurements at 1 rank, one caught in a slow spell of the machine.
+    Profile a = measured_profile(1);
+    a.compute_s_per_step = 0.025;
+    a.startup_s = 1.0;
+    Profile slow = a;
+    slow.source = "slow.json";
+    slow.compute_s_per_step = 0.040;
+    slow.startup_s = 2.0;
+    Profile c = a;
+    c.source = "c.json";
+    c.compute_s_per_step = 0.026;
+    c.startup_s = 1.1;
+    const auto plan = make_plan(cpu_job(), {}, {slow, a, c}, catalog());
+    REQUIRE(plan.ok());
+    // The job's batch is 64, the profiles' 32: compute scales from the median, 26 ms.
+    CHECK(plan->input.step.compute_s == Approx(0.026 * 2));
+    CHECK(plan->input.startup_s == Approx(k_default_startup_s + 1.1));
+    CHECK(plan->profile.source == "median of 3: slow.json, profile.json, c.json");
+    CHECK(find(*plan, "compute per step")->source.rfind("measured: median of 3: slow.json", 0) ==
+          0);
+    // Repeats must be measured alike; the field that differs is named.
+    c.threads = 1;
+    const auto unlike = make_plan(cpu_job(), {}, {a, c}, catalog());
+    REQUIRE_FALSE(unlike.ok());
+    CHECK(unlike.error() ==
+          "--profile: profile.json and c.json were both measured at world size 1 but with "
+          "threads 2 and 1; repeated profiles of one world size must be measured alike (got "
+          "c.json)");
 }

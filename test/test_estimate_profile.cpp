@@ -53,14 +53,17 @@ TEST_CASE("estimate reads the warm-up and the spread, and profiles written befor
     auto json = trainer_profile();
     json["warmup_steps"] = 4;
     json["compute_s_stddev"] = 0.006;
+    json["compute_s_mean"] = 0.031;
     const auto p = parse_profile(json.dump(), "profile.json");
     REQUIRE(p.ok());
     CHECK(p->warmup_steps == 4);
     CHECK(p->compute_s_stddev == 0.006);
+    CHECK(p->compute_s_mean == 0.031);
     const auto older = parse_profile(trainer_profile().dump(), "profile.json");
     REQUIRE(older.ok());
     CHECK(older->warmup_steps == 0);
     CHECK(older->compute_s_stddev == 0);
+    CHECK(older->compute_s_mean == 0);
 }
 
 TEST_CASE("estimate reads what a whole run costs besides its steps, 0 in older profiles",

@@ -27,7 +27,9 @@ constexpr const char* k_estimate_examples =
     "  # The fastest size within $50\n"
     "  kftrain estimate -f job.yaml --profile profile.json --budget 50\n"
     "  # With a profile measured at 2 ranks too: 2 replicas use its measured step\n"
-    "  kftrain estimate -f job.yaml --profile profile.json --profile profile-2ranks.json\n\n"
+    "  kftrain estimate -f job.yaml --profile profile.json --profile profile-2ranks.json\n"
+    "  # Three profiles of one size, on a machine whose speed varies: each figure's median\n"
+    "  kftrain estimate -f job.yaml --profile p1.json --profile p2.json --profile p3.json\n\n"
     "Without --profile, a built-in profile computed from the model's FLOPs and an assumed\n"
     "device speed is used, and the output says so. Every default is printed under the table.";
 
@@ -151,7 +153,8 @@ void setup_estimate(CLI::App& app, Context& ctx) {
     sub->add_option("--profile", o->profiles,
                     "Profile measured by `kftrain-trainer --benchmark STEPS --profile-out FILE`; "
                     "repeat it with profiles at other world sizes, each size measured uses its "
-                    "own step (default: a built-in profile computed from the model's FLOPs)")
+                    "own step, and with repeats at one size, whose median figures are used "
+                    "(default: a built-in profile computed from the model's FLOPs)")
         ->allow_extra_args(false);
     sub->add_option("--workers", o->workers,
                     "Replica counts to compare, e.g. 1,2,4,8,16 (default: those and the job "

@@ -9,6 +9,7 @@
 #include "estimate/device.h"
 #include "estimate/network_shape.h"
 #include "estimate/plan_parts.h"
+#include "estimate/profile_median.h"
 #include "estimate/units.h"
 
 namespace kftrain::estimate {
@@ -115,28 +116,32 @@ util::Result<Profile> resolve_profile(const JobFacts& job, const std::optional<P
     return p;
 }
 
-// Order the measured profiles by world size; refuse two of other models or of one size.
+// Order the measured profiles by world size, one per size: repeats measured at one size
+// become their median (median_profile). Refuse profiles of two models.
 util::Result<std::vector<Profile>> by_world_size(std::vector<Profile> profiles) {
     std::stable_sort(profiles.begin(), profiles.end(), [](const Profile& a, const Profile& b) {
         return a.world_size < b.world_size;
     });
-    for (std::size_t i = 1; i < profiles.size(); ++i) {
-        const Profile& first = profiles.front();
-        const Profile& p = profiles[i];
-        if (p.model != first.model) {
+    std::vector<Profile> sizes;
+    for (auto first = profiles.begin(); first != profiles.end();) {
+        if (first->model != profiles.front().model) {
             return util::error(fmt::format(
                 "--profile: {} was measured with model {}, {} with {}; give profiles of one "
                 "model (got {})",
-                p.source, p.model, first.source, first.model, p.source));
+                first->source, first->model, profiles.front().source, profiles.front().model,
+                first->source));
         }
-        if (p.world_size == profiles[i - 1].world_size) {
-            return util::error(fmt::format(
-                "--profile: {} and {} were both measured at world size {}; give one profile "
-                "per world size (got {})",
-                profiles[i - 1].source, p.source, p.world_size, p.source));
+        auto last = std::find_if(first, profiles.end(), [&](const Profile& p) {
+            return p.world_size != first->world_size;
+        });
+        auto median = median_profile({first, last});
+        if (!median.ok()) {
+            return util::error(median.error());
         }
+        sizes.push_back(*median);
+        first = last;
     }
-    return profiles;
+    return sizes;
 }
 
 // Take the step measured by each profile at world size 2 or more, for that size.

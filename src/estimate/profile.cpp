@@ -131,6 +131,7 @@ util::Result<Profile> parse_profile(const std::string& text, const std::string& 
     p.steps = r.integer("steps", 1);
     p.warmup_steps = r.optional_integer("warmup_steps", 0, 0);
     p.compute_s_per_step = r.number("compute_s_per_step", 0, true);
+    p.compute_s_mean = r.optional_number("compute_s_mean", 0, 0);
     p.compute_s_stddev = r.optional_number("compute_s_stddev", 0, 0);
     p.forward_s_per_step = r.number("forward_s_per_step", 0, false);
     p.backward_s_per_step = r.number("backward_s_per_step", 0, false);

@@ -23,6 +23,7 @@ nlohmann::ordered_json profile_json(const Profile& p) {
     j["steps"] = p.steps;
     j["warmup_steps"] = p.warmup_steps;
     j["compute_s_per_step"] = p.compute_s_per_step;
+    j["compute_s_mean"] = p.compute_s_mean;
     j["compute_s_stddev"] = p.compute_s_stddev;
     j["forward_s_per_step"] = p.forward_s_per_step;
     j["backward_s_per_step"] = p.backward_s_per_step;
@@ -91,13 +92,42 @@ bool warmed_up(const std::vector<double>& seconds, std::size_t min_steps, std::s
     return std::abs(last - before) <= 0.1 * std::max(last, before);
 }
 
-bool stable_mean(const std::vector<double>& seconds) {
-    if (seconds.size() < 2) {
-        return false;
+namespace {
+
+double median(std::vector<double> values) {
+    const std::size_t mid = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid),
+                     values.end());
+    const double upper = values[mid];
+    if (values.size() % 2 == 1) {
+        return upper;
     }
-    const auto s = step_stats(seconds);
-    const double standard_error = s.stddev / std::sqrt(static_cast<double>(seconds.size()));
-    return standard_error <= 0.02 * s.mean;
+    return (upper +
+            *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid))) /
+           2;
+}
+
+}  // namespace
+
+double typical_step_s(const std::vector<double>& seconds, double block_s) {
+    constexpr std::size_t k_min_blocks = 3;
+    const std::size_t n = seconds.size();
+    if (n < k_min_blocks) {
+        return step_stats(seconds).mean;
+    }
+    const double step = std::max(median(seconds), 1e-9);
+    const auto per_block = std::clamp<std::size_t>(
+        static_cast<std::size_t>(std::llround(block_s / step)), 1, n / k_min_blocks);
+    const std::size_t blocks = n / per_block;
+    std::vector<double> means;
+    means.reserve(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const auto first = seconds.begin() + static_cast<std::ptrdiff_t>(b * per_block);
+        const auto last =
+            b + 1 == blocks ? seconds.end() : first + static_cast<std::ptrdiff_t>(per_block);
+        means.push_back(std::accumulate(first, last, 0.0) / static_cast<double>(last - first));
+    }
+    return median(std::move(means));
 }
 
 }  // namespace kftrain::trainer

@@ -31,7 +31,10 @@ StepStats step_stats(const std::vector<double>& seconds);
 // within 10% of each other, or max_steps run.
 bool warmed_up(const std::vector<double>& seconds, std::size_t min_steps, std::size_t max_steps);
 
-// Return whether the mean of these step times is stable: its standard error under 2%.
-bool stable_mean(const std::vector<double>& seconds);
+// Return the typical time of these measured steps: the median of their means over blocks of
+// consecutive steps lasting about block_s each (the last block takes the steps left over),
+// so that a slow spell of the machine over a few blocks does not move it, while the
+// occasional slow step inside every block still counts. The plain mean below 3 blocks.
+double typical_step_s(const std::vector<double>& seconds, double block_s);
 
 }  // namespace kftrain::trainer

@@ -297,10 +297,11 @@ double timed_step(Session& s, BatchCycle& batches, bool reduce, ComputeTimes& t)
 // Steps run before any is measured: caches, allocator and thread pools settle.
 constexpr std::size_t k_min_warmup_steps = 3;
 constexpr std::size_t k_max_warmup_steps = 30;
-// Measured steps grow from --benchmark N up to this many times N until the mean is stable.
-constexpr int64_t k_max_steps_factor = 4;
-// Seconds of steps a 2+ rank measurement aims for: a few milliseconds of all-reduce vary.
-constexpr double k_min_measured_s = 1.0;
+// Seconds of steps every measurement runs (at least --benchmark N steps), in blocks of
+// about k_block_s whose median mean is the figure (typical_step_s): a spell of the machine
+// shorter than half the measurement does not move it.
+constexpr double k_min_measured_s = 1.5;
+constexpr double k_block_s = 0.2;
 
 // Run steps without counting them until their time settles; return each one's seconds.
 std::vector<double> warm_up(Session& s, BatchCycle& batches, bool reduce) {
@@ -392,17 +393,19 @@ void measure_distributed(Session& s, BatchCycle& batches, Profile& p) {
     // At least --benchmark steps and about k_min_measured_s of them, the same count on every
     // rank (each collective needs all of them): from the mean of the ranks' compute times.
     const double mean_compute_s = s.sum_over_ranks({p.compute_s_per_step})[0] / s.world();
-    const int64_t n = std::clamp(
-        static_cast<int64_t>(std::ceil(k_min_measured_s / std::max(mean_compute_s, 1e-6))),
-        s.options.benchmark_steps, s.options.benchmark_steps * k_max_steps_factor * 25);
-    const auto steps = static_cast<double>(n);
+    const int64_t n =
+        std::max(static_cast<int64_t>(std::ceil(k_min_measured_s / std::max(mean_compute_s, 1e-6))),
+                 s.options.benchmark_steps);
+    std::vector<double> seconds;
+    seconds.reserve(static_cast<std::size_t>(n));
     s.comm->barrier();
     s.reducer->allreduce_all();  // the first one sets up Gloo's buffers
-    auto t0 = synced_now(s);
     for (int64_t i = 0; i < n; ++i) {
+        const auto t0 = synced_now(s);
         s.reducer->allreduce_all();
+        seconds.push_back(seconds_since(s, t0));
     }
-    p.allreduce_s_per_step = seconds_since(s, t0) / steps;
+    p.allreduce_s_per_step = typical_step_s(seconds, k_block_s);
     // Per byte on the wire (half the gradient bytes with a carried --grad-compression), as
     // the estimate uses it: it halves the bytes of a job whose gradients go compressed.
     p.allreduce_bandwidth_bytes_per_s =
@@ -422,13 +425,15 @@ void measure_distributed(Session& s, BatchCycle& batches, Profile& p) {
     }
     vote.collect();
     s.comm->barrier();
-    auto t1 = synced_now(s);
     vote.launch();
+    seconds.clear();
     for (int64_t i = 0; i < n; ++i) {
+        const auto t1 = synced_now(s);
         step();
+        seconds.push_back(seconds_since(s, t1));
     }
     vote.collect();
-    const double step_s = seconds_since(s, t1) / steps;
+    const double step_s = typical_step_s(seconds, k_block_s);
     p.overlap_fraction = overlap_fraction(p.compute_s_per_step, p.allreduce_s_per_step, step_s);
     p.samples_per_sec = p.batch_size * s.world() / step_s;
 }
@@ -535,18 +540,19 @@ int run_benchmark(Session& s) {
     p.warmup_s = std::accumulate(warmup.begin(), warmup.end(), 0.0);
     ComputeTimes t;
     std::vector<double> seconds;
-    const int64_t max_steps = p.steps * k_max_steps_factor;
-    while (static_cast<int64_t>(seconds.size()) < p.steps ||
-           (!stable_mean(seconds) && static_cast<int64_t>(seconds.size()) < max_steps)) {
+    double measured_s = 0;
+    while (static_cast<int64_t>(seconds.size()) < p.steps || measured_s < k_min_measured_s) {
         seconds.push_back(timed_step(s, batches, false, t));
+        measured_s += seconds.back();
     }
     p.steps = static_cast<int64_t>(seconds.size());
     const auto stats = step_stats(seconds);
-    const auto steps = static_cast<double>(p.steps);
-    p.forward_s_per_step = t.forward / steps;
-    p.backward_s_per_step = t.backward / steps;
-    p.compute_s_per_step = stats.mean;
+    p.compute_s_per_step = typical_step_s(seconds, k_block_s);
+    p.compute_s_mean = stats.mean;
     p.compute_s_stddev = stats.stddev;
+    // The phases in the typical step's proportions.
+    p.forward_s_per_step = p.compute_s_per_step * t.forward / measured_s;
+    p.backward_s_per_step = p.compute_s_per_step * t.backward / measured_s;
     p.samples_per_sec = p.batch_size / p.compute_s_per_step;
     measure_eval(s, p);
     if (s.comm) {

@@ -19,8 +19,11 @@ struct ProfileFields {
     int world_size = 1;
     int64_t steps = 0;              // measured steps, after the warm-up
     int64_t warmup_steps = 0;       // steps run first and not counted (0 in older profiles)
-    double compute_s_per_step = 0;  // forward + backward + optimizer, mean over the steps
-    double compute_s_stddev = 0;    // standard deviation of one step's compute time
+    // Forward + backward + optimizer: the typical step, the median of the steps' means over
+    // blocks of about 0.2 s (a slow spell of the machine over a few blocks leaves it alone).
+    double compute_s_per_step = 0;
+    double compute_s_mean = 0;    // the plain mean over every measured step (0 in older ones)
+    double compute_s_stddev = 0;  // standard deviation of one step's compute time
     double forward_s_per_step = 0;
     double backward_s_per_step = 0;
     // --grad-compression (none|fp16|bf16) and the bytes one rank all-reduces per step: the

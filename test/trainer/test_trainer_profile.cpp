@@ -12,9 +12,10 @@ TEST_CASE("profile JSON has every key the estimate reads, nulls for one rank",
     const auto j = profile_json(p);
     for (const char* key :
          {"model", "dataset", "parameters", "gradient_bytes", "batch_size", "threads", "world_size",
-          "steps", "warmup_steps", "compute_s_per_step", "compute_s_stddev", "forward_s_per_step",
-          "backward_s_per_step", "allreduce_s_per_step", "allreduce_bandwidth_bytes_per_s",
-          "overlap_fraction", "samples_per_sec", "trainer_version"}) {
+          "steps", "warmup_steps", "compute_s_per_step", "compute_s_mean", "compute_s_stddev",
+          "forward_s_per_step", "backward_s_per_step", "allreduce_s_per_step",
+          "allreduce_bandwidth_bytes_per_s", "overlap_fraction", "samples_per_sec",
+          "trainer_version"}) {
         CHECK(j.contains(key));
     }
     CHECK(j["grad_compression"] == "none");
@@ -69,8 +70,21 @@ TEST_CASE("warm-up ends once two steps agree within 10%, after the minimum, or a
     }
 }
 
-TEST_CASE("a mean is stable when its standard error is within 2%", "[trainer][profile]") {
-    CHECK(stable_mean({0.100, 0.101, 0.099, 0.100}));
-    CHECK_FALSE(stable_mean({0.05, 0.15, 0.05, 0.15}));
-    CHECK_FALSE(stable_mean({0.1}));
+TEST_CASE("the typical step is the median block's mean: a slow spell does not move it",
+          "[trainer][profile]") {
+    // 40 steps of 25 ms in blocks of 4 (0.1 s), 8 of them in a spell at 40 ms.
+    std::vector<double> seconds(40, 0.025);
+    std::fill(seconds.begin() + 12, seconds.begin() + 20, 0.040);
+    CHECK(typical_step_s(seconds, 0.1) == Approx(0.025));
+    CHECK(step_stats(seconds).mean == Approx(0.028));  // the mean counts the spell
+    // A slow step in every block still counts: each block's mean is (3 x 25 + 45) / 4 ms.
+    for (std::size_t i = 0; i < seconds.size(); ++i) {
+        seconds[i] = i % 4 == 3 ? 0.045 : 0.025;
+    }
+    CHECK(typical_step_s(seconds, 0.1) == Approx(0.030));
+    // Too few steps for 3 blocks: the plain mean.
+    CHECK(typical_step_s({0.02, 0.04}, 0.1) == Approx(0.03));
+    // Blocks never hold more than a third of the steps, so a spell needs more than half of them.
+    CHECK(typical_step_s({0.01, 0.01, 0.01, 0.01, 0.05, 0.05}, 10.0) == Approx(0.01));
+    CHECK(typical_step_s({}, 0.1) == 0);
 }

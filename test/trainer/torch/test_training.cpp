@@ -71,6 +71,8 @@ TEST_CASE("a benchmark run writes a profile with compute, all-reduce and overlap
     CHECK(profile["steps"].get<int64_t>() >= 5);
     CHECK(profile["warmup_steps"].get<int64_t>() >= 3);
     CHECK(profile["compute_s_stddev"].get<double>() >= 0);
+    // The typical step (the median block's) next to the plain mean of every step.
+    CHECK(profile["compute_s_mean"].get<double>() > 0);
     CHECK(profile["parameters"] == 784 * 256 + 256 + 256 * 128 + 128 + 128 * 10 + 10);
     CHECK(profile["gradient_bytes"] == profile["parameters"].get<int64_t>() * 4);
     CHECK(profile["grad_compression"] == "none");
