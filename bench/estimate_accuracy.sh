@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# How well does `kftrain estimate` predict a whole run? For each model: measure a profile at
-# 1 replica with kftrain-trainer --benchmark (steps, warm-up, evaluation, a checkpoint and
-# the process start) and one at 2 ranks (shared memory: the step with its all-reduce, the
-# rendezvous), ask `kftrain --local estimate --profile P1 --profile P2` for the total time
-# at 1 and 2 replicas, then time whole real
-# runs (process start to the last rank's exit: start-up, every epoch, the evaluation after
-# each, the checkpoints) at 1 and 2 replicas (on 127.0.0.1) and compare. Each replica
-# gets half the cores, so two replicas do not oversubscribe the machine and the profile is
-# measured with the same threads as each replica. Rounds interleave the sizes; the measured
-# figure is their median.
+# How well does `kftrain estimate` predict a whole run? For each model, every round:
+# measure a profile at 1 replica with kftrain-trainer --benchmark (steps, warm-up,
+# evaluation, a checkpoint and the process start) and one at 2 ranks (shared memory: the
+# step with its all-reduce, the rendezvous), then time whole real runs (process start to
+# the last rank's exit: start-up, every epoch, the evaluation after each, the checkpoints)
+# at 1 and 2 replicas (on 127.0.0.1). Then ask `kftrain --local estimate` with all the
+# profiles (it takes each figure's median per world size) for the total time at 1 and 2
+# replicas and compare it with the median of the measured runs. Each replica gets half the
+# cores, so two replicas do not oversubscribe the machine and the profile is measured with
+# the same threads as each replica.
 #
 #   bench/estimate_accuracy.sh [BUILD_DIR] [TRAINER] [MODEL:SAMPLES,...] [BATCH] [EPOCHS] [ROUNDS]
 #   bench/estimate_accuracy.sh build build/kftrain-trainer mnist-cnn:2560,mlp:20480 32 3 3
@@ -58,7 +58,7 @@ echo "kftrain estimate accuracy, whole runs: synthetic samples x $epochs epochs,
     "$batch per replica, a checkpoint after every epoch, $threads thread(s) per replica on" \
     "$cores cores, $rounds rounds; $(date -u +%Y-%m-%d)"
 echo "command: $0 $*"
-echo "predicted: kftrain --local estimate (total) from a 1-rank and a 2-rank profile"
+echo "predicted: kftrain --local estimate (total) from a 1-rank and a 2-rank profile per round"
 echo "measured: wall time from starting the ranks to the last one's exit, median of the rounds"
 printf '%-16s %-9s %10s %10s %8s   %s\n' model:samples replicas "predicted" "measured" error \
     "prediction: start-up + rendezvous + warm-up + epochs x (train + eval) + checkpoints"
@@ -72,9 +72,6 @@ for pair in "${model_list[@]}"; do
     mkdir -p "$out/ck"
     common=(--model "$model" --dataset synthetic --samples "$samples" --batch-size "$batch"
             --threads "$threads")
-    "$trainer" "${common[@]}" --benchmark 20 --checkpoint-dir "$out/ck" \
-        --profile-out "$out/profile.json" >/dev/null
-    run_ranks 2 --benchmark 20 --profile-out "$out/profile2.json"
     cat >"$out/job.yaml" <<JOB
 name: estimate-accuracy
 replicas: 2
@@ -89,11 +86,16 @@ trainer:
   threads: $threads
   checkpointDir: $out/ck
 JOB
-    "$kftrain" --local estimate -f "$out/job.yaml" --profile "$out/profile.json" \
-        --profile "$out/profile2.json" --workers 1,2 -o json >"$out/estimate.json"
     : >"$out/times1"
     : >"$out/times2"
+    profiles=()
     for ((round = 1; round <= rounds; round++)); do
+        # A profile at 1 and at 2 ranks every round, as a user measures repeats: the estimate
+        # takes each figure's median over them.
+        "$trainer" "${common[@]}" --benchmark 20 --checkpoint-dir "$out/ck" \
+            --profile-out "$out/profile1-$round.json" >/dev/null
+        run_ranks 2 --benchmark 20 --profile-out "$out/profile2-$round.json"
+        profiles+=(--profile "$out/profile1-$round.json" --profile "$out/profile2-$round.json")
         for world in 1 2; do
             rm -rf "$out/ck"/*
             start=$(now)
@@ -102,6 +104,8 @@ JOB
             python3 -c "print($(now) - $start)" >>"$out/times$world"
         done
     done
+    "$kftrain" --local estimate -f "$out/job.yaml" "${profiles[@]}" --workers 1,2 -o json \
+        >"$out/estimate.json"
     for world in 1 2; do
         python3 - "$out/estimate.json" "$out/times$world" "$pair" "$world" <<'PY'
 import json, statistics, sys
