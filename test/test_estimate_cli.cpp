@@ -167,6 +167,13 @@ TEST_CASE("submit --max-cost refuses a job whose estimate is over the budget", "
     CHECK(within.out.find("kind: PyTorchJob") != std::string::npos);
     CHECK(with({"--max-cost", "lots"}).err ==
           "kftrain: error: --max-cost: must be an amount such as 50 or 12.50 (got lots)\n");
+    // Standard input is the job file's alone: a catalog or profile from it is refused.
+    const Outcome piped = with({"--max-cost", "5", "--prices", "-"});
+    CHECK(piped.code == 2);
+    CHECK(piped.out.empty());
+    CHECK(piped.err ==
+          "kftrain: error: --prices: standard input is read only by -f/--file; give "
+          "a file (got -)\n");
     CHECK(run({"submit", "-f", k_dir + "cpu-job.yaml", "--gpu", "a100", "--dry-run"}).err ==
           "kftrain: error: --gpu: needs --max-cost (got a100)\n");
 }

@@ -4,6 +4,7 @@
 
 #include "cli/cost/estimate_inputs.h"
 #include "cli/exit_codes.h"
+#include "cli/job/input.h"
 #include "estimate/units.h"
 
 namespace kftrain::cli::cost {
@@ -36,7 +37,10 @@ util::Status validate_cost_guard(const CostGuard& guard) {
         return util::error(fmt::format("--max-cost: must be an amount such as 50 or 12.50 (got {})",
                                        guard.max_cost));
     }
-    return util::ok_status();
+    if (auto refused = job::refuse_stdin("--profile", guard.profile); !refused) {
+        return refused;
+    }
+    return job::refuse_stdin("--prices", guard.prices);
 }
 
 int check_cost_guard(const CostGuard& guard, const manifest::JobSpec& spec, Context& ctx) {
