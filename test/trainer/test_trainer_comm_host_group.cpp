@@ -7,35 +7,17 @@
 #include <stdexcept>
 #include <vector>
 
+#include "fork_rank.h"
 #include "trainer/comm/host_group.h"
 
 using namespace kftrain::trainer::comm;
 using namespace std::chrono_literals;
+using kftrain::test::exit_code;
+using kftrain::test::fork_rank;
 
 namespace {
 
 constexpr std::size_t k_slot = 4096;  // small, so that buffers span several chunks
-
-// Run body in a child process; return its pid. The child exits 0 when body returns true.
-pid_t fork_rank(const std::function<bool()>& body) {
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        bool ok = false;
-        try {
-            ok = body();
-        } catch (...) {
-        }
-        ::_exit(ok ? 0 : 1);
-    }
-    return pid;
-}
-
-int exit_code(pid_t pid) {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 // Rank r's element i: small integers, so that float sums are exact.
 template <typename T>

@@ -9,18 +9,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <future>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include "trainer/comm/buckets.h"
 #include "trainer/comm/host_group.h"
+#include "trainer/comm/host_queue.h"
 #include "trainer/comm/nccl_group.h"
 #include "trainer/comm/store_wait.h"
 #include "util/text.h"
@@ -29,73 +27,27 @@ namespace kftrain::trainer::comm {
 
 namespace {
 
-// Run a host group's all-reduces one after another on a thread of their own, in the order
-// they were started, which is the order every rank starts them in.
-class HostQueue {
-  public:
-    HostQueue(std::unique_ptr<HostGroup> group, std::chrono::milliseconds timeout)
-        : m_group(std::move(group)), m_timeout(timeout), m_thread([this] { run(); }) {}
-    HostQueue(const HostQueue&) = delete;
-    HostQueue& operator=(const HostQueue&) = delete;
-    ~HostQueue() {
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            m_stop = true;
-        }
-        m_ready.notify_one();
-        m_thread.join();
-    }
-
-    // Queue summing t (contiguous, on the CPU, float or double) in place.
-    std::future<void> push(torch::Tensor t) {
-        std::promise<void> done;
-        auto future = done.get_future();
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            m_jobs.emplace_back(std::move(t), std::move(done));
-        }
-        m_ready.notify_one();
-        return future;
-    }
-
-  private:
-    void run() {
-        while (true) {
-            std::unique_lock<std::mutex> lock(m_mutex);
-            m_ready.wait(lock, [this] { return m_stop || !m_jobs.empty(); });
-            if (m_jobs.empty()) {
-                return;
-            }
-            auto [t, done] = std::move(m_jobs.front());
-            m_jobs.pop_front();
-            lock.unlock();
-            try {
-                const auto type =
-                    t.scalar_type() == torch::kFloat64 ? HostType::f64 : HostType::f32;
-                m_group->allreduce_sum(t.data_ptr(), static_cast<std::size_t>(t.numel()), type,
-                                       m_timeout);
-                done.set_value();
-            } catch (...) {
-                done.set_exception(std::current_exception());
-            }
-        }
-    }
-
-    std::unique_ptr<HostGroup> m_group;
-    std::chrono::milliseconds m_timeout;
-    std::mutex m_mutex;
-    std::condition_variable m_ready;
-    std::deque<std::pair<torch::Tensor, std::promise<void>>> m_jobs;
-    bool m_stop = false;
-    std::thread m_thread;  // last: started once the members above exist
-};
-
+// A sum queued on the host group; holds the tensor so that its memory outlives the sum.
 class HostPending : public Comm::Pending {
   public:
-    explicit HostPending(std::future<void> done) : m_done(std::move(done)) {}
+    HostPending(HostQueue& queue, torch::Tensor t)
+        : m_tensor(std::move(t)),
+          m_done(queue.push(
+              m_tensor.data_ptr(), static_cast<std::size_t>(m_tensor.numel()),
+              m_tensor.scalar_type() == torch::kFloat64 ? HostType::f64 : HostType::f32)) {}
+    // Dropped unwaited (an error elsewhere): the sum still writes into the tensor, so let it
+    // finish first; its outcome no longer matters.
+    ~HostPending() override {
+        if (m_done.valid()) {
+            m_done.wait();
+        }
+    }
+    HostPending(const HostPending&) = delete;
+    HostPending& operator=(const HostPending&) = delete;
     void wait() override { m_done.get(); }  // the group's own deadline bounds it
 
   private:
+    torch::Tensor m_tensor;
     std::future<void> m_done;
 };
 
@@ -365,14 +317,14 @@ std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
             throw std::runtime_error(fmt::format("shared memory cannot carry {} tensors",
                                                  c10::toString(flat.scalar_type())));
         }
-        return std::make_unique<HostPending>(m_impl->host->push(flat));
+        return std::make_unique<HostPending>(*m_impl->host, flat);
     }
     return gloo_allreduce(*m_impl, flat);
 }
 
 std::unique_ptr<Comm::Pending> Comm::allreduce_host_async(torch::Tensor& host) {
     if (m_impl->host && host_carries(host.scalar_type())) {
-        return std::make_unique<HostPending>(m_impl->host->push(host));
+        return std::make_unique<HostPending>(*m_impl->host, host);
     }
     return gloo_allreduce(*m_impl, host);
 }

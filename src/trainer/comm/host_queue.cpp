@@ -1,0 +1,50 @@
+#include "trainer/comm/host_queue.h"
+
+#include <exception>
+#include <utility>
+
+namespace kftrain::trainer::comm {
+
+HostQueue::HostQueue(std::unique_ptr<HostGroup> group, std::chrono::milliseconds timeout)
+    : m_group(std::move(group)), m_timeout(timeout), m_thread([this] { run(); }) {}
+
+HostQueue::~HostQueue() {
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_stop = true;
+    }
+    m_ready.notify_one();
+    m_thread.join();
+}
+
+std::future<void> HostQueue::push(void* data, std::size_t count, HostType type) {
+    std::promise<void> done;
+    auto future = done.get_future();
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_jobs.push_back(Job{data, count, type, std::move(done)});
+    }
+    m_ready.notify_one();
+    return future;
+}
+
+void HostQueue::run() {
+    while (true) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_ready.wait(lock, [this] { return m_stop || !m_jobs.empty(); });
+        if (m_jobs.empty()) {
+            return;
+        }
+        Job job = std::move(m_jobs.front());
+        m_jobs.pop_front();
+        lock.unlock();
+        try {
+            m_group->allreduce_sum(job.data, job.count, job.type, m_timeout);
+            job.done.set_value();
+        } catch (...) {
+            job.done.set_exception(std::current_exception());
+        }
+    }
+}
+
+}  // namespace kftrain::trainer::comm

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "trainer/comm/host_group.h"
+
+namespace kftrain::trainer::comm {
+
+// Run a host group's all-reduces one after another on a thread of their own, in the order
+// they were pushed, which is the order every rank pushes them in: the caller goes on
+// computing (backward, the next step) while its buffers are summed.
+class HostQueue {
+  public:
+    HostQueue(std::unique_ptr<HostGroup> group, std::chrono::milliseconds timeout);
+    // Finish the sums already pushed, then stop the thread.
+    ~HostQueue();
+    HostQueue(const HostQueue&) = delete;
+    HostQueue& operator=(const HostQueue&) = delete;
+
+    // Queue summing count elements of type at data over the ranks, in place; data must stay
+    // valid until the future is ready. The future throws what the group threw (a peer that
+    // exited or hangs), and every later one then throws too.
+    std::future<void> push(void* data, std::size_t count, HostType type);
+
+  private:
+    struct Job {
+        void* data;
+        std::size_t count;
+        HostType type;
+        std::promise<void> done;
+    };
+    void run();
+
+    std::unique_ptr<HostGroup> m_group;
+    std::chrono::milliseconds m_timeout;
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::deque<Job> m_jobs;
+    bool m_stop = false;
+    std::thread m_thread;  // last: started once the members above exist
+};
+
+}  // namespace kftrain::trainer::comm

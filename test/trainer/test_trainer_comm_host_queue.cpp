@@ -1,0 +1,71 @@
+// Sums queued on a host group's own thread: real processes (fork), real segments.
+#include <catch2/catch.hpp>
+#include <future>
+#include <stdexcept>
+#include <vector>
+
+#include "fork_rank.h"
+#include "trainer/comm/host_queue.h"
+
+using namespace kftrain::trainer::comm;
+using namespace std::chrono_literals;
+using kftrain::test::exit_code;
+using kftrain::test::fork_rank;
+
+namespace {
+
+// Three buffers of rank r, queued at once and waited for last, as gradient buckets are.
+bool sum_queued(std::unique_ptr<HostGroup> group, int rank) {
+    std::vector<float> a(1000, static_cast<float>(rank + 1));
+    std::vector<double> b(10, 0.5 * rank);
+    std::vector<float> c(70000, 1.0f);  // more than one slot
+    bool ok = true;
+    {
+        HostQueue queue(std::move(group), 60s);
+        auto fa = queue.push(a.data(), a.size(), HostType::f32);
+        auto fb = queue.push(b.data(), b.size(), HostType::f64);
+        auto fc = queue.push(c.data(), c.size(), HostType::f32);
+        fa.get();
+        fb.get();
+        // c is left to the queue's end: dropping the queue finishes what was pushed.
+    }
+    ok = ok && a == std::vector<float>(1000, 3.0f);  // 1 + 2
+    ok = ok && b == std::vector<double>(10, 0.5);    // 0 + 0.5
+    ok = ok && c == std::vector<float>(70000, 2.0f);
+    return ok;
+}
+
+}  // namespace
+
+TEST_CASE("a host queue sums buffers in the order pushed while the caller goes on",
+          "[trainer][comm][host]") {
+    auto created = HostGroup::create(2, 4096);
+    REQUIRE(created.ok());
+    const std::string name = (*created)->name();
+    const pid_t child = fork_rank([&] {
+        auto opened = HostGroup::open(name, 1, 2);
+        return opened.ok() && sum_queued(std::move(*opened), 1);
+    });
+    // Rank 0's group, dropped with its queue, removes the name from /dev/shm.
+    CHECK(sum_queued(std::move(*created), 0));
+    CHECK(exit_code(child) == 0);
+}
+
+TEST_CASE("a host queue hands a peer's exit to the caller through the future",
+          "[trainer][comm][host]") {
+    auto created = HostGroup::create(2, 4096);
+    REQUIRE(created.ok());
+    const std::string name = (*created)->name();
+    const pid_t child = fork_rank([&] {
+        auto opened = HostGroup::open(name, 1, 2);
+        return opened.ok() && (*opened).release() != nullptr;  // exits holding the group
+    });
+    REQUIRE(exit_code(child) == 0);
+    (*created)->unlink();
+    HostQueue queue(std::move(*created), 3600s);
+    std::vector<float> v(100, 1.0f);
+    auto first = queue.push(v.data(), v.size(), HostType::f32);
+    auto second = queue.push(v.data(), v.size(), HostType::f32);
+    CHECK_THROWS_WITH(first.get(), "shared-memory all-reduce: rank 1 exited");
+    CHECK_THROWS_WITH(second.get(), "shared-memory all-reduce: the group failed earlier");
+}
