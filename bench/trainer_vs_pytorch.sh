@@ -9,8 +9,10 @@
 # program's 2 ranks against twice its 1 rank. Install the reference with
 # `scripts/setup.sh --bench`.
 #
-#   bench/trainer_vs_pytorch.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH] [EPOCHS] [ROUNDS]
+#   bench/trainer_vs_pytorch.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH] [EPOCHS] [ROUNDS] [CONFIGS]
 #   bench/trainer_vs_pytorch.sh build mnist-cnn 6144 32 3 3
+#   bench/trainer_vs_pytorch.sh build resnet18 384 32 2 5 1x2   # only 1 rank x 2 threads
+# CONFIGS: RANKSxTHREADS,... (default 1x1,2x1,1x2).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +22,7 @@ samples=${3:-6144}
 batch=${4:-32}
 epochs=${5:-3}
 rounds=${6:-3}
+config_list=${7:-1x1,2x1,1x2}
 trainer="$build/kftrain-trainer"
 python=${PYTHON:-/usr/bin/python3}
 [[ -x "$trainer" ]] || { echo "trainer_vs_pytorch: $trainer not found (build it first)" >&2; exit 2; }
@@ -59,7 +62,13 @@ run_config() {
     wait
 }
 
-configs=("1 1" "2 1" "1 2")  # ranks threads
+configs=()  # "ranks threads"
+IFS=, read -r -a config_words <<<"$config_list"
+for word in "${config_words[@]}"; do
+    [[ $word =~ ^([12])x([12])$ ]] ||
+        { echo "trainer_vs_pytorch: CONFIGS: want RANKSxTHREADS,... of 1 or 2 (got $word)" >&2; exit 2; }
+    configs+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]}")
+done
 echo "kftrain-trainer vs PyTorch DDP: $model, $samples IDX samples, batch $batch per rank," \
     "$epochs epochs, $rounds rounds, $(nproc) cores"
 echo "command: $0 $*"
@@ -74,9 +83,10 @@ for ((round = 1; round <= rounds; round++)); do
     done
 done
 
-"$python" - "$out" "$rounds" <<'PY'
+"$python" - "$out" "$rounds" "${configs[@]}" <<'PY'
 import json, statistics, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
+configs = [tuple(int(v) for v in c.split()) for c in sys.argv[3:]]
 def epochs(tag):
     rates = []
     for line in open(f"{out}/{tag}.rank0.log"):
@@ -91,7 +101,7 @@ def rss(tag, ranks):
     return [int(open(f"{out}/{tag}.rank{r}.rss").read()) // 1024 for r in range(ranks)]
 print("\nper round: samples/s of each epoch; peak RSS of each rank in MiB")
 summary = []
-for ranks, threads in ((1, 1), (2, 1), (1, 2)):
+for ranks, threads in configs:
     name = f"{ranks} rank{'s' if ranks > 1 else ''} x {threads} thread{'s' if threads > 1 else ''}"
     med = {}
     for prog in ("pytorch", "trainer"):
@@ -108,15 +118,18 @@ for ranks, threads in ((1, 1), (2, 1), (1, 2)):
             if all(len(e) > 1 for e in per_round) else float("nan")
         peak = max(max(m) for m in mem)
         med[prog] = (first, later, peak)
-    summary.append((name, med))
+    summary.append(((ranks, threads), name, med))
 print("\nmedians over rounds (samples/s), largest peak RSS of a rank (MiB), ratio trainer/pytorch")
 print(f"{'configuration':18} {'pytorch e1':>10} {'later':>8} {'trainer e1':>10} {'later':>8}"
       f" {'ratio e1':>8} {'later':>6} {'RSS py':>7} {'RSS kf':>7}")
-for name, m in summary:
+for _, name, m in summary:
     p, t = m["pytorch"], m["trainer"]
     print(f"{name:18} {p[0]:10.0f} {p[1]:8.0f} {t[0]:10.0f} {t[1]:8.0f}"
           f" {t[0] / p[0]:8.2f} {t[1] / p[1]:6.2f} {p[2]:7d} {t[2]:7d}")
-one, two = summary[0][1], summary[1][1]
-print("\n2 ranks against twice 1 rank (later epochs): "
-      + ", ".join(f"{prog} {two[prog][1] / (2 * one[prog][1]):.0%}" for prog in ("pytorch", "trainer")))
+by_config = {c: m for c, _, m in summary}
+if (1, 1) in by_config and (2, 1) in by_config:
+    one, two = by_config[(1, 1)], by_config[(2, 1)]
+    print("\n2 ranks against twice 1 rank (later epochs): "
+          + ", ".join(f"{prog} {two[prog][1] / (2 * one[prog][1]):.0%}"
+                      for prog in ("pytorch", "trainer")))
 PY

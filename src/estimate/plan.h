@@ -79,9 +79,10 @@ constexpr double k_default_network_bytes_per_s = 10e9 / 8;
 const std::vector<int>& default_workers();
 
 // Resolve the model's input from the job, the flags, the measured profiles (a built-in one
-// when there are none; at most one per world size, all of one model) and the price
-// catalog; errors name the flag or field at fault. The profile at the smallest world size
-// times compute; one at each larger world size gives that size its measured step.
+// when there are none; all of one model; repeats at one world size, measured alike, count
+// as their median: median_profile) and the price catalog; errors name the flag or field at
+// fault. The profile at the smallest world size times compute; one at each larger world
+// size gives that size its measured step.
 util::Result<Plan> make_plan(const JobFacts& job, const PlanFlags& flags,
                              const std::vector<Profile>& measured, const PriceCatalog& prices);
 

@@ -156,7 +156,9 @@ CommandSpec<TrainOptions> train_command() {
              into(&O::threads, integer(0))},
             {"--samples", "Training samples to use, 0 = all (synthetic: its size)",
              into(&O::samples, integer(0))},
-            {"--benchmark", "Measure this many steps and write a profile instead of training",
+            {"--benchmark",
+             "Measure at least this many steps (and 1.5 s of them) and write a profile "
+             "instead of training",
              into(&O::benchmark_steps, integer(0))},
             {"--profile-out", "File for the --benchmark profile (JSON)",
              into(&O::profile_out, text())},

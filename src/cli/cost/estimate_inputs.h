@@ -28,7 +28,7 @@ util::Result<std::vector<estimate::Profile>> load_profiles(const std::vector<std
 
 // Where the estimate reads its profiles and prices from; empty: built-in.
 struct EstimateSources {
-    std::vector<std::string> profiles;  // --profile, once per world size
+    std::vector<std::string> profiles;  // --profile: one or more per world size
     std::string prices;                 // --prices
 };
 
