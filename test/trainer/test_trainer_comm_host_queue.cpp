@@ -1,7 +1,11 @@
 // Sums queued on a host group's own thread: real processes (fork), real segments.
 #include <catch2/catch.hpp>
+#include <functional>
 #include <future>
+#include <memory>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "fork_rank.h"
@@ -35,34 +39,39 @@ bool sum_queued(std::unique_ptr<HostGroup> group, int rank) {
     return ok;
 }
 
-}  // namespace
-
-TEST_CASE("a host queue sums buffers in the order pushed while the caller goes on",
-          "[trainer][comm][host]") {
+// Create a group of 2 ranks as rank 0 and fork rank 1, which opens it and runs rank1 with it;
+// return rank 0's group and rank 1's pid.
+std::pair<std::unique_ptr<HostGroup>, pid_t> two_ranks(
+    const std::function<bool(std::unique_ptr<HostGroup>)>& rank1) {
     auto created = HostGroup::create(2, 4096);
     REQUIRE(created.ok());
     const std::string name = (*created)->name();
     const pid_t child = fork_rank([&] {
         auto opened = HostGroup::open(name, 1, 2);
-        return opened.ok() && sum_queued(std::move(*opened), 1);
+        return opened.ok() && rank1(std::move(*opened));
     });
+    return {std::move(*created), child};
+}
+
+}  // namespace
+
+TEST_CASE("a host queue sums buffers in the order pushed while the caller goes on",
+          "[trainer][comm][host]") {
+    auto [group, child] = two_ranks(
+        [](std::unique_ptr<HostGroup> opened) { return sum_queued(std::move(opened), 1); });
     // Rank 0's group, dropped with its queue, removes the name from /dev/shm.
-    CHECK(sum_queued(std::move(*created), 0));
+    CHECK(sum_queued(std::move(group), 0));
     CHECK(exit_code(child) == 0);
 }
 
 TEST_CASE("a host queue hands a peer's exit to the caller through the future",
           "[trainer][comm][host]") {
-    auto created = HostGroup::create(2, 4096);
-    REQUIRE(created.ok());
-    const std::string name = (*created)->name();
-    const pid_t child = fork_rank([&] {
-        auto opened = HostGroup::open(name, 1, 2);
-        return opened.ok() && (*opened).release() != nullptr;  // exits holding the group
+    auto [group, child] = two_ranks([](std::unique_ptr<HostGroup> opened) {
+        return opened.release() != nullptr;  // exits holding the group
     });
     REQUIRE(exit_code(child) == 0);
-    (*created)->unlink();
-    HostQueue queue(std::move(*created), 3600s);
+    group->unlink();
+    HostQueue queue(std::move(group), 3600s);
     std::vector<float> v(100, 1.0f);
     auto first = queue.push(v.data(), v.size(), HostType::f32);
     auto second = queue.push(v.data(), v.size(), HostType::f32);
