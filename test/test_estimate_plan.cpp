@@ -397,9 +397,9 @@ TEST_CASE("estimate plan takes the median of repeated profiles at one world size
     // The job's batch is 64, the profiles' 32: compute scales from the median, 26 ms.
     CHECK(plan->input.step.compute_s == Approx(0.026 * 2));
     CHECK(plan->input.startup_s == Approx(k_default_startup_s + 1.1));
-    CHECK(plan->profile.source == "median of 3: slow.json, profile.json, c.json");
-    CHECK(find(*plan, "compute per step")->source.rfind("measured: median of 3: slow.json", 0) ==
-          0);
+    CHECK(plan->profile.source ==
+          "median of 3 (compute per step 25ms to 40ms): slow.json, profile.json, c.json");
+    CHECK(find(*plan, "compute per step")->source.rfind("measured: median of 3 (", 0) == 0);
     // Repeats must be measured alike; the field that differs is named.
     c.threads = 1;
     const auto unlike = make_plan(cpu_job(), {}, {a, c}, catalog());

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "estimate/units.h"
+
 namespace kftrain::estimate {
 
 namespace {
@@ -87,7 +89,14 @@ util::Result<Profile> median_profile(const std::vector<Profile>& repeats) {
     }
     using F = wire::ProfileFields;
     Profile m = first;
-    m.source = fmt::format("median of {}: {}", repeats.size(), sources);
+    // How far the repeats disagree, so that a reader sees how steady the machine was.
+    const auto [fastest, slowest] =
+        std::minmax_element(repeats.begin(), repeats.end(), [](const Profile& a, const Profile& b) {
+            return a.compute_s_per_step < b.compute_s_per_step;
+        });
+    m.source = fmt::format("median of {} (compute per step {} to {}): {}", repeats.size(),
+                           format_duration(fastest->compute_s_per_step),
+                           format_duration(slowest->compute_s_per_step), sources);
     m.compute_s_per_step = median_of(repeats, &F::compute_s_per_step);
     m.compute_s_mean = median_of(repeats, &F::compute_s_mean);
     m.compute_s_stddev = median_of(repeats, &F::compute_s_stddev);
