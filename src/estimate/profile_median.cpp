@@ -8,16 +8,11 @@
 #include <string>
 
 #include "estimate/units.h"
+#include "util/stats.h"
 
 namespace kftrain::estimate {
 
 namespace {
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 // The median of one figure over the repeats.
 template <typename Field>
@@ -27,7 +22,7 @@ double median_of(const std::vector<Profile>& repeats, Field field) {
     for (const Profile& p : repeats) {
         values.push_back(p.*field);
     }
-    return median(std::move(values));
+    return util::median(std::move(values));
 }
 
 // The median over the repeats that measured an optional figure; unset where none did.
@@ -39,7 +34,7 @@ std::optional<double> median_of(const std::vector<Profile>& repeats,
             values.push_back(*(p.*field));
         }
     }
-    return values.empty() ? std::nullopt : std::optional<double>(median(std::move(values)));
+    return values.empty() ? std::nullopt : std::optional<double>(util::median(std::move(values)));
 }
 
 // Name the first field in which p was measured otherwise than first; empty if alike.

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "trainer/version.h"
+#include "util/stats.h"
 
 namespace kftrain::trainer {
 
@@ -92,30 +93,13 @@ bool warmed_up(const std::vector<double>& seconds, std::size_t min_steps, std::s
     return std::abs(last - before) <= 0.1 * std::max(last, before);
 }
 
-namespace {
-
-double median(std::vector<double> values) {
-    const std::size_t mid = values.size() / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid),
-                     values.end());
-    const double upper = values[mid];
-    if (values.size() % 2 == 1) {
-        return upper;
-    }
-    return (upper +
-            *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid))) /
-           2;
-}
-
-}  // namespace
-
 double typical_step_s(const std::vector<double>& seconds, double block_s) {
     constexpr std::size_t k_min_blocks = 3;
     const std::size_t n = seconds.size();
     if (n < k_min_blocks) {
         return step_stats(seconds).mean;
     }
-    const double step = std::max(median(seconds), 1e-9);
+    const double step = std::max(util::median(seconds), 1e-9);
     const auto per_block = std::clamp<std::size_t>(
         static_cast<std::size_t>(std::llround(block_s / step)), 1, n / k_min_blocks);
     const std::size_t blocks = n / per_block;
@@ -127,7 +111,7 @@ double typical_step_s(const std::vector<double>& seconds, double block_s) {
             b + 1 == blocks ? seconds.end() : first + static_cast<std::ptrdiff_t>(per_block);
         means.push_back(std::accumulate(first, last, 0.0) / static_cast<double>(last - first));
     }
-    return median(std::move(means));
+    return util::median(std::move(means));
 }
 
 }  // namespace kftrain::trainer
