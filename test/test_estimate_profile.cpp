@@ -54,16 +54,25 @@ TEST_CASE("estimate reads the warm-up and the spread, and profiles written befor
     json["warmup_steps"] = 4;
     json["compute_s_stddev"] = 0.006;
     json["compute_s_mean"] = 0.031;
+    json["backend"] = "shm";
+    json["grad_compression"] = "fp16";
+    json["bucket_bytes"] = 1048576;
     const auto p = parse_profile(json.dump(), "profile.json");
     REQUIRE(p.ok());
     CHECK(p->warmup_steps == 4);
     CHECK(p->compute_s_stddev == 0.006);
     CHECK(p->compute_s_mean == 0.031);
+    // What repeats of one world size must agree on.
+    CHECK(p->backend == "shm");
+    CHECK(p->grad_compression == "fp16");
+    CHECK(p->bucket_bytes == 1048576);
     const auto older = parse_profile(trainer_profile().dump(), "profile.json");
     REQUIRE(older.ok());
     CHECK(older->warmup_steps == 0);
     CHECK(older->compute_s_stddev == 0);
     CHECK(older->compute_s_mean == 0);
+    CHECK(older->backend == "none");
+    CHECK(older->bucket_bytes == 0);
 }
 
 TEST_CASE("estimate reads what a whole run costs besides its steps, 0 in older profiles",

@@ -44,6 +44,11 @@ class ProfileReader {
         return v != nullptr ? check_number(key, *v, min, open_min, max) : min;
     }
 
+    // Read a string like text(), or fallback when the key is absent (older profiles).
+    std::string optional_text(const char* key, const std::string& fallback) {
+        return m_json.contains(key) ? text(key) : fallback;
+    }
+
     // Read an integer of at least min, or fallback when the key is absent (older profiles).
     int64_t optional_integer(const char* key, int64_t min, int64_t fallback) {
         return m_json.contains(key) ? integer(key, min) : fallback;
@@ -146,6 +151,10 @@ util::Result<Profile> parse_profile(const std::string& text, const std::string& 
     p.eval_warmup_s = r.optional_number("eval_warmup_s", 0, 0);
     p.checkpoint_bytes = r.optional_integer("checkpoint_bytes", 0, 0);
     p.checkpoint_s = r.optional_number("checkpoint_s", 0, 0);
+    // How it was measured: repeats of one world size must agree on these (median_profile).
+    p.grad_compression = r.optional_text("grad_compression", "none");
+    p.backend = r.optional_text("backend", "none");
+    p.bucket_bytes = r.optional_integer("bucket_bytes", 0, 0);
     p.trainer_version = r.text("trainer_version");
     if (r.error()) {
         return util::error(*r.error());

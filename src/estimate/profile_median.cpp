@@ -106,8 +106,6 @@ util::Result<Profile> median_profile(const std::vector<Profile>& repeats) {
     m.eval_s_per_sample = median_of(repeats, &F::eval_s_per_sample);
     m.eval_warmup_s = median_of(repeats, &F::eval_warmup_s);
     m.checkpoint_s = median_of(repeats, &F::checkpoint_s);
-    m.link_latency_s = median_of(repeats, &F::link_latency_s);
-    m.link_bytes_per_s = median_of(repeats, &F::link_bytes_per_s);
     return m;
 }
 
