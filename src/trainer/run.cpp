@@ -162,7 +162,7 @@ void Trainer::train_step(const std::vector<int64_t>& indices, int64_t step) {
     m_last_batch = m_s.batch(m_s.train, std::vector<int64_t>(first, last));
     const auto& [x, y] = m_last_batch;
     m_s.set_lr(lr_at(m_s.schedule, m_global_step));
-    m_s.optimizer->zero_grad();
+    m_s.drop_grads();
     if (m_s.reducer) {
         m_s.reducer->prepare();
     }

@@ -267,7 +267,7 @@ class BatchCycle {
 // adding its phases to t; return its compute time in seconds.
 double timed_step(Session& s, BatchCycle& batches, bool reduce, ComputeTimes& t) {
     auto t0 = synced_now(s);
-    s.optimizer->zero_grad();
+    s.drop_grads();
     if (reduce) {
         s.reducer->prepare();
     }
@@ -454,6 +454,14 @@ std::vector<int64_t> Session::epoch_indices(int64_t epoch) const {
     auto perm = torch::randperm(train.size(), gen, torch::kInt64);
     std::vector<int64_t> order(perm.data_ptr<int64_t>(), perm.data_ptr<int64_t>() + perm.numel());
     return data::shard_indices(order, rank(), world(), false);
+}
+
+void Session::drop_grads() {
+    for (auto& group : optimizer->param_groups()) {
+        for (auto& p : group.params()) {
+            p.mutable_grad() = torch::Tensor();
+        }
+    }
 }
 
 void Session::set_lr(double lr) {

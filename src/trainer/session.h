@@ -58,6 +58,10 @@ struct Session {
     std::vector<int64_t> epoch_indices(int64_t epoch) const;
     // Set the optimizer's learning rate.
     void set_lr(double lr);
+    // Drop every parameter's gradient before a step (what zero_grad(set_to_none) does in
+    // PyTorch 2): backward then hands each parameter its new gradient instead of adding it to
+    // a zeroed one, and the gradient reducer can give back its buffers' views, uncopied.
+    void drop_grads();
 
     // Evaluate the model on these test samples (eval mode, no gradients, batches of 256) and
     // return their summed loss and how many it got right, read from the device once.

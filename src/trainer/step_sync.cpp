@@ -39,6 +39,14 @@ bool StopVote::collect() {
     if (m_comm == nullptr) {
         return process::stop_requested();
     }
+    if (m_comm->backend() == comm::Backend::shm) {
+        // The ranks have just met in the gradients' all-reduce: a vote through shared memory
+        // now takes microseconds, less than handing it to another thread that then competes
+        // with the next step for the cores.
+        m_flag = torch::full({1}, process::stop_requested() ? 1.0 : 0.0, torch::kFloat64);
+        m_comm->allreduce(m_flag);
+        return m_flag.item<double>() > 0;
+    }
     if (!m_pending) {
         return false;
     }
@@ -48,7 +56,7 @@ bool StopVote::collect() {
 }
 
 void StopVote::launch() {
-    if (m_comm == nullptr) {
+    if (m_comm == nullptr || m_comm->backend() == comm::Backend::shm) {
         return;
     }
     m_flag = torch::full({1}, process::stop_requested() ? 1.0 : 0.0, torch::kFloat64);

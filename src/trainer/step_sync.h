@@ -31,15 +31,17 @@ class StepMetrics {
     torch::Tensor m_correct;
 };
 
-// Agree on a stop (SIGTERM) between sync points without a blocking collective per step: after
-// a step each rank shares its stop flag in an all-reduce (shared memory or Gloo) that runs
-// while the next step computes, and reads the result after that step. With one rank it reads
-// its own flag.
+// Agree on a stop (SIGTERM) between sync points without a slow blocking collective per step:
+// over Gloo, after a step each rank shares its stop flag in an all-reduce that runs while the
+// next step computes, and reads the result after that step; through shared memory the ranks
+// vote at collect(), on the calling thread, in microseconds. With one rank it reads its own
+// flag.
 class StopVote {
   public:
     explicit StopVote(comm::Comm* comm) : m_comm(comm) {}
     // Return whether a rank was asked to stop by the step before this one (by this one with
-    // one rank), waiting for the vote still in flight; every rank gets the same answer.
+    // one rank or through shared memory), waiting for the vote still in flight; every rank
+    // gets the same answer.
     bool collect();
     // Share this rank's stop flag for the next collect() (nothing to do with one rank).
     void launch();

@@ -27,14 +27,17 @@ namespace kftrain::trainer::comm {
 
 namespace {
 
+HostType host_type(const torch::Tensor& t) {
+    return t.scalar_type() == torch::kFloat64 ? HostType::f64 : HostType::f32;
+}
+
 // A sum queued on the host group; holds the tensor so that its memory outlives the sum.
 class HostPending : public Comm::Pending {
   public:
     HostPending(HostQueue& queue, torch::Tensor t)
         : m_tensor(std::move(t)),
-          m_done(queue.push(
-              m_tensor.data_ptr(), static_cast<std::size_t>(m_tensor.numel()),
-              m_tensor.scalar_type() == torch::kFloat64 ? HostType::f64 : HostType::f32)) {}
+          m_done(queue.push(m_tensor.data_ptr(), static_cast<std::size_t>(m_tensor.numel()),
+                            host_type(m_tensor))) {}
     // Dropped unwaited (an error elsewhere): the sum still writes into the tensor, so let it
     // finish first; its outcome no longer matters.
     ~HostPending() override {
@@ -308,18 +311,36 @@ std::vector<double> Comm::allreduce_sum(const std::vector<double>& values) {
     return std::vector<double>(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
 }
 
+namespace {
+
+void check_host_carries(const torch::Tensor& flat) {
+    if (!host_carries(flat.scalar_type()) || !flat.is_contiguous() || flat.is_cuda()) {
+        throw std::runtime_error(fmt::format("shared memory cannot carry {} tensors",
+                                             c10::toString(flat.scalar_type())));
+    }
+}
+
+}  // namespace
+
 std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
     if (m_impl->nccl) {
         return std::make_unique<NcclPending>(start_nccl(*m_impl->nccl, flat, true));
     }
     if (m_impl->host) {
-        if (!host_carries(flat.scalar_type()) || !flat.is_contiguous() || flat.is_cuda()) {
-            throw std::runtime_error(fmt::format("shared memory cannot carry {} tensors",
-                                                 c10::toString(flat.scalar_type())));
-        }
+        check_host_carries(flat);
         return std::make_unique<HostPending>(*m_impl->host, flat);
     }
     return gloo_allreduce(*m_impl, flat);
+}
+
+void Comm::allreduce(torch::Tensor& flat) {
+    if (m_impl->host && !m_impl->nccl) {
+        check_host_carries(flat);
+        m_impl->host->sum_here(flat.data_ptr(), static_cast<std::size_t>(flat.numel()),
+                               host_type(flat));
+        return;
+    }
+    allreduce_async(flat)->wait();
 }
 
 std::unique_ptr<Comm::Pending> Comm::allreduce_host_async(torch::Tensor& host) {
@@ -426,14 +447,19 @@ struct GradientReducer::State {
 
     void copy_in(std::size_t i) {
         const auto& grad = params[i].grad();
+        if (grad.defined() && grad.data_ptr() == views[i].data_ptr()) {
+            return;  // backward added to the view finish() left as the gradient
+        }
         if (grad.defined()) {
             views[i].copy_(grad);
         } else {
             views[i].zero_();
         }
     }
+    // Start the all-reduce of every bucket whose gradients are all in, in order, but the
+    // last: backward ends when its gradients are in, so finish() sums it on its own thread.
     void launch_ready() {
-        while (next_launch < buckets.size() && buckets[next_launch].pending == 0) {
+        while (next_launch + 1 < buckets.size() && buckets[next_launch].pending == 0) {
             auto& b = buckets[next_launch++];
             b.work = comm->allreduce_async(outgoing(b));
         }
@@ -502,7 +528,9 @@ GradientReducer::GradientReducer(Comm& comm, std::vector<torch::Tensor> params,
         int64_t offset = 0;
         for (std::size_t i : b.params) {
             const auto& p = s.params[i];
-            s.views[i] = b.flat.narrow(0, offset, p.numel()).view(p.sizes());
+            // detach(): a plain tensor on the bucket's memory, not an autograd view, so that
+            // zero_grad() (which detaches gradients in place) still works on it as a gradient.
+            s.views[i] = b.flat.narrow(0, offset, p.numel()).view(p.sizes()).detach();
             offset += p.numel();
         }
         s.buckets.push_back(std::move(b));
@@ -541,17 +569,18 @@ void GradientReducer::finish() {
             }
         }
         s.launch_ready();
+        if (!s.buckets.empty()) {
+            s.comm->allreduce(s.outgoing(s.buckets.back()));
+            s.next_launch = s.buckets.size();
+        }
     }
     for (auto& b : s.buckets) {
-        b.work->wait();
+        if (b.work) {
+            b.work->wait();
+        }
         s.average(b);
         for (std::size_t i : b.params) {
-            auto& p = s.params[i];
-            if (p.grad().defined()) {
-                p.mutable_grad().copy_(s.views[i]);
-            } else {
-                p.mutable_grad() = s.views[i].clone();
-            }
+            s.params[i].mutable_grad() = s.views[i];  // the average, not copied again
         }
     }
 }

@@ -48,6 +48,9 @@ class Comm {
     // Start summing a flat tensor over all ranks in place; wait() on the handle finishes it.
     class Pending;
     std::unique_ptr<Pending> allreduce_async(torch::Tensor& flat);
+    // Sum a flat tensor over all ranks in place and return when done: through shared memory
+    // on this thread, after the sums started before (no hand-over to the queue's thread).
+    void allreduce(torch::Tensor& flat);
     // Start summing a small host tensor in place: through shared memory where the gradients
     // go that way, else over Gloo whatever the backend.
     std::unique_ptr<Pending> allreduce_host_async(torch::Tensor& host);
@@ -88,8 +91,8 @@ struct GradCompression {
 };
 
 // Average gradients over ranks in buckets, each bucket all-reduced as soon as all of its
-// gradients are ready during backward (hooks on the parameters' gradient accumulators),
-// buckets always launched in the same order on every rank.
+// gradients are ready during backward (hooks on the parameters' gradient accumulators), the
+// last one by finish(), buckets always launched in the same order on every rank.
 class GradientReducer {
   public:
     GradientReducer(Comm& comm, std::vector<torch::Tensor> params, std::size_t first_cap,
@@ -98,7 +101,9 @@ class GradientReducer {
 
     // Reset the buckets before a backward pass.
     void prepare();
-    // Launch the buckets still waiting, wait for all and write the averages into the grads.
+    // Launch the buckets still waiting, wait for all and make each parameter's gradient the
+    // view of its average in its bucket (no copy; the next step's backward must start from
+    // dropped gradients, Session::drop_grads(), or zeroed ones).
     void finish();
     // Turn the hooks on or off (off: gradients stay local, for measuring compute alone).
     void set_enabled(bool enabled) { m_enabled = enabled; }
@@ -106,7 +111,8 @@ class GradientReducer {
     void allreduce_all();
     // Return the number of buckets.
     std::size_t bucket_count() const;
-    // Return how many buckets the last backward pass launched from its hooks (not finish()).
+    // Return how many buckets the last backward pass launched from its hooks (not finish()):
+    // all but the last, which finish() sums without handing it to another thread.
     std::size_t hook_launches() const;
     // Return the bytes one rank's buckets put into the all-reduce each step.
     int64_t wire_bytes() const;

@@ -84,15 +84,32 @@ bool reached(std::uint32_t count, std::uint32_t target) {
     return static_cast<std::int32_t>(count - target) >= 0;
 }
 
-// Add world slots of n elements into out, 16 at a time so that the compiler vectorizes it.
+// Add world slots of n elements into out, 16 at a time so that the compiler vectorizes it:
+// the first two slots in one pass (each element read once and written once), then the rest.
 template <typename T>
 void sum_slots(T* __restrict out, const char* slots, std::size_t slot_bytes, std::size_t world,
                std::size_t n) {
-    std::memcpy(out, slots, n * sizeof(T));
+    const auto slot = [&](std::size_t r) {
+        return reinterpret_cast<const T*>(slots + r * slot_bytes);
+    };
+    if (world == 1) {
+        std::memcpy(out, slot(0), n * sizeof(T));
+        return;
+    }
     constexpr std::size_t k_block = 16;
     const std::size_t blocked = n / k_block * k_block;
-    for (std::size_t r = 1; r < world; ++r) {
-        const T* __restrict in = reinterpret_cast<const T*>(slots + r * slot_bytes);
+    const T* __restrict first = slot(0);
+    const T* __restrict second = slot(1);
+    for (std::size_t i = 0; i < blocked; i += k_block) {
+        for (std::size_t j = 0; j < k_block; ++j) {
+            out[i + j] = first[i + j] + second[i + j];
+        }
+    }
+    for (std::size_t i = blocked; i < n; ++i) {
+        out[i] = first[i] + second[i];
+    }
+    for (std::size_t r = 2; r < world; ++r) {
+        const T* __restrict in = slot(r);
         for (std::size_t i = 0; i < blocked; i += k_block) {
             for (std::size_t j = 0; j < k_block; ++j) {
                 out[i + j] += in[i + j];

@@ -28,6 +28,15 @@ std::future<void> HostQueue::push(void* data, std::size_t count, HostType type) 
     return future;
 }
 
+void HostQueue::sum_here(void* data, std::size_t count, HostType type) {
+    {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_idle.wait(lock, [this] { return m_jobs.empty() && !m_busy; });
+    }
+    // Nothing is queued or running, and only this thread pushes: the group is ours.
+    m_group->allreduce_sum(data, count, type, m_timeout);
+}
+
 void HostQueue::run() {
     while (true) {
         std::unique_lock<std::mutex> lock(m_mutex);
@@ -37,6 +46,7 @@ void HostQueue::run() {
         }
         Job job = std::move(m_jobs.front());
         m_jobs.pop_front();
+        m_busy = true;
         lock.unlock();
         try {
             m_group->allreduce_sum(job.data, job.count, job.type, m_timeout);
@@ -44,6 +54,10 @@ void HostQueue::run() {
         } catch (...) {
             job.done.set_exception(std::current_exception());
         }
+        lock.lock();
+        m_busy = false;
+        lock.unlock();
+        m_idle.notify_all();
     }
 }
 
