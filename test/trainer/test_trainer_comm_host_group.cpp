@@ -41,19 +41,35 @@ std::vector<T> expected_sum(int world, std::size_t n) {
     return sum;
 }
 
+template <typename T>
+std::vector<T> expected_mean(int world, std::size_t n) {
+    auto mean = expected_sum<T>(world, n);
+    for (auto& v : mean) {
+        v /= static_cast<T>(world);
+    }
+    return mean;
+}
+
 const std::vector<std::size_t> k_counts = {
     0, 1, 17, k_slot / 4 - 1, k_slot / 4 + 5, 3 * k_slot + 3};
 
-// Sum every count of k_counts as float, then as double; return whether every sum is right.
+// Sum every count of k_counts as float, then as double, then average them; return whether
+// every result is right.
 bool sum_all(HostGroup& group, int rank, int world) {
     bool ok = true;
     for (std::size_t n : k_counts) {
         auto f = contribution<float>(rank, n);
-        group.allreduce_sum(f.data(), n, HostType::f32, 60s);
+        group.allreduce(f.data(), n, HostType::f32, 60s);
         ok = ok && f == expected_sum<float>(world, n);
         auto d = contribution<double>(rank, n);
-        group.allreduce_sum(d.data(), n, HostType::f64, 60s);
+        group.allreduce(d.data(), n, HostType::f64, 60s);
         ok = ok && d == expected_sum<double>(world, n);
+        auto fm = contribution<float>(rank, n);
+        group.allreduce(fm.data(), n, HostType::f32, 60s, ReduceOp::mean);
+        ok = ok && fm == expected_mean<float>(world, n);
+        auto dm = contribution<double>(rank, n);
+        group.allreduce(dm.data(), n, HostType::f64, 60s, ReduceOp::mean);
+        ok = ok && dm == expected_mean<double>(world, n);
     }
     return ok;
 }
@@ -73,8 +89,10 @@ struct Created {
 
 }  // namespace
 
-TEST_CASE("ranks on one host sum float and double buffers of any length through shared memory",
-          "[trainer][comm][host]") {
+TEST_CASE(
+    "ranks on one host sum and average float and double buffers of any length through "
+    "shared memory",
+    "[trainer][comm][host]") {
     const int world = GENERATE(2, 3);
     Created group(world);
     std::vector<pid_t> children;
@@ -100,9 +118,9 @@ TEST_CASE("a rank that exited is named by the others' all-reduce, long before th
     REQUIRE(exit_code(child) == 0);
     std::vector<float> v(100, 1.0f);
     // A timeout of an hour: only noticing the exit ends this.
-    CHECK_THROWS_WITH(group->allreduce_sum(v.data(), v.size(), HostType::f32, 3600s),
+    CHECK_THROWS_WITH(group->allreduce(v.data(), v.size(), HostType::f32, 3600s),
                       "shared-memory all-reduce: rank 1 exited");
-    CHECK_THROWS_WITH(group->allreduce_sum(v.data(), v.size(), HostType::f32, 3600s),
+    CHECK_THROWS_WITH(group->allreduce(v.data(), v.size(), HostType::f32, 3600s),
                       "shared-memory all-reduce: the group failed earlier");
 }
 
@@ -112,7 +130,7 @@ TEST_CASE("a rank that closed the group is named by the others' all-reduce",
     const pid_t child = fork_rank([&] { return HostGroup::open(group->name(), 1, 2).ok(); });
     REQUIRE(exit_code(child) == 0);
     std::vector<float> v(100, 1.0f);
-    CHECK_THROWS_WITH(group->allreduce_sum(v.data(), v.size(), HostType::f32, 3600s),
+    CHECK_THROWS_WITH(group->allreduce(v.data(), v.size(), HostType::f32, 3600s),
                       "shared-memory all-reduce: rank 1 left the group");
 }
 
@@ -129,7 +147,7 @@ TEST_CASE("a rank that hangs makes the others' all-reduce fail at the timeout",
     });
     ::close(gate[0]);
     std::vector<double> v(10, 1.0);
-    CHECK_THROWS_WITH(group->allreduce_sum(v.data(), v.size(), HostType::f64, 300ms),
+    CHECK_THROWS_WITH(group->allreduce(v.data(), v.size(), HostType::f64, 300ms),
                       "shared-memory all-reduce: not done within 0.3s (a peer hangs)");
     ::close(gate[1]);
     CHECK(exit_code(child) == 0);

@@ -41,14 +41,14 @@ bool sum_queued(std::unique_ptr<HostGroup> group, int rank) {
 
 // Two buffers queued, then a third summed on the calling thread: it must go after them (a
 // rank that summed it first would pair its buffer with the other rank's first one).
-bool sum_here_after_queued(std::unique_ptr<HostGroup> group, int rank) {
+bool allreduce_here_after_queued(std::unique_ptr<HostGroup> group, int rank) {
     std::vector<float> a(1000, static_cast<float>(rank + 1));
     std::vector<float> c(70000, 1.0f);  // more than one slot
     std::vector<double> b(10, 0.25 * rank);
     HostQueue queue(std::move(group), 60s);
     auto fa = queue.push(a.data(), a.size(), HostType::f32);
     auto fc = queue.push(c.data(), c.size(), HostType::f32);
-    queue.sum_here(b.data(), b.size(), HostType::f64);
+    queue.allreduce_here(b.data(), b.size(), HostType::f64);
     const bool queued_done = fa.wait_for(0s) == std::future_status::ready &&
                              fc.wait_for(0s) == std::future_status::ready;
     fa.get();
@@ -85,9 +85,9 @@ TEST_CASE("a host queue sums buffers in the order pushed while the caller goes o
 TEST_CASE("a sum on the caller's thread goes after the sums queued before it",
           "[trainer][comm][host]") {
     auto [group, child] = two_ranks([](std::unique_ptr<HostGroup> opened) {
-        return sum_here_after_queued(std::move(opened), 1);
+        return allreduce_here_after_queued(std::move(opened), 1);
     });
-    CHECK(sum_here_after_queued(std::move(group), 0));
+    CHECK(allreduce_here_after_queued(std::move(group), 0));
     CHECK(exit_code(child) == 0);
 }
 

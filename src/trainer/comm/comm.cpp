@@ -34,10 +34,10 @@ HostType host_type(const torch::Tensor& t) {
 // A sum queued on the host group; holds the tensor so that its memory outlives the sum.
 class HostPending : public Comm::Pending {
   public:
-    HostPending(HostQueue& queue, torch::Tensor t)
+    HostPending(HostQueue& queue, torch::Tensor t, ReduceOp op)
         : m_tensor(std::move(t)),
           m_done(queue.push(m_tensor.data_ptr(), static_cast<std::size_t>(m_tensor.numel()),
-                            host_type(m_tensor))) {}
+                            host_type(m_tensor), op)) {}
     // Dropped unwaited (an error elsewhere): the sum still writes into the tensor, so let it
     // finish first; its outcome no longer matters.
     ~HostPending() override {
@@ -97,6 +97,22 @@ class GlooPending : public Comm::Pending {
   private:
     c10::intrusive_ptr<c10d::Work> m_work;
     std::chrono::milliseconds m_timeout;
+};
+
+// An all-reduce whose sum is divided by the ranks once it is done (Gloo, NCCL).
+class MeanPending : public Comm::Pending {
+  public:
+    MeanPending(std::unique_ptr<Comm::Pending> sum, torch::Tensor t, int world)
+        : m_sum(std::move(sum)), m_tensor(std::move(t)), m_world(world) {}
+    void wait() override {
+        m_sum->wait();
+        m_tensor.div_(m_world);
+    }
+
+  private:
+    std::unique_ptr<Comm::Pending> m_sum;
+    torch::Tensor m_tensor;
+    int m_world;
 };
 
 class NcclPending : public Comm::Pending {
@@ -322,30 +338,33 @@ void check_host_carries(const torch::Tensor& flat) {
 
 }  // namespace
 
-std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat) {
-    if (m_impl->nccl) {
-        return std::make_unique<NcclPending>(start_nccl(*m_impl->nccl, flat, true));
-    }
-    if (m_impl->host) {
-        check_host_carries(flat);
-        return std::make_unique<HostPending>(*m_impl->host, flat);
-    }
-    return gloo_allreduce(*m_impl, flat);
-}
-
-void Comm::allreduce(torch::Tensor& flat) {
+std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat, ReduceOp op) {
     if (m_impl->host && !m_impl->nccl) {
         check_host_carries(flat);
-        m_impl->host->sum_here(flat.data_ptr(), static_cast<std::size_t>(flat.numel()),
-                               host_type(flat));
+        return std::make_unique<HostPending>(*m_impl->host, flat, op);
+    }
+    std::unique_ptr<Pending> sum =
+        m_impl->nccl ? std::make_unique<NcclPending>(start_nccl(*m_impl->nccl, flat, true))
+                     : gloo_allreduce(*m_impl, flat);
+    if (op == ReduceOp::mean) {
+        return std::make_unique<MeanPending>(std::move(sum), flat, m_world);
+    }
+    return sum;
+}
+
+void Comm::allreduce(torch::Tensor& flat, ReduceOp op) {
+    if (m_impl->host && !m_impl->nccl) {
+        check_host_carries(flat);
+        m_impl->host->allreduce_here(flat.data_ptr(), static_cast<std::size_t>(flat.numel()),
+                                     host_type(flat), op);
         return;
     }
-    allreduce_async(flat)->wait();
+    allreduce_async(flat, op)->wait();
 }
 
 std::unique_ptr<Comm::Pending> Comm::allreduce_host_async(torch::Tensor& host) {
     if (m_impl->host && host_carries(host.scalar_type())) {
-        return std::make_unique<HostPending>(*m_impl->host, host);
+        return std::make_unique<HostPending>(*m_impl->host, host, ReduceOp::sum);
     }
     return gloo_allreduce(*m_impl, host);
 }
@@ -433,11 +452,13 @@ struct GradientReducer::State {
         b.flat.copy_(b.wire);
         return b.flat;
     }
+    // Return what the all-reduce computes: the mean of plain buckets (divided in the sum's own
+    // pass through shared memory), the sum of compressed ones, divided before they were cast.
+    ReduceOp reduce_op() const { return compressed() ? ReduceOp::sum : ReduceOp::mean; }
     // Turn a bucket's finished all-reduce into the mean in flat (fp32).
     void average(Bucket& b) {
         if (!compressed()) {
-            b.flat.div_(static_cast<double>(comm->world()));
-            return;
+            return;  // the all-reduce left the mean
         }
         if (!compression.carried) {
             b.wire.copy_(b.flat);  // round the fp32 sum as a sum in the half type would be
@@ -461,7 +482,7 @@ struct GradientReducer::State {
     void launch_ready() {
         while (next_launch + 1 < buckets.size() && buckets[next_launch].pending == 0) {
             auto& b = buckets[next_launch++];
-            b.work = comm->allreduce_async(outgoing(b));
+            b.work = comm->allreduce_async(outgoing(b), reduce_op());
         }
     }
     void on_grad_ready(std::size_t i) {
@@ -570,7 +591,7 @@ void GradientReducer::finish() {
         }
         s.launch_ready();
         if (!s.buckets.empty()) {
-            s.comm->allreduce(s.outgoing(s.buckets.back()));
+            s.comm->allreduce(s.outgoing(s.buckets.back()), s.reduce_op());
             s.next_launch = s.buckets.size();
         }
     }

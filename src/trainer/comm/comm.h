@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "trainer/comm/backend.h"
+#include "trainer/comm/host_group.h"
 #include "trainer/env.h"
 #include "util/result.h"
 
@@ -45,12 +46,13 @@ class Comm {
     void broadcast(std::vector<torch::Tensor>& tensors);
     // Sum a few numbers over all ranks.
     std::vector<double> allreduce_sum(const std::vector<double>& values);
-    // Start summing a flat tensor over all ranks in place; wait() on the handle finishes it.
+    // Start summing (or averaging) a flat tensor over all ranks in place; wait() on the handle
+    // finishes it. Through shared memory the mean is divided in the sum's own pass.
     class Pending;
-    std::unique_ptr<Pending> allreduce_async(torch::Tensor& flat);
-    // Sum a flat tensor over all ranks in place and return when done: through shared memory
-    // on this thread, after the sums started before (no hand-over to the queue's thread).
-    void allreduce(torch::Tensor& flat);
+    std::unique_ptr<Pending> allreduce_async(torch::Tensor& flat, ReduceOp op = ReduceOp::sum);
+    // The same, returning when done: through shared memory on this thread, after the
+    // all-reduces started before (no hand-over to the queue's thread and back).
+    void allreduce(torch::Tensor& flat, ReduceOp op = ReduceOp::sum);
     // Start summing a small host tensor in place: through shared memory where the gradients
     // go that way, else over Gloo whatever the backend.
     std::unique_ptr<Pending> allreduce_host_async(torch::Tensor& host);

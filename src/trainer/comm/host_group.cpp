@@ -84,11 +84,13 @@ bool reached(std::uint32_t count, std::uint32_t target) {
     return static_cast<std::int32_t>(count - target) >= 0;
 }
 
-// Add world slots of n elements into out, 16 at a time so that the compiler vectorizes it:
-// the first two slots in one pass (each element read once and written once), then the rest.
+// Add world slots of n elements into out, divided by world for a mean, 16 at a time so that
+// the compiler vectorizes it (no __restrict: the passes after the first read out itself): the
+// first two slots in one pass (each element read once and written once), then the rest,
+// dividing in the last pass.
 template <typename T>
-void sum_slots(T* __restrict out, const char* slots, std::size_t slot_bytes, std::size_t world,
-               std::size_t n) {
+void reduce_slots(T* out, const char* slots, std::size_t slot_bytes, std::size_t world,
+                  std::size_t n, ReduceOp op) {
     const auto slot = [&](std::size_t r) {
         return reinterpret_cast<const T*>(slots + r * slot_bytes);
     };
@@ -96,28 +98,34 @@ void sum_slots(T* __restrict out, const char* slots, std::size_t slot_bytes, std
         std::memcpy(out, slot(0), n * sizeof(T));
         return;
     }
+    const T divisor = op == ReduceOp::mean ? static_cast<T>(world) : T{1};
     constexpr std::size_t k_block = 16;
     const std::size_t blocked = n / k_block * k_block;
-    const T* __restrict first = slot(0);
-    const T* __restrict second = slot(1);
-    for (std::size_t i = 0; i < blocked; i += k_block) {
-        for (std::size_t j = 0; j < k_block; ++j) {
-            out[i + j] = first[i + j] + second[i + j];
+    // out = (a + b) / divisor where this pass is the last, out = a + b before.
+    const auto pass = [&](const T* a, const T* b, bool last) {
+        if (last && op == ReduceOp::mean) {
+            for (std::size_t i = 0; i < blocked; i += k_block) {
+                for (std::size_t j = 0; j < k_block; ++j) {
+                    out[i + j] = (a[i + j] + b[i + j]) / divisor;
+                }
+            }
+            for (std::size_t i = blocked; i < n; ++i) {
+                out[i] = (a[i] + b[i]) / divisor;
+            }
+            return;
         }
-    }
-    for (std::size_t i = blocked; i < n; ++i) {
-        out[i] = first[i] + second[i];
-    }
-    for (std::size_t r = 2; r < world; ++r) {
-        const T* __restrict in = slot(r);
         for (std::size_t i = 0; i < blocked; i += k_block) {
             for (std::size_t j = 0; j < k_block; ++j) {
-                out[i + j] += in[i + j];
+                out[i + j] = a[i + j] + b[i + j];
             }
         }
         for (std::size_t i = blocked; i < n; ++i) {
-            out[i] += in[i];
+            out[i] = a[i] + b[i];
         }
+    };
+    pass(slot(0), slot(1), world == 2);
+    for (std::size_t r = 2; r < world; ++r) {
+        pass(out, slot(r), r + 1 == world);
     }
 }
 
@@ -337,8 +345,8 @@ void HostGroup::unlink() {
     m_impl->owns_name = false;
 }
 
-void HostGroup::allreduce_sum(void* data, std::size_t count, HostType type,
-                              std::chrono::milliseconds timeout) {
+void HostGroup::allreduce(void* data, std::size_t count, HostType type,
+                          std::chrono::milliseconds timeout, ReduceOp op) {
     auto& g = *m_impl;
     if (g.broken) {
         throw std::runtime_error("shared-memory all-reduce: the group failed earlier");
@@ -357,11 +365,11 @@ void HostGroup::allreduce_sum(void* data, std::size_t count, HostType type,
         const std::size_t lo = std::min(n, static_cast<std::size_t>(g.rank) * share);
         const std::size_t hi = std::min(n, lo + share);
         if (type == HostType::f32) {
-            sum_slots(reinterpret_cast<float*>(g.at(g.layout.result)) + lo, g.slot(0) + lo * size,
-                      g.slot_bytes, world, hi - lo);
+            reduce_slots(reinterpret_cast<float*>(g.at(g.layout.result)) + lo,
+                         g.slot(0) + lo * size, g.slot_bytes, world, hi - lo, op);
         } else {
-            sum_slots(reinterpret_cast<double*>(g.at(g.layout.result)) + lo, g.slot(0) + lo * size,
-                      g.slot_bytes, world, hi - lo);
+            reduce_slots(reinterpret_cast<double*>(g.at(g.layout.result)) + lo,
+                         g.slot(0) + lo * size, g.slot_bytes, world, hi - lo, op);
         }
         g.barrier(deadline, timeout);
         std::memcpy(bytes + first * size, g.at(g.layout.result), n * size);

@@ -11,6 +11,9 @@ namespace kftrain::trainer::comm {
 
 // Say what a host group sums.
 enum class HostType { f32, f64 };
+// Say what an all-reduce leaves in every rank's buffer: the sum over ranks, or that sum divided
+// by the number of ranks (gradients' mean, in the same pass as the sum instead of one more).
+enum class ReduceOp { sum, mean };
 
 // Sum buffers over ranks that share this host's memory, through one POSIX shared-memory
 // segment instead of TCP on loopback (where every byte is copied through the kernel several
@@ -18,7 +21,7 @@ enum class HostType { f32, f64 };
 // sums its share of the chunk over every slot into the result area, and copies the result
 // back, with a barrier after the first two steps. A rank that dies is noticed within a
 // fraction of a second (each rank holds a robust mutex in the segment for its life) and one
-// that hangs at the deadline; either makes allreduce_sum() throw, as Gloo does.
+// that hangs at the deadline; either makes allreduce() throw, as Gloo does.
 class HostGroup {
   public:
     // Create the segment for world ranks with slots of slot_bytes, as rank 0; the other ranks
@@ -38,12 +41,12 @@ class HostGroup {
     // /dev/shm however the job ends; the memory stays until the last rank unmaps it. Rank 0's
     // group removes it too when dropped before this (a peer failed while joining).
     void unlink();
-    // Sum count elements of type at data over all ranks, in place. Every rank calls it with
-    // the same count and type, in the same order, from one thread. Throws std::runtime_error
-    // naming the rank that exited, or when the others are not there within timeout; the group
-    // is unusable afterwards.
-    void allreduce_sum(void* data, std::size_t count, HostType type,
-                       std::chrono::milliseconds timeout);
+    // Sum (or average) count elements of type at data over all ranks, in place. Every rank
+    // calls it with the same count, type and op, in the same order, from one thread. Throws
+    // std::runtime_error naming the rank that exited, or when the others are not there within
+    // timeout; the group is unusable afterwards.
+    void allreduce(void* data, std::size_t count, HostType type, std::chrono::milliseconds timeout,
+                   ReduceOp op = ReduceOp::sum);
 
     struct Impl;
 

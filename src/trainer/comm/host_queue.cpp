@@ -17,24 +17,24 @@ HostQueue::~HostQueue() {
     m_thread.join();
 }
 
-std::future<void> HostQueue::push(void* data, std::size_t count, HostType type) {
+std::future<void> HostQueue::push(void* data, std::size_t count, HostType type, ReduceOp op) {
     std::promise<void> done;
     auto future = done.get_future();
     {
         std::lock_guard<std::mutex> lock(m_mutex);
-        m_jobs.push_back(Job{data, count, type, std::move(done)});
+        m_jobs.push_back(Job{data, count, type, op, std::move(done)});
     }
     m_ready.notify_one();
     return future;
 }
 
-void HostQueue::sum_here(void* data, std::size_t count, HostType type) {
+void HostQueue::allreduce_here(void* data, std::size_t count, HostType type, ReduceOp op) {
     {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_idle.wait(lock, [this] { return m_jobs.empty() && !m_busy; });
     }
     // Nothing is queued or running, and only this thread pushes: the group is ours.
-    m_group->allreduce_sum(data, count, type, m_timeout);
+    m_group->allreduce(data, count, type, m_timeout, op);
 }
 
 void HostQueue::run() {
@@ -49,7 +49,7 @@ void HostQueue::run() {
         m_busy = true;
         lock.unlock();
         try {
-            m_group->allreduce_sum(job.data, job.count, job.type, m_timeout);
+            m_group->allreduce(job.data, job.count, job.type, m_timeout, job.op);
             job.done.set_value();
         } catch (...) {
             job.done.set_exception(std::current_exception());
