@@ -35,6 +35,14 @@ IntervalSums StepMetrics::take(Session& s, bool stop) {
     return unpack_interval(sums, steps);
 }
 
+torch::Tensor& StopVote::own_flag() {
+    if (!m_flag.defined()) {
+        m_flag = torch::zeros({1}, torch::kFloat64);
+    }
+    m_flag.fill_(process::stop_requested() ? 1.0 : 0.0);  // no vote is in flight with it
+    return m_flag;
+}
+
 bool StopVote::collect() {
     if (m_comm == nullptr) {
         return process::stop_requested();
@@ -43,8 +51,7 @@ bool StopVote::collect() {
         // The ranks have just met in the gradients' all-reduce: a vote through shared memory
         // now takes microseconds, less than handing it to another thread that then competes
         // with the next step for the cores.
-        m_flag = torch::full({1}, process::stop_requested() ? 1.0 : 0.0, torch::kFloat64);
-        m_comm->allreduce(m_flag);
+        m_comm->allreduce(own_flag());
         return m_flag.item<double>() > 0;
     }
     if (!m_pending) {
@@ -59,8 +66,7 @@ void StopVote::launch() {
     if (m_comm == nullptr || m_comm->backend() == comm::Backend::shm) {
         return;
     }
-    m_flag = torch::full({1}, process::stop_requested() ? 1.0 : 0.0, torch::kFloat64);
-    m_pending = m_comm->allreduce_host_async(m_flag);
+    m_pending = m_comm->allreduce_host_async(own_flag());
 }
 
 }  // namespace kftrain::trainer

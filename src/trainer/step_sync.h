@@ -47,6 +47,9 @@ class StopVote {
     void launch();
 
   private:
+    // Fill the flag with this rank's stop request and return it.
+    torch::Tensor& own_flag();
+
     comm::Comm* m_comm;
     torch::Tensor m_flag;
     std::unique_ptr<comm::Comm::Pending> m_pending;

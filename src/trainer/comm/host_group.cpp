@@ -85,11 +85,10 @@ bool reached(std::uint32_t count, std::uint32_t target) {
 }
 
 // Add world slots of n elements into out, divided by world for a mean, 16 at a time so that
-// the compiler vectorizes it (no __restrict: the passes after the first read out itself): the
-// first two slots in one pass (each element read once and written once), then the rest,
-// dividing in the last pass.
+// the compiler vectorizes it: the first two slots in one pass (each element read once and
+// written once), then each further slot onto out, the last pass dividing.
 template <typename T>
-void reduce_slots(T* out, const char* slots, std::size_t slot_bytes, std::size_t world,
+void reduce_slots(T* __restrict out, const char* slots, std::size_t slot_bytes, std::size_t world,
                   std::size_t n, ReduceOp op) {
     const auto slot = [&](std::size_t r) {
         return reinterpret_cast<const T*>(slots + r * slot_bytes);
@@ -98,35 +97,42 @@ void reduce_slots(T* out, const char* slots, std::size_t slot_bytes, std::size_t
         std::memcpy(out, slot(0), n * sizeof(T));
         return;
     }
-    const T divisor = op == ReduceOp::mean ? static_cast<T>(world) : T{1};
     constexpr std::size_t k_block = 16;
     const std::size_t blocked = n / k_block * k_block;
-    // out = (a + b) / divisor where this pass is the last, out = a + b before.
-    const auto pass = [&](const T* a, const T* b, bool last) {
-        if (last && op == ReduceOp::mean) {
-            for (std::size_t i = 0; i < blocked; i += k_block) {
-                for (std::size_t j = 0; j < k_block; ++j) {
-                    out[i + j] = (a[i + j] + b[i + j]) / divisor;
-                }
-            }
-            for (std::size_t i = blocked; i < n; ++i) {
-                out[i] = (a[i] + b[i]) / divisor;
-            }
-            return;
-        }
+    // out[i] = combine(a[i], b[i]), a and b other slots; then out[i] = combine(out[i], b[i]).
+    const auto into = [&](const T* __restrict a, const T* __restrict b, auto combine) {
         for (std::size_t i = 0; i < blocked; i += k_block) {
             for (std::size_t j = 0; j < k_block; ++j) {
-                out[i + j] = a[i + j] + b[i + j];
+                out[i + j] = combine(a[i + j], b[i + j]);
             }
         }
         for (std::size_t i = blocked; i < n; ++i) {
-            out[i] = a[i] + b[i];
+            out[i] = combine(a[i], b[i]);
         }
     };
-    pass(slot(0), slot(1), world == 2);
-    for (std::size_t r = 2; r < world; ++r) {
-        pass(out, slot(r), r + 1 == world);
+    const auto onto = [&](const T* __restrict b, auto combine) {
+        for (std::size_t i = 0; i < blocked; i += k_block) {
+            for (std::size_t j = 0; j < k_block; ++j) {
+                out[i + j] = combine(out[i + j], b[i + j]);
+            }
+        }
+        for (std::size_t i = blocked; i < n; ++i) {
+            out[i] = combine(out[i], b[i]);
+        }
+    };
+    const T divisor = static_cast<T>(world);
+    const auto add = [](T x, T y) { return x + y; };
+    const auto add_divide = [divisor](T x, T y) { return (x + y) / divisor; };
+    const bool mean = op == ReduceOp::mean;
+    if (world == 2) {
+        mean ? into(slot(0), slot(1), add_divide) : into(slot(0), slot(1), add);
+        return;
     }
+    into(slot(0), slot(1), add);
+    for (std::size_t r = 2; r + 1 < world; ++r) {
+        onto(slot(r), add);
+    }
+    mean ? onto(slot(world - 1), add_divide) : onto(slot(world - 1), add);
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ std::future<void> HostQueue::push(void* data, std::size_t count, HostType type, 
 void HostQueue::allreduce_here(void* data, std::size_t count, HostType type, ReduceOp op) {
     {
         std::unique_lock<std::mutex> lock(m_mutex);
-        m_idle.wait(lock, [this] { return m_jobs.empty() && !m_busy; });
+        m_idle.wait(lock, [this] { return m_jobs.empty(); });
     }
     // Nothing is queued or running, and only this thread pushes: the group is ours.
     m_group->allreduce(data, count, type, m_timeout, op);
@@ -44,9 +44,9 @@ void HostQueue::run() {
         if (m_jobs.empty()) {
             return;
         }
-        Job job = std::move(m_jobs.front());
-        m_jobs.pop_front();
-        m_busy = true;
+        // The job stays queued while it runs, so that an empty queue means idle; push()
+        // appends behind it, which leaves a reference to the front valid.
+        Job& job = m_jobs.front();
         lock.unlock();
         try {
             m_group->allreduce(job.data, job.count, job.type, m_timeout, job.op);
@@ -55,7 +55,7 @@ void HostQueue::run() {
             job.done.set_exception(std::current_exception());
         }
         lock.lock();
-        m_busy = false;
+        m_jobs.pop_front();
         lock.unlock();
         m_idle.notify_all();
     }

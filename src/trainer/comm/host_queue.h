@@ -50,8 +50,7 @@ class HostQueue {
     std::mutex m_mutex;
     std::condition_variable m_ready;  // a job was pushed, or stop
     std::condition_variable m_idle;   // the thread finished a job
-    std::deque<Job> m_jobs;
-    bool m_busy = false;  // the thread is summing a job it took
+    std::deque<Job> m_jobs;           // the front one runs on the thread until it is done
     bool m_stop = false;
     std::thread m_thread;  // last: started once the members above exist
 };
