@@ -84,22 +84,21 @@ bool reached(std::uint32_t count, std::uint32_t target) {
     return static_cast<std::int32_t>(count - target) >= 0;
 }
 
-// Add world slots of n elements into out, divided by world for a mean, 16 at a time so that
-// the compiler vectorizes it: the first two slots in one pass (each element read once and
-// written once), then each further slot onto out, the last pass dividing.
-template <typename T>
-void reduce_slots(T* __restrict out, const char* slots, std::size_t slot_bytes, std::size_t world,
-                  std::size_t n, ReduceOp op) {
-    const auto slot = [&](std::size_t r) {
-        return reinterpret_cast<const T*>(slots + r * slot_bytes);
-    };
+// Add world ranks' n elements (rank r's bytes at source(r)) into out, divided by world for a
+// mean, 16 at a time so that the compiler vectorizes it: the first two ranks' in one pass
+// (each element read once and written once), then each further rank's onto out, the last
+// pass dividing.
+template <typename T, typename Source>
+void reduce_ranks(T* __restrict out, Source source, std::size_t world, std::size_t n, ReduceOp op) {
+    const auto slot = [&](std::size_t r) { return reinterpret_cast<const T*>(source(r)); };
     if (world == 1) {
         std::memcpy(out, slot(0), n * sizeof(T));
         return;
     }
     constexpr std::size_t k_block = 16;
     const std::size_t blocked = n / k_block * k_block;
-    // out[i] = combine(a[i], b[i]), a and b other slots; then out[i] = combine(out[i], b[i]).
+    // into: out[i] = combine(a[i], b[i]) for two ranks' a and b; onto: out[i] =
+    // combine(out[i], b[i]).
     const auto into = [&](const T* __restrict a, const T* __restrict b, auto combine) {
         for (std::size_t i = 0; i < blocked; i += k_block) {
             for (std::size_t j = 0; j < k_block; ++j) {
@@ -364,21 +363,27 @@ void HostGroup::allreduce(void* data, std::size_t count, HostType type,
     auto* bytes = static_cast<char*>(data);
     for (std::size_t first = 0; first < count; first += per_chunk) {
         const std::size_t n = std::min(per_chunk, count - first);
-        std::memcpy(g.slot(g.rank), bytes + first * size, n * size);
-        g.barrier(deadline, timeout);
-        // This rank's share of the chunk, a multiple of 16 elements but the last.
+        char* chunk = bytes + first * size;
+        // This rank's share of the chunk, a multiple of 16 elements but the last. The others
+        // read the rest from this rank's slot; the share it sums itself it reads from data.
         const std::size_t share = round_up((n + world - 1) / world, 16);
         const std::size_t lo = std::min(n, static_cast<std::size_t>(g.rank) * share);
         const std::size_t hi = std::min(n, lo + share);
+        std::memcpy(g.slot(g.rank), chunk, lo * size);
+        std::memcpy(g.slot(g.rank) + hi * size, chunk + hi * size, (n - hi) * size);
+        g.barrier(deadline, timeout);
+        const auto source = [&](std::size_t r) -> const char* {
+            return r == static_cast<std::size_t>(g.rank) ? chunk + lo * size
+                                                         : g.slot(static_cast<int>(r)) + lo * size;
+        };
+        char* out = g.at(g.layout.result) + lo * size;
         if (type == HostType::f32) {
-            reduce_slots(reinterpret_cast<float*>(g.at(g.layout.result)) + lo,
-                         g.slot(0) + lo * size, g.slot_bytes, world, hi - lo, op);
+            reduce_ranks(reinterpret_cast<float*>(out), source, world, hi - lo, op);
         } else {
-            reduce_slots(reinterpret_cast<double*>(g.at(g.layout.result)) + lo,
-                         g.slot(0) + lo * size, g.slot_bytes, world, hi - lo, op);
+            reduce_ranks(reinterpret_cast<double*>(out), source, world, hi - lo, op);
         }
         g.barrier(deadline, timeout);
-        std::memcpy(bytes + first * size, g.at(g.layout.result), n * size);
+        std::memcpy(chunk, g.at(g.layout.result), n * size);
     }
 }
 
