@@ -114,10 +114,10 @@ for ranks, threads in configs:
             print(f"  {name:18} {prog:8} round {r}: epochs "
                   + " ".join(f"{v:7.0f}" for v in e) + "   RSS " + " ".join(f"{v}" for v in m))
         first = statistics.median(e[0] for e in per_round if e)
-        later = statistics.median(statistics.mean(e[1:]) for e in per_round if len(e) > 1) \
+        rounds_later = [statistics.mean(e[1:]) if len(e) > 1 else float("nan") for e in per_round]
+        later = statistics.median(rounds_later) \
             if all(len(e) > 1 for e in per_round) else float("nan")
         peak = max(max(m) for m in mem)
-        rounds_later = [statistics.mean(e[1:]) if len(e) > 1 else float("nan") for e in per_round]
         med[prog] = (first, later, peak, rounds_later)
     summary.append(((ranks, threads), name, med))
 print("\nmedians over rounds (samples/s), largest peak RSS of a rank (MiB), ratio trainer/pytorch")

@@ -90,9 +90,9 @@ bool reached(std::uint32_t count, std::uint32_t target) {
 // pass dividing.
 template <typename T, typename Source>
 void reduce_ranks(T* __restrict out, Source source, std::size_t world, std::size_t n, ReduceOp op) {
-    const auto slot = [&](std::size_t r) { return reinterpret_cast<const T*>(source(r)); };
+    const auto of = [&](std::size_t r) { return reinterpret_cast<const T*>(source(r)); };
     if (world == 1) {
-        std::memcpy(out, slot(0), n * sizeof(T));
+        std::memcpy(out, of(0), n * sizeof(T));
         return;
     }
     constexpr std::size_t k_block = 16;
@@ -124,14 +124,14 @@ void reduce_ranks(T* __restrict out, Source source, std::size_t world, std::size
     const auto add_divide = [divisor](T x, T y) { return (x + y) / divisor; };
     const bool mean = op == ReduceOp::mean;
     if (world == 2) {
-        mean ? into(slot(0), slot(1), add_divide) : into(slot(0), slot(1), add);
+        mean ? into(of(0), of(1), add_divide) : into(of(0), of(1), add);
         return;
     }
-    into(slot(0), slot(1), add);
+    into(of(0), of(1), add);
     for (std::size_t r = 2; r + 1 < world; ++r) {
-        onto(slot(r), add);
+        onto(of(r), add);
     }
-    mean ? onto(slot(world - 1), add_divide) : onto(slot(world - 1), add);
+    mean ? onto(of(world - 1), add_divide) : onto(of(world - 1), add);
 }
 
 }  // namespace

@@ -19,9 +19,10 @@ enum class ReduceOp { sum, mean };
 // segment instead of TCP on loopback (where every byte is copied through the kernel several
 // times). A buffer goes in chunks of the slot size: each rank copies its chunk into its slot
 // but for its own share, sums its share over the other slots and its own buffer into the
-// result area, and copies the result back, with a barrier after the first two steps. A rank that
-// dies is noticed within a fraction of a second (each rank holds a robust mutex in the segment for
-// its life) and one that hangs at the deadline; either makes allreduce() throw, as Gloo does.
+// result area, and copies the result back, with a barrier after the first two steps. A rank
+// that dies is noticed within a fraction of a second (each rank holds a robust mutex in the
+// segment for its life) and one that hangs at the deadline; either makes allreduce() throw,
+// as Gloo does.
 class HostGroup {
   public:
     // Create the segment for world ranks with slots of slot_bytes, as rank 0; the other ranks
