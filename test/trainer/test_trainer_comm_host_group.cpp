@@ -2,6 +2,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 #include <stdexcept>
@@ -74,6 +75,35 @@ bool sum_all(HostGroup& group, int rank, int world) {
     return ok;
 }
 
+// Split v into pieces of the given lengths (the last takes the rest).
+template <typename T>
+std::vector<HostPiece> pieces_of(const std::vector<T>& v, const std::vector<std::size_t>& lengths) {
+    std::vector<HostPiece> pieces;
+    std::size_t at = 0;
+    for (std::size_t length : lengths) {
+        length = std::min(length, v.size() - at);
+        pieces.push_back(HostPiece{v.data() + at, length});
+        at += length;
+    }
+    pieces.push_back(HostPiece{v.data() + at, v.size() - at});
+    return pieces;
+}
+
+// Sum a buffer of several chunks laid out in pieces (empty ones, ones shorter than a rank's
+// share and ones across chunks) into another buffer, then average one in place in out, its
+// pieces there; return whether both results are right.
+bool sum_pieces(HostGroup& group, int rank, int world) {
+    const std::size_t n = 3 * k_slot / 4 + 21;
+    const std::vector<std::size_t> lengths = {0, 5, 300, 0, k_slot / 4 + 1, 7};
+    const auto f = contribution<float>(rank, n);
+    std::vector<float> sum(n, -1.0f);
+    group.allreduce(pieces_of(f, lengths), sum.data(), HostType::f32, 60s);
+    auto d = contribution<double>(rank, n);
+    group.allreduce(pieces_of(d, lengths), d.data(), HostType::f64, 60s, ReduceOp::mean);
+    return f == contribution<float>(rank, n) && sum == expected_sum<float>(world, n) &&
+           d == expected_mean<double>(world, n);
+}
+
 // Rank 0's group, its name removed from /dev/shm when the test ends.
 struct Created {
     std::unique_ptr<HostGroup> group;
@@ -103,6 +133,25 @@ TEST_CASE(
         }));
     }
     CHECK(sum_all(*group, 0, world));
+    for (pid_t pid : children) {
+        CHECK(exit_code(pid) == 0);
+    }
+}
+
+TEST_CASE(
+    "ranks sum a buffer laid out in pieces into another buffer, or in place, through shared "
+    "memory",
+    "[trainer][comm][host]") {
+    const int world = GENERATE(2, 3);
+    Created group(world);
+    std::vector<pid_t> children;
+    for (int r = 1; r < world; ++r) {
+        children.push_back(fork_rank([&, r] {
+            auto opened = HostGroup::open(group->name(), r, world);
+            return opened.ok() && sum_pieces(**opened, r, world);
+        }));
+    }
+    CHECK(sum_pieces(*group, 0, world));
     for (pid_t pid : children) {
         CHECK(exit_code(pid) == 0);
     }

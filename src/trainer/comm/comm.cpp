@@ -31,13 +31,50 @@ HostType host_type(const torch::Tensor& t) {
     return t.scalar_type() == torch::kFloat64 ? HostType::f64 : HostType::f32;
 }
 
-// A sum queued on the host group; holds the tensor so that its memory outlives the sum.
+// Call visit(part, place) for each of parts laid end to end, place being its elements' place
+// in flat (numel the sum of theirs).
+template <typename Visit>
+void each_place(const std::vector<torch::Tensor>& parts, torch::Tensor& flat, Visit visit) {
+    int64_t offset = 0;
+    for (const auto& part : parts) {
+        visit(part, flat.narrow(0, offset, part.numel()));
+        offset += part.numel();
+    }
+}
+
+// Copy a part to its place in flat unless it lies there already.
+void copy_to_place(const torch::Tensor& part, torch::Tensor place) {
+    if (part.data_ptr() != place.data_ptr()) {
+        torch::NoGradGuard no_grad;
+        place.view(part.sizes()).copy_(part);
+    }
+}
+
+// Return where the host group reads parts laid end to end that end up in flat: each part
+// where it lies, but one it cannot read there (not contiguous, another type), which is copied
+// to its place in flat first.
+std::vector<HostPiece> host_pieces(const std::vector<torch::Tensor>& parts, torch::Tensor& flat) {
+    std::vector<HostPiece> pieces;
+    each_place(parts, flat, [&](const torch::Tensor& part, torch::Tensor place) {
+        const bool readable =
+            part.is_contiguous() && part.scalar_type() == flat.scalar_type() && !part.is_cuda();
+        if (!readable) {
+            copy_to_place(part, place);
+        }
+        const auto& from = readable ? part : place;
+        pieces.push_back(HostPiece{from.data_ptr(), static_cast<std::size_t>(from.numel())});
+    });
+    return pieces;
+}
+
+// A sum queued on the host group; holds the tensors so that their memory outlives the sum.
 class HostPending : public Comm::Pending {
   public:
-    HostPending(HostQueue& queue, torch::Tensor t, ReduceOp op)
-        : m_tensor(std::move(t)),
-          m_done(queue.push(m_tensor.data_ptr(), static_cast<std::size_t>(m_tensor.numel()),
-                            host_type(m_tensor), op)) {}
+    HostPending(HostQueue& queue, std::vector<torch::Tensor> parts, torch::Tensor flat, ReduceOp op)
+        : m_parts(std::move(parts)),
+          m_flat(std::move(flat)),
+          m_done(
+              queue.push(host_pieces(m_parts, m_flat), m_flat.data_ptr(), host_type(m_flat), op)) {}
     // Dropped unwaited (an error elsewhere): the sum still writes into the tensor, so let it
     // finish first; its outcome no longer matters.
     ~HostPending() override {
@@ -50,7 +87,8 @@ class HostPending : public Comm::Pending {
     void wait() override { m_done.get(); }  // the group's own deadline bounds it
 
   private:
-    torch::Tensor m_tensor;
+    std::vector<torch::Tensor> m_parts;
+    torch::Tensor m_flat;
     std::future<void> m_done;
 };
 
@@ -339,10 +377,16 @@ void check_host_carries(const torch::Tensor& flat) {
 }  // namespace
 
 std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat, ReduceOp op) {
+    return allreduce_async({flat}, flat, op);
+}
+
+std::unique_ptr<Comm::Pending> Comm::allreduce_async(const std::vector<torch::Tensor>& parts,
+                                                     torch::Tensor& flat, ReduceOp op) {
     if (m_impl->host && !m_impl->nccl) {
         check_host_carries(flat);
-        return std::make_unique<HostPending>(*m_impl->host, flat, op);
+        return std::make_unique<HostPending>(*m_impl->host, parts, flat, op);
     }
+    each_place(parts, flat, copy_to_place);
     std::unique_ptr<Pending> sum =
         m_impl->nccl ? std::make_unique<NcclPending>(start_nccl(*m_impl->nccl, flat, true))
                      : gloo_allreduce(*m_impl, flat);
@@ -353,18 +397,23 @@ std::unique_ptr<Comm::Pending> Comm::allreduce_async(torch::Tensor& flat, Reduce
 }
 
 void Comm::allreduce(torch::Tensor& flat, ReduceOp op) {
+    allreduce({flat}, flat, op);
+}
+
+void Comm::allreduce(const std::vector<torch::Tensor>& parts, torch::Tensor& flat, ReduceOp op) {
     if (m_impl->host && !m_impl->nccl) {
         check_host_carries(flat);
-        m_impl->host->allreduce_here(flat.data_ptr(), static_cast<std::size_t>(flat.numel()),
-                                     host_type(flat), op);
+        m_impl->host->allreduce_here(host_pieces(parts, flat), flat.data_ptr(), host_type(flat),
+                                     op);
         return;
     }
-    allreduce_async(flat, op)->wait();
+    allreduce_async(parts, flat, op)->wait();
 }
 
 std::unique_ptr<Comm::Pending> Comm::allreduce_host_async(torch::Tensor& host) {
     if (m_impl->host && host_carries(host.scalar_type())) {
-        return std::make_unique<HostPending>(*m_impl->host, host, ReduceOp::sum);
+        return std::make_unique<HostPending>(*m_impl->host, std::vector<torch::Tensor>{host}, host,
+                                             ReduceOp::sum);
     }
     return gloo_allreduce(*m_impl, host);
 }
@@ -428,6 +477,9 @@ struct GradientReducer::State {
     // views[i] is parameter i's slot in its bucket's flat, shaped like the parameter: flat is
     // allocated once and only changed in place, so the views stay valid.
     std::vector<torch::Tensor> views;
+    // grads[i] is parameter i's gradient once backward has accumulated it, the part its
+    // bucket's all-reduce reads (plain buckets only: compressed ones copy into flat).
+    std::vector<torch::Tensor> grads;
     std::vector<Bucket> buckets;
     std::vector<std::size_t> bucket_of;
     std::vector<bool> seen;
@@ -439,11 +491,9 @@ struct GradientReducer::State {
     std::mutex mutex;
 
     bool compressed() const { return compression.type != torch::kFloat32; }
-    // Return what goes into the all-reduce for a bucket whose gradients are all in flat.
+    // Return what goes into the all-reduce for a compressed bucket whose gradients are all in
+    // flat.
     torch::Tensor& outgoing(Bucket& b) {
-        if (!compressed()) {
-            return b.flat;
-        }
         b.wire.copy_(b.flat);
         b.wire.div_(static_cast<double>(comm->world()));
         if (compression.carried) {
@@ -466,23 +516,45 @@ struct GradientReducer::State {
         b.flat.copy_(b.wire);
     }
 
-    void copy_in(std::size_t i) {
+    // Take parameter i's gradient for its bucket: hold it for the all-reduce to read where
+    // it lies, or copy it into flat for a compressed bucket. None counts as zero.
+    void take(std::size_t i) {
         const auto& grad = params[i].grad();
-        if (grad.defined() && grad.data_ptr() == views[i].data_ptr()) {
-            return;  // backward added to the view finish() left as the gradient
-        }
-        if (grad.defined()) {
-            views[i].copy_(grad);
-        } else {
+        if (!grad.defined()) {
             views[i].zero_();
+            grads[i] = views[i];
+        } else if (!compressed()) {
+            grads[i] = grad;
+        } else if (grad.data_ptr() != views[i].data_ptr()) {
+            views[i].copy_(grad);
+        }  // else backward added to the view finish() left as the gradient
+    }
+    // Start a bucket's all-reduce, leaving the mean (or the compressed sum) in flat or wire;
+    // synchronously for the last (no hand-over to another thread).
+    std::unique_ptr<Comm::Pending> start(Bucket& b, bool here) {
+        std::vector<torch::Tensor> parts;
+        torch::Tensor out;
+        if (compressed()) {
+            out = outgoing(b);
+            parts.push_back(out);
+        } else {
+            out = b.flat;
+            for (std::size_t i : b.params) {
+                parts.push_back(grads[i]);
+            }
         }
+        if (here) {
+            comm->allreduce(parts, out, reduce_op());
+            return nullptr;
+        }
+        return comm->allreduce_async(parts, out, reduce_op());
     }
     // Start the all-reduce of every bucket whose gradients are all in, in order, but the
     // last: backward ends when its gradients are in, so finish() sums it on its own thread.
     void launch_ready() {
         while (next_launch + 1 < buckets.size() && buckets[next_launch].pending == 0) {
             auto& b = buckets[next_launch++];
-            b.work = comm->allreduce_async(outgoing(b), reduce_op());
+            b.work = start(b, false);
         }
     }
     void on_grad_ready(std::size_t i) {
@@ -491,7 +563,7 @@ struct GradientReducer::State {
             return;
         }
         seen[i] = true;
-        copy_in(i);
+        take(i);
         buckets[bucket_of[i]].pending -= 1;
         const std::size_t before = next_launch;
         launch_ready();
@@ -534,6 +606,7 @@ GradientReducer::GradientReducer(Comm& comm, std::vector<torch::Tensor> params,
     }
     s.bucket_of.resize(s.params.size());
     s.views.resize(s.params.size());
+    s.grads.resize(s.params.size());
     for (auto& indices : assign_buckets(bytes, first_cap, cap)) {
         State::Bucket b;
         int64_t total = 0;
@@ -585,23 +658,25 @@ void GradientReducer::finish() {
         for (std::size_t i = 0; i < s.params.size(); ++i) {
             if (!s.seen[i]) {
                 s.seen[i] = true;
-                s.copy_in(i);
+                s.take(i);
                 s.buckets[s.bucket_of[i]].pending -= 1;
             }
         }
         s.launch_ready();
         if (!s.buckets.empty()) {
-            s.comm->allreduce(s.outgoing(s.buckets.back()), s.reduce_op());
+            s.start(s.buckets.back(), true);
             s.next_launch = s.buckets.size();
         }
     }
     for (auto& b : s.buckets) {
         if (b.work) {
             b.work->wait();
+            b.work.reset();
         }
         s.average(b);
         for (std::size_t i : b.params) {
             s.params[i].mutable_grad() = s.views[i];  // the average, not copied again
+            s.grads[i] = torch::Tensor();  // backward's gradient, read: its memory is free
         }
     }
 }

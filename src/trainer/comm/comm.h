@@ -50,9 +50,16 @@ class Comm {
     // finishes it. Through shared memory the mean is divided in the sum's own pass.
     class Pending;
     std::unique_ptr<Pending> allreduce_async(torch::Tensor& flat, ReduceOp op = ReduceOp::sum);
+    // The same for parts laid end to end, the result left in flat (as many elements as the
+    // parts): through shared memory read straight from the parts, else each part copied to
+    // its place in flat first (none that lies there already) and flat summed in place.
+    std::unique_ptr<Pending> allreduce_async(const std::vector<torch::Tensor>& parts,
+                                             torch::Tensor& flat, ReduceOp op = ReduceOp::sum);
     // The same, returning when done: through shared memory on this thread, after the
     // all-reduces started before (no hand-over to the queue's thread and back).
     void allreduce(torch::Tensor& flat, ReduceOp op = ReduceOp::sum);
+    void allreduce(const std::vector<torch::Tensor>& parts, torch::Tensor& flat,
+                   ReduceOp op = ReduceOp::sum);
     // Start summing a small host tensor in place: through shared memory where the gradients
     // go that way, else over Gloo whatever the backend.
     std::unique_ptr<Pending> allreduce_host_async(torch::Tensor& host);

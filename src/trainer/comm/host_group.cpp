@@ -134,6 +134,47 @@ void reduce_ranks(T* __restrict out, Source source, std::size_t world, std::size
     mean ? onto(of(world - 1), add_divide) : onto(of(world - 1), add);
 }
 
+// The elements of pieces laid end to end, read by their position in the whole.
+class Pieces {
+  public:
+    Pieces(const std::vector<HostPiece>& in, std::size_t element_bytes)
+        : m_in(in), m_element(element_bytes) {
+        m_starts.reserve(in.size() + 1);
+        m_starts.push_back(0);
+        for (const auto& piece : in) {
+            m_starts.push_back(m_starts.back() + piece.count);
+        }
+    }
+    std::size_t count() const { return m_starts.back(); }
+    // Call visit(at, bytes, n) for each run of the elements [first, last) that lies in one
+    // piece: n elements from position at, found at bytes.
+    template <typename Visit>
+    void each(std::size_t first, std::size_t last, Visit visit) const {
+        auto i = static_cast<std::size_t>(
+            std::upper_bound(m_starts.begin(), m_starts.end(), first) - m_starts.begin() - 1);
+        for (; first < last; ++i) {
+            const std::size_t end = std::min(last, m_starts[i + 1]);
+            if (end > first) {
+                visit(first,
+                      static_cast<const char*>(m_in[i].data) + (first - m_starts[i]) * m_element,
+                      end - first);
+            }
+            first = end;
+        }
+    }
+    // Copy the elements [first, last) to to.
+    void copy(std::size_t first, std::size_t last, char* to) const {
+        each(first, last, [&](std::size_t at, const char* from, std::size_t n) {
+            std::memcpy(to + (at - first) * m_element, from, n * m_element);
+        });
+    }
+
+  private:
+    const std::vector<HostPiece>& m_in;
+    std::size_t m_element;
+    std::vector<std::size_t> m_starts;  // each piece's position, then the count
+};
+
 }  // namespace
 
 struct HostGroup::Impl {
@@ -352,38 +393,48 @@ void HostGroup::unlink() {
 
 void HostGroup::allreduce(void* data, std::size_t count, HostType type,
                           std::chrono::milliseconds timeout, ReduceOp op) {
+    allreduce({HostPiece{data, count}}, data, type, timeout, op);
+}
+
+void HostGroup::allreduce(const std::vector<HostPiece>& in, void* out, HostType type,
+                          std::chrono::milliseconds timeout, ReduceOp op) {
     auto& g = *m_impl;
     if (g.broken) {
         throw std::runtime_error("shared-memory all-reduce: the group failed earlier");
     }
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     const std::size_t size = type == HostType::f32 ? sizeof(float) : sizeof(double);
+    const Pieces pieces(in, size);
+    const std::size_t count = pieces.count();
     const std::size_t per_chunk = g.slot_bytes / size;
     const auto world = static_cast<std::size_t>(g.world);
-    auto* bytes = static_cast<char*>(data);
+    char* slot = g.slot(g.rank);
+    char* result = g.at(g.layout.result);
     for (std::size_t first = 0; first < count; first += per_chunk) {
         const std::size_t n = std::min(per_chunk, count - first);
-        char* chunk = bytes + first * size;
         // This rank's share of the chunk, a multiple of 16 elements but the last. The others
-        // read the rest from this rank's slot; the share it sums itself it reads from data.
+        // read the rest from this rank's slot; the share it sums itself it reads from the
+        // pieces.
         const std::size_t share = round_up((n + world - 1) / world, 16);
         const std::size_t lo = std::min(n, static_cast<std::size_t>(g.rank) * share);
         const std::size_t hi = std::min(n, lo + share);
-        std::memcpy(g.slot(g.rank), chunk, lo * size);
-        std::memcpy(g.slot(g.rank) + hi * size, chunk + hi * size, (n - hi) * size);
+        pieces.copy(first, first + lo, slot);
+        pieces.copy(first + hi, first + n, slot + hi * size);
         g.barrier(deadline, timeout);
-        const auto source = [&](std::size_t r) -> const char* {
-            return r == static_cast<std::size_t>(g.rank) ? chunk + lo * size
-                                                         : g.slot(static_cast<int>(r)) + lo * size;
-        };
-        char* out = g.at(g.layout.result) + lo * size;
-        if (type == HostType::f32) {
-            reduce_ranks(reinterpret_cast<float*>(out), source, world, hi - lo, op);
-        } else {
-            reduce_ranks(reinterpret_cast<double*>(out), source, world, hi - lo, op);
-        }
+        pieces.each(first + lo, first + hi, [&](std::size_t at, const char* own, std::size_t m) {
+            const std::size_t offset = (at - first) * size;
+            const auto source = [&](std::size_t r) -> const char* {
+                return r == static_cast<std::size_t>(g.rank) ? own
+                                                             : g.slot(static_cast<int>(r)) + offset;
+            };
+            if (type == HostType::f32) {
+                reduce_ranks(reinterpret_cast<float*>(result + offset), source, world, m, op);
+            } else {
+                reduce_ranks(reinterpret_cast<double*>(result + offset), source, world, m, op);
+            }
+        });
         g.barrier(deadline, timeout);
-        std::memcpy(chunk, g.at(g.layout.result), n * size);
+        std::memcpy(static_cast<char*>(out) + first * size, result, n * size);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "util/result.h"
 
@@ -11,6 +12,11 @@ namespace kftrain::trainer::comm {
 
 // Say what a host group sums.
 enum class HostType { f32, f64 };
+// Point at count elements in a row: one of the pieces a buffer to sum is laid out in.
+struct HostPiece {
+    const void* data;
+    std::size_t count;
+};
 // Say what an all-reduce leaves in every rank's buffer: the sum over ranks, or that sum divided
 // by the number of ranks (gradients' mean, in the same pass as the sum instead of one more).
 enum class ReduceOp { sum, mean };
@@ -48,6 +54,11 @@ class HostGroup {
     // timeout; the group is unusable afterwards.
     void allreduce(void* data, std::size_t count, HostType type, std::chrono::milliseconds timeout,
                    ReduceOp op = ReduceOp::sum);
+    // The same, reading the elements from pieces laid end to end and leaving the result in
+    // out (as many elements as the pieces have): no copy into one buffer first. A piece may
+    // lie in out, at its own place there.
+    void allreduce(const std::vector<HostPiece>& in, void* out, HostType type,
+                   std::chrono::milliseconds timeout, ReduceOp op = ReduceOp::sum);
 
     struct Impl;
 

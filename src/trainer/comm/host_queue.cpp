@@ -18,23 +18,33 @@ HostQueue::~HostQueue() {
 }
 
 std::future<void> HostQueue::push(void* data, std::size_t count, HostType type, ReduceOp op) {
+    return push({HostPiece{data, count}}, data, type, op);
+}
+
+std::future<void> HostQueue::push(std::vector<HostPiece> in, void* out, HostType type,
+                                  ReduceOp op) {
     std::promise<void> done;
     auto future = done.get_future();
     {
         std::lock_guard<std::mutex> lock(m_mutex);
-        m_jobs.push_back(Job{data, count, type, op, std::move(done)});
+        m_jobs.push_back(Job{std::move(in), out, type, op, std::move(done)});
     }
     m_ready.notify_one();
     return future;
 }
 
 void HostQueue::allreduce_here(void* data, std::size_t count, HostType type, ReduceOp op) {
+    allreduce_here({HostPiece{data, count}}, data, type, op);
+}
+
+void HostQueue::allreduce_here(const std::vector<HostPiece>& in, void* out, HostType type,
+                               ReduceOp op) {
     {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_idle.wait(lock, [this] { return m_jobs.empty(); });
     }
     // Nothing is queued or running, and only this thread pushes: the group is ours.
-    m_group->allreduce(data, count, type, m_timeout, op);
+    m_group->allreduce(in, out, type, m_timeout, op);
 }
 
 void HostQueue::run() {
@@ -49,7 +59,7 @@ void HostQueue::run() {
         Job& job = m_jobs.front();
         lock.unlock();
         try {
-            m_group->allreduce(job.data, job.count, job.type, m_timeout, job.op);
+            m_group->allreduce(job.in, job.out, job.type, m_timeout, job.op);
             job.done.set_value();
         } catch (...) {
             job.done.set_exception(std::current_exception());

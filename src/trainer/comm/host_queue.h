@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "trainer/comm/host_group.h"
 
@@ -29,16 +30,23 @@ class HostQueue {
     // (a peer that exited or hangs), and every later one then throws too.
     std::future<void> push(void* data, std::size_t count, HostType type,
                            ReduceOp op = ReduceOp::sum);
+    // The same, reading from pieces into out as HostGroup::allreduce() does; they must stay
+    // valid until the future is ready.
+    std::future<void> push(std::vector<HostPiece> in, void* out, HostType type,
+                           ReduceOp op = ReduceOp::sum);
     // All-reduce on the calling thread once the ones pushed before are done: for one the
     // caller would only wait for, this spares the hand-over to the queue's thread and back
     // (two wake-ups, a good part of a small sum's time). Throws what the group throws. Call
     // it from the thread that pushes.
     void allreduce_here(void* data, std::size_t count, HostType type, ReduceOp op = ReduceOp::sum);
+    // The same, reading from pieces into out.
+    void allreduce_here(const std::vector<HostPiece>& in, void* out, HostType type,
+                        ReduceOp op = ReduceOp::sum);
 
   private:
     struct Job {
-        void* data;
-        std::size_t count;
+        std::vector<HostPiece> in;
+        void* out;
         HostType type;
         ReduceOp op;
         std::promise<void> done;

@@ -1,4 +1,5 @@
-// The bucketed reducer on a one-rank Gloo group: hooks launch buckets during backward.
+// The bucketed reducer on a one-rank group, over Gloo and through shared memory (which reads
+// the gradients where backward left them): hooks launch buckets during backward.
 #include <catch2/catch.hpp>
 
 #include "trainer/comm/comm.h"
@@ -10,11 +11,17 @@ using namespace kftrain::trainer::comm;
 
 namespace {
 
-std::unique_ptr<Comm> solo_comm() {
+std::unique_ptr<Comm> solo_comm(Backend backend = Backend::gloo) {
     DistEnv env;
     env.master_port = trainer_test::free_port();
     auto comm = Comm::connect(env, std::chrono::seconds(30));
     REQUIRE(comm.ok());
+    if (backend == Backend::shm) {
+        auto shared = (*comm)->use_shared_memory();
+        REQUIRE(shared.ok());
+        REQUIRE(*shared);
+    }
+    REQUIRE((*comm)->backend() == backend);
     return std::move(*comm);
 }
 
@@ -22,7 +29,7 @@ std::unique_ptr<Comm> solo_comm() {
 
 TEST_CASE("buckets are all-reduced from the gradient hooks while backward runs",
           "[trainer][reducer]") {
-    auto comm = solo_comm();
+    auto comm = solo_comm(GENERATE(Backend::gloo, Backend::shm));
     torch::manual_seed(3);
     auto model = *make_model("mlp", 1, 28, 28);
     GradientReducer reducer(*comm, model->parameters(), 64 * 1024, 64 * 1024);
@@ -115,7 +122,7 @@ TEST_CASE("bf16 compression the backend cannot carry rounds to bf16 and sends fp
 
 TEST_CASE("each step averages its own gradients, whether they were dropped or zeroed before it",
           "[trainer][reducer]") {
-    auto comm = solo_comm();
+    auto comm = solo_comm(GENERATE(Backend::gloo, Backend::shm));
     torch::manual_seed(7);
     auto model = *make_model("mlp", 1, 28, 28);
     torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
