@@ -117,44 +117,38 @@ struct Created {
     HostGroup& operator*() const { return *group; }
 };
 
+// Run body(group, rank, world) on every rank of a new group of world ranks, rank 0 in this
+// process and the others forked; return whether it returned true on every rank.
+bool on_every_rank(int world, const std::function<bool(HostGroup&, int, int)>& body) {
+    Created group(world);
+    std::vector<pid_t> children;
+    for (int r = 1; r < world; ++r) {
+        children.push_back(fork_rank([&, r] {
+            auto opened = HostGroup::open(group->name(), r, world);
+            return opened.ok() && body(**opened, r, world);
+        }));
+    }
+    bool ok = body(*group, 0, world);
+    for (pid_t pid : children) {
+        ok = exit_code(pid) == 0 && ok;
+    }
+    return ok;
+}
+
 }  // namespace
 
 TEST_CASE(
     "ranks on one host sum and average float and double buffers of any length through "
     "shared memory",
     "[trainer][comm][host]") {
-    const int world = GENERATE(2, 3);
-    Created group(world);
-    std::vector<pid_t> children;
-    for (int r = 1; r < world; ++r) {
-        children.push_back(fork_rank([&, r] {
-            auto opened = HostGroup::open(group->name(), r, world);
-            return opened.ok() && sum_all(**opened, r, world);
-        }));
-    }
-    CHECK(sum_all(*group, 0, world));
-    for (pid_t pid : children) {
-        CHECK(exit_code(pid) == 0);
-    }
+    CHECK(on_every_rank(GENERATE(2, 3), sum_all));
 }
 
 TEST_CASE(
     "ranks sum a buffer laid out in pieces into another buffer, or in place, through shared "
     "memory",
     "[trainer][comm][host]") {
-    const int world = GENERATE(2, 3);
-    Created group(world);
-    std::vector<pid_t> children;
-    for (int r = 1; r < world; ++r) {
-        children.push_back(fork_rank([&, r] {
-            auto opened = HostGroup::open(group->name(), r, world);
-            return opened.ok() && sum_pieces(**opened, r, world);
-        }));
-    }
-    CHECK(sum_pieces(*group, 0, world));
-    for (pid_t pid : children) {
-        CHECK(exit_code(pid) == 0);
-    }
+    CHECK(on_every_rank(GENERATE(2, 3), sum_pieces));
 }
 
 TEST_CASE("a rank that exited is named by the others' all-reduce, long before the timeout",
