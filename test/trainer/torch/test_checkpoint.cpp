@@ -1,4 +1,8 @@
 // Checkpoint round trip in-process (the one test file that includes torch headers).
+// libtorch's headers define glog's CHECK, which replaces Catch's where Catch comes first
+// and aborts the binary on a failed check instead of reporting it: libtorch first.
+#include <torch/torch.h>
+// Catch after libtorch, so that CHECK is Catch's.
 #include <catch2/catch.hpp>
 
 #include "../temp_dir.h"

@@ -1,5 +1,9 @@
 // The bucketed reducer on a one-rank group, over Gloo and through shared memory (which reads
 // the gradients where backward left them): hooks launch buckets during backward.
+// libtorch's headers define glog's CHECK, which replaces Catch's where Catch comes first
+// and aborts the binary on a failed check instead of reporting it: libtorch first.
+#include <torch/torch.h>
+// Catch after libtorch, so that CHECK is Catch's.
 #include <catch2/catch.hpp>
 
 #include "trainer/comm/comm.h"
