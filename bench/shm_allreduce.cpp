@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -53,6 +54,10 @@ std::vector<std::size_t> parse_counts(const std::string& text) {
     return counts;
 }
 
+std::size_t total_of(const std::vector<std::size_t>& counts) {
+    return std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+}
+
 struct Figures {
     std::vector<double> from_grads_us, via_bucket_us;  // per round, mean per step
 };
@@ -61,14 +66,13 @@ struct Figures {
 Figures run_rounds(HostGroup& group, const std::vector<std::size_t>& counts, int rounds) {
     std::vector<std::vector<float>> grads;
     std::vector<HostPiece> pieces;
-    std::size_t total = 0;
     for (std::size_t n : counts) {
         grads.emplace_back(n, 0.0f);
-        total += n;
     }
     for (const auto& g : grads) {
         pieces.push_back(HostPiece{g.data(), g.size()});
     }
+    const std::size_t total = total_of(counts);
     std::vector<float> bucket(total);
     Figures figures;
     for (int round = 0; round < rounds; ++round) {
@@ -147,10 +151,6 @@ int main(int argc, char** argv) {
         }
         ::_exit(0);
     }
-    std::size_t total = 0;
-    for (std::size_t n : counts) {
-        total += n;
-    }
     Figures figures;
     try {
         figures = run_rounds(*group, counts, rounds);
@@ -164,7 +164,8 @@ int main(int argc, char** argv) {
     std::printf(
         "shared-memory all-reduce (mean), 2 processes, %zu gradients, %.2f MB float32, %d "
         "rounds of %d steps, alternating\n",
-        counts.size(), static_cast<double>(total * sizeof(float)) / 1e6, rounds, k_steps_per_round);
+        counts.size(), static_cast<double>(total_of(counts) * sizeof(float)) / 1e6, rounds,
+        k_steps_per_round);
     std::printf("%-42s %8s %8s %8s\n", "us per step", "median", "fastest", "slowest");
     print_line("from the gradients (kftrain-trainer)", figures.from_grads_us);
     print_line("copied into one bucket, summed in place", figures.via_bucket_us);

@@ -18,6 +18,12 @@ using kftrain::test::fork_rank;
 
 namespace {
 
+// Return a buffer as the one piece it is read from (it is summed in place).
+template <typename T>
+std::vector<HostPiece> whole(const std::vector<T>& v) {
+    return {HostPiece{v.data(), v.size()}};
+}
+
 // Three buffers of rank r, queued at once and waited for last, as gradient buckets are.
 bool sum_queued(std::unique_ptr<HostGroup> group, int rank) {
     std::vector<float> a(1000, static_cast<float>(rank + 1));
@@ -26,9 +32,9 @@ bool sum_queued(std::unique_ptr<HostGroup> group, int rank) {
     bool ok = true;
     {
         HostQueue queue(std::move(group), 60s);
-        auto fa = queue.push(a.data(), a.size(), HostType::f32);
-        auto fb = queue.push(b.data(), b.size(), HostType::f64);
-        auto fc = queue.push(c.data(), c.size(), HostType::f32);
+        auto fa = queue.push(whole(a), a.data(), HostType::f32);
+        auto fb = queue.push(whole(b), b.data(), HostType::f64);
+        auto fc = queue.push(whole(c), c.data(), HostType::f32);
         fa.get();
         fb.get();
         // c is left to the queue's end: dropping the queue finishes what was pushed.
@@ -46,9 +52,9 @@ bool allreduce_here_after_queued(std::unique_ptr<HostGroup> group, int rank) {
     std::vector<float> c(70000, 1.0f);  // more than one slot
     std::vector<double> b(10, 0.25 * rank);
     HostQueue queue(std::move(group), 60s);
-    auto fa = queue.push(a.data(), a.size(), HostType::f32);
-    auto fc = queue.push(c.data(), c.size(), HostType::f32);
-    queue.allreduce_here(b.data(), b.size(), HostType::f64);
+    auto fa = queue.push(whole(a), a.data(), HostType::f32);
+    auto fc = queue.push(whole(c), c.data(), HostType::f32);
+    queue.allreduce_here(whole(b), b.data(), HostType::f64);
     const bool queued_done = fa.wait_for(0s) == std::future_status::ready &&
                              fc.wait_for(0s) == std::future_status::ready;
     fa.get();
@@ -100,8 +106,8 @@ TEST_CASE("a host queue hands a peer's exit to the caller through the future",
     group->unlink();
     HostQueue queue(std::move(group), 3600s);
     std::vector<float> v(100, 1.0f);
-    auto first = queue.push(v.data(), v.size(), HostType::f32);
-    auto second = queue.push(v.data(), v.size(), HostType::f32);
+    auto first = queue.push(whole(v), v.data(), HostType::f32);
+    auto second = queue.push(whole(v), v.data(), HostType::f32);
     CHECK_THROWS_WITH(first.get(), "shared-memory all-reduce: rank 1 exited");
     CHECK_THROWS_WITH(second.get(), "shared-memory all-reduce: the group failed earlier");
 }

@@ -17,10 +17,6 @@ HostQueue::~HostQueue() {
     m_thread.join();
 }
 
-std::future<void> HostQueue::push(void* data, std::size_t count, HostType type, ReduceOp op) {
-    return push({HostPiece{data, count}}, data, type, op);
-}
-
 std::future<void> HostQueue::push(std::vector<HostPiece> in, void* out, HostType type,
                                   ReduceOp op) {
     std::promise<void> done;
@@ -31,10 +27,6 @@ std::future<void> HostQueue::push(std::vector<HostPiece> in, void* out, HostType
     }
     m_ready.notify_one();
     return future;
-}
-
-void HostQueue::allreduce_here(void* data, std::size_t count, HostType type, ReduceOp op) {
-    allreduce_here({HostPiece{data, count}}, data, type, op);
 }
 
 void HostQueue::allreduce_here(const std::vector<HostPiece>& in, void* out, HostType type,

@@ -25,21 +25,16 @@ class HostQueue {
     HostQueue(const HostQueue&) = delete;
     HostQueue& operator=(const HostQueue&) = delete;
 
-    // Queue summing (or averaging) count elements of type at data over the ranks, in place;
-    // data must stay valid until the future is ready. The future throws what the group threw
-    // (a peer that exited or hangs), and every later one then throws too.
-    std::future<void> push(void* data, std::size_t count, HostType type,
-                           ReduceOp op = ReduceOp::sum);
-    // The same, reading from pieces into out as HostGroup::allreduce() does; they must stay
-    // valid until the future is ready.
+    // Queue summing (or averaging) the elements of type in pieces laid end to end over the
+    // ranks into out, as HostGroup::allreduce() does (a piece may lie at its own place in out);
+    // pieces and out must stay valid until the future is ready. The future throws what the
+    // group threw (a peer that exited or hangs), and every later one then throws too.
     std::future<void> push(std::vector<HostPiece> in, void* out, HostType type,
                            ReduceOp op = ReduceOp::sum);
     // All-reduce on the calling thread once the ones pushed before are done: for one the
     // caller would only wait for, this spares the hand-over to the queue's thread and back
     // (two wake-ups, a good part of a small sum's time). Throws what the group throws. Call
     // it from the thread that pushes.
-    void allreduce_here(void* data, std::size_t count, HostType type, ReduceOp op = ReduceOp::sum);
-    // The same, reading from pieces into out.
     void allreduce_here(const std::vector<HostPiece>& in, void* out, HostType type,
                         ReduceOp op = ReduceOp::sum);
 
