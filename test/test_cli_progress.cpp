@@ -44,10 +44,11 @@ TEST_CASE("every trainer event formats readably", "[cluster][progress]") {
         {"start",
          R"({"event":"start","rank":0,"world_size":2,"time":"t","model":"mnist_cnn",)"
          R"("dataset":"mnist","epochs":3,"batch_size":64,"global_batch_size":128,"lr":0.01,)"
-         R"("backend":"nccl","device":"cuda:1","threads":2,"bucket_bytes":2621440,)"
-         R"("samples":60000,"steps_per_epoch":469,"resumed_from":null})",
+         R"("backend":"nccl","device":"cuda:1","memory_format":"contiguous","threads":2,)"
+         R"("bucket_bytes":2621440,"samples":60000,"steps_per_epoch":469,"resumed_from":null})",
          "start: model mnist_cnn dataset mnist 3 epochs batch 64 (global 128) lr 0.01 backend "
-         "nccl device cuda:1 2 threads buckets 2.50 MiB 60000 samples 469 steps/epoch"},
+         "nccl device cuda:1 contiguous 2 threads buckets 2.50 MiB 60000 samples 469 "
+         "steps/epoch"},
         {"epoch",
          R"({"event":"epoch","rank":0,"world_size":2,"time":"t","epoch":1,"epochs":3,)"
          R"("loss":0.5,"accuracy":0.85,"samples_per_sec":900,"epoch_time_s":65,)"

@@ -28,4 +28,8 @@ util::Result<std::string> choose_device(const std::string& flag, int local_rank,
     return fmt::format("cuda:{}", local_rank % cuda.devices);
 }
 
+bool choose_channels_last(const std::string& flag, bool convolutional, bool on_cuda) {
+    return flag == "channels-last" || (flag == "auto" && convolutional && !on_cuda);
+}
+
 }  // namespace kftrain::trainer

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "trainer/data/image_set.h"
 
 namespace kftrain::trainer {
@@ -20,7 +22,7 @@ struct MnistCnn : Net {
         dropout2 = register_module("dropout2", nn::Dropout(0.5));
     }
     torch::Tensor forward(torch::Tensor x) override {
-        x = torch::relu(conv1(x));
+        x = torch::relu(conv1(laid_out(x)));
         x = torch::max_pool2d(torch::relu(conv2(x)), 2);
         x = dropout1(x).flatten(1);
         x = dropout2(torch::relu(fc1(x)));
@@ -91,7 +93,7 @@ struct ResNet18 : Net {
         fc = register_module("fc", nn::Linear(512, data::k_num_classes));
     }
     torch::Tensor forward(torch::Tensor x) override {
-        x = torch::relu(bn(stem(x)));
+        x = torch::relu(bn(stem(laid_out(x))));
         x = layers->forward(x);
         x = torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1);
         return fc(x);
@@ -102,7 +104,46 @@ struct ResNet18 : Net {
     nn::Linear fc{nullptr};
 };
 
+// Return a 4-D tensor in a memory format: itself if its strides already say so (the format
+// oneDNN's convolutions go by), else a copy laid out in it, whose strides say so even where
+// a dimension of size 1 (one input channel) makes both formats hold the same bytes.
+torch::Tensor in_format(const torch::Tensor& t, torch::MemoryFormat format) {
+    if (t.dim() != 4 || t.suggest_memory_format() == format) {
+        return t;
+    }
+    return torch::empty_like(t, t.options(), format).copy_(t);
+}
+
 }  // namespace
+
+bool Net::convolutional() {
+    const auto params = parameters();
+    return std::any_of(params.begin(), params.end(),
+                       [](const torch::Tensor& p) { return p.dim() == 4; });
+}
+
+void Net::set_memory_format(torch::MemoryFormat format) {
+    torch::NoGradGuard no_grad;
+    m_memory_format = format;
+    for (auto& p : parameters()) {
+        p.set_data(in_format(p, format));
+    }
+}
+
+torch::Tensor Net::laid_out(const torch::Tensor& x) const {
+    return in_format(x, m_memory_format);
+}
+
+torch::MemoryFormat choose_memory_format(const std::string& flag, bool convolutional,
+                                         bool on_cuda) {
+    const bool channels_last =
+        flag == "channels-last" || (flag == "auto" && convolutional && !on_cuda);
+    return channels_last ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
+}
+
+std::string memory_format_name(torch::MemoryFormat format) {
+    return format == torch::MemoryFormat::ChannelsLast ? "channels-last" : "contiguous";
+}
 
 util::Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows,
                                               int cols) {

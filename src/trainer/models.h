@@ -13,9 +13,34 @@ namespace kftrain::trainer {
 struct Net : torch::nn::Module {
     // Compute class logits for a batch of normalised images.
     virtual torch::Tensor forward(torch::Tensor x) = 0;
+
+    // Whether the network has convolutions (4-D weights), whose speed depends on the memory
+    // format.
+    bool convolutional();
+    // Lay out the 4-D parameters, and the images forward() convolves, in this memory format:
+    // channels last (NHWC), which oneDNN's CPU convolutions run on without reordering their
+    // operands every call, or contiguous (NCHW). Parameters already in it are left as they
+    // are; call it again after anything replaced their data (loading a checkpoint does).
+    void set_memory_format(torch::MemoryFormat format);
+    torch::MemoryFormat memory_format() const { return m_memory_format; }
+
+  protected:
+    // Return a batch of images in the network's memory format.
+    torch::Tensor laid_out(const torch::Tensor& x) const;
+
+  private:
+    torch::MemoryFormat m_memory_format = torch::MemoryFormat::Contiguous;
 };
 
 // Build mnist-cnn, mlp or resnet18 (CIFAR variant) for images of channels x rows x cols.
+// Choose the memory format for --memory-format (auto|channels-last|contiguous): auto takes
+// channels last for a convolutional network on the CPU, where it was measured faster, and
+// leaves other networks and devices contiguous.
+torch::MemoryFormat choose_memory_format(const std::string& flag, bool convolutional, bool on_cuda);
+
+// Name a memory format as --memory-format does: channels-last or contiguous.
+std::string memory_format_name(torch::MemoryFormat format);
+
 util::Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows,
                                               int cols);
 

@@ -150,6 +150,12 @@ CommandSpec<TrainOptions> train_command() {
              "auto|cpu|cuda: where the model and data live (default auto: CUDA device "
              "LOCAL_RANK % devices when libtorch sees one, else cpu)",
              into(&O::device, one_of({"auto", "cpu", "cuda"}))},
+            {"--memory-format",
+             "auto|channels-last|contiguous: how convolution weights and images are laid out "
+             "in memory (default auto: channels-last for mnist-cnn and resnet18 on the CPU, "
+             "where oneDNN's convolutions run on it without reordering; contiguous, PyTorch's "
+             "default, otherwise)",
+             into(&O::memory_format, one_of({"auto", "channels-last", "contiguous"}))},
             {"--timeout", "Seconds to wait for peers (default 300)",
              into(&O::timeout_s, integer(1))},
             {"--threads", "Intra-op threads, 0 = CPU quota / local processes (default 0)",

@@ -35,6 +35,7 @@ struct TrainOptions {
     std::string grad_compression = "none";
     double bucket_mb = 0;  // gradient bucket capacity in MiB; 0: auto, from a probe at start
     std::string device = "auto";
+    std::string memory_format = "auto";
     int timeout_s = 300;
     int threads = 0;
     int64_t samples = 0;

@@ -36,13 +36,15 @@ std::string text_start(const Fields& f) {
         bucket_bytes.is_number()
             ? fmt::format(" buckets {:.2f} MiB", bucket_bytes.get<double>() / (1024.0 * 1024.0))
             : "";
+    const std::string format = str(f, field::k_memory_format);
+    const std::string layout = format.empty() ? "" : " " + format;
     return fmt::format(
         "start: model {} dataset {} epochs {} batch {} (global {}) lr {:.6g} backend {} "
-        "device {} threads {}{} samples {} steps/epoch {}{}",
+        "device {}{} threads {}{} samples {} steps/epoch {}{}",
         str(f, field::k_model), str(f, field::k_dataset), str(f, field::k_epochs),
         str(f, field::k_batch_size), str(f, field::k_global_batch_size), num(f, field::k_lr),
-        str(f, field::k_backend), str(f, field::k_device), str(f, field::k_threads), buckets,
-        str(f, field::k_samples), str(f, field::k_steps_per_epoch), resumed);
+        str(f, field::k_backend), str(f, field::k_device), layout, str(f, field::k_threads),
+        buckets, str(f, field::k_samples), str(f, field::k_steps_per_epoch), resumed);
 }
 
 std::string text_progress(const Fields& f) {

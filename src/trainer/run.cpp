@@ -393,6 +393,7 @@ void Trainer::announce_start() {
                    {field::k_backend, backend()},
                    {field::k_device, m_s.device.str()},
                    {field::k_threads, m_s.threads},
+                   {field::k_memory_format, memory_format_name(m_s.model->memory_format())},
                    {field::k_bucket_bytes,
                     m_s.reducer ? Fields(static_cast<int64_t>(m_s.bucket_bytes)) : Fields(nullptr)},
                    {field::k_samples, m_s.train.size()},
@@ -409,6 +410,7 @@ void Trainer::announce_start() {
                               {"global_batch_size", std::to_string(o.batch_size * m_s.world())},
                               {"backend", backend()},
                               {"grad_compression", o.grad_compression},
+                              {"memory_format", memory_format_name(m_s.model->memory_format())},
                               {"bucket_bytes", std::to_string(m_s.bucket_bytes)},
                               {"seed", std::to_string(o.seed)}});
     }

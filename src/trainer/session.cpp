@@ -104,6 +104,10 @@ util::Status setup_data(Session& s) {
     s.model = *model;
     // Initialised on the host from the seed, so every device starts from the same weights.
     s.model->to(s.device);
+    const bool channels_last =
+        choose_channels_last(s.options.memory_format, s.model->convolutional(), s.device.is_cuda());
+    s.model->set_memory_format(channels_last ? torch::MemoryFormat::ChannelsLast
+                                             : torch::MemoryFormat::Contiguous);
     return util::Unit{};
 }
 

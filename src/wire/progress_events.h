@@ -57,6 +57,8 @@ inline constexpr char k_global_batch_size[] = "global_batch_size";
 inline constexpr char k_backend[] = "backend";
 inline constexpr char k_device[] = "device";
 inline constexpr char k_threads[] = "threads";
+inline constexpr char k_memory_format[] =
+    "memory_format";  // start: channels-last or contiguous, the layout of convolutions
 inline constexpr char k_bucket_bytes[] =
     "bucket_bytes";  // start: gradient bucket capacity, or null
 inline constexpr char k_resumed_from[] = "resumed_from";  // global step resumed from, or null

@@ -48,3 +48,12 @@ TEST_CASE("device cuda without a CUDA device names the flag, why and the value",
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error() == "--device: must be one of auto, cpu, cuda (got gpu)");
 }
+
+TEST_CASE("memory format auto runs convolutions channels last on the CPU only",
+          "[trainer][device]") {
+    CHECK(choose_channels_last("auto", true, false));
+    CHECK_FALSE(choose_channels_last("auto", true, true));    // CUDA: not measured, contiguous
+    CHECK_FALSE(choose_channels_last("auto", false, false));  // mlp: nothing to lay out
+    CHECK(choose_channels_last("channels-last", true, true));
+    CHECK_FALSE(choose_channels_last("contiguous", true, false));
+}

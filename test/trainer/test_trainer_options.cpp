@@ -186,6 +186,17 @@ TEST_CASE("the device flag takes auto, cpu or cuda and defaults to auto", "[trai
     CHECK(bad.error() == "--device: must be one of auto, cpu, cuda (got gpu)");
 }
 
+TEST_CASE("the memory-format flag takes auto, channels-last or contiguous, default auto",
+          "[trainer][options]") {
+    CHECK(parse({})->train.memory_format == "auto");
+    CHECK(parse({"--memory-format", "channels-last"})->train.memory_format == "channels-last");
+    CHECK(parse({"--memory-format", "contiguous"})->train.memory_format == "contiguous");
+    auto bad = parse({"--memory-format", "nhwc"});
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error() ==
+          "--memory-format: must be one of auto, channels-last, contiguous (got nhwc)");
+}
+
 TEST_CASE("nan-patience takes the number of non-finite steps to tolerate", "[trainer][options]") {
     auto r = parse({"--nan-patience", "5"});
     REQUIRE(r.ok());

@@ -75,7 +75,10 @@ TEST_CASE("start lines show resumed_from as null or a step", "[trainer][progress
     CHECK(resumed.find("resumed from step 40") != std::string::npos);
 }
 
-TEST_CASE("text start lines name the device", "[trainer][progress]") {
+TEST_CASE("text start lines name the device and the memory format", "[trainer][progress]") {
     const auto line = format_event_text("start", 0, 1, {{"backend", "nccl"}, {"device", "cuda:1"}});
     CHECK(line.find("backend nccl device cuda:1 threads") != std::string::npos);
+    const auto cpu = format_event_text(
+        "start", 0, 1, {{"device", "cpu"}, {"memory_format", "channels-last"}, {"threads", 2}});
+    CHECK(cpu.find("device cpu channels-last threads 2") != std::string::npos);
 }

@@ -117,6 +117,7 @@ std::string format_start_line(const json& o) {
     };
     parts.add("backend {}", present(field::k_backend));
     parts.add("device {}", present(field::k_device));
+    parts.add("{}", present(field::k_memory_format));
     parts.add("{} threads", number<int>(o, field::k_threads));
     auto bucket_mib = number<double>(o, field::k_bucket_bytes);
     if (bucket_mib) {

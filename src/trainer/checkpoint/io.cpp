@@ -35,6 +35,9 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
         archive.read("model", model_archive);
         archive.read("optimizer", optimizer_archive);
         model.load(model_archive);
+        // Loading replaced each parameter's data with the checkpoint's, laid out as the
+        // writer's were: lay them out as this run's model does again.
+        model.set_memory_format(model.memory_format());
         optimizer.load(optimizer_archive);
         torch::Tensor epoch, step;
         archive.read("epoch", epoch);

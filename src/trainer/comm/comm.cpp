@@ -463,6 +463,36 @@ std::string Comm::broadcast_bytes(const std::string& bytes) {
 
 // ---- GradientReducer ----
 
+namespace {
+
+// Return whether two tensors of one shape lie in memory in the same order (a dimension of
+// size 1 may have any stride).
+bool same_memory_order(const torch::Tensor& a, const torch::Tensor& b) {
+    if (a.sizes() != b.sizes()) {
+        return false;
+    }
+    for (int64_t d = 0; d < a.dim(); ++d) {
+        if (a.size(d) > 1 && a.stride(d) != b.stride(d)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Return a dense tensor's elements in the order they lie in memory, as one dimension.
+torch::Tensor in_memory_order(const torch::Tensor& dense) {
+    return dense.as_strided({dense.numel()}, {1});
+}
+
+// Return a flat slice of a bucket shaped and laid out like a parameter: with its strides if
+// it is dense (as channels-last weights are), else contiguous.
+torch::Tensor laid_out_like(const torch::Tensor& slice, const torch::Tensor& param) {
+    return param.is_non_overlapping_and_dense() ? slice.as_strided(param.sizes(), param.strides())
+                                                : slice.view(param.sizes());
+}
+
+}  // namespace
+
 struct GradientReducer::State {
     struct Bucket {
         std::vector<std::size_t> params;
@@ -517,17 +547,19 @@ struct GradientReducer::State {
     }
 
     // Take parameter i's gradient for its bucket: hold it for the all-reduce to read where
-    // it lies, or copy it into flat for a compressed bucket. None counts as zero.
+    // it lies, or copy it into its view (compressed buckets, and a gradient laid out unlike
+    // its parameter). None counts as zero.
     void take(std::size_t i) {
         const auto& grad = params[i].grad();
         if (!grad.defined()) {
             views[i].zero_();
-            grads[i] = views[i];
-        } else if (!compressed()) {
+        } else if (!compressed() && same_memory_order(grad, views[i])) {
             grads[i] = grad;
+            return;
         } else if (grad.data_ptr() != views[i].data_ptr()) {
             views[i].copy_(grad);
         }  // else backward added to the view finish() left as the gradient
+        grads[i] = views[i];
     }
     // Start a bucket's all-reduce, leaving the mean (or the compressed sum) in flat or wire;
     // synchronously for the last (no hand-over to another thread).
@@ -540,7 +572,7 @@ struct GradientReducer::State {
         } else {
             out = b.flat;
             for (std::size_t i : b.params) {
-                parts.push_back(grads[i]);
+                parts.push_back(in_memory_order(grads[i]));
             }
         }
         if (here) {
@@ -622,9 +654,11 @@ GradientReducer::GradientReducer(Comm& comm, std::vector<torch::Tensor> params,
         int64_t offset = 0;
         for (std::size_t i : b.params) {
             const auto& p = s.params[i];
-            // detach(): a plain tensor on the bucket's memory, not an autograd view, so that
+            // Laid out like the parameter (channels-last weights too), as backward lays out
+            // its gradient, so that the all-reduce reads the gradient where it lies. detach():
+            // a plain tensor on the bucket's memory, not an autograd view, so that
             // zero_grad() (which detaches gradients in place) still works on it as a gradient.
-            s.views[i] = b.flat.narrow(0, offset, p.numel()).view(p.sizes()).detach();
+            s.views[i] = laid_out_like(b.flat.narrow(0, offset, p.numel()), p).detach();
             offset += p.numel();
         }
         s.buckets.push_back(std::move(b));

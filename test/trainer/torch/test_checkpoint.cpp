@@ -90,6 +90,28 @@ TEST_CASE("a checkpoint restores batch-norm running statistics", "[trainer][chec
     CHECK(same_tensors(original.model->buffers(), restored.model->buffers()));
 }
 
+TEST_CASE("a checkpoint loads into a model of either memory format, which keeps its own",
+          "[trainer][checkpoint]") {
+    // Written contiguous (as trainers before channels last did) and read channels last, and
+    // the other way round.
+    const auto [written, read] =
+        GENERATE(std::pair{torch::MemoryFormat::Contiguous, torch::MemoryFormat::ChannelsLast},
+                 std::pair{torch::MemoryFormat::ChannelsLast, torch::MemoryFormat::Contiguous});
+    auto original = make_trained("mnist-cnn", 3, 12, 0);
+    original.model->set_memory_format(written);
+    for (int i = 0; i < 2; ++i) {
+        one_step(original, torch::randn({8, 3, 12, 12}), torch::randint(0, 10, {8}, torch::kInt64));
+    }
+    const auto bytes = checkpoint_bytes(*original.model, *original.optimizer, TrainPosition{});
+    auto restored = make_trained("mnist-cnn", 3, 12, 0);
+    restored.model->set_memory_format(read);
+    REQUIRE(load_checkpoint_bytes(bytes, "mem", *restored.model, *restored.optimizer).ok());
+    CHECK(same_tensors(original.model->parameters(), restored.model->parameters()));
+    const auto conv = restored.model->named_parameters()["conv2.weight"];
+    CHECK(conv.suggest_memory_format() == read);
+    CHECK(restored.model->memory_format() == read);
+}
+
 TEST_CASE("a checkpoint of another model is refused with the file named", "[trainer][checkpoint]") {
     auto mlp = make_trained("mlp", 1, 28, 0);
     const auto bytes = checkpoint_bytes(*mlp.model, *mlp.optimizer, TrainPosition{});

@@ -9,8 +9,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::vector<std::string> mlp_args(int samples, int batch, int epochs) {
-    return {"--model",      "mlp",
+std::vector<std::string> train_args(const std::string& model, int samples, int batch, int epochs) {
+    return {"--model",      model,
             "--samples",    std::to_string(samples),
             "--batch-size", std::to_string(batch),
             "--epochs",     std::to_string(epochs),
@@ -20,12 +20,17 @@ std::vector<std::string> mlp_args(int samples, int batch, int epochs) {
             "--timeout",    "60"};
 }
 
-// Train world ranks on the same data; check they end with the same parameters and that the
-// gradients went over backend (the start event's "backend").
+std::vector<std::string> mlp_args(int samples, int batch, int epochs) {
+    return train_args("mlp", samples, batch, epochs);
+}
+
+// Train world ranks of model on the same data; check they end with the same parameters and
+// that the gradients went over backend (the start event's "backend").
 void check_identical_params(int world, const std::string& backend = "auto",
-                            const std::string& want_backend = "shm") {
+                            const std::string& want_backend = "shm",
+                            const std::string& model = "mlp") {
     TempDir dir;
-    auto args = mlp_args(600, 32, 1);
+    auto args = train_args(model, model == "mlp" ? 600 : 192, 32, 1);
     args.insert(args.end(), {"--backend", backend});
     const auto ranks = start_job(dir, world, args, {{"KFTRAIN_PARAMS_OUT", dir.file("params")}});
     for (const auto& r : ranks) {
@@ -58,6 +63,13 @@ TEST_CASE("2 ranks end training with identical parameters", "[trainer][distribut
 
 TEST_CASE("3 ranks end training with identical parameters", "[trainer][distributed]") {
     check_identical_params(3);
+}
+
+// Convolution weights channels last (NHWC), their gradients all-reduced as they lie.
+TEST_CASE("2 ranks of mnist-cnn end training with identical parameters, over either backend",
+          "[trainer][distributed]") {
+    const std::string backend = GENERATE("auto", "gloo");
+    check_identical_params(2, backend, backend == "auto" ? "shm" : "gloo", "mnist-cnn");
 }
 
 TEST_CASE("2 ranks over Gloo's TCP end training with identical parameters",

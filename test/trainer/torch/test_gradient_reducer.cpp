@@ -127,8 +127,19 @@ TEST_CASE("bf16 compression the backend cannot carry rounds to bf16 and sends fp
 TEST_CASE("each step averages its own gradients, whether they were dropped or zeroed before it",
           "[trainer][reducer]") {
     auto comm = solo_comm(GENERATE(Backend::gloo, Backend::shm));
+    // mlp, and mnist-cnn with its convolution weights channels last (NHWC in memory).
+    const auto [name, format] = GENERATE(table<std::string, torch::MemoryFormat>(
+        {{"mlp", torch::MemoryFormat::Contiguous},
+         {"mnist-cnn", torch::MemoryFormat::ChannelsLast}}));
+    CAPTURE(name);
+    const auto make = [&, name = name, format = format] {
+        auto net = *make_model(name, 1, 28, 28);
+        net->set_memory_format(format);
+        net->eval();  // no dropout: the copy below computes the same gradients
+        return net;
+    };
     torch::manual_seed(7);
-    auto model = *make_model("mlp", 1, 28, 28);
+    auto model = make();
     torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
     GradientReducer reducer(*comm, model->parameters(), 64 * 1024, 64 * 1024);
     // Three steps on different batches: the first from no gradients, the second from dropped
@@ -145,7 +156,7 @@ TEST_CASE("each step averages its own gradients, whether they were dropped or ze
         auto x = torch::randn({4, 1, 28, 28});
         auto y = torch::randint(0, 10, {4}, torch::kInt64);
         // The same step's gradients, computed on a copy of the model.
-        auto copy = *make_model("mlp", 1, 28, 28);
+        auto copy = make();
         {
             torch::NoGradGuard no_grad;
             const auto from = model->parameters();
@@ -165,6 +176,8 @@ TEST_CASE("each step averages its own gradients, whether they were dropped or ze
         const auto params = model->parameters();
         for (std::size_t i = 0; i < params.size(); ++i) {
             CHECK(torch::allclose(params[i].grad(), expected[i]));
+            // Laid out like its parameter, as the optimizer reads them fastest.
+            CHECK(params[i].grad().suggest_memory_format() == params[i].suggest_memory_format());
         }
         optimizer.step();
     }

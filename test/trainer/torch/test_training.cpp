@@ -37,6 +37,43 @@ TEST_CASE("mlp on a synthetic MNIST IDX data set reaches 80% test accuracy in 3 
     CHECK(start["resumed_from"].is_null());
 }
 
+TEST_CASE("mnist-cnn trains channels last by default on the CPU, to contiguous's parameters",
+          "[trainer][training]") {
+    TempDir dir;
+    std::map<std::string, std::vector<float>> params;
+    for (const std::string format : {"auto", "contiguous"}) {
+        // Dropout draws the same masks from the same seed in both runs: only the
+        // convolutions' arithmetic differs.
+        const auto run =
+            start_trainer(dir, format,
+                          {"--model", "mnist-cnn", "--samples", "128", "--batch-size", "32",
+                           "--log-format", "json", "--threads", "1", "--memory-format", format},
+                          {{"KFTRAIN_PARAMS_OUT", dir.file(format)}});
+        INFO(read_text(run.err_path));
+        REQUIRE(wait_exit(run, 120s) == 0);
+        CHECK(events(run, "start").at(0)["memory_format"] ==
+              (format == "auto" ? "channels-last" : "contiguous"));
+        params[format] = read_params(dir.file(format + ".rank0"));
+    }
+    REQUIRE(!params["auto"].empty());
+    REQUIRE(params["auto"].size() == params["contiguous"].size());
+    float worst = 0;
+    for (std::size_t i = 0; i < params["auto"].size(); ++i) {
+        worst = std::max(worst, std::abs(params["auto"][i] - params["contiguous"][i]));
+    }
+    CHECK(worst < 1e-4f);
+}
+
+TEST_CASE("mlp has no convolutions and stays contiguous", "[trainer][training]") {
+    TempDir dir;
+    const auto run = start_trainer(dir, "mlp",
+                                   {"--model", "mlp", "--samples", "64", "--batch-size", "32",
+                                    "--log-format", "json", "--threads", "1"},
+                                   {});
+    REQUIRE(wait_exit(run, 60s) == 0);
+    CHECK(events(run, "start").at(0)["memory_format"] == "contiguous");
+}
+
 TEST_CASE("a truncated IDX file stops the trainer with exit 1 naming the file",
           "[trainer][training]") {
     TempDir dir;
