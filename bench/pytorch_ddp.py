@@ -3,6 +3,7 @@
 bench/trainer_vs_pytorch.sh compares the trainer with. Same models, sampler (DistributedSampler),
 SGD settings, evaluation after each epoch and thread settings as the trainer; rank 0 prints one
 JSON line per epoch like the trainer's `epoch` event (global samples/s of the training steps).
+--memory-format channels-last lays the model and images out as the trainer does on the CPU.
 
   WORLD_SIZE=1 RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=29500 \\
       python3 bench/pytorch_ddp.py --data-dir DIR --model mnist-cnn --batch-size 32 --threads 1
@@ -115,7 +116,12 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--memory-format", default="contiguous",
+                    choices=["contiguous", "channels-last"],
+                    help="layout of the model and the images (PyTorch's default: contiguous)")
     a = ap.parse_args()
+    layout = torch.channels_last if a.memory_format == "channels-last" \
+        else torch.contiguous_format
 
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -129,7 +135,7 @@ def main():
     test_images = read_idx(os.path.join(a.data_dir, "t10k-images-idx3-ubyte"))
     test_labels = read_idx(os.path.join(a.data_dir, "t10k-labels-idx1-ubyte"))
     _, channels, rows, cols = images.shape
-    model = make_model(a.model, channels, rows, cols)
+    model = make_model(a.model, channels, rows, cols).to(memory_format=layout)
     if world > 1:
         model = DistributedDataParallel(model)
     optimizer = torch.optim.SGD(model.parameters(), lr=a.lr, momentum=0.9)
@@ -138,7 +144,7 @@ def main():
 
     def batch(imgs, labs, idx):
         x = imgs.index_select(0, idx).float().div_(255.0).sub_(0.1307).div_(0.3081)
-        return x, labs.index_select(0, idx)
+        return x.to(memory_format=layout), labs.index_select(0, idx)
 
     for epoch in range(a.epochs):
         sampler.set_epoch(epoch)

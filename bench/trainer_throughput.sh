@@ -3,7 +3,9 @@
 # the whole run (the finish event's rate, start and evaluations included) and the second
 # epoch's training steps alone (its epoch event), for one process with all cores, one process with one thread, and two processes on
 # 127.0.0.1 with the cores split between them, their gradients summed through shared memory
-# (--backend auto) or over Gloo's TCP (--backend gloo, as PyTorch's DDP on CPUs).
+# (--backend auto) or over Gloo's TCP (--backend gloo, as PyTorch's DDP on CPUs). For a
+# convolutional model the one-process rows are repeated with --memory-format contiguous
+# (PyTorch's default layout) beside the trainer's default (channels last on the CPU).
 #
 #   bench/trainer_throughput.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH]
 #   bench/trainer_throughput.sh build-trainer mnist-cnn 4096 32
@@ -31,8 +33,8 @@ for line in open(sys.argv[1]):
 print("%10.0f %10.0f" % (rates["finish"], rates["epoch"]))' "$1"
 }
 
-run_single() {  # threads batch
-    "$trainer" "${common[@]}" --threads "$1" --batch-size "$2" >"$out/single.log"
+run_single() {  # threads batch [flag...]
+    "$trainer" "${common[@]}" --threads "$1" --batch-size "$2" "${@:3}" >"$out/single.log"
     rate "$out/single.log"
 }
 
@@ -50,8 +52,14 @@ run_pair() {  # threads-per-process batch-per-process backend
 echo "kftrain-trainer throughput: model $model, $samples synthetic samples, 2 epochs, $cores cores"
 echo "command: $0 $build $model $samples $batch"
 printf '%-58s %10s %10s\n' "configuration" "whole run" "epoch 2"
-printf '%-58s %s\n' "1 process, $cores threads, batch $batch" "$(run_single "$cores" "$batch")"
-printf '%-58s %s\n' "1 process, 1 thread, batch $batch" "$(run_single 1 "$batch")"
+for threads in "$cores" 1; do
+    what="1 process, $threads thread$( ((threads > 1)) && echo s), batch $batch"
+    printf '%-58s %s\n' "$what" "$(run_single "$threads" "$batch")"
+    if [[ $model != mlp ]]; then
+        printf '%-58s %s\n' "$what, contiguous" \
+            "$(run_single "$threads" "$batch" --memory-format contiguous)"
+    fi
+done
 half=$(( cores / 2 > 0 ? cores / 2 : 1 ))
 for backend in auto gloo; do
     how=$([[ $backend == auto ]] && echo "shared memory" || echo "Gloo TCP")

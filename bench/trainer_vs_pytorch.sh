@@ -10,9 +10,13 @@
 # reference with `scripts/setup.sh --bench`.
 #
 #   bench/trainer_vs_pytorch.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH] [EPOCHS] [ROUNDS] [CONFIGS]
+#                               [PYTORCH_LAYOUT]
 #   bench/trainer_vs_pytorch.sh build mnist-cnn 6144 32 3 3
 #   bench/trainer_vs_pytorch.sh build resnet18 384 32 2 5 1x2   # only 1 rank x 2 threads
-# CONFIGS: RANKSxTHREADS,... (default 1x1,2x1,1x2).
+#   bench/trainer_vs_pytorch.sh build mnist-cnn 3072 32 2 5 1x1,2x1,1x2 channels-last
+# CONFIGS: RANKSxTHREADS,... (default 1x1,2x1,1x2). PYTORCH_LAYOUT: PyTorch's memory format,
+# contiguous (its default, and this script's) or channels-last (as the trainer lays out
+# convolutions on the CPU).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +27,7 @@ batch=${4:-32}
 epochs=${5:-3}
 rounds=${6:-3}
 config_list=${7:-1x1,2x1,1x2}
+pytorch_layout=${8:-contiguous}
 trainer="$build/kftrain-trainer"
 python=${PYTHON:-/usr/bin/python3}
 [[ -x "$trainer" ]] || { echo "trainer_vs_pytorch: $trainer not found (build it first)" >&2; exit 2; }
@@ -52,7 +57,8 @@ run_config() {
              --batch-size "$batch" --threads "$threads" --log-format json --log-every 1000000)
     else
         cmd=("$python" "$here/pytorch_ddp.py" --model "$model" --data-dir "$out/data"
-             --epochs "$epochs" --batch-size "$batch" --threads "$threads")
+             --epochs "$epochs" --batch-size "$batch" --threads "$threads"
+             --memory-format "$pytorch_layout")
     fi
     for ((r = 0; r < ranks; r++)); do
         OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads MASTER_ADDR=127.0.0.1 \
@@ -69,8 +75,10 @@ for word in "${config_words[@]}"; do
         { echo "trainer_vs_pytorch: CONFIGS: want RANKSxTHREADS,... of 1 or 2 (got $word)" >&2; exit 2; }
     configs+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]}")
 done
+[[ $pytorch_layout == contiguous || $pytorch_layout == channels-last ]] ||
+    { echo "trainer_vs_pytorch: PYTORCH_LAYOUT: want contiguous or channels-last (got $pytorch_layout)" >&2; exit 2; }
 echo "kftrain-trainer vs PyTorch DDP: $model, $samples IDX samples, batch $batch per rank," \
-    "$epochs epochs, $rounds rounds, $(nproc) cores"
+    "$epochs epochs, $rounds rounds, $(nproc) cores, PyTorch $pytorch_layout"
 echo "command: $0 $*"
 for ((round = 1; round <= rounds; round++)); do
     for c in "${configs[@]}"; do

@@ -105,11 +105,14 @@ TEST_CASE("the trainer section becomes flags with --log-format json", "[manifest
     CHECK(container["command"] == nlohmann::json{"kftrain-trainer"});
     CHECK(container["args"] == nlohmann::json{"--epochs", "2", "--batch-size", "32",
                                               "--checkpoint-dir", "/ck", "--log-format", "json"});
-    auto comm = load("name: a\ntrainer:\n  bucketMb: 2.5\n  gradCompression: fp16\n");
+    auto comm = load(
+        "name: a\ntrainer:\n  bucketMb: 2.5\n  gradCompression: fp16\n  memoryFormat: "
+        "contiguous\n");
     nlohmann::json comm_doc = manifest::to_json(render(comm));
     CHECK(comm_doc["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0]
-                  ["args"] == nlohmann::json{"--grad-compression", "fp16", "--bucket-mb", "2.5",
-                                             "--log-format", "json"});
+                  ["args"] ==
+          nlohmann::json{"--grad-compression", "fp16", "--bucket-mb", "2.5", "--memory-format",
+                         "contiguous", "--log-format", "json"});
 }
 
 TEST_CASE("templates fail on unknown placeholders and fill placeholders inside strings",

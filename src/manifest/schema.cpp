@@ -70,6 +70,9 @@ FieldDef trainer_section() {
                   "gradient bucket capacity in MiB (auto: sized from the links at start)"),
             one_of("device", {"auto", "cpu", "cuda"}, "auto",
                    "where the model and data live (auto: the replica's GPU when it sees one)"),
+            one_of("memoryFormat", {"auto", "channels-last", "contiguous"}, "auto",
+                   "layout of convolution weights and images (auto: channels-last for "
+                   "mnist-cnn and resnet18 on the CPU)"),
             ranged("timeout", T::Int, 1, 86400, "300", "seconds to wait for a peer before failing"),
             ranged("threads", T::Int, 0, 1024, "0",
                    "intra-op threads per process (0: CPU quota / local processes)"),

@@ -116,7 +116,7 @@ torch::Tensor in_format(const torch::Tensor& t, torch::MemoryFormat format) {
 
 }  // namespace
 
-bool Net::convolutional() {
+bool Net::convolutional() const {
     const auto params = parameters();
     return std::any_of(params.begin(), params.end(),
                        [](const torch::Tensor& p) { return p.dim() == 4; });
@@ -126,19 +126,15 @@ void Net::set_memory_format(torch::MemoryFormat format) {
     torch::NoGradGuard no_grad;
     m_memory_format = format;
     for (auto& p : parameters()) {
-        p.set_data(in_format(p, format));
+        auto laid = in_format(p, format);
+        if (!laid.is_same(p)) {
+            p.set_data(laid);
+        }
     }
 }
 
 torch::Tensor Net::laid_out(const torch::Tensor& x) const {
     return in_format(x, m_memory_format);
-}
-
-torch::MemoryFormat choose_memory_format(const std::string& flag, bool convolutional,
-                                         bool on_cuda) {
-    const bool channels_last =
-        flag == "channels-last" || (flag == "auto" && convolutional && !on_cuda);
-    return channels_last ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
 }
 
 std::string memory_format_name(torch::MemoryFormat format) {

@@ -16,7 +16,7 @@ struct Net : torch::nn::Module {
 
     // Whether the network has convolutions (4-D weights), whose speed depends on the memory
     // format.
-    bool convolutional();
+    bool convolutional() const;
     // Lay out the 4-D parameters, and the images forward() convolves, in this memory format:
     // channels last (NHWC), which oneDNN's CPU convolutions run on without reordering their
     // operands every call, or contiguous (NCHW). Parameters already in it are left as they
@@ -32,15 +32,10 @@ struct Net : torch::nn::Module {
     torch::MemoryFormat m_memory_format = torch::MemoryFormat::Contiguous;
 };
 
-// Build mnist-cnn, mlp or resnet18 (CIFAR variant) for images of channels x rows x cols.
-// Choose the memory format for --memory-format (auto|channels-last|contiguous): auto takes
-// channels last for a convolutional network on the CPU, where it was measured faster, and
-// leaves other networks and devices contiguous.
-torch::MemoryFormat choose_memory_format(const std::string& flag, bool convolutional, bool on_cuda);
-
 // Name a memory format as --memory-format does: channels-last or contiguous.
 std::string memory_format_name(torch::MemoryFormat format);
 
+// Build mnist-cnn, mlp or resnet18 (CIFAR variant) for images of channels x rows x cols.
 util::Result<std::shared_ptr<Net>> make_model(const std::string& name, int channels, int rows,
                                               int cols);
 

@@ -19,9 +19,9 @@ using util::error;
 // Trainer keys that say where and how a job runs, not how the model learns.
 const std::set<std::string>& not_hyperparameters() {
     static const std::set<std::string> keys = {
-        "dataset", "dataDir", "checkpointDir", "checkpointEvery", "keepCheckpoints", "logEvery",
-        "backend", "device",  "timeout",       "threads",         "metricLines",
-        "gradCompression",    "bucketMb",
+        "dataset",     "dataDir",         "checkpointDir", "checkpointEvery", "keepCheckpoints",
+        "logEvery",    "backend",         "device",        "timeout",         "threads",
+        "metricLines", "gradCompression", "bucketMb",      "memoryFormat",
     };
     return keys;
 }
