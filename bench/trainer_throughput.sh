@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measure kftrain-trainer's training throughput on this machine, in samples/s of two epochs:
 # the whole run (the finish event's rate, start and evaluations included) and the second
-# epoch's training steps alone (its epoch event), for one process with all cores, one process with one thread, and two processes on
-# 127.0.0.1 with the cores split between them, their gradients summed through shared memory
+# epoch's training steps alone (its epoch event), for one process with all cores, one
+# process with one thread, and two processes on 127.0.0.1 with the cores split between
+# them, their gradients summed through shared memory
 # (--backend auto) or over Gloo's TCP (--backend gloo, as PyTorch's DDP on CPUs). For a
 # convolutional model the one-process rows are repeated with --memory-format contiguous
 # (PyTorch's default layout) beside the trainer's default (channels last on the CPU).
@@ -53,7 +54,8 @@ echo "kftrain-trainer throughput: model $model, $samples synthetic samples, 2 ep
 echo "command: $0 $build $model $samples $batch"
 printf '%-58s %10s %10s\n' "configuration" "whole run" "epoch 2"
 for threads in "$cores" 1; do
-    what="1 process, $threads thread$( ((threads > 1)) && echo s), batch $batch"
+    what="1 process, $threads thread, batch $batch"
+    ((threads == 1)) || what="1 process, $threads threads, batch $batch"
     printf '%-58s %s\n' "$what" "$(run_single "$threads" "$batch")"
     if [[ $model != mlp ]]; then
         printf '%-58s %s\n' "$what, contiguous" \
