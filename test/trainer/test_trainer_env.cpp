@@ -62,6 +62,26 @@ TEST_CASE("PET_NPROC_PER_NODE > 1 makes the pod spawn its local ranks", "[traine
     CHECK(child->world_size == 6);
 }
 
+TEST_CASE("PET_NPROC_PER_NODE alone spawns ranks that find their place", "[trainer][env]") {
+    std::map<std::string, std::string> vars{{"PET_NPROC_PER_NODE", "2"}};
+    auto parent = parse_dist_env(env_of(vars));
+    REQUIRE(parent.ok());
+    CHECK(parent->spawn_local == 2);
+    CHECK(parent->world_size == 2);
+    for (int local = 0; local < 2; ++local) {
+        auto child_vars = vars;
+        for (const auto& [k, v] : local_process_env(*parent, local)) {
+            child_vars[k] = v;
+        }
+        auto child = parse_dist_env(env_of(child_vars));
+        REQUIRE(child.ok());
+        CHECK(child->rank == local);
+        CHECK(child->node_rank == 0);
+        CHECK(child->world_size == 2);
+        CHECK(child->spawn_local == 1);
+    }
+}
+
 TEST_CASE("bad environment values are named", "[trainer][env]") {
     auto env = parse_dist_env(env_of({{"WORLD_SIZE", "two"}}));
     REQUIRE_FALSE(env.ok());

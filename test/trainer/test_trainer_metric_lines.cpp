@@ -1,6 +1,5 @@
 // --metric-lines: the name=value line Katib's StdOut collector reads, and who prints it.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -53,7 +52,9 @@ TEST_CASE("rank 0 prints the metric line to stdout in both formats, other ranks 
           "[trainer][metrics]") {
     for (const bool json : {false, true}) {
         std::ostringstream out0, err0, out1, err1;
-        const auto at = [] { return std::chrono::system_clock::time_point(std::chrono::milliseconds(1795400220123)); };
+        const auto at = [] {
+            return std::chrono::system_clock::time_point(std::chrono::milliseconds(1795400220123));
+        };
         ProgressLog rank0(out0, err0, json, 0, 2, at);
         ProgressLog rank1(out1, err1, json, 1, 2, at);
         rank0.print_metrics(0.9712, 0.0843);
@@ -66,7 +67,8 @@ TEST_CASE("rank 0 prints the metric line to stdout in both formats, other ranks 
     }
 }
 
-TEST_CASE("the trainer's --metric-lines takes true or false and defaults to false", "[trainer][metrics]") {
+TEST_CASE("the trainer's --metric-lines takes true or false and defaults to false",
+          "[trainer][metrics]") {
     CHECK_FALSE(parse_command_line({})->train.metric_lines);
     CHECK(parse_command_line({"--metric-lines", "true"})->train.metric_lines);
     CHECK_FALSE(parse_command_line({"--metric-lines", "false"})->train.metric_lines);

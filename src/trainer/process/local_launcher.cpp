@@ -49,6 +49,9 @@ std::map<std::string, std::string> local_process_env(const DistEnv& env, int loc
         {"LOCAL_WORLD_SIZE", std::to_string(env.spawn_local)},
         {"MASTER_ADDR", env.master_addr},
         {"MASTER_PORT", std::to_string(env.master_port)},
+        // The node's rank, which the spawned process would otherwise read from RANK (its
+        // global rank) where the operator left PET_NODE_RANK unset.
+        {"PET_NODE_RANK", std::to_string(env.node_rank)},
         {k_spawned_env, "1"},
     };
 }
