@@ -67,6 +67,26 @@ TEST_CASE("estimate prints JSON with one entry per size", "[estimate]") {
     CHECK(j["goal"]["choice"] == j["fastest"]);
 }
 
+TEST_CASE("estimate's JSON says which sizes take their step from a profile", "[estimate]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    auto profile = nlohmann::json::parse(kftrain::test::read_test_data("estimate/profile.json"));
+    profile["world_size"] = 2;
+    profile["allreduce_s_per_step"] = 0.01;
+    profile["allreduce_bandwidth_bytes_per_s"] = 1e9;
+    profile["overlap_fraction"] = 0.0;
+    profile["samples_per_sec"] = 1280.0;  // 2 x 64 samples in 0.1 s
+    kftrain::test::write_file(dir + "/two.json", profile.dump());
+    const Outcome o =
+        estimate({"--profile", dir + "/two.json", "--workers", "1,2,4", "-o", "json"});
+    REQUIRE(o.code == 0);
+    const auto j = nlohmann::json::parse(o.out);
+    REQUIRE(j["sizes"].size() == 3);
+    CHECK(j["sizes"][0]["step_basis"] == "modelled");
+    CHECK(j["sizes"][1]["step_basis"] == "measured");
+    CHECK(j["sizes"][1]["step_s"].get<double>() == Approx(0.1));
+    CHECK(j["sizes"][2]["step_basis"] == "modelled");
+}
+
 TEST_CASE("estimate rejects bad flags with exit 2 naming the flag", "[estimate]") {
     struct Case {
         std::vector<std::string> flags;

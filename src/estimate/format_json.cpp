@@ -18,6 +18,9 @@ Json size_json(const SizeEstimate& s) {
     j["allreduce_s_per_step"] = s.allreduce_s;
     j["hidden_s_per_step"] = s.hidden_s;
     j["step_s"] = s.step_s;
+    // measured: a profile at this world size gave the whole step; modelled: compute plus
+    // the all-reduce modelled from the bandwidth and overlap (compute alone at 1 process).
+    j["step_basis"] = s.step_measured ? "measured" : "modelled";
     j["epoch_s"] = s.epoch_s;
     j["rendezvous_s"] = s.rendezvous_s;
     j["eval_s"] = s.eval_s;
