@@ -2,7 +2,6 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include "trainer/checkpoint/io.h"
 #include "trainer/comm/buckets.h"
 #include "trainer/comm/nccl_group.h"
+#include "trainer/compute_threads.h"
 #include "trainer/cpu_quota.h"
 #include "trainer/data/datasets.h"
 #include "trainer/data/sampler.h"
@@ -35,23 +35,6 @@ namespace {
 namespace event = wire::event;
 namespace field = wire::field;
 using SteadyClock = std::chrono::steady_clock;
-
-// Set torch's intra-op threads, one inter-op thread and OpenBLAS's own pool to threads;
-// return how the loaded OpenBLAS runs in parallel.
-BlasThreading configure_threads(int threads) {
-    torch::set_num_threads(threads);
-    try {
-        at::set_num_interop_threads(1);
-    } catch (const std::exception&) {
-    }
-    using SetThreads = void (*)(int);
-    if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
-        fn(threads);
-    }
-    using GetParallel = int (*)();
-    auto parallel = reinterpret_cast<GetParallel>(dlsym(RTLD_DEFAULT, "openblas_get_parallel"));
-    return blas_threading(parallel ? std::optional<int>(parallel()) : std::nullopt);
-}
 
 int choose_threads(const TrainOptions& o, const DistEnv& env) {
     if (o.threads > 0) {
