@@ -8,6 +8,7 @@
 #   bench/bucket_sizes.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH] [ROUNDS] [SIZES]
 #   bench/bucket_sizes.sh build resnet18 512 32 3 "auto 25 4 1"
 set -euo pipefail
+source "$(dirname "$0")/free_port.sh"
 
 build=${1:-build}
 model=${2:-resnet18}
@@ -24,7 +25,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 run_pair() {  # bucket-mb -> rank 0's JSON log in $out/rank0.log
-    local port=$((20000 + RANDOM % 20000))
+    local port
+    port=$(free_port)
     for r in 0 1; do
         MASTER_ADDR=127.0.0.1 MASTER_PORT=$port WORLD_SIZE=2 RANK=$r \
             "$trainer" --model "$model" --samples "$samples" --batch-size "$batch" --epochs 1 \

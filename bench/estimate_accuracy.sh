@@ -13,6 +13,7 @@
 #   bench/estimate_accuracy.sh [BUILD_DIR] [TRAINER] [MODEL:SAMPLES,...] [BATCH] [EPOCHS] [ROUNDS]
 #   bench/estimate_accuracy.sh build build/kftrain-trainer mnist-cnn:2560,mlp:20480 32 3 3
 set -euo pipefail
+source "$(dirname "$0")/free_port.sh"
 
 build=${1:-build}
 trainer=${2:-$build/kftrain-trainer}
@@ -36,10 +37,9 @@ launch() {  # world rank log args...: one rank of a local job
         "$trainer" "${common[@]}" "$@" >"$log" 2>"$log.err"
 }
 
-run_ranks() {  # world args...: run every rank of a job and wait for all of them
+run_ranks() {  # world args...: run every rank of a job on $port and wait for all of them
     local world=$1
     shift
-    port=$((20000 + RANDOM % 20000))
     local pids=()
     for ((r = 0; r < world; r++)); do
         launch "$world" "$r" "$out/w$world-rank$r.log" "$@" &
@@ -94,10 +94,12 @@ JOB
         # takes each figure's median over them.
         "$trainer" "${common[@]}" --benchmark 20 --checkpoint-dir "$out/ck" \
             --profile-out "$out/profile1-$round.json" >/dev/null
+        port=$(free_port)
         run_ranks 2 --benchmark 20 --profile-out "$out/profile2-$round.json"
         profiles+=(--profile "$out/profile1-$round.json" --profile "$out/profile2-$round.json")
         for world in 1 2; do
             rm -rf "$out/ck"/*
+            port=$(free_port)  # before the clock starts: it runs a Python
             start=$(now)
             run_ranks "$world" --epochs "$epochs" --checkpoint-dir "$out/ck" \
                 --log-format json --log-every 100000

@@ -10,6 +10,7 @@
 #   bench/trainer_throughput.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH]
 #   bench/trainer_throughput.sh build-trainer mnist-cnn 4096 32
 set -euo pipefail
+source "$(dirname "$0")/free_port.sh"
 
 build=${1:-build}
 model=${2:-mnist-cnn}
@@ -39,7 +40,8 @@ run_single() {  # threads batch [flag...]
 }
 
 run_pair() {  # threads-per-process batch-per-process backend
-    local port=$((20000 + RANDOM % 20000))
+    local port
+    port=$(free_port)
     for r in 0 1; do
         MASTER_ADDR=127.0.0.1 MASTER_PORT=$port WORLD_SIZE=2 RANK=$r \
             "$trainer" "${common[@]}" --threads "$1" --batch-size "$2" --backend "$3" \

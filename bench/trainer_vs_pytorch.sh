@@ -18,6 +18,7 @@
 # contiguous (its default, and this script's) or channels-last (as the trainer lays out
 # convolutions on the CPU).
 set -euo pipefail
+source "$(dirname "$0")/free_port.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
@@ -50,7 +51,8 @@ sys.exit(code)' "$log" "$rss" "$@"
 
 # Run one configuration of one program: prog ranks threads tag; logs in $out/tag.rankR.
 run_config() {
-    local prog=$1 ranks=$2 threads=$3 tag=$4 port=$((20000 + RANDOM % 20000)) r
+    local prog=$1 ranks=$2 threads=$3 tag=$4 port r
+    port=$(free_port)
     local -a cmd
     if [[ $prog == trainer ]]; then
         cmd=("$trainer" --model "$model" --dataset mnist --data-dir "$out/data" --epochs "$epochs"
