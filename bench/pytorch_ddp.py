@@ -154,7 +154,7 @@ def main():
         seen = loss_sum = 0.0
         for i in range(0, len(order), a.batch_size):
             x, y = batch(images, labels, order[i:i + a.batch_size])
-            optimizer.zero_grad()
+            optimizer.zero_grad(set_to_none=True)  # PyTorch 2's default; 1.13 zeroes in place
             loss = F.cross_entropy(model(x), y)
             loss.backward()
             optimizer.step()
