@@ -4,8 +4,9 @@
 # epoch's training steps alone (its epoch event), for one process with all cores, one
 # process with one thread, and two processes on 127.0.0.1 with the cores split between
 # them, their gradients summed through shared memory (--backend auto) or over Gloo's TCP
-# (--backend gloo, as PyTorch's DDP on CPUs). For a convolutional model the one-process rows are repeated with --memory-format contiguous
-# (PyTorch's default layout) beside the trainer's default (channels last on the CPU).
+# (--backend gloo, as PyTorch's DDP on CPUs). For a convolutional model the one-process
+# rows are repeated with --memory-format contiguous (PyTorch's default layout) beside the
+# trainer's default (channels last on the CPU).
 #
 #   bench/trainer_throughput.sh [BUILD_DIR] [MODEL] [SAMPLES] [BATCH]
 #   bench/trainer_throughput.sh build-trainer mnist-cnn 4096 32
