@@ -159,21 +159,8 @@ void Trainer::train_step(const std::vector<int64_t>& indices, int64_t step) {
     const int64_t b = m_s.options.batch_size;
     const auto first = indices.begin() + step * b;
     const auto last = indices.begin() + std::min<int64_t>((step + 1) * b, indices.size());
-    m_last_batch = m_s.batch(m_s.train, std::vector<int64_t>(first, last));
-    const auto& [x, y] = m_last_batch;
-    m_s.set_lr(lr_at(m_s.schedule, m_global_step));
-    m_s.drop_grads();
-    if (m_s.reducer) {
-        m_s.reducer->prepare();
-    }
-    auto logits = m_s.model->forward(x);
-    auto loss = torch::nn::functional::cross_entropy(logits, y);
-    loss.backward();
-    if (m_s.reducer) {
-        m_s.reducer->finish();
-    }
-    m_s.optimizer->step();
-    m_metrics.add(loss, logits, y);
+    m_last_batch = m_s.train_step(std::vector<int64_t>(first, last),
+                                  lr_at(m_s.schedule, m_global_step), m_metrics);
 }
 
 // Feed the guard the steps of an interval, summed over ranks so that every rank counts the

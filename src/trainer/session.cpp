@@ -221,11 +221,6 @@ util::Status setup_comm(Session& s) {
     return util::Unit{};
 }
 
-// Accumulate forward, backward and optimizer times of compute-only steps.
-struct ComputeTimes {
-    double forward = 0, backward = 0, optimizer = 0;
-};
-
 // The batches of the first epoch, in training order and over again: a timed step takes
 // its batch from the data set as training does, so that assembling it is counted too.
 class BatchCycle {
@@ -241,44 +236,41 @@ class BatchCycle {
         const auto end = m_order.begin() +
                          static_cast<std::ptrdiff_t>(std::min(m_order.size(), m_next + m_batch));
         m_next += m_batch;
+        m_taken += 1;
         return {first, end};
     }
+    // Return how many batches next() has given: the step count, for the learning rate.
+    int64_t taken() const { return m_taken; }
 
   private:
     std::vector<int64_t> m_order;
     std::size_t m_batch;
     std::size_t m_next = 0;
+    int64_t m_taken = 0;
 };
 
-// Run one step as training does (its batch assembled, its metrics taken on the device),
-// adding its phases to t; return its compute time in seconds.
-double timed_step(Session& s, BatchCycle& batches, bool reduce, ComputeTimes& t) {
-    auto t0 = synced_now(s);
-    s.drop_grads();
-    if (reduce) {
-        s.reducer->prepare();
+// Run one training step, timed, on the next batch; add its phases to t and return its
+// seconds.
+double timed_step(Session& s, BatchCycle& batches, StepMetrics& metrics, StepPhases& t) {
+    const double before = t.total();
+    const auto indices = batches.next();
+    s.train_step(indices, lr_at(s.schedule, batches.taken() - 1), metrics, &t);
+    return t.total() - before;
+}
+
+// Return whether the steps recorded reach a log point, where training reads them.
+bool at_log_point(const Session& s, const StepMetrics& metrics) {
+    return static_cast<int64_t>(metrics.steps()) >= s.options.log_every;
+}
+
+// Time one step of compute alone, which ranks run in different numbers: its metrics are
+// kept as training keeps them between log points, then dropped rather than summed.
+double compute_step(Session& s, BatchCycle& batches, StepMetrics& metrics, StepPhases& t) {
+    const double seconds = timed_step(s, batches, metrics, t);
+    if (at_log_point(s, metrics)) {
+        metrics.discard();
     }
-    auto [x, y] = s.batch(s.train, batches.next());
-    auto logits = s.model->forward(x);
-    auto loss = torch::nn::functional::cross_entropy(logits, y);
-    const double forward = seconds_since(s, t0);
-    auto t1 = synced_now(s);
-    loss.backward();
-    if (reduce) {
-        s.reducer->finish();
-    }
-    const double backward = seconds_since(s, t1);
-    auto t2 = synced_now(s);
-    s.optimizer->step();
-    {
-        torch::NoGradGuard no_grad;
-        logits.argmax(1).eq(y).sum();  // the accuracy a training step adds up
-    }
-    const double optimizer = seconds_since(s, t2);
-    t.forward += forward;
-    t.backward += backward;
-    t.optimizer += optimizer;
-    return forward + backward + optimizer;
+    return seconds;
 }
 
 // Steps run before any is measured: caches, allocator and thread pools settle.
@@ -291,11 +283,11 @@ constexpr double k_min_measured_s = 1.5;
 constexpr double k_block_s = 0.2;
 
 // Run steps without counting them until their time settles; return each one's seconds.
-std::vector<double> warm_up(Session& s, BatchCycle& batches, bool reduce) {
+std::vector<double> warm_up(Session& s, BatchCycle& batches, StepMetrics& metrics) {
     std::vector<double> seconds;
-    ComputeTimes discarded;
+    StepPhases discarded;
     while (!warmed_up(seconds, k_min_warmup_steps, k_max_warmup_steps)) {
-        seconds.push_back(timed_step(s, batches, reduce, discarded));
+        seconds.push_back(compute_step(s, batches, metrics, discarded));
     }
     return seconds;
 }
@@ -398,14 +390,20 @@ void measure_distributed(Session& s, BatchCycle& batches, Profile& p) {
     p.allreduce_bandwidth_bytes_per_s =
         allreduce_bus_bandwidth(p.allreduce_bytes_per_step, s.world(), p.allreduce_s_per_step);
     s.reducer->set_enabled(true);
-    // Whole steps as training runs them: gradients all-reduced behind backward, and the
-    // ranks' agreement on stopping in flight across every step.
+    // Whole steps as training runs them: gradients all-reduced behind backward, the ranks'
+    // agreement on stopping in flight across every step, and their metrics summed over ranks
+    // every --log-every steps.
     StopVote vote(s.comm.get());
-    ComputeTimes overlapped;
+    StepMetrics metrics;
+    StepPhases overlapped;
     auto step = [&] {
-        timed_step(s, batches, true, overlapped);
+        timed_step(s, batches, metrics, overlapped);
         vote.collect();
-        vote.launch();
+        if (at_log_point(s, metrics)) {
+            metrics.take(s, false);  // which carries the stop flags, as in training
+        } else {
+            vote.launch();
+        }
     };
     for (std::size_t i = 0; i < k_min_warmup_steps; ++i) {
         step();
@@ -455,6 +453,40 @@ void Session::set_lr(double lr) {
     for (auto& group : optimizer->param_groups()) {
         group.options().set_lr(lr);
     }
+}
+
+std::pair<torch::Tensor, torch::Tensor> Session::train_step(const std::vector<int64_t>& indices,
+                                                            double lr, StepMetrics& metrics,
+                                                            StepPhases* phases) {
+    // The clock, read only when the step is timed (on CUDA it waits for the device).
+    const auto now = [&] { return phases ? synced_now(*this) : SteadyClock::time_point{}; };
+    const auto t0 = now();
+    auto xy = batch(train, indices);
+    const auto& [x, y] = xy;
+    set_lr(lr);
+    drop_grads();
+    const bool reduce = reducer && reducer->enabled();
+    if (reduce) {
+        reducer->prepare();
+    }
+    auto logits = model->forward(x);
+    auto loss = torch::nn::functional::cross_entropy(logits, y);
+    const auto t1 = now();
+    loss.backward();
+    if (reduce) {
+        reducer->finish();
+    }
+    const auto t2 = now();
+    optimizer->step();
+    metrics.add(loss, logits, y);
+    if (phases) {
+        const auto t3 = now();
+        using Seconds = std::chrono::duration<double>;
+        phases->forward += Seconds(t1 - t0).count();
+        phases->backward += Seconds(t2 - t1).count();
+        phases->optimizer += Seconds(t3 - t2).count();
+    }
+    return xy;
 }
 
 std::pair<double, double> Session::eval_sums(const std::vector<int64_t>& indices) {
@@ -530,14 +562,15 @@ int run_benchmark(Session& s) {
         s.reducer->set_enabled(false);
     }
     // Compute alone (the reducer is off, so ranks need not run the same number of steps).
-    const auto warmup = warm_up(s, batches, false);
+    StepMetrics metrics;
+    const auto warmup = warm_up(s, batches, metrics);
     p.warmup_steps = static_cast<int64_t>(warmup.size());
     p.warmup_s = std::accumulate(warmup.begin(), warmup.end(), 0.0);
-    ComputeTimes t;
+    StepPhases t;
     std::vector<double> seconds;
     double measured_s = 0;
     while (static_cast<int64_t>(seconds.size()) < p.steps || measured_s < k_min_measured_s) {
-        seconds.push_back(timed_step(s, batches, false, t));
+        seconds.push_back(compute_step(s, batches, metrics, t));
         measured_s += seconds.back();
     }
     p.steps = static_cast<int64_t>(seconds.size());

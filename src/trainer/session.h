@@ -17,6 +17,16 @@
 
 namespace kftrain::trainer {
 
+class StepMetrics;
+
+// Seconds training steps spent in each phase, added up over the steps timed.
+struct StepPhases {
+    double forward = 0;    // the batch's assembly included
+    double backward = 0;   // the gradients' all-reduce included
+    double optimizer = 0;  // the step's metrics included
+    double total() const { return forward + backward + optimizer; }
+};
+
 // Hold one data split as tensors: uint8 images [N, C, H, W], int64 labels [N].
 struct TensorSet {
     torch::Tensor images;
@@ -58,6 +68,15 @@ struct Session {
     std::vector<int64_t> epoch_indices(int64_t epoch) const;
     // Set the optimizer's learning rate.
     void set_lr(double lr);
+    // Run one training step on these training samples at learning rate lr: gradients
+    // dropped, forward, backward with the gradients' all-reduce (while the reducer is
+    // enabled), the optimizer's step, and the loss and accuracy handed to metrics unread.
+    // With phases, also add each phase's seconds to it (reading the clock once the device is
+    // done). Training and --benchmark both run their steps here, so that a profile times the
+    // step that training runs. Return the batch.
+    std::pair<torch::Tensor, torch::Tensor> train_step(const std::vector<int64_t>& indices,
+                                                       double lr, StepMetrics& metrics,
+                                                       StepPhases* phases = nullptr);
     // Drop every parameter's gradient before a step (what zero_grad(set_to_none) does in
     // PyTorch 2): backward then hands each parameter its new gradient instead of adding it to
     // a zeroed one, and the gradient reducer can give back its buffers' views, uncopied.

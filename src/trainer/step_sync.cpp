@@ -29,10 +29,14 @@ IntervalSums StepMetrics::take(Session& s, bool stop) {
         correct = values[steps];
     }
     auto sums = s.sum_over_ranks(pack_interval(losses, m_counts, correct, stop));
+    discard();
+    return unpack_interval(sums, steps);
+}
+
+void StepMetrics::discard() {
     m_losses.clear();
     m_counts.clear();
     m_correct = torch::Tensor();
-    return unpack_interval(sums, steps);
 }
 
 torch::Tensor& StopVote::own_flag() {

@@ -24,6 +24,9 @@ class StepMetrics {
     // ranks with this rank's stop flag (one all-reduce) and start a new interval. Every rank
     // must call it at the same step.
     IntervalSums take(Session& s, bool stop);
+    // Forget the steps recorded since the last take() without reading them (a benchmark's
+    // steps, timed on one rank alone where take() would need every rank).
+    void discard();
 
   private:
     std::vector<torch::Tensor> m_losses;

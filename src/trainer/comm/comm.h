@@ -114,8 +114,10 @@ class GradientReducer {
     // view of its average in its bucket (no copy; the next step's backward must start from
     // dropped gradients, Session::drop_grads(), or zeroed ones).
     void finish();
-    // Turn the hooks on or off (off: gradients stay local, for measuring compute alone).
+    // Turn the all-reduce of training steps on or off (off: the hooks do nothing and
+    // Session::train_step leaves gradients local, for measuring compute alone).
     void set_enabled(bool enabled) { m_enabled = enabled; }
+    bool enabled() const { return m_enabled; }
     // All-reduce every bucket once without a backward pass (for measuring communication).
     void allreduce_all();
     // Return the number of buckets.
