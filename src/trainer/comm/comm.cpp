@@ -20,7 +20,7 @@
 #include "trainer/comm/host_group.h"
 #include "trainer/comm/host_queue.h"
 #include "trainer/comm/nccl_group.h"
-#include "trainer/comm/store_wait.h"
+#include "trainer/comm/store_port.h"
 #include "util/text.h"
 
 namespace kftrain::trainer::comm {
@@ -252,6 +252,12 @@ Comm::~Comm() = default;
 
 util::Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env,
                                                   std::chrono::milliseconds timeout) {
+    if (env.rank == 0) {
+        if (const auto why = listen_error(env.master_port); !why.empty()) {
+            return util::Error{
+                fmt::format("rank 0 cannot listen on MASTER_PORT {}: {}", env.master_port, why)};
+        }
+    }
     auto impl = std::make_unique<Impl>();
     impl->timeout = timeout;
     try {

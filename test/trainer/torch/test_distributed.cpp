@@ -168,6 +168,33 @@ TEST_CASE("a peer that never arrives makes rank 0 exit non-zero after --timeout"
     CHECK(errors[0]["message"].get<std::string>().find("cannot connect to 127.0.0.1:") == 0);
 }
 
+TEST_CASE("rank 0 whose MASTER_PORT another process holds says so and exits at once",
+          "[trainer][distributed]") {
+    TempDir dir;
+    const int held = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_ANY);
+    REQUIRE(::bind(held, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    REQUIRE(::listen(held, 4) == 0);
+    socklen_t len = sizeof addr;
+    REQUIRE(::getsockname(held, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    const auto port = std::to_string(ntohs(addr.sin_port));
+    auto args = mlp_args(100, 16, 1);
+    args.back() = "30";  // --timeout 30: the error must not wait for it
+    const auto rank0 = start_trainer(
+        dir, "rank0", args,
+        {{"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", port}, {"WORLD_SIZE", "2"}, {"RANK", "0"}});
+    CHECK(wait_exit(rank0, 20s) == 1);
+    ::close(held);
+    const auto errors = events(rank0, "error");
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0]["message"] == "rank 0 cannot listen on MASTER_PORT " + port +
+                                      ": Address already in use; another process on this host "
+                                      "holds it");
+    CHECK(read_text(rank0.err_path).find("c10d") == std::string::npos);  // no libtorch log
+}
+
 TEST_CASE("nproc-per-node 2 spawns two local ranks that train together", "[trainer][distributed]") {
     TempDir dir;
     const auto pod = start_trainer(dir, "pod", mlp_args(256, 32, 1),

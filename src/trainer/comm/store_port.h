@@ -3,7 +3,15 @@
 #include <chrono>
 #include <string>
 
+// Rank 0's store port: whether rank 0 can listen on it, and the other ranks' wait until it
+// does.
 namespace kftrain::trainer::comm {
+
+// Return why rank 0's store cannot listen on port ("" when it can): bind a socket to it on
+// every address, as the store does (IPv6 and IPv4, address reuse on), and close it again.
+// Rank 0 asks before it starts the store, whose own failure names no port variable and
+// comes after three lines of libtorch's log.
+std::string listen_error(int port);
 
 // Wait until something accepts TCP connections on host:port, trying every few milliseconds,
 // or until the deadline; return whether it did. Ranks other than 0 call it before they

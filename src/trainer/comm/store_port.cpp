@@ -1,12 +1,14 @@
-#include "trainer/comm/store_wait.h"
+#include "trainer/comm/store_port.h"
 
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <memory>
 #include <thread>
 
@@ -41,7 +43,50 @@ bool connects(const addrinfo& addr, Clock::time_point deadline) {
     return ok;
 }
 
+// Return errno of binding port on the wildcard address of family (0 on success).
+int bind_error(int family, int port) {
+    const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return errno;
+    }
+    const int on = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    int rc = 0;
+    if (family == AF_INET6) {
+        sockaddr_in6 addr{};
+        addr.sin6_family = AF_INET6;
+        addr.sin6_addr = in6addr_any;
+        addr.sin6_port = htons(static_cast<uint16_t>(port));
+        rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    } else {
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_ANY);
+        addr.sin_port = htons(static_cast<uint16_t>(port));
+        rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    }
+    const int error = rc == 0 ? 0 : errno;
+    ::close(fd);
+    return error;
+}
+
 }  // namespace
+
+std::string listen_error(int port) {
+    // The store listens on the first family that binds, IPv6 (dual stack) first.
+    int error = bind_error(AF_INET6, port);
+    if (error != 0 && error != EADDRINUSE && error != EACCES) {
+        error = bind_error(AF_INET, port);  // no IPv6 on this host
+    }
+    if (error == 0) {
+        return "";
+    }
+    std::string why = std::strerror(error);
+    if (error == EADDRINUSE) {
+        why += "; another process on this host holds it";
+    }
+    return why;
+}
 
 bool wait_until_listening(const std::string& host, int port, Clock::time_point deadline) {
     addrinfo hints{};

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 
-#include "trainer/comm/store_wait.h"
+#include "trainer/comm/store_port.h"
 
 using namespace kftrain::trainer::comm;
 using Clock = std::chrono::steady_clock;
@@ -34,6 +34,17 @@ struct LoopbackSocket {
 };
 
 }  // namespace
+
+TEST_CASE("rank 0 learns that its store port is taken, and that a free one is free",
+          "[trainer][comm]") {
+    LoopbackSocket held(true);
+    CHECK(listen_error(held.port) ==
+          "Address already in use; another process on this host holds it");
+    const int port = held.port;
+    ::close(held.fd);
+    held.fd = ::socket(AF_INET, SOCK_STREAM, 0);  // closed once, by the destructor
+    CHECK(listen_error(port) == "");
+}
 
 TEST_CASE("a rank finds rank 0's store as soon as it listens", "[trainer][comm]") {
     LoopbackSocket store(true);
