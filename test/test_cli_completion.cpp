@@ -52,6 +52,31 @@ completion::Completion complete(const Words& words) {
     names.gpus = [](const std::string& prices) {
         return std::vector<completion::Candidate>{{"a100", prices}, {"h100", prices}};
     };
+    // Replicas and trials only of the job and search the fixed names have.
+    names.replicas = [](const std::string& job) {
+        if (job != "mnist-ddp") {
+            return std::vector<completion::Candidate>{};
+        }
+        return std::vector<completion::Candidate>{{"master", "Master: 1 replica"},
+                                                  {"worker", "Worker: 2 replicas"},
+                                                  {"master-0", "Running"},
+                                                  {"worker-0", "Running"},
+                                                  {"worker-1", "Pending"}};
+    };
+    names.trials = [](const std::string& search) {
+        if (search != "mnist-tune") {
+            return std::vector<completion::Candidate>{};
+        }
+        return std::vector<completion::Candidate>{{"1", "mnist-tune-a1 Succeeded"},
+                                                  {"2", "mnist-tune-b2 Running"},
+                                                  {"mnist-tune-a1", "trial 1 Succeeded"},
+                                                  {"mnist-tune-b2", "trial 2 Running"}};
+    };
+    names.claims = [] {
+        return std::vector<completion::Candidate>{
+            {"mnist-data", "PersistentVolumeClaim"},
+            {"training-checkpoints", "PersistentVolumeClaim"}};
+    };
     return completion::complete(completion::read_line(*model.app, words), names);
 }
 
@@ -280,6 +305,61 @@ TEST_CASE("the bash script completes the cluster's LocalQueues and this machine'
     CHECK(bash_complete({"kftrain", "--local", "submit", "--queue", "ni"}) == Words{"nightly"});
 }
 
+TEST_CASE("completion offers the replicas of the job named on the line to logs --replica",
+          "[completion]") {
+    CHECK(values({"logs", "mnist-ddp", "--replica", ""}) ==
+          Words{"master", "worker", "master-0", "worker-0", "worker-1"});
+    CHECK(values({"logs", "mnist-ddp", "--replica", "w"}) ==
+          Words{"worker", "worker-0", "worker-1"});
+    CHECK(values({"logs", "--replica=worker-"}).empty());  // no job typed yet
+    CHECK(values({"logs", "--tail", "5", "mnist-ddp", "--replica=worker-"}) ==
+          Words{"worker-0", "worker-1"});
+    CHECK(values({"logs", "resnet", "--replica", ""}).empty());  // a job the backend lacks
+    // tune logs' --replica is one of a trial's job: not the search's name taken for a job.
+    CHECK(values({"tune", "logs", "mnist-ddp", "--trial", "1", "--replica", ""}).empty());
+}
+
+TEST_CASE("completion offers a search's trials to --trial, numbers first, names once typed",
+          "[completion]") {
+    CHECK(values({"tune", "logs", "mnist-tune", "--trial", ""}) == Words{"1", "2"});
+    CHECK(values({"tune", "logs", "mnist-tune", "--trial", "2"}) == Words{"2"});
+    CHECK(values({"tune", "logs", "mnist-tune", "--trial", "mnist-tune-b"}) ==
+          Words{"mnist-tune-b2"});
+    CHECK(values({"tune", "logs", "other", "--trial", ""}).empty());
+}
+
+TEST_CASE("completion offers claims to --claim of every data verb", "[completion]") {
+    for (const char* verb : {"put", "get", "ls"}) {
+        INFO(verb);
+        CHECK(values({"data", verb, "--claim", "t"}) == Words{"training-checkpoints"});
+    }
+}
+
+TEST_CASE("the bash script completes replicas, trials and claims from the cluster",
+          "[completion]") {
+    FakeCluster running("running");
+    CHECK(bash_complete({"kftrain", "logs", "mnist-ddp", "--replica", ""}, running.env()) ==
+          Words{"master", "worker", "master-0", "worker-0", "worker-1"});
+    FakeCluster search("katib-succeeded");
+    CHECK(bash_complete({"kftrain", "tune", "logs", "cifar-tune", "--trial", ""}, search.env()) ==
+          Words{"1", "2", "3", "4"});
+    auto status = search.run({"tune", "status", "cifar-tune"});
+    REQUIRE(status.code == 0);
+    const auto third = bash_complete(
+        {"kftrain", "tune", "logs", "cifar-tune", "--trial", "cifar-tune-2"}, search.env());
+    REQUIRE(third.size() == 1);
+    CHECK(contains(status.out, third[0]));  // a trial `tune status` shows
+    FakeCluster claims("data-claims");
+    CHECK(bash_complete({"kftrain", "-n", "ml-training", "data", "ls", "--claim", ""},
+                        claims.env()) == Words{"mnist-data", "training-checkpoints"});
+}
+
+TEST_CASE("the bash script completes the claims a local job file mounts", "[completion]") {
+    const std::string file = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-local.yaml";
+    CHECK(bash_complete({"kftrain", "--local", "data", "put", "-f", file, "--claim", ""}) ==
+          Words{"mnist-data", "training-checkpoints"});
+}
+
 TEST_CASE("completion asks for YAML files after -f, --template and --prices", "[completion]") {
     for (const Words& words : {Words{"render", "-f", ""}, Words{"submit", "--file", "exa"},
                                Words{"render", "--template", ""}, Words{"estimate", "--prices", ""},
@@ -391,16 +471,22 @@ TEST_CASE("the bash script completes a local job's name", "[completion]") {
     CHECK(bash_complete({"kftrain", "--local", "describe", "comp"}) == Words{"completed-here"});
 }
 
-TEST_CASE("a hanging kubectl or a broken cluster gives no job names and no noise", "[completion]") {
+TEST_CASE("a hanging kubectl or a broken cluster gives no names and no noise", "[completion]") {
     // kubectl-hangs: every get hangs; completion gives up at its deadline and prints nothing.
     for (const char* scenario : {"unreachable", "forbidden", "kubectl-hangs"}) {
         INFO(scenario);
         FakeCluster cluster(scenario);
         CHECK(bash_complete({"kftrain", "status", ""}, cluster.env()).empty());
-        auto asked = cluster.run({"__complete", "kftrain", "logs", ""});
-        CHECK(asked.code == 0);
-        CHECK(asked.out == ":4\n");
-        CHECK(asked.err.empty());
+        for (const Words& line : {Words{"logs", ""}, Words{"logs", "mnist-ddp", "--replica", ""},
+                                  Words{"tune", "logs", "cifar-tune", "--trial", ""},
+                                  Words{"data", "ls", "--claim", ""}}) {
+            Words args = {"__complete", "kftrain"};
+            args.insert(args.end(), line.begin(), line.end());
+            auto asked = cluster.run(args);
+            CHECK(asked.code == 0);
+            CHECK(asked.out == ":4\n");
+            CHECK(asked.err.empty());
+        }
     }
 }
 

@@ -103,6 +103,16 @@ int CompleteOptions::run(Context& ctx) const {
     names.jobs = [&global] { return completion::job_names(global, k_listing_deadline); };
     names.searches = [&global] { return completion::search_names(global, k_listing_deadline); };
     names.queues = [&global] { return completion::queue_names(global, k_listing_deadline); };
+    names.replicas = [&global](const std::string& job) {
+        return completion::replica_names(global, job, k_listing_deadline);
+    };
+    names.trials = [&global](const std::string& search) {
+        return completion::trial_names(global, search, k_listing_deadline);
+    };
+    const std::string job_file = completion::typed_value(line, "file");
+    names.claims = [&global, &job_file] {
+        return completion::claim_names(global, job_file, k_listing_deadline);
+    };
     names.gpus = [](const std::string& prices) { return completion::gpu_types(prices); };
     ctx.out << completion::format_completion(completion::complete(line, names));
     return k_exit_ok;

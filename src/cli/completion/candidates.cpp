@@ -85,7 +85,7 @@ void read_word(TypedLine& line, CLI::Option*& pending, CLI::Option*& optional,
         return;
     }
     if (line.after_dashes) {
-        ++line.positionals;
+        line.arguments.push_back(word);
         return;
     }
     if (word == "--") {
@@ -109,13 +109,13 @@ void read_word(TypedLine& line, CLI::Option*& pending, CLI::Option*& optional,
         }
         return;
     }
-    if (line.positionals == 0) {
+    if (line.arguments.empty()) {
         if (CLI::App* sub = find_subcommand(*line.command, word)) {
             line.command = sub;
             return;
         }
     }
-    ++line.positionals;
+    line.arguments.push_back(word);
 }
 
 // The flags CURRENT may be: the verb's and the app's, shown, not given yet unless repeatable.
@@ -171,15 +171,20 @@ std::vector<Candidate> subcommand_candidates(const TypedLine& line) {
     return verbs;
 }
 
-// Return the value typed for the flag of this long name, "" when none.
-std::string typed_value(const TypedLine& line, const std::string& long_name) {
-    std::string value;
-    for (const auto& [option, given] : line.given) {
-        if (option->check_lname(long_name)) {
-            value = given;
+// Return the candidates that are numbers while current is empty or starts with a digit, else
+// the others: a trial is given by its number or its name, and a list of both twice as long.
+std::vector<Candidate> numbers_or_names(std::vector<Candidate> candidates,
+                                        const std::string& current) {
+    const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+    const bool numbers = current.empty() || is_digit(current.front());
+    std::vector<Candidate> kept;
+    for (auto& candidate : candidates) {
+        const bool number = !candidate.value.empty() && is_digit(candidate.value.front());
+        if (number == numbers) {
+            kept.push_back(std::move(candidate));
         }
     }
-    return value;
+    return kept;
 }
 
 // Complete a value of option from where values.h says it comes.
@@ -206,6 +211,22 @@ Completion value_completion(const TypedLine& line, const CLI::Option& option,
         case ValueKind::QueueName:
             if (names.queues) {
                 completion.candidates = names.queues();
+            }
+            break;
+        case ValueKind::ReplicaName:
+            if (names.replicas && !line.arguments.empty()) {
+                completion.candidates = names.replicas(line.arguments.front());
+            }
+            break;
+        case ValueKind::TrialName:
+            if (names.trials && !line.arguments.empty()) {
+                completion.candidates =
+                    numbers_or_names(names.trials(line.arguments.front()), line.current);
+            }
+            break;
+        case ValueKind::ClaimName:
+            if (names.claims) {
+                completion.candidates = names.claims();
             }
             break;
         case ValueKind::GpuType:
@@ -240,6 +261,16 @@ void keep_matching(Completion& completion, const std::string& prefix) {
 }
 
 }  // namespace
+
+std::string typed_value(const TypedLine& line, const std::string& long_name) {
+    std::string value;
+    for (const auto& [option, given] : line.given) {
+        if (option->check_lname(long_name)) {
+            value = given;
+        }
+    }
+    return value;
+}
 
 TypedLine read_line(CLI::App& app, const std::vector<std::string>& words) {
     TypedLine line;
@@ -293,10 +324,10 @@ Completion complete(const TypedLine& line, const NameSources& names) {
     } else if (!line.after_dashes && starts_with(line.current, "-")) {
         completion.candidates = flag_candidates(line);
     } else {
-        if (line.positionals == 0 && !line.after_dashes) {
+        if (line.arguments.empty() && !line.after_dashes) {
             completion.candidates = subcommand_candidates(line);
         }
-        CLI::Option* argument = positional_at(*line.command, line.positionals);
+        CLI::Option* argument = positional_at(*line.command, line.arguments.size());
         if (argument != nullptr) {
             Completion values = value_completion(line, *argument, names);
             if (values.directive != k_no_files || completion.candidates.empty()) {

@@ -1,21 +1,30 @@
 #include "cli/completion/names.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <functional>
 #include <sstream>
 
 #include "cli/backend_select.h"
 #include "cli/cost/estimate_inputs.h"
+#include "cli/job/input.h"
+#include "cli/job/names.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/queries.h"
 #include "cli/kube/workload.h"
 #include "cli/local/queue_members.h"
+#include "cli/search/kube_search.h"
+#include "cli/search/local_search.h"
 #include "cli/search/search_store.h"
+#include "util/text.h"
 
 namespace kftrain::cli::completion {
 namespace {
 
 // The resource of Katib's Experiments, as kube_search asks kubectl for it.
 constexpr const char* k_experiments = "experiments.kubeflow.org";
+constexpr const char* k_claims = "persistentvolumeclaims";
 
 // The names in `kubectl get -o name` output ("experiment.kubeflow.org/mnist-tune"), each
 // described as what.
@@ -83,6 +92,45 @@ std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milli
     }
 }
 
+std::vector<Candidate> replica_names(const GlobalOptions& global, const std::string& job,
+                                     std::chrono::milliseconds deadline) {
+    std::ostringstream quiet;
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global) || !job::check_object_name("job name", job)) {
+        return {};
+    }
+    try {
+        auto backend = make_backend(ctx, "", global.namespace_, kube::Clock::now() + deadline);
+        auto status = backend->status_without_progress(job);
+        if (!status) {
+            return {};
+        }
+        std::vector<std::pair<std::string, int>> types;  // as met, with their counts
+        std::vector<Candidate> replicas;
+        for (const auto& replica : status->replicas) {
+            auto known = std::find_if(types.begin(), types.end(),
+                                      [&](const auto& type) { return type.first == replica.type; });
+            if (known == types.end()) {
+                types.emplace_back(replica.type, 1);
+            } else {
+                known->second += 1;
+            }
+            if (replica.name != util::to_lower(replica.type)) {  // dataset-initializer: a step
+                replicas.push_back({replica.name, replica.state});
+            }
+        }
+        std::vector<Candidate> names;
+        for (const auto& [type, count] : types) {
+            names.push_back({util::to_lower(type),
+                             fmt::format("{}: {} replica{}", type, count, count == 1 ? "" : "s")});
+        }
+        names.insert(names.end(), replicas.begin(), replicas.end());
+        return names;
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
 std::vector<Candidate> search_names(const GlobalOptions& global,
                                     std::chrono::milliseconds deadline) {
     auto here = [] {
@@ -93,6 +141,71 @@ std::vector<Candidate> search_names(const GlobalOptions& global,
         return names;
     };
     return names_here_or_on_cluster(global, deadline, here, k_experiments, "search");
+}
+
+std::vector<Candidate> trial_names(const GlobalOptions& global, const std::string& search,
+                                   std::chrono::milliseconds deadline) {
+    std::ostringstream quiet;
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global) || !job::check_object_name("search name", search)) {
+        return {};
+    }
+    try {
+        auto backend = use_local_backend(ctx, "")
+                           ? search::make_local_search(quiet)
+                           : search::make_kube_search(global, global.namespace_, std::nullopt,
+                                                      kube::Clock::now() + deadline);
+        auto status = backend->status(search);
+        if (!status) {
+            return {};
+        }
+        std::vector<Candidate> numbers;
+        std::vector<Candidate> names;
+        for (const auto& trial : status->trials) {
+            const std::string state = kftrain::tune::trial_state_name(trial.state);
+            numbers.push_back({std::to_string(trial.index), trial.name + " " + state});
+            names.push_back({trial.name, fmt::format("trial {} {}", trial.index, state)});
+        }
+        numbers.insert(numbers.end(), names.begin(), names.end());
+        return numbers;
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+std::vector<Candidate> claim_names(const GlobalOptions& global, const std::string& job_file,
+                                   std::chrono::milliseconds deadline) {
+    std::vector<manifest::Volume> volumes;
+    std::string job_backend;
+    if (!job_file.empty() && job_file != "-") {  // never read the shell's standard input
+        try {
+            job::JobInput input;
+            input.file = job_file;
+            auto spec = job::load_job(input, global);
+            if (spec) {
+                volumes = spec->volumes;
+                job_backend = spec->backend;
+            }
+        } catch (const std::exception&) {
+            return {};
+        }
+    }
+    std::ostringstream quiet;
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global)) {
+        return {};
+    }
+    if (use_local_backend(ctx, job_backend)) {
+        std::vector<Candidate> claims;
+        for (const auto& volume : volumes) {
+            if (!volume.claim.empty()) {
+                claims.push_back({volume.claim, "claim of volume " + volume.name});
+            }
+        }
+        return claims;
+    }
+    auto none = [] { return std::vector<Candidate>{}; };
+    return names_here_or_on_cluster(global, deadline, none, k_claims, "PersistentVolumeClaim");
 }
 
 std::vector<Candidate> gpu_types(const std::string& prices) {

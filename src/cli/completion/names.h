@@ -23,6 +23,23 @@ std::vector<Candidate> search_names(const GlobalOptions& global,
 // job_names: the Kueue LocalQueues of the namespace, or this machine's queues.
 std::vector<Candidate> queue_names(const GlobalOptions& global, std::chrono::milliseconds deadline);
 
+// Return the replicas `logs JOB --replica` takes, chosen and bounded as job_names: each
+// replica type of the job (master, worker, node) with its count, then each replica
+// (master-0, worker-2, node-1) with its state.
+std::vector<Candidate> replica_names(const GlobalOptions& global, const std::string& job,
+                                     std::chrono::milliseconds deadline);
+
+// Return the trials `tune logs SEARCH --trial` takes, chosen and bounded as job_names: each
+// trial's number, described by its name and state, then each trial's name.
+std::vector<Candidate> trial_names(const GlobalOptions& global, const std::string& search,
+                                   std::chrono::milliseconds deadline);
+
+// Return the claims `data put/get/ls --claim` takes, bounded as job_names: on this machine
+// the claims the job file (job_file, "" when none typed) mounts, else the namespace's
+// PersistentVolumeClaims.
+std::vector<Candidate> claim_names(const GlobalOptions& global, const std::string& job_file,
+                                   std::chrono::milliseconds deadline);
+
 // Return the GPU types of the price catalog --gpu is checked against: the file prices names,
 // else KFTRAIN_PRICES, else the built-in one; none when it cannot be read.
 std::vector<Candidate> gpu_types(const std::string& prices);

@@ -83,6 +83,15 @@ ValueSource value_source(const CLI::App& command, const CLI::Option& option) {
     if (named("algorithm")) {
         return closed(kftrain::tune::k_algorithms);
     }
+    if (named("replica") && path == "logs") {  // tune logs: the replicas of a trial's job
+        return {ValueKind::ReplicaName, {}};
+    }
+    if (named("trial")) {
+        return {ValueKind::TrialName, {}};
+    }
+    if (named("claim")) {
+        return {ValueKind::ClaimName, {}};
+    }
     if (named("gpu")) {
         return {ValueKind::GpuType, {}};
     }

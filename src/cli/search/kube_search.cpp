@@ -85,8 +85,9 @@ int trial_index(const std::string& trial) {
 // suggestion and the Trial its job (named after the trial).
 class KubeSearch : public SearchBackend {
   public:
-    KubeSearch(const GlobalOptions& global, std::string ns, std::optional<cost::Pricing> pricing)
-        : m_kubectl(kube::make_kubectl_runner(global)),
+    KubeSearch(const GlobalOptions& global, std::string ns, std::optional<cost::Pricing> pricing,
+               std::optional<kube::Clock::time_point> give_up_at)
+        : m_kubectl(kube::make_kubectl_runner(global, give_up_at)),
           m_queries(*m_kubectl, ns),
           m_namespace(std::move(ns)),
           m_pricing(std::move(pricing)) {}
@@ -260,8 +261,9 @@ class KubeSearch : public SearchBackend {
 }  // namespace
 
 std::unique_ptr<SearchBackend> make_kube_search(const GlobalOptions& global, const std::string& ns,
-                                                std::optional<cost::Pricing> pricing) {
-    return std::make_unique<KubeSearch>(global, ns, std::move(pricing));
+                                                std::optional<cost::Pricing> pricing,
+                                                std::optional<kube::Clock::time_point> give_up_at) {
+    return std::make_unique<KubeSearch>(global, ns, std::move(pricing), give_up_at);
 }
 
 }  // namespace kftrain::cli::search
