@@ -10,8 +10,8 @@ int main() {
     std::ostringstream unused;
     kftrain::cli::Context ctx{unused, unused, {}, 0};
     const auto app = kftrain::cli::make_app(ctx);
-    std::cout << kftrain::cli::view::man_page(
-        *app, {KFTRAIN_VERSION, "kubectl kftrain", "kubectl(1)"});
+    std::cout << kftrain::cli::view::man_page(*app,
+                                              {KFTRAIN_VERSION, "kubectl kftrain", "kubectl(1)"});
     std::cout.flush();
     if (!std::cout) {
         std::cerr << "kftrain-man-page: error: cannot write the man page\n";

@@ -70,8 +70,8 @@ TEST_CASE("a bad global flag exits 2 before kubectl runs", "[cli]") {
         {{"list", "-n", ""},
          "kftrain: error: --namespace: must not be empty\nRun 'kftrain list --help' for "
          "usage.\n"},
-        {{"submit", "-f", std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml",
-          "--dry-run", "--wait"},
+        {{"submit", "-f", std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml", "--dry-run",
+          "--wait"},
          "kftrain: error: --wait: a dry run creates no job to wait for (drop --dry-run or "
          "--wait)\n"},
     };

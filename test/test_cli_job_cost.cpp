@@ -91,7 +91,7 @@ TEST_CASE("a replica without a CPU request is priced as one core, and says so", 
 
 TEST_CASE("GPU replicas are priced by the type the node selector names", "[cost]") {
     auto cost = cost::job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
-                         {catalog(), ""}, at("2024-05-01T11:00:00Z"));
+                               {catalog(), ""}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->gpu == "a100");
     CHECK(cost->amount == Approx(4 * 2 * 4.0));
@@ -100,7 +100,7 @@ TEST_CASE("GPU replicas are priced by the type the node selector names", "[cost]
 
 TEST_CASE("the --gpu flag names the GPU type over the node selector", "[cost]") {
     auto cost = cost::job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
-                         {catalog(), "t4"}, at("2024-05-01T11:00:00Z"));
+                               {catalog(), "t4"}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->gpu == "t4");
     CHECK(cost->amount == Approx(4 * 2 * 0.5));

@@ -18,7 +18,7 @@ class CountingKubectl : public kube::KubectlRunner {
     explicit CountingKubectl(size_t others) : m_others(others) {}
 
     util::Result<kube::KubectlResult> run(const std::vector<std::string>& args,
-                                    const std::string&) override {
+                                          const std::string&) override {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_now += 1;
         m_max = std::max(m_max, m_now);
@@ -36,8 +36,8 @@ class CountingKubectl : public kube::KubectlRunner {
     }
 
     util::Result<kube::KubectlResult> stream(const std::vector<std::string>& args,
-                                       const util::LineCallback&,
-                                       const std::atomic<bool>*) override {
+                                             const util::LineCallback&,
+                                             const std::atomic<bool>*) override {
         return run(args, "");
     }
 
@@ -68,9 +68,9 @@ std::vector<job::ReplicaStatus> replicas(size_t workers) {
 TEST_CASE("logs without -f are grouped per replica in replica order", "[cluster][logs]") {
     CountingKubectl kubectl(2);
     std::vector<std::string> shown;
-    auto done = kube::fetch_logs(kubectl, replicas(2), job::LogOptions{}, {}, [&](const job::LogLine& line) {
-        shown.push_back(line.replica + "|" + line.text);
-    });
+    auto done = kube::fetch_logs(
+        kubectl, replicas(2), job::LogOptions{}, {},
+        [&](const job::LogLine& line) { shown.push_back(line.replica + "|" + line.text); });
     REQUIRE(done);
     CHECK(shown ==
           std::vector<std::string>{"master-0|job-master-0 line 1", "master-0|job-master-0 line 2",
@@ -94,7 +94,7 @@ TEST_CASE("a replica whose log fails is a notice; the others still print", "[clu
     chosen[1].pod = "job-broken-0";
     std::vector<job::LogLine> shown;
     auto done = kube::fetch_logs(kubectl, chosen, job::LogOptions{}, {},
-                           [&](const job::LogLine& line) { shown.push_back(line); });
+                                 [&](const job::LogLine& line) { shown.push_back(line); });
     REQUIRE_FALSE(done);
     CHECK(done.error() == "could not read the logs of 1 of 3 replicas");
     CHECK(done.error_code(0) == 4);

@@ -17,21 +17,23 @@ job::JobStatus job_from(const std::string& file) {
 }
 
 std::vector<job::ReplicaStatus> pods_from(const std::string& file,
-                                     const std::string& job = "mnist-ddp") {
+                                          const std::string& job = "mnist-ddp") {
     auto pods = kube::parse_pods(read_test_data("kube/" + file), job);
     REQUIRE(pods);
     return *pods;
 }
 
 // A job with its pods and events, diagnosed as the backend does.
-job::JobStatus diagnosed(const std::string& job, const std::string& pods, const std::string& events) {
+job::JobStatus diagnosed(const std::string& job, const std::string& pods,
+                         const std::string& events) {
     job::JobStatus status = job_from(job);
     status.replicas = pods_from(pods);
     std::set<std::string> objects = {status.name};
     for (const auto& r : status.replicas) {
         objects.insert(r.pod);
     }
-    status.diagnosis = kube::diagnose(status, kube::parse_events(read_test_data("kube/" + events), objects));
+    status.diagnosis =
+        kube::diagnose(status, kube::parse_events(read_test_data("kube/" + events), objects));
     return status;
 }
 
@@ -113,7 +115,7 @@ TEST_CASE("pods of every operator version become master-0, worker-0, worker-1", 
 
 TEST_CASE("pod selectors try the v1.6+ label first, then the older ones", "[cluster][kube]") {
     CHECK(kube::pod_selectors("x") == std::vector<std::string>{"training.kubeflow.org/job-name=x",
-                                                         "job-name=x", "pytorch-job-name=x"});
+                                                               "job-name=x", "pytorch-job-name=x"});
     auto selectors = kube::status_selectors(read_test_data("kube/job-v19-running.json"));
     REQUIRE(selectors.size() == 2);
     CHECK(selectors[0].find("training.kubeflow.org/replica-type=master") != std::string::npos);
@@ -201,13 +203,13 @@ TEST_CASE("a created job without pods says so", "[cluster][kube]") {
 
 TEST_CASE("events keep only the job's objects, newest last", "[cluster][kube]") {
     auto events = kube::parse_events(read_test_data("kube/events-v19-imagepull.json"),
-                               {"mnist-ddp", "mnist-ddp-master-0"});
+                                     {"mnist-ddp", "mnist-ddp-master-0"});
     REQUIRE(events.size() == 5);
     CHECK(events.front().reason == "SuccessfulCreatePod");
     CHECK(events.back().reason == "BackOff");
     CHECK(events.back().count == 9);
-    auto scheduler =
-        kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"), {"mnist-ddp-master-0"});
+    auto scheduler = kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
+                                        {"mnist-ddp-master-0"});
     REQUIRE(scheduler.size() == 1);
     CHECK(scheduler[0].time == "2024-05-01T10:00:01.123456Z");
     CHECK(kube::parse_events("garbage", {"x"}).empty());

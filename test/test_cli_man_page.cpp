@@ -17,9 +17,8 @@ bool has(const std::string& text, const std::string& part) {
 // Every visible verb under app, as "kftrain tune status".
 void visible_verbs(const CLI::App& app, const std::string& path,
                    std::vector<std::pair<std::string, const CLI::App*>>& found) {
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) {
-             return !s->get_name().empty() && !s->get_group().empty();
-         })) {
+    for (const CLI::App* sub : app.get_subcommands(
+             [](const CLI::App* s) { return !s->get_name().empty() && !s->get_group().empty(); })) {
         found.emplace_back(path + " " + sub->get_name(), sub);
         visible_verbs(*sub, path + " " + sub->get_name(), found);
     }
@@ -78,12 +77,14 @@ TEST_CASE("the man page has the sections of a man page and kftrain's exit codes"
     Page page;
     CHECK(page.text.rfind(".\\\" Generated from", 0) == 0);
     CHECK(has(page.text, ".TH KFTRAIN 1 \"\" \"kftrain 9.8.7\" \"User Commands\"\n"));
-    CHECK(has(page.text, ".SH NAME\nkftrain \\- train PyTorch models across many machines with "
-                         "Kubeflow\n"));
+    CHECK(has(page.text,
+              ".SH NAME\nkftrain \\- train PyTorch models across many machines with "
+              "Kubeflow\n"));
     CHECK(has(page.text, ".SH SYNOPSIS\n.B kftrain\n"));
     CHECK(has(page.text, ".B kubectl kftrain\n"));
-    for (const char* section : {".SH DESCRIPTION\n", ".SH OPTIONS\n", ".SH COMMANDS\n",
-                                ".SH EXAMPLES\n", ".SH EXIT STATUS\n", ".SH SEE ALSO\nkubectl(1)\n"}) {
+    for (const char* section :
+         {".SH DESCRIPTION\n", ".SH OPTIONS\n", ".SH COMMANDS\n", ".SH EXAMPLES\n",
+          ".SH EXIT STATUS\n", ".SH SEE ALSO\nkubectl(1)\n"}) {
         CHECK(has(page.text, section));
     }
     CHECK(has(page.text, ".TP\n.B 0\nok\n"));
@@ -98,8 +99,8 @@ TEST_CASE("the man page has the sections of a man page and kftrain's exit codes"
             INFO(line);
             CHECK((line.rfind(".\\\"", 0) == 0 || line.rfind(".TH ", 0) == 0 ||
                    line.rfind(".SH", 0) == 0 || line.rfind(".SS", 0) == 0 || line == ".PP" ||
-                   line == ".TP" || line.rfind(".B ", 0) == 0 || line == ".br" ||
-                   line == ".RS 4" || line == ".RE" || line == ".nf" || line == ".fi"));
+                   line == ".TP" || line.rfind(".B ", 0) == 0 || line == ".br" || line == ".RS 4" ||
+                   line == ".RE" || line == ".nf" || line == ".fi"));
         }
     }
 }

@@ -223,8 +223,7 @@ TEST_CASE("a trial's job sets its values, metric lines and its own checkpoint di
         "name: mnist\ntrainer:\n  lr: \"0.01\"\n  epochs: 2\n  checkpointDir: /ckpt/\n", "job.yaml",
         {});
     REQUIRE(job.ok());
-    auto trial =
-        tune::trial_job_spec(*job, {{"lr", "0.05"}, {"momentum", "0.7"}}, "mnist-tune-3");
+    auto trial = tune::trial_job_spec(*job, {{"lr", "0.05"}, {"momentum", "0.7"}}, "mnist-tune-3");
     CHECK(trial.name == "mnist-tune-3");
     CHECK(trial.trainer_value("lr", "") == "0.05");
     CHECK(trial.trainer_value("momentum", "") == "0.7");
@@ -234,8 +233,7 @@ TEST_CASE("a trial's job sets its values, metric lines and its own checkpoint di
     CHECK(job->trainer_value("checkpointDir", "") == "/ckpt/");
 }
 
-TEST_CASE("a grid search tries each point in order; run again, it is replaced",
-          "[search][local]") {
+TEST_CASE("a grid search tries each point in order; run again, it is replaced", "[search][local]") {
     LocalJobs jobs;
     std::ostringstream notes;
     auto searches = make_searches(notes);

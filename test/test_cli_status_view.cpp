@@ -113,7 +113,8 @@ TEST_CASE("a job waiting in its queue has run for no time yet", "[cluster][view]
     CHECK(*job::job_duration(s, at("2024-05-02T00:00:00Z")) > 0.0);
 }
 
-TEST_CASE("list prints one row per job with its kind, with namespaces under -A", "[cluster][view]") {
+TEST_CASE("list prints one row per job with its kind, with namespaces under -A",
+          "[cluster][view]") {
     job::JobStatus other = running_job();
     other.name = "cifar";
     other.kind = "TrainJob";
@@ -122,7 +123,8 @@ TEST_CASE("list prints one row per job with its kind, with namespaces under -A",
     other.counts = {{"Master", {0, 1, 0}}};
     other.replicas_wanted = 0;
     std::ostringstream out;
-    view::print_list(out, {running_job(), other}, view::OutputFormat::Table, true, at("2024-05-01T11:00:00Z"));
+    view::print_list(out, {running_job(), other}, view::OutputFormat::Table, true,
+                     at("2024-05-01T11:00:00Z"));
     CHECK(out.str() ==
           "NAMESPACE    NAME       KIND        STATE      REPLICAS  AGE\n"
           "ml-training  mnist-ddp  PyTorchJob  Running    2/2       1h0m\n"

@@ -16,11 +16,11 @@ bool has(const std::string& text, const std::string& part) {
 }  // namespace
 
 TEST_CASE("tune --dry-run prints the Experiment and runs nothing", "[cli][tune]") {
-    auto run = run_kftrain({"tune", "-f", k_example, "--param", "lr=0.001:0.1:log", "--param",
-                            "momentum=0.5:0.95", "--param", "batchSize=32,64,128", "--objective",
-                            "accuracy:maximize", "--goal", "0.99", "--name", "mnist-tune",
-                            "--dry-run"},
-                           {{"KFTRAIN_KUBECTL", "/nonexistent/kubectl"}});
+    auto run =
+        run_kftrain({"tune", "-f", k_example, "--param", "lr=0.001:0.1:log", "--param",
+                     "momentum=0.5:0.95", "--param", "batchSize=32,64,128", "--objective",
+                     "accuracy:maximize", "--goal", "0.99", "--name", "mnist-tune", "--dry-run"},
+                    {{"KFTRAIN_KUBECTL", "/nonexistent/kubectl"}});
     CHECK(run.err.empty());
     REQUIRE(run.code == 0);
     CHECK(kftrain::test::matches_golden("mnist-tune-experiment.yaml", run.out));
@@ -48,8 +48,8 @@ TEST_CASE("bad tune input exits 2 naming the flag, and nothing starts", "[cli][t
          "lr=0.001:0.1:log) or tune.params in the job file\n"},
         {{"tune", "-f", k_example, "--param", "lr=0.1:0.01"},
          "kftrain: error: --param lr=0.1:0.01: min 0.1 must be below max 0.01\n"},
-        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--max-trials", "2", "--parallel",
-          "3", "--max-failed-trials", "1"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--max-trials", "2", "--parallel", "3",
+          "--max-failed-trials", "1"},
          "kftrain: error: --parallel (tune.parallel) 3: must be at most --max-trials "
          "(tune.maxTrials) 2\n"},
         {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--dry-run=everything"},
@@ -67,8 +67,8 @@ TEST_CASE("bad tune input exits 2 naming the flag, and nothing starts", "[cli][t
 
 TEST_CASE("tune status of an unknown local search exits 3", "[cli][tune]") {
     const std::string state = kftrain::test::make_temp_dir();
-    auto run = run_kftrain({"tune", "status", "nothing-here", "--local"},
-                           {{"XDG_STATE_HOME", state}});
+    auto run =
+        run_kftrain({"tune", "status", "nothing-here", "--local"}, {{"XDG_STATE_HOME", state}});
     CHECK(run.code == 3);
     CHECK(has(run.err, "kftrain: error: search nothing-here not found on this machine"));
 }

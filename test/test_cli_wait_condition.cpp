@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "cli/view/time_text.h"
 #include "cli/job/wait_condition.h"
+#include "cli/view/time_text.h"
 
 using namespace kftrain::cli;
 

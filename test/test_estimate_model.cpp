@@ -246,8 +246,8 @@ TEST_CASE("estimate adds start-up, rendezvous, warm-up, evaluation and checkpoin
     in.run.checkpoints = true;
     in.run.checkpoint_s = 0.1;
     const SizeEstimate one = estimate_size(in, 1);
-    CHECK(one.rendezvous_s == 0);                  // nobody to connect to
-    CHECK(one.eval_s == Approx(1.0));              // the whole test set on one process
+    CHECK(one.rendezvous_s == 0);      // nobody to connect to
+    CHECK(one.eval_s == Approx(1.0));  // the whole test set on one process
     CHECK(one.checkpoints == 3);
     CHECK(one.total_s == Approx(2 + 0.25 + 3 * (one.epoch_s + 1.0) + 0.3));
     const SizeEstimate three = estimate_size(in, 3);

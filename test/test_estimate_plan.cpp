@@ -76,8 +76,7 @@ TEST_CASE("estimate plan compares 1, 2, 4, 8, 16 and the job's replicas by defau
     CHECK(plan->input.replicas == std::vector<int>{1, 2, 3, 4, 8, 16});
     PlanFlags flags;
     flags.workers = {8, 2, 2, 32};
-    CHECK(make_plan(cpu_job(), flags, {}, catalog())->input.replicas ==
-          std::vector<int>{2, 8, 32});
+    CHECK(make_plan(cpu_job(), flags, {}, catalog())->input.replicas == std::vector<int>{2, 8, 32});
 }
 
 TEST_CASE("estimate plan takes samples per epoch as the trainer does", "[estimate]") {
@@ -215,14 +214,17 @@ TEST_CASE("estimate plan halves the gradient bytes where gradCompression puts 16
     const int64_t full = 4799528;
     const std::vector<Case> cases{
         {"none", false, false, full, ""},
-        {"fp16", false, false, full / 2, "trainer.gradCompression fp16: half the gradients on the wire"},
-        {"bf16", true, false, full / 2, "trainer.gradCompression bf16: half the gradients on the wire"},
+        {"fp16", false, false, full / 2,
+         "trainer.gradCompression fp16: half the gradients on the wire"},
+        {"bf16", true, false, full / 2,
+         "trainer.gradCompression bf16: half the gradients on the wire"},
         {"bf16", false, false, full,
          "trainer.gradCompression bf16: not halved, Gloo in libtorch 1.13 sends it as fp32"},
         {"fp16", false, true, full,
          "trainer.gradCompression fp16: not halved, the replicas share this machine's memory "
          "(fp32)"},
-        {"fp16", true, true, full / 2, "trainer.gradCompression fp16: half the gradients on the wire"},
+        {"fp16", true, true, full / 2,
+         "trainer.gradCompression fp16: half the gradients on the wire"},
     };
     for (const auto& c : cases) {
         INFO(c.compression << " gpu " << c.gpu << " local " << c.local);

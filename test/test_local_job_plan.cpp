@@ -100,8 +100,8 @@ TEST_CASE("plan_job runs what the rendered manifest says, not the job file", "[l
     spec.mlflow.tracking_uri = "http://mlflow:5000";
     auto job = rendered(spec);
     // What a custom template or a cluster-side tweak would change: args and env of the Worker.
-    YAML::Node worker = job.manifest["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]
-                                    ["containers"][0];
+    YAML::Node worker =
+        job.manifest["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0];
     worker["args"].push_back("/data/worker-only");
     YAML::Node extra;
     extra["name"] = "FROM_TEMPLATE";
@@ -127,8 +127,7 @@ TEST_CASE("plan_job runs what the rendered manifest says, not the job file", "[l
     CHECK(master.env.count("TOKEN") == 0);  // a Secret reference is not set locally
 }
 
-TEST_CASE("plan_job refuses a manifest whose container it cannot run, naming the path",
-          "[local]") {
+TEST_CASE("plan_job refuses a manifest whose container it cannot run, naming the path", "[local]") {
     auto spec = trainer_job();
     spec.command = {"sh"};
     auto job = rendered(spec);

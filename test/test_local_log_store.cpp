@@ -5,11 +5,11 @@
 #include "cli/local/state_dir.h"
 #include "cli/view/time_text.h"
 
-using kftrain::cli::view::parse_duration;
 using kftrain::cli::local::LogRecord;
 using kftrain::cli::local::parse_log_record;
 using kftrain::cli::local::replica_matches;
 using kftrain::cli::local::tail_per_replica;
+using kftrain::cli::view::parse_duration;
 namespace job = kftrain::cli::job;
 namespace view = kftrain::cli::view;
 

@@ -9,7 +9,8 @@ using kftrain::cli::local::read_replica_containers;
 namespace {
 
 YAML::Node manifest_of(const kftrain::manifest::JobSpec& spec) {
-    auto manifest = kftrain::manifest::render_job(spec, kftrain::manifest::default_template(spec.kind));
+    auto manifest =
+        kftrain::manifest::render_job(spec, kftrain::manifest::default_template(spec.kind));
     REQUIRE(manifest.ok());
     return *manifest;
 }

@@ -2,8 +2,8 @@
 
 #include "cli/local/replica_env.h"
 
-using kftrain::cli::local::Ports;
 using kftrain::cli::local::operator_environment;
+using kftrain::cli::local::Ports;
 using kftrain::cli::local::replica_refs;
 using kftrain::cli::local::world_size;
 using kftrain::manifest::JobSpec;

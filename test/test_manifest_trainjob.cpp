@@ -76,9 +76,8 @@ TEST_CASE("kind TrainJob maps every job-file key to its TrainJob place", "[manif
     CHECK(trainer["numProcPerNode"] == 1);
     CHECK(trainer["command"] == json{"kftrain-trainer"});
     CHECK(trainer["args"].back() == "json");
-    CHECK(trainer["resourcesPerNode"] ==
-          json{{"requests", {{"cpu", "4"}, {"memory", "8Gi"}}},
-               {"limits", {{"cpu", "4"}, {"memory", "12Gi"}}}});
+    CHECK(trainer["resourcesPerNode"] == json{{"requests", {{"cpu", "4"}, {"memory", "8Gi"}}},
+                                              {"limits", {{"cpu", "4"}, {"memory", "12Gi"}}}});
     // MLflow settings reach the trainer's env, credentials by Secret reference only.
     json token = json::object();
     for (const auto& var : trainer["env"]) {
@@ -90,11 +89,12 @@ TEST_CASE("kind TrainJob maps every job-file key to its TrainJob place", "[manif
 
     json pod = node_pod(doc);
     CHECK(pod["metadata"]["labels"]["kftrain.io/job-name"] == "mnist-ddp");
-    CHECK(pod["spec"]["containers"] ==
-          json::array({{{"name", "node"},
-                        {"volumeMounts",
-                         json::array({{{"name", "data"}, {"mountPath", "/data"}, {"readOnly", true}},
-                                      {{"name", "checkpoints"}, {"mountPath", "/checkpoints"}}})}}}));
+    CHECK(
+        pod["spec"]["containers"] ==
+        json::array({{{"name", "node"},
+                      {"volumeMounts",
+                       json::array({{{"name", "data"}, {"mountPath", "/data"}, {"readOnly", true}},
+                                    {{"name", "checkpoints"}, {"mountPath", "/checkpoints"}}})}}}));
     CHECK(pod["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] == "mnist-data");
     CHECK(pod["spec"]["imagePullSecrets"] == json::array({{{"name", "registry-credentials"}}}));
     CHECK(pod["spec"]["nodeSelector"]["node.kubernetes.io/instance-type"] == "c6i.2xlarge");
@@ -102,8 +102,9 @@ TEST_CASE("kind TrainJob maps every job-file key to its TrainJob place", "[manif
 }
 
 TEST_CASE("a TrainJob takes its runtime, suspend and GPUs from the job file", "[manifest]") {
-    json doc = render(load("name: a\nruntime: TrainingRuntime/team-torch\nreplicas: 3\n"
-                           "resources:\n  gpus: 2\nrunPolicy:\n  suspend: true\n"));
+    json doc =
+        render(load("name: a\nruntime: TrainingRuntime/team-torch\nreplicas: 3\n"
+                    "resources:\n  gpus: 2\nrunPolicy:\n  suspend: true\n"));
     CHECK(doc["spec"]["runtimeRef"]["kind"] == "TrainingRuntime");
     CHECK(doc["spec"]["runtimeRef"]["name"] == "team-torch");
     CHECK(doc["spec"]["suspend"] == true);

@@ -44,12 +44,14 @@ std::string field(const std::string& info, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("cpack -G DEB makes kftrain_<version>_<arch>.deb with Debian Depends and the "
-          "installed layout", "[packaging]") {
+TEST_CASE(
+    "cpack -G DEB makes kftrain_<version>_<arch>.deb with Debian Depends and the "
+    "installed layout",
+    "[packaging]") {
     const std::string out = kftrain::test::make_temp_dir();
     const CliRun pack = run_program({KFTRAIN_CPACK_COMMAND, "-G", "DEB", "--config",
-                                     std::string(KFTRAIN_BUILD_DIR) + "/CPackConfig.cmake",
-                                     "-B", out, "-D", "CPACK_COMPONENTS_ALL=cli"});
+                                     std::string(KFTRAIN_BUILD_DIR) + "/CPackConfig.cmake", "-B",
+                                     out, "-D", "CPACK_COMPONENTS_ALL=cli"});
     INFO(pack.out << pack.err);
     REQUIRE(pack.code == 0);
     const CliRun arch = run_program({"dpkg", "--print-architecture"});
@@ -69,7 +71,8 @@ TEST_CASE("cpack -G DEB makes kftrain_<version>_<arch>.deb with Debian Depends a
           "train PyTorch models across many machines with Kubeflow");
     CHECK(has(info.out, "kftrain is a kubectl-style command-line tool."));
     const std::string depends = field(info.out, "Depends");
-    for (const char* library : {"libc6 (>=", "libstdc++6 (>=", "libyaml-cpp0.7 (>=", "libfmt9 (>="}) {
+    for (const char* library :
+         {"libc6 (>=", "libstdc++6 (>=", "libyaml-cpp0.7 (>=", "libfmt9 (>="}) {
         CHECK(has(depends, library));
     }
     CHECK(has(field(info.out, "Recommends"), "kubectl"));
@@ -81,8 +84,9 @@ TEST_CASE("cpack -G DEB makes kftrain_<version>_<arch>.deb with Debian Depends a
          {"./usr/bin/kftrain\n", "./usr/bin/kubectl-kftrain -> kftrain\n",
           "./usr/share/kftrain/templates/pytorchjob.yaml\n",
           "./usr/share/kftrain/templates/trainjob.yaml\n",
-          "./usr/share/doc/kftrain/examples/mnist-ddp.yaml\n", "./usr/share/doc/kftrain/copyright\n",
-          "./usr/share/man/man1/kftrain.1.gz\n", "./usr/share/bash-completion/completions/kftrain\n",
+          "./usr/share/doc/kftrain/examples/mnist-ddp.yaml\n",
+          "./usr/share/doc/kftrain/copyright\n", "./usr/share/man/man1/kftrain.1.gz\n",
+          "./usr/share/bash-completion/completions/kftrain\n",
           "./usr/share/zsh/vendor-completions/_kftrain\n",
           "./usr/share/fish/vendor_completions.d/kftrain.fish\n"}) {
         CHECK(has(contents.out, path));

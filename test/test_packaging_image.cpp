@@ -91,9 +91,10 @@ fs::path resolve_in(const fs::path& root, fs::path path) {
 
 }  // namespace
 
-TEST_CASE("collect-runtime.sh gathers a program, every library it loads and the CA certificates "
-          "into a tree the loader needs nothing outside of",
-          "[packaging][image]") {
+TEST_CASE(
+    "collect-runtime.sh gathers a program, every library it loads and the CA certificates "
+    "into a tree the loader needs nothing outside of",
+    "[packaging][image]") {
     const fs::path root = fs::path(kftrain::test::make_temp_dir()) / "root";
     const std::string script =
         std::string(KFTRAIN_SOURCE_DIR) + "/packaging/image/collect-runtime.sh";
@@ -132,8 +133,8 @@ TEST_CASE("collect-runtime.sh gathers a program, every library it loads and the 
     }
     const std::string loader = loader_path(ldd.out);
     REQUIRE(!loader.empty());
-    const CliRun listed = run_program({loader, "--inhibit-cache", "--library-path", library_path,
-                                       "--list", program.string()});
+    const CliRun listed = run_program(
+        {loader, "--inhibit-cache", "--library-path", library_path, "--list", program.string()});
     INFO(listed.out << listed.err);
     REQUIRE(listed.code == 0);
     CHECK(listed.out.find("not found") == std::string::npos);

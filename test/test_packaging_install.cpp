@@ -60,9 +60,8 @@ fs::path install_build() {
 // The visible verbs and subverbs of kftrain, as "render", "tune status".
 std::vector<std::string> verbs(const CLI::App& app, const std::string& path = "") {
     std::vector<std::string> found;
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) {
-             return !s->get_name().empty() && !s->get_group().empty();
-         })) {
+    for (const CLI::App* sub : app.get_subcommands(
+             [](const CLI::App* s) { return !s->get_name().empty() && !s->get_group().empty(); })) {
         const std::string name = path.empty() ? sub->get_name() : path + " " + sub->get_name();
         found.push_back(name);
         for (const std::string& below : verbs(*sub, name)) {
@@ -74,8 +73,10 @@ std::vector<std::string> verbs(const CLI::App& app, const std::string& path = ""
 
 }  // namespace
 
-TEST_CASE("cmake --install lays out kftrain, kubectl-kftrain, templates, examples, "
-          "completions and the man page", "[packaging]") {
+TEST_CASE(
+    "cmake --install lays out kftrain, kubectl-kftrain, templates, examples, "
+    "completions and the man page",
+    "[packaging]") {
     const fs::path prefix = install_build();
 
     const fs::path kftrain = prefix / "bin/kftrain";

@@ -53,7 +53,8 @@ json substituted_trial(const YAML::Node& doc) {
         {"${trialParameters.momentum}", "0.71"},
         {"${trialParameters.batchSize}", "64"}};
     for (const auto& [placeholder, value] : values) {
-        for (auto at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder)) {
+        for (auto at = text.find(placeholder); at != std::string::npos;
+             at = text.find(placeholder)) {
             text.replace(at, placeholder.size(), value);
         }
     }
@@ -100,7 +101,8 @@ TEST_CASE("the Experiment has the shape of Katib's own examples", "[tune]") {
         const json& template_ours = ours["spec"]["trialTemplate"];
         const json& template_example = example["spec"]["trialTemplate"];
         CHECK(template_ours["primaryContainerName"] == template_example["primaryContainerName"]);
-        CHECK(template_ours["trialSpec"]["apiVersion"] == template_example["trialSpec"]["apiVersion"]);
+        CHECK(template_ours["trialSpec"]["apiVersion"] ==
+              template_example["trialSpec"]["apiVersion"]);
         CHECK(template_ours["trialSpec"]["kind"] == template_example["trialSpec"]["kind"]);
         // Katib keeps feasible spaces as strings.
         for (const auto& parameter : ours["spec"]["parameters"]) {
@@ -182,7 +184,9 @@ TEST_CASE("Katib's trial template checks catch a broken Experiment", "[tune]") {
          },
          "spec.trialTemplate: ${trialParameters.batchSize} has no trialParameter"},
         {"a reference to no parameter",
-         [](YAML::Node& e) { e["spec"]["trialTemplate"]["trialParameters"][1]["reference"] = "lrate"; },
+         [](YAML::Node& e) {
+             e["spec"]["trialTemplate"]["trialParameters"][1]["reference"] = "lrate";
+         },
          "spec.trialTemplate.trialParameters[1].reference: lrate is not in spec.parameters"},
         {"a named trialSpec",
          [](YAML::Node& e) { e["spec"]["trialTemplate"]["trialSpec"]["metadata"]["name"] = "x"; },

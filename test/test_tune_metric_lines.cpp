@@ -19,7 +19,8 @@ std::vector<std::pair<std::string, double>> pairs(const std::string& line) {
 TEST_CASE("Katib's default filter reads name=value pairs from a line", "[tune]") {
     using P = std::vector<std::pair<std::string, double>>;
     CHECK(pairs("accuracy=0.971200 loss=0.084300") == P{{"accuracy", 0.9712}, {"loss", 0.0843}});
-    CHECK(pairs("epoch 3: accuracy = 0.5, val-loss=1e-3") == P{{"accuracy", 0.5}, {"val-loss", 0.001}});
+    CHECK(pairs("epoch 3: accuracy = 0.5, val-loss=1e-3") ==
+          P{{"accuracy", 0.5}, {"val-loss", 0.001}});
     CHECK(pairs("accuracy=1 loss=0") == P{{"accuracy", 1}, {"loss", 0}});
     CHECK(pairs("loss=-2.5E+2") == P{{"loss", -250}});
 }

@@ -56,9 +56,10 @@ TEST_CASE("a bad space names the flag, the value and why", "[tune]") {
          "--param lrr=0.1:1: \"lrr\" is not a trainer setting kftrain tunes (did you mean lr?); "
          "tunable: model, epochs, batchSize, lr, optimizer, momentum, weightDecay, scaleLr, "
          "warmupEpochs, lrStep, lrGamma, seed, samples"},
-        {"dataDir=/a,/b", "--param dataDir=/a,/b: \"dataDir\" is not a trainer setting kftrain "
-                          "tunes; tunable: model, epochs, batchSize, lr, optimizer, momentum, "
-                          "weightDecay, scaleLr, warmupEpochs, lrStep, lrGamma, seed, samples"},
+        {"dataDir=/a,/b",
+         "--param dataDir=/a,/b: \"dataDir\" is not a trainer setting kftrain "
+         "tunes; tunable: model, epochs, batchSize, lr, optimizer, momentum, "
+         "weightDecay, scaleLr, warmupEpochs, lrStep, lrGamma, seed, samples"},
         {"lr=0.1:x", "--param lr=0.1:x: max must be a number (got \"x\")"},
         {"lr=0.1:0.01", "--param lr=0.1:0.01: min 0.1 must be below max 0.01"},
         {"lr=0.001:20", "--param lr=0.001:20: max 20 is above trainer.lr's largest value 10"},
@@ -74,12 +75,14 @@ TEST_CASE("a bad space names the flag, the value and why", "[tune]") {
         {"epochs=1.5:3", "--param epochs=1.5:3: min must be an integer (got \"1.5\")"},
         {"batchSize=32,,64", "--param batchSize=32,,64: an empty value in the list \"32,,64\""},
         {"batchSize=32,32", "--param batchSize=32,32: 32 is listed twice"},
-        {"batchSize=0,32", "--param batchSize=0,32: value 0 is below trainer.batchSize's smallest "
-                           "value 1"},
+        {"batchSize=0,32",
+         "--param batchSize=0,32: value 0 is below trainer.batchSize's smallest "
+         "value 1"},
         {"optimizer=sgd,adamw",
          "--param optimizer=sgd,adamw: trainer.optimizer must be one of sgd, adam (got \"adamw\")"},
-        {"optimizer=a:b", "--param optimizer=a:b: trainer.optimizer is a string: give its values "
-                          "as a list (A,B,C), not a range"},
+        {"optimizer=a:b",
+         "--param optimizer=a:b: trainer.optimizer is a string: give its values "
+         "as a list (A,B,C), not a range"},
         {"scaleLr=yes", "--param scaleLr=yes: trainer.scaleLr is true or false (got \"yes\")"},
     };
     for (const auto& c : cases) {

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <limits>
 
 #include "manifest/load.h"
@@ -116,44 +115,61 @@ TEST_CASE("a search Katib's webhook would refuse is refused before anything star
         std::string message;
     };
     const std::vector<Case> cases = {
-        {"a name Katib refuses", {"lr=0.01:0.1"}, [](auto& s) { s.name = "Mnist_Tune"; },
+        {"a name Katib refuses",
+         {"lr=0.01:0.1"},
+         [](auto& s) { s.name = "Mnist_Tune"; },
          "--name (tune.name, default the job's name) \"Mnist_Tune\": a search's name must be "
          "lower-case letters, digits and '-', start with a letter, end with a letter or digit, "
          "and be at most 40 characters (Katib's limit)"},
-        {"a name over 40 characters", {"lr=0.01:0.1"},
+        {"a name over 40 characters",
+         {"lr=0.01:0.1"},
          [](auto& s) { s.name = std::string(41, 'a'); },
          "--name (tune.name, default the job's name) \"" + std::string(41, 'a') +
              "\": a search's name must be lower-case letters, digits and '-', start with a "
              "letter, end with a letter or digit, and be at most 40 characters (Katib's limit)"},
-        {"no trials", {"lr=0.01:0.1"}, [](auto& s) { s.max_trials = 0; },
+        {"no trials",
+         {"lr=0.01:0.1"},
+         [](auto& s) { s.max_trials = 0; },
          "--max-trials (tune.maxTrials): must be greater than 0 (got 0)"},
-        {"no parallel trials", {"lr=0.01:0.1"}, [](auto& s) { s.parallel = 0; },
+        {"no parallel trials",
+         {"lr=0.01:0.1"},
+         [](auto& s) { s.parallel = 0; },
          "--parallel (tune.parallel): must be greater than 0 (got 0)"},
-        {"negative failures", {"lr=0.01:0.1"}, [](auto& s) { s.max_failed_trials = -1; },
+        {"negative failures",
+         {"lr=0.01:0.1"},
+         [](auto& s) { s.max_failed_trials = -1; },
          "--max-failed-trials (tune.maxFailedTrials): must not be less than 0 (got -1)"},
-        {"more parallel than trials", {"lr=0.01:0.1"},
+        {"more parallel than trials",
+         {"lr=0.01:0.1"},
          [](auto& s) {
              s.max_trials = 2;
              s.parallel = 3;
              s.max_failed_trials = 1;
          },
          "--parallel (tune.parallel) 3: must be at most --max-trials (tune.maxTrials) 2"},
-        {"more failures than trials", {"lr=0.01:0.1"},
+        {"more failures than trials",
+         {"lr=0.01:0.1"},
          [](auto& s) {
              s.max_trials = 2;
              s.parallel = 1;
          },
          "--max-failed-trials (tune.maxFailedTrials) 3: must be at most --max-trials "
          "(tune.maxTrials) 2"},
-        {"an accuracy goal above 1", {"lr=0.01:0.1"}, [](auto& s) { s.objective.goal = 99; },
+        {"an accuracy goal above 1",
+         {"lr=0.01:0.1"},
+         [](auto& s) { s.objective.goal = 99; },
          "--goal (tune.goal) 99: accuracy is a fraction from 0 to 1"},
-        {"a goal that is no number", {"lr=0.01:0.1"},
+        {"a goal that is no number",
+         {"lr=0.01:0.1"},
          [](auto& s) { s.objective.goal = std::numeric_limits<double>::quiet_NaN(); },
          "--goal (tune.goal) nan: must be a finite number"},
-        {"grid without a step", {"lr=0.01:0.1"}, [](auto& s) { s.algorithm = "grid"; },
+        {"grid without a step",
+         {"lr=0.01:0.1"},
+         [](auto& s) { s.algorithm = "grid"; },
          "--param lr=0.01:0.1: grid search needs a step for a range of numbers, e.g. "
          "lr=0.01:0.1:step=S (Katib's grid requires it)"},
-        {"grid smaller than the trials", {"batchSize=32,64", "optimizer=sgd,adam"},
+        {"grid smaller than the trials",
+         {"batchSize=32,64", "optimizer=sgd,adam"},
          [](auto& s) { s.algorithm = "grid"; },
          "--max-trials (tune.maxTrials) 12: the grid has only 4 points; lower it to 4 or widen "
          "the grid"},

@@ -12,7 +12,6 @@
 #include "cli/describe_cmd.h"
 #include "cli/estimate_cmd.h"
 #include "cli/exit_codes.h"
-#include "cli/view/help_format.h"
 #include "cli/init_cmd.h"
 #include "cli/list_cmd.h"
 #include "cli/local/supervise_cmd.h"
@@ -27,6 +26,7 @@
 #include "cli/suspend_cmd.h"
 #include "cli/tune_cmd.h"
 #include "cli/version_cmd.h"
+#include "cli/view/help_format.h"
 #include "cli/wait_cmd.h"
 #include "manifest/suggest.h"
 

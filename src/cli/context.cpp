@@ -24,9 +24,9 @@ bool is_request_timeout(const std::string& text) {
 
 util::Status check_global_options(const GlobalOptions& global) {
     if (!global.request_timeout.empty() && !is_request_timeout(global.request_timeout)) {
-        return util::error(fmt::format(
-            "--request-timeout: not a duration such as 30s, 2m or 0 (got {})",
-            global.request_timeout));
+        return util::error(
+            fmt::format("--request-timeout: not a duration such as 30s, 2m or 0 (got {})",
+                        global.request_timeout));
     }
     if (!global.namespace_.empty() && !manifest::is_dns1123_label(global.namespace_)) {
         return util::error(fmt::format(
@@ -41,7 +41,6 @@ util::Status check_global_options(const GlobalOptions& global) {
     }
     return util::ok_status();
 }
-
 
 int report_error(Context& ctx, const std::string& message, int code) {
     ctx.err << "kftrain: error: " << message << "\n";

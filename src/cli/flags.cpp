@@ -47,8 +47,8 @@ util::Result<double> parse_interval(const std::string& flag, const std::string& 
                                     const std::string& example) {
     auto seconds = view::parse_duration(text);
     if (!seconds || *seconds <= 0) {
-        return util::error(
-            fmt::format("{}: must be a positive duration such as {} (got {})", flag, example, text));
+        return util::error(fmt::format("{}: must be a positive duration such as {} (got {})", flag,
+                                       example, text));
     }
     return *seconds;
 }

@@ -39,8 +39,8 @@ util::Status InitOptions::validate() {
     if (!kind_text.empty()) {
         auto parsed = manifest::parse_kind(kind_text);
         if (!parsed) {
-            return util::error(fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices,
-                                           kind_text));
+            return util::error(
+                fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices, kind_text));
         }
         kind = *parsed;
     }

@@ -13,9 +13,9 @@ namespace kftrain::cli {
 // Everything `kftrain render` takes.
 struct RenderOptions {
     job::JobInput job;
-    std::string output;                                  // -o as typed
+    std::string output;                                    // -o as typed
     view::OutputFormat format = view::OutputFormat::Yaml;  // derived: -o parsed
-    job::RenderedJob rendered;                           // derived: the job file, rendered
+    job::RenderedJob rendered;                             // derived: the job file, rendered
 
     // Load and render the job file (errors name the file, line and field).
     util::Status complete(const Context& ctx);

@@ -8,11 +8,11 @@
 #include "cli/backend_select.h"
 #include "cli/exit_codes.h"
 #include "cli/flags.h"
-#include "cli/verb.h"
-#include "cli/view/manifest_text.h"
 #include "cli/job/follow.h"
 #include "cli/job/interrupt.h"
 #include "cli/local/local_backend.h"
+#include "cli/verb.h"
+#include "cli/view/manifest_text.h"
 #include "cli/wait_cmd.h"
 #include "manifest/credentials.h"
 
@@ -115,8 +115,7 @@ util::Status SubmitOptions::validate() {
     for (const auto& name : env_from_shell) {
         if (!is_variable_name(name)) {
             return util::error(fmt::format(
-                "--env-from-shell: must be a variable name: letters, digits and _ (got {})",
-                name));
+                "--env-from-shell: must be a variable name: letters, digits and _ (got {})", name));
         }
     }
     if (stop_on_interrupt && !follow) {

@@ -15,14 +15,14 @@ namespace kftrain::cli {
 // Everything `kftrain submit` takes.
 struct SubmitOptions {
     job::JobInput job;
-    std::string dry_run = "none";    // --dry-run as typed: none, "" or client (print), server
-    bool replace = false;            // local: replace a running job of the same name
+    std::string dry_run = "none";  // --dry-run as typed: none, "" or client (print), server
+    bool replace = false;          // local: replace a running job of the same name
     std::vector<std::string> env_from_shell;  // local: variables passed from the shell
-    bool follow = false;             // stream the logs until the job ends
-    bool wait = false;               // wait until the job succeeds (exit 0) or fails (1)
-    bool stop_on_interrupt = false;  // with --follow: Ctrl-C stops the job too
-    bool no_progress = false;        // with --follow: plain lines, no live progress lines
-    cost::CostGuard cost;            // --max-cost (estimate feature, cli/cost/cost_guard.h)
+    bool follow = false;                      // stream the logs until the job ends
+    bool wait = false;                        // wait until the job succeeds (exit 0) or fails (1)
+    bool stop_on_interrupt = false;           // with --follow: Ctrl-C stops the job too
+    bool no_progress = false;                 // with --follow: plain lines, no live progress lines
+    cost::CostGuard cost;  // --max-cost (estimate feature, cli/cost/cost_guard.h)
 
     // Derived by complete() and validate().
     job::RenderedJob rendered;  // the job file, rendered

@@ -212,9 +212,9 @@ void resolve_step(const JobFacts& job, const PlanFlags& flags, const Profile& p,
     plan.assumptions.push_back({"compute per step", format_duration(p.compute_s_per_step), source});
     const std::string gradients =
         p.measured ? source : fmt::format("{} FP32 parameters", p.parameters);
-    plan.assumptions.push_back(
-        {"gradients per step", fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6),
-         compression.empty() ? gradients : compression + "; " + gradients});
+    plan.assumptions.push_back({"gradients per step",
+                                fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6),
+                                compression.empty() ? gradients : compression + "; " + gradients});
     plan.assumptions.push_back(
         {"all-reduce overlap", fmt::format("{:.0f}%", step.overlap_fraction * 100),
          overlap_from ? measured_source(*overlap_from)

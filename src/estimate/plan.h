@@ -24,9 +24,9 @@ struct JobFacts {
     std::string dataset = "synthetic";
     int batch_size = 64;
     int epochs = 1;
-    int64_t samples = 0;           // 0: the whole data set
-    bool checkpoints = false;      // trainer.checkpointDir set
-    int64_t checkpoint_every = 0;  // trainer.checkpointEvery
+    int64_t samples = 0;                    // 0: the whole data set
+    bool checkpoints = false;               // trainer.checkpointDir set
+    int64_t checkpoint_every = 0;           // trainer.checkpointEvery
     std::string grad_compression = "none";  // trainer.gradCompression
 };
 

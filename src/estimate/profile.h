@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "wire/profile_fields.h"
 #include "util/result.h"
+#include "wire/profile_fields.h"
 
 namespace kftrain::estimate {
 

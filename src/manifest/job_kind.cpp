@@ -13,7 +13,8 @@ const char* kind_api_version(JobKind kind) {
 }
 
 const char* kind_resource(JobKind kind) {
-    return kind == JobKind::TrainJob ? "trainjobs.trainer.kubeflow.org" : "pytorchjobs.kubeflow.org";
+    return kind == JobKind::TrainJob ? "trainjobs.trainer.kubeflow.org"
+                                     : "pytorchjobs.kubeflow.org";
 }
 
 const char* kind_short_name(JobKind kind) {

@@ -108,11 +108,12 @@ Status check_queue(const JobSpec& spec) {
     }
     for (const char* label : {k_queue_label, k_queue_priority_label}) {
         if (spec.labels.count(label) > 0) {
-            return fail(locate_key(spec, "labels", label),
-                        fmt::format("set by {} (queue: and priorityClass: in the job file, or "
-                                    "--queue and --priority-class), not by labels",
-                                    label == std::string(k_queue_label) ? "queue" : "priorityClass"),
-                        spec.labels.at(label));
+            return fail(
+                locate_key(spec, "labels", label),
+                fmt::format("set by {} (queue: and priorityClass: in the job file, or "
+                            "--queue and --priority-class), not by labels",
+                            label == std::string(k_queue_label) ? "queue" : "priorityClass"),
+                spec.labels.at(label));
         }
     }
     return util::ok_status();

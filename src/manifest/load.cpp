@@ -57,9 +57,10 @@ util::Result<std::string> read_file(const std::string& path) {
     }
     text.resize(static_cast<std::size_t>(in.gcount()));
     if (text.size() > k_max_input_bytes) {
-        return error(fmt::format("{}: larger than {} KiB; kftrain reads job files, templates "
-                                 "and catalogs of a few KiB",
-                                 path, k_max_input_bytes / 1024));
+        return error(
+            fmt::format("{}: larger than {} KiB; kftrain reads job files, templates "
+                        "and catalogs of a few KiB",
+                        path, k_max_input_bytes / 1024));
     }
     return text;
 }

@@ -11,10 +11,10 @@ namespace kftrain::manifest {
 
 // Command-line changes applied on top of the job file.
 struct Overrides {
-    std::vector<std::string> sets;          // "dotted.key=value", from --set
-    std::optional<std::string> namespace_;  // from -n/--namespace
-    std::optional<JobKind> kind;            // from --kind
-    std::optional<std::string> queue;       // from --queue
+    std::vector<std::string> sets;              // "dotted.key=value", from --set
+    std::optional<std::string> namespace_;      // from -n/--namespace
+    std::optional<JobKind> kind;                // from --kind
+    std::optional<std::string> queue;           // from --queue
     std::optional<std::string> priority_class;  // from --priority-class
 };
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "manifest/schema.h"
-#include "manifest/yaml_input.h"
 #include "manifest/suggest.h"
+#include "manifest/yaml_input.h"
 
 namespace kftrain::manifest {
 namespace {

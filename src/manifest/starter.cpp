@@ -74,7 +74,8 @@ class StarterWriter {
     void write_field(const FieldDef& field, const std::string& parent, int depth, bool commented) {
         std::string path = parent.empty() ? field.name : parent + "." + field.name;
         bool active = !commented && has_active(path, m_values);
-        const bool left_out = std::find(m_left_out.begin(), m_left_out.end(), path) != m_left_out.end();
+        const bool left_out =
+            std::find(m_left_out.begin(), m_left_out.end(), path) != m_left_out.end();
         if (left_out && !(m_kind == JobKind::TrainJob && path == "nprocPerNode")) {
             return;
         }

@@ -292,9 +292,11 @@ std::map<std::string, YAML::Node> template_values(const JobSpec& spec) {
     values["runtimeKind"] =
         string_node(spec.runtime_namespaced ? "TrainingRuntime" : "ClusterTrainingRuntime");
     values["numNodes"] = int_node(spec.replicas);
-    const bool nproc_number = !spec.nproc_per_node.empty() &&
-                              spec.nproc_per_node.find_first_not_of("0123456789") == std::string::npos;
-    values["numProcPerNode"] = nproc_number ? int_node(std::stoll(spec.nproc_per_node)) : YAML::Node();
+    const bool nproc_number =
+        !spec.nproc_per_node.empty() &&
+        spec.nproc_per_node.find_first_not_of("0123456789") == std::string::npos;
+    values["numProcPerNode"] =
+        nproc_number ? int_node(std::stoll(spec.nproc_per_node)) : YAML::Node();
     const auto& deadline = spec.run_policy.active_deadline_seconds;
     values["activeDeadlineSeconds"] = deadline ? int_node(*deadline) : YAML::Node();
     values["suspend"] = is_suspended(spec) ? YAML::Node(true) : YAML::Node();

@@ -32,14 +32,16 @@ util::Status check_counts(const TuneSpec& spec) {
             spec.max_failed_trials));
     }
     if (spec.parallel > spec.max_trials) {
-        return error(fmt::format("--parallel (tune.parallel) {}: must be at most --max-trials "
-                                 "(tune.maxTrials) {}",
-                                 spec.parallel, spec.max_trials));
+        return error(
+            fmt::format("--parallel (tune.parallel) {}: must be at most --max-trials "
+                        "(tune.maxTrials) {}",
+                        spec.parallel, spec.max_trials));
     }
     if (spec.max_failed_trials > spec.max_trials) {
-        return error(fmt::format("--max-failed-trials (tune.maxFailedTrials) {}: must be at most "
-                                 "--max-trials (tune.maxTrials) {}",
-                                 spec.max_failed_trials, spec.max_trials));
+        return error(
+            fmt::format("--max-failed-trials (tune.maxFailedTrials) {}: must be at most "
+                        "--max-trials (tune.maxTrials) {}",
+                        spec.max_failed_trials, spec.max_trials));
     }
     return util::ok_status();
 }
@@ -48,9 +50,10 @@ util::Status check_grid(const TuneSpec& spec) {
     for (std::size_t i = 0; i < spec.params.size(); ++i) {
         const Param& param = spec.params[i];
         if (param.type == ParamType::Double && param.step.empty()) {
-            return error(fmt::format("{}: grid search needs a step for a range of numbers, e.g. "
-                                     "{}={}:step=S (Katib's grid requires it)",
-                                     spec.where[i], param.name, format_space(param)));
+            return error(
+                fmt::format("{}: grid search needs a step for a range of numbers, e.g. "
+                            "{}={}:step=S (Katib's grid requires it)",
+                            spec.where[i], param.name, format_space(param)));
         }
     }
     auto size = grid_size(spec.params);
@@ -58,9 +61,10 @@ util::Status check_grid(const TuneSpec& spec) {
         return size.error_value();
     }
     if (spec.max_trials > *size) {
-        return error(fmt::format("--max-trials (tune.maxTrials) {}: the grid has only {} points; "
-                                 "lower it to {} or widen the grid",
-                                 spec.max_trials, *size, *size));
+        return error(
+            fmt::format("--max-trials (tune.maxTrials) {}: the grid has only {} points; "
+                        "lower it to {} or widen the grid",
+                        spec.max_trials, *size, *size));
     }
     return util::ok_status();
 }
@@ -71,7 +75,8 @@ std::string text(const YAML::Node& node) {
 }
 
 bool is_meta_reference(const std::string& reference) {
-    static const std::regex meta(R"(\$\{trialSpec\.(Name|Namespace|Kind|APIVersion|(Annotations|Labels)\[.+\])\})");
+    static const std::regex meta(
+        R"(\$\{trialSpec\.(Name|Namespace|Kind|APIVersion|(Annotations|Labels)\[.+\])\})");
     return std::regex_match(reference, meta);
 }
 
@@ -88,20 +93,21 @@ util::Status check_trial_parameters(const YAML::Node& spec, std::string trial_sp
         const std::string reference = text(trial_parameters[i]["reference"]);
         const std::string path = fmt::format("spec.trialTemplate.trialParameters[{}]", i);
         if (name.empty() || reference.empty() || name.find_first_of("{}") != std::string::npos) {
-            return error(path + ": name and reference must be set and the name must not hold "
-                                "'{' or '}'");
+            return error(path +
+                         ": name and reference must be set and the name must not hold "
+                         "'{' or '}'");
         }
         if (!names.insert(name).second || !references.insert(reference).second) {
             return error(fmt::format("{}: {} ({}) is a duplicate", path, name, reference));
         }
         if (!is_meta_reference(reference) && parameters.count(reference) == 0) {
-            return error(fmt::format("{}.reference: {} is not in spec.parameters", path,
-                                     reference));
+            return error(
+                fmt::format("{}.reference: {} is not in spec.parameters", path, reference));
         }
         const std::string placeholder = "${trialParameters." + name + "}";
         if (trial_spec.find(placeholder) == std::string::npos) {
-            return error(fmt::format("{}.name: {} does not appear in the trialSpec", path,
-                                     placeholder));
+            return error(
+                fmt::format("{}.name: {} does not appear in the trialSpec", path, placeholder));
         }
         for (auto at = trial_spec.find(placeholder); at != std::string::npos;
              at = trial_spec.find(placeholder)) {
@@ -130,8 +136,8 @@ util::Status check_tune_spec(const TuneSpec& spec) {
     }
     const Objective& objective = spec.objective;
     if (objective.goal && !std::isfinite(*objective.goal)) {
-        return error(fmt::format("--goal (tune.goal) {}: must be a finite number",
-                                 *objective.goal));
+        return error(
+            fmt::format("--goal (tune.goal) {}: must be a finite number", *objective.goal));
     }
     if (objective.goal && objective.metric == "accuracy" &&
         (*objective.goal < 0 || *objective.goal > 1)) {
@@ -139,8 +145,8 @@ util::Status check_tune_spec(const TuneSpec& spec) {
                                  *objective.goal));
     }
     if (objective.goal && objective.metric == "loss" && *objective.goal < 0) {
-        return error(fmt::format("--goal (tune.goal) {}: a loss is never below 0",
-                                 *objective.goal));
+        return error(
+            fmt::format("--goal (tune.goal) {}: a loss is never below 0", *objective.goal));
     }
     if (spec.algorithm == "grid") {
         return check_grid(spec);
@@ -163,8 +169,9 @@ util::Status check_experiment(const YAML::Node& experiment) {
     }
     const YAML::Node trial_spec = trial_template["trialSpec"];
     if (trial_spec["metadata"]["name"] || trial_spec["metadata"]["namespace"]) {
-        return error("spec.trialTemplate: metadata.name and metadata.namespace in the trialSpec "
-                     "must be omitted");
+        return error(
+            "spec.trialTemplate: metadata.name and metadata.namespace in the trialSpec "
+            "must be omitted");
     }
     if (text(trial_spec["apiVersion"]).empty() || text(trial_spec["kind"]).empty()) {
         return error("spec.trialTemplate: the trialSpec must name its apiVersion and kind");

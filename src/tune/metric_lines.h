@@ -25,7 +25,6 @@ std::vector<MetricValue> parse_metric_line(const std::string& line);
 // Reduce every metric's values to one as Katib's default metricStrategies do: the highest
 // when the objective is maximized, the lowest when minimized (for every metric, the objective
 // and the additional ones alike). Metrics that never printed a number are absent.
-std::map<std::string, double> reduce_metrics(const std::vector<MetricValue>& values,
-                                             bool maximize);
+std::map<std::string, double> reduce_metrics(const std::vector<MetricValue>& values, bool maximize);
 
 }  // namespace kftrain::tune

@@ -63,9 +63,10 @@ util::Result<double> check_number(const std::string& text, const FieldDef& def,
 util::Result<Param> parse_range(Param param, const FieldDef& def, const std::string& space,
                                 const std::string& where) {
     if (def.type != FieldType::Int && def.type != FieldType::Float) {
-        return error(fmt::format("{}: trainer.{} is {}: give its values as a list (A,B,C), not a "
-                                 "range",
-                                 where, def.name, manifest::describe_type(def.type)));
+        return error(
+            fmt::format("{}: trainer.{} is {}: give its values as a list (A,B,C), not a "
+                        "range",
+                        where, def.name, manifest::describe_type(def.type)));
     }
     param.type = def.type == FieldType::Int ? ParamType::Int : ParamType::Double;
     const auto parts = util::split(space, ':');
@@ -86,13 +87,14 @@ util::Result<Param> parse_range(Param param, const FieldDef& def, const std::str
         const std::string& part = parts[i];
         if (part == "log") {
             if (param.type != ParamType::Double) {
-                return error(fmt::format("{}: log: only a range of numbers with fractions can be "
-                                         "searched on a log scale; trainer.{} is an integer",
-                                         where, def.name));
+                return error(
+                    fmt::format("{}: log: only a range of numbers with fractions can be "
+                                "searched on a log scale; trainer.{} is an integer",
+                                where, def.name));
             }
             if (*low <= 0) {
-                return error(fmt::format("{}: log: a log scale needs min > 0 (got {})", where,
-                                         param.min));
+                return error(
+                    fmt::format("{}: log: a log scale needs min > 0 (got {})", where, param.min));
             }
             param.log = true;
         } else if (part.rfind("step=", 0) == 0) {
@@ -106,9 +108,10 @@ util::Result<Param> parse_range(Param param, const FieldDef& def, const std::str
                                          where, param.step, format_limit(*high - *low)));
             }
         } else {
-            return error(fmt::format("{}: \"{}\" is neither log nor step=S; a range is "
-                                     "MIN:MAX[:log][:step=S]",
-                                     where, part));
+            return error(
+                fmt::format("{}: \"{}\" is neither log nor step=S; a range is "
+                            "MIN:MAX[:log][:step=S]",
+                            where, part));
         }
     }
     return param;
@@ -164,16 +167,16 @@ util::Result<Param> parse_param(const std::string& name, const std::string& spac
                                 const std::string& where) {
     const FieldDef* def = manifest::find_field("trainer." + name);
     if (name.empty() || def == nullptr || not_hyperparameters().count(name) != 0) {
-        return error(fmt::format(
-            "{}: \"{}\" is not a trainer setting kftrain tunes{}; tunable: {}", where, name,
-            manifest::did_you_mean(name, tunable_keys()), fmt::join(tunable_keys(), ", ")));
+        return error(fmt::format("{}: \"{}\" is not a trainer setting kftrain tunes{}; tunable: {}",
+                                 where, name, manifest::did_you_mean(name, tunable_keys()),
+                                 fmt::join(tunable_keys(), ", ")));
     }
     Param param;
     param.name = name;
     const std::string text = util::trim(space);
     if (text.empty()) {
-        return error(fmt::format("{}: no values; give MIN:MAX[:log][:step=S] or a list A,B,C",
-                                 where));
+        return error(
+            fmt::format("{}: no values; give MIN:MAX[:log][:step=S] or a list A,B,C", where));
     }
     if (text.find(':') != std::string::npos) {
         return parse_range(param, *def, text, where);
@@ -185,9 +188,10 @@ util::Result<Param> parse_param_flag(const std::string& text) {
     const auto eq = text.find('=');
     const std::string where = fmt::format("--param {}", text);
     if (eq == std::string::npos) {
-        return error(fmt::format("{}: expected NAME=SPACE, e.g. lr=0.001:0.1:log or "
-                                 "batchSize=32,64,128",
-                                 where));
+        return error(
+            fmt::format("{}: expected NAME=SPACE, e.g. lr=0.001:0.1:log or "
+                        "batchSize=32,64,128",
+                        where));
     }
     return parse_param(util::trim(text.substr(0, eq)), text.substr(eq + 1), where);
 }

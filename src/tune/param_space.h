@@ -18,10 +18,10 @@ const char* param_type_name(ParamType type);
 struct Param {
     std::string name;  // the trainer key: lr, batchSize, optimizer
     ParamType type = ParamType::Double;
-    std::string min;   // Double and Int: the range, both ends included
+    std::string min;  // Double and Int: the range, both ends included
     std::string max;
-    std::string step;  // Double and Int: optional grid step
-    bool log = false;  // Double: sample on a log scale (Katib's logUniform)
+    std::string step;               // Double and Int: optional grid step
+    bool log = false;               // Double: sample on a log scale (Katib's logUniform)
     std::vector<std::string> list;  // Discrete and Categorical: the values
 };
 

@@ -10,7 +10,15 @@
 namespace kftrain::tune {
 
 // A trial's state, as Katib's Trial conditions name it; the local search uses the same.
-enum class TrialState { Pending, Running, Succeeded, Failed, Killed, EarlyStopped, MetricsUnavailable };
+enum class TrialState {
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+    Killed,
+    EarlyStopped,
+    MetricsUnavailable
+};
 
 // Return the state's name as shown: Pending, Running, Succeeded, ...
 const char* trial_state_name(TrialState state);
@@ -31,8 +39,8 @@ struct TrialRecord {
     std::map<std::string, double> metrics;  // every metric seen, by the same strategy
     std::string started;                    // ISO-8601 UTC; empty if unknown
     std::string finished;
-    std::string message;                    // why it failed, when known
-    std::optional<double> cost;             // what it cost, when priced
+    std::string message;         // why it failed, when known
+    std::optional<double> cost;  // what it cost, when priced
 };
 
 // The state of a whole search, from the cluster's Experiment or a local search's record;
@@ -57,9 +65,9 @@ struct SearchStatus {
     std::string best_trial;                // the name of the best trial; empty: none yet
     std::string created;                   // ISO-8601 UTC
     std::string finished;
-    std::optional<double> cost;            // all trials together, when priced
+    std::optional<double> cost;  // all trials together, when priced
     std::string currency;
-    std::string cost_basis;                // "$0.16/h per trial (2 replicas x $0.08/h)"
+    std::string cost_basis;  // "$0.16/h per trial (2 replicas x $0.08/h)"
 };
 
 // Return the name of the best trial with an objective (the highest when maximizing, the

@@ -57,8 +57,7 @@ int pick(const std::optional<int>& flag, const std::optional<int>& file, int fal
     return flag.value_or(file.value_or(fallback));
 }
 
-util::Status read_algorithm(const manifest::JobSpec& job, const TuneFlags& flags,
-                            TuneSpec& spec) {
+util::Status read_algorithm(const manifest::JobSpec& job, const TuneFlags& flags, TuneSpec& spec) {
     if (!flags.algorithm.empty()) {
         if (!is_one_of(flags.algorithm, k_algorithms)) {
             return error(fmt::format("--algorithm: must be one of {} (got \"{}\"){}",
@@ -83,14 +82,15 @@ util::Result<Objective> parse_objective(const std::string& text, const std::stri
     const auto colon = text.find(':');
     objective.metric = text.substr(0, colon);
     if (objective.metric.empty()) {
-        return error(fmt::format("{}: no metric name in \"{}\"; e.g. accuracy:maximize", where,
-                                 text));
+        return error(
+            fmt::format("{}: no metric name in \"{}\"; e.g. accuracy:maximize", where, text));
     }
     if (!is_one_of(objective.metric, k_trainer_metrics)) {
-        return error(fmt::format("{}: kftrain-trainer reports {} from its held-out evaluation "
-                                 "(got \"{}\"){}",
-                                 where, fmt::join(k_trainer_metrics, " and "), objective.metric,
-                                 manifest::did_you_mean(objective.metric, k_trainer_metrics)));
+        return error(
+            fmt::format("{}: kftrain-trainer reports {} from its held-out evaluation "
+                        "(got \"{}\"){}",
+                        where, fmt::join(k_trainer_metrics, " and "), objective.metric,
+                        manifest::did_you_mean(objective.metric, k_trainer_metrics)));
     }
     objective.maximize = objective.metric != "loss";
     if (colon != std::string::npos) {
@@ -112,7 +112,9 @@ util::Result<TuneSpec> build_tune_spec(const manifest::JobSpec& job, const TuneF
             job.source.locate(job.command.empty() ? "args" : "command")));
     }
     TuneSpec spec;
-    spec.name = !flags.name.empty() ? flags.name : !job.tune.name.empty() ? job.tune.name : job.name;
+    spec.name = !flags.name.empty()      ? flags.name
+                : !job.tune.name.empty() ? job.tune.name
+                                         : job.name;
     if (auto params = read_params(job, flags, spec); !params) {
         return params.error_value();
     }

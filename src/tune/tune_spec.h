@@ -13,7 +13,7 @@ namespace kftrain::tune {
 // The search algorithms kftrain offers, by Katib's algorithmName. random and grid also run
 // locally; bayesianoptimization and tpe need Katib's suggestion services on a cluster.
 inline const std::vector<std::string> k_algorithms = {"random", "grid", "bayesianoptimization",
-                                                     "tpe"};
+                                                      "tpe"};
 
 // Return whether `kftrain tune --local` can run an algorithm (random, grid).
 bool runs_locally(const std::string& algorithm);

@@ -17,8 +17,8 @@ struct ProfileFields {
     int batch_size = 0;
     int threads = 0;
     int world_size = 1;
-    int64_t steps = 0;              // measured steps, after the warm-up
-    int64_t warmup_steps = 0;       // steps run first and not counted (0 in older profiles)
+    int64_t steps = 0;         // measured steps, after the warm-up
+    int64_t warmup_steps = 0;  // steps run first and not counted (0 in older profiles)
     // Forward + backward + optimizer: the typical step, the median of the steps' means over
     // blocks of about 0.2 s (a slow spell of the machine over a few blocks leaves it alone).
     double compute_s_per_step = 0;
@@ -37,7 +37,7 @@ struct ProfileFields {
     double allreduce_s_per_step = 0;
     // Bus bandwidth of the all-reduce alone, per byte on the wire; unset at world size 1.
     std::optional<double> allreduce_bandwidth_bytes_per_s;
-    std::optional<double> overlap_fraction;                 // unset at world size 1
+    std::optional<double> overlap_fraction;  // unset at world size 1
     double samples_per_sec = 0;
     // What a whole run costs besides its warm steps (0: not measured, in older profiles).
     double startup_s = 0;          // process start to the first step: libtorch, data, rendezvous

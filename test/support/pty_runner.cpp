@@ -48,7 +48,9 @@ void open_pty(Pty& pty, unsigned short columns) {
 
 // Read what is there within wait_ms; return false when nothing was.
 bool read_some(int fd, int wait_ms, std::string& out) {
-    struct pollfd poll_fd {fd, POLLIN, 0};
+    struct pollfd poll_fd {
+        fd, POLLIN, 0
+    };
     if (::poll(&poll_fd, 1, wait_ms) <= 0) {
         return false;
     }

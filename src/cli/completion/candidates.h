@@ -38,9 +38,9 @@ struct TypedLine {
     CLI::App* command = nullptr;  // the deepest verb named, else the app
     std::vector<std::pair<CLI::Option*, std::string>> given;  // flags before CURRENT, values
     std::vector<std::string> arguments;  // the arguments given to command (a job's name)
-    CLI::Option* value_of = nullptr;                          // CURRENT is this flag's value
-    std::string current;        // the word completed (after "--flag=" then)
-    bool after_dashes = false;  // a "--" came before CURRENT
+    CLI::Option* value_of = nullptr;     // CURRENT is this flag's value
+    std::string current;                 // the word completed (after "--flag=" then)
+    bool after_dashes = false;           // a "--" came before CURRENT
 };
 
 // Read words, the words after the program name (the last the one being completed, maybe "")

@@ -82,7 +82,8 @@ std::string gpu_type_from_selector(const std::map<std::string, std::string>& nod
     return "";
 }
 
-util::Result<JobCost> job_cost(const job::JobStatus& status, const Pricing& pricing, std::time_t now) {
+util::Result<JobCost> job_cost(const job::JobStatus& status, const Pricing& pricing,
+                               std::time_t now) {
     if (status.requests.empty()) {
         return util::error("the replicas' resource requests are not known");
     }

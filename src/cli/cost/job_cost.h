@@ -38,6 +38,7 @@ std::string gpu_type_from_selector(const std::map<std::string, std::string>& nod
 
 // Return what the job has cost until it finished, or until now while it runs; an error
 // saying why when it cannot be priced (resources unknown, GPU type unknown, no price).
-util::Result<JobCost> job_cost(const job::JobStatus& status, const Pricing& pricing, std::time_t now);
+util::Result<JobCost> job_cost(const job::JobStatus& status, const Pricing& pricing,
+                               std::time_t now);
 
 }  // namespace kftrain::cli::cost

@@ -68,8 +68,9 @@ std::string helper_pod_name(const std::string& claim, const std::string& suffix)
 std::string random_suffix() {
     static const char k_chars[] = "bcdfghjklmnpqrstvwxz2456789";
     std::random_device device;
-    std::mt19937 generator(device() ^ static_cast<unsigned>(
-        std::chrono::steady_clock::now().time_since_epoch().count()));
+    std::mt19937 generator(
+        device() ^
+        static_cast<unsigned>(std::chrono::steady_clock::now().time_since_epoch().count()));
     std::uniform_int_distribution<size_t> pick(0, sizeof k_chars - 2);
     std::string suffix;
     for (int i = 0; i < 5; ++i) {

@@ -23,8 +23,7 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* k_wait_slice = "--timeout=2s";
 
 util::Error interrupted(const std::string& pod) {
-    return util::error(fmt::format("interrupted; deleting helper pod {}", pod),
-                       k_exit_interrupted);
+    return util::error(fmt::format("interrupted; deleting helper pod {}", pod), k_exit_interrupted);
 }
 
 std::string joined(const std::vector<std::string>& parts) {
@@ -102,9 +101,9 @@ util::Status HelperSession::check_claim() {
                             m_target.claim, *namespace_words()),
                 k_exit_not_found);
         }
-        return util::error(kube::explain_kubectl_error(
-                               got->err, "read persistentvolumeclaim " + m_target.claim),
-                           k_exit_cluster);
+        return util::error(
+            kube::explain_kubectl_error(got->err, "read persistentvolumeclaim " + m_target.claim),
+            k_exit_cluster);
     }
     auto claim = kube::parse_json_object(got->out);
     if (!claim) {
@@ -112,9 +111,9 @@ util::Status HelperSession::check_claim() {
     }
     const std::string phase = kube::string_at(kube::member(*claim, "status"), "phase");
     if (phase == "Lost") {
-        return util::error(fmt::format("persistentvolumeclaim {} is Lost: its volume is gone",
-                                       m_target.claim),
-                           k_exit_cluster);
+        return util::error(
+            fmt::format("persistentvolumeclaim {} is Lost: its volume is gone", m_target.claim),
+            k_exit_cluster);
     }
     return util::ok_status();
 }
@@ -152,10 +151,10 @@ util::Status HelperSession::start() {
         }
         if (Clock::now() >= deadline) {
             return util::error(
-                fmt::format("helper pod {} was not Ready within {} (--timeout){}", m_pod.name,
-                            view::format_duration(
-                                static_cast<double>(m_target.start_timeout.count())),
-                            warning.empty() ? "" : "; last warning: " + kube::printable_line(warning)),
+                fmt::format(
+                    "helper pod {} was not Ready within {} (--timeout){}", m_pod.name,
+                    view::format_duration(static_cast<double>(m_target.start_timeout.count())),
+                    warning.empty() ? "" : "; last warning: " + kube::printable_line(warning)),
                 k_exit_timeout);
         }
     }
@@ -186,8 +185,8 @@ util::Status HelperSession::check_once(bool& ready, std::string& last_warning_te
         return util::ok_status();
     }
     std::vector<std::string> get_events = {
-        "get", "events", "-o", "json", "--field-selector",
-        "involvedObject.kind=Pod,involvedObject.name=" + m_pod.name};
+        "get",  "events",           "-o",
+        "json", "--field-selector", "involvedObject.kind=Pod,involvedObject.name=" + m_pod.name};
     get_events.insert(get_events.end(), ns.begin(), ns.end());
     auto events_text = m_kubectl->run(get_events);
     std::vector<kube::KubeEvent> events;
@@ -231,8 +230,8 @@ util::Status HelperSession::explain_blocked(const StartProblem& problem) {
                     "by another pod on another node ({}); wait for {} to finish or delete it, "
                     "then try again",
                     m_target.claim,
-                    holders.empty() ? std::string("another pod") : "pod " + joined(holders),
-                    said, holders.empty() ? "it" : "that pod"),
+                    holders.empty() ? std::string("another pod") : "pod " + joined(holders), said,
+                    holders.empty() ? "it" : "that pod"),
         k_exit_cluster);
 }
 

@@ -22,7 +22,7 @@ struct Listing {
     std::string claim;
     std::string path;        // --path, normalized
     std::string local_path;  // locally: the directory it maps to; "" on the cluster
-    bool found = false;  // --path itself was listed: it exists
+    bool found = false;      // --path itself was listed: it exists
     bool path_is_directory = true;
     std::vector<Entry> entries;
 

@@ -83,8 +83,7 @@ util::Result<Listing> list_directory(const std::string& dir) {
             continue;
         }
         listing.entries.push_back(Entry{fs::relative(it->path(), dir, ec).string(), type_of(st),
-                                        S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size)
-                                                            : 0,
+                                        S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size) : 0,
                                         static_cast<int64_t>(st.st_mtime)});
     }
     if (ec) {
@@ -138,8 +137,9 @@ int get_local(Context& ctx, const LocalTarget& target, const std::string& out_di
     }
     if (overlap(*dir, out_dir)) {
         return report_error(
-            ctx, fmt::format("OUT_DIR: {} and {} overlap: copy to a directory outside the claim's",
-                             out_dir, *dir),
+            ctx,
+            fmt::format("OUT_DIR: {} and {} overlap: copy to a directory outside the claim's",
+                        out_dir, *dir),
             k_exit_bad_input);
     }
     auto listing = list_directory(*dir);

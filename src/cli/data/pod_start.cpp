@@ -38,9 +38,8 @@ std::optional<StartProblem> image_problem(const nlohmann::json& pod) {
         if (reason == "ErrImagePull" || reason == "ImagePullBackOff" ||
             reason == "InvalidImageName" || reason == "ErrImageNeverPull") {
             std::string message = string_at(waiting, "message");
-            return StartProblem{StartProblem::Kind::Image,
-                                reason + (message.empty() ? "" : ": " + message),
-                                {}};
+            return StartProblem{
+                StartProblem::Kind::Image, reason + (message.empty() ? "" : ": " + message), {}};
         }
     }
     return std::nullopt;
@@ -118,8 +117,7 @@ std::vector<std::string> pods_using_claim(const nlohmann::json& pods, const std:
         }
         bool uses = false;
         for (const auto& volume : volumes) {
-            uses = uses ||
-                   string_at(member(volume, "persistentVolumeClaim"), "claimName") == claim;
+            uses = uses || string_at(member(volume, "persistentVolumeClaim"), "claimName") == claim;
         }
         const std::string phase = string_at(member(pod, "status"), "phase");
         if (!uses || phase == "Succeeded" || phase == "Failed") {

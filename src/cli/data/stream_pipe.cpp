@@ -111,8 +111,7 @@ class Pipeline {
             m_errs[which] = -1;
             return;
         }
-        keep_tail(which == 0 ? m_result.from_err : m_result.to_err, buffer,
-                  static_cast<size_t>(n));
+        keep_tail(which == 0 ? m_result.from_err : m_result.to_err, buffer, static_cast<size_t>(n));
     }
 
     void write_pending(const std::function<void(uint64_t)>& on_bytes) {

@@ -21,7 +21,7 @@ enum class DryRun { None, Client, Server };
 // How submit should treat the job it starts.
 struct SubmitFlags {
     DryRun dry_run = DryRun::None;  // None or Server (client dry runs never reach a backend)
-    bool replace = false;          // replace a running job of the same name
+    bool replace = false;           // replace a running job of the same name
 };
 
 // What `logs` asks for.

@@ -21,8 +21,8 @@ int follow_job(Backend& backend, const std::string& job, int replicas, const Fol
     view::LogPrinter printer(ctx.out, ctx.err, print);
     LogOptions options;
     options.follow = true;
-    auto followed = backend.logs(job, options,
-                                 [&printer](const LogLine& line) { printer.print(line); });
+    auto followed =
+        backend.logs(job, options, [&printer](const LogLine& line) { printer.print(line); });
     printer.finish();  // the live lines stay as final ones; what follows goes below them
     if (!followed && followed.error_code(0) == k_exit_interrupted) {
         if (!flags.stop_on_interrupt) {

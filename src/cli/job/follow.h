@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "cli/job/backend.h"
 #include "cli/context.h"
+#include "cli/job/backend.h"
 
 namespace kftrain::cli::job {
 

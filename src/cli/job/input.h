@@ -19,7 +19,7 @@ struct JobInput {
     std::string file;
     std::vector<std::string> sets;
     std::string template_file;
-    std::string kind;  // --kind: PyTorchJob or TrainJob, overriding the job file's kind
+    std::string kind;            // --kind: PyTorchJob or TrainJob, overriding the job file's kind
     std::string queue;           // --queue: the Kueue LocalQueue, overriding queue
     std::string priority_class;  // --priority-class: overriding priorityClass
 };

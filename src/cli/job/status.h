@@ -43,8 +43,8 @@ struct Progress {
     std::optional<double> epoch_time_s;
     std::optional<long long> samples;  // eval: samples evaluated; start: dataset size
     std::optional<int> rank;
-    std::string message;  // warning and error events
-    std::string path;     // checkpoint events
+    std::string message;                 // warning and error events
+    std::string path;                    // checkpoint events
     std::optional<double> percent = {};  // done, 0-100: a TrainJob's trainerStatus
 };
 
@@ -58,9 +58,9 @@ struct ReplicaStatus {
     std::string message;
     int restarts = 0;
     std::optional<int> exit_code;
-    std::string pod;    // pod name (cluster) or empty
-    std::string node;   // node name (cluster) or empty
-    long long pid = 0;  // process id (local) or 0
+    std::string pod;             // pod name (cluster) or empty
+    std::string node;            // node name (cluster) or empty
+    long long pid = 0;           // process id (local) or 0
     std::string container = {};  // the container whose log is the replica's (cluster): pytorch,
                                  // node, dataset-initializer; empty: pytorch
 };
@@ -85,7 +85,7 @@ struct ReplicaCounts {
 struct JobStatus {
     std::string name;
     std::string namespace_;
-    std::string backend;  // "kubernetes" or "local"
+    std::string backend;              // "kubernetes" or "local"
     std::string kind = "PyTorchJob";  // PyTorchJob or TrainJob (manifest::kind_name)
     JobPhase phase = JobPhase::Unknown;
     std::string reason;  // of the last condition
@@ -93,7 +93,7 @@ struct JobStatus {
     std::string created;  // ISO-8601 UTC timestamps; empty if unknown
     std::string started;
     std::string finished;
-    std::string suspended_since;  // when it was suspended, while it is Suspended
+    std::string suspended_since;                  // when it was suspended, while it is Suspended
     std::map<std::string, ReplicaCounts> counts;  // by type: Master, Worker
     std::vector<ReplicaStatus> replicas;          // master first, then workers by index
     std::optional<Progress> progress;             // the Master's last progress line

@@ -174,13 +174,13 @@ std::optional<double> metric(const std::map<std::string, double>& metrics,
 bool read_metrics(const json& metrics_json, job::Progress& p) {
     const auto metrics = numeric_metrics(metrics_json);
     p.loss = metric(metrics, {wire::metric::k_loss, "train_loss"});
-    p.accuracy =
-        metric(metrics, {wire::metric::k_accuracy, "train_accuracy", wire::metric::k_eval_accuracy});
+    p.accuracy = metric(
+        metrics, {wire::metric::k_accuracy, "train_accuracy", wire::metric::k_eval_accuracy});
     if (p.accuracy && *p.accuracy > 1) {
         *p.accuracy /= 100;  // a percentage
     }
-    p.samples_per_sec = metric(
-        metrics, {wire::metric::k_samples_per_sec, "samples_per_second", "train_samples_per_second"});
+    p.samples_per_sec = metric(metrics, {wire::metric::k_samples_per_sec, "samples_per_second",
+                                         "train_samples_per_second"});
     p.lr = metric(metrics, {field::k_lr, "learning_rate"});
     if (auto epoch = metric(metrics, {wire::metric::k_epoch})) {
         p.epoch = static_cast<int>(std::ceil(*epoch));  // 1.4 (Transformers): in epoch 2

@@ -16,7 +16,6 @@ std::string describe_text(const JobState& state, const job::JobStatus& status);
 // with the state and logs directories, working directory, supervisor, restart policy and
 // backoff limit, and each replica's started, finished, command and injected environment
 // (credentials masked, as in the text).
-nlohmann::json describe_data(const JobState& state, const job::JobStatus& status,
-                             std::time_t now);
+nlohmann::json describe_data(const JobState& state, const job::JobStatus& status, std::time_t now);
 
 }  // namespace kftrain::cli::local

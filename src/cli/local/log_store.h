@@ -44,7 +44,8 @@ std::optional<LogRecord> parse_log_record(const std::string& line);
 bool replica_matches(const std::string& filter, const std::string& replica);
 
 // Return whether a record passes the replica and since filters (since_time 0: none).
-bool record_selected(const LogRecord& record, const job::LogOptions& options, std::time_t since_time);
+bool record_selected(const LogRecord& record, const job::LogOptions& options,
+                     std::time_t since_time);
 
 // When one attempt of a replica ran: RFC 3339 UTC times, both included.
 struct AttemptWindow {

@@ -11,9 +11,9 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job/interrupt.h"
-#include "cli/local/stop.h"
 #include "cli/local/log_store.h"
 #include "cli/local/state_dir.h"
+#include "cli/local/stop.h"
 #include "cli/view/time_text.h"
 
 namespace kftrain::cli::local {
@@ -122,7 +122,8 @@ util::Result<std::map<std::string, AttemptWindow>> previous_attempts(const std::
 
 }  // namespace
 
-util::Status read_logs(const std::string& job, const job::LogOptions& options, const job::LogSink& sink) {
+util::Status read_logs(const std::string& job, const job::LogOptions& options,
+                       const job::LogSink& sink) {
     std::time_t since_time = 0;
     if (!options.since.empty()) {
         auto seconds = view::parse_duration(options.since);

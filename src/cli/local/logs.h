@@ -8,6 +8,7 @@
 namespace kftrain::cli::local {
 
 // Stream a job's logs to sink: the last lines, or following until the job ends.
-util::Status read_logs(const std::string& job, const job::LogOptions& options, const job::LogSink& sink);
+util::Status read_logs(const std::string& job, const job::LogOptions& options,
+                       const job::LogSink& sink);
 
 }  // namespace kftrain::cli::local

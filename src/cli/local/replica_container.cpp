@@ -126,9 +126,9 @@ void read_patched_mounts(const YAML::Node& patches, ReplicaContainer& out) {
             if (!name || !name.IsScalar() || name.Scalar() != k_node) {
                 continue;
             }
-            const YAML::Node containers = member(
-                member(member(member(member(job, "template"), "spec"), "template"), "spec"),
-                "containers");
+            const YAML::Node containers =
+                member(member(member(member(member(job, "template"), "spec"), "template"), "spec"),
+                       "containers");
             if (!containers || !containers.IsSequence()) {
                 continue;
             }

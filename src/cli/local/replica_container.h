@@ -1,9 +1,10 @@
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <map>
 #include <string>
 #include <vector>
-#include <yaml-cpp/yaml.h>
 
 #include "manifest/job_spec.h"
 #include "util/result.h"
@@ -17,7 +18,7 @@ struct ReplicaContainer {
     std::map<std::string, std::string> env;  // variables with a plain value
     std::vector<std::string> env_not_set;    // variables with valueFrom (Secrets, fields, ...)
     std::string image;
-    bool has_resources = false;  // requests or limits
+    bool has_resources = false;                               // requests or limits
     std::vector<std::pair<std::string, std::string>> mounts;  // volumeMounts: name, mountPath
 };
 
@@ -32,8 +33,7 @@ util::Result<std::map<std::string, ReplicaContainer>> read_replica_containers(
 // Return what the manifest sets that does not apply on this machine, one phrase each, in
 // the order of the replica types: "image kftrain/trainer:0.1.0", "resources",
 // "volume data (no localPath)". A volume applies when the job file gives it a localPath.
-std::vector<std::string> ignored_settings(
-    const std::map<std::string, ReplicaContainer>& containers,
-    const std::vector<manifest::Volume>& volumes);
+std::vector<std::string> ignored_settings(const std::map<std::string, ReplicaContainer>& containers,
+                                          const std::vector<manifest::Volume>& volumes);
 
 }  // namespace kftrain::cli::local

@@ -15,10 +15,10 @@
 #include "cli/local/proc_info.h"
 #include "cli/local/state_dir.h"
 #include "cli/search/local_trial.h"
-#include "tune/experiment.h"
-#include "tune/katib_checks.h"
 #include "cli/search/search_store.h"
 #include "cli/view/search_view.h"
+#include "tune/experiment.h"
+#include "tune/katib_checks.h"
 #include "tune/suggest.h"
 
 namespace kftrain::cli::search {
@@ -367,8 +367,8 @@ int LocalSearch::start(const SearchRequest& request, Context& ctx) {
     if (!suggester) {
         return report_error(ctx, suggester.error(), k_exit_bad_input);
     }
-    auto first =
-        manifest::render_job(kftrain::tune::trial_job_spec(request.job, {}, name + "-1"), request.job_template);
+    auto first = manifest::render_job(kftrain::tune::trial_job_spec(request.job, {}, name + "-1"),
+                                      request.job_template);
     if (!first) {
         return report_error(ctx, first.error(), k_exit_bad_input);
     }

@@ -9,7 +9,6 @@
 
 namespace kftrain::cli::search {
 
-
 // Look at a running trial's local job and, when it has ended, record how: Succeeded with the
 // objective read from its lead replica's metric lines (reduced as Katib does),
 // MetricsUnavailable when it printed none, Failed with the job's reason; and its times.

@@ -67,9 +67,9 @@ class LiveProgress {
     std::string draw(std::vector<std::string> lines);
 
     size_t m_prefix_width;
-    std::vector<Group> m_groups;          // in the order they first reported
-    std::vector<std::string> m_scroll;    // log lines not written yet
-    std::vector<std::string> m_drawn;     // the live lines on the terminal now, as cut
+    std::vector<Group> m_groups;        // in the order they first reported
+    std::vector<std::string> m_scroll;  // log lines not written yet
+    std::vector<std::string> m_drawn;   // the live lines on the terminal now, as cut
     std::optional<Clock::time_point> m_last_write;
 };
 

@@ -15,7 +15,9 @@ LogPrinter::LogPrinter(std::ostream& out, std::ostream& err, LogPrintOptions opt
     }
 }
 
-LogPrinter::~LogPrinter() { finish(); }
+LogPrinter::~LogPrinter() {
+    finish();
+}
 
 void LogPrinter::write_out(const std::string& text) {
     if (!text.empty()) {

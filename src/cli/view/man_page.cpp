@@ -85,7 +85,8 @@ void write_examples(std::ostream& out, const std::string& paragraph) {
 // Write an "Exit codes: 0 ok, 1 job failed, ..." paragraph as a list of codes; a paragraph
 // whose items are not "CODE meaning" is written as text.
 void write_exit_codes(std::ostream& out, const std::string& paragraph) {
-    std::string items = util::trim(joined(paragraph).substr(std::string(k_exit_codes_label).size()));
+    std::string items =
+        util::trim(joined(paragraph).substr(std::string(k_exit_codes_label).size()));
     if (!items.empty() && items.back() == '.') {
         items.pop_back();
     }
@@ -162,12 +163,11 @@ void write_verb(std::ostream& out, const CLI::App& verb, const std::string& path
     write_text(out, verb.get_description());
     const std::vector<std::string>& aliases = verb.get_aliases();
     for (size_t i = 0; i < aliases.size(); ++i) {
-        out << (i == 0 ? ".PP\nAlso called: " : ", ") << "\\fB" << roff_escape(aliases[i])
-            << "\\fR" << (i + 1 == aliases.size() ? "\n" : "");
+        out << (i == 0 ? ".PP\nAlso called: " : ", ") << "\\fB" << roff_escape(aliases[i]) << "\\fR"
+            << (i + 1 == aliases.size() ? "\n" : "");
     }
-    const auto arguments = verb.get_options([](const CLI::Option* option) {
-        return option->get_positional() && visible(option);
-    });
+    const auto arguments = verb.get_options(
+        [](const CLI::Option* option) { return option->get_positional() && visible(option); });
     if (!arguments.empty()) {
         out << ".PP\n.B Arguments:\n";
         for (const CLI::Option* option : arguments) {
@@ -267,8 +267,9 @@ std::string man_page(const CLI::App& app, const ManPageInfo& info) {
     }
 
     out << ".SH OPTIONS\nThese options work before or after the command.\n";
-    for (const CLI::Option* option : app.get_options(
-             [](const CLI::Option* option) { return option->nonpositional() && visible(option); })) {
+    for (const CLI::Option* option : app.get_options([](const CLI::Option* option) {
+             return option->nonpositional() && visible(option);
+         })) {
         write_option(out, option);
     }
 

@@ -7,9 +7,9 @@ namespace kftrain::cli::view {
 
 // What the man page says about itself beside the command line it documents.
 struct ManPageInfo {
-    std::string version;        // "0.1.0", in the footer and the title line
-    std::string plugin_name;    // "kubectl kftrain": a second synopsis line; empty: none
-    std::string see_also;       // "kubectl(1)"; empty: no SEE ALSO section
+    std::string version;      // "0.1.0", in the footer and the title line
+    std::string plugin_name;  // "kubectl kftrain": a second synopsis line; empty: none
+    std::string see_also;     // "kubectl(1)"; empty: no SEE ALSO section
 };
 
 // Return text escaped for roff: backslashes as \e, every '-' as \- (a minus sign, so that

@@ -1,7 +1,8 @@
 #pragma once
 
-#include <string>
 #include <yaml-cpp/yaml.h>
+
+#include <string>
 
 #include "cli/view/output_format.h"
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/view/output_format.h"
 #include "cli/cost/job_cost.h"
 #include "cli/job/status.h"
+#include "cli/view/output_format.h"
 
 namespace kftrain::cli::view {
 
@@ -17,8 +17,8 @@ namespace kftrain::cli::view {
 std::string format_state(const job::JobStatus& status);
 
 // Print one job's status in the given format; with pricing, what it has cost too.
-void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format, std::time_t now,
-                  const cost::Pricing* pricing = nullptr);
+void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format,
+                  std::time_t now, const cost::Pricing* pricing = nullptr);
 
 // Return "$0.0042 so far: 2 replicas x $0.08/h each (2 cores, 4 GiB), built-in prices",
 // or "- (why it has no price)": the status table's Cost line.

@@ -85,8 +85,8 @@ TEST_CASE("with --log-format text the metric line follows each eval line", "[tra
         ++evals;
         REQUIRE(i + 1 < lines.size());
         INFO(lines[i + 1]);
-        CHECK(
-            std::regex_match(lines[i + 1], std::regex(R"(\S+Z accuracy=[01]\.\d{6} loss=\d+\.\d{6})")));
+        CHECK(std::regex_match(lines[i + 1],
+                               std::regex(R"(\S+Z accuracy=[01]\.\d{6} loss=\d+\.\d{6})")));
     }
     CHECK(evals == 2);
     CHECK(metric_lines(run).size() == 2);
