@@ -104,17 +104,14 @@ struct ResNet18 : Net {
     nn::Linear fc{nullptr};
 };
 
-// Return a 4-D tensor in a memory format: itself if its strides already say so (the format
-// oneDNN's convolutions go by), else a copy laid out in it, whose strides say so even where
-// a dimension of size 1 (one input channel) makes both formats hold the same bytes.
-torch::Tensor in_format(const torch::Tensor& t, torch::MemoryFormat format) {
-    if (t.dim() != 4 || t.suggest_memory_format() == format) {
+}  // namespace
+
+torch::Tensor in_memory_format(const torch::Tensor& t, torch::MemoryFormat format) {
+    if (!t.defined() || t.dim() != 4 || t.suggest_memory_format() == format) {
         return t;
     }
     return torch::empty_like(t, t.options(), format).copy_(t);
 }
-
-}  // namespace
 
 bool Net::convolutional() const {
     const auto params = parameters();
@@ -126,7 +123,7 @@ void Net::set_memory_format(torch::MemoryFormat format) {
     torch::NoGradGuard no_grad;
     m_memory_format = format;
     for (auto& p : parameters()) {
-        auto laid = in_format(p, format);
+        auto laid = in_memory_format(p, format);
         if (!laid.is_same(p)) {
             p.set_data(laid);
         }
@@ -134,7 +131,7 @@ void Net::set_memory_format(torch::MemoryFormat format) {
 }
 
 torch::Tensor Net::laid_out(const torch::Tensor& x) const {
-    return in_format(x, m_memory_format);
+    return in_memory_format(x, m_memory_format);
 }
 
 std::string memory_format_name(torch::MemoryFormat format) {

@@ -32,6 +32,12 @@ struct Net : torch::nn::Module {
     torch::MemoryFormat m_memory_format = torch::MemoryFormat::Contiguous;
 };
 
+// Return a 4-D tensor in a memory format: itself if its strides already say so (the format
+// oneDNN's convolutions go by), else a copy laid out in it, whose strides say so even where
+// a dimension of size 1 (one input channel) makes both formats hold the same bytes. Other
+// tensors are returned as they are.
+torch::Tensor in_memory_format(const torch::Tensor& t, torch::MemoryFormat format);
+
 // Name a memory format as --memory-format does: channels-last or contiguous.
 std::string memory_format_name(torch::MemoryFormat format);
 

@@ -9,6 +9,33 @@
 #include "util/text.h"
 
 namespace kftrain::trainer::checkpoint {
+namespace {
+
+// Lay out the optimizer's state of each parameter (SGD's momentum, Adam's averages) in the
+// model's memory format: loading keeps the writer's layout (a checkpoint written with
+// --memory-format contiguous, or by a trainer before channels last), and an update that
+// mixes layouts walks one of its operands out of order on every step.
+void lay_out_optimizer_state(torch::optim::Optimizer& optimizer, torch::MemoryFormat format) {
+    auto& states = optimizer.state();
+    for (auto& group : optimizer.param_groups()) {
+        for (auto& p : group.params()) {
+            auto found = states.find(c10::guts::to_string(p.unsafeGetTensorImpl()));
+            if (found == states.end()) {
+                continue;
+            }
+            auto* state = found->second.get();
+            if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(state)) {
+                sgd->momentum_buffer(in_memory_format(sgd->momentum_buffer(), format));
+            } else if (auto* adam = dynamic_cast<torch::optim::AdamParamState*>(state)) {
+                adam->exp_avg(in_memory_format(adam->exp_avg(), format));
+                adam->exp_avg_sq(in_memory_format(adam->exp_avg_sq(), format));
+                adam->max_exp_avg_sq(in_memory_format(adam->max_exp_avg_sq(), format));
+            }
+        }
+    }
+}
+
+}  // namespace
 
 std::string checkpoint_bytes(Net& model, torch::optim::Optimizer& optimizer, TrainPosition pos) {
     torch::serialize::OutputArchive archive, model_archive, optimizer_archive;
@@ -39,6 +66,7 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
         // writer's were: lay them out as this run's model does again.
         model.set_memory_format(model.memory_format());
         optimizer.load(optimizer_archive);
+        lay_out_optimizer_state(optimizer, model.memory_format());
         torch::Tensor epoch, step;
         archive.read("epoch", epoch);
         archive.read("global_step", step);

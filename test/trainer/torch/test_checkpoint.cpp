@@ -90,8 +90,10 @@ TEST_CASE("a checkpoint restores batch-norm running statistics", "[trainer][chec
     CHECK(same_tensors(original.model->buffers(), restored.model->buffers()));
 }
 
-TEST_CASE("a checkpoint loads into a model of either memory format, which keeps its own",
-          "[trainer][checkpoint]") {
+TEST_CASE(
+    "a checkpoint loads into a model of either memory format, which keeps its own for "
+    "its parameters and their momentum",
+    "[trainer][checkpoint]") {
     // Written contiguous (as trainers before channels last did) and read channels last, and
     // the other way round.
     const auto [written, read] =
@@ -110,6 +112,23 @@ TEST_CASE("a checkpoint loads into a model of either memory format, which keeps 
     const auto conv = restored.model->named_parameters()["conv2.weight"];
     CHECK(conv.suggest_memory_format() == read);
     CHECK(restored.model->memory_format() == read);
+    // The momentum is laid out as its parameter, so that the update does not mix layouts.
+    const auto& state =
+        restored.optimizer->state().at(c10::guts::to_string(conv.unsafeGetTensorImpl()));
+    const auto& momentum = static_cast<torch::optim::SGDParamState&>(*state).momentum_buffer();
+    CHECK(momentum.suggest_memory_format() == read);
+    // And training goes on from the same momentum as the writer's.
+    const auto x = torch::randn({8, 3, 12, 12});
+    const auto y = torch::randint(0, 10, {8}, torch::kInt64);
+    torch::manual_seed(7);  // the same dropout masks for both
+    one_step(original, x, y);
+    torch::manual_seed(7);
+    one_step(restored, x, y);
+    const auto a = original.model->parameters();
+    const auto b = restored.model->parameters();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        CHECK(torch::allclose(a[i], b[i], 1e-5, 1e-6));
+    }
 }
 
 TEST_CASE("a checkpoint of another model is refused with the file named", "[trainer][checkpoint]") {
