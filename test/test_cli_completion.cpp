@@ -63,6 +63,13 @@ completion::Completion complete(const Words& words) {
                                                   {"worker-0", "Running"},
                                                   {"worker-1", "Pending"}};
     };
+    names.trial_replicas = [](const std::string& search, const std::string& trial) {
+        if (search != "mnist-tune" || trial != "1") {
+            return std::vector<completion::Candidate>{};
+        }
+        return std::vector<completion::Candidate>{{"master", "Master: 1 replica"},
+                                                  {"master-0", "Succeeded"}};
+    };
     names.trials = [](const std::string& search) {
         if (search != "mnist-tune") {
             return std::vector<completion::Candidate>{};
@@ -315,8 +322,11 @@ TEST_CASE("completion offers the replicas of the job named on the line to logs -
     CHECK(values({"logs", "--tail", "5", "mnist-ddp", "--replica=worker-"}) ==
           Words{"worker-0", "worker-1"});
     CHECK(values({"logs", "resnet", "--replica", ""}).empty());  // a job the backend lacks
-    // tune logs' --replica is one of a trial's job: not the search's name taken for a job.
+    // tune logs' --replica is one of the trial's job, not of a job named like the search.
+    CHECK(values({"tune", "logs", "mnist-tune", "--trial", "1", "--replica", ""}) ==
+          Words{"master", "master-0"});
     CHECK(values({"tune", "logs", "mnist-ddp", "--trial", "1", "--replica", ""}).empty());
+    CHECK(values({"tune", "logs", "mnist-tune", "--replica", ""}).empty());  // no trial yet
 }
 
 TEST_CASE("completion offers a search's trials to --trial, numbers first, names once typed",
@@ -349,6 +359,9 @@ TEST_CASE("the bash script completes replicas, trials and claims from the cluste
         {"kftrain", "tune", "logs", "cifar-tune", "--trial", "cifar-tune-2"}, search.env());
     REQUIRE(third.size() == 1);
     CHECK(contains(status.out, third[0]));  // a trial `tune status` shows
+    FakeCluster trial("katib-running");
+    CHECK(bash_complete({"kftrain", "tune", "logs", "mnist-tune", "--trial", "1", "--replica", "w"},
+                        trial.env()) == Words{"worker", "worker-0"});
     FakeCluster claims("data-claims");
     CHECK(bash_complete({"kftrain", "-n", "ml-training", "data", "ls", "--claim", ""},
                         claims.env()) == Words{"mnist-data", "training-checkpoints"});
@@ -479,6 +492,7 @@ TEST_CASE("a hanging kubectl or a broken cluster gives no names and no noise", "
         CHECK(bash_complete({"kftrain", "status", ""}, cluster.env()).empty());
         for (const Words& line : {Words{"logs", ""}, Words{"logs", "mnist-ddp", "--replica", ""},
                                   Words{"tune", "logs", "cifar-tune", "--trial", ""},
+                                  Words{"tune", "logs", "s", "--trial", "1", "--replica", ""},
                                   Words{"data", "ls", "--claim", ""}}) {
             Words args = {"__complete", "kftrain"};
             args.insert(args.end(), line.begin(), line.end());

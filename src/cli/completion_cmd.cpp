@@ -106,6 +106,9 @@ int CompleteOptions::run(Context& ctx) const {
     names.replicas = [&global](const std::string& job) {
         return completion::replica_names(global, job, k_listing_deadline);
     };
+    names.trial_replicas = [&global](const std::string& search, const std::string& trial) {
+        return completion::trial_replica_names(global, search, trial, k_listing_deadline);
+    };
     names.trials = [&global](const std::string& search) {
         return completion::trial_names(global, search, k_listing_deadline);
     };

@@ -218,6 +218,12 @@ Completion value_completion(const TypedLine& line, const CLI::Option& option,
                 completion.candidates = names.replicas(line.arguments.front());
             }
             break;
+        case ValueKind::TrialReplicaName:
+            if (names.trial_replicas && !line.arguments.empty()) {
+                completion.candidates =
+                    names.trial_replicas(line.arguments.front(), typed_value(line, "trial"));
+            }
+            break;
         case ValueKind::TrialName:
             if (names.trials && !line.arguments.empty()) {
                 completion.candidates =

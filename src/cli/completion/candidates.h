@@ -63,6 +63,8 @@ struct NameSources {
     std::function<std::vector<Candidate>()> searches;
     std::function<std::vector<Candidate>()> queues;
     std::function<std::vector<Candidate>(const std::string& job)> replicas;
+    std::function<std::vector<Candidate>(const std::string& search, const std::string& trial)>
+        trial_replicas;
     std::function<std::vector<Candidate>(const std::string& search)> trials;
     std::function<std::vector<Candidate>()> claims;
     std::function<std::vector<Candidate>(const std::string& prices)> gpus;
@@ -71,8 +73,9 @@ struct NameSources {
 // Complete line's CURRENT: verbs and subverbs, the flags of the verb and the global ones,
 // a flag's values (values.h), job and search names, or a job file; only candidates that
 // start with CURRENT. The replicas of --replica are those of the job named on the line
-// (`logs JOB`), the trials of --trial those of the search (`tune logs SEARCH`): their
-// numbers while CURRENT is empty or a number, else their names.
+// (`logs JOB`) or of the trial's job (`tune logs SEARCH --trial T`), the trials of --trial
+// those of the search (`tune logs SEARCH`): their numbers while CURRENT is empty or a
+// number, else their names.
 Completion complete(const TypedLine& line, const NameSources& names);
 
 // Write completion as `kftrain __complete` prints it.

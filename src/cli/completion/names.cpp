@@ -68,6 +68,52 @@ std::vector<Candidate> names_here_or_on_cluster(const GlobalOptions& global,
     }
 }
 
+// The replica types of a job's replicas with their counts (master, worker), then each
+// replica with its state (master-0, worker-2).
+std::vector<Candidate> replica_candidates(const std::vector<job::ReplicaStatus>& replicas) {
+    std::vector<std::pair<std::string, int>> types;  // as met, with their counts
+    std::vector<Candidate> named;
+    for (const auto& replica : replicas) {
+        auto known = std::find_if(types.begin(), types.end(),
+                                  [&](const auto& type) { return type.first == replica.type; });
+        if (known == types.end()) {
+            types.emplace_back(replica.type, 1);
+        } else {
+            known->second += 1;
+        }
+        if (replica.name != util::to_lower(replica.type)) {  // dataset-initializer: a step
+            named.push_back({replica.name, replica.state});
+        }
+    }
+    std::vector<Candidate> names;
+    for (const auto& [type, count] : types) {
+        names.push_back({util::to_lower(type),
+                         fmt::format("{}: {} replica{}", type, count, count == 1 ? "" : "s")});
+    }
+    names.insert(names.end(), named.begin(), named.end());
+    return names;
+}
+
+// Return the replicas of a job (replica_candidates), asking no later than give_up_at.
+std::vector<Candidate> job_replicas(Context& ctx, const std::string& job,
+                                    kube::Clock::time_point give_up_at) {
+    if (!job::check_object_name("job name", job)) {
+        return {};
+    }
+    auto backend = make_backend(ctx, "", ctx.global.namespace_, give_up_at);
+    auto status = backend->status_without_progress(job);
+    return status ? replica_candidates(status->replicas) : std::vector<Candidate>{};
+}
+
+// Return the backend of the `tune` verbs, asking the cluster no later than give_up_at.
+std::unique_ptr<search::SearchBackend> search_backend(Context& ctx,
+                                                      kube::Clock::time_point give_up_at) {
+    if (use_local_backend(ctx, "")) {
+        return search::make_local_search(ctx.err);
+    }
+    return search::make_kube_search(ctx.global, ctx.global.namespace_, std::nullopt, give_up_at);
+}
+
 }  // namespace
 
 std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milliseconds deadline) {
@@ -96,36 +142,29 @@ std::vector<Candidate> replica_names(const GlobalOptions& global, const std::str
                                      std::chrono::milliseconds deadline) {
     std::ostringstream quiet;
     Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global) || !job::check_object_name("job name", job)) {
+    if (!check_global_options(global)) {
         return {};
     }
     try {
-        auto backend = make_backend(ctx, "", global.namespace_, kube::Clock::now() + deadline);
-        auto status = backend->status_without_progress(job);
-        if (!status) {
-            return {};
-        }
-        std::vector<std::pair<std::string, int>> types;  // as met, with their counts
-        std::vector<Candidate> replicas;
-        for (const auto& replica : status->replicas) {
-            auto known = std::find_if(types.begin(), types.end(),
-                                      [&](const auto& type) { return type.first == replica.type; });
-            if (known == types.end()) {
-                types.emplace_back(replica.type, 1);
-            } else {
-                known->second += 1;
-            }
-            if (replica.name != util::to_lower(replica.type)) {  // dataset-initializer: a step
-                replicas.push_back({replica.name, replica.state});
-            }
-        }
-        std::vector<Candidate> names;
-        for (const auto& [type, count] : types) {
-            names.push_back({util::to_lower(type),
-                             fmt::format("{}: {} replica{}", type, count, count == 1 ? "" : "s")});
-        }
-        names.insert(names.end(), replicas.begin(), replicas.end());
-        return names;
+        return job_replicas(ctx, job, kube::Clock::now() + deadline);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+std::vector<Candidate> trial_replica_names(const GlobalOptions& global, const std::string& search,
+                                           const std::string& trial,
+                                           std::chrono::milliseconds deadline) {
+    std::ostringstream quiet;
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global) || trial.empty() ||
+        !job::check_object_name("search name", search)) {
+        return {};
+    }
+    try {
+        const auto give_up_at = kube::Clock::now() + deadline;  // for both lookups
+        auto job = search_backend(ctx, give_up_at)->trial_job(search, trial);
+        return job ? job_replicas(ctx, *job, give_up_at) : std::vector<Candidate>{};
     } catch (const std::exception&) {
         return {};
     }
@@ -151,11 +190,7 @@ std::vector<Candidate> trial_names(const GlobalOptions& global, const std::strin
         return {};
     }
     try {
-        auto backend = use_local_backend(ctx, "")
-                           ? search::make_local_search(quiet)
-                           : search::make_kube_search(global, global.namespace_, std::nullopt,
-                                                      kube::Clock::now() + deadline);
-        auto status = backend->status(search);
+        auto status = search_backend(ctx, kube::Clock::now() + deadline)->status(search);
         if (!status) {
             return {};
         }

@@ -29,6 +29,12 @@ std::vector<Candidate> queue_names(const GlobalOptions& global, std::chrono::mil
 std::vector<Candidate> replica_names(const GlobalOptions& global, const std::string& job,
                                      std::chrono::milliseconds deadline);
 
+// Return the replicas `tune logs SEARCH --trial TRIAL --replica` takes: replica_names of
+// the trial's job, both lookups within one deadline.
+std::vector<Candidate> trial_replica_names(const GlobalOptions& global, const std::string& search,
+                                           const std::string& trial,
+                                           std::chrono::milliseconds deadline);
+
 // Return the trials `tune logs SEARCH --trial` takes, chosen and bounded as job_names: each
 // trial's number, described by its name and state, then each trial's name.
 std::vector<Candidate> trial_names(const GlobalOptions& global, const std::string& search,

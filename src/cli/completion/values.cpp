@@ -83,8 +83,8 @@ ValueSource value_source(const CLI::App& command, const CLI::Option& option) {
     if (named("algorithm")) {
         return closed(kftrain::tune::k_algorithms);
     }
-    if (named("replica") && path == "logs") {  // tune logs: the replicas of a trial's job
-        return {ValueKind::ReplicaName, {}};
+    if (named("replica")) {
+        return {path == "tune logs" ? ValueKind::TrialReplicaName : ValueKind::ReplicaName, {}};
     }
     if (named("trial")) {
         return {ValueKind::TrialName, {}};

@@ -8,17 +8,18 @@ namespace kftrain::cli::completion {
 
 // What the value of a flag or argument is, for completion.
 enum class ValueKind {
-    Free,         // anything: nothing to offer
-    Closed,       // one of a fixed set
-    JobName,      // a job the backend lists
-    SearchName,   // a search the backend lists
-    QueueName,    // a queue jobs wait in: a Kueue LocalQueue, or a local queue
-    ReplicaName,  // a replica or replica type of the job named on the line
-    TrialName,    // a trial (number or name) of the search named on the line
-    ClaimName,    // a PersistentVolumeClaim of the namespace
-    GpuType,      // a GPU type of the price catalog (--prices as typed, else the default)
-    JobFile,      // a YAML file (job file, template, price catalog)
-    AnyFile,      // a file of any kind (kubeconfig, profile)
+    Free,              // anything: nothing to offer
+    Closed,            // one of a fixed set
+    JobName,           // a job the backend lists
+    SearchName,        // a search the backend lists
+    QueueName,         // a queue jobs wait in: a Kueue LocalQueue, or a local queue
+    ReplicaName,       // a replica or replica type of the job named on the line
+    TrialReplicaName,  // one of the job of the trial named on the line (tune logs --trial)
+    TrialName,         // a trial (number or name) of the search named on the line
+    ClaimName,         // a PersistentVolumeClaim of the namespace
+    GpuType,           // a GPU type of the price catalog (--prices as typed, else the default)
+    JobFile,           // a YAML file (job file, template, price catalog)
+    AnyFile,           // a file of any kind (kubeconfig, profile)
 };
 
 // The kind of value and, when Closed, the values.
