@@ -345,12 +345,13 @@ TEST_CASE("completion offers claims to --claim of every data verb", "[completion
     }
 }
 
-TEST_CASE("the bash script completes replicas, trials and claims from the cluster",
+TEST_CASE("the bash script completes searches, replicas, trials and claims from the cluster",
           "[completion]") {
     FakeCluster running("running");
     CHECK(bash_complete({"kftrain", "logs", "mnist-ddp", "--replica", ""}, running.env()) ==
           Words{"master", "worker", "master-0", "worker-0", "worker-1"});
     FakeCluster search("katib-succeeded");
+    CHECK(bash_complete({"kftrain", "tune", "status", ""}, search.env()) == Words{"cifar-tune"});
     CHECK(bash_complete({"kftrain", "tune", "logs", "cifar-tune", "--trial", ""}, search.env()) ==
           Words{"1", "2", "3", "4"});
     auto status = search.run({"tune", "status", "cifar-tune"});
