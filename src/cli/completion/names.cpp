@@ -40,6 +40,37 @@ std::vector<Candidate> names_of_objects(const std::string& text, const std::stri
     return names;
 }
 
+// Return the names of the cluster's objects of resource (kubectl get RESOURCE -o name),
+// described as what; nothing past deadline or when kubectl fails.
+std::vector<Candidate> names_on_cluster(const GlobalOptions& global,
+                                        std::chrono::milliseconds deadline, const char* resource,
+                                        const std::string& what) {
+    auto kubectl = kube::make_kubectl_runner(global, kube::Clock::now() + deadline);
+    kube::KubeQueries queries(*kubectl, global.namespace_);
+    auto listed = queries.call({"get", resource, "-o", "name"});
+    if (!listed || !listed->ok()) {
+        return {};
+    }
+    return names_of_objects(listed->out, what);
+}
+
+// Return what list gives with a context on the global flags whose output goes nowhere
+// (notes and errors are not for the shell); nothing when the flags are refused or on any
+// error.
+std::vector<Candidate> quietly(const GlobalOptions& global,
+                               const std::function<std::vector<Candidate>(Context&)>& list) {
+    std::ostringstream quiet;
+    Context ctx{quiet, quiet, global, 0};
+    if (!check_global_options(global)) {
+        return {};
+    }
+    try {
+        return list(ctx);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
 // Return here()'s names when the verb would run on this machine, else the names of the
 // cluster's objects of resource (kubectl get RESOURCE -o name), described as what; nothing
 // past deadline or on any error, and nothing printed (job_names).
@@ -47,25 +78,10 @@ std::vector<Candidate> names_here_or_on_cluster(const GlobalOptions& global,
                                                 std::chrono::milliseconds deadline,
                                                 const std::function<std::vector<Candidate>()>& here,
                                                 const char* resource, const std::string& what) {
-    std::ostringstream quiet;
-    Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global)) {
-        return {};
-    }
-    try {
-        if (use_local_backend(ctx, "")) {
-            return here();
-        }
-        auto kubectl = kube::make_kubectl_runner(global, kube::Clock::now() + deadline);
-        kube::KubeQueries queries(*kubectl, global.namespace_);
-        auto listed = queries.call({"get", resource, "-o", "name"});
-        if (!listed || !listed->ok()) {
-            return {};
-        }
-        return names_of_objects(listed->out, what);
-    } catch (const std::exception&) {
-        return {};
-    }
+    return quietly(global, [&](Context& ctx) {
+        return use_local_backend(ctx, "") ? here()
+                                          : names_on_cluster(global, deadline, resource, what);
+    });
 }
 
 // The replica types of a job's replicas with their counts (master, worker), then each
@@ -117,12 +133,7 @@ std::unique_ptr<search::SearchBackend> search_backend(Context& ctx,
 }  // namespace
 
 std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milliseconds deadline) {
-    std::ostringstream quiet;  // notes and errors are not for the shell
-    Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global)) {
-        return {};
-    }
-    try {
+    return quietly(global, [&](Context& ctx) -> std::vector<Candidate> {
         auto backend = make_backend(ctx, "", global.namespace_, kube::Clock::now() + deadline);
         auto jobs = backend->list(false);
         if (!jobs) {
@@ -133,41 +144,27 @@ std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milli
             names.push_back({job.name, job.kind + " " + job::phase_name(job.phase)});
         }
         return names;
-    } catch (const std::exception&) {
-        return {};
-    }
+    });
 }
 
 std::vector<Candidate> replica_names(const GlobalOptions& global, const std::string& job,
                                      std::chrono::milliseconds deadline) {
-    std::ostringstream quiet;
-    Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global)) {
-        return {};
-    }
-    try {
+    return quietly(global, [&](Context& ctx) {
         return job_replicas(ctx, job, kube::Clock::now() + deadline);
-    } catch (const std::exception&) {
-        return {};
-    }
+    });
 }
 
 std::vector<Candidate> trial_replica_names(const GlobalOptions& global, const std::string& search,
                                            const std::string& trial,
                                            std::chrono::milliseconds deadline) {
-    std::ostringstream quiet;
-    Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global) || trial.empty() ||
-        !job::check_object_name("search name", search)) {
+    if (trial.empty() || !job::check_object_name("search name", search)) {
         return {};
     }
-    try {
+    return quietly(global, [&](Context& ctx) {
         const auto give_up_at = kube::Clock::now() + deadline;  // for both lookups
         auto job = search_backend(ctx, give_up_at)->trial_job(search, trial);
         return job ? job_replicas(ctx, *job, give_up_at) : std::vector<Candidate>{};
-    } catch (const std::exception&) {
-        return {};
-    }
+    });
 }
 
 std::vector<Candidate> search_names(const GlobalOptions& global,
@@ -184,12 +181,10 @@ std::vector<Candidate> search_names(const GlobalOptions& global,
 
 std::vector<Candidate> trial_names(const GlobalOptions& global, const std::string& search,
                                    std::chrono::milliseconds deadline) {
-    std::ostringstream quiet;
-    Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global) || !job::check_object_name("search name", search)) {
+    if (!job::check_object_name("search name", search)) {
         return {};
     }
-    try {
+    return quietly(global, [&](Context& ctx) -> std::vector<Candidate> {
         auto status = search_backend(ctx, kube::Clock::now() + deadline)->status(search);
         if (!status) {
             return {};
@@ -203,34 +198,25 @@ std::vector<Candidate> trial_names(const GlobalOptions& global, const std::strin
         }
         numbers.insert(numbers.end(), names.begin(), names.end());
         return numbers;
-    } catch (const std::exception&) {
-        return {};
-    }
+    });
 }
 
 std::vector<Candidate> claim_names(const GlobalOptions& global, const std::string& job_file,
                                    std::chrono::milliseconds deadline) {
-    std::vector<manifest::Volume> volumes;
-    std::string job_backend;
-    if (!job_file.empty() && job_file != "-") {  // never read the shell's standard input
-        try {
+    return quietly(global, [&](Context& ctx) {
+        std::vector<manifest::Volume> volumes;
+        std::string job_backend;
+        if (!job_file.empty() && job_file != "-") {  // never read the shell's standard input
             job::JobInput input;
             input.file = job_file;
-            auto spec = job::load_job(input, global);
-            if (spec) {
+            if (auto spec = job::load_job(input, global)) {
                 volumes = spec->volumes;
                 job_backend = spec->backend;
             }
-        } catch (const std::exception&) {
-            return {};
         }
-    }
-    std::ostringstream quiet;
-    Context ctx{quiet, quiet, global, 0};
-    if (!check_global_options(global)) {
-        return {};
-    }
-    if (use_local_backend(ctx, job_backend)) {
+        if (!use_local_backend(ctx, job_backend)) {
+            return names_on_cluster(global, deadline, k_claims, "PersistentVolumeClaim");
+        }
         std::vector<Candidate> claims;
         for (const auto& volume : volumes) {
             if (!volume.claim.empty()) {
@@ -238,9 +224,7 @@ std::vector<Candidate> claim_names(const GlobalOptions& global, const std::strin
             }
         }
         return claims;
-    }
-    auto none = [] { return std::vector<Candidate>{}; };
-    return names_here_or_on_cluster(global, deadline, none, k_claims, "PersistentVolumeClaim");
+    });
 }
 
 std::vector<Candidate> gpu_types(const std::string& prices) {
