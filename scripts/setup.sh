@@ -14,6 +14,7 @@ cli_packages=(
     libcurl4-openssl-dev python3
     libssl-dev  # the trainer's HTTPS test servers and the certificates they make
     clang-14 libclang-rt-14-dev  # the fuzz targets (fuzz/): clang with libFuzzer
+    clang-format-14  # make format, and the format check CI runs (make format-check)
     dpkg-dev file groff-base  # cpack -G DEB's dpkg-shlibdeps, and checking the man page
     bash zsh fish  # the completion scripts are tested in each shell (test_cli_completion.cpp)
 )
