@@ -12,6 +12,13 @@ std::string load_error(const std::string& text, const Overrides& overrides = {})
     return job ? std::string("(loaded)") : job.error();
 }
 
+kftrain::manifest::JobSpec load_ok(const std::string& text) {
+    auto job = load_job_text(text, "job.yaml", {});
+    INFO((job ? "" : job.error()));
+    REQUIRE(job);
+    return *job;
+}
+
 }  // namespace
 
 TEST_CASE("a minimal job file gets every documented default", "[manifest]") {
@@ -105,6 +112,25 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
         {"env secret without key", "name: a\nenv:\n  TOKEN:\n    secretKeyRef: {name: s}\n",
          "job.yaml:3: env.TOKEN: expected a string or {secretKeyRef: {name: ..., key: ...}} (got "
          "a map)"},
+        {"a CPU request over its limit",
+         "name: a\nresources:\n  cpu: \"4\"\n  limits:\n    cpu: 2000m\n",
+         "job.yaml:3: resources.cpu: must be at most resources.limits.cpu (2000m): Kubernetes "
+         "refuses every pod whose request exceeds its limit (got 4)"},
+        {"a memory request over its limit",
+         "name: a\nresources:\n  memory: 8Gi\n  limits:\n    memory: 8G\n",
+         "job.yaml:3: resources.memory: must be at most resources.limits.memory (8G): Kubernetes "
+         "refuses every pod whose request exceeds its limit (got 8Gi)"},
+        {"a variable the operator sets", "name: a\nenv:\n  WORLD_SIZE: \"9\"\n",
+         "job.yaml:3: env.WORLD_SIZE: is set by the Training Operator in every replica, after "
+         "the job's env, so this value would never reach the program: remove it (got 9)"},
+        {"an elastic variable the operator sets", "name: a\nenv:\n  PET_RDZV_BACKEND: etcd\n",
+         "job.yaml:3: env.PET_RDZV_BACKEND: is set by the Training Operator in every replica, "
+         "after the job's env, so this value would never reach the program: remove it (got "
+         "etcd)"},
+        {"a variable Trainer v2 sets", "name: a\nkind: TrainJob\nenv:\n  PET_NODE_RANK: \"0\"\n",
+         "job.yaml:4: env.PET_NODE_RANK: is reserved in a TrainJob: Trainer sets PET_NNODES, "
+         "PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT on every node "
+         "itself and refuses a job that sets one: remove it (got 0)"},
         {"trainer with a custom command", "name: a\ncommand: [python]\ntrainer:\n  epochs: 2\n",
          "job.yaml:3: trainer: applies only to the default command (kftrain-trainer); remove "
          "trainer or command (got command python)"},
@@ -121,6 +147,15 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
         INFO(c.what);
         CHECK(load_error(c.text) == c.message);
     }
+}
+
+TEST_CASE("requests up to their limits, and env the operator leaves alone, are kept",
+          "[manifest]") {
+    auto spec = load_ok(
+        "name: a\nresources:\n  cpu: 500m\n  memory: 4Gi\n  limits:\n    cpu: \"1\"\n"
+        "    memory: 4Gi\nenv:\n  PYTHONUNBUFFERED: \"1\"\n  LOCAL_WORLD: x\n");
+    CHECK(spec.resources.cpu_limit == "1");
+    CHECK(spec.env.count("PYTHONUNBUFFERED") == 1);
 }
 
 TEST_CASE("set overrides keys, typed as the field", "[manifest]") {

@@ -159,10 +159,6 @@ TEST_CASE("a TrainJob refuses each key it cannot express, naming it and why", "[
          "job.yaml:2: nprocPerNode: has no TrainJob equivalent: a TrainJob's numProcPerNode is a "
          "number; leave nprocPerNode unset (or auto) for one process per GPU, or per CPU of "
          "resources when there is no GPU (remove it, or keep kind PyTorchJob)"},
-        {"name: a\nenv:\n  PET_NODE_RANK: \"0\"\n",
-         "job.yaml:3: env.PET_NODE_RANK: is reserved in a TrainJob: Trainer sets PET_NNODES, "
-         "PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT on every node "
-         "itself (remove it, or keep kind PyTorchJob)"},
         {"name: a\npriorityClassName: high\nrunPolicy:\n  backoffLimit: 2\n",
          "2 job-file keys do not fit a TrainJob (remove them, or keep kind PyTorchJob):\n"
          "  job.yaml:2: priorityClassName: has no TrainJob equivalent: runtimePatches cannot set a "

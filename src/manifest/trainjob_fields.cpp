@@ -81,15 +81,6 @@ util::Status check_trainjob_fields(const JobSpec& spec) {
                                           spec.source.locate(key.path), key.why));
         }
     }
-    for (const char* name : k_reserved_trainjob_env) {
-        if (spec.env.count(name) > 0) {
-            refused.push_back(
-                fmt::format("{}: is reserved in a TrainJob: Trainer sets PET_NNODES, "
-                            "PET_NPROC_PER_NODE, PET_NODE_RANK, "
-                            "PET_MASTER_ADDR and PET_MASTER_PORT on every node itself",
-                            spec.source.locate(std::string("env.") + name)));
-        }
-    }
     if (refused.empty()) {
         return util::ok_status();
     }

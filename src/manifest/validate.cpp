@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <iterator>
 #include <regex>
 #include <set>
+#include <vector>
 
 #include "manifest/k8s_checks.h"
 #include "manifest/k8s_rules.h"
+#include "manifest/operator_env.h"
+#include "manifest/quantity.h"
 #include "util/text.h"
 
 namespace kftrain::manifest {
@@ -138,6 +142,56 @@ Status check_env(const JobSpec& spec) {
             return fail(spec, "env." + name, "is not a valid environment variable name", name);
         }
     }
+    // What the operator sets itself: the Training Operator appends its variables after the
+    // job's env (the last wins), Trainer's torch plugin refuses a TrainJob that sets its own.
+    const bool v2 = spec.kind == JobKind::TrainJob;
+    const auto reserved = v2 ? std::vector<const char*>(std::begin(k_trainjob_operator_env),
+                                                        std::end(k_trainjob_operator_env))
+                             : std::vector<const char*>(std::begin(k_pytorchjob_operator_env),
+                                                        std::end(k_pytorchjob_operator_env));
+    for (const char* name : reserved) {
+        auto it = spec.env.find(name);
+        if (it == spec.env.end()) {
+            continue;
+        }
+        return fail(
+            spec, std::string("env.") + name,
+            v2 ? "is reserved in a TrainJob: Trainer sets PET_NNODES, PET_NPROC_PER_NODE, "
+                 "PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT on every node itself "
+                 "and refuses a job that sets one: remove it"
+               : "is set by the Training Operator in every replica, after the job's env, "
+                 "so this value would never reach the program: remove it",
+            it->second.secret_name.empty() ? it->second.value : "secret " + it->second.secret_name);
+    }
+    return util::ok_status();
+}
+
+// Kubernetes refuses every pod whose request exceeds its limit, after the job itself was
+// accepted: the job would wait for pods that never come.
+Status check_resources(const JobSpec& spec) {
+    struct Pair {
+        const char* request_path;
+        const std::string& request;
+        const char* limit_path;
+        const std::string& limit;
+    };
+    const Resources& r = spec.resources;
+    for (const Pair& p :
+         {Pair{"resources.cpu", r.cpu, "resources.limits.cpu", r.cpu_limit},
+          Pair{"resources.memory", r.memory, "resources.limits.memory", r.memory_limit}}) {
+        if (p.request.empty() || p.limit.empty()) {
+            continue;
+        }
+        const auto request = parse_quantity(p.request);
+        const auto limit = parse_quantity(p.limit);
+        if (request && limit && *request > *limit) {
+            return fail(spec, p.request_path,
+                        fmt::format("must be at most {} ({}): Kubernetes refuses every pod "
+                                    "whose request exceeds its limit",
+                                    p.limit_path, p.limit),
+                        p.request);
+        }
+    }
     return util::ok_status();
 }
 
@@ -199,8 +253,8 @@ bool is_dns1123_subdomain(const std::string& text) {
 }
 
 Status validate_job(const JobSpec& spec) {
-    for (auto check : {check_name, check_replicas, check_volumes, check_env, check_kubernetes_rules,
-                       check_command, check_gpus}) {
+    for (auto check : {check_name, check_replicas, check_volumes, check_env, check_resources,
+                       check_kubernetes_rules, check_command, check_gpus}) {
         auto result = check(spec);
         if (!result) {
             return result;

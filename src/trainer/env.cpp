@@ -7,21 +7,28 @@
 namespace kftrain::trainer {
 namespace {
 
+// Read text as a whole decimal integer of at least min; nullopt otherwise.
+std::optional<int> to_int(const std::string& text, int min) {
+    try {
+        std::size_t used = 0;
+        const int value = std::stoi(text, &used);
+        if (used == text.size() && value >= min) {
+            return value;
+        }
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+}
+
 util::Result<int> parse_int(const EnvLookup& env, const std::string& name, int fallback, int min) {
     const auto raw = env(name);
     if (!raw || raw->empty()) {
         return fallback;
     }
-    try {
-        std::size_t used = 0;
-        const int value = std::stoi(*raw, &used);
-        if (used != raw->size() || value < min) {
-            throw std::invalid_argument(name);
-        }
-        return value;
-    } catch (const std::exception&) {
-        return util::Error{fmt::format("{}: must be an integer >= {} (got {})", name, min, *raw)};
+    if (auto value = to_int(*raw, min)) {
+        return *value;
     }
+    return util::Error{fmt::format("{}: must be an integer >= {} (got {})", name, min, *raw)};
 }
 
 // Processes per pod from PET_NPROC_PER_NODE: a number, or the operator's words. auto and
@@ -77,11 +84,49 @@ bool node_layout_from_pet(const EnvLookup& env, int nproc) {
     return false;
 }
 
+// Nodes from PET_NNODES: a number, or the operator's MIN:MAX under an elasticPolicy. The
+// trainer does no rendezvous, so with a range it trains on the pods the operator started: v1's
+// WORLD_SIZE (every replica, the Master too, times the processes per node) over nproc. Without
+// WORLD_SIZE only a range of one number says how many.
+util::Result<int> parse_nnodes(const EnvLookup& env, int nproc) {
+    const auto raw = env("PET_NNODES");
+    const auto colon = raw ? raw->find(':') : std::string::npos;
+    if (colon == std::string::npos) {
+        return parse_int(env, "PET_NNODES", 1, 1);
+    }
+    const auto min = to_int(raw->substr(0, colon), 1);
+    const auto max = to_int(raw->substr(colon + 1), 1);
+    if (!min || !max || *min > *max) {
+        return util::Error{fmt::format(
+            "PET_NNODES: must be an integer >= 1 or MIN:MAX with 1 <= MIN <= MAX (got {})", *raw)};
+    }
+    const auto world = parse_int(env, "WORLD_SIZE", 0, 1);
+    if (!world.ok()) {
+        return util::Error{world.error()};
+    }
+    if (*world == 0) {
+        if (*min != *max) {
+            return util::Error{
+                fmt::format("PET_NNODES: a range needs WORLD_SIZE to say how many nodes started: "
+                            "kftrain-trainer does no elastic rendezvous (got {})",
+                            *raw)};
+        }
+        return *min;
+    }
+    if (*world % nproc != 0) {
+        return util::Error{fmt::format(
+            "WORLD_SIZE: must be a multiple of the {} processes per node (PET_NPROC_PER_NODE) "
+            "(got {})",
+            nproc, *world)};
+    }
+    return *world / nproc;
+}
+
 // Place this process as torchrun would from PET_*: world = nnodes * nproc, global rank =
 // node_rank * nproc + local rank. A pod with nproc > 1 that is not yet spawned launches its
 // ranks (spawn_local) and trains none itself.
 util::Status place_by_node(const EnvLookup& env, int nproc, DistEnv& out) {
-    const auto nnodes = parse_int(env, "PET_NNODES", 1, 1);
+    const auto nnodes = parse_nnodes(env, nproc);
     const auto node = parse_int(env, "PET_NODE_RANK", out.rank, 0);
     const auto pet_port = parse_int(env, "PET_MASTER_PORT", out.master_port, 1);
     for (const auto* r : {&nnodes, &node, &pet_port}) {

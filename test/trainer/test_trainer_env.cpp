@@ -280,6 +280,33 @@ TEST_CASE("a TrainJob node with nproc 2 gives its spawned ranks node_rank * npro
     }
 }
 
+TEST_CASE("an elastic PyTorchJob's PET_NNODES range places ranks by the pods started",
+          "[trainer][env]") {
+    // What the Training Operator gives the first Worker of Master + 2 Workers with an
+    // elasticPolicy of 1..3 and two processes per pod: PET_NNODES is the policy's range.
+    const Vars worker{{"PET_NNODES", "1:3"},
+                      {"PET_NPROC_PER_NODE", "2"},
+                      {"PET_NODE_RANK", "1"},
+                      {"PET_MASTER_ADDR", "job-master-0"},
+                      {"PET_MASTER_PORT", "23456"},
+                      {"WORLD_SIZE", "6"},
+                      {"RANK", "1"},
+                      {"MASTER_ADDR", "job-master-0"},
+                      {"PET_RDZV_BACKEND", "c10d"},
+                      {"MASTER_PORT", "23456"}};
+    const auto env = parse_dist_env(env_of(worker));
+    REQUIRE(env.ok());
+    CHECK(env->world_size == 6);
+    CHECK(env->node_rank == 1);
+    CHECK(env->rank == 2);
+    CHECK(env->spawn_local == 2);
+    // A range of one number needs no WORLD_SIZE.
+    const auto fixed =
+        parse_dist_env(env_of(with(trainjob_node(2, "2", 1), {{"PET_NNODES", "2:2"}})));
+    REQUIRE(fixed.ok());
+    CHECK(fixed->world_size == 4);
+}
+
 TEST_CASE("bad PET_* values are named with the value", "[trainer][env]") {
     const std::pair<Vars, const char*> cases[] = {
         {trainjob_node(2, "1", 2), "PET_NODE_RANK must be < PET_NNODES (got 2 of 2)"},
@@ -287,7 +314,15 @@ TEST_CASE("bad PET_* values are named with the value", "[trainer][env]") {
         {with(trainjob_node(2, "1", 0), {{"PET_NNODES", "0"}}),
          "PET_NNODES: must be an integer >= 1 (got 0)"},
         {with(trainjob_node(2, "1", 0), {{"PET_NNODES", "1:3"}}),
-         "PET_NNODES: must be an integer >= 1 (got 1:3)"},
+         "PET_NNODES: a range needs WORLD_SIZE to say how many nodes started: kftrain-trainer "
+         "does no elastic rendezvous (got 1:3)"},
+        {with(trainjob_node(2, "1", 0), {{"PET_NNODES", "3:1"}}),
+         "PET_NNODES: must be an integer >= 1 or MIN:MAX with 1 <= MIN <= MAX (got 3:1)"},
+        {with(trainjob_node(2, "1", 0), {{"PET_NNODES", "2:"}}),
+         "PET_NNODES: must be an integer >= 1 or MIN:MAX with 1 <= MIN <= MAX (got 2:)"},
+        {with(trainjob_node(2, "2", 0), {{"PET_NNODES", "1:3"}, {"WORLD_SIZE", "5"}}),
+         "WORLD_SIZE: must be a multiple of the 2 processes per node (PET_NPROC_PER_NODE) "
+         "(got 5)"},
         {with(trainjob_node(2, "1", 0), {{"PET_NODE_RANK", "-1"}}),
          "PET_NODE_RANK: must be an integer >= 0 (got -1)"},
         {with(trainjob_node(2, "1", 0), {{"PET_MASTER_PORT", "http"}}),

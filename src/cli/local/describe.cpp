@@ -7,6 +7,7 @@
 
 #include "cli/local/state_dir.h"
 #include "cli/view/status_json.h"
+#include "manifest/operator_env.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
 
@@ -17,18 +18,11 @@ std::string or_dash(const std::string& text) {
     return text.empty() ? "-" : text;
 }
 
-// The variables the operator injects, in the order its docs list them.
-constexpr const char* k_injected[] = {
-    "MASTER_ADDR",       "MASTER_PORT",      "PET_MASTER_ADDR",
-    "PET_MASTER_PORT",   "WORLD_SIZE",       "RANK",
-    "PET_NNODES",        "PET_NODE_RANK",    "PET_NPROC_PER_NODE",
-    "PET_RDZV_ENDPOINT", "PET_RDZV_BACKEND", "PET_MAX_RESTARTS",
-};
-
-// The variables of k_injected a replica has, in that order, credentials masked.
+// The variables the operator injects that a replica has, in the order the operator's docs
+// list them (a TrainJob's are among a PyTorchJob's), credentials masked.
 std::vector<std::pair<std::string, std::string>> injected_env(const ReplicaState& r) {
     std::vector<std::pair<std::string, std::string>> env;
-    for (const char* name : k_injected) {
+    for (const char* name : manifest::k_pytorchjob_operator_env) {
         auto it = r.env.find(name);
         if (it != r.env.end()) {
             env.emplace_back(name, util::redact_credentials(it->second));
