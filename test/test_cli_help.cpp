@@ -27,6 +27,28 @@ TEST_CASE("each verb's help names kftrain and lists the global flags", "[cli]") 
     }
 }
 
+TEST_CASE("a subverb's help lists the global flags, not its parent verb's", "[cli]") {
+    for (const std::vector<std::string> verb :
+         {std::vector<std::string>{"tune", "status"}, {"tune", "delete"}, {"data", "put"}}) {
+        SECTION(verb[0] + " " + verb[1]) {
+            auto args = verb;
+            args.push_back("--help");
+            auto run = run_kftrain(args);
+            CHECK(run.code == 0);
+            const auto global = run.out.find("Global options (before or after the verb):\n");
+            REQUIRE(global != std::string::npos);
+            // Up to the blank line after it (tune's examples follow).
+            const std::string footer =
+                run.out.substr(global, run.out.find("\n\n", global) - global);
+            CHECK(has(footer, "-n,--namespace TEXT"));
+            CHECK(has(footer, "--context TEXT"));
+            CHECK(has(footer, "--local"));
+            CHECK_FALSE(has(footer, "--param"));
+            CHECK_FALSE(has(footer, "--dry-run"));
+        }
+    }
+}
+
 TEST_CASE("kftrain --help lists the verbs under one usage line", "[cli]") {
     auto run = run_kftrain({"--help"});
     CHECK(run.code == 0);

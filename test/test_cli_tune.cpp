@@ -65,6 +65,32 @@ TEST_CASE("bad tune input exits 2 naming the flag, and nothing starts", "[cli][t
     }
 }
 
+TEST_CASE("tune's own flags after status, logs or delete are refused, and nothing is done",
+          "[cli][tune]") {
+    const std::string state = kftrain::test::make_temp_dir();
+    const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+        {"delete", {"tune", "delete", "s", "--dry-run"}},
+        {"delete", {"tune", "delete", "s", "--local", "--dry-run"}},
+        {"status", {"tune", "status", "s", "--max-trials", "0"}},
+        {"logs", {"tune", "-f", k_example, "logs", "s", "--trial", "1"}},
+    };
+    for (const auto& [subverb, args] : cases) {
+        INFO(args.back());
+        // Neither kubectl nor a local search is there: any attempt would exit 4 or 3, not 2.
+        auto run = run_kftrain(
+            args, {{"KFTRAIN_KUBECTL", "/nonexistent/kubectl"}, {"XDG_STATE_HOME", state}});
+        CHECK(run.code == 2);
+        CHECK(run.out.empty());
+        CHECK(has(run.err, "is a flag of tune itself (starting a search), not of tune " + subverb +
+                               "; nothing was done"));
+    }
+    auto run = run_kftrain({"tune", "delete", "s", "--dry-run"},
+                           {{"KFTRAIN_KUBECTL", "/nonexistent/kubectl"}});
+    CHECK(run.err ==
+          "kftrain: error: tune delete: --dry-run is a flag of tune itself (starting a search), "
+          "not of tune delete; nothing was done\n");
+}
+
 TEST_CASE("tune status of an unknown local search exits 3", "[cli][tune]") {
     const std::string state = kftrain::test::make_temp_dir();
     auto run =

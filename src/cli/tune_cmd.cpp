@@ -59,12 +59,34 @@ void add_tune_flags(CLI::App& sub, kftrain::tune::TuneFlags& flags) {
                    "Name of the search (overrides tune.name; default the job's name)");
 }
 
+// Run a subverb of tune once parsed. The subverbs reach the global flags through tune (CLI11's
+// fallthrough), which would also hand them tune's own flags, unread: `tune delete NAME
+// --dry-run` deleted the search. Such a flag is an error, and the subverb does not run.
+template <class Options>
+void run_tune_subverb(CLI::App& sub, const CLI::App& tune, std::shared_ptr<Options> options,
+                      Context& ctx) {
+    sub.callback([&sub, &tune, options, &ctx] {
+        for (const CLI::Option* option : tune.get_options()) {
+            if (option->count() > 0) {
+                ctx.exit_code = report_error(
+                    ctx,
+                    fmt::format("tune {}: {} is a flag of tune itself (starting a search), not "
+                                "of tune {}; nothing was done",
+                                sub.get_name(), option->get_name(), sub.get_name()),
+                    k_exit_bad_input);
+                return;
+            }
+        }
+        ctx.exit_code = run_verb(*options, ctx);
+    });
+}
+
 void setup_tune_status(CLI::App& tune, Context& ctx) {
     auto options = std::make_shared<TuneStatusOptions>();
     auto* sub = tune.add_subcommand("status", "Show a search's trials, their values and the best");
     sub->add_option("name", options->name, "Name of the search")->required();
     sub->add_option("-o,--output", options->output, "Output format: table, wide, json or yaml");
-    run_when_parsed(*sub, options, ctx);
+    run_tune_subverb(*sub, tune, options, ctx);
 }
 
 void setup_tune_logs(CLI::App& tune, Context& ctx) {
@@ -75,14 +97,14 @@ void setup_tune_logs(CLI::App& tune, Context& ctx) {
                     "The trial: its number in `tune status` (1, 2, ...) or its name")
         ->required();
     add_log_flags(*sub, options->logs);
-    run_when_parsed(*sub, options, ctx);
+    run_tune_subverb(*sub, tune, options, ctx);
 }
 
 void setup_tune_delete(CLI::App& tune, Context& ctx) {
     auto options = std::make_shared<TuneDeleteOptions>();
     auto* sub = tune.add_subcommand("delete", "Delete a search and its trials' jobs");
     sub->add_option("name", options->name, "Name of the search")->required();
-    run_when_parsed(*sub, options, ctx);
+    run_tune_subverb(*sub, tune, options, ctx);
 }
 
 }  // namespace
