@@ -47,7 +47,10 @@ TEST_CASE("logs --raw keeps the trainer's JSON; --replica picks replicas", "[clu
     CHECK(contains(workers.out, "worker-7 | worker 7 line 2\n"));
     auto missing = cluster.run({"logs", "bigrun", "-n", "ml-training", "--replica", "worker-9"});
     CHECK(missing.code == 3);
-    CHECK(contains(missing.err, "no replica of bigrun is named worker-9"));
+    CHECK(contains(missing.err,
+                   "--replica: matches no replica of bigrun by name or type; it has "
+                   "master-0, worker-0, "));
+    CHECK(contains(missing.err, ", worker-7 (got worker-9)\n"));
 }
 
 TEST_CASE("logs passes --tail, --since, --timestamps and --previous to kubectl",

@@ -68,7 +68,8 @@ TEST_CASE("logs --replica node-1 --previous reads the crashed container",
         cluster.run({"logs", "mnist-trainjob", "-n", "ml-training", "--replica", "node-2"});
     CHECK(missing.code == 3);
     CHECK(missing.err ==
-          "kftrain: error: --replica: no replica of mnist-trainjob is named node-2 (got node-2)\n");
+          "kftrain: error: --replica: matches no replica of mnist-trainjob by name or type; it "
+          "has node-0, node-1 (got node-2)\n");
 }
 
 TEST_CASE("an initializer step's log is prefixed with the step's name",

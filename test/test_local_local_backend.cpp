@@ -162,6 +162,18 @@ TEST_CASE("OnFailure with backoffLimit 2 restarts a worker that fails once and s
     CHECK(none.code == 3);
     CHECK(none.err.find("kftrain: error: --previous: no replica of retry-ok matching master has "
                         "restarted\n") != std::string::npos);
+
+    // A --replica that names none of the job's replicas is an error, as on a cluster.
+    for (const char* wanted : {"worker-5", "chief", "node"}) {
+        INFO(wanted);
+        auto missing = jobs.kftrain({"logs", "retry-ok", "--replica", wanted, "--local"});
+        CHECK(missing.code == 3);
+        CHECK(missing.out.empty());
+        CHECK(missing.err == std::string("kftrain: error: --replica: matches no replica of "
+                                         "retry-ok by name or type; it has master-0, worker-0 "
+                                         "(got ") +
+                                 wanted + ")\n");
+    }
 }
 
 TEST_CASE("a worker failing every time fails the job when backoffLimit is reached", "[local]") {

@@ -187,6 +187,29 @@ TEST_CASE("a search Katib's webhook would refuse is refused before anything star
     }
 }
 
+TEST_CASE("default parallel and failed-trial counts never exceed the trials asked for", "[tune]") {
+    for (int trials : {1, 2}) {
+        INFO(trials);
+        tune::TuneFlags flags;
+        flags.params = {"lr=0.01:0.1"};
+        flags.max_trials = trials;
+        auto spec = tune::build_tune_spec(load("name: mnist-tune\n"), flags);
+        REQUIRE(spec);
+        CHECK(spec->parallel == trials);
+        CHECK(spec->max_failed_trials == trials);
+        CHECK(tune::check_tune_spec(*spec));
+    }
+    // A count the user gave is kept, and refused when over the trials.
+    tune::TuneFlags flags;
+    flags.params = {"lr=0.01:0.1"};
+    flags.max_trials = 2;
+    flags.parallel = 3;
+    auto spec = tune::build_tune_spec(load("name: mnist-tune\n"), flags);
+    REQUIRE(spec);
+    CHECK(spec->parallel == 3);
+    CHECK_FALSE(tune::check_tune_spec(*spec));
+}
+
 TEST_CASE("a grid with a step on every range and enough points passes", "[tune]") {
     tune::TuneFlags flags;
     flags.params = {"lr=0.01:0.05:step=0.01", "batchSize=32,64"};

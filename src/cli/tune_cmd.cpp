@@ -47,11 +47,13 @@ void add_tune_flags(CLI::App& sub, kftrain::tune::TuneFlags& flags) {
                    "Stop the search when a trial reaches this value (overrides tune.goal)");
     sub.add_option("--max-trials", flags.max_trials,
                    "Trials to run at most (overrides tune.maxTrials; default 12)");
-    sub.add_option("--parallel", flags.parallel,
-                   "Trials running at once (overrides tune.parallel; default 3)");
+    sub.add_option(
+        "--parallel", flags.parallel,
+        "Trials running at once (overrides tune.parallel; default 3, or --max-trials if fewer)");
     sub.add_option(
         "--max-failed-trials", flags.max_failed_trials,
-        "Failed trials that stop the search (overrides tune.maxFailedTrials; default 3)");
+        "Failed trials that stop the search (overrides tune.maxFailedTrials; default 3, or "
+        "--max-trials if fewer)");
     sub.add_option("--algorithm", flags.algorithm,
                    "random, grid, bayesianoptimization or tpe (overrides tune.algorithm; default "
                    "random; locally random or grid)");

@@ -130,9 +130,12 @@ util::Result<TuneSpec> build_tune_spec(const manifest::JobSpec& job, const TuneF
     }
     spec.objective.goal = flags.goal ? flags.goal : job.tune.goal;
     spec.max_trials = pick(flags.max_trials, job.tune.max_trials, spec.max_trials);
-    spec.parallel = pick(flags.parallel, job.tune.parallel, spec.parallel);
-    spec.max_failed_trials =
-        pick(flags.max_failed_trials, job.tune.max_failed_trials, spec.max_failed_trials);
+    // A default never exceeds the trials asked for (--max-trials 2 runs 2 at once); only a
+    // count the user gave can be refused for that.
+    const int trials_cap = std::max(spec.max_trials, 1);
+    spec.parallel = pick(flags.parallel, job.tune.parallel, std::min(spec.parallel, trials_cap));
+    spec.max_failed_trials = pick(flags.max_failed_trials, job.tune.max_failed_trials,
+                                  std::min(spec.max_failed_trials, trials_cap));
     if (auto algorithm = read_algorithm(job, flags, spec); !algorithm) {
         return algorithm.error_value();
     }

@@ -43,6 +43,16 @@ bool replica_matches(const ReplicaStatus& replica, const std::string& wanted) {
     return want == replica.name || want == util::to_lower(replica.type) || want == replica.pod;
 }
 
+std::string no_replica_message(const std::string& job, const std::string& wanted,
+                               const std::vector<std::string>& names) {
+    std::string has = names.empty() ? " (it has none yet)" : "; it has ";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        has += (i == 0 ? "" : ", ") + names[i];
+    }
+    return "--replica: matches no replica of " + job + " by name or type" + has + " (got " +
+           wanted + ")";
+}
+
 std::string job_ref(const std::string& kind, const std::string& name) {
     return util::to_lower(kind) + "/" + name;
 }

@@ -108,6 +108,11 @@ struct JobStatus {
 // worker-3, master-0); both backends select replicas with it.
 bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
 
+// Return the message for a --replica that matches none of a job's replicas (names, in its
+// order), for exit code 3: the same on the cluster and here.
+std::string no_replica_message(const std::string& job, const std::string& wanted,
+                               const std::vector<std::string>& names);
+
 // Return "trainjob/name" or "pytorchjob/name": how kubectl names a job of this kind.
 std::string job_ref(const std::string& kind, const std::string& name);
 

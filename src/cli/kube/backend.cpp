@@ -235,9 +235,11 @@ class KubernetesBackend : public job::Backend {
     util::Status no_replicas(const std::string& job, const std::string& wanted,
                              const job::JobStatus& status) {
         if (!wanted.empty()) {
-            return util::error(fmt::format("--replica: no replica of {} is named {} (got {})", job,
-                                           wanted, wanted),
-                               k_exit_not_found);
+            std::vector<std::string> names;
+            for (const auto& replica : status.replicas) {
+                names.push_back(replica.name);
+            }
+            return util::error(job::no_replica_message(job, wanted, names), k_exit_not_found);
         }
         std::string why = status.diagnosis.empty() ? "" : ": " + status.diagnosis.front();
         if (why.find("no pods yet") != std::string::npos) {

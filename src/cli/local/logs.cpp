@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <ctime>
@@ -140,6 +141,22 @@ util::Status read_logs(const std::string& job, const job::LogOptions& options,
             sink(to_log_line(record, options.timestamps));
         }
     };
+    if (!options.replica.empty()) {
+        auto state = read_job_state(job);
+        if (!state) {
+            return state.error_value();
+        }
+        std::vector<std::string> names;
+        for (const auto& replica : state->replicas) {
+            names.push_back(replica.name);
+        }
+        if (std::none_of(names.begin(), names.end(), [&](const std::string& name) {
+                return replica_matches(options.replica, name);
+            })) {
+            return util::error(job::no_replica_message(job, options.replica, names),
+                               k_exit_not_found);
+        }
+    }
     std::map<std::string, AttemptWindow> previous;
     if (options.previous) {
         auto windows = previous_attempts(job, options, sink);
