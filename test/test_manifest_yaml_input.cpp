@@ -108,4 +108,39 @@ TEST_CASE("a job file that is a directory, endless or binary gets exit 2 and a c
     auto binary = kftrain::test::run_kftrain({"render", "-f", dir + "/binary.yaml"});
     CHECK(binary.code == 2);
     CHECK(binary.out.empty());
+    CHECK(binary.err ==
+          "kftrain: error: " + dir +
+              "/binary.yaml:2: is not a text file: it holds the byte \\x01 (a job file is YAML "
+              "text)\n");
+
+    // A NUL is named on its own line, not as yaml-cpp's escape error on the next.
+    kftrain::test::write_file(dir + "/nul.yaml", std::string("name: a\0\nreplicas: 2\n", 20));
+    auto nul = kftrain::test::run_kftrain({"render", "-f", dir + "/nul.yaml"});
+    CHECK(nul.code == 2);
+    CHECK(nul.err == "kftrain: error: " + dir +
+                         "/nul.yaml:1: is not a text file: it holds the byte \\x00 (a job file is "
+                         "YAML text)\n");
+}
+
+TEST_CASE("control characters a job file or an argument holds reach the terminal escaped",
+          "[manifest][cli]") {
+    std::string dir = kftrain::test::make_temp_dir();
+    // A double-quoted YAML key may hold any character through its escapes: here ESC [2J, which
+    // clears a terminal.
+    kftrain::test::write_file(dir + "/esc.yaml", "\"k\\e[2J\": 1\nname: a\n");
+    auto key = kftrain::test::run_kftrain({"render", "-f", dir + "/esc.yaml"});
+    CHECK(key.code == 2);
+    CHECK(key.err.find('\x1b') == std::string::npos);
+    CHECK(key.err.find("k\\x1b[2J: unknown key") != std::string::npos);
+
+    auto set =
+        kftrain::test::run_kftrain({"render", "-f", KFTRAIN_SOURCE_DIR "/examples/mnist-ddp.yaml",
+                                    "--set", "trainer.lr=\x1b[31m"});
+    CHECK(set.code == 2);
+    CHECK(set.err.find('\x1b') == std::string::npos);
+    CHECK(set.err.find("(got \\x1b[31m)") != std::string::npos);
+
+    auto flag = kftrain::test::run_kftrain({"status", "--bogus\x1b[2J"});
+    CHECK(flag.code == 2);
+    CHECK(flag.err.find('\x1b') == std::string::npos);
 }

@@ -29,6 +29,7 @@
 #include "cli/view/help_format.h"
 #include "cli/wait_cmd.h"
 #include "manifest/suggest.h"
+#include "util/text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -116,7 +117,7 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e,
         message =
             fmt::format("unknown command {}{}", args[0], manifest::did_you_mean(args[0], verbs));
     }
-    ctx.err << "kftrain: error: " << message << "\n"
+    ctx.err << "kftrain: error: " << util::escape_controls(message) << "\n"
             << "Run '" << app.get_name() << verb << " --help' for usage.\n";
     return k_exit_bad_input;
 }

@@ -7,6 +7,7 @@
 
 #include "cli/view/time_text.h"
 #include "manifest/validate.h"
+#include "util/text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -43,7 +44,7 @@ util::Status check_global_options(const GlobalOptions& global) {
 }
 
 int report_error(Context& ctx, const std::string& message, int code) {
-    ctx.err << "kftrain: error: " << message << "\n";
+    ctx.err << "kftrain: error: " << util::escape_controls(message) << "\n";
     return code;
 }
 

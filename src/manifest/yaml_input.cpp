@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+#include "util/text.h"
+
 namespace kftrain::manifest {
 namespace {
 
@@ -127,6 +129,20 @@ util::Result<YAML::Node> parse_yaml(const std::string& text, const std::string& 
             fmt::format("{}: larger than {} KiB; kftrain reads job files, "
                         "templates and catalogs of a few KiB",
                         name, k_max_input_bytes / 1024));
+    }
+    // YAML is text: no control bytes but tab, LF and CR (NUL made yaml-cpp report an escape
+    // on the wrong line, and a binary file printed its bytes back).
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7f) {
+            const auto line = std::count(text.begin(), text.begin() + i, '\n') + 1;
+            std::string shown;
+            util::append_printable(shown, byte);
+            return util::error(
+                fmt::format("{}:{}: is not a text file: it holds the byte {} (a "
+                            "job file is YAML text)",
+                            name, line, shown));
+        }
     }
     std::vector<YAML::Node> documents;
     try {

@@ -78,4 +78,32 @@ std::optional<double> parse_number(const std::string& text, bool integer) {
     }
 }
 
+void append_printable(std::string& out, unsigned char byte) {
+    static const char k_hex[] = "0123456789abcdef";
+    if (byte == '\t') {
+        out += "\\t";
+    } else if (byte == '\r') {
+        out += "\\r";
+    } else if (byte < 0x20 || byte == 0x7f) {
+        out += "\\x";
+        out += k_hex[byte >> 4];
+        out += k_hex[byte & 0xf];
+    } else {
+        out += static_cast<char>(byte);
+    }
+}
+
+std::string escape_controls(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        if (c == '\n') {
+            out += c;
+        } else {
+            append_printable(out, static_cast<unsigned char>(c));
+        }
+    }
+    return out;
+}
+
 }  // namespace kftrain::util

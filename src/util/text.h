@@ -25,4 +25,13 @@ std::vector<std::string> split(const std::string& text, char sep);
 // nullopt for anything else: empty, trailing text, inf, nan, out of range.
 std::optional<double> parse_number(const std::string& text, bool integer);
 
+// Append byte to out as a terminal shows it harmlessly: tab and CR as \t and \r, other control
+// bytes (C0, DEL) as \xNN, anything else as it is.
+void append_printable(std::string& out, unsigned char byte);
+
+// Return text with its control bytes escaped as append_printable does, newlines kept: for
+// messages that echo what a user or a program gave (an ESC in a job-file key must not reach
+// the terminal as a command).
+std::string escape_controls(const std::string& text);
+
 }  // namespace kftrain::util

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "util/text.h"
+
 namespace kftrain::cli::kube {
 namespace {
 
@@ -97,16 +99,7 @@ std::string printable_line(const std::string& text, size_t max_chars) {
     std::string out;
     size_t shown = 0;
     for (; shown < text.size() && out.size() < max_chars; ++shown) {
-        const auto byte = static_cast<unsigned char>(text[shown]);
-        if (byte == '\t') {
-            out += "\\t";
-        } else if (byte == '\r') {
-            out += "\\r";
-        } else if (byte < 0x20 || byte == 0x7f) {
-            out += fmt::format("\\x{:02x}", byte);
-        } else {
-            out += text[shown];
-        }
+        util::append_printable(out, static_cast<unsigned char>(text[shown]));
     }
     while (shown < text.size() && shown > 0 && (text[shown] & 0xC0) == 0x80) {
         --shown;  // end on a whole UTF-8 character
