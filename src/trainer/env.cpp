@@ -31,6 +31,16 @@ util::Result<int> parse_int(const EnvLookup& env, const std::string& name, int f
     return util::Error{fmt::format("{}: must be an integer >= {} (got {})", name, min, *raw)};
 }
 
+// A TCP port from name: 1 to 65535 (a larger number was cut to 16 bits: 70000 listened on 4464).
+util::Result<int> parse_port(const EnvLookup& env, const std::string& name, int fallback) {
+    const auto raw = env(name);
+    const auto port = raw && !raw->empty() ? to_int(*raw, 1) : std::optional<int>(fallback);
+    if (!port || *port > 65535) {
+        return util::Error{fmt::format("{}: must be a port from 1 to 65535 (got {})", name, *raw)};
+    }
+    return *port;
+}
+
 // Processes per pod from PET_NPROC_PER_NODE: a number, or the operator's words. auto and
 // cpu run one process per pod (its intra-op threads already use the pod's CPUs); gpu runs one
 // per CUDA device libtorch sees, and is an error where it sees none.
@@ -128,7 +138,7 @@ util::Result<int> parse_nnodes(const EnvLookup& env, int nproc) {
 util::Status place_by_node(const EnvLookup& env, int nproc, DistEnv& out) {
     const auto nnodes = parse_nnodes(env, nproc);
     const auto node = parse_int(env, "PET_NODE_RANK", out.rank, 0);
-    const auto pet_port = parse_int(env, "PET_MASTER_PORT", out.master_port, 1);
+    const auto pet_port = parse_port(env, "PET_MASTER_PORT", out.master_port);
     for (const auto* r : {&nnodes, &node, &pet_port}) {
         if (!r->ok()) {
             return util::Error{r->error()};
@@ -173,7 +183,7 @@ util::Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe&
     const auto world = parse_int(env, "WORLD_SIZE", 1, 1);
     const auto rank = parse_int(env, "RANK", 0, 0);
     const auto local = parse_int(env, "LOCAL_RANK", 0, 0);
-    const auto port = parse_int(env, "MASTER_PORT", 29500, 1);
+    const auto port = parse_port(env, "MASTER_PORT", 29500);
     const auto nproc = parse_nproc(env, cuda);
     for (const auto* r : {&world, &rank, &local, &port, &nproc}) {
         if (!r->ok()) {

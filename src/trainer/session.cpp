@@ -97,14 +97,26 @@ util::Status setup_data(Session& s) {
 util::Result<std::unique_ptr<comm::Comm>> connect_peers(Session& s) {
     const auto timeout = std::chrono::seconds(s.options.timeout_s);
     // The store's and Gloo's rendezvous timeouts add up: bound the whole connection.
-    process::Watchdog watchdog(timeout + std::chrono::seconds(1), [&s] {
-        s.log->emit(event::k_error,
-                    {{field::k_message, fmt::format("cannot connect to {}:{} as rank {} of {} "
-                                                    "within {}s: peers missing",
-                                                    s.env.master_addr, s.env.master_port, s.rank(),
-                                                    s.world(), s.options.timeout_s)}});
-        std::_Exit(1);
-    });
+    // A SIGTERM while the peers are missing ends the wait at once: nothing to checkpoint yet.
+    process::Watchdog watchdog(
+        timeout + std::chrono::seconds(1),
+        [&s] {
+            s.log->emit(event::k_error,
+                        {{field::k_message,
+                          fmt::format("cannot connect to {}:{} as rank {} of {} within {}s: peers "
+                                      "missing",
+                                      s.env.master_addr, s.env.master_port, s.rank(), s.world(),
+                                      s.options.timeout_s)}});
+            std::_Exit(1);
+        },
+        [&s] {
+            s.log->emit(event::k_warning,
+                        {{field::k_message,
+                          fmt::format("stopped by a signal while connecting to {}:{} as rank {} "
+                                      "of {}",
+                                      s.env.master_addr, s.env.master_port, s.rank(), s.world())}});
+            std::_Exit(k_exit_terminated);
+        });
     return comm::Comm::connect(s.env, timeout);
 }
 

@@ -326,7 +326,9 @@ TEST_CASE("bad PET_* values are named with the value", "[trainer][env]") {
         {with(trainjob_node(2, "1", 0), {{"PET_NODE_RANK", "-1"}}),
          "PET_NODE_RANK: must be an integer >= 0 (got -1)"},
         {with(trainjob_node(2, "1", 0), {{"PET_MASTER_PORT", "http"}}),
-         "PET_MASTER_PORT: must be an integer >= 1 (got http)"},
+         "PET_MASTER_PORT: must be a port from 1 to 65535 (got http)"},
+        {with(trainjob_node(2, "1", 0), {{"PET_MASTER_PORT", "70000"}}),
+         "PET_MASTER_PORT: must be a port from 1 to 65535 (got 70000)"},
         {trainjob_node(2, "0", 0), "PET_NPROC_PER_NODE: must be an integer >= 1 (got 0)"},
     };
     for (const auto& [vars, message] : cases) {

@@ -1,6 +1,9 @@
 // Real multi-process runs of kftrain-trainer on 127.0.0.1: gradients through shared memory
 // (--backend auto, every rank on this host) or Gloo's TCP (--backend gloo).
 #include <csignal>
+#include <cstdio>
+#include <sstream>
+#include <thread>
 
 #include "trainer_process.h"
 
@@ -166,6 +169,56 @@ TEST_CASE("a peer that never arrives makes rank 0 exit non-zero after --timeout"
     const auto errors = events(rank0, "error");
     REQUIRE(errors.size() == 1);
     CHECK(errors[0]["message"].get<std::string>().find("cannot connect to 127.0.0.1:") == 0);
+}
+
+namespace {
+
+// Tell whether a socket on this host listens on port (from /proc/net/tcp and tcp6, without
+// connecting, which the store would take for a peer).
+bool listening_on(int port) {
+    char local[16];
+    std::snprintf(local, sizeof local, ":%04X ", port);
+    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        std::istringstream lines(read_text(table));
+        std::string line;
+        while (std::getline(lines, line)) {
+            // sl local_address rem_address st ...: state 0A is LISTEN.
+            std::istringstream fields(line);
+            std::string sl, address, remote, state;
+            fields >> sl >> address >> remote >> state;
+            if (state == "0A" && (address + " ").find(local) != std::string::npos) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM while rank 0 waits for its peers ends the wait at once with 143",
+          "[trainer][distributed]") {
+    TempDir dir;
+    auto args = mlp_args(100, 16, 1);
+    args.back() = "300";  // --timeout 300: the stop must not wait for it
+    const int port = free_port();
+    const auto rank0 = start_trainer(dir, "rank0", args,
+                                     {{"MASTER_ADDR", "127.0.0.1"},
+                                      {"MASTER_PORT", std::to_string(port)},
+                                      {"WORLD_SIZE", "2"},
+                                      {"RANK", "0"}});
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (!listening_on(port) && std::chrono::steady_clock::now() < deadline &&
+           !poll_exit(rank0, 0ms)) {
+        std::this_thread::sleep_for(10ms);
+    }
+    REQUIRE(listening_on(port));  // rank 0's store is up: it waits for rank 1
+    ::kill(rank0.pid, SIGTERM);
+    CHECK(wait_exit(rank0, 30s) == 143);
+    const auto warnings = events(rank0, "warning");
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0]["message"] == "stopped by a signal while connecting to 127.0.0.1:" +
+                                        std::to_string(port) + " as rank 0 of 2");
 }
 
 TEST_CASE("rank 0 whose MASTER_PORT another process holds says so and exits at once",
