@@ -435,7 +435,14 @@ int Trainer::run() {
         }
         return 1;
     }
-    m_global_step = m_start_step = pos->global_step;
+    const auto placed = checkpoint::resume_position(*pos, m_s.steps_per_epoch);
+    if (placed.epoch_restarted) {
+        warn(fmt::format(
+            "the checkpoint's step {} was counted in epochs of another length (another world "
+            "size, --batch-size or --samples): epoch {} starts again from its first step",
+            pos->global_step, placed.pos.epoch + 1));
+    }
+    m_global_step = m_start_step = placed.pos.global_step;
     announce_start();
     m_start = SteadyClock::now();
     for (int64_t epoch = m_global_step / m_s.steps_per_epoch; epoch < m_s.options.epochs; ++epoch) {

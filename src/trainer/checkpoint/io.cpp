@@ -35,6 +35,46 @@ void lay_out_optimizer_state(torch::optim::Optimizer& optimizer, torch::MemoryFo
     }
 }
 
+std::string shape_text(torch::IntArrayRef sizes) {
+    return sizes.empty() ? "a scalar" : fmt::format("[{}]", fmt::join(sizes, ", "));
+}
+
+// Return the first parameter or buffer of module (named from prefix) whose shape in archive
+// differs from the module's; empty when all agree. Reading into a fresh tensor leaves the
+// module as it is (Module::load replaces each tensor's data without looking at its shape).
+std::string shape_mismatch(torch::nn::Module& module, torch::serialize::InputArchive& archive,
+                           const std::string& prefix) {
+    const auto compare = [&](const std::string& key, const torch::Tensor& mine,
+                             bool buffer) -> std::string {
+        torch::Tensor saved;
+        archive.read(key, saved, buffer);
+        if (saved.sizes() == mine.sizes()) {
+            return "";
+        }
+        return fmt::format("{}{} is {} there and {} in this model", prefix, key,
+                           shape_text(saved.sizes()), shape_text(mine.sizes()));
+    };
+    for (const auto& p : module.named_parameters(false)) {
+        if (auto found = compare(p.key(), p.value(), false); !found.empty()) {
+            return found;
+        }
+    }
+    for (const auto& b : module.named_buffers(false)) {
+        if (auto found = compare(b.key(), b.value(), true); !found.empty()) {
+            return found;
+        }
+    }
+    for (const auto& child : module.named_children()) {
+        torch::serialize::InputArchive sub;
+        archive.read(child.key(), sub);
+        if (auto found = shape_mismatch(*child.value(), sub, prefix + child.key() + ".");
+            !found.empty()) {
+            return found;
+        }
+    }
+    return "";
+}
+
 }  // namespace
 
 std::string checkpoint_bytes(Net& model, torch::optim::Optimizer& optimizer, TrainPosition pos) {
@@ -61,6 +101,12 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
         archive.load_from(in, model.parameters().at(0).device());
         archive.read("model", model_archive);
         archive.read("optimizer", optimizer_archive);
+        if (auto mismatch = shape_mismatch(model, model_archive, ""); !mismatch.empty()) {
+            return util::Error{
+                fmt::format("{}: a checkpoint of another model or image size: {} (another --model, "
+                            "--dataset or image size than the run that wrote it)",
+                            name, mismatch)};
+        }
         model.load(model_archive);
         // Loading replaced each parameter's data with the checkpoint's, laid out as the
         // writer's were: lay them out as this run's model does again.

@@ -6,22 +6,19 @@
 #include <string>
 
 #include "trainer/checkpoint/files.h"
+#include "trainer/checkpoint/position.h"
 #include "trainer/models.h"
 #include "util/result.h"
 
 namespace kftrain::trainer::checkpoint {
-
-// Hold where training stands: epochs fully done and optimizer steps taken.
-struct TrainPosition {
-    int64_t epoch = 0;
-    int64_t global_step = 0;
-};
 
 // Serialise the model, the optimizer (momentum or Adam moments included) and the position.
 std::string checkpoint_bytes(Net& model, torch::optim::Optimizer& optimizer, TrainPosition pos);
 
 // Restore what checkpoint_bytes saved (a checkpoint file's payload, out of its frame) onto the
 // device of the model's parameters, whichever device it was saved from; name is used in errors.
+// A checkpoint whose parameters or buffers have other shapes than the model's (another image
+// size, another model) is refused, the first such tensor named, and the model left as it was.
 util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, const std::string& name,
                                                   Net& model, torch::optim::Optimizer& optimizer);
 

@@ -143,6 +143,26 @@ TEST_CASE("a checkpoint of another model is refused with the file named", "[trai
     CHECK_FALSE(garbage.ok());
 }
 
+TEST_CASE("a checkpoint of another image size is refused, naming the tensor, the model untouched",
+          "[trainer][checkpoint]") {
+    auto wide = make_trained("mlp", 1, 28, 1);
+    const auto bytes = checkpoint_bytes(*wide.model, *wide.optimizer, TrainPosition{1, 7});
+    auto narrow = make_trained("mlp", 1, 20, 1);
+    std::vector<torch::Tensor> before;
+    for (const auto& p : narrow.model->parameters()) {
+        before.push_back(p.detach().clone());
+    }
+    auto pos = load_checkpoint_bytes(bytes, "ckpt-00000007.pt", *narrow.model, *narrow.optimizer);
+    REQUIRE_FALSE(pos.ok());
+    CHECK(pos.error() ==
+          "ckpt-00000007.pt: a checkpoint of another model or image size: fc1.weight is [256, "
+          "784] there and [256, 400] in this model (another --model, --dataset or image size "
+          "than the run that wrote it)");
+    // Nothing was loaded: the model trains on as it was, with 20x20 images.
+    CHECK(same_tensors(narrow.model->parameters(), before));
+    one_step(narrow, torch::randn({8, 1, 20, 20}), torch::randint(0, 10, {8}, torch::kInt64));
+}
+
 TEST_CASE("a saved checkpoint carries a checksum that catches a flipped bit",
           "[trainer][checkpoint]") {
     TempDir dir;

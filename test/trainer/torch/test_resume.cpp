@@ -91,3 +91,53 @@ TEST_CASE("a run killed after a checkpoint resumes from the newest checkpoint an
     REQUIRE(finish.size() == 1);
     CHECK(finish[0]["global_step"] == 4 * 32);
 }
+
+TEST_CASE("resuming with another world size restarts the checkpoint's epoch, with a warning",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    // 256 samples in batches of 32: 8 steps per epoch on 1 rank, 4 on 2.
+    const std::vector<std::string> args{"--model",
+                                        "mlp",
+                                        "--samples",
+                                        "256",
+                                        "--batch-size",
+                                        "32",
+                                        "--epochs",
+                                        "1",
+                                        "--log-format",
+                                        "json",
+                                        "--log-every",
+                                        "1",
+                                        "--threads",
+                                        "1",
+                                        "--checkpoint-dir",
+                                        dir.file("ckpt"),
+                                        "--checkpoint-every",
+                                        "4",
+                                        "--timeout",
+                                        "60"};
+    const auto one = start_trainer(dir, "one", args, {});
+    REQUIRE(wait_exit(one, 120s) == 0);
+    // Keep only the checkpoint of step 4: half-way through the epoch of 8 steps.
+    namespace ck = kftrain::trainer::checkpoint;
+    REQUIRE(std::filesystem::remove(dir.file("ckpt/" + ck::checkpoint_name(8))));
+    REQUIRE(ck::newest_checkpoint(dir.file("ckpt")) == dir.file("ckpt/" + ck::checkpoint_name(4)));
+
+    TempDir logs;
+    const auto two = start_job(logs, 2, args);
+    for (const auto& r : two) {
+        CHECK(wait_exit(r, 120s) == 0);
+    }
+    // Step 4 is the end of the epoch in epochs of 4 steps: without the warning's restart the
+    // rest of epoch 1 would be skipped, and its evaluation with it.
+    const auto warnings = events(two[0], "warning");
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0]["message"] ==
+          "the checkpoint's step 4 was counted in epochs of another length (another world size, "
+          "--batch-size or --samples): epoch 1 starts again from its first step");
+    CHECK(events(two[0], "progress").at(0)["global_step"] == 1);
+    const auto finish = events(two[0], "finish");
+    REQUIRE(finish.size() == 1);
+    CHECK(finish[0]["global_step"] == 4);
+    CHECK(finish[0]["accuracy"].get<double>() > 0);
+}
