@@ -81,6 +81,23 @@ TEST_CASE("every trainer event formats readably", "[cluster][progress]") {
     }
 }
 
+TEST_CASE("numbers out of range in a program's progress line are left out, not cast",
+          "[cluster][progress]") {
+    // A custom command prints what it likes: 1e308 as an epoch is no int.
+    auto p = view::parse_progress_line(
+        R"({"event":"progress","epoch":1e308,"epochs":2.5,"step":18446744073709551615,)"
+        R"("steps_per_epoch":-1e30,"loss":0.5,"eta_s":1e300})");
+    REQUIRE(p);
+    CHECK_FALSE(p->epoch);
+    CHECK_FALSE(p->epochs);
+    CHECK_FALSE(p->step);
+    CHECK_FALSE(p->steps_per_epoch);
+    CHECK(view::format_progress(*p) == "loss 0.5000 ETA >1000y");
+    auto whole = view::parse_progress_line(R"({"event":"progress","epoch":3.0,"epochs":4})");
+    REQUIRE(whole);
+    CHECK(*whole->epoch == 3);
+}
+
 TEST_CASE("lines that are not trainer JSON are not parsed", "[cluster][progress]") {
     for (const char* line :
          {"Epoch 1 done", "", "{not json", "{\"a\":1}", "{\"event\":3}", "[1,2]"}) {

@@ -39,8 +39,11 @@ TEST_CASE("a search costs each trial's time x its replicas' price, and their sum
     search::price_search(status, search.trial_jobs, search.template_job, cpu_pricing(),
                          at("2024-05-02T09:20:00Z"));
     const double per_second = 2 * 0.076 / 3600;  // 2 replicas of a trial
-    // Finished trials cost start to finish; running (and pending) ones until now.
-    const double seconds[] = {750, 660, 200, 990, 530, 440};
+    // Finished trials cost start to finish, running ones until now; the pending one (the
+    // sixth, created 440 s ago) has not started and costs nothing.
+    REQUIRE(status.trials.size() == 6);
+    CHECK(status.trials[5].state == kftrain::tune::TrialState::Pending);
+    const double seconds[] = {750, 660, 200, 990, 530, 0};
     double total = 0;
     REQUIRE(status.trials.size() == 6);
     for (size_t i = 0; i < 6; ++i) {

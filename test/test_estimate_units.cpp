@@ -79,4 +79,8 @@ TEST_CASE("estimate formats durations, bandwidths and money for people", "[estim
     CHECK(format_money(0.0042) == "$0.0042");
     CHECK(format_money(12.345) == "$12.35");
     CHECK(format_money(1234567) == "$1,234,567");
+    // Absurd resources cost absurd sums: shown, never wrapped to a negative number.
+    CHECK(format_money(999e12) == "$999,000,000,000,000");
+    CHECK(format_money(1e15) == "$1e+15");
+    CHECK(format_money(9.3e30) == "$9.3e+30");
 }

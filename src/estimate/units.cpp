@@ -177,6 +177,14 @@ std::string format_bandwidth(double bytes_per_s) {
 }
 
 std::string format_money(double dollars) {
+    if (!std::isfinite(dollars)) {
+        return dollars > 0 ? "$inf" : "$nan";
+    }
+    // Digits with commas up to trillions; beyond (absurd resources) in powers of ten, which
+    // llround could not hold past 2^63 anyway.
+    if (dollars >= 1e15) {
+        return fmt::format("${:.3g}", dollars);
+    }
     if (dollars < 1.0) {
         return fmt::format("${:.4f}", dollars);
     }

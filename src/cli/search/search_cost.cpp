@@ -41,6 +41,11 @@ void price_search(kftrain::tune::SearchStatus& status,
     double total = 0;
     const size_t count = std::min(status.trials.size(), trial_jobs.size());
     for (size_t i = 0; i < count; ++i) {
+        // A pending trial has not started: its time since creation is a wait, not run time.
+        if (status.trials[i].state == kftrain::tune::TrialState::Pending) {
+            status.trials[i].cost = 0.0;
+            continue;
+        }
         auto priced = cost::job_cost(trial_jobs[i], pricing, now);
         if (priced) {
             status.trials[i].cost = priced->amount;

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "cli/view/time_text.h"
 #include "wire/progress_events.h"
@@ -15,11 +19,37 @@ namespace field = wire::field;
 
 using nlohmann::json;
 
+// Read key as a T; nullopt when it is missing, no number, or (for an integer type) not a whole
+// number within T's range: a program's progress line is not to be trusted (epoch 1e308 cast to
+// int is undefined).
 template <typename T>
 std::optional<T> number(const json& object, const char* key) {
     auto it = object.find(key);
     if (it == object.end() || !it->is_number()) {
         return std::nullopt;
+    }
+    if constexpr (std::is_integral_v<T>) {
+        if (it->is_number_float()) {
+            const double value = it->get<double>();
+            if (!(value >= static_cast<double>(std::numeric_limits<T>::min()) &&
+                  value < -static_cast<double>(std::numeric_limits<T>::min())) ||
+                value != std::floor(value)) {
+                return std::nullopt;
+            }
+            return static_cast<T>(value);
+        }
+        if (it->is_number_unsigned()) {
+            const auto value = it->get<std::uint64_t>();
+            if (value > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) {
+                return std::nullopt;
+            }
+            return static_cast<T>(value);
+        }
+        const auto value = it->get<std::int64_t>();
+        if (value < std::numeric_limits<T>::min() || value > std::numeric_limits<T>::max()) {
+            return std::nullopt;
+        }
+        return static_cast<T>(value);
     }
     return it->get<T>();
 }
@@ -54,7 +84,8 @@ class Parts {
         }
         return *this;
     }
-    std::string str() const { return m_text; }
+    // The text; no leading space where the head was empty (no epoch known).
+    std::string str() const { return m_text.rfind(' ', 0) == 0 ? m_text.substr(1) : m_text; }
 
   private:
     std::string m_text;

@@ -55,6 +55,11 @@ std::optional<std::time_t> parse_timestamp(const std::string& text) {
 }
 
 std::string format_duration(double seconds) {
+    // Beyond a thousand years is no estimate (and llround of beyond 2^63 is undefined).
+    constexpr double k_longest = 1000.0 * 365 * 86400;
+    if (seconds > k_longest) {
+        return ">1000y";
+    }
     long long total = seconds > 0 ? static_cast<long long>(std::llround(seconds)) : 0;
     if (total < 60) {
         return fmt::format("{}s", total);
