@@ -52,6 +52,9 @@ TEST_CASE("a suspended local job of the real trainer resumes from its checkpoint
     auto status = jobs.backend().status("pause-real");
     REQUIRE(status);
     REQUIRE(status->phase == job::JobPhase::Suspended);  // not Succeeded: it was cut short
+    CHECK(status->message ==
+          "suspended by kftrain suspend; kftrain resume pause-real --local starts it again from "
+          "its newest checkpoint");
     for (const auto& replica : status->replicas) {
         CHECK(replica.exit_code == 143);  // the trainer's SIGTERM path: checkpoint, then exit
     }

@@ -61,6 +61,10 @@ TEST_CASE("a suspended local job stops with SIGTERM and resumes from its checkpo
     REQUIRE(status);
     CHECK(status->phase == job::JobPhase::Suspended);
     CHECK(status->reason == "PyTorchJobSuspended");
+    // The fake replica is not kftrain-trainer: whether it checkpoints is its own affair.
+    CHECK(status->message ==
+          "suspended by kftrain suspend; kftrain resume pause --local starts it again (its "
+          "program goes on from where it saved, if it saves)");
     CHECK_FALSE(status->suspended_since.empty());
     CHECK(none_running(*status));
     for (const auto& replica : status->replicas) {

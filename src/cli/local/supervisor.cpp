@@ -5,8 +5,10 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/local/clean_env.h"
@@ -21,6 +23,20 @@
 
 namespace kftrain::cli::local {
 namespace {
+
+// Say where a resumed replica goes on, from its command: kftrain-trainer resumes from its
+// newest checkpoint only where it writes them (--checkpoint-dir, from trainer.checkpointDir);
+// what another program does is its own.
+std::string resume_point(const std::vector<std::string>& argv) {
+    if (argv.empty() || std::filesystem::path(argv.front()).filename() != "kftrain-trainer") {
+        return "(its program goes on from where it saved, if it saves)";
+    }
+    const bool checkpoints = std::any_of(argv.begin(), argv.end(), [](const std::string& arg) {
+        return arg == "--checkpoint-dir" || arg.rfind("--checkpoint-dir=", 0) == 0;
+    });
+    return checkpoints ? "from its newest checkpoint"
+                       : "from step 0: it writes no checkpoints (set trainer.checkpointDir)";
+}
 
 constexpr auto k_stop_grace = std::chrono::seconds(10);
 constexpr auto k_success_grace = std::chrono::seconds(10);
@@ -459,8 +475,10 @@ Supervisor::Outcome Supervisor::suspended_outcome() const {
     const bool trainjob = m_state.kind == "TrainJob";
     return {"Suspended", trainjob ? "Suspended" : "PyTorchJobSuspended",
             fmt::format("suspended by kftrain suspend; kftrain resume {} --local starts it again "
-                        "from its newest checkpoint",
-                        m_state.name)};
+                        "{}",
+                        m_state.name,
+                        resume_point(m_launch.empty() ? std::vector<std::string>{}
+                                                      : m_launch.front().argv))};
 }
 
 int Supervisor::finish_suspended() {
