@@ -126,6 +126,32 @@ TEST_CASE("a worker exiting 1 with restartPolicy Never fails the job and stops t
                         "worker-0 | fake-replica: rank 1 failing with code 1"));
 }
 
+TEST_CASE("replicas that fail on their own as the job stops are Failed, not Stopped", "[local]") {
+    LocalJobs jobs;
+    auto file = jobs.job_file("all-fail", 3, {"--fail-rank", "-1"}, "restartPolicy: Never\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+
+    job::JobStatus status = jobs.wait_finished("all-fail");
+    CHECK(status.phase == job::JobPhase::Failed);
+    REQUIRE(status.replicas.size() == 3);
+    int failed = 0;
+    for (const auto& replica : status.replicas) {
+        INFO(replica.name << " " << replica.state << " " << replica.reason);
+        REQUIRE(replica.exit_code);
+        // Exit 1 is the replica's own failure, whenever it came: Failed, or Terminated where
+        // the supervisor's SIGTERM crossed it; only an exit by that signal (143) is Stopped.
+        if (*replica.exit_code == 1) {
+            ++failed;
+            CHECK((replica.state == "Failed" || replica.state == "Terminated"));
+            CHECK(replica.reason == "Error");
+        } else {
+            CHECK(*replica.exit_code == 143);
+            CHECK(replica.reason == "Stopped");
+        }
+    }
+    CHECK(failed >= 1);
+}
+
 TEST_CASE("OnFailure with backoffLimit 2 restarts a worker that fails once and succeeds",
           "[local]") {
     LocalJobs jobs;

@@ -7,7 +7,7 @@
 //                [--wait-peers DIR] [--hold-file PATH] [--pid-dir DIR]
 //                [--checkpoint-dir DIR]
 //
-// --fail-rank R makes rank R exit with --fail-code (default 1) after its
+// --fail-rank R makes rank R (-1: every rank) exit with --fail-code (default 1) after its
 // steps; with --fail-once MARKER only while MARKER does not exist (it is
 // created), so a restart succeeds. --hold-rank R keeps rank R running until a
 // signal ends it (-1: every rank). --env-out DIR writes DIR/rank-R.env with
@@ -101,7 +101,7 @@ void write_env(const std::string& dir, int rank) {
 }
 
 bool should_fail(const Options& o, int rank) {
-    if (rank != o.fail_rank) {
+    if (rank != o.fail_rank && o.fail_rank != -1) {
         return false;
     }
     if (o.fail_once.empty()) {

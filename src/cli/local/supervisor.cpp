@@ -24,6 +24,11 @@
 namespace kftrain::cli::local {
 namespace {
 
+// A replica's reason for an exit of its own, as the kubelet's: Completed, Error, or Signal.
+const char* exit_reason(int code) {
+    return code == 0 ? "Completed" : code > 128 ? "Signal" : "Error";
+}
+
 // Say where a resumed replica goes on, from its command: kftrain-trainer resumes from its
 // newest checkpoint only where it writes them (--checkpoint-dir, from trainer.checkpointDir);
 // what another program does is its own.
@@ -109,6 +114,7 @@ void Supervisor::start_replica(size_t i) {
         return;
     }
     slot.process = std::move(*process);
+    slot.stopped = false;
     for (Stream* stream : {&slot.out, &slot.err}) {
         stream->fd = stream == &slot.out ? slot.process->stdout_fd() : slot.process->stderr_fd();
         stream->partial.clear();
@@ -216,10 +222,16 @@ void Supervisor::on_exit(size_t i, int code) {
     replica.finished = now_timestamp();
     m_dirty = true;
     if (m_outcome) {
-        replica.state = code == 0 ? "Succeeded" : "Terminated";
-        replica.reason = code == 0                         ? "Completed"
-                         : m_outcome->phase == "Suspended" ? "Suspended"
-                                                           : "Stopped";
+        // The job is stopping. A replica the supervisor had not signalled yet ended on its own
+        // (a worker failing beside the Master is Failed, not Stopped); one it had signalled is
+        // Terminated, Stopped (or Suspended) where the signal ended it (a code above 128: a
+        // trainer's 143, a death by the signal), else by what it said (Error: it was failing
+        // anyway).
+        const bool signalled = m_slots[i].stopped;
+        replica.state = code == 0 ? "Succeeded" : signalled ? "Terminated" : "Failed";
+        replica.reason = code == 0 || !signalled || code <= 128 ? exit_reason(code)
+                         : m_outcome->phase == "Suspended"      ? "Suspended"
+                                                                : "Stopped";
         return;
     }
     // A TrainJob (JobSet) succeeds when every node has; a PyTorchJob when its Master has.
@@ -229,8 +241,8 @@ void Supervisor::on_exit(size_t i, int code) {
 
 void Supervisor::apply(size_t i, const ExitDecision& decision) {
     ReplicaState& replica = m_state.replicas[i];
-    int code = replica.exit_code.value_or(0);
-    replica.reason = code == 0 ? "Completed" : code > 128 ? "Signal" : "Error";
+    const int code = replica.exit_code.value_or(0);
+    replica.reason = exit_reason(code);
     switch (decision.action) {
         case ExitAction::Finish:
             replica.state = "Succeeded";
@@ -277,6 +289,7 @@ void Supervisor::advance_stop() {
         for (auto& slot : m_slots) {
             if (slot.process) {
                 slot.process->signal(SIGTERM);
+                slot.stopped = true;
             }
         }
         m_term_at.reset();

@@ -41,6 +41,7 @@ class Supervisor {
         Stream out;
         Stream err;
         std::optional<Clock::time_point> restart_at;
+        bool stopped = false;  // the supervisor signalled this run of the replica to stop
     };
     struct Outcome {
         std::string phase;
