@@ -337,6 +337,10 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
     const auto& dir = m_s.options.checkpoint_dir;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
+    if (ec) {  // checked at start, but a disk can go away
+        warn(fmt::format("checkpoint not written: cannot create {}: {}", dir, ec.message()));
+        return;
+    }
     const auto path =
         (std::filesystem::path(dir) / checkpoint::checkpoint_name(m_global_step)).string();
     auto saved = checkpoint::save_checkpoint(path, *m_s.model, *m_s.optimizer,

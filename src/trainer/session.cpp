@@ -549,6 +549,13 @@ util::Result<std::unique_ptr<Session>> open_session(const TrainOptions& options,
         // state there rather than on device 0.
         c10::impl::getDeviceGuardImpl(s->device.type())->setDevice(s->device);
     }
+    // Every rank looks, before any waits for its peers: all fail alike instead of rank 0
+    // alone leaving the others to time out.
+    if (!options.checkpoint_dir.empty()) {
+        if (auto ok = checkpoint::check_writable_dir(options.checkpoint_dir); !ok.ok()) {
+            return util::Error{ok.error()};
+        }
+    }
     torch::manual_seed(static_cast<uint64_t>(options.seed));
     if (auto ok = setup_data(*s); !ok.ok()) {
         return util::Error{ok.error()};

@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include "temp_dir.h"
 #include "trainer/checkpoint/files.h"
@@ -24,6 +26,24 @@ struct FakeLoader {
 };
 
 }  // namespace
+
+TEST_CASE("a checkpoint directory is made, and one that cannot hold a file is refused",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    const auto made = dir.file("runs/a/ckpt");
+    REQUIRE(check_writable_dir(made).ok());
+    CHECK(std::filesystem::is_directory(made));
+    CHECK(std::filesystem::is_empty(made));  // the probe file is gone
+
+    std::ofstream(dir.file("afile")) << "x";
+    const auto file = check_writable_dir(dir.file("afile"));
+    REQUIRE_FALSE(file.ok());
+    CHECK(file.error() == "--checkpoint-dir " + dir.file("afile") + ": is not a directory");
+    const auto under = check_writable_dir(dir.file("afile/ckpt"));
+    REQUIRE_FALSE(under.ok());
+    CHECK(under.error() ==
+          "--checkpoint-dir " + dir.file("afile/ckpt") + ": cannot create it: Not a directory");
+}
 
 TEST_CASE("checkpoint names sort by step and parse back", "[trainer][checkpoint]") {
     CHECK(checkpoint_name(120) == "ckpt-00000120.pt");

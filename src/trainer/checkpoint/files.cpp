@@ -1,8 +1,11 @@
 #include "trainer/checkpoint/files.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 
@@ -151,6 +154,35 @@ util::Result<ResumeChoice> choose_checkpoint(const std::string& dir, const LoadP
         "{}: none of its {} checkpoints can be resumed from ({}); move them away to start "
         "again from step 0",
         dir, all.size(), reasons)};
+}
+
+util::Status check_writable_dir(const std::string& dir) {
+    const auto fail = [&dir](const std::string& why) {
+        return util::Error{fmt::format("--checkpoint-dir {}: {}", dir, why)};
+    };
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+        return fail("is not a directory");
+    }
+    fs::create_directories(dir, ec);
+    if (ec) {
+        return fail("cannot create it: " + ec.message());
+    }
+    const auto probe =
+        (fs::path(dir) / fmt::format(".kftrain-write-check.{}", ::getpid())).string();
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        return fail(fmt::format("cannot write in it: {}", std::strerror(errno)));
+    }
+    // One byte, so that a full file system says so now, not at the first checkpoint.
+    const bool written = ::write(fd, "k", 1) == 1;
+    const int write_errno = errno;
+    ::close(fd);
+    ::unlink(probe.c_str());
+    if (!written) {
+        return fail(fmt::format("cannot write in it: {}", std::strerror(write_errno)));
+    }
+    return util::Unit{};
 }
 
 }  // namespace kftrain::trainer::checkpoint

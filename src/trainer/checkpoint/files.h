@@ -26,6 +26,12 @@ std::vector<std::string> list_checkpoints(const std::string& dir);
 // Return the path of the newest checkpoint in dir, if any.
 std::optional<std::string> newest_checkpoint(const std::string& dir);
 
+// Make dir (and its parents) and check that a file can be written in it, as the first
+// checkpoint will be: the error names --checkpoint-dir, dir and why (a read-only or full file
+// system, a file of that name). Training that cannot keep a checkpoint would start again from
+// step 0 after any restart, so the run does not start.
+util::Status check_writable_dir(const std::string& dir);
+
 // Delete the temporary files of interrupted checkpoint writes in dir (nothing else); return
 // the deleted paths.
 std::vector<std::string> remove_checkpoint_temps(const std::string& dir);

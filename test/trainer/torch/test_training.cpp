@@ -1,4 +1,6 @@
 // Training quality, data errors and the benchmark profile, through the real program.
+#include <fstream>
+
 #include "trainer_process.h"
 
 using namespace trainer_test;
@@ -89,6 +91,21 @@ TEST_CASE("a truncated IDX file stops the trainer with exit 1 naming the file",
     REQUIRE(errors.size() == 1);
     CHECK(errors[0]["message"] ==
           images + ": 1000 bytes, expected 39216 = 16 + 50*28*28 (truncated or corrupt)");
+}
+
+TEST_CASE("a checkpoint directory that cannot be written stops the run before it trains",
+          "[trainer][training]") {
+    TempDir dir;
+    std::ofstream(dir.file("taken")) << "a file, not a directory";
+    const auto run = start_trainer(dir, "train",
+                                   {"--model", "mlp", "--samples", "64", "--log-format", "json",
+                                    "--checkpoint-dir", dir.file("taken")},
+                                   {});
+    CHECK(wait_exit(run, 60s) == 1);
+    const auto errors = events(run, "error");
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0]["message"] == "--checkpoint-dir " + dir.file("taken") + ": is not a directory");
+    CHECK(events(run, "progress").empty());
 }
 
 TEST_CASE("a bad flag prints one error line and exits 2", "[trainer][training]") {
