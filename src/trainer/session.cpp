@@ -12,6 +12,7 @@
 #include <iostream>
 #include <limits>
 #include <numeric>
+#include <sstream>
 
 #include "trainer/blas_threads.h"
 #include "trainer/checkpoint/io.h"
@@ -197,12 +198,91 @@ void choose_bucket_bytes(Session& s) {
     s.bucket_bytes = comm::bucket_bytes_for(*s.link);
 }
 
+// The settings every rank must share, as name and value: the ranks' collectives pair up only
+// where they take the same steps (a rank with another --model aborted in Gloo, one with other
+// --samples hung to the timeout), and a rank with another --lr or --seed would train apart
+// from the others without a word.
+std::vector<std::pair<std::string, std::string>> shared_settings(const Session& s) {
+    const auto& o = s.options;
+    int64_t parameters = 0;
+    for (const auto& p : s.model->parameters()) {
+        parameters += p.numel();
+    }
+    const auto number = [](double v) { return fmt::format("{}", v); };
+    return {{"--model", o.model},
+            {"parameters", std::to_string(parameters)},
+            {"--dataset", o.dataset},
+            {"training samples", std::to_string(s.train.size())},
+            {"test samples", std::to_string(s.test.size())},
+            {"--batch-size", std::to_string(o.batch_size)},
+            {"steps per epoch", std::to_string(s.steps_per_epoch)},
+            {"--epochs", std::to_string(o.epochs)},
+            {"--optimizer", o.optimizer},
+            {"--lr", number(o.lr)},
+            {"--momentum", number(o.momentum)},
+            {"--weight-decay", number(o.weight_decay)},
+            {"--scale-lr", o.scale_lr ? "true" : "false"},
+            {"--warmup-epochs", std::to_string(o.warmup_epochs)},
+            {"--lr-step", std::to_string(o.lr_step)},
+            {"--lr-gamma", number(o.lr_gamma)},
+            {"--seed", std::to_string(o.seed)},
+            {"--log-every", std::to_string(o.log_every)},
+            {"--checkpoint-every", std::to_string(o.checkpoint_every)},
+            {"--nan-patience", std::to_string(o.nan_patience)},
+            {"--backend", o.backend},
+            {"--grad-compression", o.grad_compression},
+            {"--bucket-mb", o.bucket_mb > 0 ? number(o.bucket_mb) : "auto"},
+            {"--benchmark", std::to_string(o.benchmark_steps)}};
+}
+
+// Check that this rank runs rank 0's settings, before any collective depends on them: each
+// rank that differs names the first setting and both values, and every rank fails.
+util::Status check_same_settings(Session& s) {
+    const auto mine = shared_settings(s);
+    std::string text;
+    for (const auto& [name, value] : mine) {
+        text += name + '\t' + value + '\n';
+    }
+    const std::string rank0 = s.comm->broadcast_bytes(text);
+    std::string differs;
+    if (rank0 != text) {
+        std::istringstream lines(rank0);
+        std::string line;
+        for (const auto& [name, value] : mine) {
+            std::getline(lines, line);
+            const auto tab = line.find('\t');
+            const std::string theirs = tab == std::string::npos ? line : line.substr(tab + 1);
+            if (theirs != value) {
+                differs = fmt::format("{} {} here, {} on rank 0", name, value, theirs);
+                break;
+            }
+        }
+    }
+    const double others = s.sum_over_ranks({differs.empty() ? 0.0 : 1.0})[0];
+    if (others == 0) {
+        return util::Unit{};
+    }
+    if (!differs.empty()) {
+        return util::Error{fmt::format(
+            "rank {} was started with other settings than rank 0: {}; every rank of a job must "
+            "run the same command",
+            s.rank(), differs)};
+    }
+    return util::Error{
+        fmt::format("{} of the {} ranks were started with other settings than rank 0 (their "
+                    "errors say which); every rank of a job must run the same command",
+                    static_cast<int>(others), s.world())};
+}
+
 util::Status setup_comm(Session& s) {
     auto connected = connect_peers(s);
     if (!connected.ok()) {
         return util::Error{connected.error()};
     }
     s.comm = std::move(*connected);
+    if (auto same = check_same_settings(s); !same.ok()) {
+        return same;
+    }
     // auto: NCCL when the model is on a CUDA device and NCCL is built in, else shared memory
     // where every rank is on this host, else Gloo.
     auto backend = comm::choose_backend(s.options.backend, s.device.is_cuda(), s.env.local_procs,

@@ -221,6 +221,33 @@ TEST_CASE("SIGTERM while rank 0 waits for its peers ends the wait at once with 1
                                         std::to_string(port) + " as rank 0 of 2");
 }
 
+TEST_CASE("ranks started with other settings than rank 0 all stop at once, naming the setting",
+          "[trainer][distributed]") {
+    TempDir dir;
+    const std::string port = std::to_string(free_port());
+    const std::map<std::string, std::string> env{
+        {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", port}, {"WORLD_SIZE", "2"}};
+    auto rank0_env = env;
+    rank0_env["RANK"] = "0";
+    auto rank1_env = env;
+    rank1_env["RANK"] = "1";
+    // Before, rank 1 aborted in Gloo (a buffer of another size) and rank 0 waited for it.
+    const auto rank0 = start_trainer(dir, "rank0", train_args("mlp", 100, 16, 1), rank0_env);
+    const auto rank1 = start_trainer(dir, "rank1", train_args("mnist-cnn", 100, 16, 1), rank1_env);
+    CHECK(wait_exit(rank0, 60s) == 1);
+    CHECK(wait_exit(rank1, 60s) == 1);
+    const auto errors1 = events(rank1, "error");
+    REQUIRE(errors1.size() == 1);
+    CHECK(errors1[0]["message"] ==
+          "rank 1 was started with other settings than rank 0: --model mnist-cnn here, mlp on "
+          "rank 0; every rank of a job must run the same command");
+    const auto errors0 = events(rank0, "error");
+    REQUIRE(errors0.size() == 1);
+    CHECK(errors0[0]["message"] ==
+          "1 of the 2 ranks were started with other settings than rank 0 (their errors say "
+          "which); every rank of a job must run the same command");
+}
+
 TEST_CASE("rank 0 whose MASTER_PORT another process holds says so and exits at once",
           "[trainer][distributed]") {
     TempDir dir;
