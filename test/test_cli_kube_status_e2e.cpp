@@ -310,6 +310,15 @@ TEST_CASE("a missing kubectl is one line with exit code 4", "[cluster][e2e]") {
     CHECK(run.err ==
           "kftrain: error: kubectl not found (/nonexistent/kubectl): install kubectl or point "
           "KFTRAIN_KUBECTL at it, or run the job on this machine with --local\n");
+    // A file that is there but cannot run is named as such, not as missing.
+    const std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/kubectl", "#!/bin/sh\n");
+    auto plain = kftrain::test::run_kftrain({"status", "mnist-ddp"},
+                                            {{"KFTRAIN_KUBECTL", dir + "/kubectl"}});
+    CHECK(plain.code == 4);
+    CHECK(plain.err == "kftrain: error: kubectl at " + dir +
+                           "/kubectl is not executable: make it so (chmod +x) or point "
+                           "KFTRAIN_KUBECTL at kubectl\n");
 }
 
 TEST_CASE("bad flags of the lifecycle verbs exit 2 and run no kubectl", "[cluster][e2e]") {

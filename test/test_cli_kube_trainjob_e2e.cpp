@@ -271,7 +271,8 @@ TEST_CASE("runtimes without Trainer v2 exits 4 with a hint; --local and bad -o e
     CHECK(run.err ==
           "kftrain: error: listing training runtimes: the server doesn't have a resource type "
           "\"clustertrainingruntimes\" (hint: Kubeflow Trainer v2 is not installed; this cluster "
-          "serves PyTorchJob (Kubeflow Training Operator): use --kind PyTorchJob)\n");
+          "runs PyTorchJobs (Kubeflow Training Operator), which need no runtime: submit with kind "
+          "PyTorchJob)\n");
     FakeCluster unused("runtimes");
     auto local = unused.run({"runtimes", "--local"});
     CHECK(local.code == 2);

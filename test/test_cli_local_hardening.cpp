@@ -119,7 +119,7 @@ TEST_CASE("a corrupt state.json is listed, blocks a submit, and delete --force r
 
     const std::string why =
         "state.json of job broken: field 'replicas[1].pid' is not a number; remove the job "
-        "with: kftrain delete broken --force";
+        "with: kftrain delete broken --local --force";
     auto listed = jobs.kftrain({"list", "--local"});
     CHECK(listed.code == 0);
     CHECK(listed.out.find("broken") != std::string::npos);
@@ -140,7 +140,7 @@ TEST_CASE("a corrupt state.json is listed, blocks a submit, and delete --force r
 
     auto deleted = jobs.kftrain({"delete", "broken", "--local"});
     CHECK(deleted.code == 4);
-    CHECK(deleted.err.find("kftrain delete broken --force") != std::string::npos);
+    CHECK(deleted.err.find("kftrain delete broken --local --force") != std::string::npos);
     CHECK(any_alive(pids));
 
     auto forced = jobs.kftrain({"delete", "broken", "--local", "--force"});

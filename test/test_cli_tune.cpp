@@ -53,7 +53,7 @@ TEST_CASE("bad tune input exits 2 naming the flag, and nothing starts", "[cli][t
          "kftrain: error: --parallel (tune.parallel) 3: must be at most --max-trials "
          "(tune.maxTrials) 2\n"},
         {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--dry-run=everything"},
-         "kftrain: error: --dry-run must be client or server (got everything)\n"},
+         "kftrain: error: --dry-run: must be client or server (got everything)\n"},
     };
     for (const auto& c : cases) {
         INFO(c.args.back());

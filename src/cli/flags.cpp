@@ -40,7 +40,7 @@ util::Result<job::DryRun> parse_dry_run(const std::string& text) {
         return job::DryRun::None;
     }
     return util::error(
-        fmt::format("--dry-run must be {} (got {})", fmt::join(dry_run_values(), " or "), text));
+        fmt::format("--dry-run: must be {} (got {})", fmt::join(dry_run_values(), " or "), text));
 }
 
 util::Result<double> parse_interval(const std::string& flag, const std::string& text,

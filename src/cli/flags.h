@@ -15,7 +15,7 @@ namespace kftrain::cli {
 std::vector<std::string> dry_run_values();
 
 // Parse --dry-run: "" (the flag alone) or client prints only, server asks the API server.
-// "--dry-run must be client or server (got x)" otherwise.
+// "--dry-run: must be client or server (got x)" otherwise.
 util::Result<job::DryRun> parse_dry_run(const std::string& text);
 
 // Parse a flag that takes a positive duration (--interval 5s, --poll-interval 2s), in

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 
 #include "cli/exit_codes.h"
 #include "cli/view/time_text.h"
@@ -96,6 +97,14 @@ class ProcessKubectl : public KubectlRunner {
                                       const std::atomic<bool>* cancel,
                                       std::optional<milliseconds> limit) {
         if (!util::find_executable(m_program)) {
+            std::error_code ec;
+            if (m_program.find('/') != std::string::npos &&
+                std::filesystem::is_regular_file(m_program, ec)) {
+                return util::error(
+                    fmt::format("kubectl at {} is not executable: make it so (chmod +x) or point "
+                                "KFTRAIN_KUBECTL at kubectl",
+                                m_program));
+            }
             return util::error(fmt::format(
                 "kubectl not found ({}): install kubectl or point KFTRAIN_KUBECTL at it, "
                 "or run the job on this machine with --local",

@@ -68,8 +68,9 @@ util::Result<std::vector<TrainingRuntime>> list_runtimes(KubeQueries& queries) {
             return kubectl_failure(*result, k_action);
         }
         std::string hint = queries.serves(manifest::JobKind::PyTorchJob)
-                               ? "Kubeflow Trainer v2 is not installed; " +
-                                     other_kind_hint(manifest::JobKind::TrainJob)
+                               ? "Kubeflow Trainer v2 is not installed; this cluster runs "
+                                 "PyTorchJobs (Kubeflow Training Operator), which need no "
+                                 "runtime: submit with kind PyTorchJob"
                                : "Kubeflow Trainer v2 is not installed in this cluster";
         return util::error(explain_kubectl_error(result->err, k_action, hint), k_exit_cluster);
     }

@@ -256,7 +256,7 @@ util::Result<JobState> read_job_state(const std::string& name) {
     }
     auto unreadable = [&](const std::string& why) {
         return util::error(fmt::format("state.json of job {}: {}; remove the job with: kftrain "
-                                       "delete {} --force",
+                                       "delete {} --local --force",
                                        name, why, name),
                            k_exit_cluster);
     };

@@ -91,7 +91,7 @@ const char* output_format_name(OutputFormat format) {
 
 std::string output_flag_help(const std::vector<OutputFormat>& offered, bool text_default) {
     return fmt::format("Output format: {}{}", one_of(offered),
-                       text_default ? " (default: text)" : "");
+                       text_default ? " (without -o: readable text)" : "");
 }
 
 util::Result<OutputFormat> parse_output_format(const std::string& text,

@@ -40,7 +40,7 @@ const std::vector<OutputFormat>* output_formats_of(std::string_view verb);
 const char* output_format_name(OutputFormat format);
 
 // Return the help of -o/--output for a verb's formats: "Output format: table, json or yaml";
-// with text_default, "Output format: json or yaml (default: text)".
+// with text_default, "Output format: json or yaml (without -o: readable text)".
 std::string output_flag_help(const std::vector<OutputFormat>& offered, bool text_default = false);
 
 // Parse the value of -o/--output among the formats a verb offers; "" is the first of them.
