@@ -1,7 +1,10 @@
 // kftrain-trainer: parse the command line and the environment, then train (no torch here).
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -50,8 +53,16 @@ int main(int argc, char** argv) {
             std::cout << invocation->text << std::endl;
             return 0;
         case Command::make_dataset: {
-            auto made = data::make_dataset(invocation->make_dataset);
-            return made.ok() ? 0 : fail(made.error(), 1);
+            const auto& o = invocation->make_dataset;
+            try {
+                auto made = data::make_dataset(o);
+                return made.ok() ? 0 : fail(made.error(), 1);
+            } catch (const std::bad_alloc&) {
+                return fail(fmt::format("make-dataset: not enough memory for --samples {} of {} "
+                                        "images; make fewer",
+                                        o.samples, o.kind),
+                            1);
+            }
         }
         case Command::train:
             break;

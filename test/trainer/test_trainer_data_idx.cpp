@@ -133,3 +133,24 @@ TEST_CASE("make_dataset writes the four standard MNIST files that load_mnist rea
     CHECK(splits->train.count == 50);
     CHECK(splits->test.count == kftrain::wire::synthetic_test_count(50));
 }
+
+TEST_CASE("MNIST test images of another size than the training images are refused at load",
+          "[trainer][idx]") {
+    TempDir dir;
+    const std::string d = dir.file("mnist");
+    std::filesystem::create_directories(d);
+    REQUIRE(write_idx_pair(make_synthetic(8, 1, 28, 28, 1), d + "/" + k_mnist_train_images,
+                           d + "/" + k_mnist_train_labels)
+                .ok());
+    REQUIRE(write_idx_pair(make_synthetic(4, 1, 20, 20, 2), d + "/" + k_mnist_test_images,
+                           d + "/" + k_mnist_test_labels)
+                .ok());
+    auto splits = load_mnist(d);
+    REQUIRE_FALSE(splits.ok());
+    CHECK(splits.error() == d +
+                                "/t10k-images-idx3-ubyte: images of 20x20, where the training "
+                                "images (" +
+                                d +
+                                "/train-images-idx3-ubyte) are 28x28: both sets "
+                                "must be of one size");
+}

@@ -126,6 +126,15 @@ util::Result<DataSplits> load_mnist(const std::string& dir) {
     if (!test.ok()) {
         return util::Error{test.error()};
     }
+    // The model is built for the training images' size: test images of another fail the
+    // first evaluation, after a whole epoch (and before its checkpoint).
+    if (test->rows != train->rows || test->cols != train->cols) {
+        return util::Error{fmt::format(
+            "{}: images of {}x{}, where the training images ({}) are {}x{}: both sets must be "
+            "of one size",
+            (d / k_mnist_test_images).string(), test->rows, test->cols,
+            (d / k_mnist_train_images).string(), train->rows, train->cols)};
+    }
     return DataSplits{std::move(*train), std::move(*test)};
 }
 

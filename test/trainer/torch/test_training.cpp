@@ -108,6 +108,19 @@ TEST_CASE("a checkpoint directory that cannot be written stops the run before it
     CHECK(events(run, "progress").empty());
 }
 
+TEST_CASE("make-dataset with more samples than memory holds says so instead of aborting",
+          "[trainer][training]") {
+    TempDir dir;
+    // 2^31 - 1 images of 28x28: 1.6 TB.
+    const auto run = start_trainer(
+        dir, "make", {"make-dataset", "mnist", "--out", dir.file("m"), "--samples", "2147483647"},
+        {});
+    CHECK(wait_exit(run, 60s) == 1);
+    CHECK(read_text(run.err_path) ==
+          "kftrain-trainer: error: make-dataset: not enough memory for --samples 2147483647 of "
+          "mnist images; make fewer\n");
+}
+
 TEST_CASE("a bad flag prints one error line and exits 2", "[trainer][training]") {
     TempDir dir;
     const auto run = start_trainer(dir, "bad", {"--batch-size", "0"}, {});
