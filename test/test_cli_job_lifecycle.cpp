@@ -113,6 +113,18 @@ TEST_CASE("the scale patch stays within elasticPolicy and refuses what cannot sc
     CHECK(kube::scale_patch(kube_file("job-v19-running.json"), 3).error() ==
           "cannot scale pytorchjob/mnist-ddp: it is not elastic (its spec has no elasticPolicy); "
           "set elasticPolicy.minReplicas and maxReplicas in the job file and submit it again");
+    // kftrain-trainer takes its world size once, at start: a scaled job would never regroup.
+    json trainer = kube_file("job-v19-elastic-running.json");
+    trainer["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]
+           ["command"] = json::array({"/usr/local/bin/kftrain-trainer"});
+    const auto fixed = kube::scale_patch(trainer, 4);
+    REQUIRE_FALSE(fixed);
+    CHECK(fixed.error_code(0) == 2);
+    CHECK(fixed.error() ==
+          "cannot scale pytorchjob/mnist-ddp: its replicas run kftrain-trainer, whose world size "
+          "is fixed when it starts (it does no elastic rendezvous), so a Worker added or removed "
+          "now would never join or be missed; delete the job and submit it with the replicas you "
+          "want (the trainer resumes from its newest checkpoint)");
     CHECK(kube::scale_patch(kube_file("trainjob-v23-running.json"), 3).error() ==
           "cannot scale trainjob/mnist-trainjob: scaling a TrainJob is not supported by Kubeflow "
           "Trainer yet (only elastic PyTorchJobs scale)");

@@ -18,6 +18,32 @@ std::string suspend_patch(manifest::JobKind kind, bool suspend) {
     return json{{"spec", {{"runPolicy", {{"suspend", suspend}}}}}}.dump();
 }
 
+namespace {
+
+// Tell whether a replica spec's pytorch container (the one the operator configures) runs
+// kftrain-trainer, which takes WORLD_SIZE and RANK once at start, as the operator set them
+// when it created the pod; torchrun instead rendezvous again when the Workers change.
+bool runs_kftrain_trainer(const json& replica_spec) {
+    const json& containers = member(member(member(replica_spec, "template"), "spec"), "containers");
+    if (!containers.is_array()) {
+        return false;
+    }
+    for (const auto& container : containers) {
+        if (string_at(container, "name") != "pytorch") {
+            continue;
+        }
+        const json& command = member(container, "command");
+        if (!command.is_array() || command.empty() || !command.front().is_string()) {
+            return false;
+        }
+        const std::string program = command.front().get<std::string>();
+        return program.substr(program.rfind('/') + 1) == "kftrain-trainer";
+    }
+    return false;
+}
+
+}  // namespace
+
 util::Result<std::string> scale_patch(const json& job, int workers) {
     const std::string name = string_at(member(job, "metadata"), "name");
     const std::string kind = string_at(job, "kind");
@@ -41,6 +67,16 @@ util::Result<std::string> scale_patch(const json& job, int workers) {
     if (!worker.is_object()) {
         return util::error(fmt::format("cannot scale {}: it has no Worker replicas to scale", ref),
                            k_exit_bad_input);
+    }
+    if (runs_kftrain_trainer(worker)) {
+        return util::error(
+            fmt::format("cannot scale {}: its replicas run kftrain-trainer, whose world size is "
+                        "fixed when it starts (it does no elastic rendezvous), so a Worker added "
+                        "or removed now would never join or be missed; delete the job and submit "
+                        "it with the replicas you want (the trainer resumes from its newest "
+                        "checkpoint)",
+                        ref),
+            k_exit_bad_input);
     }
     job::ElasticBounds bounds;
     if (member(elastic, "minReplicas").is_number_integer()) {
