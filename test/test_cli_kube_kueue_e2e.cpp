@@ -403,3 +403,26 @@ TEST_CASE("list --queue shows the jobs of a LocalQueue in queue order with posit
           "kftrain: error: --queue: a LocalQueue belongs to one namespace; drop -A "
           "(got --queue team-a with -A)\n");
 }
+
+TEST_CASE("suspend and resume of a queued job go through its Workload's active, not the job",
+          "[cluster][e2e][kueue]") {
+    // Kueue unsuspends a job whose Workload is admitted: a patch of the job's own suspend
+    // would be undone. Deactivating the Workload evicts it, and Kueue suspends the job.
+    for (const auto& [verb, active] : std::vector<std::pair<std::string, std::string>>{
+             {"suspend", "false"}, {"resume", "true"}}) {
+        INFO(verb);
+        FakeCluster cluster("kueue-admitted");
+        auto run = cluster.run({verb, "mnist-ddp", "-n", "ml-training", "--no-wait"});
+        INFO(run.err);
+        CHECK(run.code == 0);
+        std::vector<Argv> patches;
+        for (const auto& call : cluster.calls()) {
+            if (!call.empty() && call[0] == "patch") {
+                patches.push_back(call);
+            }
+        }
+        CHECK(patches == std::vector<Argv>{{"patch", k_workloads, "--type", "merge", "-p",
+                                            R"({"spec":{"active":)" + active + "}}", "-n",
+                                            "ml-training", "--", "pytorchjob-mnist-ddp-3f9a2"}});
+    }
+}

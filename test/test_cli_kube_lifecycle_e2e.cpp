@@ -131,7 +131,8 @@ TEST_CASE("suspend --no-wait returns once the job is patched", "[lifecycle][clus
     CHECK(run.code == 0);
     CHECK(run.out == "pytorchjob/mnist-ddp suspend requested\n");
     CHECK(patches(cluster).size() == 1);
-    CHECK(job_reads(cluster) == 1);
+    // Once for its state (a finished job is refused), once for its queue label at the patch.
+    CHECK(job_reads(cluster) == 2);
 }
 
 TEST_CASE("suspend and resume refuse a finished or missing job and patch nothing",

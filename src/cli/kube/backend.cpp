@@ -19,6 +19,7 @@
 #include "cli/kube/pods.h"
 #include "cli/kube/queries.h"
 #include "cli/kube/submit.h"
+#include "cli/kube/workload.h"
 #include "manifest/job_kind.h"
 
 namespace kftrain::cli::kube {
@@ -140,11 +141,30 @@ class KubernetesBackend : public job::Backend {
     }
 
     util::Status set_suspended(const std::string& job, bool suspended) override {
-        auto kind = m_lookup.kind(job);
-        if (!kind) {
-            return kind.error_value();
+        auto found = m_lookup.find(job);
+        if (!found) {
+            return found.error_value();
         }
-        return patch(*kind, job, suspend_patch(*kind, suspended),
+        // Kueue owns a queued job's suspend: it unsuspends a job whose Workload is admitted,
+        // so the job's own flag would be undone. Deactivating the Workload evicts it (Kueue
+        // suspends the job) and keeps it from being admitted until it is active again.
+        auto workload = workload_of(m_queries, found->object);
+        if (!workload) {
+            return workload.error_value();
+        }
+        if (!workload->empty()) {
+            auto result =
+                m_queries.run({"patch", k_workload_resource, "--type", "merge", "-p",
+                               workload_active_patch(!suspended), "--", *workload},
+                              fmt::format("{} {}/{} through its Kueue Workload {}",
+                                          suspended ? "suspending" : "resuming",
+                                          manifest::kind_short_name(found->kind), job, *workload));
+            if (!result) {
+                return result.error_value();
+            }
+            return util::ok_status();
+        }
+        return patch(found->kind, job, suspend_patch(found->kind, suspended),
                      suspended ? "suspending" : "resuming");
     }
 

@@ -96,6 +96,28 @@ util::Status check_local_queue(KubeQueries& queries, const std::string& ns,
     }
 }
 
+util::Result<std::string> workload_of(KubeQueries& queries, const json& job) {
+    const json& metadata = member(job, "metadata");
+    if (string_at(member(metadata, "labels"), manifest::k_queue_label).empty()) {
+        return std::string();
+    }
+    auto result =
+        read_workloads(queries, string_at(metadata, "namespace"), string_at(metadata, "uid"));
+    if (!result) {
+        return result.error_value();
+    }
+    if (!result->ok()) {
+        return kubectl_failure(*result, "reading the job's Kueue Workload");
+    }
+    auto parsed = parse_json_object(result->out);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    const json* workload = find_workload(*parsed, string_at(job, "kind"),
+                                         string_at(metadata, "name"), string_at(metadata, "uid"));
+    return workload == nullptr ? std::string() : string_at(member(*workload, "metadata"), "name");
+}
+
 std::optional<job::QueueStatus> read_queue_status(KubeQueries& queries, const json& job) {
     const json& metadata = member(job, "metadata");
     const json& labels = member(metadata, "labels");

@@ -26,6 +26,10 @@ util::Status check_local_queue(KubeQueries& queries, const std::string& ns,
 // for a job in no queue. A cluster that cannot say leaves the reason in the message.
 std::optional<job::QueueStatus> read_queue_status(KubeQueries& queries, const nlohmann::json& job);
 
+// Return the name of the Workload Kueue keeps for a job labelled with a queue; "" for a job
+// in no queue, or whose Workload Kueue has not made (yet).
+util::Result<std::string> workload_of(KubeQueries& queries, const nlohmann::json& job);
+
 // Return the jobs of LocalQueue queue in the queries' namespace, in queue order, with their
 // positions where the visibility API answers (error code 4 with a hint without Kueue).
 util::Result<std::vector<job::QueueEntry>> list_queue(KubeQueries& queries,

@@ -44,6 +44,10 @@ bool runs_kftrain_trainer(const json& replica_spec) {
 
 }  // namespace
 
+std::string workload_active_patch(bool active) {
+    return json{{"spec", {{"active", active}}}}.dump();
+}
+
 util::Result<std::string> scale_patch(const json& job, int workers) {
     const std::string name = string_at(member(job, "metadata"), "name");
     const std::string kind = string_at(job, "kind");

@@ -20,4 +20,8 @@ std::string suspend_patch(manifest::JobKind kind, bool suspend);
 // or Workers, or workers outside elasticPolicy minReplicas..maxReplicas.
 util::Result<std::string> scale_patch(const nlohmann::json& job, int workers);
 
+// Return the merge patch that sets a Kueue Workload's spec.active: false evicts it and keeps it
+// from admission (how a queued job is suspended), true lets it queue again.
+std::string workload_active_patch(bool active);
+
 }  // namespace kftrain::cli::kube
