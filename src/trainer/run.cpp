@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "trainer/checkpoint/files.h"
 #include "trainer/checkpoint/io.h"
@@ -81,6 +83,8 @@ class Trainer {
     SteadyClock::time_point m_window_start = SteadyClock::now();
     int64_t m_window_samples = 0;
     Tally m_last_epoch;
+    // The last evaluation's loss and accuracy: what a run that trained no step reports.
+    std::optional<std::pair<double, double>> m_last_eval;
     bool m_stop = false;
 };
 
@@ -278,6 +282,7 @@ void Trainer::evaluate(int64_t epoch) {
     const auto [loss_sum, correct] = m_s.eval_sums(indices);
     const auto sums = m_s.sum_over_ranks({loss_sum, correct, static_cast<double>(indices.size())});
     const double n = std::max(sums[2], 1.0);
+    m_last_eval = {sums[0] / n, sums[1] / n};
     m_s.log->emit(event::k_eval, {{field::k_epoch, epoch + 1},
                                   {field::k_loss, sums[0] / n},
                                   {field::k_accuracy, sums[1] / n},
@@ -422,12 +427,15 @@ void Trainer::announce_end() {
     const double t = elapsed();
     const double samples =
         static_cast<double>(m_global_step - m_start_step) * o.batch_size * m_s.world();
-    m_s.log->emit(event::k_finish, {{field::k_epochs, o.epochs},
-                                    {field::k_global_step, m_global_step},
-                                    {field::k_loss, m_last_epoch.loss()},
-                                    {field::k_accuracy, m_last_epoch.accuracy()},
-                                    {field::k_elapsed_s, t},
-                                    {field::k_samples_per_sec, t > 0 ? samples / t : 0}});
+    // No step trained: the evaluation of the checkpoint it resumed from says where it stands.
+    const bool trained = m_last_epoch.count > 0 || !m_last_eval;
+    m_s.log->emit(event::k_finish,
+                  {{field::k_epochs, o.epochs},
+                   {field::k_global_step, m_global_step},
+                   {field::k_loss, trained ? m_last_epoch.loss() : m_last_eval->first},
+                   {field::k_accuracy, trained ? m_last_epoch.accuracy() : m_last_eval->second},
+                   {field::k_elapsed_s, t},
+                   {field::k_samples_per_sec, t > 0 ? samples / t : 0}});
 }
 
 int Trainer::run() {
@@ -457,6 +465,17 @@ int Trainer::run() {
         }
         evaluate(epoch);
         write_checkpoint(epoch + 1);
+    }
+    // Resumed from a checkpoint that already completes the epochs (a restart after the last
+    // one, or fewer --epochs): evaluate what it holds, so that the run ends with its figures
+    // (and Katib reads its metric lines) instead of zeros.
+    if (!m_stop && m_start_step > 0 && m_global_step == m_start_step &&
+        m_global_step / m_s.steps_per_epoch >= m_s.options.epochs) {
+        warn(
+            fmt::format("the checkpoint of step {} already completes {} epochs: nothing left to "
+                        "train; evaluating it",
+                        m_start_step, m_s.options.epochs));
+        evaluate(m_s.options.epochs - 1);
     }
     dump_params();
     announce_end();

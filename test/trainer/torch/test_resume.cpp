@@ -141,3 +141,32 @@ TEST_CASE("resuming with another world size restarts the checkpoint's epoch, wit
     CHECK(finish[0]["global_step"] == 4);
     CHECK(finish[0]["accuracy"].get<double>() > 0);
 }
+
+TEST_CASE("a restart after the last checkpoint evaluates it instead of reporting zeros",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    const std::vector<std::string> args{
+        "--model",        "mlp",  "--samples",        "256",           "--batch-size", "32",
+        "--epochs",       "1",    "--log-format",     "json",          "--threads",    "1",
+        "--metric-lines", "true", "--checkpoint-dir", dir.file("ckpt")};
+    const auto first = start_trainer(dir, "first", args, {});
+    REQUIRE(wait_exit(first, 120s) == 0);
+    const auto again = start_trainer(dir, "again", args, {});
+    REQUIRE(wait_exit(again, 120s) == 0);
+    CHECK(events(again, "start").at(0)["resumed_from"] == 8);
+    CHECK(events(again, "progress").empty());
+    const auto warnings = events(again, "warning");
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0]["message"] ==
+          "the checkpoint of step 8 already completes 1 epochs: nothing left to train; "
+          "evaluating it");
+    // The evaluation of the checkpoint: the same figures as the first run's last one.
+    const auto evals = events(again, "eval");
+    REQUIRE(evals.size() == 1);
+    CHECK(evals[0]["accuracy"] == events(first, "eval").back()["accuracy"]);
+    const auto finish = events(again, "finish");
+    REQUIRE(finish.size() == 1);
+    CHECK(finish[0]["accuracy"] == evals[0]["accuracy"]);
+    CHECK(finish[0]["accuracy"].get<double>() > 0);
+    CHECK(read_text(again.out_path).find("accuracy=") != std::string::npos);  // for Katib
+}
