@@ -74,6 +74,25 @@ TEST_CASE("logs passes --tail, --since, --timestamps and --previous to kubectl",
     CHECK(seen);
 }
 
+TEST_CASE("logs --previous reads only replicas that restarted, as locally",
+          "[cluster][e2e][logs]") {
+    FakeCluster cluster("crashloop");
+    auto none = cluster.run(
+        {"logs", "mnist-ddp", "-n", "ml-training", "--previous", "--replica", "master"});
+    CHECK(none.code == 3);
+    CHECK(none.out.empty());
+    CHECK(none.err ==
+          "kftrain: master-0: has not restarted: no previous attempt\n"
+          "kftrain: error: --previous: no replica of mnist-ddp matching master has restarted\n");
+    for (const auto& call : cluster.calls()) {
+        CHECK(call.at(0) != "logs");  // kubectl would answer BadRequest for each
+    }
+    auto some = cluster.run({"logs", "mnist-ddp", "-n", "ml-training", "--previous"});
+    CHECK(some.code == 0);
+    CHECK(contains(some.out, "worker-1 | RuntimeError: CUDA error: out of memory\n"));
+    CHECK(contains(some.err, "kftrain: worker-0: has not restarted: no previous attempt\n"));
+}
+
 TEST_CASE("a replica whose logs fail is reported on stderr; the others print",
           "[cluster][e2e][logs]") {
     FakeCluster cluster("big-one-fails");

@@ -43,6 +43,11 @@ bool replica_matches(const ReplicaStatus& replica, const std::string& wanted) {
     return want == replica.name || want == util::to_lower(replica.type) || want == replica.pod;
 }
 
+std::string no_restart_message(const std::string& job, const std::string& wanted) {
+    return "--previous: no replica of " + job + (wanted.empty() ? "" : " matching " + wanted) +
+           " has restarted";
+}
+
 std::string no_replica_message(const std::string& job, const std::string& wanted,
                                const std::vector<std::string>& names) {
     std::string has = names.empty() ? " (it has none yet)" : "; it has ";

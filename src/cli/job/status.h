@@ -108,6 +108,11 @@ struct JobStatus {
 // worker-3, master-0); both backends select replicas with it.
 bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
 
+// Return the message for logs --previous where no replica (of those --replica matches, when
+// given) has restarted, for exit code 3; and the notice for one replica that has not.
+std::string no_restart_message(const std::string& job, const std::string& wanted);
+inline constexpr const char* k_no_previous_attempt = "has not restarted: no previous attempt";
+
 // Return the message for a --replica that matches none of a job's replicas (names, in its
 // order), for exit code 3: the same on the cluster and here.
 std::string no_replica_message(const std::string& job, const std::string& wanted,

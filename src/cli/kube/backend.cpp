@@ -122,6 +122,22 @@ class KubernetesBackend : public job::Backend {
         if (chosen.empty()) {
             return no_replicas(job, options.replica, *status);
         }
+        if (options.previous) {
+            // As here: a replica that never restarted has no previous attempt to read (kubectl
+            // would answer BadRequest for each).
+            std::vector<job::ReplicaStatus> restarted;
+            for (const auto& replica : chosen) {
+                if (replica.restarts > 0) {
+                    restarted.push_back(replica);
+                } else {
+                    sink({replica.name, job::k_no_previous_attempt, true});
+                }
+            }
+            if (restarted.empty()) {
+                return util::error(job::no_restart_message(job, options.replica), k_exit_not_found);
+            }
+            chosen = std::move(restarted);
+        }
         return fetch_logs(*m_kubectl, chosen, options, m_queries.namespace_args(), sink);
     }
 

@@ -107,16 +107,13 @@ util::Result<std::map<std::string, AttemptWindow>> previous_attempts(const std::
             continue;
         }
         if (replica.previous_started.empty()) {
-            sink({replica.name, "has not restarted: no previous attempt", true});
+            sink({replica.name, job::k_no_previous_attempt, true});
         } else {
             windows[replica.name] = {replica.previous_started, replica.previous_finished};
         }
     }
     if (windows.empty()) {
-        return util::error(
-            fmt::format("--previous: no replica of {}{} has restarted", job,
-                        options.replica.empty() ? "" : " matching " + options.replica),
-            k_exit_not_found);
+        return util::error(job::no_restart_message(job, options.replica), k_exit_not_found);
     }
     return windows;
 }
