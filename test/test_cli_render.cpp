@@ -79,6 +79,11 @@ TEST_CASE("kftrain init writes a starter that renders", "[cli]") {
     auto render = run_kftrain({"render", "-f", dir + "/job.yaml", "-o", "json"});
     REQUIRE(render.code == 0);
     CHECK(nlohmann::json::parse(render.out)["metadata"]["name"] == "my-job");
+    // The same starter renders as a TrainJob too: it sets no key a TrainJob lacks.
+    auto v2 = run_kftrain({"render", "-f", dir + "/job.yaml", "--kind", "TrainJob", "-o", "json"});
+    INFO(v2.err);
+    REQUIRE(v2.code == 0);
+    CHECK(nlohmann::json::parse(v2.out)["kind"] == "TrainJob");
 
     auto bad = run_kftrain({"init", "--name", "My_Job"});
     CHECK(bad.code == 2);

@@ -27,11 +27,11 @@ std::map<std::string, std::string> starter_values(const std::string& name, JobKi
         {"trainer.batchSize", "64"},
         {"trainer.lr", "0.01"},
     };
+    // restartPolicy stays at its default (OnFailure, commented), so that a PyTorchJob starter
+    // also renders with --kind TrainJob, which has no such key.
     if (kind == JobKind::TrainJob) {
         values["kind"] = "TrainJob";
         values["runtime"] = "torch-distributed";
-    } else {
-        values["restartPolicy"] = "OnFailure";
     }
     return values;
 }
