@@ -83,6 +83,8 @@ class Trainer {
     SteadyClock::time_point m_window_start = SteadyClock::now();
     int64_t m_window_samples = 0;
     Tally m_last_epoch;
+    // Samples trained by every rank since start, as counted (a short last batch counts short).
+    double m_samples_trained = 0;
     // The last evaluation's loss and accuracy: what a run that trained no step reports.
     std::optional<std::pair<double, double>> m_last_eval;
     bool m_stop = false;
@@ -235,6 +237,7 @@ bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
         stop = stop || sums.stop;
         tally.add(sums);
         m_window_samples += static_cast<int64_t>(sums.count);
+        m_samples_trained += sums.count;
         if (log) {
             log_progress(epoch, step, tally);
         }
@@ -384,7 +387,7 @@ void Trainer::announce_start() {
                    {field::k_dataset, o.dataset},
                    {field::k_epochs, o.epochs},
                    {field::k_batch_size, o.batch_size},
-                   {field::k_global_batch_size, o.batch_size * m_s.world()},
+                   {field::k_global_batch_size, int64_t{o.batch_size} * m_s.world()},
                    {field::k_lr, lr_at(m_s.schedule, m_global_step)},
                    {field::k_backend, backend()},
                    {field::k_device, m_s.device.str()},
@@ -396,19 +399,20 @@ void Trainer::announce_start() {
                    {field::k_steps_per_epoch, m_s.steps_per_epoch},
                    {field::k_resumed_from, resumed ? Fields(m_start_step) : Fields(nullptr)}});
     if (m_s.rank() == 0) {
-        m_tracker.log_params({{"model", o.model},
-                              {"dataset", o.dataset},
-                              {"epochs", std::to_string(o.epochs)},
-                              {"batch_size", std::to_string(o.batch_size)},
-                              {"lr", fmt::format("{}", o.lr)},
-                              {"optimizer", o.optimizer},
-                              {"world_size", std::to_string(m_s.world())},
-                              {"global_batch_size", std::to_string(o.batch_size * m_s.world())},
-                              {"backend", backend()},
-                              {"grad_compression", o.grad_compression},
-                              {"memory_format", memory_format_name(m_s.model->memory_format())},
-                              {"bucket_bytes", std::to_string(m_s.bucket_bytes)},
-                              {"seed", std::to_string(o.seed)}});
+        m_tracker.log_params(
+            {{"model", o.model},
+             {"dataset", o.dataset},
+             {"epochs", std::to_string(o.epochs)},
+             {"batch_size", std::to_string(o.batch_size)},
+             {"lr", fmt::format("{}", o.lr)},
+             {"optimizer", o.optimizer},
+             {"world_size", std::to_string(m_s.world())},
+             {"global_batch_size", std::to_string(int64_t{o.batch_size} * m_s.world())},
+             {"backend", backend()},
+             {"grad_compression", o.grad_compression},
+             {"memory_format", memory_format_name(m_s.model->memory_format())},
+             {"bucket_bytes", std::to_string(m_s.bucket_bytes)},
+             {"seed", std::to_string(o.seed)}});
     }
 }
 
@@ -425,8 +429,7 @@ void Trainer::announce_end() {
     }
     const auto& o = m_s.options;
     const double t = elapsed();
-    const double samples =
-        static_cast<double>(m_global_step - m_start_step) * o.batch_size * m_s.world();
+    const double samples = m_samples_trained;
     // No step trained: the evaluation of the checkpoint it resumed from says where it stands.
     const bool trained = m_last_epoch.count > 0 || !m_last_eval;
     m_s.log->emit(event::k_finish,
