@@ -111,7 +111,16 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
         // Loading replaced each parameter's data with the checkpoint's, laid out as the
         // writer's were: lay them out as this run's model does again.
         model.set_memory_format(model.memory_format());
-        optimizer.load(optimizer_archive);
+        try {
+            optimizer.load(optimizer_archive);
+        } catch (const std::exception&) {
+            // Another optimizer's state (Adam's averages where SGD keeps momentum) fails inside
+            // libtorch with an internal assertion asking to report a bug to PyTorch.
+            const bool sgd = dynamic_cast<torch::optim::SGD*>(&optimizer) != nullptr;
+            return util::Error{fmt::format(
+                "{}: its optimizer state is not {}'s (written with another --optimizer)", name,
+                sgd ? "sgd" : "adam")};
+        }
         lay_out_optimizer_state(optimizer, model.memory_format());
         torch::Tensor epoch, step;
         archive.read("epoch", epoch);

@@ -163,6 +163,24 @@ TEST_CASE("a checkpoint of another image size is refused, naming the tensor, the
     one_step(narrow, torch::randn({8, 1, 20, 20}), torch::randint(0, 10, {8}, torch::kInt64));
 }
 
+TEST_CASE("a checkpoint of another optimizer is refused, naming it, not as a PyTorch bug",
+          "[trainer][checkpoint]") {
+    torch::manual_seed(1);
+    auto model = *make_model("mlp", 1, 28, 28);
+    torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(0.01));
+    adam.zero_grad();
+    torch::nn::functional::cross_entropy(model->forward(torch::randn({8, 1, 28, 28})),
+                                         torch::randint(0, 10, {8}, torch::kInt64))
+        .backward();
+    adam.step();
+    const auto bytes = checkpoint_bytes(*model, adam, TrainPosition{0, 1});
+    auto sgd = make_trained("mlp", 1, 28, 1);
+    auto pos = load_checkpoint_bytes(bytes, "ckpt-00000001.pt", *sgd.model, *sgd.optimizer);
+    REQUIRE_FALSE(pos.ok());
+    CHECK(pos.error() ==
+          "ckpt-00000001.pt: its optimizer state is not sgd's (written with another --optimizer)");
+}
+
 TEST_CASE("a saved checkpoint carries a checksum that catches a flipped bit",
           "[trainer][checkpoint]") {
     TempDir dir;
