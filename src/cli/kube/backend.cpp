@@ -168,20 +168,15 @@ class KubernetesBackend : public job::Backend {
         if (!workload) {
             return workload.error_value();
         }
+        const char* action = suspended ? "suspending" : "resuming";
+        const std::string what = fmt::format("{}/{}", manifest::kind_short_name(found->kind), job);
         if (!workload->empty()) {
-            auto result =
-                m_queries.run({"patch", k_workload_resource, "--type", "merge", "-p",
-                               workload_active_patch(!suspended), "--", *workload},
-                              fmt::format("{} {}/{} through its Kueue Workload {}",
-                                          suspended ? "suspending" : "resuming",
-                                          manifest::kind_short_name(found->kind), job, *workload));
-            if (!result) {
-                return result.error_value();
-            }
-            return util::ok_status();
+            return patch(
+                k_workload_resource, *workload, workload_active_patch(!suspended),
+                fmt::format("{} {} through its Kueue Workload {}", action, what, *workload));
         }
-        return patch(found->kind, job, suspend_patch(found->kind, suspended),
-                     suspended ? "suspending" : "resuming");
+        return patch(manifest::kind_resource(found->kind), job,
+                     suspend_patch(found->kind, suspended), fmt::format("{} {}", action, what));
     }
 
     util::Status scale(const std::string& job, int workers) override {
@@ -193,7 +188,8 @@ class KubernetesBackend : public job::Backend {
         if (!body) {
             return body.error_value();
         }
-        return patch(found->kind, job, *body, "scaling");
+        return patch(manifest::kind_resource(found->kind), job, *body,
+                     fmt::format("scaling {}/{}", manifest::kind_short_name(found->kind), job));
     }
 
     util::Result<job::JobDescription> describe(const std::string& job) override {
@@ -213,12 +209,12 @@ class KubernetesBackend : public job::Backend {
     }
 
   private:
-    // Merge-patch the job with body; action names the change in an error ("suspending").
-    util::Status patch(manifest::JobKind kind, const std::string& job, const std::string& body,
-                       const char* action) {
-        auto result = m_queries.run(
-            {"patch", manifest::kind_resource(kind), "--type", "merge", "-p", body, "--", job},
-            fmt::format("{} {}/{}", action, manifest::kind_short_name(kind), job));
+    // Merge-patch the object name of resource with body; doing says what for an error
+    // ("scaling pytorchjob/mnist").
+    util::Status patch(const std::string& resource, const std::string& name,
+                       const std::string& body, const std::string& doing) {
+        auto result =
+            m_queries.run({"patch", resource, "--type", "merge", "-p", body, "--", name}, doing);
         if (!result) {
             return result.error_value();
         }

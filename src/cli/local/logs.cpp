@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <ctime>
+#include <optional>
 #include <thread>
 
 #include "cli/exit_codes.h"
@@ -95,14 +96,11 @@ class JobEnd {
 // Return the previous attempt of each selected replica that restarted; a notice for each
 // that did not, and an error when none did.
 util::Result<std::map<std::string, AttemptWindow>> previous_attempts(const std::string& job,
+                                                                     const JobState& state,
                                                                      const job::LogOptions& options,
                                                                      const job::LogSink& sink) {
-    auto state = read_job_state(job);
-    if (!state) {
-        return state.error_value();
-    }
     std::map<std::string, AttemptWindow> windows;
-    for (const auto& replica : state->replicas) {
+    for (const auto& replica : state.replicas) {
         if (!replica_matches(options.replica, replica.name)) {
             continue;
         }
@@ -138,11 +136,15 @@ util::Status read_logs(const std::string& job, const job::LogOptions& options,
             sink(to_log_line(record, options.timestamps));
         }
     };
-    if (!options.replica.empty()) {
-        auto state = read_job_state(job);
-        if (!state) {
-            return state.error_value();
+    std::optional<JobState> state;
+    if (!options.replica.empty() || options.previous) {
+        auto read = read_job_state(job);
+        if (!read) {
+            return read.error_value();
         }
+        state = std::move(*read);
+    }
+    if (!options.replica.empty()) {
         std::vector<std::string> names;
         for (const auto& replica : state->replicas) {
             names.push_back(replica.name);
@@ -156,7 +158,7 @@ util::Status read_logs(const std::string& job, const job::LogOptions& options,
     }
     std::map<std::string, AttemptWindow> previous;
     if (options.previous) {
-        auto windows = previous_attempts(job, options, sink);
+        auto windows = previous_attempts(job, *state, options, sink);
         if (!windows) {
             return windows.error_value();
         }
