@@ -287,7 +287,7 @@ TEST_CASE("logs -f prints plain lines to a pipe, with --no-progress, and with TE
     for (const char* step : {"step 1/3 loss 1.0000", "step 2/3 loss 0.5000", "step 3/3"}) {
         CHECK(piped.out.find(std::string("master-0 | epoch 1/1 ") + step) != std::string::npos);
     }
-    CHECK(piped.out.find("master-0 | finished: 1 epochs loss 0.1000 acc 90.0%\n") !=
+    CHECK(piped.out.find("master-0 | finished: 1 epoch loss 0.1000 acc 90.0%\n") !=
           std::string::npos);
 
     const std::map<std::string, std::string> env = {{"XDG_STATE_HOME", jobs.dir() + "/state"},

@@ -41,8 +41,8 @@ std::string line_starting(const std::string& text, const std::string& start) {
 TEST_CASE("estimate table marks sizes and lists assumptions", "[estimate]") {
     const Report r = make_report("mnist-ddp", plan(true), Goal{Goal::Kind::budget, 100});
     const std::string table = format_table(r);
-    CHECK(table.rfind("Estimate for mnist-ddp: mnist-cnn on mnist, 60000 samples x 1 epochs\n",
-                      0) == 0);
+    CHECK(table.rfind("Estimate for mnist-ddp: mnist-cnn on mnist, 60000 samples x 1 epoch\n", 0) ==
+          0);
     CHECK(line_starting(table, "REPLICAS").find("SPEEDUP  EFFICIENCY  COST") != std::string::npos);
     CHECK(line_starting(table, "1 ").find("cheapest") != std::string::npos);
     CHECK(line_starting(table, "2 ").find("job file") != std::string::npos);

@@ -5,6 +5,7 @@
 
 #include "estimate/format.h"
 #include "estimate/units.h"
+#include "util/text.h"
 
 namespace kftrain::estimate {
 namespace {
@@ -81,11 +82,11 @@ std::string header(const Report& r) {
         p.device == "cpu" ? "CPU replicas"
                           : fmt::format("{} x {} per replica", p.gpus_per_replica, p.device);
     return fmt::format(
-        "Estimate for {}: {} on {}, {} samples x {} epochs\n"
-        "Batch {} per process, {} process{} per replica, {}\n",
-        r.job_name, p.profile.model, p.profile.dataset, p.input.samples, p.input.epochs,
-        p.input.batch_size, p.input.procs_per_replica, p.input.procs_per_replica == 1 ? "" : "es",
-        device);
+        "Estimate for {}: {} on {}, {} samples x {}\n"
+        "Batch {} per process, {} per replica, {}\n",
+        r.job_name, p.profile.model, p.profile.dataset, p.input.samples,
+        util::counted(p.input.epochs, "epoch"), p.input.batch_size,
+        util::counted(p.input.procs_per_replica, "process", "processes"), device);
 }
 
 std::string summary(const Report& r) {

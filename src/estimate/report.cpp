@@ -6,6 +6,7 @@
 
 #include "estimate/choice.h"
 #include "estimate/units.h"
+#include "util/text.h"
 
 namespace kftrain::estimate {
 
@@ -39,13 +40,13 @@ std::string unmet_goal_message(const Report& report) {
     }
     if (report.goal->kind == Goal::Kind::deadline) {
         const SizeEstimate& f = report.estimate.sizes[report.estimate.fastest];
-        return fmt::format("no size of {} finishes within {}; the fastest, {} replicas, takes {}",
-                           sizes, format_duration(report.goal->limit), f.replicas,
-                           format_duration(f.total_s));
+        return fmt::format("no size of {} finishes within {}; the fastest, {}, takes {}", sizes,
+                           format_duration(report.goal->limit),
+                           util::counted(f.replicas, "replica"), format_duration(f.total_s));
     }
     const SizeEstimate& c = report.estimate.sizes[report.estimate.cheapest.value_or(0)];
-    return fmt::format("no size of {} costs at most {}; the cheapest, {} replicas, costs {}", sizes,
-                       format_money(report.goal->limit), c.replicas,
+    return fmt::format("no size of {} costs at most {}; the cheapest, {}, costs {}", sizes,
+                       format_money(report.goal->limit), util::counted(c.replicas, "replica"),
                        c.cost ? format_money(*c.cost) : "an unknown amount");
 }
 

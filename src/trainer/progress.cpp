@@ -6,6 +6,7 @@
 #include <ctime>
 #include <utility>
 
+#include "util/text.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::trainer {
@@ -79,10 +80,10 @@ std::string text_checkpoint(const Fields& f) {
 
 std::string text_finish(const Fields& f) {
     return fmt::format(
-        "finish: {} epochs, {} steps, loss {:.4f} accuracy {:.2f}% {:.1f} samples/s "
-        "elapsed {:.1f}s",
-        str(f, field::k_epochs), str(f, field::k_global_step), num(f, field::k_loss),
-        100 * num(f, field::k_accuracy), num(f, field::k_samples_per_sec),
+        "finish: {}, {}, loss {:.4f} accuracy {:.2f}% {:.1f} samples/s elapsed {:.1f}s",
+        util::counted(static_cast<long long>(num(f, field::k_epochs)), "epoch"),
+        util::counted(static_cast<long long>(num(f, field::k_global_step)), "step"),
+        num(f, field::k_loss), 100 * num(f, field::k_accuracy), num(f, field::k_samples_per_sec),
         num(f, field::k_elapsed_s));
 }
 

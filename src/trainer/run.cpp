@@ -475,9 +475,9 @@ int Trainer::run() {
     if (!m_stop && m_start_step > 0 && m_global_step == m_start_step &&
         m_global_step / m_s.steps_per_epoch >= m_s.options.epochs) {
         warn(
-            fmt::format("the checkpoint of step {} already completes {} epochs: nothing left to "
-                        "train; evaluating it",
-                        m_start_step, m_s.options.epochs));
+            fmt::format("the checkpoint of step {} already completes {}: nothing left to train; "
+                        "evaluating it",
+                        m_start_step, util::counted(m_s.options.epochs, "epoch")));
         evaluate(m_s.options.epochs - 1);
     }
     dump_params();

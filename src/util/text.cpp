@@ -78,6 +78,13 @@ std::optional<double> parse_number(const std::string& text, bool integer) {
     }
 }
 
+std::string counted(long long count, const std::string& noun, const std::string& many) {
+    if (count == 1) {
+        return "1 " + noun;
+    }
+    return std::to_string(count) + " " + (many.empty() ? noun + "s" : many);
+}
+
 void append_printable(std::string& out, unsigned char byte) {
     static const char k_hex[] = "0123456789abcdef";
     if (byte == '\t') {

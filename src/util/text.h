@@ -25,6 +25,10 @@ std::vector<std::string> split(const std::string& text, char sep);
 // nullopt for anything else: empty, trailing text, inf, nan, out of range.
 std::optional<double> parse_number(const std::string& text, bool integer);
 
+// Return the count with its noun, singular for 1: counted(1, "epoch") is "1 epoch",
+// counted(3, "epoch") "3 epochs"; many is the plural where it is not noun + "s".
+std::string counted(long long count, const std::string& noun, const std::string& many = "");
+
 // Append byte to out as a terminal shows it harmlessly: tab and CR as \t and \r, other control
 // bytes (C0, DEL) as \xNN, anything else as it is.
 void append_printable(std::string& out, unsigned char byte);

@@ -6,6 +6,7 @@
 #include "cli/exit_codes.h"
 #include "cli/job/input.h"
 #include "estimate/units.h"
+#include "util/text.h"
 
 namespace kftrain::cli::cost {
 
@@ -66,9 +67,10 @@ int check_cost_guard(const CostGuard& guard, const manifest::JobSpec& spec, Cont
     }
     return report_error(
         ctx,
-        fmt::format("--max-cost: the estimated cost of {} replicas is {} ({} at {} per "
+        fmt::format("--max-cost: the estimated cost of {} is {} ({} at {} per "
                     "replica-hour{}), more than the budget; nothing was submitted (got {})",
-                    size.replicas, estimate::format_money(size.cost.value_or(0)),
+                    util::counted(size.replicas, "replica"),
+                    estimate::format_money(size.cost.value_or(0)),
                     estimate::format_duration(size.total_s),
                     estimate::format_money(report->plan.input.price_per_replica_hour.value_or(0)),
                     report->plan.profile.measured ? "" : ", built-in profile", guard.max_cost),

@@ -154,8 +154,9 @@ void print_listing(const Listing& listing, view::OutputFormat format, std::ostre
                        e.type == "directory" ? "" : format_bytes(e.size), utc_time(e.modified)});
     }
     table.print(out);
-    out << fmt::format("{} files, {} in {}{}\n", listing.files(), format_bytes(listing.bytes()),
-                       listing.claim, listing.path == "/" ? ":/" : ":" + listing.path);
+    out << fmt::format("{}, {} in {}{}\n", util::counted(listing.files(), "file"),
+                       format_bytes(listing.bytes()), listing.claim,
+                       listing.path == "/" ? ":/" : ":" + listing.path);
 }
 
 }  // namespace kftrain::cli::data

@@ -8,6 +8,7 @@
 
 #include "cli/data/claim_path.h"
 #include "cli/exit_codes.h"
+#include "util/text.h"
 
 namespace kftrain::cli::data {
 namespace {
@@ -125,7 +126,7 @@ int put_local(Context& ctx, const LocalTarget& target, const std::string& local_
     if (auto copied = copy_contents(local_dir, dest); !copied) {
         return report_error(ctx, copied.error(), copied.error_code(k_exit_cluster));
     }
-    ctx.err << fmt::format("put: {} files, {} from {} to {}\n", listing->files(),
+    ctx.err << fmt::format("put: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
                            format_bytes(listing->bytes()), local_dir, where(target));
     return k_exit_ok;
 }
@@ -149,7 +150,7 @@ int get_local(Context& ctx, const LocalTarget& target, const std::string& out_di
     if (auto copied = copy_contents(*dir, out_dir); !copied) {
         return report_error(ctx, copied.error(), copied.error_code(k_exit_cluster));
     }
-    ctx.err << fmt::format("get: {} files, {} from {} to {}\n", listing->files(),
+    ctx.err << fmt::format("get: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
                            format_bytes(listing->bytes()), where(target), out_dir);
     return k_exit_ok;
 }

@@ -115,7 +115,7 @@ int put_to_claim(Context& ctx, const ClaimTarget& target, const std::string& loc
     if (!copied) {
         return fail(ctx, copied);
     }
-    ctx.err << fmt::format("put: {} files, {} from {} to {}\n", listing->files(),
+    ctx.err << fmt::format("put: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
                            format_bytes(listing->bytes()), local_dir, where(target));
     return k_exit_ok;
 }
@@ -152,7 +152,7 @@ int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& o
     if (!copied) {
         return fail(ctx, copied);
     }
-    ctx.err << fmt::format("get: {} files, {} from {} to {}\n", listing->files(),
+    ctx.err << fmt::format("get: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
                            format_bytes(listing->bytes()), where(target), out_dir);
     return k_exit_ok;
 }

@@ -20,6 +20,7 @@
 #include "tune/experiment.h"
 #include "tune/katib_checks.h"
 #include "tune/suggest.h"
+#include "util/text.h"
 
 namespace kftrain::cli::search {
 namespace {
@@ -76,14 +77,15 @@ std::optional<SearchEnd> search_end(const SearchStatus& s, bool exhausted) {
     int failed = count_state(s, {TrialState::Failed, TrialState::MetricsUnavailable});
     if (failed > s.max_failed_trials) {
         return SearchEnd{"Failed", "ExperimentFailed",
-                         fmt::format("{} trials failed, more than the {} allowed (max failed "
-                                     "trials)",
-                                     failed, s.max_failed_trials)};
+                         fmt::format("{} failed, more than the {} allowed (max failed trials)",
+                                     util::counted(failed, "trial"), s.max_failed_trials)};
     }
     int done = static_cast<int>(s.trials.size()) - running_trials(s);
     if (done >= s.max_trials) {
         return ended_by(s, "ExperimentMaxTrialsReached",
-                        fmt::format("all {} trials (max trials) ended", s.max_trials));
+                        s.max_trials == 1
+                            ? std::string("the one trial (max trials) ended")
+                            : fmt::format("all {} trials (max trials) ended", s.max_trials));
     }
     if (exhausted && running_trials(s) == 0) {
         return ended_by(s, "ExperimentSuggestionEndReached",
@@ -243,10 +245,10 @@ int SearchRun::finish(const SearchEnd& how, int code) {
 int SearchRun::run() {
     init_record();
     save();
-    m_ctx.out << fmt::format("search {} started (local): {} over {}; {} trials, {} at a time",
+    m_ctx.out << fmt::format("search {} started (local): {} over {}; {}, {} at a time",
                              status().name, status().algorithm,
-                             fmt::join(status().param_names, ", "), status().max_trials,
-                             status().parallel)
+                             fmt::join(status().param_names, ", "),
+                             util::counted(status().max_trials, "trial"), status().parallel)
               << std::endl;
     job::catch_interrupts();
     bool exhausted = false;

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "cli/view/time_text.h"
+#include "util/text.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::cli::view {
@@ -75,6 +76,14 @@ class Parts {
         }
         return *this;
     }
+    // " 1 epoch" or " 3 epochs"; nothing when the count is unknown.
+    template <typename T>
+    Parts& count(const std::optional<T>& n, const char* noun) {
+        if (n) {
+            m_text += " " + util::counted(static_cast<long long>(*n), noun);
+        }
+        return *this;
+    }
     Parts& percent(const std::optional<double>& ratio) {
         return add("acc {:.1f}%", ratio ? std::optional<double>(*ratio * 100) : std::nullopt);
     }
@@ -127,7 +136,7 @@ std::string format_epoch(const job::Progress& p) {
 
 std::string format_finish(const job::Progress& p) {
     Parts parts("finished:");
-    parts.add("{} epochs", p.epochs).add("{} steps", p.global_step);
+    parts.count(p.epochs, "epoch").count(p.global_step, "step");
     parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
     parts.add("{:.0f} samples/s", p.samples_per_sec).duration("in", p.elapsed_s);
     return parts.str();
@@ -138,7 +147,7 @@ std::string format_start_line(const json& o) {
     std::string out = fmt::format("start: model {} dataset {}", text(o, field::k_model),
                                   text(o, field::k_dataset));
     Parts parts(out);
-    parts.add("{} epochs", number<int>(o, field::k_epochs));
+    parts.count(number<int>(o, field::k_epochs), "epoch");
     parts.add("batch {}", number<long long>(o, field::k_batch_size));
     parts.add("(global {})", number<long long>(o, field::k_global_batch_size));
     parts.add("lr {:g}", number<double>(o, field::k_lr));
@@ -248,7 +257,7 @@ std::string format_progress(const job::Progress& p) {
     }
     if (p.event == event::k_start) {
         Parts parts("start:");
-        return parts.add("{} epochs", p.epochs)
+        return parts.count(p.epochs, "epoch")
             .add("{} samples", p.samples)
             .add("lr {:g}", p.lr)
             .str();

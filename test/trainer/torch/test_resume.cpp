@@ -158,7 +158,7 @@ TEST_CASE("a restart after the last checkpoint evaluates it instead of reporting
     const auto warnings = events(again, "warning");
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0]["message"] ==
-          "the checkpoint of step 8 already completes 1 epochs: nothing left to train; "
+          "the checkpoint of step 8 already completes 1 epoch: nothing left to train; "
           "evaluating it");
     // The evaluation of the checkpoint: the same figures as the first run's last one.
     const auto evals = events(again, "eval");
