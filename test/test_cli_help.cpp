@@ -28,7 +28,7 @@ TEST_CASE("each verb's help names kftrain and lists the global flags", "[cli]") 
 }
 
 TEST_CASE("a subverb's help lists the global flags, not its parent verb's", "[cli]") {
-    for (const std::vector<std::string> verb :
+    for (const std::vector<std::string>& verb :
          {std::vector<std::string>{"tune", "status"}, {"tune", "delete"}, {"data", "put"}}) {
         SECTION(verb[0] + " " + verb[1]) {
             auto args = verb;
