@@ -210,6 +210,53 @@ TEST_CASE("default parallel and failed-trial counts never exceed the trials aske
     CHECK_FALSE(tune::check_tune_spec(*spec));
 }
 
+TEST_CASE("a grid search given no trial count tries each point of a small grid once", "[tune]") {
+    struct Case {
+        std::string name;
+        std::string job;
+        std::vector<std::string> params;
+        int max_trials;
+        int parallel;
+    };
+    const std::vector<Case> cases = {
+        {"4 points", "name: mnist-tune\n", {"batchSize=32,64", "optimizer=sgd,adam"}, 4, 3},
+        {"2 points", "name: mnist-tune\n", {"batchSize=32,64"}, 2, 2},
+        {"20 points: the default", "name: mnist-tune\n", {"lr=0.01:0.2:step=0.01"}, 12, 3},
+        {"algorithm from the job file",
+         "name: mnist-tune\ntune:\n  algorithm: grid\n",
+         {"batchSize=32,64,128"},
+         3,
+         3},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        tune::TuneFlags flags;
+        flags.params = c.params;
+        if (c.job.find("algorithm") == std::string::npos) {
+            flags.algorithm = "grid";
+        }
+        auto spec = tune::build_tune_spec(load(c.job), flags);
+        REQUIRE(spec);
+        CHECK(spec->max_trials == c.max_trials);
+        CHECK(spec->parallel == c.parallel);
+        CHECK(spec->max_failed_trials == std::min(3, c.max_trials));
+        CHECK(tune::check_tune_spec(*spec));
+    }
+    // A count the user gave is kept, and refused where the grid is smaller.
+    tune::TuneFlags flags;
+    flags.params = {"batchSize=32,64", "optimizer=sgd,adam"};
+    flags.algorithm = "grid";
+    flags.max_trials = 12;
+    auto spec = tune::build_tune_spec(load("name: mnist-tune\n"), flags);
+    REQUIRE(spec);
+    CHECK(spec->max_trials == 12);
+    auto checked = tune::check_tune_spec(*spec);
+    REQUIRE_FALSE(checked);
+    CHECK(checked.error() ==
+          "--max-trials (tune.maxTrials) 12: the grid has only 4 points; lower it to 4 or widen "
+          "the grid");
+}
+
 TEST_CASE("a grid with a step on every range and enough points passes", "[tune]") {
     tune::TuneFlags flags;
     flags.params = {"lr=0.01:0.05:step=0.01", "batchSize=32,64"};

@@ -45,8 +45,10 @@ void add_tune_flags(CLI::App& sub, kftrain::tune::TuneFlags& flags) {
                    "or loss (minimized) (overrides tune.objective)");
     sub.add_option("--goal", flags.goal,
                    "Stop the search when a trial reaches this value (overrides tune.goal)");
-    sub.add_option("--max-trials", flags.max_trials,
-                   "Trials to run at most (overrides tune.maxTrials; default 12)");
+    sub.add_option(
+        "--max-trials", flags.max_trials,
+        "Trials to run at most (overrides tune.maxTrials; default 12, or a grid's points "
+        "if fewer)");
     sub.add_option(
         "--parallel", flags.parallel,
         "Trials running at once (overrides tune.parallel; default 3, or --max-trials if fewer)");

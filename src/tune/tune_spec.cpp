@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "manifest/suggest.h"
+#include "tune/suggest.h"
 
 namespace kftrain::tune {
 namespace {
@@ -71,6 +72,17 @@ util::Status read_algorithm(const manifest::JobSpec& job, const TuneFlags& flags
     return util::ok_status();
 }
 
+// Return the trials a search runs when none are asked for: the default, or fewer for a grid
+// with fewer points (it tries each once). A grid that cannot be counted keeps the default,
+// and check_grid says why.
+int default_max_trials(const TuneSpec& spec, int fallback) {
+    if (spec.algorithm != "grid") {
+        return fallback;
+    }
+    auto size = grid_size(spec.params);
+    return size && *size > 0 && *size < fallback ? static_cast<int>(*size) : fallback;
+}
+
 }  // namespace
 
 bool runs_locally(const std::string& algorithm) {
@@ -129,16 +141,17 @@ util::Result<TuneSpec> build_tune_spec(const manifest::JobSpec& job, const TuneF
         spec.objective = *objective;
     }
     spec.objective.goal = flags.goal ? flags.goal : job.tune.goal;
-    spec.max_trials = pick(flags.max_trials, job.tune.max_trials, spec.max_trials);
+    if (auto algorithm = read_algorithm(job, flags, spec); !algorithm) {
+        return algorithm.error_value();
+    }
+    spec.max_trials =
+        pick(flags.max_trials, job.tune.max_trials, default_max_trials(spec, spec.max_trials));
     // A default never exceeds the trials asked for (--max-trials 2 runs 2 at once); only a
     // count the user gave can be refused for that.
     const int trials_cap = std::max(spec.max_trials, 1);
     spec.parallel = pick(flags.parallel, job.tune.parallel, std::min(spec.parallel, trials_cap));
     spec.max_failed_trials = pick(flags.max_failed_trials, job.tune.max_failed_trials,
                                   std::min(spec.max_failed_trials, trials_cap));
-    if (auto algorithm = read_algorithm(job, flags, spec); !algorithm) {
-        return algorithm.error_value();
-    }
     return spec;
 }
 
