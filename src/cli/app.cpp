@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <regex>
 
 #include "cli/completion_cmd.h"
 #include "cli/context.h"
@@ -101,6 +102,48 @@ void name_program_in_help(CLI::App& app, const std::string& program) {
     }
 }
 
+// Return the option named name in the verb parsed last or, failing that, in a verb above it
+// (the global flags); nullptr when none has it.
+const CLI::Option* parsed_option(const CLI::App& app, const std::string& name) {
+    std::vector<const CLI::App*> chain{&app};
+    while (!chain.back()->get_subcommands().empty()) {
+        chain.push_back(chain.back()->get_subcommands().back());
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        if (const CLI::Option* option = (*it)->get_option_no_throw(name)) {
+            return option;
+        }
+    }
+    return nullptr;
+}
+
+// Return CLI11's "Could not convert: --tail = abc" as the project says it ("--tail: expected
+// an integer (got abc)", "--tail: out of range (got 99999999999)"); other messages as they
+// are.
+std::string conversion_message(const CLI::App& app, const std::string& message) {
+    static const std::regex k_could_not("^Could not convert: (\\S+) = (.*)$");
+    std::smatch m;
+    if (!std::regex_match(message, m, k_could_not)) {
+        return message;
+    }
+    const std::string name = m[1];
+    const std::string value = m[2];
+    const CLI::Option* option = parsed_option(app, name);
+    const std::string type = option ? option->get_type_name() : "";
+    static const std::regex k_integer("^[+-]?[0-9]+$");
+    std::string expected = "a value this flag takes";
+    if (type == "UINT" && std::regex_match(value, k_integer) && value[0] == '-') {
+        expected = "an integer >= 0";
+    } else if ((type == "INT" || type == "UINT") && std::regex_match(value, k_integer)) {
+        return fmt::format("{}: out of range (got {})", name, value);
+    } else if (type == "INT" || type == "UINT") {
+        expected = "an integer";
+    } else if (type == "FLOAT") {
+        expected = "a number";
+    }
+    return fmt::format("{}: expected {} (got {})", name, expected, value);
+}
+
 // Print a command-line error with the verb's help hint; an unknown verb gets a suggestion.
 int report_parse_error(CLI::App& app, const CLI::ParseError& e,
                        const std::vector<std::string>& args, Context& ctx) {
@@ -108,7 +151,7 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e,
     for (const auto* sub : app.get_subcommands()) {
         verb = " " + sub->get_name();
     }
-    std::string message = e.what();
+    std::string message = conversion_message(app, e.what());
     if (verb.empty() && !args.empty() && !args[0].empty() && args[0][0] != '-') {
         std::vector<std::string> verbs;
         for (const auto* sub : app.get_subcommands({})) {
