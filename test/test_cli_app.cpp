@@ -10,8 +10,7 @@ const std::string k_example = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist
 
 }  // namespace
 
-TEST_CASE("a flag value of the wrong type names the flag, what it takes and the value",
-          "[cli]") {
+TEST_CASE("a flag value of the wrong type names the flag, what it takes and the value", "[cli]") {
     struct Case {
         std::vector<std::string> args;
         std::string err;
@@ -29,8 +28,7 @@ TEST_CASE("a flag value of the wrong type names the flag, what it takes and the 
         {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--goal", "high", "--dry-run"},
          "kftrain: error: --goal: expected a number (got high)\n"
          "Run 'kftrain tune --help' for usage.\n"},
-        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--max-trials", "1e99",
-          "--dry-run"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--max-trials", "1e99", "--dry-run"},
          "kftrain: error: --max-trials: expected an integer (got 1e99)\n"
          "Run 'kftrain tune --help' for usage.\n"},
     };
