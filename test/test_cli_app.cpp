@@ -40,3 +40,12 @@ TEST_CASE("a flag value of the wrong type names the flag, what it takes and the 
         CHECK(run.err == c.err);
     }
 }
+
+TEST_CASE("a flag value as long as argv allows gets the same one-line error", "[cli]") {
+    const std::string value(120000, 'a');
+    auto run = run_kftrain({"logs", "mnist-ddp", "--local", "--tail", value});
+    CHECK(run.code == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err == "kftrain: error: --tail: expected an integer (got " + value +
+                         ")\nRun 'kftrain logs --help' for usage.\n");
+}

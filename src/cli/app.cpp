@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <regex>
+#include <cctype>
 
 #include "cli/completion_cmd.h"
 #include "cli/context.h"
@@ -117,30 +117,35 @@ const CLI::Option* parsed_option(const CLI::App& app, const std::string& name) {
     return nullptr;
 }
 
+// Return whether text is an integer literal: an optional sign, then digits only.
+bool integer_literal(const std::string& text) {
+    const std::size_t digits = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+    return text.size() > digits &&
+           std::all_of(text.begin() + static_cast<std::ptrdiff_t>(digits), text.end(),
+                       [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
 // Return CLI11's "Could not convert: --tail = abc" as the project says it ("--tail: expected
 // an integer (got abc)", "--tail: out of range (got 99999999999)"); other messages as they
-// are.
+// are. Plain string scans, no std::regex: its recursion overflows the stack on a value of
+// 100 KB, which argv allows.
 std::string conversion_message(const CLI::App& app, const std::string& message) {
-    static const std::regex k_could_not("^Could not convert: (\\S+) = (.*)$");
-    std::smatch m;
-    if (!std::regex_match(message, m, k_could_not)) {
+    static const std::string k_prefix = "Could not convert: ";
+    const std::size_t equals = message.find(" = ", k_prefix.size());
+    if (message.compare(0, k_prefix.size(), k_prefix) != 0 || equals == std::string::npos) {
         return message;
     }
-    const std::string name = m[1];
-    const std::string value = m[2];
+    const std::string name = message.substr(k_prefix.size(), equals - k_prefix.size());
+    const std::string value = message.substr(equals + 3);
     const CLI::Option* option = parsed_option(app, name);
     const std::string type = option ? option->get_type_name() : "";
-    static const std::regex k_integer("^[+-]?[0-9]+$");
-    std::string expected = "a value this flag takes";
-    if (type == "UINT" && std::regex_match(value, k_integer) && value[0] == '-') {
-        expected = "an integer >= 0";
-    } else if ((type == "INT" || type == "UINT") && std::regex_match(value, k_integer)) {
+    const bool integer_type = type == "INT" || type == "UINT";
+    if (integer_type && integer_literal(value)) {
         return fmt::format("{}: out of range (got {})", name, value);
-    } else if (type == "INT" || type == "UINT") {
-        expected = "an integer";
-    } else if (type == "FLOAT") {
-        expected = "a number";
     }
+    const char* expected = integer_type      ? "an integer"
+                           : type == "FLOAT" ? "a number"
+                                             : "a value this flag takes";
     return fmt::format("{}: expected {} (got {})", name, expected, value);
 }
 
