@@ -207,3 +207,17 @@ TEST_CASE("a literal credential in env is rendered with a warning on stderr", "[
                          "mlflow-credentials; the literal is written into the manifest in plain "
                          "text: remove it\n");
 }
+
+TEST_CASE("a label key as long as argv allows is refused with exit 2, not a crash", "[cli]") {
+    const std::string key(120000, 'a');
+    for (const std::string map : {"labels", "nodeSelector"}) {
+        INFO(map);
+        auto run = run_kftrain({"render", "-f", k_example, "--set", map + "." + key + "=x"});
+        CHECK(run.code == 2);
+        CHECK(run.out.empty());
+        CHECK(run.err.rfind("kftrain: error: --set " + map + "." + key +
+                                ": the key must be a "
+                                "qualified name",
+                            0) == 0);
+    }
+}

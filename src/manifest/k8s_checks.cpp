@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <regex>
+#include <algorithm>
+#include <cctype>
 
 #include "manifest/k8s_rules.h"
 #include "manifest/template_values.h"
@@ -169,10 +170,15 @@ Status check_volume_sources(const JobSpec& spec) {
 
 std::string locate_map_key(const SourceMap& source, const std::string& map,
                            const std::string& key) {
-    static const std::regex k_plain("[A-Za-z0-9_][-A-Za-z0-9_]*");
+    // A key that needs no quotes: [A-Za-z0-9_][-A-Za-z0-9_]*, scanned rather than matched
+    // with std::regex, whose recursion overflows the stack on a key of 100 KB.
+    const auto word = [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; };
+    const bool plain = !key.empty() && key[0] != '-' &&
+                       std::all_of(key.begin(), key.end(),
+                                   [&word](unsigned char c) { return word(c) || c == '-'; });
     const std::string raw = map + "." + key;
     std::string where = source.locate(raw);
-    if (std::regex_match(key, k_plain)) {
+    if (plain) {
         return where;
     }
     const bool ends_with_raw = where.size() >= raw.size() &&

@@ -20,9 +20,14 @@ const char* const k_subdomain_rule =
     "a DNS-1123 subdomain: at most 253 lower-case letters, digits, '-' and '.', starting and "
     "ending with a letter or digit";
 
+// A character scan, not std::regex: its recursion overflows the stack on a key of 100 KB.
 bool name_part_chars(const std::string& text) {
-    static const std::regex k_name("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-    return std::regex_match(text, k_name);
+    const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
+    const auto inner = [&alnum](unsigned char c) {
+        return alnum(c) || c == '-' || c == '_' || c == '.';
+    };
+    return !text.empty() && alnum(text.front()) && alnum(text.back()) &&
+           std::all_of(text.begin(), text.end(), inner);
 }
 
 bool one_of(const std::string& text, std::initializer_list<const char*> allowed) {
