@@ -8,8 +8,8 @@
 
 #include "fuzz_input.h"
 #include "manifest/load.h"
-#include "manifest/render.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/render/render.h"
+#include "manifest/yaml/emit.h"
 
 namespace {
 

@@ -6,12 +6,12 @@
 #include <set>
 #include <string>
 
-#include "cli/kube/events.h"
 #include "cli/kube/job_reader.h"
 #include "cli/kube/json_fields.h"
-#include "cli/kube/pods.h"
-#include "cli/kube/status.h"
-#include "cli/kube/trainjob_status.h"
+#include "cli/kube/status/events.h"
+#include "cli/kube/status/pods.h"
+#include "cli/kube/status/status.h"
+#include "cli/kube/status/trainjob_status.h"
 #include "fuzz_input.h"
 
 using namespace kftrain;

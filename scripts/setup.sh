@@ -16,11 +16,12 @@ cli_packages=(
     clang-14 libclang-rt-14-dev  # the fuzz targets (fuzz/): clang with libFuzzer
     clang-format-14  # make format, and the format check CI runs (make format-check)
     dpkg-dev file groff-base  # cpack -G DEB's dpkg-shlibdeps, and checking the man page
+    universal-ctags  # function lengths in scripts/check-layout.py (a test)
     bash zsh fish  # the completion scripts are tested in each shell (test_cli_completion.cpp)
 )
 trainer_packages=(
     # OpenBLAS's OpenMP build shares torch's OpenMP threads; the pthreads build runs a second
-    # pool that fights them for the cores (3-4x slower steps at --threads 2, README).
+    # pool that fights them for the cores (3-4x slower steps at --threads 2, docs/benchmarks.md).
     libtorch-dev libgloo-dev libopenblas0-openmp zlib1g-dev
 )
 

@@ -1,12 +1,12 @@
-// `make -C examples local` as the README's user runs it: kftrain-trainer makes the synthetic
-// MNIST-format data set the example job file mounts, and the example's 2 replicas train on
-// it with the real trainer. Built only with the trainer (test/CMakeLists.txt), which CI
+// `make -C examples local` as docs/running-jobs.md's user runs it: kftrain-trainer makes the
+// synthetic MNIST-format data set the example job file mounts, and the example's 2 replicas
+// train on it with the real trainer. Built only with the trainer (test/CMakeLists.txt), which CI
 // always builds; test_examples.cpp runs the same target with the fake replica.
 #include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "local/local_fixture.h"
-#include "util/subprocess.h"
+#include "util/run.h"
 
 using kftrain::test::LocalJobs;
 

@@ -213,8 +213,8 @@ TEST_CASE("Ctrl-C interrupts a local search with exit 130 and kills its running 
     REQUIRE(spawned.ok());
     Reaped tune{std::move(*spawned)};
     auto printed = [&] {
-        auto out = kftrain::cli::local::read_file(jobs.dir() + "/tune.out");
-        auto err = kftrain::cli::local::read_file(jobs.dir() + "/tune.err");
+        auto out = kftrain::cli::local::read_state_file(jobs.dir() + "/tune.out");
+        auto err = kftrain::cli::local::read_state_file(jobs.dir() + "/tune.err");
         return (out ? *out : "") + "\n--- stderr:\n" + (err ? *err : "");
     };
 
@@ -265,7 +265,7 @@ TEST_CASE("Ctrl-C interrupts a local search with exit 130 and kills its running 
     check_all_ended(after);
 
     // The table was printed as the search ended.
-    auto out = kftrain::cli::local::read_file(jobs.dir() + "/tune.out");
+    auto out = kftrain::cli::local::read_state_file(jobs.dir() + "/tune.out");
     REQUIRE(out.ok());
     CHECK(out->find("search ctrl-c started (local)") != std::string::npos);
     CHECK(out->find("State:      Interrupted (ExperimentInterrupted): stopped by an interrupt "

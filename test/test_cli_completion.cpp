@@ -17,7 +17,7 @@
 #include "manifest/job_kind.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
-#include "util/subprocess.h"
+#include "util/run.h"
 
 namespace completion = kftrain::cli::completion;
 using kftrain::test::contains;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/cost/job_cost.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 using namespace kftrain::cli;
 using kftrain::estimate::CpuPrice;
@@ -13,7 +13,7 @@ namespace {
 constexpr double k_gib = 1024.0 * 1024.0 * 1024.0;
 
 std::time_t at(const char* when) {
-    return *view::parse_timestamp(when);
+    return *kftrain::util::parse_timestamp(when);
 }
 
 PriceCatalog catalog() {

@@ -4,8 +4,8 @@
 
 #include "cli/job/lifecycle.h"
 #include "cli/kube/lifecycle_patch.h"
-#include "cli/kube/status.h"
-#include "cli/kube/trainjob_status.h"
+#include "cli/kube/status/status.h"
+#include "cli/kube/status/trainjob_status.h"
 #include "support/files.h"
 
 namespace job = kftrain::cli::job;

@@ -277,3 +277,28 @@ TEST_CASE("completion offers suspend, resume and scale and the cluster's job nam
     auto flags = kftrain::test::run_kftrain({"__complete", "kftrain", "scale", "x", "--rep"});
     CHECK(contains(flags.out, "--replicas"));
 }
+
+TEST_CASE("local-only flags are refused on a cluster by its backend, before any kubectl call",
+          "[lifecycle][cluster][e2e]") {
+    const std::string job = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+    struct Case {
+        Argv args;
+        const char* err;
+    };
+    const Case cases[] = {
+        {{"submit", "-f", job, "--env-from-shell", "HF_TOKEN"},
+         "kftrain: error: --env-from-shell: only for local runs; on a cluster a replica takes a "
+         "Secret through secretKeyRef (got HF_TOKEN)\n"},
+        {{"delete", "mnist-ddp", "--force"},
+         "kftrain: error: --force: only for local jobs (got --force for mnist-ddp on the "
+         "cluster; kubectl delete --force skips the grace period instead)\n"},
+    };
+    for (const auto& c : cases) {
+        FakeCluster cluster("running");
+        auto run = cluster.run(c.args);
+        CAPTURE(c.args);
+        CHECK(run.code == 2);
+        CHECK(run.err == c.err);
+        CHECK(cluster.calls().empty());
+    }
+}

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "cli/kube/events.h"
-#include "cli/kube/pods.h"
-#include "cli/kube/status.h"
+#include "cli/kube/status/events.h"
+#include "cli/kube/status/pods.h"
+#include "cli/kube/status/status.h"
 #include "support/files.h"
 
 using namespace kftrain::cli;

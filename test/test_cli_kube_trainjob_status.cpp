@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/kube/events.h"
-#include "cli/kube/pods.h"
-#include "cli/kube/trainjob_status.h"
+#include "cli/kube/status/events.h"
+#include "cli/kube/status/pods.h"
+#include "cli/kube/status/trainjob_status.h"
 #include "support/files.h"
 
 using namespace kftrain::cli;

@@ -2,7 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/job/wait_condition.h"
-#include "cli/kube/workload.h"
+#include "cli/kube/kueue/workload.h"
 #include "cli/view/queue_view.h"
 #include "support/files.h"
 

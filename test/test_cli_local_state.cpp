@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <functional>
 
-#include "cli/local/clean_env.h"
-#include "cli/local/job_state.h"
-#include "cli/local/launch.h"
-#include "cli/local/name_lock.h"
-#include "cli/local/state_dir.h"
+#include "cli/local/process/clean_env.h"
+#include "cli/local/process/launch.h"
+#include "cli/local/state/job_state.h"
+#include "cli/local/state/name_lock.h"
+#include "cli/local/state/state_dir.h"
 #include "cli/local/status_convert.h"
 #include "support/files.h"
 
@@ -57,7 +57,7 @@ TEST_CASE("write_file_atomic leaves a private file and names the file it could n
           "[local]") {
     std::string dir = kftrain::test::make_temp_dir();
     REQUIRE(local::write_file_atomic(dir + "/state.json", "{}\n").ok());
-    CHECK(*local::read_file(dir + "/state.json") == "{}\n");
+    CHECK(*local::read_state_file(dir + "/state.json") == "{}\n");
     const auto perms = std::filesystem::status(dir + "/state.json").permissions();
     CHECK((perms & std::filesystem::perms::all) ==
           (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
@@ -180,4 +180,18 @@ TEST_CASE("a job that ended unsaved shows the supervisor's last word, not Superv
     CHECK(running.phase == job::JobPhase::Running);
     REQUIRE(running.diagnosis.size() == 1);
     CHECK(running.diagnosis[0].rfind("kftrain cannot save the job's state: cannot write", 0) == 0);
+}
+
+TEST_CASE("a state file past the state directory's limit is refused, not read", "[local]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    const std::string path = dir + "/state.json";
+    // A sparse file: 16 MiB and one byte, with no blocks written.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT, 0600);
+    REQUIRE(fd >= 0);
+    REQUIRE(::ftruncate(fd, static_cast<off_t>(local::k_max_state_bytes + 1)) == 0);
+    ::close(fd);
+    auto read = local::read_state_file(path);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error() == path + ": larger than 16384 KiB");
+    std::filesystem::remove_all(dir);
 }

@@ -7,7 +7,7 @@
 
 #include "cli/view/output_format.h"
 #include "local/local_fixture.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/view/progress.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 using namespace kftrain::cli;
 
@@ -119,20 +119,20 @@ TEST_CASE("the last progress line skips later non-progress lines", "[cluster][pr
 }
 
 TEST_CASE("durations read like kubectl's", "[cluster][progress]") {
-    CHECK(view::format_duration(0) == "0s");
-    CHECK(view::format_duration(-5) == "0s");
-    CHECK(view::format_duration(45) == "45s");
-    CHECK(view::format_duration(192) == "3m12s");
-    CHECK(view::format_duration(7500) == "2h5m");
-    CHECK(view::format_duration(3 * 86400 + 4 * 3600) == "3d4h");
+    CHECK(kftrain::util::format_duration(0) == "0s");
+    CHECK(kftrain::util::format_duration(-5) == "0s");
+    CHECK(kftrain::util::format_duration(45) == "45s");
+    CHECK(kftrain::util::format_duration(192) == "3m12s");
+    CHECK(kftrain::util::format_duration(7500) == "2h5m");
+    CHECK(kftrain::util::format_duration(3 * 86400 + 4 * 3600) == "3d4h");
 }
 
 TEST_CASE("timestamps parse with fractions and offsets", "[cluster][progress]") {
-    auto base = view::parse_timestamp("2024-05-01T10:00:00Z");
+    auto base = kftrain::util::parse_timestamp("2024-05-01T10:00:00Z");
     REQUIRE(base);
-    CHECK(view::format_timestamp(*base) == "2024-05-01T10:00:00Z");
-    CHECK(*view::parse_timestamp("2024-05-01T10:00:00.123456Z") == *base);
-    CHECK(*view::parse_timestamp("2024-05-01T12:00:00+02:00") == *base);
-    CHECK_FALSE(view::parse_timestamp("yesterday"));
-    CHECK_FALSE(view::parse_timestamp("2024-05-01T10:00:00"));
+    CHECK(kftrain::util::format_timestamp(*base) == "2024-05-01T10:00:00Z");
+    CHECK(*kftrain::util::parse_timestamp("2024-05-01T10:00:00.123456Z") == *base);
+    CHECK(*kftrain::util::parse_timestamp("2024-05-01T12:00:00+02:00") == *base);
+    CHECK_FALSE(kftrain::util::parse_timestamp("yesterday"));
+    CHECK_FALSE(kftrain::util::parse_timestamp("2024-05-01T10:00:00"));
 }

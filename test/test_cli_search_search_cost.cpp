@@ -2,8 +2,8 @@
 
 #include "cli/search/experiment_reader.h"
 #include "cli/search/search_cost.h"
-#include "cli/view/time_text.h"
 #include "support/files.h"
+#include "util/time_text.h"
 
 using namespace kftrain::cli;
 using kftrain::estimate::CpuPrice;
@@ -13,7 +13,7 @@ using kftrain::test::read_test_data;
 namespace {
 
 std::time_t at(const char* when) {
-    return *view::parse_timestamp(when);
+    return *kftrain::util::parse_timestamp(when);
 }
 
 // CPU prices alone: a replica of 2 cores and 4 GiB costs $0.076 an hour.

@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/search/search_store.h"
+#include "cli/search/trial_json.h"
 #include "support/files.h"
 
 using namespace kftrain;
@@ -112,4 +113,28 @@ TEST_CASE("a malformed search record is an error naming its file", "[search]") {
     CHECK(broken.error().rfind(home.dir + "/kftrain/searches/broken/search.json: malformed local "
                                           "search record",
                                0) == 0);
+}
+
+TEST_CASE(
+    "a trial in the record has the shape tune status -o json prints, and the earlier "
+    "shape still reads",
+    "[search]") {
+    StateHome home;
+    SearchRecord record = sample_record();
+    nlohmann::json doc = record_to_json(record);
+    const nlohmann::json& trial = doc["trials"][0];
+    CHECK(trial["parameters"] == nlohmann::json{{"lr", "0.01"}, {"optimizer", "sgd"}});
+    CHECK(trial == trial_to_json(record.status.trials[0]));
+
+    // A record written before: parameters as a list of {name, value}, read in its order.
+    doc["trials"][0]["parameters"] = nlohmann::json::array(
+        {{{"name", "optimizer"}, {"value", "sgd"}}, {{"name", "lr"}, {"value", "0.01"}}});
+    auto earlier = record_from_json(doc);
+    REQUIRE(earlier.ok());
+    CHECK(earlier->status.trials[0].params ==
+          std::vector<std::pair<std::string, std::string>>{{"optimizer", "sgd"}, {"lr", "0.01"}});
+    // The one shape reads back in the search's order, whatever order JSON keeps keys in.
+    auto now = record_from_json(record_to_json(record));
+    REQUIRE(now.ok());
+    CHECK(now->status.trials[1].params == record.status.trials[1].params);
 }

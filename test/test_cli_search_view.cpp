@@ -2,7 +2,7 @@
 #include <sstream>
 
 #include "cli/view/search_view.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 using namespace kftrain;
 using namespace kftrain::cli;
@@ -10,7 +10,7 @@ using namespace kftrain::cli;
 namespace {
 
 std::time_t at(const char* when) {
-    return *view::parse_timestamp(when);
+    return *kftrain::util::parse_timestamp(when);
 }
 
 tune::TrialRecord trial(int index, const std::string& lr, const std::string& momentum,

@@ -4,14 +4,14 @@
 #include "cli/view/log_line.h"
 #include "cli/view/status_json.h"
 #include "cli/view/status_view.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 using namespace kftrain::cli;
 
 namespace {
 
 std::time_t at(const char* when) {
-    return *view::parse_timestamp(when);
+    return *kftrain::util::parse_timestamp(when);
 }
 
 job::JobStatus running_job() {

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/job/wait_condition.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 using namespace kftrain::cli;
 
@@ -43,13 +43,13 @@ TEST_CASE("wait condition names are parsed", "[cluster][wait]") {
 }
 
 TEST_CASE("durations for --timeout and --interval read like kubectl's", "[cluster][wait]") {
-    CHECK(view::parse_duration("2h") == 7200.0);
-    CHECK(view::parse_duration("1h30m") == 5400.0);
-    CHECK(view::parse_duration("90s") == 90.0);
-    CHECK(view::parse_duration("500ms") == 0.5);
-    CHECK(view::parse_duration("0") == 0.0);
+    CHECK(kftrain::util::parse_duration("2h") == 7200.0);
+    CHECK(kftrain::util::parse_duration("1h30m") == 5400.0);
+    CHECK(kftrain::util::parse_duration("90s") == 90.0);
+    CHECK(kftrain::util::parse_duration("500ms") == 0.5);
+    CHECK(kftrain::util::parse_duration("0") == 0.0);
     for (const char* bad : {"", "2", "two hours", "-5s", "5x", "h"}) {
         CAPTURE(bad);
-        CHECK_FALSE(view::parse_duration(bad));
+        CHECK_FALSE(kftrain::util::parse_duration(bad));
     }
 }

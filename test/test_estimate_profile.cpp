@@ -5,7 +5,7 @@
 #include "estimate/builtin_profile.h"
 #include "estimate/network_shape.h"
 #include "estimate/profile.h"
-#include "trainer/profile.h"
+#include "trainer/profile/profile.h"
 
 using namespace kftrain::estimate;
 

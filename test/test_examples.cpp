@@ -12,7 +12,7 @@
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
-#include "util/subprocess.h"
+#include "util/run.h"
 
 using kftrain::test::CliRun;
 using kftrain::test::contains;

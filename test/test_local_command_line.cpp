@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/command_line.h"
+#include "cli/local/process/command_line.h"
 
 using kftrain::cli::local::map_volume_paths;
 using kftrain::cli::local::resolve_command;

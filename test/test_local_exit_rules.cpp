@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/exit_rules.h"
+#include "cli/local/process/exit_rules.h"
 
 using kftrain::cli::local::decide_exit;
 using kftrain::cli::local::ExitAction;

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli/local/job_plan.h"
-#include "cli/local/job_state.h"
-#include "manifest/render.h"
+#include "cli/local/state/job_state.h"
+#include "manifest/render/render.h"
 
 using kftrain::cli::local::job_state_from_json;
 using kftrain::cli::local::JobState;

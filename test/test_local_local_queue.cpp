@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/local/local_queue.h"
+#include "cli/local/queue/local_queue.h"
 #include "local/local_fixture.h"
 
 using kftrain::cli::local::JobState;

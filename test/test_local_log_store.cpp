@@ -1,17 +1,16 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/job_state.h"
-#include "cli/local/log_store.h"
-#include "cli/local/state_dir.h"
-#include "cli/view/time_text.h"
+#include "cli/local/state/job_state.h"
+#include "cli/local/state/log_store.h"
+#include "cli/local/state/state_dir.h"
+#include "util/time_text.h"
 
 using kftrain::cli::local::LogRecord;
 using kftrain::cli::local::parse_log_record;
 using kftrain::cli::local::replica_matches;
 using kftrain::cli::local::tail_per_replica;
-using kftrain::cli::view::parse_duration;
+using kftrain::util::parse_duration;
 namespace job = kftrain::cli::job;
-namespace view = kftrain::cli::view;
 
 TEST_CASE("a record belongs to an attempt by its replica and time, both ends included", "[local]") {
     using kftrain::cli::local::AttemptWindow;
@@ -64,12 +63,12 @@ TEST_CASE("the --replica filter selects a type or one replica", "[local]") {
 }
 
 TEST_CASE("logs take kubectl-style --since durations", "[local]") {
-    CHECK(view::parse_duration("30s") == 30);
-    CHECK(view::parse_duration("10m") == 600);
-    CHECK(view::parse_duration("1h30m") == 5400);
-    CHECK_FALSE(view::parse_duration("10").has_value());
-    CHECK_FALSE(view::parse_duration("abc").has_value());
-    CHECK_FALSE(view::parse_duration("").has_value());
+    CHECK(kftrain::util::parse_duration("30s") == 30);
+    CHECK(kftrain::util::parse_duration("10m") == 600);
+    CHECK(kftrain::util::parse_duration("1h30m") == 5400);
+    CHECK_FALSE(kftrain::util::parse_duration("10").has_value());
+    CHECK_FALSE(kftrain::util::parse_duration("abc").has_value());
+    CHECK_FALSE(kftrain::util::parse_duration("").has_value());
 }
 
 TEST_CASE("a tail keeps the last lines of each replica in arrival order", "[local]") {

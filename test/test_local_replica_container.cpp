@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/replica_container.h"
-#include "manifest/render.h"
+#include "cli/local/process/replica_container.h"
+#include "manifest/render/render.h"
 
 using kftrain::cli::local::ignored_settings;
 using kftrain::cli::local::read_replica_containers;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/replica_env.h"
+#include "cli/local/process/replica_env.h"
 
 using kftrain::cli::local::operator_environment;
 using kftrain::cli::local::Ports;

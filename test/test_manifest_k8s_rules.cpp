@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "manifest/k8s_rules.h"
+#include "manifest/k8s/rules.h"
 #include "manifest/validate.h"
 
 using namespace kftrain::manifest;

@@ -79,6 +79,8 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
          "job.yaml:2: nprocPerNode: must be auto, cpu, gpu or a positive integer (got many)"},
         {"nprocPerNode zero", "name: a\nnprocPerNode: 0\n",
          "job.yaml:2: nprocPerNode: must be auto, cpu, gpu or a positive integer (got 0)"},
+        {"nprocPerNode past an int", "name: a\nnprocPerNode: 99999999999\n",
+         "job.yaml:2: nprocPerNode: must be at most 1024 processes per node (got 99999999999)"},
         {"elastic without workers", "name: a\nreplicas: 1\nelasticPolicy:\n  maxReplicas: 4\n",
          "job.yaml:3: elasticPolicy: needs Workers: set replicas to 2 or more (got replicas 1)"},
         {"cuda without GPUs", "name: a\ntrainer:\n  device: cuda\n",

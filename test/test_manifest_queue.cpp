@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include "manifest/load.h"
-#include "manifest/render.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/render/render.h"
+#include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
 

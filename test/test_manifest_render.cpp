@@ -2,9 +2,9 @@
 #include <cstdlib>
 
 #include "manifest/load.h"
-#include "manifest/render.h"
+#include "manifest/render/render.h"
 #include "manifest/starter.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
 
@@ -148,15 +148,16 @@ TEST_CASE("the CRD check itself catches a misspelt field and a wrong type", "[ma
               ".spec.runPolicy.backofLimit: unknown field"});
 }
 
-TEST_CASE("the README's job-file table is the one kftrain init --reference prints", "[manifest]") {
-    std::string readme = test::read_test_data("../../README.md");
+TEST_CASE("docs/job-file.md's job-file table is the one kftrain init --reference prints",
+          "[manifest]") {
+    std::string page = test::read_test_data("../../docs/job-file.md");
     std::string begin = "<!-- job-file-reference:begin -->\n";
-    auto start = readme.find(begin);
-    auto end = readme.find("<!-- job-file-reference:end -->");
+    auto start = page.find(begin);
+    auto end = page.find("<!-- job-file-reference:end -->");
     REQUIRE(start != std::string::npos);
     REQUIRE(end != std::string::npos);
     start += begin.size();
-    CHECK(readme.substr(start, end - start) == manifest::job_file_reference());
+    CHECK(page.substr(start, end - start) == manifest::job_file_reference());
 }
 
 TEST_CASE("numbers beyond 64 bits or a double's range become JSON without a crash", "[manifest]") {

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "manifest/load.h"
-#include "manifest/render.h"
-#include "manifest/required_fields.h"
+#include "manifest/render/render.h"
+#include "manifest/render/required_fields.h"
 
 using namespace kftrain;
 

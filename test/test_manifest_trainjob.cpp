@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include "manifest/load.h"
-#include "manifest/render.h"
+#include "manifest/render/render.h"
 #include "manifest/starter.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "manifest/load.h"
-#include "manifest/yaml_input.h"
+#include "manifest/yaml/input.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
 

@@ -8,7 +8,7 @@
 
 #include "support/cli_runner.h"
 #include "support/files.h"
-#include "util/subprocess.h"
+#include "util/run.h"
 #include "util/text.h"
 
 namespace fs = std::filesystem;

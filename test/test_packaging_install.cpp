@@ -11,7 +11,7 @@
 #include "cli/app.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
-#include "util/subprocess.h"
+#include "util/run.h"
 
 namespace fs = std::filesystem;
 using kftrain::test::CliRun;

@@ -3,7 +3,7 @@
 #include <csignal>
 #include <string>
 
-#include "util/subprocess.h"
+#include "util/run.h"
 
 using kftrain::util::find_executable;
 using kftrain::util::format_argv;

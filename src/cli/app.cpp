@@ -6,29 +6,29 @@
 #include <algorithm>
 #include <cctype>
 
-#include "cli/completion_cmd.h"
 #include "cli/context.h"
-#include "cli/data_cmd.h"
-#include "cli/delete_cmd.h"
-#include "cli/describe_cmd.h"
-#include "cli/estimate_cmd.h"
 #include "cli/exit_codes.h"
-#include "cli/init_cmd.h"
-#include "cli/list_cmd.h"
-#include "cli/local/supervise_cmd.h"
-#include "cli/logs_cmd.h"
-#include "cli/queues_cmd.h"
-#include "cli/render_cmd.h"
-#include "cli/resume_cmd.h"
-#include "cli/runtimes_cmd.h"
-#include "cli/scale_cmd.h"
-#include "cli/status_cmd.h"
-#include "cli/submit_cmd.h"
-#include "cli/suspend_cmd.h"
-#include "cli/tune_cmd.h"
-#include "cli/version_cmd.h"
+#include "cli/local/process/supervise_cmd.h"
+#include "cli/verbs/completion_cmd.h"
+#include "cli/verbs/data_cmd.h"
+#include "cli/verbs/estimate_cmd.h"
+#include "cli/verbs/init_cmd.h"
+#include "cli/verbs/job/delete_cmd.h"
+#include "cli/verbs/job/describe_cmd.h"
+#include "cli/verbs/job/list_cmd.h"
+#include "cli/verbs/job/logs_cmd.h"
+#include "cli/verbs/job/resume_cmd.h"
+#include "cli/verbs/job/scale_cmd.h"
+#include "cli/verbs/job/status_cmd.h"
+#include "cli/verbs/job/submit_cmd.h"
+#include "cli/verbs/job/suspend_cmd.h"
+#include "cli/verbs/job/wait_cmd.h"
+#include "cli/verbs/queues_cmd.h"
+#include "cli/verbs/render_cmd.h"
+#include "cli/verbs/runtimes_cmd.h"
+#include "cli/verbs/tune_cmd.h"
+#include "cli/verbs/version_cmd.h"
 #include "cli/view/help_format.h"
-#include "cli/wait_cmd.h"
 #include "manifest/suggest.h"
 #include "util/text.h"
 
@@ -206,7 +206,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_version(app, ctx);
     setup_estimate(app, ctx);
     setup_data(app, ctx);
-    setup_completion(app, ctx);
+    setup_completion(app, ctx, [](Context& c) { return make_app(c); });
     local::setup_supervise(app, ctx);
     if (program != "kftrain") {
         name_program_in_help(app, program);

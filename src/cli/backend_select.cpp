@@ -6,6 +6,8 @@
 #include "cli/job/backend.h"
 #include "cli/kube/backend.h"
 #include "cli/local/local_backend.h"
+#include "cli/search/kube_search.h"
+#include "cli/search/local_search.h"
 
 namespace kftrain::cli {
 namespace {
@@ -65,6 +67,15 @@ std::unique_ptr<job::Backend> make_backend(
         return local::make_local_backend(ctx.err);
     }
     return kube::make_kubernetes_backend(ctx.global, ns, give_up_at);
+}
+
+std::unique_ptr<search::SearchBackend> make_search_backend(Context& ctx,
+                                                           const std::string& job_backend,
+                                                           const std::string& ns) {
+    if (use_local_backend(ctx, job_backend)) {
+        return search::make_local_search(ctx.err);
+    }
+    return search::make_kube_search(ctx.global, ns);
 }
 
 }  // namespace kftrain::cli

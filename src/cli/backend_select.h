@@ -7,6 +7,7 @@
 
 #include "cli/context.h"
 #include "cli/job/backend.h"
+#include "cli/search/search_backend.h"
 
 namespace kftrain::cli {
 
@@ -20,5 +21,11 @@ bool use_local_backend(Context& ctx, const std::string& job_backend);
 std::unique_ptr<job::Backend> make_backend(
     Context& ctx, const std::string& job_backend, const std::string& ns,
     std::optional<std::chrono::steady_clock::time_point> give_up_at = std::nullopt);
+
+// Choose the backend of a `tune` verb as make_backend chooses a job's: --local, the job
+// file's backend key, else the cluster (kubectl in namespace ns).
+std::unique_ptr<search::SearchBackend> make_search_backend(Context& ctx,
+                                                           const std::string& job_backend,
+                                                           const std::string& ns);
 
 }  // namespace kftrain::cli

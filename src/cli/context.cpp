@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "cli/view/time_text.h"
 #include "manifest/validate.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -18,7 +18,7 @@ bool is_request_timeout(const std::string& text) {
     const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c)) != 0;
     });
-    return digits || (text.find('d') == std::string::npos && view::parse_duration(text));
+    return digits || (text.find('d') == std::string::npos && util::parse_duration(text));
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -45,7 +45,7 @@ util::Result<job::DryRun> parse_dry_run(const std::string& text) {
 
 util::Result<double> parse_interval(const std::string& flag, const std::string& text,
                                     const std::string& example) {
-    auto seconds = view::parse_duration(text);
+    auto seconds = util::parse_duration(text);
     if (!seconds || *seconds <= 0) {
         return util::error(fmt::format("{}: must be a positive duration such as {} (got {})", flag,
                                        example, text));

@@ -2,7 +2,9 @@
 
 // The steps of make_plan() that plan_parts.cpp holds; only plan.cpp includes this.
 
-#include "estimate/plan.h"
+#include "estimate/plan_types.h"
+#include "estimate/prices.h"
+#include "util/result.h"
 
 namespace kftrain::estimate {
 

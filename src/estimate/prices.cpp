@@ -8,7 +8,7 @@
 
 #include "estimate/units.h"
 #include "manifest/suggest.h"
-#include "manifest/yaml_input.h"
+#include "manifest/yaml/input.h"
 
 namespace kftrain::estimate {
 namespace {

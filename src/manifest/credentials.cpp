@@ -6,8 +6,8 @@
 #include <cctype>
 #include <sstream>
 
-#include "manifest/k8s_checks.h"
-#include "manifest/template_values.h"
+#include "manifest/k8s/checks.h"
+#include "manifest/render/template_values.h"
 
 namespace kftrain::manifest {
 namespace {

@@ -2,16 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-
 #include "manifest/convert.h"
-#include "manifest/node_check.h"
 #include "manifest/overrides.h"
 #include "manifest/validate.h"
-#include "manifest/yaml_input.h"
+#include "manifest/yaml/input.h"
+#include "manifest/yaml/node_check.h"
+#include "util/bounded_read.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -41,28 +37,8 @@ void record_lines(const YAML::Node& node, const std::string& path, SourceMap& so
 }  // namespace
 
 util::Result<std::string> read_file(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        return error(fmt::format("{}: is a directory, not a file", path));
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-    }
-    // Read at most one byte past the limit, so /dev/zero or a huge file ends at once.
-    std::string text(k_max_input_bytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.bad()) {
-        return error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-    }
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    if (text.size() > k_max_input_bytes) {
-        return error(
-            fmt::format("{}: larger than {} KiB; kftrain reads job files, templates "
-                        "and catalogs of a few KiB",
-                        path, k_max_input_bytes / 1024));
-    }
-    return text;
+    return util::read_file(path, k_max_input_bytes,
+                           "kftrain reads job files, templates and catalogs of a few KiB");
 }
 
 util::Result<JobSpec> load_job_file(const std::string& path, const Overrides& overrides) {

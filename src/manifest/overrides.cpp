@@ -4,7 +4,7 @@
 
 #include "manifest/schema.h"
 #include "manifest/suggest.h"
-#include "manifest/yaml_input.h"
+#include "manifest/yaml/input.h"
 
 namespace kftrain::manifest {
 namespace {

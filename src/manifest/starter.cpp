@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "manifest/render/trainjob_fields.h"
 #include "manifest/schema.h"
-#include "manifest/trainjob_fields.h"
 
 namespace kftrain::manifest {
 namespace {

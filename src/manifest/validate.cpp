@@ -8,10 +8,11 @@
 #include <set>
 #include <vector>
 
-#include "manifest/k8s_checks.h"
-#include "manifest/k8s_rules.h"
-#include "manifest/operator_env.h"
-#include "manifest/quantity.h"
+#include "manifest/k8s/checks.h"
+#include "manifest/k8s/quantity.h"
+#include "manifest/k8s/rules.h"
+#include "manifest/nproc.h"
+#include "manifest/render/operator_env.h"
 #include "util/text.h"
 
 namespace kftrain::manifest {
@@ -20,22 +21,10 @@ namespace {
 using util::error;
 using util::Status;
 
-constexpr size_t k_max_label = 63;
-constexpr size_t k_max_subdomain = 253;
-constexpr const char* k_label_pattern = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-
 Status fail(const JobSpec& spec, const std::string& path, const std::string& what,
             const std::string& got) {
     return error(fmt::format("{}: {} (got {})", spec.source.locate(path), what,
                              got.empty() ? "nothing" : got));
-}
-
-bool label_chars(const std::string& text, bool first_may_be_digit) {
-    static const std::regex k_label(k_label_pattern);
-    if (text.empty() || text.size() > k_max_label || !std::regex_match(text, k_label)) {
-        return false;
-    }
-    return first_may_be_digit || std::isalpha(static_cast<unsigned char>(text[0])) != 0;
 }
 
 Status check_name(const JobSpec& spec) {
@@ -55,7 +44,7 @@ Status check_name(const JobSpec& spec) {
         v2 ? fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1)
            : fmt::format("{}-{}-{}", spec.name, spec.replicas > 1 ? "worker" : "master",
                          spec.replicas > 1 ? spec.replicas - 2 : 0);
-    if (longest.size() > k_max_label) {
+    if (longest.size() > k_max_dns_label) {
         return fail(
             spec, "name",
             fmt::format("too long for {} replicas: the {} {} would exceed 63 characters",
@@ -74,13 +63,12 @@ Status check_name(const JobSpec& spec) {
 }
 
 Status check_replicas(const JobSpec& spec) {
-    static const std::regex k_positive("[1-9][0-9]*");
     const std::string& nproc = spec.nproc_per_node;
-    if (!nproc.empty() && nproc != "auto" && nproc != "cpu" && nproc != "gpu" &&
-        !std::regex_match(nproc, k_positive)) {
+    auto count = nproc_count(nproc);
+    if (!count && !nproc_is_word(nproc)) {
         return fail(spec, "nprocPerNode", "must be auto, cpu, gpu or a positive integer", nproc);
     }
-    if (std::regex_match(nproc, k_positive) && (nproc.size() > 4 || std::stoi(nproc) > 1024)) {
+    if (count && *count > 1024) {
         return fail(spec, "nprocPerNode", "must be at most 1024 processes per node", nproc);
     }
     if (spec.image.empty()) {
@@ -238,19 +226,6 @@ Status check_gpus(const JobSpec& spec) {
 }
 
 }  // namespace
-
-bool is_dns1035_label(const std::string& text) {
-    return label_chars(text, false);
-}
-
-bool is_dns1123_label(const std::string& text) {
-    return label_chars(text, true);
-}
-
-bool is_dns1123_subdomain(const std::string& text) {
-    static const std::regex k_subdomain(fmt::format("{0}(\\.{0})*", k_label_pattern));
-    return !text.empty() && text.size() <= k_max_subdomain && std::regex_match(text, k_subdomain);
-}
 
 Status validate_job(const JobSpec& spec) {
     for (auto check : {check_name, check_replicas, check_volumes, check_env, check_resources,

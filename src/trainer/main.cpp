@@ -10,12 +10,12 @@
 
 #include "trainer/comm/nccl_group.h"
 #include "trainer/data/datasets.h"
-#include "trainer/device.h"
-#include "trainer/env.h"
-#include "trainer/malloc_tuning.h"
-#include "trainer/options.h"
+#include "trainer/loop/run.h"
 #include "trainer/process/local_launcher.h"
-#include "trainer/run.h"
+#include "trainer/startup/device.h"
+#include "trainer/startup/env.h"
+#include "trainer/startup/malloc_tuning.h"
+#include "trainer/startup/options.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "manifest/job_kind.h"
 #include "manifest/schema.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 #include "tune/metric_lines.h"
 
 namespace kftrain::tune {

@@ -3,7 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "manifest/job_spec.h"
-#include "manifest/render.h"
+#include "manifest/render/render.h"
 #include "tune/tune_spec.h"
 #include "util/result.h"
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "manifest/validate.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 #include "tune/suggest.h"
 
 namespace kftrain::tune {

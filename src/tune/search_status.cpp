@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 namespace kftrain::tune {
 namespace {
@@ -65,11 +65,11 @@ bool reaches_goal(double value, double goal, bool maximize) {
 }
 
 std::optional<double> trial_duration(const TrialRecord& trial, std::time_t now) {
-    auto start = cli::view::parse_timestamp(trial.started);
+    auto start = util::parse_timestamp(trial.started);
     if (!start) {
         return std::nullopt;
     }
-    auto end = cli::view::parse_timestamp(trial.finished);
+    auto end = util::parse_timestamp(trial.finished);
     return std::max(0.0, std::difftime(end ? *end : now, *start));
 }
 

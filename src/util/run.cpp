@@ -2,6 +2,8 @@
 // read together with poll(), so neither pipe can fill up and block the child; the child's
 // whole process group ended at the deadline, on cancel, and when what it left behind holds
 // its output open after it ended.
+#include "util/run.h"
+
 #include <fmt/format.h>
 #include <poll.h>
 #include <pthread.h>
@@ -11,8 +13,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-
-#include "util/subprocess.h"
 
 namespace kftrain::util {
 namespace {

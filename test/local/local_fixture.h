@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "cli/local/local_backend.h"
-#include "cli/local/proc_info.h"
-#include "cli/local/state_dir.h"
-#include "cli/local/stop.h"
+#include "cli/local/process/proc_info.h"
+#include "cli/local/process/stop.h"
+#include "cli/local/state/state_dir.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
 

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "util/subprocess.h"
+#include "util/run.h"
 
 namespace kftrain::test {
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "manifest/load.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 
 namespace kftrain::test {
 namespace {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "trainer/env.h"
+#include "trainer/startup/env.h"
 
 namespace trainer_test {
 

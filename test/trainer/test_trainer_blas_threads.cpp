@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "trainer/blas_threads.h"
+#include "trainer/startup/blas_threads.h"
 
 using namespace kftrain::trainer;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "temp_dir.h"
-#include "trainer/cpu_quota.h"
+#include "trainer/startup/cpu_quota.h"
 
 using namespace kftrain::trainer;
 

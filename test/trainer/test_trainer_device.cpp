@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "trainer/device.h"
+#include "trainer/startup/device.h"
 
 using namespace kftrain::trainer;
 

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <limits>
 
-#include "trainer/divergence.h"
+#include "trainer/loop/divergence.h"
 
 using namespace kftrain::trainer;
 

@@ -2,8 +2,8 @@
 #include <map>
 
 #include "fake_env.h"
-#include "trainer/env.h"
 #include "trainer/process/local_launcher.h"
+#include "trainer/startup/env.h"
 
 using namespace kftrain::trainer;
 using namespace kftrain::trainer::process;

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <limits>
 
-#include "trainer/interval.h"
+#include "trainer/loop/interval.h"
 
 using namespace kftrain::trainer;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "trainer/lr_schedule.h"
+#include "trainer/loop/lr_schedule.h"
 
 using namespace kftrain::trainer;
 

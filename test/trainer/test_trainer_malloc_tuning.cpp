@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "trainer/malloc_tuning.h"
+#include "trainer/startup/malloc_tuning.h"
 
 using namespace kftrain::trainer;
 

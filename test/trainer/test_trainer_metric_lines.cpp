@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "katib_metrics.h"
-#include "trainer/options.h"
-#include "trainer/progress.h"
+#include "trainer/loop/progress.h"
+#include "trainer/startup/options.h"
 
 using namespace kftrain::trainer;
 using trainer_test::katib_pairs;

@@ -5,8 +5,8 @@
 #include "fake_env.h"
 #include "mlflow_test_server.h"
 #include "mlflow_test_support.h"
+#include "trainer/loop/tracking.h"
 #include "trainer/mlflow/options.h"
-#include "trainer/run_logger.h"
 
 using namespace kftrain::trainer;
 using namespace kftrain::trainer::mlflow;

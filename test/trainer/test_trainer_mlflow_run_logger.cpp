@@ -4,6 +4,7 @@
 #include "mlflow_test_server.h"
 #include "mlflow_test_support.h"
 #include "temp_dir.h"
+#include "trainer/loop/tracking.h"
 #include "trainer/mlflow/run_id.h"
 #include "trainer/mlflow/run_logger.h"
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "trainer/options.h"
+#include "trainer/startup/options.h"
 
 using namespace kftrain::trainer;
 

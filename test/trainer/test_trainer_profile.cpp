@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "trainer/profile.h"
+#include "trainer/profile/profile.h"
 
 using namespace kftrain::trainer;
 

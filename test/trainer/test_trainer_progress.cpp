@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "trainer/progress.h"
+#include "trainer/loop/progress.h"
 
 using namespace kftrain::trainer;
 

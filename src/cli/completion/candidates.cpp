@@ -187,6 +187,38 @@ std::vector<Candidate> numbers_or_names(std::vector<Candidate> candidates,
     return kept;
 }
 
+// Return what a source of names offers for the typed line: the jobs, searches, queues,
+// replicas, trials, claims or GPU types; nothing for other kinds or an unknown source.
+std::vector<Candidate> named_candidates(ValueKind kind, const TypedLine& line,
+                                        const NameSources& names) {
+    const bool job_typed = !line.arguments.empty();
+    switch (kind) {
+        case ValueKind::JobName:
+            return names.jobs ? names.jobs() : std::vector<Candidate>{};
+        case ValueKind::SearchName:
+            return names.searches ? names.searches() : std::vector<Candidate>{};
+        case ValueKind::QueueName:
+            return names.queues ? names.queues() : std::vector<Candidate>{};
+        case ValueKind::ReplicaName:
+            return names.replicas && job_typed ? names.replicas(line.arguments.front())
+                                               : std::vector<Candidate>{};
+        case ValueKind::TrialReplicaName:
+            return names.trial_replicas && job_typed
+                       ? names.trial_replicas(line.arguments.front(), typed_value(line, "trial"))
+                       : std::vector<Candidate>{};
+        case ValueKind::TrialName:
+            return names.trials && job_typed
+                       ? numbers_or_names(names.trials(line.arguments.front()), line.current)
+                       : std::vector<Candidate>{};
+        case ValueKind::ClaimName:
+            return names.claims ? names.claims() : std::vector<Candidate>{};
+        case ValueKind::GpuType:
+            return names.gpus ? names.gpus(typed_value(line, "prices")) : std::vector<Candidate>{};
+        default:
+            return {};
+    }
+}
+
 // Complete a value of option from where values.h says it comes.
 Completion value_completion(const TypedLine& line, const CLI::Option& option,
                             const NameSources& names) {
@@ -198,48 +230,6 @@ Completion value_completion(const TypedLine& line, const CLI::Option& option,
                 completion.candidates.push_back({value, ""});
             }
             break;
-        case ValueKind::JobName:
-            if (names.jobs) {
-                completion.candidates = names.jobs();
-            }
-            break;
-        case ValueKind::SearchName:
-            if (names.searches) {
-                completion.candidates = names.searches();
-            }
-            break;
-        case ValueKind::QueueName:
-            if (names.queues) {
-                completion.candidates = names.queues();
-            }
-            break;
-        case ValueKind::ReplicaName:
-            if (names.replicas && !line.arguments.empty()) {
-                completion.candidates = names.replicas(line.arguments.front());
-            }
-            break;
-        case ValueKind::TrialReplicaName:
-            if (names.trial_replicas && !line.arguments.empty()) {
-                completion.candidates =
-                    names.trial_replicas(line.arguments.front(), typed_value(line, "trial"));
-            }
-            break;
-        case ValueKind::TrialName:
-            if (names.trials && !line.arguments.empty()) {
-                completion.candidates =
-                    numbers_or_names(names.trials(line.arguments.front()), line.current);
-            }
-            break;
-        case ValueKind::ClaimName:
-            if (names.claims) {
-                completion.candidates = names.claims();
-            }
-            break;
-        case ValueKind::GpuType:
-            if (names.gpus) {
-                completion.candidates = names.gpus(typed_value(line, "prices"));
-            }
-            break;
         case ValueKind::JobFile:
             for (const auto& extension : job_file_extensions()) {
                 completion.candidates.push_back({extension, ""});
@@ -249,7 +239,8 @@ Completion value_completion(const TypedLine& line, const CLI::Option& option,
         case ValueKind::AnyFile:
             completion.directive = k_files_allowed;
             break;
-        case ValueKind::Free:
+        default:
+            completion.candidates = named_candidates(source.kind, line, names);
             break;
     }
     return completion;

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "manifest/k8s/quantity.h"
 #include "manifest/load.h"
-#include "manifest/quantity.h"
 
 namespace kftrain::cli::cost {
 namespace {

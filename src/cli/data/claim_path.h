@@ -1,10 +1,21 @@
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "util/result.h"
 
 namespace kftrain::cli::data {
+
+// A directory in a PersistentVolumeClaim on the cluster, reached through a helper pod.
+struct ClaimTarget {
+    std::string claim;
+    std::string path = "/";  // normalized (normalize_claim_path below)
+    std::string namespace_;  // "" for kubectl's
+    std::string image;
+    bool as_root = false;
+    std::chrono::seconds start_timeout{120};  // for the helper pod to become Ready
+};
 
 // Where the helper pod mounts the claim: every --path lies under it.
 inline constexpr const char* k_mount_point = "/kftrain/claim";

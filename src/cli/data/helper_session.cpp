@@ -8,11 +8,11 @@
 #include "cli/data/pod_start.h"
 #include "cli/exit_codes.h"
 #include "cli/job/interrupt.h"
-#include "cli/kube/events.h"
 #include "cli/kube/json_fields.h"
 #include "cli/kube/kubectl_errors.h"
-#include "cli/view/time_text.h"
+#include "cli/kube/status/events.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::data {
 namespace {
@@ -153,7 +153,7 @@ util::Status HelperSession::start() {
             return util::error(
                 fmt::format(
                     "helper pod {} was not Ready within {} (--timeout){}", m_pod.name,
-                    view::format_duration(static_cast<double>(m_target.start_timeout.count())),
+                    util::format_duration(static_cast<double>(m_target.start_timeout.count())),
                     warning.empty() ? "" : "; last warning: " + kube::printable_line(warning)),
                 k_exit_timeout);
         }

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "cli/context.h"
+#include "cli/data/claim_path.h"
 #include "cli/data/helper_pod.h"
 #include "cli/data/listing.h"
 #include "cli/data/pod_start.h"
-#include "cli/data/staging.h"
 #include "cli/kube/kubectl.h"
 #include "util/result.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/kube/events.h"
+#include "cli/kube/status/events.h"
 
 namespace kftrain::cli::data {
 

@@ -4,19 +4,10 @@
 #include <string>
 
 #include "cli/context.h"
+#include "cli/data/claim_path.h"
 #include "cli/view/output_format.h"
 
 namespace kftrain::cli::data {
-
-// A directory in a PersistentVolumeClaim on the cluster, reached through a helper pod.
-struct ClaimTarget {
-    std::string claim;
-    std::string path = "/";  // normalized (claim_path.h)
-    std::string namespace_;  // "" for kubectl's
-    std::string image;
-    bool as_root = false;
-    std::chrono::seconds start_timeout{120};  // for the helper pod to become Ready
-};
 
 // Each of these checks the claim, starts a helper pod that mounts it (read-only for get and
 // ls), waits for it to be Ready, copies or lists with tar, find and stat run in it by

@@ -22,6 +22,9 @@ enum class DryRun { None, Client, Server };
 struct SubmitFlags {
     DryRun dry_run = DryRun::None;  // None or Server (client dry runs never reach a backend)
     bool replace = false;           // replace a running job of the same name
+    // Variables of kftrain's own shell every replica gets (--env-from-shell): local runs only,
+    // a cluster refuses them (exit 2) since a pod takes a Secret through secretKeyRef.
+    std::vector<std::string> env_from_shell;
 };
 
 // What `logs` asks for.
@@ -86,6 +89,9 @@ class Backend {
                               const LogSink& sink) = 0;
     // Delete a job, stopping what runs; with wait, until it is gone.
     virtual util::Status remove(const std::string& job, bool wait) = 0;
+    // Delete a job whatever its recorded state says (`delete --force`), stopping what can be
+    // found of it; exit 2 where the backend has no such thing (a cluster).
+    virtual util::Status force_remove(const std::string& job) = 0;
     // Return a longer account of a job: conditions, replicas and events.
     virtual util::Result<JobDescription> describe(const std::string& job) = 0;
     // Stop what a job runs (submit --follow --stop-on-interrupt); the local

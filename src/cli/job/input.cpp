@@ -6,10 +6,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include "cli/exit_codes.h"
 #include "manifest/load.h"
-#include "manifest/render.h"
-#include "manifest/yaml_emit.h"
-#include "manifest/yaml_input.h"
+#include "manifest/render/render.h"
+#include "manifest/yaml/emit.h"
+#include "manifest/yaml/input.h"
 
 namespace kftrain::cli::job {
 namespace {
@@ -95,6 +96,16 @@ util::Status refuse_stdin(const std::string& flag, const std::string& value) {
     return util::ok_status();
 }
 
+util::Result<manifest::JobKind> parse_kind_flag(const std::string& text) {
+    auto kind = manifest::parse_kind(text);
+    if (!kind) {
+        return util::error(fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices,
+                                       text.empty() ? "\"\"" : text),
+                           k_exit_bad_input);
+    }
+    return *kind;
+}
+
 util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global) {
     if (auto refused = refuse_stdin("--template", input.template_file); !refused) {
         return refused.error_value();
@@ -104,12 +115,12 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
     if (!global.namespace_.empty()) {
         overrides.namespace_ = global.namespace_;
     }
-    if (!input.kind.empty()) {
-        overrides.kind = manifest::parse_kind(input.kind);
-        if (!overrides.kind) {
-            return util::error(
-                fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices, input.kind));
+    if (input.kind) {
+        auto kind = parse_kind_flag(*input.kind);
+        if (!kind) {
+            return kind.error_value();
         }
+        overrides.kind = *kind;
     }
     if (!input.queue.empty()) {
         overrides.queue = input.queue;

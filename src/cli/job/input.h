@@ -3,12 +3,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/context.h"
 #include "manifest/job_spec.h"
-#include "manifest/render.h"
+#include "manifest/render/render.h"
 #include "util/result.h"
 
 namespace kftrain::cli::job {
@@ -19,7 +20,8 @@ struct JobInput {
     std::string file;
     std::vector<std::string> sets;
     std::string template_file;
-    std::string kind;            // --kind: PyTorchJob or TrainJob, overriding the job file's kind
+    std::optional<std::string>
+        kind;                    // --kind: PyTorchJob or TrainJob, overriding the job file's kind
     std::string queue;           // --queue: the Kueue LocalQueue, overriding queue
     std::string priority_class;  // --priority-class: overriding priorityClass
 };
@@ -52,6 +54,11 @@ util::Status refuse_stdin(const std::string& flag, const std::string& value);
 // Load and validate the job the flags name (with -n from the globals); -f - reads the job
 // file from standard input, once per process, and messages name it <stdin>.
 util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOptions& global);
+
+// Parse --kind: PyTorchJob or TrainJob (as manifest::parse_kind reads them). Given, it must
+// name one: "--kind: must be PyTorchJob or TrainJob (got \"\")" for an empty value, which is
+// a mistake (an unset variable in a script), not a way to leave the kind unset.
+util::Result<manifest::JobKind> parse_kind_flag(const std::string& text);
 
 // Return the template the flags name (--template), else the one built in for the kind.
 util::Result<manifest::Template> job_template(const JobInput& input, manifest::JobKind kind);

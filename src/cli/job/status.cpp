@@ -1,7 +1,7 @@
 #include "cli/job/status.h"
 
-#include "cli/view/time_text.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::job {
 
@@ -69,13 +69,13 @@ std::optional<double> job_duration(const JobStatus& status, std::time_t now) {
     if (waits_in_queue) {
         return 0.0;  // nothing has run yet: its wait is not run time, nor cost
     }
-    auto start = view::parse_timestamp(status.started.empty() ? status.created : status.started);
+    auto start = util::parse_timestamp(status.started.empty() ? status.created : status.started);
     if (!start) {
         return std::nullopt;
     }
-    auto end = view::parse_timestamp(status.finished);
+    auto end = util::parse_timestamp(status.finished);
     if (!end && status.phase == JobPhase::Suspended) {
-        end = view::parse_timestamp(status.suspended_since);  // nothing runs while suspended
+        end = util::parse_timestamp(status.suspended_since);  // nothing runs while suspended
     }
     return std::difftime(end ? *end : now, *start);
 }

@@ -6,20 +6,20 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job/backend.h"
-#include "cli/kube/describe.h"
-#include "cli/kube/events.h"
 #include "cli/kube/follow.h"
 #include "cli/kube/job_lookup.h"
 #include "cli/kube/job_reader.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/kubectl_errors.h"
-#include "cli/kube/kueue.h"
+#include "cli/kube/kueue/kueue.h"
+#include "cli/kube/kueue/workload.h"
 #include "cli/kube/lifecycle_patch.h"
 #include "cli/kube/logs.h"
-#include "cli/kube/pods.h"
 #include "cli/kube/queries.h"
+#include "cli/kube/status/describe.h"
+#include "cli/kube/status/events.h"
+#include "cli/kube/status/pods.h"
 #include "cli/kube/submit.h"
-#include "cli/kube/workload.h"
 #include "manifest/job_kind.h"
 
 namespace kftrain::cli::kube {
@@ -154,6 +154,14 @@ class KubernetesBackend : public job::Backend {
             return result.error_value();
         }
         return util::ok_status();
+    }
+
+    util::Status force_remove(const std::string& job) override {
+        return util::error(fmt::format("--force: only for local jobs (got --force for {} on the "
+                                       "cluster; kubectl delete --force skips the grace period "
+                                       "instead)",
+                                       job),
+                           k_exit_bad_input);
     }
 
     util::Status set_suspended(const std::string& job, bool suspended) override {

@@ -11,7 +11,7 @@
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl_errors.h"
 #include "cli/kube/logs.h"
-#include "cli/kube/pods.h"
+#include "cli/kube/status/pods.h"
 
 namespace kftrain::cli::kube {
 namespace {

@@ -1,9 +1,9 @@
 #include "cli/kube/job_reader.h"
 
 #include "cli/kube/json_fields.h"
-#include "cli/kube/pods.h"
-#include "cli/kube/status.h"
-#include "cli/kube/trainjob_status.h"
+#include "cli/kube/status/pods.h"
+#include "cli/kube/status/status.h"
+#include "cli/kube/status/trainjob_status.h"
 
 namespace kftrain::cli::kube {
 namespace {

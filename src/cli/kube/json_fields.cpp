@@ -1,7 +1,7 @@
 #include "cli/kube/json_fields.h"
 
 #include "cli/exit_codes.h"
-#include "manifest/quantity.h"
+#include "manifest/k8s/quantity.h"
 
 namespace kftrain::cli::kube {
 

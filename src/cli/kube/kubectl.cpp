@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "cli/exit_codes.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::kube {
 namespace {
@@ -28,7 +28,7 @@ std::optional<double> request_timeout_seconds(const std::string& text) {
                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
         return std::stod(text);
     }
-    return view::parse_duration(text);
+    return util::parse_duration(text);
 }
 
 // kubectl's verb and the names after it ("get pytorchjobs.kubeflow.org mnist"), for messages.
@@ -45,7 +45,7 @@ std::string call_words(const std::vector<std::string>& args) {
 
 // "6s" below a minute, "2m0s" above.
 std::string duration_text(double seconds) {
-    return seconds < 60 ? fmt::format("{:g}s", seconds) : view::format_duration(seconds);
+    return seconds < 60 ? fmt::format("{:g}s", seconds) : util::format_duration(seconds);
 }
 
 // Why a finished call is no answer at all; "" when kubectl ended by itself.

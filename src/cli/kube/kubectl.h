@@ -9,7 +9,7 @@
 
 #include "cli/context.h"
 #include "util/result.h"
-#include "util/subprocess.h"
+#include "util/run.h"
 
 namespace kftrain::cli::kube {
 

@@ -8,7 +8,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl_errors.h"
-#include "cli/kube/pods.h"
+#include "cli/kube/status/pods.h"
 #include "util/text.h"
 
 namespace kftrain::cli::kube {

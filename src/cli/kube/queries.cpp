@@ -6,7 +6,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl_errors.h"
-#include "cli/kube/pods.h"
+#include "cli/kube/status/pods.h"
 #include "cli/view/progress.h"
 #include "util/text.h"
 

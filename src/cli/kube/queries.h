@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cli/job/status.h"
-#include "cli/kube/events.h"
 #include "cli/kube/kubectl.h"
+#include "cli/kube/status/events.h"
 #include "manifest/job_kind.h"
 #include "util/result.h"
 

@@ -4,8 +4,8 @@
 
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl_errors.h"
-#include "cli/kube/kueue.h"
-#include "manifest/yaml_emit.h"
+#include "cli/kube/kueue/kueue.h"
+#include "manifest/yaml/emit.h"
 
 namespace kftrain::cli::kube {
 namespace {
@@ -25,6 +25,12 @@ std::string other_kind_hint(manifest::JobKind unserved) {
 
 util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJob& job,
                                      const job::SubmitFlags& flags) {
+    if (!flags.env_from_shell.empty()) {
+        return util::error(fmt::format("--env-from-shell: only for local runs; on a cluster a "
+                                       "replica takes a Secret through secretKeyRef (got {})",
+                                       flags.env_from_shell.front()),
+                           k_exit_bad_input);
+    }
     const manifest::JobKind kind = job.spec.kind;
     const std::string ref = fmt::format("{}/{}", manifest::kind_short_name(kind), job.spec.name);
     if (!job.spec.queue.empty()) {  // Kueue must be there to admit it, or it stays suspended

@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "cli/local/state_dir.h"
+#include "cli/local/state/state_dir.h"
 #include "cli/view/status_json.h"
-#include "manifest/operator_env.h"
+#include "manifest/render/operator_env.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli/job/status.h"
-#include "cli/local/job_state.h"
+#include "cli/local/state/job_state.h"
 
 namespace kftrain::cli::local {
 

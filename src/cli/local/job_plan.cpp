@@ -1,8 +1,8 @@
 #include "cli/local/job_plan.h"
 
 #include "cli/exit_codes.h"
-#include "cli/local/command_line.h"
-#include "cli/local/replica_container.h"
+#include "cli/local/process/command_line.h"
+#include "cli/local/process/replica_container.h"
 
 namespace kftrain::cli::local {
 namespace {

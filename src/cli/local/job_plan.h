@@ -3,8 +3,8 @@
 #include <string>
 
 #include "cli/job/input.h"
-#include "cli/local/job_state.h"
-#include "cli/local/replica_env.h"
+#include "cli/local/process/replica_env.h"
+#include "cli/local/state/job_state.h"
 #include "util/result.h"
 
 namespace kftrain::cli::local {

@@ -14,20 +14,20 @@
 #include <thread>
 
 #include "cli/exit_codes.h"
-#include "cli/local/command_line.h"
 #include "cli/local/describe.h"
 #include "cli/local/job_plan.h"
-#include "cli/local/last_word.h"
-#include "cli/local/launch.h"
 #include "cli/local/logs.h"
-#include "cli/local/name_lock.h"
-#include "cli/local/proc_info.h"
-#include "cli/local/queue_members.h"
-#include "cli/local/replica_container.h"
-#include "cli/local/replica_env.h"
-#include "cli/local/state_dir.h"
+#include "cli/local/process/command_line.h"
+#include "cli/local/process/launch.h"
+#include "cli/local/process/proc_info.h"
+#include "cli/local/process/replica_container.h"
+#include "cli/local/process/replica_env.h"
+#include "cli/local/process/stop.h"
+#include "cli/local/queue/queue_members.h"
+#include "cli/local/state/last_word.h"
+#include "cli/local/state/name_lock.h"
+#include "cli/local/state/state_dir.h"
 #include "cli/local/status_convert.h"
-#include "cli/local/stop.h"
 #include "cli/local/suspend.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
@@ -225,7 +225,7 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
             "(got server with the local backend)",
             k_exit_bad_input);
     }
-    auto from_shell = shell_values(m_env_from_shell);
+    auto from_shell = shell_values(flags.env_from_shell);
     if (!from_shell) {
         return from_shell.error_value();
     }
@@ -391,7 +391,7 @@ util::Status LocalBackend::force_remove(const std::string& job) {
     if (state) {
         stop_processes(*state);
     } else {
-        auto text = read_file(state_path(job));
+        auto text = read_state_file(state_path(job));
         stop_processes(salvage_processes(text ? *text : ""));
     }
     return remove_dir(job);

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cli/job/backend.h"
-#include "cli/local/job_state.h"
-#include "cli/local/local_queue.h"
+#include "cli/local/queue/local_queue.h"
+#include "cli/local/state/job_state.h"
 
 namespace kftrain::cli::local {
 
@@ -36,11 +36,7 @@ class LocalBackend : public job::Backend {
     // Delete a job whatever its state.json says (`delete --force`): stop every process it
     // can identify (its supervisor, replicas whose pid and start time it can read), then
     // remove the state directory.
-    util::Status force_remove(const std::string& job);
-
-    // Pass these variables of the shell to every replica of the jobs submitted (after them,
-    // --env-from-shell): e.g. one the job takes from a Secret on the cluster.
-    void set_env_from_shell(std::vector<std::string> names) { m_env_from_shell = std::move(names); }
+    util::Status force_remove(const std::string& job) override;
 
   private:
     util::Status start_supervisor(const std::string& job);
@@ -52,7 +48,6 @@ class LocalBackend : public job::Backend {
 
     std::ostream& m_err;
     std::string m_kftrain;
-    std::vector<std::string> m_env_from_shell;
 };
 
 // Make the local backend for a verb.

@@ -13,10 +13,10 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job/interrupt.h"
-#include "cli/local/log_store.h"
-#include "cli/local/state_dir.h"
-#include "cli/local/stop.h"
-#include "cli/view/time_text.h"
+#include "cli/local/process/stop.h"
+#include "cli/local/state/log_store.h"
+#include "cli/local/state/state_dir.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -116,21 +116,44 @@ util::Result<std::map<std::string, AttemptWindow>> previous_attempts(const std::
     return windows;
 }
 
+// Return the time --since names (0: not given); exit 2 for a value that is no duration.
+util::Result<std::time_t> since_time_of(const job::LogOptions& options) {
+    if (options.since.empty()) {
+        return std::time_t{0};
+    }
+    auto seconds = util::parse_duration(options.since);
+    if (!seconds) {
+        return util::error(
+            fmt::format("--since: must be a duration like 30s, 10m or 1h (got {})", options.since),
+            k_exit_bad_input);
+    }
+    return std::time(nullptr) - static_cast<std::time_t>(*seconds);
+}
+
+// Check that --replica names a replica of the job (exit 3 naming those it has).
+util::Status check_replica(const std::string& job, const JobState& state,
+                           const job::LogOptions& options) {
+    std::vector<std::string> names;
+    for (const auto& replica : state.replicas) {
+        names.push_back(replica.name);
+    }
+    if (std::none_of(names.begin(), names.end(), [&](const std::string& name) {
+            return replica_matches(options.replica, name);
+        })) {
+        return util::error(job::no_replica_message(job, options.replica, names), k_exit_not_found);
+    }
+    return util::ok_status();
+}
+
 }  // namespace
 
 util::Status read_logs(const std::string& job, const job::LogOptions& options,
                        const job::LogSink& sink) {
-    std::time_t since_time = 0;
-    if (!options.since.empty()) {
-        auto seconds = view::parse_duration(options.since);
-        if (!seconds) {
-            return util::error(
-                fmt::format("--since: must be a duration like 30s, 10m or 1h (got {})",
-                            options.since),
-                k_exit_bad_input);
-        }
-        since_time = std::time(nullptr) - static_cast<std::time_t>(*seconds);
+    auto since = since_time_of(options);
+    if (!since) {
+        return since.error_value();
     }
+    const std::time_t since_time = *since;
     auto emit = [&](const std::vector<LogRecord>& records) {
         for (const auto& record : records) {
             sink(to_log_line(record, options.timestamps));
@@ -145,15 +168,8 @@ util::Status read_logs(const std::string& job, const job::LogOptions& options,
         state = std::move(*read);
     }
     if (!options.replica.empty()) {
-        std::vector<std::string> names;
-        for (const auto& replica : state->replicas) {
-            names.push_back(replica.name);
-        }
-        if (std::none_of(names.begin(), names.end(), [&](const std::string& name) {
-                return replica_matches(options.replica, name);
-            })) {
-            return util::error(job::no_replica_message(job, options.replica, names),
-                               k_exit_not_found);
+        if (auto found = check_replica(job, *state, options); !found) {
+            return found;
         }
     }
     std::map<std::string, AttemptWindow> previous;

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/view/progress.h"
-#include "manifest/quantity.h"
+#include "manifest/k8s/quantity.h"
 #include "util/redact.h"
 
 namespace kftrain::cli::local {

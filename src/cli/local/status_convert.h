@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "cli/job/status.h"
-#include "cli/local/job_state.h"
-#include "cli/local/last_word.h"
+#include "cli/local/state/job_state.h"
+#include "cli/local/state/last_word.h"
 
 namespace kftrain::cli::local {
 

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "cli/exit_codes.h"
-#include "cli/local/state_dir.h"
-#include "cli/local/stop.h"
+#include "cli/local/process/stop.h"
+#include "cli/local/state/state_dir.h"
 
 namespace kftrain::cli::local {
 

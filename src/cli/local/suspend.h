@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "cli/local/job_state.h"
+#include "cli/local/state/job_state.h"
 #include "util/result.h"
 
 namespace kftrain::cli::local {

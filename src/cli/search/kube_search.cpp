@@ -10,11 +10,11 @@
 #include "cli/exit_codes.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/kubectl_errors.h"
-#include "cli/kube/kueue.h"
+#include "cli/kube/kueue/kueue.h"
 #include "cli/kube/queries.h"
 #include "cli/search/experiment_reader.h"
 #include "cli/search/search_cost.h"
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 #include "util/text.h"
 
 namespace kftrain::cli::search {

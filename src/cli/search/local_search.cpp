@@ -11,9 +11,9 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job/interrupt.h"
-#include "cli/local/job_state.h"
-#include "cli/local/proc_info.h"
-#include "cli/local/state_dir.h"
+#include "cli/local/process/proc_info.h"
+#include "cli/local/state/job_state.h"
+#include "cli/local/state/state_dir.h"
 #include "cli/search/local_trial.h"
 #include "cli/search/search_store.h"
 #include "cli/view/search_view.h"

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/local/job_state.h"
-#include "cli/local/proc_info.h"
+#include "cli/local/process/proc_info.h"
+#include "cli/local/state/job_state.h"
 #include "tune/metric_lines.h"
 
 namespace kftrain::cli::search {

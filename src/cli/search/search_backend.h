@@ -8,7 +8,7 @@
 #include "cli/context.h"
 #include "cli/job/backend.h"
 #include "manifest/job_spec.h"
-#include "manifest/render.h"
+#include "manifest/render/render.h"
 #include "tune/search_status.h"
 #include "tune/tune_spec.h"
 #include "util/result.h"
@@ -46,10 +46,5 @@ class SearchBackend {
     // Delete a search and its trials' jobs.
     virtual util::Status remove(const std::string& name) = 0;
 };
-
-// Choose the backend of a `tune` verb as make_backend chooses a job's: --local, the job
-// file's backend key, else the cluster (kubectl in namespace ns).
-std::unique_ptr<SearchBackend> make_search_backend(Context& ctx, const std::string& job_backend,
-                                                   const std::string& ns);
 
 }  // namespace kftrain::cli::search

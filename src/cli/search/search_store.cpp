@@ -6,7 +6,8 @@
 #include <filesystem>
 
 #include "cli/exit_codes.h"
-#include "cli/local/state_dir.h"
+#include "cli/local/state/state_dir.h"
+#include "cli/search/trial_json.h"
 #include "util/json_optional.h"
 
 namespace kftrain::cli::search {
@@ -19,44 +20,6 @@ using nlohmann::json;
 
 using util::optional_json;
 using util::read_optional;
-json params_json(const std::vector<std::pair<std::string, std::string>>& params) {
-    json list = json::array();
-    for (const auto& [name, value] : params) {
-        list.push_back({{"name", name}, {"value", value}});
-    }
-    return list;
-}
-
-json trial_json(const TrialRecord& t) {
-    return {{"index", t.index},
-            {"name", t.name},
-            {"parameters", params_json(t.params)},
-            {"state", kftrain::tune::trial_state_name(t.state)},
-            {"objective", optional_json(t.objective)},
-            {"metrics", t.metrics},
-            {"started", t.started},
-            {"finished", t.finished},
-            {"message", t.message},
-            {"cost", optional_json(t.cost)}};
-}
-
-TrialRecord trial_from_json(const json& doc) {
-    TrialRecord t;
-    t.index = doc.at("index").get<int>();
-    t.name = doc.at("name").get<std::string>();
-    for (const auto& p : doc.at("parameters")) {
-        t.params.emplace_back(p.at("name").get<std::string>(), p.at("value").get<std::string>());
-    }
-    t.state = kftrain::tune::parse_trial_state(doc.at("state").get<std::string>());
-    read_optional(doc, "objective", t.objective);
-    t.metrics = doc.value("metrics", std::map<std::string, double>{});
-    t.started = doc.value("started", "");
-    t.finished = doc.value("finished", "");
-    t.message = doc.value("message", "");
-    read_optional(doc, "cost", t.cost);
-    return t;
-}
-
 }  // namespace
 
 std::string searches_root() {
@@ -88,7 +51,7 @@ json record_to_json(const SearchRecord& record) {
     }
     json trials = json::array();
     for (const auto& t : s.trials) {
-        trials.push_back(trial_json(t));
+        trials.push_back(trial_to_json(t));
     }
     return {{"version", 1},
             {"name", s.name},
@@ -142,7 +105,7 @@ util::Result<SearchRecord> record_from_json(const json& doc) {
             record.spaces.push_back(p.value("space", ""));
         }
         for (const auto& t : doc.at("trials")) {
-            s.trials.push_back(trial_from_json(t));
+            s.trials.push_back(trial_from_json(t, s.param_names));
         }
         s.best_trial = doc.value("bestTrial", "");
         s.created = doc.value("created", "");
@@ -167,7 +130,7 @@ util::Result<SearchRecord> read_search(const std::string& name) {
             fmt::format("search name: must be a lower-case DNS-1035 label (got {})", name),
             k_exit_bad_input);
     }
-    auto text = local::read_file(search_path(name));
+    auto text = local::read_state_file(search_path(name));
     if (!text) {
         return util::error(
             fmt::format("search {} not found on this machine (no {})", name, search_path(name)),

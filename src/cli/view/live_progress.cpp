@@ -6,7 +6,7 @@
 
 #include "cli/view/log_line.h"
 #include "cli/view/progress.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::cli::view {
@@ -17,7 +17,7 @@ namespace event = wire::event;
 // The trainer's event on a log line, after the timestamp `--timestamps` puts before it.
 std::optional<job::Progress> event_of(const std::string& text) {
     size_t space = text.find(' ');
-    if (space != std::string::npos && parse_timestamp(text.substr(0, space))) {
+    if (space != std::string::npos && util::parse_timestamp(text.substr(0, space))) {
         return parse_progress_line(text.substr(space + 1));
     }
     return parse_progress_line(text);
@@ -120,7 +120,7 @@ std::string LiveProgress::format_group(const Group& group) const {
         if (group.finished) {
             text += " finished";
             if (shown.elapsed_s) {
-                text += " in " + format_duration(*shown.elapsed_s);
+                text += " in " + util::format_duration(*shown.elapsed_s);
             }
         }
     }

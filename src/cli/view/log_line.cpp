@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/view/progress.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::view {
 
@@ -11,7 +11,7 @@ std::string format_log_line(const job::LogLine& line, bool raw, size_t width) {
     std::string text = line.text;
     if (!raw) {
         size_t space = text.find(' ');
-        bool stamped = space != std::string::npos && parse_timestamp(text.substr(0, space));
+        bool stamped = space != std::string::npos && util::parse_timestamp(text.substr(0, space));
         std::string stamp = stamped ? text.substr(0, space + 1) : "";
         auto readable = format_trainer_line(stamped ? text.substr(space + 1) : text);
         if (readable) {

@@ -214,13 +214,11 @@ std::string roff_escape(const std::string& text) {
     return escaped;
 }
 
-std::string man_page(const CLI::App& app, const ManPageInfo& info) {
-    const std::string name = app.get_name();
-    std::string upper = name;
-    for (char& c : upper) {
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    const std::vector<std::string> about = util::split_lines(app.get_description());
+namespace {
+
+// Return the program's one-line summary: the first line of its description, without a
+// leading "NAME: " and a final full stop.
+std::string summary_of(const std::string& name, const std::vector<std::string>& about) {
     std::string summary = about.empty() ? name : util::trim(about[0]);
     if (starts_with(summary, name + ": ")) {
         summary = summary.substr(name.size() + 2);
@@ -228,8 +226,16 @@ std::string man_page(const CLI::App& app, const ManPageInfo& info) {
     if (!summary.empty() && summary.back() == '.') {
         summary.pop_back();
     }
+    return summary;
+}
 
-    std::ostringstream out;
+// Write the page's header, NAME and SYNOPSIS sections.
+void write_head(std::ostream& out, const std::string& name, const std::string& summary,
+                const ManPageInfo& info) {
+    std::string upper = name;
+    for (char& c : upper) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
     out << ".\\\" Generated from the help of " << name << "'s verbs; do not edit.\n"
         << ".TH " << roff_escape(upper) << " 1 \"\" \"" << roff_escape(name + " " + info.version)
         << "\" \"User Commands\"\n"
@@ -241,7 +247,18 @@ std::string man_page(const CLI::App& app, const ManPageInfo& info) {
         out << ".br\n.B " << roff_escape(info.plugin_name)
             << "\n[\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n";
     }
+}
 
+// The footer's paragraphs that get sections of their own; the rest is description.
+struct FooterSections {
+    std::string examples;
+    std::string exit_codes;
+};
+
+// Write DESCRIPTION: the description past its first line, the plugin note and the footer's
+// plain paragraphs; return the footer's examples and exit codes for their own sections.
+FooterSections write_description(std::ostream& out, const CLI::App& app,
+                                 const std::vector<std::string>& about, const ManPageInfo& info) {
     out << ".SH DESCRIPTION\n";
     std::string rest;
     for (size_t i = 1; i < about.size(); ++i) {
@@ -254,17 +271,27 @@ std::string man_page(const CLI::App& app, const ManPageInfo& info) {
         write_text(out, "Run as " + info.plugin_name + " (kubectl's plugin), it takes the same " +
                             "commands and options and names itself so in its help.");
     }
-    std::string examples;
-    std::string exit_codes;
+    FooterSections sections;
     for (const std::string& paragraph : paragraphs(app.get_footer())) {
         if (starts_with(paragraph, k_examples_label)) {
-            examples = paragraph;
+            sections.examples = paragraph;
         } else if (starts_with(paragraph, k_exit_codes_label)) {
-            exit_codes = paragraph;
+            sections.exit_codes = paragraph;
         } else {
             write_text(out, paragraph);
         }
     }
+    return sections;
+}
+
+}  // namespace
+
+std::string man_page(const CLI::App& app, const ManPageInfo& info) {
+    const std::string name = app.get_name();
+    const std::vector<std::string> about = util::split_lines(app.get_description());
+    std::ostringstream out;
+    write_head(out, name, summary_of(name, about), info);
+    const FooterSections footer = write_description(out, app, about, info);
 
     out << ".SH OPTIONS\nThese options work before or after the command.\n";
     for (const CLI::Option* option : app.get_options([](const CLI::Option* option) {
@@ -277,13 +304,13 @@ std::string man_page(const CLI::App& app, const ManPageInfo& info) {
     for (const CLI::App* verb : visible_verbs(app)) {
         write_verb(out, *verb, name + " " + verb->get_name(), app.get_footer());
     }
-    if (!examples.empty()) {
+    if (!footer.examples.empty()) {
         out << ".SH EXAMPLES\n";
-        write_examples(out, examples);
+        write_examples(out, footer.examples);
     }
-    if (!exit_codes.empty()) {
+    if (!footer.exit_codes.empty()) {
         out << ".SH EXIT STATUS\n";
-        write_exit_codes(out, exit_codes);
+        write_exit_codes(out, footer.exit_codes);
     }
     if (!info.see_also.empty()) {
         out << ".SH SEE ALSO\n" << roff_escape(info.see_also) << "\n";

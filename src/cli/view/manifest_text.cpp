@@ -1,6 +1,6 @@
 #include "cli/view/manifest_text.h"
 
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 
 namespace kftrain::cli::view {
 

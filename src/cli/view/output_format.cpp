@@ -5,7 +5,7 @@
 
 #include <utility>
 
-#include "manifest/yaml_emit.h"
+#include "manifest/yaml/emit.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -125,6 +125,14 @@ void print_data(std::ostream& out, const nlohmann::json& data, OutputFormat form
 
 void print_data(std::ostream& out, const nlohmann::ordered_json& data, OutputFormat format) {
     print_any(out, data, format);
+}
+
+void print_json_as_yaml(std::ostream& out, const nlohmann::json& value) {
+    print_data(out, value, OutputFormat::Yaml);
+}
+
+void print_json_items(std::ostream& out, const nlohmann::json& items, OutputFormat format) {
+    print_data(out, nlohmann::json{{"items", items}}, format);
 }
 
 }  // namespace kftrain::cli::view

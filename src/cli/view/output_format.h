@@ -58,4 +58,10 @@ util::Result<std::optional<OutputFormat>> parse_optional_output_format(
 void print_data(std::ostream& out, const nlohmann::json& data, OutputFormat format);
 void print_data(std::ostream& out, const nlohmann::ordered_json& data, OutputFormat format);
 
+// Print JSON as YAML (for -o yaml).
+void print_json_as_yaml(std::ostream& out, const nlohmann::json& value);
+
+// Print items as {"items": [...]} in JSON or YAML (the -o json|yaml of a listing verb).
+void print_json_items(std::ostream& out, const nlohmann::json& items, OutputFormat format);
+
 }  // namespace kftrain::cli::view

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <type_traits>
 
-#include "cli/view/time_text.h"
 #include "util/text.h"
+#include "util/time_text.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::cli::view {
@@ -89,7 +89,7 @@ class Parts {
     }
     Parts& duration(const char* label, const std::optional<double>& seconds) {
         if (seconds) {
-            m_text += fmt::format(" {} {}", label, format_duration(*seconds));
+            m_text += fmt::format(" {} {}", label, util::format_duration(*seconds));
         }
         return *this;
     }

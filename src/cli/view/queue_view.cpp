@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "cli/view/status_json.h"
+#include "cli/view/output_format.h"
 #include "cli/view/text_table.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -115,10 +115,10 @@ std::string format_queue_field(const job::QueueStatus& q, std::time_t now) {
     if (!q.workload.empty()) {
         line += ", workload " + q.workload;
     }
-    auto since = parse_timestamp(q.queued_since);
+    auto since = util::parse_timestamp(q.queued_since);
     const bool waiting = q.state == job::QueueState::Pending;
     if (waiting && since) {
-        line += ", waiting " + format_duration(std::difftime(now, *since));
+        line += ", waiting " + util::format_duration(std::difftime(now, *since));
     }
     if (q.requeues > 0) {
         line += fmt::format(", requeued {} time{}", q.requeues, q.requeues == 1 ? "" : "s");
@@ -151,7 +151,7 @@ json queue_to_json(const job::QueueStatus& q) {
 void print_queue_entries(std::ostream& out, const std::vector<job::QueueEntry>& entries,
                          OutputFormat format, std::time_t now) {
     auto waited = [now](const job::QueueEntry& e) -> std::optional<double> {
-        auto since = parse_timestamp(e.queued_since);
+        auto since = util::parse_timestamp(e.queued_since);
         if (!since || e.state != job::QueueState::Pending) {
             return std::nullopt;
         }
@@ -175,7 +175,7 @@ void print_queue_entries(std::ostream& out, const std::vector<job::QueueEntry>& 
     for (const auto& e : entries) {
         auto wait = waited(e);
         table.add_row({e.position ? std::to_string(*e.position) : "-", e.job, e.kind,
-                       job::queue_state_name(e.state), wait ? format_duration(*wait) : "-"});
+                       job::queue_state_name(e.state), wait ? util::format_duration(*wait) : "-"});
     }
     table.print(out);
 }

@@ -4,7 +4,7 @@
 
 #include "cli/view/status_json.h"
 #include "cli/view/text_table.h"
-#include "cli/view/time_text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -22,8 +22,8 @@ nlohmann::json runtime_to_json(const kube::TrainingRuntime& runtime) {
 }
 
 std::string age(const std::string& created, std::time_t now) {
-    auto at = parse_timestamp(created);
-    return at ? format_duration(std::difftime(now, *at)) : "-";
+    auto at = util::parse_timestamp(created);
+    return at ? util::format_duration(std::difftime(now, *at)) : "-";
 }
 
 }  // namespace

@@ -4,11 +4,12 @@
 
 #include <algorithm>
 
+#include "cli/search/trial_json.h"
 #include "cli/view/status_json.h"
 #include "cli/view/text_table.h"
-#include "cli/view/time_text.h"
 #include "estimate/units.h"
 #include "util/json_optional.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -108,20 +109,20 @@ std::string format_trial_counts(const SearchStatus& s) {
 }
 
 std::optional<double> search_duration(const SearchStatus& s, std::time_t now) {
-    auto start = parse_timestamp(s.created);
+    auto start = util::parse_timestamp(s.created);
     if (!start) {
         return std::nullopt;
     }
-    auto end = parse_timestamp(s.finished);
+    auto end = util::parse_timestamp(s.finished);
     return std::max(0.0, std::difftime(end ? *end : now, *start));
 }
 
 std::string format_time_field(const std::string& when, std::time_t now) {
-    auto at = parse_timestamp(when);
+    auto at = util::parse_timestamp(when);
     if (!at) {
         return when;
     }
-    return fmt::format("{} ({} ago)", when, format_duration(std::difftime(now, *at)));
+    return fmt::format("{} ({} ago)", when, util::format_duration(std::difftime(now, *at)));
 }
 
 void print_trials(std::ostream& out, const SearchStatus& s, bool wide, std::time_t now) {
@@ -151,7 +152,7 @@ void print_trials(std::ostream& out, const SearchStatus& s, bool wide, std::time
         }
         row.push_back(t.objective ? format_metric(*t.objective) : "-");
         auto duration = kftrain::tune::trial_duration(t, now);
-        row.push_back(duration ? format_duration(*duration) : "-");
+        row.push_back(duration ? util::format_duration(*duration) : "-");
         if (priced) {
             row.push_back(t.cost ? estimate::format_money(*t.cost) : "-");
         }
@@ -175,7 +176,7 @@ void print_search_table(std::ostream& out, const SearchStatus& s, bool wide, std
     print_field(out, "Created", format_time_field(s.created, now));
     print_field(out, "Finished", format_time_field(s.finished, now));
     auto duration = search_duration(s, now);
-    print_field(out, "Duration", duration ? format_duration(*duration) : "");
+    print_field(out, "Duration", duration ? util::format_duration(*duration) : "");
     if (s.cost) {
         std::string basis = s.cost_basis.empty() ? "" : ": " + s.cost_basis;
         print_field(out, "Cost", estimate::format_money(*s.cost) + basis);
@@ -191,21 +192,9 @@ void print_search_table(std::ostream& out, const SearchStatus& s, bool wide, std
 }
 
 json trial_to_json(const TrialRecord& t, std::time_t now) {
-    json params = json::object();
-    for (const auto& [name, value] : t.params) {
-        params[name] = value;
-    }
-    return {{"index", t.index},
-            {"name", t.name},
-            {"state", kftrain::tune::trial_state_name(t.state)},
-            {"parameters", params},
-            {"objective", optional_json(t.objective)},
-            {"metrics", t.metrics},
-            {"started", t.started},
-            {"finished", t.finished},
-            {"durationSeconds", optional_json(kftrain::tune::trial_duration(t, now))},
-            {"message", t.message},
-            {"cost", optional_json(t.cost)}};
+    json doc = search::trial_to_json(t);
+    doc["durationSeconds"] = optional_json(kftrain::tune::trial_duration(t, now));
+    return doc;
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "cli/view/status_json.h"
 
 #include "cli/view/queue_view.h"
-#include "cli/view/status_view.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -99,14 +98,6 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
         doc["queue"] = queue_to_json(*s.queue);
     }
     return doc;
-}
-
-void print_json_as_yaml(std::ostream& out, const json& value) {
-    print_data(out, value, OutputFormat::Yaml);
-}
-
-void print_json_items(std::ostream& out, const json& items, OutputFormat format) {
-    print_data(out, json{{"items", items}}, format);
 }
 
 }  // namespace kftrain::cli::view

@@ -15,10 +15,4 @@ namespace kftrain::cli::view {
 nlohmann::json status_to_json(const job::JobStatus& status, std::time_t now,
                               const cost::Pricing* pricing = nullptr);
 
-// Print JSON as YAML (for -o yaml).
-void print_json_as_yaml(std::ostream& out, const nlohmann::json& value);
-
-// Print items as {"items": [...]} in JSON or YAML (the -o json|yaml of a listing verb).
-void print_json_items(std::ostream& out, const nlohmann::json& items, OutputFormat format);
-
 }  // namespace kftrain::cli::view

@@ -6,8 +6,8 @@
 #include "cli/view/queue_view.h"
 #include "cli/view/status_json.h"
 #include "cli/view/text_table.h"
-#include "cli/view/time_text.h"
 #include "estimate/units.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -43,11 +43,11 @@ void print_field(std::ostream& out, const char* label, const std::string& value)
 }
 
 std::string format_time_field(const std::string& when, std::time_t now) {
-    auto at = parse_timestamp(when);
+    auto at = util::parse_timestamp(when);
     if (!at) {
         return when;
     }
-    return fmt::format("{} ({} ago)", when, format_duration(std::difftime(now, *at)));
+    return fmt::format("{} ({} ago)", when, util::format_duration(std::difftime(now, *at)));
 }
 
 void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) {
@@ -86,7 +86,7 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
         print_field(out, "Suspended", format_time_field(status.suspended_since, now));
     }
     auto duration = job::job_duration(status, now);
-    print_field(out, "Duration", duration ? format_duration(*duration) : "");
+    print_field(out, "Duration", duration ? util::format_duration(*duration) : "");
     print_field(out, "Replicas", format_counts(status));
     if (pricing != nullptr) {
         print_field(out, "Cost", format_cost(status, cost::job_cost(status, *pricing, now)));
@@ -122,8 +122,8 @@ std::string list_state(const job::JobStatus& status) {
 }
 
 std::string format_age(const job::JobStatus& status, std::time_t now) {
-    auto created = parse_timestamp(status.created.empty() ? status.started : status.created);
-    return created ? format_duration(std::difftime(now, *created)) : "-";
+    auto created = util::parse_timestamp(status.created.empty() ? status.started : status.created);
+    return created ? util::format_duration(std::difftime(now, *created)) : "-";
 }
 
 }  // namespace
@@ -199,7 +199,7 @@ void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, Outp
         }
         if (wide) {
             auto duration = job::job_duration(job, now);
-            row.insert(row.end(), {duration ? format_duration(*duration) : "-", job.backend,
+            row.insert(row.end(), {duration ? util::format_duration(*duration) : "-", job.backend,
                                    job.reason, job.progress ? format_progress(*job.progress) : ""});
             if (pricing != nullptr) {
                 auto cost = cost::job_cost(job, *pricing, now);

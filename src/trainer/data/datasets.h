@@ -1,7 +1,7 @@
 #pragma once
 
 #include "trainer/data/image_set.h"
-#include "trainer/options.h"
+#include "trainer/startup/options.h"
 #include "util/result.h"
 #include "wire/dataset_sizes.h"
 

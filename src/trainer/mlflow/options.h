@@ -5,8 +5,8 @@
 #include <functional>
 #include <string>
 
-#include "trainer/env.h"
 #include "trainer/mlflow/call.h"
+#include "trainer/startup/env.h"
 
 namespace kftrain::trainer::mlflow {
 

@@ -5,8 +5,8 @@
 #include <mutex>
 #include <thread>
 
+#include "trainer/loop/run_logger.h"
 #include "trainer/mlflow/sender.h"
-#include "trainer/run_logger.h"
 
 namespace kftrain::trainer::mlflow {
 

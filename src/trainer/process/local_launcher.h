@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "trainer/env.h"
+#include "trainer/startup/env.h"
 
 namespace kftrain::trainer::process {
 

@@ -2,6 +2,9 @@
 
 namespace kftrain::trainer::process {
 
+// Exit code after a SIGTERM stop (a checkpoint was written when a directory was given).
+constexpr int k_exit_terminated = 143;
+
 // Install SIGTERM and SIGINT handlers that only record the request.
 void install_stop_handlers();
 

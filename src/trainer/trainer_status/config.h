@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "trainer/env.h"
+#include "trainer/startup/env.h"
 #include "util/result.h"
 
 namespace kftrain::trainer::trainer_status {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "trainer/progress.h"
+#include "trainer/loop/progress.h"
 #include "trainer/trainer_status/payload.h"
 
 namespace kftrain::trainer::trainer_status {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "trainer/progress.h"
+#include "trainer/loop/progress.h"
 
 namespace kftrain::trainer::trainer_status {
 

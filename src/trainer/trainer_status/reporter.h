@@ -6,8 +6,8 @@
 #include <mutex>
 #include <string>
 
-#include "trainer/env.h"
-#include "trainer/progress.h"
+#include "trainer/loop/progress.h"
+#include "trainer/startup/env.h"
 #include "trainer/trainer_status/event_status.h"
 #include "trainer/trainer_status/poster.h"
 

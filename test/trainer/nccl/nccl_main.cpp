@@ -10,7 +10,7 @@
 #include <string>
 
 #include "trainer/comm/nccl_group.h"
-#include "trainer/run.h"
+#include "trainer/startup/device.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "trainer/compute_threads.h"
+#include "trainer/startup/compute_threads.h"
 
 namespace {
 

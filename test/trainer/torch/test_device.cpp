@@ -3,7 +3,7 @@
 // these cases hold on GPU hosts too.
 #include <filesystem>
 
-#include "trainer/run.h"
+#include "trainer/startup/device.h"
 #include "trainer_process.h"
 
 using namespace trainer_test;

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "trainer/comm/comm.h"
+#include "trainer/comm/gradient_reducer.h"
 #include "trainer/models.h"
 #include "trainer_process.h"
 

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Check the source tree's layout rules (docs/development.md, "Layout rules"):
+
+  - no file under src/ over 500 lines, and no function over 60 (measured by universal-ctags:
+    from a function's first line to its closing brace);
+  - no folder under src/ with more than 32 files;
+  - no include circle between file pairs (a.h/a.cpp is one unit: a circle is a.* including b.h
+    while b.* includes a.h, directly or through others);
+  - the pure core (manifest/, estimate/, tune/, wire/) includes nothing from cli/.
+
+Prints each breach and exits 1, or prints a one-line summary and exits 0.
+  scripts/check-layout.py [SRC_DIR]
+"""
+import os
+import re
+import subprocess
+import sys
+
+MAX_FILE_LINES = 500
+MAX_FUNCTION_LINES = 60
+MAX_FOLDER_FILES = 32
+PURE_CORE = ("manifest", "estimate", "tune", "wire")
+INCLUDE = re.compile(r'^\s*#include "([^"]+)"', re.M)
+
+
+def sources(root):
+    for folder, _, files in os.walk(root):
+        for name in sorted(files):
+            if name.endswith((".h", ".cpp")):
+                yield os.path.relpath(os.path.join(folder, name), root)
+
+
+def unit_of(path):
+    return path.rsplit(".", 1)[0]
+
+
+def include_graph(root):
+    graph = {}
+    for path in sources(root):
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            text = f.read()
+        for included in INCLUDE.findall(text):
+            if os.path.exists(os.path.join(root, included)) and unit_of(included) != unit_of(path):
+                graph.setdefault(unit_of(path), {})[unit_of(included)] = path
+    return graph
+
+
+def circles(graph):
+    """Strongly connected components of more than one unit (Tarjan, iterative)."""
+    index, low, on_stack, stack, found = {}, {}, set(), [], []
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(graph.get(start, {})))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(graph.get(nxt, {}))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        top = stack.pop()
+                        on_stack.discard(top)
+                        component.append(top)
+                        if top == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def long_functions(root):
+    out = subprocess.run(
+        ["ctags", "-R", "--languages=C++", "--kinds-C++=f", "--fields=+ne", "-f", "-", root],
+        capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        parts = line.split("\t")
+        fields = dict(p.split(":", 1) for p in parts[3:] if ":" in p)
+        if "line" in fields and "end" in fields:
+            length = int(fields["end"]) - int(fields["line"]) + 1
+            if length > MAX_FUNCTION_LINES:
+                yield f"{os.path.relpath(parts[1], root)}:{fields['line']}: {parts[0]} is " \
+                      f"{length} lines (at most {MAX_FUNCTION_LINES})"
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    root = os.path.normpath(root)
+    problems = []
+    files = list(sources(root))
+    for path in files:
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            lines = sum(1 for _ in f)
+        if lines > MAX_FILE_LINES:
+            problems.append(f"{path}: {lines} lines (at most {MAX_FILE_LINES})")
+    for folder, _, names in os.walk(root):
+        count = sum(1 for n in names if not n.endswith(".txt"))
+        if count > MAX_FOLDER_FILES:
+            problems.append(f"{os.path.relpath(folder, root)}/: {count} files "
+                            f"(at most {MAX_FOLDER_FILES}: split it by concept)")
+    problems.extend(long_functions(root))
+    graph = include_graph(root)
+    for component in circles(graph):
+        edges = [f"{graph[a][b]} includes {b}.h" for a in component for b in component
+                 if b in graph.get(a, {})]
+        problems.append("include circle: " + "; ".join(edges))
+    for unit, targets in graph.items():
+        if unit.split("/")[0] in PURE_CORE:
+            for target, path in targets.items():
+                if target.startswith("cli/"):
+                    problems.append(f"{path} includes {target}.h: the pure core includes "
+                                    "nothing from cli/")
+    for problem in problems:
+        print(f"check-layout: {problem}")
+    if problems:
+        return 1
+    print(f"check-layout: ok: {len(files)} files, none over {MAX_FILE_LINES} lines, no "
+          f"function over {MAX_FUNCTION_LINES}, no include circle, a pure core")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,231 @@
+#include "cli/kube/status/pods.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "cli/exit_codes.h"
+#include "cli/kube/json_fields.h"
+#include "util/text.h"
+
+namespace kftrain::cli::kube {
+namespace {
+
+using nlohmann::json;
+
+// The first label present among these keys.
+std::string label(const json& labels, std::initializer_list<const char*> keys) {
+    for (const char* key : keys) {
+        std::string value = string_at(labels, key);
+        if (!value.empty()) {
+            return value;
+        }
+    }
+    return "";
+}
+
+// "Master" from "master"; the type as the operator's replica specs spell it.
+std::string type_name(const std::string& lowered) {
+    if (lowered.empty()) {
+        return "";
+    }
+    std::string out = lowered;
+    out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+    return out;
+}
+
+// The JobSet labels (and annotations) of a TrainJob's pods.
+constexpr const char* k_replicated_job = "jobset.sigs.k8s.io/replicatedjob-name";
+constexpr const char* k_completion_index = "batch.kubernetes.io/job-completion-index";
+
+// Read a JobSet pod's identity: node-<completion index> for the node step (never the random
+// pod suffix), the step's name for an initializer (with -<index> past the first). Return false
+// when the pod is not a JobSet's.
+bool read_jobset_identity(const json& pod, job::ReplicaStatus& r) {
+    const json& metadata = member(pod, "metadata");
+    const json& labels = member(metadata, "labels");
+    const json& annotations = member(metadata, "annotations");
+    std::string step = label(labels, {k_replicated_job});
+    if (step.empty()) {
+        step = label(annotations, {k_replicated_job});
+    }
+    if (step.empty()) {
+        return false;
+    }
+    std::string index = label(annotations, {k_completion_index});
+    if (index.empty()) {
+        index = label(labels, {k_completion_index});
+    }
+    bool numeric = !index.empty() && std::all_of(index.begin(), index.end(), ::isdigit);
+    r.index = numeric ? std::stoi(index) : 0;
+    // The runtimes name the container after its step; a custom one may not.
+    std::string container =
+        string_at(training_container(member(member(pod, "spec"), "containers"), step), "name");
+    r.container = container.empty() ? step : container;
+    if (step == "node") {
+        r.type = "Node";
+        r.name = "node-" + std::to_string(r.index);
+    } else {
+        r.type = step;
+        r.name = r.index == 0 ? step : step + "-" + std::to_string(r.index);
+    }
+    return true;
+}
+
+// Read type and index from labels, falling back to "<job>-<type>-<index>" in the pod name.
+void read_identity(const json& pod, const std::string& job, job::ReplicaStatus& r) {
+    if (read_jobset_identity(pod, r)) {
+        return;
+    }
+    const json& labels = member(member(pod, "metadata"), "labels");
+    std::string type = util::to_lower(label(
+        labels, {"training.kubeflow.org/replica-type", "replica-type", "pytorch-replica-type"}));
+    std::string index = label(
+        labels, {"training.kubeflow.org/replica-index", "replica-index", "pytorch-replica-index"});
+    std::string rest = r.pod.rfind(job + "-", 0) == 0 ? r.pod.substr(job.size() + 1) : r.pod;
+    size_t dash = rest.rfind('-');
+    if (type.empty() && dash != std::string::npos) {
+        type = util::to_lower(rest.substr(0, dash));
+    }
+    if (index.empty() && dash != std::string::npos) {
+        index = rest.substr(dash + 1);
+    }
+    r.type = type_name(type);
+    r.index =
+        std::all_of(index.begin(), index.end(), ::isdigit) && !index.empty() ? std::stoi(index) : 0;
+    r.name = type.empty() ? r.pod : type + "-" + std::to_string(r.index);
+    r.container = "pytorch";
+}
+
+// The status of the replica's container ("pytorch", "node" or the step's), else the first.
+const json* main_container(const json& statuses, const std::string& name) {
+    const json& status = training_container(statuses, name);
+    return status.is_null() ? nullptr : &status;
+}
+
+void read_container(const json& container, job::ReplicaStatus& r) {
+    const json& restarts = member(container, "restartCount");
+    r.restarts = restarts.is_number_integer() ? restarts.get<int>() : 0;
+    const json& state = member(container, "state");
+    const json& waiting = member(state, "waiting");
+    const json& terminated = member(state, "terminated");
+    const json& last = member(member(container, "lastState"), "terminated");
+    if (waiting.is_object()) {
+        r.reason = string_at(waiting, "reason");
+        r.message = string_at(waiting, "message");
+        if (last.is_object() && member(last, "exitCode").is_number_integer()) {
+            r.exit_code = member(last, "exitCode").get<int>();
+        }
+    } else if (terminated.is_object()) {
+        r.reason = string_at(terminated, "reason");
+        r.message = string_at(terminated, "message");
+        if (member(terminated, "exitCode").is_number_integer()) {
+            r.exit_code = member(terminated, "exitCode").get<int>();
+        }
+    }
+}
+
+// A worker still in init-pytorch (waiting for the master's DNS name) or another init container.
+void read_init_containers(const json& statuses, job::ReplicaStatus& r) {
+    if (!statuses.is_array()) {
+        return;
+    }
+    for (const auto& status : statuses) {
+        const json& state = member(status, "state");
+        if (member(state, "terminated").is_object() &&
+            string_at(member(state, "terminated"), "reason") == "Completed") {
+            continue;
+        }
+        std::string name = string_at(status, "name");
+        const json& waiting = member(state, "waiting");
+        r.reason = "Init:" + name;
+        if (waiting.is_object() && !string_at(waiting, "reason").empty() &&
+            string_at(waiting, "reason") != "PodInitializing") {
+            r.reason = "Init:" + string_at(waiting, "reason");
+            r.message = string_at(waiting, "message");
+        }
+        return;
+    }
+}
+
+void read_unschedulable(const json& conditions, job::ReplicaStatus& r) {
+    if (!conditions.is_array()) {
+        return;
+    }
+    for (const auto& condition : conditions) {
+        if (string_at(condition, "type") == "PodScheduled" &&
+            string_at(condition, "status") == "False") {
+            r.reason = string_at(condition, "reason");
+            r.message = string_at(condition, "message");
+        }
+    }
+}
+
+// Master, then Workers; a TrainJob's initializer steps (which run first), then its nodes.
+int type_rank(const std::string& type) {
+    return type == "Master" ? 0 : type == "Worker" ? 1 : type == "Node" ? 3 : 2;
+}
+
+}  // namespace
+
+std::vector<std::string> pod_selectors(const std::string& job) {
+    return {"training.kubeflow.org/job-name=" + job, "job-name=" + job, "pytorch-job-name=" + job};
+}
+
+job::ReplicaStatus replica_from_pod(const json& pod, const std::string& job) {
+    job::ReplicaStatus r;
+    const json& metadata = member(pod, "metadata");
+    const json& status = member(pod, "status");
+    r.pod = string_at(metadata, "name");
+    read_identity(pod, job, r);
+    r.node = string_at(member(pod, "spec"), "nodeName");
+    r.state = string_at(status, "phase");
+    if (r.state.empty()) {
+        r.state = "Unknown";
+    }
+    if (const json* container = main_container(member(status, "containerStatuses"), r.container)) {
+        read_container(*container, r);
+    }
+    if (r.state == "Pending") {
+        if (r.reason.empty() || r.reason == "PodInitializing") {
+            read_init_containers(member(status, "initContainerStatuses"), r);
+        }
+        if (r.reason.empty()) {
+            read_unschedulable(member(status, "conditions"), r);
+        }
+    }
+    if (r.state == "Failed" && r.reason.empty()) {
+        r.reason = string_at(status, "reason");
+        r.message = string_at(status, "message");
+    }
+    if (!string_at(metadata, "deletionTimestamp").empty()) {
+        r.state = "Terminating";
+    }
+    return r;
+}
+
+util::Result<std::vector<job::ReplicaStatus>> parse_pods(const std::string& json_text,
+                                                         const std::string& job) {
+    json parsed = json::parse(json_text, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object() || !member(parsed, "items").is_array()) {
+        return util::error("kubectl printed a pod list that is not JSON with items",
+                           k_exit_cluster);
+    }
+    std::vector<job::ReplicaStatus> replicas;
+    for (const auto& pod : parsed["items"]) {
+        replicas.push_back(replica_from_pod(pod, job));
+    }
+    std::stable_sort(replicas.begin(), replicas.end(), [](const auto& a, const auto& b) {
+        return std::make_tuple(type_rank(a.type), a.type, a.index) <
+               std::make_tuple(type_rank(b.type), b.type, b.index);
+    });
+    return replicas;
+}
+
+bool has_started(const job::ReplicaStatus& replica) {
+    if (replica.state == "Running" || replica.state == "Succeeded" || replica.state == "Failed") {
+        return true;
+    }
+    return replica.state == "Terminating" || replica.restarts > 0;
+}
+
+}  // namespace kftrain::cli::kube

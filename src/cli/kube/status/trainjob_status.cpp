@@ -1,0 +1,279 @@
+#include "cli/kube/status/trainjob_status.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include "cli/kube/json_fields.h"
+#include "wire/progress_events.h"
+#include "wire/trainer_status_metrics.h"
+
+namespace kftrain::cli::kube {
+namespace {
+
+using nlohmann::json;
+namespace field = wire::field;
+
+constexpr const char* k_node_step = "node";  // the replicated job of the training nodes
+constexpr const char* k_node_type = "Node";  // its replicas' type
+
+// The condition of this type whose status is "True", if any.
+const json* true_condition(const json& conditions, const char* type) {
+    if (!conditions.is_array()) {
+        return nullptr;
+    }
+    for (const auto& condition : conditions) {
+        if (string_at(condition, "type") == type && string_at(condition, "status") == "True") {
+            return &condition;
+        }
+    }
+    return nullptr;
+}
+
+// Whether jobsStatus shows a step under way: its pods all ready, or a step done.
+bool steps_under_way(const json& jobs_status) {
+    if (!jobs_status.is_array()) {
+        return false;
+    }
+    for (const auto& jobs : jobs_status) {
+        if (int_at(jobs, "ready") > 0 || int_at(jobs, "succeeded") > 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void read_phase(const json& trainjob, job::JobStatus& status) {
+    const json& conditions = member(member(trainjob, "status"), "conditions");
+    const std::pair<const char*, job::JobPhase> decisive[] = {
+        {"Failed", job::JobPhase::Failed},
+        {"Complete", job::JobPhase::Succeeded},
+        {"Suspended", job::JobPhase::Suspended},
+    };
+    for (const auto& [type, phase] : decisive) {
+        if (const json* condition = true_condition(conditions, type)) {
+            status.phase = phase;
+            status.reason = string_at(*condition, "reason");
+            status.message = string_at(*condition, "message");
+            if (job::is_finished(phase)) {
+                status.finished = string_at(*condition, "lastTransitionTime");
+            }
+            if (phase == job::JobPhase::Suspended) {
+                status.suspended_since = string_at(*condition, "lastTransitionTime");
+            }
+            return;
+        }
+    }
+    const json& suspend = member(member(trainjob, "spec"), "suspend");
+    if (suspend.is_boolean() && suspend.get<bool>()) {
+        status.phase = job::JobPhase::Suspended;  // created suspended (Kueue), not yet reported
+        return;
+    }
+    bool running = steps_under_way(member(member(trainjob, "status"), "jobsStatus"));
+    status.phase = running ? job::JobPhase::Running : job::JobPhase::Created;
+}
+
+// A resumed job started again when it was resumed (its active deadline restarts then too).
+std::string resumed_at(const json& conditions) {
+    if (!conditions.is_array()) {
+        return "";
+    }
+    for (const auto& condition : conditions) {
+        if (string_at(condition, "type") == "Suspended" &&
+            string_at(condition, "reason") == "Resumed") {
+            return string_at(condition, "lastTransitionTime");
+        }
+    }
+    return "";
+}
+
+// Node counts from jobsStatus: its numbers are child Jobs, each of numNodes/jobs pods.
+void read_node_counts(const json& jobs_status, int num_nodes, job::JobStatus& status) {
+    if (!jobs_status.is_array()) {
+        return;
+    }
+    for (const auto& jobs : jobs_status) {
+        if (string_at(jobs, "name") != k_node_step) {
+            continue;
+        }
+        int active = int_at(jobs, "active");
+        int succeeded = int_at(jobs, "succeeded");
+        int failed = int_at(jobs, "failed");
+        int total = active + succeeded + failed + int_at(jobs, "suspended");
+        int per_job = num_nodes > 0 && total > 0 ? std::max(num_nodes / total, 1) : 1;
+        status.counts[k_node_type] = {active * per_job, succeeded * per_job, failed * per_job};
+    }
+}
+
+// The node selector a runtime patch gives the node step's pods (a GPU type may show there).
+void read_node_selector(const json& runtime_patches, job::JobStatus& status) {
+    if (!runtime_patches.is_array()) {
+        return;
+    }
+    for (const auto& patch : runtime_patches) {
+        const json& jobs =
+            member(member(member(member(patch, "trainingRuntimeSpec"), "template"), "spec"),
+                   "replicatedJobs");
+        if (!jobs.is_array()) {
+            continue;
+        }
+        for (const auto& replicated : jobs) {
+            if (string_at(replicated, "name") == k_node_step) {
+                const json& pod =
+                    member(member(member(replicated, "template"), "spec"), "template");
+                copy_strings(member(member(pod, "spec"), "nodeSelector"), status.node_selector);
+            }
+        }
+    }
+}
+
+void read_spec(const json& spec, job::JobStatus& status) {
+    const json& trainer = member(spec, "trainer");
+    status.replicas_wanted = int_at(trainer, "numNodes");
+    const json& resources = member(trainer, "resourcesPerNode");
+    if (resources.is_object()) {
+        status.requests.push_back(replica_request(k_node_type, status.replicas_wanted, resources));
+    }
+    read_node_selector(member(spec, "runtimePatches"), status);
+}
+
+std::optional<double> number_text(const std::string& text) {
+    char* end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == nullptr || *end != '\0' || !std::isfinite(value)) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+// The metrics by name, those whose value is a number.
+std::map<std::string, double> numeric_metrics(const json& metrics) {
+    std::map<std::string, double> out;
+    for (const auto& metric : metrics.is_array() ? metrics : json::array()) {
+        if (auto value = number_text(string_at(metric, "value"))) {
+            out[string_at(metric, "name")] = *value;
+        }
+    }
+    return out;
+}
+
+// The first of these names the metrics have: the trainer's own, then the Kubeflow SDK's
+// and Transformers' names for the same thing.
+std::optional<double> metric(const std::map<std::string, double>& metrics,
+                             std::initializer_list<const char*> names) {
+    for (const char* name : names) {
+        auto it = metrics.find(name);
+        if (it != metrics.end()) {
+            return it->second;
+        }
+    }
+    return std::nullopt;
+}
+
+// Put the metrics Progress has a place for there; false when there are none.
+bool read_metrics(const json& metrics_json, job::Progress& p) {
+    const auto metrics = numeric_metrics(metrics_json);
+    p.loss = metric(metrics, {wire::metric::k_loss, "train_loss"});
+    p.accuracy = metric(
+        metrics, {wire::metric::k_accuracy, "train_accuracy", wire::metric::k_eval_accuracy});
+    if (p.accuracy && *p.accuracy > 1) {
+        *p.accuracy /= 100;  // a percentage
+    }
+    p.samples_per_sec = metric(metrics, {wire::metric::k_samples_per_sec, "samples_per_second",
+                                         "train_samples_per_second"});
+    p.lr = metric(metrics, {field::k_lr, "learning_rate"});
+    if (auto epoch = metric(metrics, {wire::metric::k_epoch})) {
+        p.epoch = static_cast<int>(std::ceil(*epoch));  // 1.4 (Transformers): in epoch 2
+    }
+    if (auto epochs = metric(metrics, {field::k_epochs})) {
+        p.epochs = static_cast<int>(*epochs);
+    }
+    if (auto step = metric(metrics, {field::k_step})) {
+        p.step = static_cast<long long>(*step);
+    }
+    if (auto global_step = metric(metrics, {field::k_global_step})) {
+        p.global_step = static_cast<long long>(*global_step);
+    }
+    return p.loss || p.accuracy || p.samples_per_sec || p.lr || p.epoch || p.epochs || p.step ||
+           p.global_step;
+}
+
+}  // namespace
+
+std::string trainjob_pod_selector(const std::string& name) {
+    return "jobset.sigs.k8s.io/jobset-name=" + name;
+}
+
+std::optional<job::Progress> trainer_status_progress(const json& trainer_status) {
+    if (!trainer_status.is_object()) {
+        return std::nullopt;
+    }
+    job::Progress p;
+    p.event = wire::event::k_progress;
+    p.time = string_at(trainer_status, "lastUpdatedTime");
+    bool known = false;
+    if (const json& percent = member(trainer_status, "progressPercentage"); percent.is_number()) {
+        p.percent = percent.get<double>();
+        known = true;
+    }
+    if (const json& eta = member(trainer_status, "estimatedRemainingSeconds"); eta.is_number()) {
+        p.eta_s = eta.get<double>();
+        known = true;
+    }
+    known = read_metrics(member(trainer_status, "metrics"), p) || known;
+    return known ? std::optional<job::Progress>(p) : std::nullopt;
+}
+
+job::JobStatus trainjob_status_from(const json& trainjob) {
+    job::JobStatus status;
+    status.backend = "kubernetes";
+    status.kind = "TrainJob";
+    const json& metadata = member(trainjob, "metadata");
+    status.name = string_at(metadata, "name");
+    status.namespace_ = string_at(metadata, "namespace");
+    status.created = string_at(metadata, "creationTimestamp");
+    read_phase(trainjob, status);
+    const json& job_status = member(trainjob, "status");
+    status.started = resumed_at(member(job_status, "conditions"));
+    read_spec(member(trainjob, "spec"), status);
+    read_node_counts(member(job_status, "jobsStatus"), status.replicas_wanted, status);
+    status.progress = trainer_status_progress(member(job_status, "trainerStatus"));
+    return status;
+}
+
+void settle_trainjob_status(job::JobStatus& status) {
+    if (status.replicas.empty()) {
+        return;
+    }
+    job::ReplicaCounts nodes;
+    int node_pods = 0;
+    bool under_way = false;
+    for (const auto& replica : status.replicas) {
+        under_way = under_way || replica.state == "Running" || replica.state == "Succeeded";
+        if (replica.type != k_node_type) {
+            continue;
+        }
+        ++node_pods;
+        if (replica.state == "Succeeded") {
+            ++nodes.succeeded;
+        } else if (replica.state == "Failed") {
+            ++nodes.failed;
+        } else if (replica.state != "Terminating") {
+            ++nodes.active;
+        }
+    }
+    if (status.phase == job::JobPhase::Created && under_way) {
+        status.phase = job::JobPhase::Running;
+    }
+    if (node_pods > 0) {
+        status.counts[k_node_type] = nodes;
+    }
+    if (status.replicas_wanted == 0 && node_pods > 0) {
+        status.replicas_wanted = node_pods;
+        for (auto& request : status.requests) {
+            request.replicas = node_pods;
+        }
+    }
+}
+
+}  // namespace kftrain::cli::kube

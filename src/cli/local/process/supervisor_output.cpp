@@ -1,0 +1,89 @@
+// The supervisor's side of its replicas' output: each line into the job's logs as it comes,
+// read without ever blocking (a replica that prints no newline or floods its pipe holds no
+// other replica up), and the lead replica's progress kept for status.
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "cli/local/process/supervisor.h"
+#include "cli/view/progress.h"
+
+namespace kftrain::cli::local {
+namespace {
+
+// A line longer than this is cut into pieces of it: a replica cannot grow the supervisor.
+constexpr size_t k_max_line = 64 * 1024;
+
+}  // namespace
+
+void Supervisor::emit_line(size_t i, const std::string& line) {
+    const ReplicaState& replica = m_state.replicas[i];
+    m_log.append(replica.name, line);
+    if (is_lead_replica(replica)) {
+        auto progress = view::parse_progress_line(line);
+        if (progress && view::shows_progress(*progress)) {
+            m_state.last_progress = line;
+            m_dirty = true;
+        }
+    }
+}
+
+void Supervisor::read_stream(size_t i, Stream& stream) {
+    char buffer[8192];
+    while (stream.open) {
+        ssize_t n = ::read(stream.fd, buffer, sizeof(buffer));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            return;  // EAGAIN: nothing more now
+        }
+        if (n == 0) {
+            stream.open = false;
+            break;
+        }
+        stream.partial.append(buffer, static_cast<size_t>(n));
+        size_t start = 0;
+        for (size_t nl; (nl = stream.partial.find('\n', start)) != std::string::npos;) {
+            emit_line(i, stream.partial.substr(start, nl - start));
+            start = nl + 1;
+        }
+        stream.partial.erase(0, start);
+        if (stream.partial.size() > k_max_line) {
+            emit_line(i, stream.partial);
+            stream.partial.clear();
+        }
+    }
+    if (!stream.partial.empty()) {
+        emit_line(i, stream.partial);
+        stream.partial.clear();
+    }
+}
+
+void Supervisor::pump(int timeout_ms) {
+    std::vector<pollfd> fds;
+    std::vector<std::pair<size_t, Stream*>> owners;
+    for (size_t i = 0; i < m_slots.size(); ++i) {
+        for (Stream* stream : {&m_slots[i].out, &m_slots[i].err}) {
+            if (stream->open) {
+                fds.push_back({stream->fd, POLLIN, 0});
+                owners.emplace_back(i, stream);
+            }
+        }
+    }
+    if (fds.empty()) {
+        ::usleep(static_cast<useconds_t>(timeout_ms) * 1000);
+        return;
+    }
+    if (::poll(fds.data(), fds.size(), timeout_ms) <= 0) {
+        return;
+    }
+    for (size_t k = 0; k < fds.size(); ++k) {
+        if (fds[k].revents != 0) {
+            read_stream(owners[k].first, *owners[k].second);
+        }
+    }
+}
+
+}  // namespace kftrain::cli::local

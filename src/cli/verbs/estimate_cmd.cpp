@@ -1,0 +1,244 @@
+#include "cli/verbs/estimate_cmd.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <sstream>
+
+#include "cli/cost/estimate_inputs.h"
+#include "cli/exit_codes.h"
+#include "cli/verb.h"
+#include "estimate/format.h"
+#include "estimate/units.h"
+#include "manifest/load.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_estimate_examples =
+    "Examples:\n"
+    "  # Speedup and cost at 1 to 16 replicas, from a profile measured by the trainer\n"
+    "  kftrain-trainer --model mnist-cnn --benchmark 20 --profile-out profile.json\n"
+    "  kftrain estimate -f examples/mnist-ddp.yaml --profile profile.json --workers 1,2,4,8,16\n"
+    "  # On A100 nodes with a 100 Gbps network, as JSON (or -o yaml)\n"
+    "  kftrain estimate -f job.yaml --profile profile.json --gpu a100 --network 100Gbps -o json\n"
+    "  # The cheapest size that finishes within two hours\n"
+    "  kftrain estimate -f job.yaml --profile profile.json --deadline 2h\n"
+    "  # The fastest size within $50\n"
+    "  kftrain estimate -f job.yaml --profile profile.json --budget 50\n"
+    "  # With a profile measured at 2 ranks too: 2 replicas use its measured step\n"
+    "  kftrain estimate -f job.yaml --profile profile.json --profile profile-2ranks.json\n"
+    "  # Three profiles of one size, on a machine whose speed varies: each figure's median\n"
+    "  kftrain estimate -f job.yaml --profile p1.json --profile p2.json --profile p3.json\n\n"
+    "Without --profile, a built-in profile computed from the model's FLOPs and an assumed\n"
+    "device speed is used, and the output says so. Every default is printed under the table.";
+
+// Parse a replica count: a whole number from 1 to 100000.
+std::optional<int> parse_count(const std::string& text) {
+    char* end = nullptr;
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || value < 1 || value > 100000) {
+        return std::nullopt;
+    }
+    return static_cast<int>(value);
+}
+
+util::Result<std::vector<int>> parse_workers(const std::string& text) {
+    std::vector<int> workers;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const auto count = parse_count(item);
+        if (!count) {
+            return util::error(fmt::format(
+                "--workers: must be a comma-separated list of replica counts from 1 to 100000 "
+                "(got {})",
+                text));
+        }
+        workers.push_back(*count);
+    }
+    return workers;
+}
+
+// Parse an optional flag with parse; unset when the text is empty.
+template <typename Parse>
+util::Result<std::optional<double>> optional_flag(const std::string& flag, const std::string& text,
+                                                  Parse parse, const char* expected) {
+    if (text.empty()) {
+        return std::optional<double>();
+    }
+    const auto value = parse(text);
+    if (!value) {
+        return util::error(fmt::format("{}: must be {} (got {})", flag, expected, text));
+    }
+    return std::optional<double>(*value);
+}
+
+util::Status parse_goal(const EstimateOptions& o, EstimateRequest& r) {
+    if (!o.deadline.empty() && !o.budget.empty()) {
+        return util::error(
+            fmt::format("--budget: give --deadline or --budget, not both (got {})", o.budget));
+    }
+    auto deadline = optional_flag("--deadline", o.deadline, estimate::parse_duration,
+                                  "a duration such as 2h, 90m or 1h30m");
+    auto budget =
+        optional_flag("--budget", o.budget, estimate::parse_money, "an amount such as 50 or 12.50");
+    for (const auto* parsed : {&deadline, &budget}) {
+        if (!parsed->ok()) {
+            return util::error(parsed->error());
+        }
+    }
+    if (deadline.value()) {
+        r.goal = estimate::Goal{estimate::Goal::Kind::deadline, **deadline};
+    } else if (budget.value()) {
+        r.goal = estimate::Goal{estimate::Goal::Kind::budget, **budget};
+    }
+    return util::ok_status();
+}
+
+// The flag that set the goal, for messages.
+struct GoalFlag {
+    const char* name;
+    std::string value;
+};
+
+// Parse the flags of estimate; errors name the flag and the value.
+util::Result<EstimateRequest> parse_request(const EstimateOptions& o) {
+    EstimateRequest r;
+    estimate::PlanFlags& f = r.flags;
+    if (!o.workers.empty()) {
+        auto workers = parse_workers(o.workers);
+        if (!workers) {
+            return util::error(workers.error());
+        }
+        f.workers = *workers;
+    }
+    f.gpu = o.gpu;
+    auto network = optional_flag("--network", o.network, estimate::parse_bandwidth,
+                                 "a bandwidth such as 100Gbps or 10GB/s");
+    auto intra = optional_flag("--intra-node-network", o.intra_node_network,
+                               estimate::parse_bandwidth, "a bandwidth such as 600GB/s or 100Gbps");
+    auto latency = optional_flag("--latency", o.latency, estimate::parse_latency,
+                                 "a time such as 30us or 0.5ms");
+    auto overhead = optional_flag("--overhead", o.overhead, estimate::parse_duration,
+                                  "a duration such as 90s or 5m");
+    auto per_node = optional_flag("--replicas-per-node", o.replicas_per_node, parse_count,
+                                  "a whole number >= 1");
+    for (const auto* parsed : {&network, &intra, &latency, &overhead, &per_node}) {
+        if (!parsed->ok()) {
+            return util::error(parsed->error());
+        }
+    }
+    f.network_bytes_per_s = *network;
+    f.intra_node_bytes_per_s = *intra;
+    f.latency_s = *latency;
+    f.startup_s = *overhead;
+    if (per_node.value()) {
+        f.replicas_per_node = static_cast<int>(**per_node);
+    }
+    if (auto goal = parse_goal(o, r); !goal) {
+        return util::error(goal.error());
+    }
+    return r;
+}
+
+}  // namespace
+
+void setup_estimate(CLI::App& app, Context& ctx) {
+    auto o = std::make_shared<EstimateOptions>();
+    auto* sub = app.add_subcommand(
+        "estimate", "Estimate time, speedup and cost of a job over numbers of replicas");
+    sub->footer(k_estimate_examples);
+    job::add_job_file_flags(*sub, o->job);
+    sub->add_option("--profile", o->profiles,
+                    "Profile measured by `kftrain-trainer --benchmark STEPS --profile-out FILE`; "
+                    "repeat it with profiles at other world sizes, each size measured uses its "
+                    "own step, and with repeats at one size, whose median figures are used "
+                    "(default: a built-in profile computed from the model's FLOPs)")
+        ->allow_extra_args(false);
+    sub->add_option("--workers", o->workers,
+                    "Replica counts to compare, e.g. 1,2,4,8,16 (default: those and the job "
+                    "file's replicas)");
+    sub->add_option("--gpu", o->gpu,
+                    "GPU type to price and, without --profile, to time (a100, h100, l4, t4, "
+                    "v100 or one in --prices); needed when resources.gpus > 0");
+    sub->add_option("--network", o->network,
+                    "Bandwidth between nodes, e.g. 100Gbps (default: the GPU type's in the "
+                    "prices, else 10Gbps)");
+    sub->add_option("--intra-node-network", o->intra_node_network,
+                    "Bandwidth between replicas of one node, e.g. 600GB/s (default: measured "
+                    "by a profile at 2+ replicas, else the prices', else a default)");
+    sub->add_option("--latency", o->latency, "Latency of one all-reduce hop (default: 30us)");
+    sub->add_option("--replicas-per-node", o->replicas_per_node,
+                    "Replicas that share a node (default: GPUs per node / GPUs per replica; "
+                    "1 for CPU replicas; all with --local)");
+    sub->add_option("--overhead", o->overhead,
+                    "Start-up time of the job: scheduling, image pull, rendezvous (default: "
+                    "60s; 5s with --local)");
+    sub->add_option("--prices", o->prices,
+                    "Price catalog (default: $KFTRAIN_PRICES, else the built-in "
+                    "examples/prices.yaml)");
+    sub->add_option("--deadline", o->deadline,
+                    "Choose the cheapest size that finishes within this time, e.g. 2h");
+    sub->add_option("--budget", o->budget,
+                    "Choose the fastest size that costs at most this many dollars, e.g. 50");
+    sub->add_option("-o,--output", o->output, view::output_flag_help(view::k_table_formats));
+    run_when_parsed(*sub, o, ctx);
+}
+
+util::Status EstimateOptions::complete(const Context& ctx) {
+    auto loaded = job::load_job(job, ctx.global);
+    if (!loaded) {
+        return loaded.error_value();
+    }
+    spec = std::move(*loaded);
+    return util::ok_status();
+}
+
+util::Status EstimateOptions::validate() {
+    auto parsed = parse_request(*this);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    request = std::move(*parsed);
+    for (const auto& profile : profiles) {
+        if (auto refused = job::refuse_stdin("--profile", profile); !refused) {
+            return refused;
+        }
+    }
+    if (auto refused = job::refuse_stdin("--prices", prices); !refused) {
+        return refused;
+    }
+    auto chosen = view::parse_output_format(output, view::k_table_formats);
+    if (!chosen) {
+        return chosen.error_value();
+    }
+    format = *chosen;
+    return util::ok_status();
+}
+
+int EstimateOptions::run(Context& ctx) const {
+    estimate::PlanFlags flags = request.flags;
+    flags.local = ctx.global.local || spec.backend == "local";
+    const bool deadline_goal = request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
+    const GoalFlag goal_flag =
+        deadline_goal ? GoalFlag{"--deadline", deadline} : GoalFlag{"--budget", budget};
+    auto report = cost::build_report(spec, flags, request.goal, {profiles, prices}, goal_flag.name);
+    if (!report) {
+        return report_error(ctx, report.error(), k_exit_bad_input);
+    }
+    if (format == view::OutputFormat::Table) {
+        ctx.out << estimate::format_table(*report);
+    } else {
+        view::print_data(ctx.out, estimate::report_to_json(*report), format);
+    }
+    if (report->goal && !report->choice) {
+        return report_error(ctx,
+                            fmt::format("{}: {} (got {})", goal_flag.name,
+                                        estimate::unmet_goal_message(*report), goal_flag.value),
+                            k_exit_bad_input);
+    }
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli

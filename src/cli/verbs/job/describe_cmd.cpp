@@ -1,0 +1,63 @@
+#include "cli/verbs/job/describe_cmd.h"
+
+#include <memory>
+
+#include "cli/backend_select.h"
+#include "cli/exit_codes.h"
+#include "cli/job/names.h"
+#include "cli/verb.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_describe_examples =
+    "Examples:\n"
+    "  # Why is it pending or failing: replicas, conditions, events (newest last)\n"
+    "  kftrain describe mnist-ddp -n ml-training\n"
+    "  # The same as data for scripts: the status -o json document with conditions and events\n"
+    "  kftrain describe mnist-ddp -o json";
+
+}  // namespace
+
+void setup_describe(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<DescribeOptions>();
+    auto* sub = app.add_subcommand("describe", "Explain a job: replicas, conditions and events");
+    sub->footer(k_describe_examples);
+    sub->add_option("job", options->job, "Name of the job")->required();
+    sub->add_option("-o,--output", options->output,
+                    view::output_flag_help(view::k_describe_formats, true));
+    run_when_parsed(*sub, options, ctx);
+}
+
+util::Status DescribeOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
+}
+
+util::Status DescribeOptions::validate() {
+    if (auto named = job::check_object_name("job name", job); !named) {
+        return named;
+    }
+    auto parsed = view::parse_optional_output_format(output, view::k_describe_formats);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    format = *parsed;
+    return util::ok_status();
+}
+
+int DescribeOptions::run(Context& ctx) const {
+    auto backend = make_backend(ctx, "", namespace_);
+    auto described = backend->describe(job);
+    if (!described) {
+        return report_error(ctx, described.error(), described.error_code(k_exit_cluster));
+    }
+    if (format) {
+        view::print_data(ctx.out, described->data, *format);
+    } else {
+        ctx.out << described->text;
+    }
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli

@@ -1,0 +1,162 @@
+#include "cli/verbs/job/submit_cmd.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <memory>
+
+#include "cli/backend_select.h"
+#include "cli/exit_codes.h"
+#include "cli/flags.h"
+#include "cli/job/follow.h"
+#include "cli/job/interrupt.h"
+#include "cli/verb.h"
+#include "cli/verbs/job/wait_cmd.h"
+#include "cli/view/manifest_text.h"
+#include "manifest/credentials.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_submit_examples =
+    "Examples:\n"
+    "  # Submit to the namespace ml-training of the context prod\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml -n ml-training --context prod\n"
+    "  # Print exactly what would be applied; runs no kubectl\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml --dry-run\n"
+    "  # Wait in the Kueue LocalQueue team-a at priority high; kftrain status shows its place\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml --queue team-a --priority-class high\n"
+    "  # Let the API server and the operator's webhook check it, creating nothing\n"
+    "  kftrain submit -f examples/mnist-ddp.yaml --dry-run=server\n"
+    "  # Run it on this machine, streaming the logs; the exit code is the job's result\n"
+    "  kftrain submit -f examples/mnist-local.yaml --local --follow\n"
+    "  # The same in a script's log: every progress line, no line updated in place\n"
+    "  kftrain submit -f examples/mnist-local.yaml --local --follow --no-progress\n"
+    "  # Locally, give the replicas a variable the job takes from a Secret on the cluster\n"
+    "  kftrain submit -f examples/mnist-local.yaml --local --env-from-shell MLFLOW_TRACKING_TOKEN";
+
+// Return whether name can name an environment variable: [A-Za-z_][A-Za-z0-9_]*.
+bool is_variable_name(const std::string& name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+        return false;
+    }
+    for (char c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+void setup_submit(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<SubmitOptions>();
+    auto* sub = app.add_subcommand("submit", "Submit a job to the cluster (kubectl apply)");
+    sub->footer(k_submit_examples);
+    job::add_job_input_flags(*sub, options->job);
+    job::add_queue_flags(*sub, options->job);
+    auto* dry_run = sub->add_option("--dry-run", options->dry_run,
+                                    "client (or no value): print what would be applied and run "
+                                    "nothing; server: let the API server check it, create nothing")
+                        ->expected(0, 1);
+    sub->add_flag("--replace", options->replace,
+                  "Local: stop and replace a running job of the same name");
+    sub->add_option("--env-from-shell", options->env_from_shell,
+                    "Local: pass this variable of your shell to every replica (repeat or "
+                    "comma-separate), e.g. one the job takes from a Secret on the cluster; "
+                    "replicas get no other shell variable than PATH, HOME, USER, LANG, LC_*, TZ, "
+                    "TMPDIR and a few the trainer reads")
+        ->delimiter(',')
+        ->type_name("NAME");
+    sub->add_flag("--follow", options->follow,
+                  "Stream the replicas' logs until the job ends; exit 0 if it "
+                  "Succeeded, 1 if it Failed");
+    sub->add_flag("--wait", options->wait,
+                  "Wait until the job ends: exit 0 if it Succeeded, 1 if it Failed")
+        ->excludes("--follow");
+    sub->add_flag("--stop-on-interrupt", options->stop_on_interrupt,
+                  "With --follow: Ctrl-C stops the job too (by default only the following)");
+    sub->add_flag("--no-progress", options->no_progress,
+                  "With --follow on a terminal: print every progress line instead of one live "
+                  "line per replica group updated in place");
+    cost::add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
+    // --dry-run alone (no value) means client; CLI11 tells that only through the option.
+    sub->callback([options, dry_run, &ctx] {
+        if (dry_run->count() > 0 && (dry_run->results().empty() || dry_run->results()[0].empty())) {
+            options->dry_run = "client";
+        }
+        ctx.exit_code = run_verb(*options, ctx);
+    });
+}
+
+util::Status SubmitOptions::complete(const Context& ctx) {
+    auto loaded = job::load_and_render(job, ctx.global);
+    if (!loaded) {
+        return loaded.error_value();
+    }
+    rendered = std::move(*loaded);
+    namespace_ = rendered.spec.namespace_;
+    return util::ok_status();
+}
+
+util::Status SubmitOptions::validate() {
+    auto parsed = parse_dry_run(dry_run);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    dry = *parsed;
+    if (dry != job::DryRun::None && (wait || follow)) {
+        return util::error(fmt::format("{}: a dry run creates no job to {} (drop --dry-run or {})",
+                                       wait ? "--wait" : "--follow", wait ? "wait for" : "follow",
+                                       wait ? "--wait" : "--follow"));
+    }
+    for (const auto& name : env_from_shell) {
+        if (!is_variable_name(name)) {
+            return util::error(fmt::format(
+                "--env-from-shell: must be a variable name: letters, digits and _ (got {})", name));
+        }
+    }
+    if (stop_on_interrupt && !follow) {
+        return util::error("--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)");
+    }
+    return cost::validate_cost_guard(cost);  // estimate feature: --max-cost
+}
+
+int SubmitOptions::run(Context& ctx) const {
+    manifest::print_credential_warnings(rendered.spec, ctx.err);
+    // Estimate feature: refuse a job over --max-cost before anything is printed or applied.
+    if (int refused = cost::check_cost_guard(cost, rendered.spec, ctx); refused != k_exit_ok) {
+        return refused;
+    }
+    if (dry == job::DryRun::Client) {
+        ctx.out << view::format_manifest(rendered.manifest, view::OutputFormat::Yaml);
+        return k_exit_ok;
+    }
+    job::SubmitFlags flags;
+    flags.dry_run = dry;
+    flags.replace = replace;
+    flags.env_from_shell = env_from_shell;
+    auto backend = make_backend(ctx, rendered.spec.backend, namespace_);
+    if (follow && backend->name() == "local") {
+        job::catch_interrupts();  // a Ctrl-C from here on is handled after the start
+    }
+    auto submitted = backend->submit(rendered, flags);
+    if (!submitted) {
+        return report_error(ctx, submitted.error(), submitted.error_code(k_exit_cluster));
+    }
+    ctx.out << *submitted << "\n";
+    if (dry != job::DryRun::None) {
+        return k_exit_ok;
+    }
+    if (wait) {
+        return wait_for_job(*backend, rendered.spec.name, WaitPlan{}, ctx);
+    }
+    if (follow) {
+        return job::follow_job(*backend, rendered.spec.name, rendered.spec.replicas,
+                               {stop_on_interrupt, no_progress}, ctx);
+    }
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli

@@ -1,0 +1,195 @@
+#include "cli/verbs/job/wait_cmd.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "cli/backend_select.h"
+#include "cli/exit_codes.h"
+#include "cli/flags.h"
+#include "cli/job/names.h"
+#include "cli/verb.h"
+#include "cli/view/status_view.h"
+#include "util/time_text.h"
+
+namespace kftrain::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* k_wait_examples =
+    "Examples:\n"
+    "  # Wait until the job succeeds; exit 1 as soon as it fails\n"
+    "  kftrain wait mnist-ddp -n ml-training\n"
+    "  # Give up after two hours (exit 5)\n"
+    "  kftrain wait mnist-ddp --timeout 2h\n"
+    "  # Wait until its pods run, then follow the logs\n"
+    "  kftrain wait mnist-ddp --for running && kftrain logs mnist-ddp -f\n"
+    "  # Wait until Kueue admits the queued job (kftrain submit --queue)\n"
+    "  kftrain wait mnist-ddp --for admitted --timeout 1h\n\n"
+    "Exit codes: 0 the condition holds, 1 the job failed, 3 not found, 4 cluster error,\n"
+    "5 timed out.";
+
+const char* condition_name(job::WaitFor condition) {
+    switch (condition) {
+        case job::WaitFor::Created:
+            return "created";
+        case job::WaitFor::Running:
+            return "running";
+        case job::WaitFor::Succeeded:
+            return "succeeded";
+        case job::WaitFor::Suspended:
+            return "suspended";
+        case job::WaitFor::Admitted:
+            return "admitted";
+    }
+    return "?";
+}
+
+// Print what changed since the last look: the state and new diagnosis lines.
+void print_changes(Context& ctx, const job::JobStatus& status, std::string& last_state,
+                   std::set<std::string>& shown) {
+    std::string state = view::format_state(status);
+    if (state != last_state) {
+        ctx.out << fmt::format("{}: {}", job::job_ref(status.kind, status.name), state)
+                << std::endl;
+        last_state = state;
+    }
+    for (const auto& line : status.diagnosis) {
+        if (shown.insert(line).second) {
+            ctx.out << "  " << line << std::endl;
+        }
+    }
+}
+
+// "0.3s" below a minute, "2h0m" above.
+std::string timeout_label(double seconds) {
+    return seconds < 60 ? fmt::format("{:g}s", seconds) : util::format_duration(seconds);
+}
+
+int finish(Context& ctx, const std::string& job, job::WaitVerdict verdict,
+           const job::JobStatus& status, job::WaitFor condition) {
+    if (verdict == job::WaitVerdict::Met) {
+        return k_exit_ok;
+    }
+    if (verdict == job::WaitVerdict::Failed) {
+        return report_error(ctx,
+                            fmt::format("{} failed: {}", job::job_ref(status.kind, job),
+                                        view::format_state(status)),
+                            k_exit_job_failed);
+    }
+    return report_error(
+        ctx,
+        fmt::format("{} ended {} and can no longer be {}", job::job_ref(status.kind, job),
+                    job::phase_name(status.phase), condition_name(condition)),
+        k_exit_job_failed);
+}
+
+// Report the timeout with the job's last state seen, if any look answered in time.
+int report_timeout(Context& ctx, const std::string& job, const WaitPlan& plan,
+                   const std::optional<job::JobStatus>& last) {
+    std::string what = last ? job::job_ref(last->kind, job) : job;
+    std::string state = last ? fmt::format("it is {}", job::phase_name(last->phase))
+                             : "the cluster had not answered yet";
+    return report_error(
+        ctx,
+        fmt::format("timed out after {} waiting for {} to be {} ({})",
+                    timeout_label(plan.timeout_s), what, condition_name(plan.condition), state),
+        k_exit_timeout);
+}
+
+}  // namespace
+
+void setup_wait(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<WaitOptions>();
+    auto* sub = app.add_subcommand("wait", "Wait until a job succeeds (or runs, or is created)");
+    sub->footer(k_wait_examples);
+    sub->add_option("job", options->job, "Name of the job")->required();
+    sub->add_option("--for", options->condition,
+                    "What to wait for: succeeded, running, created, suspended or admitted (by "
+                    "its Kueue queue; a queued job waits for running too)")
+        ->default_str("succeeded");
+    sub->add_option("--timeout", options->timeout, "Give up after this long (2h, 30m; 0: never)")
+        ->default_str("0");
+    sub->add_option("--interval", options->interval, "How often to look at the job")
+        ->default_str("5s");
+    run_when_parsed(*sub, options, ctx);
+}
+
+util::Status WaitOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
+}
+
+util::Status WaitOptions::validate() {
+    if (auto named = job::check_object_name("job name", job); !named) {
+        return named;
+    }
+    auto wanted = job::parse_wait_for(condition);
+    if (!wanted) {
+        return util::error(fmt::format(
+            "--for: must be succeeded, running, created, suspended or admitted (got {})",
+            condition));
+    }
+    auto limit = util::parse_duration(timeout);
+    if (!limit) {
+        return util::error(
+            fmt::format("--timeout: not a duration such as 30m or 2h (got {})", timeout));
+    }
+    auto every = parse_interval("--interval", interval, "5s");
+    if (!every) {
+        return every.error_value();
+    }
+    plan = WaitPlan{*wanted, *limit, *every};
+    return util::ok_status();
+}
+
+int WaitOptions::run(Context& ctx) const {
+    // --timeout is a promise on the wall clock: no kubectl call runs past it.
+    std::optional<Clock::time_point> give_up_at;
+    if (plan.timeout_s > 0) {
+        give_up_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(plan.timeout_s));
+    }
+    auto backend = make_backend(ctx, "", namespace_, give_up_at);
+    return wait_for_job(*backend, job, plan, ctx, give_up_at);
+}
+
+int wait_for_job(job::Backend& backend, const std::string& job, const WaitPlan& plan, Context& ctx,
+                 std::optional<Clock::time_point> give_up_at) {
+    auto deadline =
+        give_up_at.value_or(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(plan.timeout_s)));
+    std::string last_state;
+    std::set<std::string> shown;
+    std::optional<job::JobStatus> last;
+    while (true) {
+        auto status = backend.status_without_progress(job);  // wait prints no progress
+        const bool late = plan.timeout_s > 0 && Clock::now() >= deadline;
+        if (!status && late) {  // the look itself ran out of time: kubectl was stopped
+            return report_timeout(ctx, job, plan, last);
+        }
+        if (!status) {
+            return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
+        }
+        print_changes(ctx, *status, last_state, shown);
+        job::WaitVerdict verdict = job::judge_wait(plan.condition, *status);
+        if (verdict != job::WaitVerdict::Pending) {
+            return finish(ctx, job, verdict, *status, plan.condition);
+        }
+        last = *status;
+        if (late) {
+            return report_timeout(ctx, job, plan, last);
+        }
+        auto pause = std::chrono::duration<double>(plan.interval_s);
+        if (plan.timeout_s > 0) {
+            pause = std::min<std::chrono::duration<double>>(pause, deadline - Clock::now());
+        }
+        std::this_thread::sleep_for(pause);
+    }
+}
+
+}  // namespace kftrain::cli

@@ -1,0 +1,281 @@
+#include "cli/verbs/tune_cmd.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <memory>
+
+#include "cli/backend_select.h"
+#include "cli/exit_codes.h"
+#include "cli/flags.h"
+#include "cli/job/names.h"
+#include "cli/verb.h"
+#include "cli/view/manifest_text.h"
+#include "cli/view/search_view.h"
+#include "cli/view/status_json.h"
+#include "tune/experiment.h"
+#include "tune/katib_checks.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_tune_examples =
+    "Examples:\n"
+    "  # Print the Katib Experiment that searches lr and momentum; runs nothing\n"
+    "  kftrain tune -f examples/mnist-ddp.yaml --param lr=0.001:0.1:log --param "
+    "momentum=0.5:0.95 --dry-run\n"
+    "  # Search on the cluster: 12 trials, 3 at a time, until accuracy reaches 0.99\n"
+    "  kftrain tune -f examples/mnist-ddp.yaml --param lr=0.001:0.1:log --param "
+    "batchSize=32,64,128 --objective accuracy:maximize --goal 0.99 --max-trials 12 --parallel 3\n"
+    "  # The same search here, trials as local jobs (random or grid)\n"
+    "  kftrain tune -f examples/mnist-tune-local.yaml --local\n"
+    "  # Trials, their values and objective, the best marked\n"
+    "  kftrain tune status mnist-tune\n"
+    "  # One trial's logs; then remove the search and its trials\n"
+    "  kftrain tune logs mnist-tune --trial 3\n"
+    "  kftrain tune delete mnist-tune";
+
+void add_tune_flags(CLI::App& sub, kftrain::tune::TuneFlags& flags) {
+    sub.add_option("--param", flags.params,
+                   "A trainer setting to search and its space: NAME=MIN:MAX[:log][:step=S] or "
+                   "NAME=A,B,C (overrides tune.params.NAME); repeat for more")
+        ->allow_extra_args(false);
+    sub.add_option("--objective", flags.objective,
+                   "metric[:maximize|minimize] of the held-out evaluation: accuracy (maximized) "
+                   "or loss (minimized) (overrides tune.objective)");
+    sub.add_option("--goal", flags.goal,
+                   "Stop the search when a trial reaches this value (overrides tune.goal)");
+    sub.add_option(
+        "--max-trials", flags.max_trials,
+        "Trials to run at most (overrides tune.maxTrials; default 12, or a grid's points "
+        "if fewer)");
+    sub.add_option(
+        "--parallel", flags.parallel,
+        "Trials running at once (overrides tune.parallel; default 3, or --max-trials if fewer)");
+    sub.add_option(
+        "--max-failed-trials", flags.max_failed_trials,
+        "Failed trials that stop the search (overrides tune.maxFailedTrials; default 3, or "
+        "--max-trials if fewer)");
+    sub.add_option("--algorithm", flags.algorithm,
+                   "random, grid, bayesianoptimization or tpe (overrides tune.algorithm; default "
+                   "random; locally random or grid)");
+    sub.add_option("--name", flags.name,
+                   "Name of the search (overrides tune.name; default the job's name)");
+}
+
+// Run a subverb of tune once parsed. The subverbs reach the global flags through tune (CLI11's
+// fallthrough), which would also hand them tune's own flags, unread: `tune delete NAME
+// --dry-run` deleted the search. Such a flag is an error, and the subverb does not run.
+template <class Options>
+void run_tune_subverb(CLI::App& sub, const CLI::App& tune, std::shared_ptr<Options> options,
+                      Context& ctx) {
+    sub.callback([&sub, &tune, options, &ctx] {
+        for (const CLI::Option* option : tune.get_options()) {
+            if (option->count() > 0) {
+                ctx.exit_code = report_error(
+                    ctx,
+                    fmt::format("tune {}: {} is a flag of tune itself (starting a search), not "
+                                "of tune {}; nothing was done",
+                                sub.get_name(), option->get_name(), sub.get_name()),
+                    k_exit_bad_input);
+                return;
+            }
+        }
+        ctx.exit_code = run_verb(*options, ctx);
+    });
+}
+
+void setup_tune_status(CLI::App& tune, Context& ctx) {
+    auto options = std::make_shared<TuneStatusOptions>();
+    auto* sub = tune.add_subcommand("status", "Show a search's trials, their values and the best");
+    sub->add_option("name", options->name, "Name of the search")->required();
+    sub->add_option("-o,--output", options->output, "Output format: table, wide, json or yaml");
+    run_tune_subverb(*sub, tune, options, ctx);
+}
+
+void setup_tune_logs(CLI::App& tune, Context& ctx) {
+    auto options = std::make_shared<TuneLogsOptions>();
+    auto* sub = tune.add_subcommand("logs", "Print the logs of one trial's replicas");
+    sub->add_option("name", options->name, "Name of the search")->required();
+    sub->add_option("--trial", options->trial,
+                    "The trial: its number in `tune status` (1, 2, ...) or its name")
+        ->required();
+    add_log_flags(*sub, options->logs);
+    run_tune_subverb(*sub, tune, options, ctx);
+}
+
+void setup_tune_delete(CLI::App& tune, Context& ctx) {
+    auto options = std::make_shared<TuneDeleteOptions>();
+    auto* sub = tune.add_subcommand("delete", "Delete a search and its trials' jobs");
+    sub->add_option("name", options->name, "Name of the search")->required();
+    run_tune_subverb(*sub, tune, options, ctx);
+}
+
+}  // namespace
+
+void setup_tune(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<TuneOptions>();
+    auto* sub = app.add_subcommand(
+        "tune", "Search hyperparameters: a Katib Experiment on the cluster, or trials here");
+    sub->footer(k_tune_examples);
+    sub->require_subcommand(0, 1);
+    job::add_job_input_flags(*sub, options->job);
+    job::add_queue_flags(*sub, options->job);
+    sub->get_option("--file")->required(false);  // status, logs and delete take none
+    add_tune_flags(*sub, options->flags);
+    auto* dry_run = sub->add_option("--dry-run", options->dry_run,
+                                    "client (or no value): print the Experiment and run nothing; "
+                                    "server: let the API server and Katib's webhook check it")
+                        ->expected(0, 1);
+    setup_tune_status(*sub, ctx);
+    setup_tune_logs(*sub, ctx);
+    setup_tune_delete(*sub, ctx);
+    sub->callback([sub, options, dry_run, &ctx] {
+        if (!sub->get_subcommands().empty()) {
+            return;  // status, logs or delete ran
+        }
+        if (dry_run->count() > 0 && (dry_run->results().empty() || dry_run->results()[0].empty())) {
+            options->dry_run = "client";
+        }
+        if (options->job.file.empty()) {
+            ctx.exit_code = report_error(
+                ctx,
+                "tune: -f/--file is required to start a search (or give status, logs or "
+                "delete)",
+                k_exit_bad_input);
+            return;
+        }
+        ctx.exit_code = run_verb(*options, ctx);
+    });
+}
+
+util::Status TuneOptions::complete(const Context& ctx) {
+    auto loaded = job::load_job(job, ctx.global);
+    if (!loaded) {
+        return loaded.error_value();
+    }
+    auto spec = kftrain::tune::build_tune_spec(*loaded, flags);
+    if (!spec) {
+        return spec.error_value();
+    }
+    auto tmpl = job::job_template(job, loaded->kind);
+    if (!tmpl) {
+        return tmpl.error_value();
+    }
+    auto experiment = kftrain::tune::render_experiment(*loaded, *spec, *tmpl);
+    if (!experiment) {
+        return experiment.error_value();
+    }
+    request.job = std::move(*loaded);
+    request.spec = std::move(*spec);
+    request.job_template = std::move(*tmpl);
+    request.experiment = *experiment;
+    return util::ok_status();
+}
+
+util::Status TuneOptions::validate() {
+    auto parsed = parse_dry_run(dry_run);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    request.dry_run = *parsed;
+    if (auto checked = kftrain::tune::check_tune_spec(request.spec); !checked) {
+        return checked;
+    }
+    return kftrain::tune::check_experiment(request.experiment);
+}
+
+int TuneOptions::run(Context& ctx) const {
+    if (request.dry_run == job::DryRun::Client) {
+        ctx.out << view::format_manifest(request.experiment, view::OutputFormat::Yaml);
+        return k_exit_ok;
+    }
+    auto backend = make_search_backend(ctx, request.job.backend, request.job.namespace_);
+    return backend->start(request, ctx);
+}
+
+util::Status TuneStatusOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
+}
+
+util::Status TuneStatusOptions::validate() {
+    if (auto named = job::check_object_name("search name", name); !named) {
+        return named;
+    }
+    auto parsed = view::parse_output_format(output, view::k_job_formats);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    format = *parsed;
+    return util::ok_status();
+}
+
+int TuneStatusOptions::run(Context& ctx) const {
+    auto backend = make_search_backend(ctx, "", namespace_);
+    auto status = backend->status(name);
+    if (!status) {
+        return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
+    }
+    view::print_search(ctx.out, *status, format, std::time(nullptr));
+    // As wait: 0 while it runs and when it Succeeded, 1 when it Failed or was interrupted.
+    const bool ended_badly = status->phase == "Failed" || status->phase == "Interrupted";
+    return ended_badly ? k_exit_job_failed : k_exit_ok;
+}
+
+util::Status TuneLogsOptions::complete(const Context& ctx) {
+    return logs.complete(ctx);
+}
+
+util::Status TuneLogsOptions::validate() {
+    if (auto named = job::check_object_name("search name", name); !named) {
+        return named;
+    }
+    const bool number =
+        !trial.empty() && trial.find_first_not_of("0123456789") == std::string::npos;
+    if (!number) {
+        if (auto named = job::check_object_name("--trial", trial); !named) {
+            return named;
+        }
+    }
+    return logs.validate_flags();
+}
+
+int TuneLogsOptions::run(Context& ctx) {
+    auto backend = make_search_backend(ctx, "", logs.namespace_);
+    auto job_name = backend->trial_job(name, trial);
+    if (!job_name) {
+        return report_error(ctx, job_name.error(), job_name.error_code(k_exit_cluster));
+    }
+    logs.job = *job_name;
+    if (backend->name() == "local") {
+        ctx.global.local = true;  // the trial's job is a local job
+    }
+    return logs.run(ctx);
+}
+
+util::Status TuneDeleteOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
+}
+
+util::Status TuneDeleteOptions::validate() const {
+    return job::check_object_name("search name", name);
+}
+
+int TuneDeleteOptions::run(Context& ctx) const {
+    auto backend = make_search_backend(ctx, "", namespace_);
+    auto removed = backend->remove(name);
+    if (!removed) {
+        return report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
+    }
+    if (backend->name() == "local") {
+        ctx.out << fmt::format("search {} deleted, with its trials' jobs\n", name);
+    } else {
+        ctx.out << fmt::format(
+            "experiment.kubeflow.org/{} deleted; Katib deletes its trials and their jobs\n", name);
+    }
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli

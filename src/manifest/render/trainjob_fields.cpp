@@ -1,0 +1,95 @@
+#include "manifest/render/trainjob_fields.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+
+namespace kftrain::manifest {
+namespace {
+
+// Return whether the job file (or a flag) sets path, so defaults are never refused.
+bool given(const JobSpec& spec, const std::string& path) {
+    if (spec.source.lines.count(path) > 0) {
+        return true;
+    }
+    for (const auto& [flagged, flag] : spec.source.from_flags) {
+        if (flagged == path || flagged.rfind(path + ".", 0) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A job-file key a TrainJob has no place for, and why.
+struct Unsupported {
+    std::string path;
+    std::function<bool(const JobSpec&)> set;
+    std::string why;
+};
+
+const std::vector<Unsupported>& unsupported_keys() {
+    static const std::vector<Unsupported> k_keys = {
+        {"elasticPolicy", [](const JobSpec& s) { return s.elastic_policy.has_value(); },
+         "Trainer v2 has no elastic training"},
+        {"restartPolicy", [](const JobSpec& s) { return given(s, "restartPolicy"); },
+         "a TrainJob's pods restart as its runtime's JobSet says (failurePolicy)"},
+        {"imagePullPolicy", [](const JobSpec& s) { return given(s, "imagePullPolicy"); },
+         "a TrainJob's trainer has no imagePullPolicy and runtimePatches cannot set it; the "
+         "runtime's container does"},
+        {"priorityClassName", [](const JobSpec& s) { return !s.priority_class_name.empty(); },
+         "runtimePatches cannot set a pod's priorityClassName in Trainer v2.3; the runtime, or "
+         "Kueue's priority class, does"},
+        {"runPolicy.backoffLimit",
+         [](const JobSpec& s) { return s.run_policy.backoff_limit.has_value(); },
+         "a TrainJob's restarts are its runtime's failurePolicy.maxRestarts"},
+        {"runPolicy.ttlSecondsAfterFinished",
+         [](const JobSpec& s) { return s.run_policy.ttl_seconds_after_finished.has_value(); },
+         "a TrainJob has no TTL of its own; its runtime's JobSet sets one"},
+        {"runPolicy.cleanPodPolicy",
+         [](const JobSpec& s) { return !s.run_policy.clean_pod_policy.empty(); },
+         "a TrainJob's pods are kept or removed by its runtime's JobSet"},
+        {"runPolicy.schedulingPolicy",
+         [](const JobSpec& s) {
+             const SchedulingPolicy& p = s.run_policy.scheduling;
+             return p.min_available || !p.queue.empty() || !p.priority_class.empty();
+         },
+         "Trainer v2 gang-schedules through its runtime's podGroupPolicy and queues through "
+         "Kueue (the kueue.x-k8s.io/queue-name label)"},
+        {"nprocPerNode",
+         [](const JobSpec& s) { return s.nproc_per_node == "cpu" || s.nproc_per_node == "gpu"; },
+         "a TrainJob's numProcPerNode is a number; leave nprocPerNode unset (or auto) for one "
+         "process per GPU, or per CPU of resources when there is no GPU"},
+    };
+    return k_keys;
+}
+
+}  // namespace
+
+std::vector<std::string> trainjob_unsupported_keys() {
+    std::vector<std::string> paths;
+    for (const auto& key : unsupported_keys()) {
+        paths.push_back(key.path);
+    }
+    return paths;
+}
+
+util::Status check_trainjob_fields(const JobSpec& spec) {
+    std::vector<std::string> refused;
+    for (const auto& key : unsupported_keys()) {
+        if (key.set(spec)) {
+            refused.push_back(fmt::format("{}: has no TrainJob equivalent: {}",
+                                          spec.source.locate(key.path), key.why));
+        }
+    }
+    if (refused.empty()) {
+        return util::ok_status();
+    }
+    if (refused.size() == 1) {
+        return util::error(refused.front() + " (remove it, or keep kind PyTorchJob)");
+    }
+    return util::error(fmt::format(
+        "{} job-file keys do not fit a TrainJob (remove them, or keep kind PyTorchJob):\n  {}",
+        refused.size(), fmt::join(refused, "\n  ")));
+}
+
+}  // namespace kftrain::manifest
