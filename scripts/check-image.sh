@@ -5,8 +5,12 @@
 #   - its size (podman's, in MB of 1,000,000 bytes) is at most MAX_IMAGE_MB (500 by default);
 #   - the loader finds every library and symbol the trainer needs (ldd -r, inside the image);
 #   - it runs as the non-root user 10001, which can write /data and /checkpoints;
-#   - a tiny training run works with one rank, and with two (PET_NPROC_PER_NODE=2: shared memory
-#     where the container has /dev/shm, else Gloo over 127.0.0.1);
+#   - a tiny training run works with one rank, and with two (PET_NPROC_PER_NODE=2 and no
+#     PET_NODE_RANK, as torchrun takes a single node: shared memory where the container has
+#     /dev/shm, else Gloo over 127.0.0.1);
+#   - it runs under Katib's StdOut metrics collector: the trainer started by exactly the
+#     `sh -c "... 1>/var/log/katib/metrics.log 2>&1 && echo completed > ..."` wrapper Katib's
+#     webhook gives a trial's container, its metric lines landing in the file;
 #   - the BLAS the loader brings in is OpenBLAS.
 #
 #   scripts/check-image.sh                  build and check kftrain-trainer:check
@@ -69,9 +73,7 @@ fi
 
 echo "check-image: podman build (chroot isolation)" >&2
 # A small build context: only what Dockerfile.trainer copies (build directories are huge).
-mkdir -p "$work/context"
-cp -r "$repo/CMakeLists.txt" "$repo/LICENSE" "$repo/cmake" "$repo/src" "$repo/templates" \
-    "$repo/packaging" "$repo/Dockerfile.trainer" "$work/context/"
+"$repo/scripts/image-context.sh" copy "$work/context"
 # The runtime stage starts FROM scratch (RUNTIME_BASE's default): only the build needs a base.
 podman build --isolation chroot --build-arg "BUILD_BASE=$base" \
     -f "$work/context/Dockerfile.trainer" -t "$image" "$work/context"
@@ -117,7 +119,7 @@ echo "check-image: two ranks in one container (PET_NPROC_PER_NODE=2)" >&2
 # The PET_* variables a PyTorchJob with nprocPerNode: 2 and one replica gets. chroot isolation
 # shares this machine's network: take a port that is free now.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-run --env PET_NPROC_PER_NODE=2 --env PET_NNODES=1 --env PET_NODE_RANK=0 \
+run --env PET_NPROC_PER_NODE=2 --env PET_NNODES=1 \
     --env PET_MASTER_ADDR=127.0.0.1 --env PET_MASTER_PORT="$port" "$ctr" -- \
     kftrain-trainer --dataset mnist --data-dir /data/mnist --model mlp --epochs 1 \
     --log-format json --threads 1 --checkpoint-dir /checkpoints/two >"$work/two.log" \
@@ -125,5 +127,21 @@ run --env PET_NPROC_PER_NODE=2 --env PET_NNODES=1 --env PET_NODE_RANK=0 \
 grep '"event":"finish"' "$work/two.log" | grep -q '"world_size":2' \
     || fail "no finish event with world_size 2 in the two-rank run"
 grep '"event":"finish"' "$work/two.log"
+
+echo "check-image: under Katib's StdOut metrics collector (sh -c wrapper)" >&2
+# Katib's webhook (pkg/webhook/v1beta1/pod/inject_webhook.go, wrapWorkerContainer) makes the
+# trial container's command `sh -c "<command> <args> 1>/var/log/katib/metrics.log 2>&1 &&
+# echo completed > /var/log/katib/$$$$.pid"` and mounts an emptyDir at /var/log/katib.
+mkdir -p "$work/katib"
+chown 10001 "$work/katib"
+trial="kftrain-trainer --dataset mnist --data-dir /data/mnist --model mlp --epochs 1 --threads 1"
+trial+=" --log-format json --metric-lines true"
+run --volume "$work/katib:/var/log/katib" "$ctr" -- sh -c \
+    "$trial 1>/var/log/katib/metrics.log 2>&1 && echo completed > /var/log/katib/\$\$\$\$.pid" \
+    || { cat "$work/katib/metrics.log" >&2 || true; fail "the trial under Katib's sh -c wrapper failed"; }
+grep -E '^accuracy=' "$work/katib/metrics.log" >&2 \
+    || fail "no accuracy=... metric line in Katib's metrics.log"
+ls "$work/katib"/*.pid >/dev/null 2>&1 || fail "Katib's wrapper wrote no completed .pid file"
+grep -qx completed "$work/katib"/*.pid || fail "the .pid file does not say completed"
 
 echo "check-image: ok ($image, $mb MB)" >&2

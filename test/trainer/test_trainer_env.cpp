@@ -338,3 +338,25 @@ TEST_CASE("bad PET_* values are named with the value", "[trainer][env]") {
         CHECK(env.error() == message);
     }
 }
+
+TEST_CASE("without PET_NODE_RANK a single node is node 0, as torchrun's default",
+          "[trainer][env]") {
+    // PET_NNODES 1 or unset: the one node there is, whatever else RANK says.
+    const Vars single_node[] = {
+        {{"PET_NPROC_PER_NODE", "2"}, {"PET_NNODES", "1"}, {"PET_MASTER_ADDR", "127.0.0.1"}},
+        {{"PET_NPROC_PER_NODE", "2"}, {"PET_MASTER_ADDR", "127.0.0.1"}},
+        {{"PET_NPROC_PER_NODE", "2"}, {"PET_NNODES", "1"}, {"RANK", "1"}},
+    };
+    for (const auto& vars : single_node) {
+        const auto env = parse_dist_env(env_of(vars));
+        REQUIRE(env.ok());
+        CHECK(env->node_rank == 0);
+        CHECK(env->world_size == 2);
+        CHECK(env->spawn_local == 2);
+    }
+    // A node rank given still has to be one of the nodes.
+    const auto out_of_range = parse_dist_env(
+        env_of({{"PET_NPROC_PER_NODE", "2"}, {"PET_NNODES", "1"}, {"PET_NODE_RANK", "1"}}));
+    REQUIRE_FALSE(out_of_range.ok());
+    CHECK(out_of_range.error() == "PET_NODE_RANK must be < PET_NNODES (got 1 of 1)");
+}

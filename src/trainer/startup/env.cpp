@@ -137,9 +137,14 @@ util::Result<int> parse_nnodes(const EnvLookup& env, int nproc) {
 // ranks (spawn_local) and trains none itself.
 util::Status place_by_node(const EnvLookup& env, int nproc, DistEnv& out) {
     const auto nnodes = parse_nnodes(env, nproc);
-    const auto node = parse_int(env, "PET_NODE_RANK", out.rank, 0);
+    if (!nnodes.ok()) {
+        return util::Error{nnodes.error()};
+    }
+    // Unset, the node rank is 0 on a single node, as torchrun's --node-rank defaults; on
+    // several it is v1's RANK, the replica's index, where the operator sets no PET_NODE_RANK.
+    const auto node = parse_int(env, "PET_NODE_RANK", *nnodes == 1 ? 0 : out.rank, 0);
     const auto pet_port = parse_port(env, "PET_MASTER_PORT", out.master_port);
-    for (const auto* r : {&nnodes, &node, &pet_port}) {
+    for (const auto* r : {&node, &pet_port}) {
         if (!r->ok()) {
             return util::Error{r->error()};
         }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The build context of Dockerfile.trainer, as its COPY lines take it from the repository.
+#
+#   scripts/image-context.sh copy DIR   copy exactly the paths the build stage's COPY lines name
+#                                       (and Dockerfile.trainer) into DIR
+#   scripts/image-context.sh check      copy them into a scratch directory and run there the
+#                                       cmake configure the Dockerfile runs (cpu variant): it
+#                                       fails, naming the path, when the image build needs a
+#                                       file the COPY set leaves out. Seconds, not the image's
+#                                       build: CI runs it as a test.
+# Only plain `COPY SRC... DEST` lines are read (not COPY --from=, which copies between stages).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+dockerfile=$repo/Dockerfile.trainer
+
+# Print the repository paths the Dockerfile's COPY lines take from the build context.
+copy_sources() {
+    awk '$1 == "COPY" && $2 !~ /^--/ { for (i = 2; i < NF; ++i) print $i }' "$dockerfile"
+}
+
+copy_into() {
+    local dir=$1
+    mkdir -p "$dir"
+    local path
+    while read -r path; do
+        [[ -e "$repo/$path" ]] || { echo "image-context: Dockerfile.trainer copies $path, which is not in the repository" >&2; exit 1; }
+        cp -r "$repo/$path" "$dir/"
+    done < <(copy_sources)
+    cp "$dockerfile" "$dir/"
+}
+
+# Print the -D options of the Dockerfile's `cmake -S /src` configure, as the cpu variant runs
+# it ($nccl is OFF there).
+configure_options() {
+    awk '/cmake -S \/src/, /cmake --build/' "$dockerfile" | grep -o -- '-D[A-Za-z_]*=[^ \\]*' \
+        | sed 's/\$nccl/OFF/'
+}
+
+check() {
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    copy_into "$work/src"
+    local options
+    mapfile -t options < <(configure_options)
+    [[ ${#options[@]} -gt 0 ]] || { echo "image-context: no cmake -S /src configure found in Dockerfile.trainer" >&2; exit 1; }
+    if ! cmake -S "$work/src" -B "$work/build" "${options[@]}" >"$work/configure.log" 2>&1; then
+        cat "$work/configure.log" >&2
+        echo "image-context: the image's configure (${options[*]}) fails on what" \
+            "Dockerfile.trainer copies ($(copy_sources | paste -sd ' ')): copy what the build" \
+            "needs there, or keep the trainer's build from needing it" >&2
+        exit 1
+    fi
+    echo "image-context: ok: the image's configure (${options[*]}) passes on what Dockerfile.trainer copies: $(copy_sources | paste -sd ' ')" >&2
+}
+
+case "${1:-}" in
+    copy)
+        [[ $# -eq 2 ]] || { echo "usage: scripts/image-context.sh copy DIR" >&2; exit 2; }
+        copy_into "$2"
+        ;;
+    check) check ;;
+    *)
+        echo "usage: scripts/image-context.sh copy DIR | check" >&2
+        exit 2
+        ;;
+esac
