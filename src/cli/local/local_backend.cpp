@@ -320,7 +320,16 @@ util::Result<job::JobStatus> LocalBackend::status(const std::string& job) {
 
 job::JobStatus LocalBackend::observed_status(const JobState& state,
                                              const std::vector<QueueMember>* members) {
-    job::JobStatus status = status_from_state(state, observe_job(state));
+    const Observed seen = observe_job(state);
+    if (!seen.supervisor_alive && !job::is_finished(job::parse_phase(state.phase))) {
+        // The supervisor may have saved the job's end and exited between the read of
+        // state.json and the look at its pid: read the state again before calling it lost.
+        auto again = read_job_state(state.name);
+        if (again && job::is_finished(job::parse_phase(again->phase))) {
+            return observed_status(*again, members);
+        }
+    }
+    job::JobStatus status = status_from_state(state, seen);
     if (!state.queue.empty()) {
         status.queue =
             local_queue_status(state, members != nullptr ? *members : read_queue_members());
