@@ -228,6 +228,8 @@ TEST_CASE("data put and get on a cluster copy through a helper pod that is then 
     CHECK(contains(manifest, "kind: Pod\n"));
     CHECK(contains(manifest, "restartPolicy: Never\n"));
     CHECK(contains(manifest, "activeDeadlineSeconds: 21600\n"));
+    // The API server takes a container's command as strings only: no plain 21600 in it.
+    CHECK(contains(manifest, "command:\n        - sleep\n        - \"21600\"\n"));
     CHECK(contains(manifest, "app.kubernetes.io/managed-by: kftrain\n"));
     CHECK(contains(manifest,
                    "      volumeMounts:\n        - name: claim\n          mountPath: "

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cli/data/claim_path.h"
+#include "manifest/yaml/emit.h"
 
 namespace kftrain::cli::data {
 namespace {
@@ -35,8 +36,10 @@ YAML::Node container(const HelperPod& pod) {
     c["image"] = pod.image;
     c["imagePullPolicy"] = "IfNotPresent";
     // Only sleeps: kftrain runs tar, find and stat in it with kubectl exec.
-    c["command"].push_back("sleep");
-    c["command"].push_back(std::to_string(k_helper_deadline_s));
+    // Every command word a string: a plain 21600 is a number, which the API server refuses in
+    // a []string ("ReadString: expects \" or n").
+    c["command"].push_back(manifest::string_node("sleep"));
+    c["command"].push_back(manifest::string_node(std::to_string(k_helper_deadline_s)));
     YAML::Node mount;
     mount["name"] = "claim";
     mount["mountPath"] = k_mount_point;
@@ -102,9 +105,7 @@ std::string helper_pod_manifest(const HelperPod& pod) {
     volume["persistentVolumeClaim"]["claimName"] = pod.claim;
     volume["persistentVolumeClaim"]["readOnly"] = pod.read_only;
     spec["volumes"].push_back(volume);
-    YAML::Emitter out;
-    out << root;
-    return std::string(out.c_str()) + "\n";
+    return manifest::to_yaml(root);
 }
 
 }  // namespace kftrain::cli::data
