@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "cli/job/trainer_status.h"
 #include "cli/kube/job_reader.h"
 #include "cli/kube/json_fields.h"
 #include "cli/kube/status/events.h"
@@ -43,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         reader.settle(status);
         (void)kube::diagnose(status, events);
     }
-    (void)kube::trainer_status_progress(
+    (void)kftrain::cli::job::trainer_status_progress(
         kube::member(kube::member(*object, "status"), "trainerStatus"));
     return 0;
 }

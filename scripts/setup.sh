@@ -12,7 +12,7 @@ cli_packages=(
     build-essential cmake pkg-config
     libcli11-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev catch2
     libcurl4-openssl-dev python3
-    libssl-dev  # the trainer's HTTPS test servers and the certificates they make
+    libssl-dev  # the local status server (HTTPS), the trainer's test servers, their certificates
     clang-14 libclang-rt-14-dev  # the fuzz targets (fuzz/): clang with libFuzzer
     clang-format-14  # make format, and the format check CI runs (make format-check)
     dpkg-dev file groff-base  # cpack -G DEB's dpkg-shlibdeps, and checking the man page
@@ -23,6 +23,8 @@ trainer_packages=(
     # OpenBLAS's OpenMP build shares torch's OpenMP threads; the pthreads build runs a second
     # pool that fights them for the cores (3-4x slower steps at --threads 2, docs/benchmarks.md).
     libtorch-dev libgloo-dev libopenblas0-openmp zlib1g-dev
+    # examples/python-ddp, a user's own PyTorch script, trains locally in the tests
+    python3-torch
 )
 
 image_packages=(

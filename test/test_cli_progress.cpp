@@ -136,3 +136,20 @@ TEST_CASE("timestamps parse with fractions and offsets", "[cluster][progress]") 
     CHECK_FALSE(kftrain::util::parse_timestamp("yesterday"));
     CHECK_FALSE(kftrain::util::parse_timestamp("2024-05-01T10:00:00"));
 }
+
+TEST_CASE("a program's progress line may add a percentage and metrics of its own",
+          "[cluster][progress]") {
+    auto p = view::parse_progress_line(
+        R"({"event":"progress","time":"2026-11-26T10:03:12.345Z","epoch":2,"epochs":5,)"
+        R"("loss":0.31,"percent":32.5,"metrics":{"grad_norm":1.5,"phase":"warmup","bad":[1],)"
+        R"("":"x"}})");
+    REQUIRE(p);
+    CHECK(p->percent == Approx(32.5));
+    CHECK(p->metrics == std::vector<std::pair<std::string, std::string>>{{"grad_norm", "1.5"},
+                                                                         {"phase", "warmup"}});
+    CHECK(view::format_progress(*p) == "32.5% epoch 2/5 loss 0.3100 grad_norm 1.5 phase warmup");
+    // A percentage outside 0..100 is left out; a line of a later format version is skipped.
+    CHECK_FALSE(view::parse_progress_line(R"({"event":"progress","percent":250})")->percent);
+    CHECK_FALSE(view::parse_progress_line(R"({"event":"progress","v":2,"percent":5})"));
+    CHECK(view::parse_progress_line(R"({"event":"progress","v":1,"percent":5})"));
+}

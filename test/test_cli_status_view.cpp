@@ -49,6 +49,8 @@ TEST_CASE("status prints the state, times, counts and a replica table", "[cluste
           "Started:    2024-05-01T10:00:05Z (3m12s ago)\n"
           "Duration:   3m12s\n"
           "Replicas:   Master: 1 active; Worker: 1 active\n"
+          "Progress:   none reported: the program printed no progress lines and posted no "
+          "trainerStatus (docs/progress.md)\n"
           "\n"
           "REPLICA   STATE    RESTARTS  REASON\n"
           "master-0  Running  0\n"

@@ -5,10 +5,10 @@
 namespace kftrain::estimate {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
-Json size_json(const SizeEstimate& s) {
-    Json j;
+OrderedJson size_json(const SizeEstimate& s) {
+    OrderedJson j;
     j["replicas"] = s.replicas;
     j["world_size"] = s.world_size;
     j["link"] = s.world_size <= 1 ? "none" : (s.inter_node ? "inter-node" : "intra-node");
@@ -29,20 +29,20 @@ Json size_json(const SizeEstimate& s) {
     j["total_s"] = s.total_s;
     j["speedup"] = s.speedup;
     j["efficiency"] = s.efficiency;
-    j["cost"] = s.cost ? Json(*s.cost) : Json(nullptr);
+    j["cost"] = s.cost ? OrderedJson(*s.cost) : OrderedJson(nullptr);
     return j;
 }
 
 // Return the replicas of the size at index, or null.
-Json replicas_at(const Report& r, const std::optional<std::size_t>& index) {
-    return index ? Json(r.estimate.sizes[*index].replicas) : Json(nullptr);
+OrderedJson replicas_at(const Report& r, const std::optional<std::size_t>& index) {
+    return index ? OrderedJson(r.estimate.sizes[*index].replicas) : OrderedJson(nullptr);
 }
 
-Json goal_json(const Report& r) {
+OrderedJson goal_json(const Report& r) {
     if (!r.goal) {
         return nullptr;
     }
-    Json j;
+    OrderedJson j;
     j["kind"] = r.goal->kind == Goal::Kind::deadline ? "deadline" : "budget";
     j[r.goal->kind == Goal::Kind::deadline ? "deadline_s" : "budget"] = r.goal->limit;
     j["choice"] = replicas_at(r, r.choice);
@@ -51,9 +51,9 @@ Json goal_json(const Report& r) {
 
 }  // namespace
 
-Json report_to_json(const Report& r) {
+OrderedJson report_to_json(const Report& r) {
     const Plan& p = r.plan;
-    Json j;
+    OrderedJson j;
     j["job"] = r.job_name;
     j["model"] = p.profile.model;
     j["dataset"] = p.profile.dataset;
@@ -68,9 +68,10 @@ Json report_to_json(const Report& r) {
     j["warmup_s"] = p.input.run.warmup_extra_s;
     j["profile"] = {{"source", p.profile.source}, {"measured", p.profile.measured}};
     j["currency"] = p.currency;
-    j["price_per_replica_hour"] =
-        p.input.price_per_replica_hour ? Json(*p.input.price_per_replica_hour) : Json(nullptr);
-    j["sizes"] = Json::array();
+    j["price_per_replica_hour"] = p.input.price_per_replica_hour
+                                      ? OrderedJson(*p.input.price_per_replica_hour)
+                                      : OrderedJson(nullptr);
+    j["sizes"] = OrderedJson::array();
     for (const SizeEstimate& s : r.estimate.sizes) {
         j["sizes"].push_back(size_json(s));
     }
@@ -78,7 +79,7 @@ Json report_to_json(const Report& r) {
         replicas_at(r, r.estimate.sizes.empty() ? std::nullopt : std::optional(r.estimate.fastest));
     j["cheapest"] = replicas_at(r, r.estimate.cheapest);
     j["goal"] = goal_json(r);
-    j["assumptions"] = Json::array();
+    j["assumptions"] = OrderedJson::array();
     for (const Assumption& a : p.assumptions) {
         j["assumptions"].push_back({{"name", a.name}, {"value", a.value}, {"source", a.source}});
     }

@@ -151,6 +151,15 @@ Status check_env(const JobSpec& spec) {
                  "so this value would never reach the program: remove it",
             it->second.secret_name.empty() ? it->second.value : "secret " + it->second.secret_name);
     }
+    for (const char* name : k_status_server_env) {
+        if (auto it = spec.env.find(name); it != spec.env.end()) {
+            return fail(spec, std::string("env.") + name,
+                        "is reserved: Kubeflow Trainer (and kftrain --local, for either kind) "
+                        "sets it to point the program at its status server: remove it",
+                        it->second.secret_name.empty() ? it->second.value
+                                                       : "secret " + it->second.secret_name);
+        }
+    }
     return util::ok_status();
 }
 

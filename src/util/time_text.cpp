@@ -112,6 +112,10 @@ std::optional<double> parse_duration(const std::string& text) {
     return text.empty() ? std::nullopt : std::optional<double>(total);
 }
 
+std::string format_timeout(double seconds) {
+    return seconds < 60 ? fmt::format("{:g}s", seconds) : format_duration(seconds);
+}
+
 std::string format_timestamp(std::time_t time) {
     std::tm tm{};
     gmtime_r(&time, &tm);

@@ -13,6 +13,9 @@ std::optional<std::time_t> parse_timestamp(const std::string& text);
 // Format a duration as "45s", "3m12s", "2h5m" or "3d4h"; negative counts as 0.
 std::string format_duration(double seconds);
 
+// Return a timeout as flags give it: "0.3s" below a minute, as format_duration above ("2h0m").
+std::string format_timeout(double seconds);
+
 // Parse a duration as kubectl takes it ("2h", "1h30m", "90s", "500ms", "0")
 // into seconds; nullopt when it is not one.
 std::optional<double> parse_duration(const std::string& text);

@@ -3,10 +3,14 @@
 namespace kftrain::wire {
 
 // The progress events `kftrain-trainer --log-format json` prints, one JSON object a line,
-// and `kftrain` reads (status, logs). Header-only, so the trainer (the writer) and the CLI
-// (the reader) spell every name once without linking each other.
+// and `kftrain` reads (status, logs): a public format any program may print, documented in
+// docs/progress.md. Header-only, so the trainer (the writer) and the CLI (the reader) spell
+// every name once without linking each other.
 //
-// Every line has event, rank, world_size and time; the rest depends on the event:
+// Version 1. Every line has event (the only member a reader requires), rank, world_size and
+// time; v, the format's version, is optional (a reader skips lines of a later version); the
+// rest depends on the event, and any event may add percent (0..100) and metrics (an object
+// of a program's own metrics by name, numbers or strings):
 //   start       model dataset epochs batch_size global_batch_size lr backend device threads
 //               samples steps_per_epoch resumed_from (null unless resumed)
 //   progress    epoch epochs step steps_per_epoch global_step loss accuracy samples_per_sec
@@ -18,6 +22,9 @@ namespace kftrain::wire {
 //   warning     message
 //   error       message
 // Epochs and steps count from 1; accuracy is a fraction (0.91, not 91).
+
+// The version of the format this header describes: the value of "v".
+inline constexpr int k_progress_format_version = 1;
 
 // Names of the events: the value of the "event" member.
 namespace event {
@@ -34,6 +41,9 @@ inline constexpr char k_error[] = "error";
 // Names of the members of an event line.
 namespace field {
 inline constexpr char k_event[] = "event";
+inline constexpr char k_version[] = "v";        // the format's version; 1 when absent
+inline constexpr char k_percent[] = "percent";  // done, 0..100
+inline constexpr char k_metrics[] = "metrics";  // {"name": number or string}
 inline constexpr char k_rank[] = "rank";
 inline constexpr char k_world_size[] = "world_size";
 inline constexpr char k_time[] = "time";  // ISO-8601 UTC with milliseconds

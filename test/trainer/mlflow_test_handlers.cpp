@@ -11,7 +11,6 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const char* k_prefix = "/api/2.0/mlflow/";
 constexpr std::size_t k_max_body = 1 << 20;
 
 bool is_string_field(const json& j, const char* key) {
@@ -120,10 +119,10 @@ MlflowTestServer::Answer MlflowTestServer::answer(const RecordedRequest& request
 }
 
 MlflowTestServer::Answer MlflowTestServer::route(const RecordedRequest& request, const json& body) {
-    if (request.path.rfind(k_prefix, 0) != 0) {
+    if (request.path.rfind(k_mlflow_api_prefix, 0) != 0) {
         return error(404, "ENDPOINT_NOT_FOUND", request.path);
     }
-    const std::string endpoint = request.path.substr(std::string(k_prefix).size());
+    const std::string endpoint = request.path.substr(std::string(k_mlflow_api_prefix).size());
     const std::string expected_method =
         endpoint == "experiments/get-by-name" || endpoint == "runs/get" ? "GET" : "POST";
     if (request.method != expected_method) {

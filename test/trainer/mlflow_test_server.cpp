@@ -4,8 +4,6 @@
 namespace trainer_test {
 namespace {
 
-constexpr const char* k_prefix = "/api/2.0/mlflow/";
-
 // MLflow's error codes for the failures the server injects.
 nlohmann::json mlflow_error_body(long status, const std::string& message) {
     const char* code = status == 401 ? "UNAUTHENTICATED" : "INTERNAL_ERROR";
@@ -44,7 +42,7 @@ std::vector<std::string> MlflowTestServer::violations() const {
 }
 
 int MlflowTestServer::count(const std::string& endpoint) const {
-    return m_http.count_path(k_prefix + endpoint);
+    return m_http.count_path(k_mlflow_api_prefix + endpoint);
 }
 
 }  // namespace trainer_test

@@ -15,6 +15,9 @@
 
 namespace trainer_test {
 
+// The path every MLflow REST endpoint starts with.
+inline constexpr const char* k_mlflow_api_prefix = "/api/2.0/mlflow/";
+
 // Hold one run as the server stores it.
 struct FakeRun {
     std::string run_id;

@@ -32,7 +32,7 @@ bool short_string(const json& j) {
 }
 
 // Return what is wrong with a metrics list ("" when fine).
-std::string check_metrics(const json& metrics) {
+std::string check_status_metrics(const json& metrics) {
     if (!metrics.is_array() || metrics.size() > 256) {
         return "metrics must be an array of at most 256 items";
     }
@@ -58,7 +58,7 @@ std::string check_trainer_status(const json& s) {
             return "estimatedRemainingSeconds must be an int32 >= 0: " + value.dump();
         }
         if (key == "metrics") {
-            if (auto bad = check_metrics(value); !bad.empty()) {
+            if (auto bad = check_status_metrics(value); !bad.empty()) {
                 return bad;
             }
         }

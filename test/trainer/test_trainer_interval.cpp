@@ -8,8 +8,8 @@ using namespace kftrain::trainer;
 
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
-constexpr double k_inf = std::numeric_limits<double>::infinity();
+constexpr double k_no_number = std::numeric_limits<double>::quiet_NaN();
+constexpr double k_infinite = std::numeric_limits<double>::infinity();
 
 // Sum packed numbers element by element, as the all-reduce over ranks does.
 std::vector<double> sum(const std::vector<double>& a, const std::vector<double>& b) {
@@ -39,7 +39,7 @@ TEST_CASE("an interval's loss and accuracy are means over every sample of every 
 
 TEST_CASE("a non-finite loss on one rank marks that step on every rank", "[trainer][interval]") {
     const auto rank0 = pack_interval({1.0, 1.0, 1.0}, {8, 8, 8}, 20, false);
-    const auto rank1 = pack_interval({1.0, k_nan, k_inf}, {8, 8, 8}, 10, false);
+    const auto rank1 = pack_interval({1.0, k_no_number, k_infinite}, {8, 8, 8}, 10, false);
     const auto s = unpack_interval(sum(rank0, rank1), 3);
     CHECK(s.step_nonfinite == std::vector<double>{0, 1, 1});
     CHECK(std::isfinite(s.step_loss(0)));

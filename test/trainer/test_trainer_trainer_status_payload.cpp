@@ -9,7 +9,7 @@ using namespace kftrain::trainer::trainer_status;
 namespace {
 
 // 2026-06-12T03:00:00Z, the time in Kubeflow's example.
-std::chrono::system_clock::time_point example_time() {
+std::chrono::system_clock::time_point payload_example_time() {
     return std::chrono::system_clock::time_point(std::chrono::seconds(1781233200));
 }
 
@@ -21,7 +21,7 @@ TEST_CASE("a trainerStatus body holds progress, ETA, string metrics and the time
     s.progress_percentage = 45;
     s.estimated_remaining_seconds = 120;
     s.metrics = {{"loss", "0.1500"}, {"accuracy", "0.9200"}};
-    s.updated = example_time();
+    s.updated = payload_example_time();
     CHECK(trainer_status_body(s) ==
           R"({"trainerStatus":{"progressPercentage":45,"estimatedRemainingSeconds":120,)"
           R"("metrics":[{"name":"loss","value":"0.1500"},{"name":"accuracy","value":"0.9200"}],)"
@@ -31,7 +31,7 @@ TEST_CASE("a trainerStatus body holds progress, ETA, string metrics and the time
 TEST_CASE("a trainerStatus body leaves out what is unknown but never the time",
           "[trainer][trainer_status]") {
     TrainerStatus s;
-    s.updated = example_time();
+    s.updated = payload_example_time();
     CHECK(trainer_status_body(s) ==
           R"({"trainerStatus":{"lastUpdatedTime":"2026-06-12T03:00:00.000Z"}})");
     s.progress_percentage = 0;

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/job/queue_status.h"
@@ -46,6 +47,7 @@ struct Progress {
     std::string message;                 // warning and error events
     std::string path;                    // checkpoint events
     std::optional<double> percent = {};  // done, 0-100: a TrainJob's trainerStatus
+    std::vector<std::pair<std::string, std::string>> metrics = {};  // trainerStatus's, by name
 };
 
 // One replica: a pod on the cluster, a process group locally.

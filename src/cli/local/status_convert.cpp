@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/job/trainer_status.h"
 #include "cli/view/progress.h"
 #include "manifest/k8s/quantity.h"
 #include "util/redact.h"
@@ -152,9 +153,18 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
                                                  unsaved ? "StateNotSaved" : "SupervisorLost"));
         count(status, status.replicas.back());
     }
+    // Two ways in, merged, the newest report first: progress lines in the lead replica's
+    // output, and trainerStatus posted to the job's status server by any replica.
+    std::optional<job::Progress> printed;
     if (!state.last_progress.empty()) {
-        status.progress = view::parse_progress_line(state.last_progress);
+        printed = view::parse_progress_line(state.last_progress);
     }
+    std::optional<job::Progress> posted;
+    if (!state.trainer_status.empty()) {
+        posted = job::trainer_status_progress(
+            nlohmann::json::parse(state.trainer_status, nullptr, false));
+    }
+    status.progress = job::merge_progress(printed, posted);
     return status;
 }
 

@@ -7,7 +7,10 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
+#include "cli/job/trainer_status.h"
 #include "util/text.h"
 #include "util/time_text.h"
 #include "wire/progress_events.h"
@@ -109,6 +112,27 @@ std::string epoch_head(const job::Progress& p) {
                     : fmt::format("epoch {}", *p.epoch);
 }
 
+// The metrics a program posted that have no field of their own: " name value", the first
+// few, then how many more.
+std::string other_metrics(const job::Progress& p) {
+    constexpr int k_shown = 6;
+    std::string out;
+    int shown = 0;
+    int more = 0;
+    for (const auto& [name, value] : p.metrics) {
+        if (job::metric_has_field(name)) {
+            continue;
+        }
+        if (shown < k_shown) {
+            out += fmt::format(" {} {}", name, value);
+            ++shown;
+        } else {
+            ++more;
+        }
+    }
+    return more > 0 ? out + fmt::format(" (+{} more)", more) : out;
+}
+
 std::string format_step(const job::Progress& p) {
     std::string head = epoch_head(p);
     if (p.percent) {  // a TrainJob's trainerStatus
@@ -123,7 +147,7 @@ std::string format_step(const job::Progress& p) {
     }
     parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
     parts.add("{:.0f} samples/s", p.samples_per_sec).duration("ETA", p.eta_s);
-    return parts.str();
+    return parts.str() + other_metrics(p);
 }
 
 std::string format_epoch(const job::Progress& p) {
@@ -173,6 +197,32 @@ std::string format_start_line(const json& o) {
     return parts.str();
 }
 
+// The program's own metrics of a line ("metrics": {"name": value}), numbers and strings, in
+// the limits of a trainerStatus: at most 256, names and values of 1..64 characters.
+std::vector<std::pair<std::string, std::string>> line_metrics(const json& object) {
+    constexpr size_t k_max_metrics = 256;
+    constexpr size_t k_max_text = 64;
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto it = object.find(field::k_metrics);
+    if (it == object.end() || !it->is_object()) {
+        return out;
+    }
+    for (const auto& [name, value] : it->items()) {
+        std::string shown;
+        if (value.is_string()) {
+            shown = value.get<std::string>();
+        } else if (value.is_number()) {
+            shown = fmt::format("{:g}", value.get<double>());
+        }
+        if (out.size() == k_max_metrics || name.empty() || name.size() > k_max_text ||
+            shown.empty() || shown.size() > k_max_text) {
+            continue;
+        }
+        out.emplace_back(name, std::move(shown));
+    }
+    return out;
+}
+
 std::optional<json> trainer_object(const std::string& line) {
     size_t start = line.find_first_not_of(" \t");
     if (start == std::string::npos || line[start] != '{') {
@@ -181,6 +231,11 @@ std::optional<json> trainer_object(const std::string& line) {
     json object = json::parse(line.begin() + static_cast<long>(start), line.end(), nullptr, false);
     if (object.is_discarded() || !object.is_object() || !object.contains(field::k_event) ||
         !object[field::k_event].is_string()) {
+        return std::nullopt;
+    }
+    // A line of a later, incompatible version of the format is not this kftrain's to read.
+    if (auto version = number<double>(object, field::k_version);
+        version && *version > wire::k_progress_format_version) {
         return std::nullopt;
     }
     return object;
@@ -206,6 +261,11 @@ job::Progress progress_from(const json& object) {
     p.samples = number<long long>(object, field::k_samples);
     p.message = text(object, field::k_message);
     p.path = text(object, field::k_path);
+    if (auto percent = number<double>(object, field::k_percent);
+        percent && *percent >= 0 && *percent <= 100) {
+        p.percent = percent;
+    }
+    p.metrics = line_metrics(object);
     return p;
 }
 

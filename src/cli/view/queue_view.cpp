@@ -4,17 +4,14 @@
 
 #include "cli/view/output_format.h"
 #include "cli/view/text_table.h"
+#include "util/json_optional.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::view {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
+using util::optional_json;
 
 // "position 3 of 7 in team-a, 12 in cluster-queue gpu", or "" without positions.
 std::string format_position(const job::QueueStatus& q) {

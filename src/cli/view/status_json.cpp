@@ -1,16 +1,13 @@
 #include "cli/view/status_json.h"
 
 #include "cli/view/queue_view.h"
+#include "util/json_optional.h"
 
 namespace kftrain::cli::view {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
+using util::optional_json;
 
 json progress_to_json(const job::Progress& p) {
     json out = {{"event", p.event}, {"time", p.time}};
@@ -30,6 +27,13 @@ json progress_to_json(const job::Progress& p) {
     put("elapsedSeconds", optional_json(p.elapsed_s));
     put("etaSeconds", optional_json(p.eta_s));
     put("percent", optional_json(p.percent));
+    if (!p.metrics.empty()) {
+        json metrics = json::object();
+        for (const auto& [name, value] : p.metrics) {
+            metrics[name] = value;
+        }
+        out["metrics"] = std::move(metrics);
+    }
     return out;
 }
 

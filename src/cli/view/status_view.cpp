@@ -71,6 +71,18 @@ void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) 
     table.print(out);
 }
 
+// The last progress reported; once the job has run, that its program reported none.
+std::string progress_field(const job::JobStatus& status) {
+    if (status.progress) {
+        return format_progress(*status.progress);
+    }
+    const bool has_run = !status.started.empty() || status.phase == job::JobPhase::Running ||
+                         job::is_finished(status.phase);
+    return has_run ? "none reported: the program printed no progress lines and posted no "
+                     "trainerStatus (docs/progress.md)"
+                   : "";
+}
+
 void print_status_table(std::ostream& out, const job::JobStatus& status, bool wide, std::time_t now,
                         const cost::Pricing* pricing) {
     print_field(out, "Name", status.name);
@@ -91,7 +103,7 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
     if (pricing != nullptr) {
         print_field(out, "Cost", format_cost(status, cost::job_cost(status, *pricing, now)));
     }
-    print_field(out, "Progress", status.progress ? format_progress(*status.progress) : "");
+    print_field(out, "Progress", progress_field(status));
     for (size_t i = 0; i < status.diagnosis.size(); ++i) {
         print_field(out, i == 0 ? "Diagnosis" : "", status.diagnosis[i]);
     }

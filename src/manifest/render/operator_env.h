@@ -1,5 +1,7 @@
 #pragma once
 
+#include "wire/status_server_env.h"
+
 namespace kftrain::manifest {
 
 // The variables the Training Operator (v1.9) sets in every container of a PyTorchJob's
@@ -17,5 +19,10 @@ inline constexpr const char* k_pytorchjob_operator_env[] = {
 // its env.
 inline constexpr const char* k_trainjob_operator_env[] = {
     "PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT"};
+
+// The status server's variables (wire/status_server_env.h): reserved, a job's env may not set
+// them.
+inline constexpr const char* k_status_server_env[] = {
+    wire::k_status_server_url_env, wire::k_status_server_ca_env, wire::k_status_server_token_env};
 
 }  // namespace kftrain::manifest

@@ -22,9 +22,9 @@ std::string format_limit(double value) {
     return value == std::floor(value) ? fmt::format("{:.0f}", value) : fmt::format("{}", value);
 }
 
-class Checker {
+class NodeChecker {
   public:
-    explicit Checker(const SourceMap& source) : m_source(source) {}
+    explicit NodeChecker(const SourceMap& source) : m_source(source) {}
 
     Status check(const YAML::Node& node, const FieldDef& def, const std::string& path) {
         if (node.IsNull()) {
@@ -237,7 +237,7 @@ std::string describe_value(const YAML::Node& node) {
 }
 
 Status check_against_schema(const YAML::Node& root, const SourceMap& source) {
-    return Checker(source).check(root, job_schema(), "");
+    return NodeChecker(source).check(root, job_schema(), "");
 }
 
 }  // namespace kftrain::manifest

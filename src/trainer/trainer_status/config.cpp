@@ -4,13 +4,14 @@
 
 #include "trainer/data/file_bytes.h"
 #include "util/text.h"
+#include "wire/status_server_env.h"
 
 namespace kftrain::trainer::trainer_status {
 namespace {
 
-constexpr const char* k_url = "KUBEFLOW_TRAINER_SERVER_URL";
-constexpr const char* k_ca_cert = "KUBEFLOW_TRAINER_SERVER_CA_CERT";
-constexpr const char* k_token = "KUBEFLOW_TRAINER_SERVER_TOKEN";
+constexpr const char* k_url = wire::k_status_server_url_env;
+constexpr const char* k_ca_cert = wire::k_status_server_ca_env;
+constexpr const char* k_token = wire::k_status_server_token_env;
 
 }  // namespace
 

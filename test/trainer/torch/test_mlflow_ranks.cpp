@@ -35,13 +35,6 @@ std::string all_output(const std::vector<Rank>& ranks) {
     return out;
 }
 
-void wait_all(const std::vector<Rank>& ranks, int code = 0) {
-    for (const auto& r : ranks) {
-        INFO(read_text(r.err_path));
-        CHECK(wait_exit(r, 180s) == code);
-    }
-}
-
 }  // namespace
 
 TEST_CASE("a 2-rank job records exactly one MLflow run with its params and metrics",

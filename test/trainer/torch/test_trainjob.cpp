@@ -32,13 +32,6 @@ std::vector<Rank> start_trainjob(const TempDir& dir, int nnodes, int nproc, Env 
     return nodes;
 }
 
-void wait_all(const std::vector<Rank>& nodes) {
-    for (const auto& n : nodes) {
-        INFO(read_text(n.err_path));
-        CHECK(wait_exit(n, 180s) == 0);
-    }
-}
-
 // Return the ranks of the start events a node printed, in order.
 std::vector<int> start_ranks(const Rank& node, int world) {
     std::vector<int> out;

@@ -150,6 +150,14 @@ inline int wait_exit(const Rank& r, std::chrono::seconds timeout) {
     return *r.code;
 }
 
+// Wait for every rank to exit with code (each within 180 s), showing its stderr on failure.
+inline void wait_all(const std::vector<Rank>& ranks, int code = 0) {
+    for (const auto& r : ranks) {
+        INFO(read_text(r.err_path));
+        CHECK(wait_exit(r, std::chrono::seconds(180)) == code);
+    }
+}
+
 // Poll a rank's stdout until it holds needle; false when the deadline passes first.
 inline bool wait_for_output(const Rank& r, const std::string& needle,
                             std::chrono::seconds timeout) {

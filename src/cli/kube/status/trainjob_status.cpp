@@ -1,18 +1,12 @@
 #include "cli/kube/status/trainjob_status.h"
 
-#include <cmath>
-#include <cstdlib>
-#include <map>
-
+#include "cli/job/trainer_status.h"
 #include "cli/kube/json_fields.h"
-#include "wire/progress_events.h"
-#include "wire/trainer_status_metrics.h"
 
 namespace kftrain::cli::kube {
 namespace {
 
 using nlohmann::json;
-namespace field = wire::field;
 
 constexpr const char* k_node_step = "node";  // the replicated job of the training nodes
 constexpr const char* k_node_type = "Node";  // its replicas' type
@@ -137,91 +131,10 @@ void read_spec(const json& spec, job::JobStatus& status) {
     read_node_selector(member(spec, "runtimePatches"), status);
 }
 
-std::optional<double> number_text(const std::string& text) {
-    char* end = nullptr;
-    double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end == nullptr || *end != '\0' || !std::isfinite(value)) {
-        return std::nullopt;
-    }
-    return value;
-}
-
-// The metrics by name, those whose value is a number.
-std::map<std::string, double> numeric_metrics(const json& metrics) {
-    std::map<std::string, double> out;
-    for (const auto& metric : metrics.is_array() ? metrics : json::array()) {
-        if (auto value = number_text(string_at(metric, "value"))) {
-            out[string_at(metric, "name")] = *value;
-        }
-    }
-    return out;
-}
-
-// The first of these names the metrics have: the trainer's own, then the Kubeflow SDK's
-// and Transformers' names for the same thing.
-std::optional<double> metric(const std::map<std::string, double>& metrics,
-                             std::initializer_list<const char*> names) {
-    for (const char* name : names) {
-        auto it = metrics.find(name);
-        if (it != metrics.end()) {
-            return it->second;
-        }
-    }
-    return std::nullopt;
-}
-
-// Put the metrics Progress has a place for there; false when there are none.
-bool read_metrics(const json& metrics_json, job::Progress& p) {
-    const auto metrics = numeric_metrics(metrics_json);
-    p.loss = metric(metrics, {wire::metric::k_loss, "train_loss"});
-    p.accuracy = metric(
-        metrics, {wire::metric::k_accuracy, "train_accuracy", wire::metric::k_eval_accuracy});
-    if (p.accuracy && *p.accuracy > 1) {
-        *p.accuracy /= 100;  // a percentage
-    }
-    p.samples_per_sec = metric(metrics, {wire::metric::k_samples_per_sec, "samples_per_second",
-                                         "train_samples_per_second"});
-    p.lr = metric(metrics, {field::k_lr, "learning_rate"});
-    if (auto epoch = metric(metrics, {wire::metric::k_epoch})) {
-        p.epoch = static_cast<int>(std::ceil(*epoch));  // 1.4 (Transformers): in epoch 2
-    }
-    if (auto epochs = metric(metrics, {field::k_epochs})) {
-        p.epochs = static_cast<int>(*epochs);
-    }
-    if (auto step = metric(metrics, {field::k_step})) {
-        p.step = static_cast<long long>(*step);
-    }
-    if (auto global_step = metric(metrics, {field::k_global_step})) {
-        p.global_step = static_cast<long long>(*global_step);
-    }
-    return p.loss || p.accuracy || p.samples_per_sec || p.lr || p.epoch || p.epochs || p.step ||
-           p.global_step;
-}
-
 }  // namespace
 
 std::string trainjob_pod_selector(const std::string& name) {
     return "jobset.sigs.k8s.io/jobset-name=" + name;
-}
-
-std::optional<job::Progress> trainer_status_progress(const json& trainer_status) {
-    if (!trainer_status.is_object()) {
-        return std::nullopt;
-    }
-    job::Progress p;
-    p.event = wire::event::k_progress;
-    p.time = string_at(trainer_status, "lastUpdatedTime");
-    bool known = false;
-    if (const json& percent = member(trainer_status, "progressPercentage"); percent.is_number()) {
-        p.percent = percent.get<double>();
-        known = true;
-    }
-    if (const json& eta = member(trainer_status, "estimatedRemainingSeconds"); eta.is_number()) {
-        p.eta_s = eta.get<double>();
-        known = true;
-    }
-    known = read_metrics(member(trainer_status, "metrics"), p) || known;
-    return known ? std::optional<job::Progress>(p) : std::nullopt;
 }
 
 job::JobStatus trainjob_status_from(const json& trainjob) {
@@ -237,7 +150,7 @@ job::JobStatus trainjob_status_from(const json& trainjob) {
     status.started = resumed_at(member(job_status, "conditions"));
     read_spec(member(trainjob, "spec"), status);
     read_node_counts(member(job_status, "jobsStatus"), status.replicas_wanted, status);
-    status.progress = trainer_status_progress(member(job_status, "trainerStatus"));
+    status.progress = job::trainer_status_progress(member(job_status, "trainerStatus"));
     return status;
 }
 

@@ -29,11 +29,4 @@ job::JobStatus trainjob_status_from(const nlohmann::json& trainjob);
 // say) counted from the pods.
 void settle_trainjob_status(job::JobStatus& status);
 
-// Read status.trainerStatus into Progress: progressPercentage, estimatedRemainingSeconds,
-// lastUpdatedTime and the metrics the trainer names as its progress lines do (loss,
-// accuracy, samples_per_sec, epoch, epochs, step, global_step, lr), else as the Kubeflow
-// SDK and Transformers do (train_loss, eval_accuracy, learning_rate, ...). Metric values
-// are strings; an accuracy above 1 is read as a percentage. nullopt when nothing is there.
-std::optional<job::Progress> trainer_status_progress(const nlohmann::json& trainer_status);
-
 }  // namespace kftrain::cli::kube

@@ -7,6 +7,7 @@
 
 #include "manifest/k8s/quantity.h"
 #include "manifest/nproc.h"
+#include "wire/status_server_env.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -106,6 +107,13 @@ void set_ports(std::map<std::string, std::string>& env, bool trainjob, const Por
     if (auto it = env.find("PET_RDZV_ENDPOINT"); it != env.end()) {
         it->second = fmt::format("{}:{}", k_local_address, ports.rdzv);
     }
+}
+
+void set_status_server(std::map<std::string, std::string>& env, const std::string& url,
+                       const std::string& ca_cert, const std::string& token_file) {
+    env[wire::k_status_server_url_env] = url;
+    env[wire::k_status_server_ca_env] = ca_cert;
+    env[wire::k_status_server_token_env] = token_file;
 }
 
 }  // namespace kftrain::cli::local

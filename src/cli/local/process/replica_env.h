@@ -53,4 +53,9 @@ std::map<std::string, std::string> operator_environment(const manifest::JobSpec&
 // for a job that waited in a queue or was resumed is not when it was planned.
 void set_ports(std::map<std::string, std::string>& env, bool trainjob, const Ports& ports);
 
+// Point env at the job's local status server, as Trainer v2.2+ points every node at its own:
+// KUBEFLOW_TRAINER_SERVER_URL, KUBEFLOW_TRAINER_SERVER_CA_CERT, KUBEFLOW_TRAINER_SERVER_TOKEN.
+void set_status_server(std::map<std::string, std::string>& env, const std::string& url,
+                       const std::string& ca_cert, const std::string& token_file);
+
 }  // namespace kftrain::cli::local

@@ -350,6 +350,7 @@ void Supervisor::take_fresh_ports() {
 
 void Supervisor::supervise() {
     take_fresh_ports();
+    start_status_server();
     m_started = Clock::now();
     m_state.started = now_timestamp();
     m_state.phase = "Running";
@@ -362,6 +363,7 @@ void Supervisor::supervise() {
             begin_stop(stop_outcome(), true);
         }
         pump(k_poll_ms);
+        take_posted_status();
         reap();
         check_deadline();
         if (m_outcome) {
@@ -379,6 +381,8 @@ int Supervisor::run() {
     m_state.supervisor_ticks = process_start_ticks(m_state.supervisor_pid).value_or(0);
     if (wait_for_turn()) {
         supervise();
+        take_posted_status();
+        m_status_server.reset();
     } else {
         leave_queue();
     }

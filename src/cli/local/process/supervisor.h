@@ -9,6 +9,7 @@
 #include "cli/local/process/launch.h"
 #include "cli/local/state/job_state.h"
 #include "cli/local/state/log_store.h"
+#include "cli/local/status_server/status_endpoint.h"
 #include "util/subprocess.h"
 
 namespace kftrain::cli::local {
@@ -60,6 +61,11 @@ class Supervisor {
     void supervise();
     // What a stop request means: Suspended when kftrain suspend asked, else Failed (Stopped).
     Outcome stop_outcome() const;
+    // Serve the job's status endpoint and point every replica at it; a server that cannot
+    // start is noted in supervisor.log and the job runs without it.
+    void start_status_server();
+    // Record the newest trainerStatus a replica posted, if any came.
+    void take_posted_status();
     void start_replica(size_t i);
     void pump(int timeout_ms);
     void read_stream(size_t i, Stream& stream);
@@ -89,6 +95,7 @@ class Supervisor {
     std::optional<Clock::time_point> m_kill_at;
     bool m_dirty = false;
     Clock::time_point m_saved;
+    std::unique_ptr<StatusEndpoint> m_status_server;
 };
 
 // Run the supervisor of a job in this process (the hidden `__supervise --foreground`).

@@ -1,12 +1,16 @@
-// The supervisor's side of its replicas' output: each line into the job's logs as it comes,
+// The supervisor's side of what its replicas say: each line into the job's logs as it comes,
 // read without ever blocking (a replica that prints no newline or floods its pipe holds no
-// other replica up), and the lead replica's progress kept for status.
+// other replica up), the lead replica's progress lines and what any replica posts to the
+// job's status server kept for status.
 #include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <iostream>
 
+#include "cli/local/process/replica_env.h"
 #include "cli/local/process/supervisor.h"
+#include "cli/local/state/state_dir.h"
 #include "cli/view/progress.h"
 
 namespace kftrain::cli::local {
@@ -16,6 +20,33 @@ namespace {
 constexpr size_t k_max_line = 64 * 1024;
 
 }  // namespace
+
+void Supervisor::start_status_server() {
+    auto server = StatusEndpoint::start(job_dir(m_state.name) + "/status-server",
+                                        m_state.namespace_, m_state.name);
+    if (!server) {
+        std::cerr << "kftrain supervisor: no status server for the replicas: " << server.error()
+                  << std::endl;
+        return;
+    }
+    m_status_server = std::move(*server);
+    const EndpointAddress& address = m_status_server->address();
+    for (size_t i = 0; i < m_launch.size(); ++i) {
+        set_status_server(m_launch[i].env, address.url, address.ca_cert, address.token_file);
+        set_status_server(m_state.replicas[i].env, address.url, address.ca_cert,
+                          address.token_file);
+    }
+}
+
+void Supervisor::take_posted_status() {
+    if (m_status_server == nullptr) {
+        return;
+    }
+    if (auto posted = m_status_server->take_accepted()) {
+        m_state.trainer_status = posted->dump();
+        m_dirty = true;
+    }
+}
 
 void Supervisor::emit_line(size_t i, const std::string& line) {
     const ReplicaState& replica = m_state.replicas[i];

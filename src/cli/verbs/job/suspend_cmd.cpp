@@ -32,11 +32,6 @@ constexpr const char* k_suspend_examples =
     "Exit codes: 0 suspended, 2 the job has finished, 3 not found, 4 cluster error,\n"
     "5 timed out (the job stays suspended).";
 
-// "0.3s" below a minute, "2h0m" above.
-std::string timeout_label(double seconds) {
-    return seconds < 60 ? fmt::format("{:g}s", seconds) : util::format_duration(seconds);
-}
-
 int report_timeout(Context& ctx, const job::Backend& backend, const job::JobStatus& last,
                    job::Change change, double timeout_s) {
     const bool suspend = change == job::Change::Suspend;
@@ -44,7 +39,8 @@ int report_timeout(Context& ctx, const job::Backend& backend, const job::JobStat
         ctx,
         fmt::format("timed out after {} waiting for the {} of {} to {} (it is {}); the job "
                     "stays {}",
-                    timeout_label(timeout_s), backend.name() == "local" ? "replicas" : "pods",
+                    util::format_timeout(timeout_s),
+                    backend.name() == "local" ? "replicas" : "pods",
                     job::job_ref(last.kind, last.name), suspend ? "stop" : "start again",
                     job::phase_name(last.phase), suspend ? "suspended" : "resumed"),
         k_exit_timeout);

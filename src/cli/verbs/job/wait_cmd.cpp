@@ -65,11 +65,6 @@ void print_changes(Context& ctx, const job::JobStatus& status, std::string& last
     }
 }
 
-// "0.3s" below a minute, "2h0m" above.
-std::string timeout_label(double seconds) {
-    return seconds < 60 ? fmt::format("{:g}s", seconds) : util::format_duration(seconds);
-}
-
 int finish(Context& ctx, const std::string& job, job::WaitVerdict verdict,
            const job::JobStatus& status, job::WaitFor condition) {
     if (verdict == job::WaitVerdict::Met) {
@@ -94,11 +89,11 @@ int report_timeout(Context& ctx, const std::string& job, const WaitPlan& plan,
     std::string what = last ? job::job_ref(last->kind, job) : job;
     std::string state = last ? fmt::format("it is {}", job::phase_name(last->phase))
                              : "the cluster had not answered yet";
-    return report_error(
-        ctx,
-        fmt::format("timed out after {} waiting for {} to be {} ({})",
-                    timeout_label(plan.timeout_s), what, condition_name(plan.condition), state),
-        k_exit_timeout);
+    return report_error(ctx,
+                        fmt::format("timed out after {} waiting for {} to be {} ({})",
+                                    util::format_timeout(plan.timeout_s), what,
+                                    condition_name(plan.condition), state),
+                        k_exit_timeout);
 }
 
 }  // namespace
