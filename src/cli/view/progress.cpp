@@ -155,7 +155,7 @@ std::string format_epoch(const job::Progress& p) {
     parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
     parts.add("{:.0f} samples/s", p.samples_per_sec).duration("took", p.epoch_time_s);
     parts.duration("ETA", p.eta_s);
-    return parts.str();
+    return parts.str() + other_metrics(p);
 }
 
 std::string format_finish(const job::Progress& p) {
@@ -163,7 +163,7 @@ std::string format_finish(const job::Progress& p) {
     parts.count(p.epochs, "epoch").count(p.global_step, "step");
     parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
     parts.add("{:.0f} samples/s", p.samples_per_sec).duration("in", p.elapsed_s);
-    return parts.str();
+    return parts.str() + other_metrics(p);
 }
 
 // The start line names the run's setup; those fields are not part of Progress.

@@ -1,0 +1,139 @@
+// examples/python-ddp, a user's own PyTorch DDP script, run as the README says: as a local
+// PyTorchJob and as a local TrainJob, 2 replicas each, with Debian's python3-torch. While it
+// runs, status shows the percentage, ETA and metrics it reports; after it ends, the last.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/local/state/state_dir.h"
+#include "local/local_fixture.h"
+#include "support/crd_schema.h"
+#include "util/run.h"
+#include "util/subprocess.h"
+
+using namespace kftrain::test;
+using nlohmann::json;
+
+namespace {
+
+const std::string k_example_dir = std::string(KFTRAIN_SOURCE_DIR) + "/examples/python-ddp";
+// Debian's python3, which python3-torch installs for, first on PATH: the replicas start
+// python3 from PATH, as a pod would from its image's.
+const std::string k_debian_path = "/usr/bin:/bin:/usr/local/bin";
+
+// Whether Debian's python3 imports torch; in CI (CI set) it must.
+bool python_torch_ready() {
+    kftrain::util::RunOptions options;
+    options.argv = {"/usr/bin/python3", "-c", "import torch"};
+    auto run = kftrain::util::run(options);
+    if (run && run->status.success()) {
+        return true;
+    }
+    const char* ci = std::getenv("CI");
+    if (ci != nullptr && *ci != '\0') {
+        FAIL("/usr/bin/python3 cannot import torch (scripts/setup.sh installs python3-torch)");
+    }
+    WARN("/usr/bin/python3 cannot import torch: examples/python-ddp not run");
+    return false;
+}
+
+// Run kftrain in dir (where the example's command finds ddp.py) and return its exit code.
+int kftrain_in(const std::string& dir, const std::vector<std::string>& args) {
+    kftrain::util::SpawnOptions options;
+    options.argv = {KFTRAIN_BINARY};
+    options.argv.insert(options.argv.end(), args.begin(), args.end());
+    options.env = {{"PATH", k_debian_path}};
+    options.cwd = dir;
+    options.stdout_to = kftrain::util::Redirect::file(dir + "/kftrain.out");
+    options.stderr_to = kftrain::util::Redirect::file(dir + "/kftrain.err");
+    auto process = kftrain::util::Process::spawn(options);
+    REQUIRE(process.ok());
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (auto status = process->try_wait()) {
+            return status->as_shell_code();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    FAIL("kftrain " << args.front() << " did not end in time");
+    return -1;
+}
+
+json status_of(LocalJobs& jobs, const std::string& name) {
+    const auto run = jobs.kftrain({"status", name, "--local", "-o", "json"});
+    REQUIRE(run.code == 0);
+    return json::parse(run.out);
+}
+
+}  // namespace
+
+TEST_CASE("examples/python-ddp trains as a local PyTorchJob and TrainJob and shows its progress",
+          "[local][e2e][example][python]") {
+    if (!python_torch_ready()) {
+        return;
+    }
+    const std::vector<std::pair<std::string, std::string>> jobs_of_kind = {
+        {"pytorchjob.yaml", "python-ddp"}, {"trainjob.yaml", "python-ddp-trainjob"}};
+    for (const auto& [file, name] : jobs_of_kind) {
+        INFO(file);
+        LocalJobs jobs;
+        const std::string dir = jobs.dir() + "/python-ddp";
+        REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+        for (const std::string part : {"ddp.py", "pytorchjob.yaml", "trainjob.yaml"}) {
+            auto text = kftrain::cli::local::read_state_file(k_example_dir + "/" + part);
+            REQUIRE(text.ok());
+            write_file(dir + "/" + part, *text);
+        }
+        // The job file as it is; only more epochs, so that it runs long enough to be seen
+        // running (the script posts at most every 5 s).
+        REQUIRE(kftrain_in(dir,
+                           {"submit", "-f", file, "--local", "--set",
+                            "args=[--epochs,60,--checkpoint-dir,/checkpoints/" + name + "]"}) == 0);
+        json running;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        while (std::chrono::steady_clock::now() < deadline) {
+            running = status_of(jobs, name);
+            const json& p = running.at("progress");
+            if (running.at("state") != "Running" ||
+                (p.is_object() && p.contains("metrics") && p.contains("percent"))) {
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        INFO(running.dump());
+        REQUIRE(running.at("state") == "Running");
+        const json& progress = running.at("progress");
+        CHECK(progress.value("percent", -1.0) >= 0);
+        CHECK(progress.value("percent", -1.0) < 100);
+        CHECK(progress.contains("etaSeconds"));
+        CHECK(progress.at("metrics").contains("loss"));
+
+        const auto done = jobs.wait_finished(name);
+        CHECK(done.phase == kftrain::cli::job::JobPhase::Succeeded);
+        const json after = status_of(jobs, name);
+        INFO(after.dump());
+        CHECK(after.at("progress").value("percent", -1.0) == 100);
+        CHECK(std::stod(after.at("progress").at("metrics").value("eval_accuracy", "0")) > 0.9);
+        // It checkpointed where the volume's localPath maps /checkpoints.
+        CHECK(kftrain::cli::local::read_state_file(dir + "/checkpoints/" + name + "/checkpoint.pt")
+                  .ok());
+    }
+}
+
+TEST_CASE("examples/python-ddp's job files render as both kinds and pass their CRDs",
+          "[example][python]") {
+    for (const std::string file : {"pytorchjob.yaml", "trainjob.yaml"}) {
+        INFO(file);
+        const auto run = run_kftrain({"render", "-f", k_example_dir + "/" + file, "-o", "json"});
+        REQUIRE(run.code == 0);
+        const json manifest = json::parse(run.out);
+        const std::string crd =
+            manifest.at("kind") == "TrainJob" ? KFTRAIN_TRAINJOB_CRD_FILE : KFTRAIN_CRD_FILE;
+        if (crd_readable(crd)) {
+            CHECK(check_against_crd(manifest, crd) == std::vector<std::string>{});
+        }
+    }
+}
