@@ -14,6 +14,7 @@
 #include "cli/data/claim_path.h"
 #include "cli/data/helper_pod.h"
 #include "cli/data/pod_start.h"
+#include "support/data_cluster.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
 #include "util/subprocess.h"
@@ -21,8 +22,11 @@
 namespace {
 
 namespace fs = std::filesystem;
+using kftrain::test::applied_pod_name;
+using kftrain::test::check_pod_deleted;
 using kftrain::test::CliRun;
 using kftrain::test::contains;
+using kftrain::test::DataCluster;
 using kftrain::test::FakeCluster;
 using kftrain::test::make_temp_dir;
 using kftrain::test::write_file;
@@ -55,49 +59,12 @@ std::string make_data_set() {
     return dir;
 }
 
-// The fake cluster with a directory per claim for the helper pod's exec.
-struct DataCluster {
-    FakeCluster cluster;
-    std::string volumes = make_temp_dir();
-
-    explicit DataCluster(const std::string& scenario) : cluster(scenario) {}
-
-    std::map<std::string, std::string> env() const {
-        auto env = cluster.env();
-        env["KFTRAIN_FAKE_VOLUMES"] = volumes;
-        return env;
-    }
-    CliRun run(const std::vector<std::string>& args) const {
-        return kftrain::test::run_kftrain(args, env());
-    }
-};
-
 std::vector<std::string> verbs(const FakeCluster& cluster) {
     std::vector<std::string> out;
     for (const auto& call : cluster.calls()) {
         out.push_back(call[0] == "exec" ? "exec " + call.back() : call[0]);
     }
     return out;
-}
-
-// Return the name the helper pod was applied under.
-std::string applied_pod_name(const FakeCluster& cluster) {
-    auto applied = cluster.applied();
-    REQUIRE(applied.size() == 1);
-    auto at = applied[0].find("name: kftrain-data-");
-    REQUIRE(at != std::string::npos);
-    auto end = applied[0].find('\n', at);
-    return applied[0].substr(at + 6, end - at - 6);
-}
-
-// Check the last kubectl call deletes the helper pod without waiting.
-void check_pod_deleted(const FakeCluster& cluster) {
-    const std::string pod = applied_pod_name(cluster);
-    auto calls = cluster.calls();
-    REQUIRE_FALSE(calls.empty());
-    CHECK(calls.back() == std::vector<std::string>{"delete", "pod", "--wait=false",
-                                                   "--ignore-not-found", "-n", "ml-training", "--",
-                                                   pod});
 }
 
 }  // namespace

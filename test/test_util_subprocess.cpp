@@ -99,7 +99,7 @@ TEST_CASE("run_streaming stops a child when its cancel flag turns true", "[subpr
     // The child prints a line and then would run for 30 s; the flag is raised on that line.
     std::atomic<bool> cancel{false};
     RunOptions o = options({"sh", "-c", "echo ready; exec sleep 30"});
-    o.cancel = &cancel;
+    o.cancelled = [&cancel] { return cancel.load(); };
     std::vector<std::string> lines;
     auto result = run_streaming(o,
                                 [&](const std::string& line) {

@@ -3,12 +3,8 @@
 namespace kftrain::estimate {
 namespace {
 
-// Relative difference below which two times or costs count as equal.
-constexpr double k_tie = 1e-9;
-
-// Return whether a is below b beyond rounding.
 bool less(double a, double b) {
-    return a < b * (1 - k_tie);
+    return clearly_less(a, b);
 }
 
 // Return whether a and b are equal within rounding.

@@ -12,15 +12,12 @@ int64_t ceil_div(int64_t a, int64_t b) {
     return (a + b - 1) / b;
 }
 
-// Relative difference below which two times or costs count as equal.
-constexpr double k_tie = 1e-9;
-
 // Return the first index whose key is smallest (ties go to the earlier size).
 template <typename Key>
 std::size_t index_of_min(const std::vector<SizeEstimate>& sizes, Key key) {
     std::size_t best = 0;
     for (std::size_t i = 1; i < sizes.size(); ++i) {
-        if (key(sizes[i]) < key(sizes[best]) * (1 - k_tie)) {
+        if (clearly_less(key(sizes[i]), key(sizes[best]))) {
             best = i;
         }
     }
@@ -28,6 +25,11 @@ std::size_t index_of_min(const std::vector<SizeEstimate>& sizes, Key key) {
 }
 
 }  // namespace
+
+bool clearly_less(double a, double b) {
+    constexpr double k_tie = 1e-9;  // relative difference below which two figures are equal
+    return a < b * (1 - k_tie);
+}
 
 double ring_allreduce_s(int64_t bytes, int world, double bytes_per_s, double latency_s) {
     if (world <= 1) {

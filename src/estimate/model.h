@@ -87,6 +87,10 @@ struct Estimate {
     std::optional<std::size_t> cheapest;  // unset without a price
 };
 
+// Return whether a is below b beyond rounding (by a relative 1e-9): how times and costs are
+// compared, so that two sizes of equal cost tie.
+bool clearly_less(double a, double b);
+
 // Return the time of one ring all-reduce of bytes over world processes:
 // 2(P-1)/P x bytes / bandwidth + 2(P-1) x latency; 0 for one process.
 double ring_allreduce_s(int64_t bytes, int world, double bytes_per_s, double latency_s);

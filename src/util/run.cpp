@@ -162,7 +162,7 @@ class ChildRun {
         if (m_ended && m_out_fd < 0 && m_err_fd < 0) {
             return true;
         }
-        if (m_options.cancel != nullptr && m_options.cancel->load()) {
+        if (m_options.cancelled && m_options.cancelled()) {
             m_result.cancelled = true;
         } else if (m_deadline && Clock::now() >= *m_deadline) {
             m_result.timed_out = true;

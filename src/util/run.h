@@ -21,9 +21,9 @@ struct RunOptions {
     std::map<std::string, std::string> env;
     std::string input;                                 // written to stdin, then closed
     std::optional<std::chrono::milliseconds> timeout;  // then SIGKILL
-    const std::atomic<bool>* cancel = nullptr;  // when it turns true: SIGKILL (seen within 100 ms)
-    size_t max_out = size_t{256} << 20;         // more stdout than this: SIGKILL
-    size_t max_err = size_t{1} << 20;           // stderr kept; the rest is counted, not kept
+    std::function<bool()> cancelled;                   // asked every 100 ms; true: SIGKILL
+    size_t max_out = size_t{256} << 20;                // more stdout than this: SIGKILL
+    size_t max_err = size_t{1} << 20;                  // stderr kept; the rest is counted, not kept
 };
 
 // What run() collected.

@@ -14,7 +14,7 @@
 #include <csignal>
 #include <cstring>
 
-extern char** environ;
+// environ: <unistd.h> declares it (g++ defines _GNU_SOURCE).
 
 namespace kftrain::util {
 namespace {

@@ -7,7 +7,9 @@
 #include <filesystem>
 
 #include "cli/data/claim_path.h"
+#include "cli/data/tree_copy.h"
 #include "cli/exit_codes.h"
+#include "cli/job/interrupt.h"
 #include "util/text.h"
 
 namespace kftrain::cli::data {
@@ -33,40 +35,23 @@ bool overlap(const std::string& a, const std::string& b) {
     return x.compare(0, y.size(), y) == 0 || y.compare(0, x.size(), x) == 0;
 }
 
-// Copy the contents of from into to (made when missing), replacing files there.
-util::Status copy_contents(const std::string& from, const std::string& to) {
-    std::error_code ec;
-    fs::create_directories(to, ec);
-    if (ec) {
-        return util::error(fmt::format("cannot create {}: {}", to, ec.message()), k_exit_cluster);
+// Copy the tree under from into the directory to, as TreeSink lays it down.
+util::Result<CopyReport> copy_tree(const std::string& from, const std::string& to, bool replace,
+                                   bool keep_symlinks, std::ostream& warn) {
+    auto writer = TreeWriter::open(to, replace);
+    if (!writer) {
+        return util::Error{writer.error_value()};
     }
-    fs::copy(from, to,
-             fs::copy_options::recursive | fs::copy_options::overwrite_existing |
-                 fs::copy_options::copy_symlinks,
-             ec);
-    if (ec) {
-        return util::error(fmt::format("cannot copy {} to {}: {}", from, to, ec.message()),
-                           k_exit_cluster);
+    TreeSink sink(*writer, keep_symlinks, warn);
+    if (auto copied = read_tree(from, sink); !copied) {
+        return util::Error{copied.error_value()};
     }
-    return util::ok_status();
+    return sink.report();
 }
 
 std::string where(const LocalTarget& target) {
     return fmt::format("claim {}:{} ({})", target.claim, target.path,
                        local_claim_path(target.root, target.path));
-}
-
-// The target's directory, or exit 3 when it is not one.
-util::Result<std::string> existing_dir(const LocalTarget& target) {
-    const std::string dir = local_claim_path(target.root, target.path);
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) {
-        return util::error(
-            fmt::format("--path: {} not found in claim {} on this machine (no directory {})",
-                        target.path, target.claim, dir),
-            k_exit_not_found);
-    }
-    return dir;
 }
 
 }  // namespace
@@ -111,28 +96,30 @@ util::Result<std::vector<std::string>> top_level_names(const std::string& dir) {
 }
 
 int put_local(Context& ctx, const LocalTarget& target, const std::string& local_dir) {
-    const std::string dest = local_claim_path(target.root, target.path);
-    if (overlap(local_dir, dest)) {
+    job::catch_termination();
+    auto dest = claim_directory(target.root, target.path, target.claim, true);
+    if (!dest) {
+        return report_error(ctx, dest.error(), dest.error_code(k_exit_cluster));
+    }
+    if (overlap(local_dir, *dest)) {
         return report_error(ctx,
                             fmt::format("LOCAL_DIR: {} and {} overlap: copy from a directory "
                                         "outside the claim's",
-                                        local_dir, dest),
+                                        local_dir, *dest),
                             k_exit_bad_input);
     }
-    auto listing = list_directory(local_dir);
-    if (!listing) {
-        return report_error(ctx, listing.error(), listing.error_code(k_exit_cluster));
-    }
-    if (auto copied = copy_contents(local_dir, dest); !copied) {
+    // The user's own files: replaced in the claim as tar does, their symlinks kept as links.
+    auto copied = copy_tree(local_dir, *dest, true, true, ctx.err);
+    if (!copied) {
         return report_error(ctx, copied.error(), copied.error_code(k_exit_cluster));
     }
-    ctx.err << fmt::format("put: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
-                           format_bytes(listing->bytes()), local_dir, where(target));
+    ctx.err << copied_line("put", *copied, local_dir, where(target));
     return k_exit_ok;
 }
 
-int get_local(Context& ctx, const LocalTarget& target, const std::string& out_dir) {
-    auto dir = existing_dir(target);
+int get_local(Context& ctx, const LocalTarget& target, const std::string& out_dir, bool force) {
+    job::catch_termination();
+    auto dir = claim_directory(target.root, target.path, target.claim, false);
     if (!dir) {
         return report_error(ctx, dir.error(), dir.error_code(k_exit_not_found));
     }
@@ -147,16 +134,26 @@ int get_local(Context& ctx, const LocalTarget& target, const std::string& out_di
     if (!listing) {
         return report_error(ctx, listing.error(), listing.error_code(k_exit_cluster));
     }
-    if (auto copied = copy_contents(*dir, out_dir); !copied) {
+    if (auto existing = existing_paths(*listing, out_dir); !force && !existing.empty()) {
+        auto refused = would_replace(existing, out_dir);
+        return report_error(ctx, refused.message, refused.code);
+    }
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) {
+        return report_error(ctx, fmt::format("cannot create {}: {}", out_dir, ec.message()),
+                            k_exit_cluster);
+    }
+    auto copied = copy_tree(*dir, out_dir, force, false, ctx.err);
+    if (!copied) {
         return report_error(ctx, copied.error(), copied.error_code(k_exit_cluster));
     }
-    ctx.err << fmt::format("get: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
-                           format_bytes(listing->bytes()), where(target), out_dir);
+    ctx.err << copied_line("get", *copied, where(target), out_dir);
     return k_exit_ok;
 }
 
 int list_local(Context& ctx, const LocalTarget& target, view::OutputFormat format) {
-    auto dir = existing_dir(target);
+    auto dir = claim_directory(target.root, target.path, target.claim, false);
     if (!dir) {
         return report_error(ctx, dir.error(), dir.error_code(k_exit_not_found));
     }

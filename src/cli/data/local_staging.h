@@ -23,13 +23,15 @@ util::Result<Listing> list_directory(const std::string& dir);
 // Return the names directly in dir, sorted (what tar is given to archive).
 util::Result<std::vector<std::string>> top_level_names(const std::string& dir);
 
-// Copy the contents of local_dir into the target's directory, made when missing; return the
-// exit code (2 when the two overlap).
+// Copy the contents of local_dir into the target's directory, made when missing (files there
+// replaced, never written through a symlink in the claim); return the exit code (2 when the two
+// overlap or --path passes through a symlink).
 int put_local(Context& ctx, const LocalTarget& target, const std::string& local_dir);
 
-// Copy the contents of the target's directory into out_dir (made when missing); 3 when the
-// directory does not exist.
-int get_local(Context& ctx, const LocalTarget& target, const std::string& out_dir);
+// Copy the contents of the target's directory into out_dir (made when missing) by the rules of
+// the cluster's get (TreeSink); 3 when the directory does not exist, 2 when it would replace
+// files in out_dir without force.
+int get_local(Context& ctx, const LocalTarget& target, const std::string& out_dir, bool force);
 
 // List what is under the target's directory; 3 when it does not exist.
 int list_local(Context& ctx, const LocalTarget& target, view::OutputFormat format);

@@ -9,8 +9,11 @@
 #include "cli/data/local_staging.h"
 #include "cli/data/progress_meter.h"
 #include "cli/data/stream_pipe.h"
+#include "cli/data/tar_reader.h"
+#include "cli/data/tree_copy.h"
 #include "cli/exit_codes.h"
 #include "cli/job/interrupt.h"
+#include "cli/kube/kubectl.h"
 #include "cli/kube/kubectl_errors.h"
 #include "util/text.h"
 
@@ -33,14 +36,15 @@ std::string last_words(const std::string& err) {
     return "";
 }
 
-// Copy through `from | to` with a progress meter; an error names what failed.
-util::Status copy(Context& ctx, const std::vector<std::string>& from,
-                  const std::vector<std::string>& to, const std::string& label, uint64_t estimate,
+// Copy as ends say with a progress meter; an error names what failed. A copy stops on a
+// caught signal (exit 130) and when no byte moves for the stall limit (exit 5).
+util::Status copy(Context& ctx, PipeEnds ends, const std::string& label, uint64_t estimate,
                   const std::string& pod, bool into_claim) {
     ProgressMeter meter(ctx.err, label, estimate);
-    auto piped = run_pipe(
-        from, to, [&meter](uint64_t bytes) { meter.update(bytes); },
-        [] { return job::interrupt_requested(); });
+    ends.on_bytes = [&meter](uint64_t bytes) { meter.update(bytes); };
+    ends.cancelled = [] { return job::interrupt_requested(); };
+    ends.stall_limit = kube::call_limit(ctx.global.request_timeout, {"exec"});
+    auto piped = run_pipe(ends);
     meter.finish();
     if (!piped) {
         return util::error(piped.error(), k_exit_cluster);
@@ -49,11 +53,23 @@ util::Status copy(Context& ctx, const std::vector<std::string>& from,
         return util::error(fmt::format("interrupted; deleting helper pod {}", pod),
                            k_exit_interrupted);
     }
-    if (piped->from.success() && piped->to.success()) {
+    if (piped->stalled) {
+        return util::error(
+            fmt::format("{} stalled: no data moved for {} s (--request-timeout); deleting helper "
+                        "pod {}",
+                        label, ends.stall_limit->count() / 1000, pod),
+            k_exit_timeout);
+    }
+    if (!piped->consume_error.empty()) {
+        return util::error(fmt::format("{} stopped: {}", label, piped->consume_error),
+                           piped->consume_code != 0 ? piped->consume_code : k_exit_cluster);
+    }
+    const bool to_ok = ends.to.empty() || piped->to.success();
+    if (piped->from.success() && to_ok) {
         return util::ok_status();
     }
     // The side that failed first says why; the other usually only saw the pipe end.
-    const bool to_failed = !piped->to.success();
+    const bool to_failed = !to_ok;
     std::string why = last_words(to_failed ? piped->to_err : piped->from_err);
     if (why.empty()) {
         why = last_words(to_failed ? piped->from_err : piped->to_err);
@@ -109,8 +125,11 @@ int put_to_claim(Context& ctx, const ClaimTarget& target, const std::string& loc
     }
     std::vector<std::string> tar = {"tar", "-c", "-f", "-", "-C", local_dir, "--"};
     tar.insert(tar.end(), names->begin(), names->end());
-    auto copied = copy(ctx, tar, session.exec_argv({"tar", "-x", "-f", "-", "-C", dest}, true),
-                       "put", tar_size_estimate(listing->bytes(), listing->entries.size()),
+    PipeEnds ends;
+    ends.from = tar;
+    ends.to = session.exec_argv({"tar", "-x", "-f", "-", "-C", dest}, true);
+    auto copied = copy(ctx, std::move(ends), "put",
+                       tar_size_estimate(listing->bytes(), listing->entries.size()),
                        session.pod_name(), true);
     if (!copied) {
         return fail(ctx, copied);
@@ -120,7 +139,8 @@ int put_to_claim(Context& ctx, const ClaimTarget& target, const std::string& loc
     return k_exit_ok;
 }
 
-int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& out_dir) {
+int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& out_dir,
+                   bool force) {
     job::catch_termination();
     HelperSession session(ctx, target, false);
     if (auto claim = session.check_claim(); !claim) {
@@ -139,21 +159,33 @@ int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& o
                                         target.path, target.claim),
                             k_exit_bad_input);
     }
+    if (auto existing = existing_paths(*listing, out_dir); !force && !existing.empty()) {
+        return fail(ctx, util::Status(would_replace(existing, out_dir)));
+    }
     std::error_code ec;
     std::filesystem::create_directories(out_dir, ec);
-    if (ec) {
-        return report_error(ctx, fmt::format("cannot create {}: {}", out_dir, ec.message()),
-                            k_exit_cluster);
+    auto writer = TreeWriter::open(out_dir, force);
+    if (ec || !writer) {
+        return report_error(
+            ctx, ec ? fmt::format("cannot create {}: {}", out_dir, ec.message()) : writer.error(),
+            k_exit_cluster);
     }
-    auto copied = copy(
-        ctx, session.exec_argv({"tar", "-c", "-f", "-", "-C", pod_path(target.path), "."}, false),
-        {"tar", "-x", "-f", "-", "-C", out_dir, "--no-same-owner"}, "get",
-        tar_size_estimate(listing->bytes(), listing->entries.size()), session.pod_name(), false);
+    TreeSink sink(*writer, false, ctx.err);
+    TarReader reader(sink);
+    PipeEnds ends;
+    ends.from =
+        session.exec_argv({"tar", "-c", "-f", "-", "-C", pod_path(target.path), "."}, false);
+    ends.consume = [&reader](const char* data, size_t size) { return reader.feed(data, size); };
+    auto copied = copy(ctx, std::move(ends), "get",
+                       tar_size_estimate(listing->bytes(), listing->entries.size()),
+                       session.pod_name(), false);
+    if (copied) {
+        copied = reader.finish();
+    }
     if (!copied) {
         return fail(ctx, copied);
     }
-    ctx.err << fmt::format("get: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
-                           format_bytes(listing->bytes()), where(target), out_dir);
+    ctx.err << copied_line("get", sink.report(), where(target), out_dir);
     return k_exit_ok;
 }
 

@@ -18,8 +18,10 @@ namespace kftrain::cli::data {
 // Copy the contents of local_dir into the claim's path, showing progress on err.
 int put_to_claim(Context& ctx, const ClaimTarget& target, const std::string& local_dir);
 
-// Copy the contents of the claim's path into out_dir (made when missing).
-int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& out_dir);
+// Copy the contents of the claim's path into out_dir (made when missing), as TreeSink lays
+// them down: no setuid, devices or links, nothing outside out_dir; existing files are replaced
+// only with force (otherwise exit 2 before anything is copied).
+int get_from_claim(Context& ctx, const ClaimTarget& target, const std::string& out_dir, bool force);
 
 // List what is under the claim's path.
 int list_claim(Context& ctx, const ClaimTarget& target, view::OutputFormat format);

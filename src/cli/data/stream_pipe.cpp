@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <optional>
 
 namespace kftrain::cli::data {
 namespace {
@@ -30,28 +31,29 @@ void keep_tail(std::string& kept, const char* data, size_t size) {
     }
 }
 
-// The loop moving from's stdout into to's stdin, draining both stderrs.
+// The loop moving from's stdout into to's stdin (or into consume), draining both stderrs.
 class Pipeline {
   public:
-    Pipeline(util::Process& from, util::Process& to, PipeResult& result)
-        : m_from(from), m_to(to), m_result(result) {
+    Pipeline(const PipeEnds& ends, util::Process& from, util::Process* to, PipeResult& result)
+        : m_ends(ends), m_from(from), m_to(to), m_result(result) {
         m_out = from.stdout_fd();
-        m_in = to.stdin_fd();
         m_errs[0] = from.stderr_fd();
-        m_errs[1] = to.stderr_fd();
-        ::fcntl(m_in, F_SETFL, ::fcntl(m_in, F_GETFL) | O_NONBLOCK);
+        if (to != nullptr) {
+            m_in = to->stdin_fd();
+            m_errs[1] = to->stderr_fd();
+            ::fcntl(m_in, F_SETFL, ::fcntl(m_in, F_GETFL) | O_NONBLOCK);
+        }
+        m_last_move = std::chrono::steady_clock::now();
     }
 
-    void loop(const std::function<void(uint64_t)>& on_bytes,
-              const std::function<bool()>& cancelled) {
+    void loop() {
         while (m_out >= 0 || m_errs[0] >= 0 || m_errs[1] >= 0 || m_in >= 0) {
-            if (cancelled && cancelled()) {
-                m_result.cancelled = true;
+            if (should_stop()) {
                 kill_both();
                 return;
             }
             if (m_out < 0 && m_pending.empty() && m_in >= 0) {
-                m_to.close_stdin();  // all passed: to sees the end of its input
+                m_to->close_stdin();  // all passed: to sees the end of its input
                 m_in = -1;
             }
             std::vector<pollfd> fds;
@@ -74,23 +76,38 @@ class Pipeline {
             }
             for (const auto& p : fds) {
                 if (p.revents != 0) {
-                    move(p.fd, on_bytes);
+                    move(p.fd);
                 }
             }
         }
     }
 
+  private:
+    bool should_stop() {
+        if (m_ends.cancelled && m_ends.cancelled()) {
+            m_result.cancelled = true;
+            return true;
+        }
+        if (m_ends.stall_limit && m_out >= 0 &&
+            std::chrono::steady_clock::now() - m_last_move > *m_ends.stall_limit) {
+            m_result.stalled = true;
+            return true;
+        }
+        return false;
+    }
+
     void kill_both() {
-        for (util::Process* p : {&m_from, &m_to}) {
-            p->signal(SIGKILL);
-            p->signal_group(SIGKILL);
+        for (util::Process* p : {&m_from, m_to}) {
+            if (p != nullptr) {
+                p->signal(SIGKILL);
+                p->signal_group(SIGKILL);
+            }
         }
     }
 
-  private:
-    void move(int fd, const std::function<void(uint64_t)>& on_bytes) {
+    void move(int fd) {
         if (fd == m_in) {
-            write_pending(on_bytes);
+            write_pending();
             return;
         }
         char buffer[65536];
@@ -101,8 +118,10 @@ class Pipeline {
         if (fd == m_out) {
             if (n <= 0) {
                 m_out = -1;
-            } else {
+            } else if (m_to != nullptr) {
                 m_pending.assign(buffer, static_cast<size_t>(n));
+            } else {
+                consume(buffer, static_cast<size_t>(n));
             }
             return;
         }
@@ -114,13 +133,33 @@ class Pipeline {
         keep_tail(which == 0 ? m_result.from_err : m_result.to_err, buffer, static_cast<size_t>(n));
     }
 
-    void write_pending(const std::function<void(uint64_t)>& on_bytes) {
+    void consume(const char* data, size_t size) {
+        if (auto taken = m_ends.consume(data, size); !taken) {
+            m_result.consume_error = taken.error();
+            m_result.consume_code = taken.error_code(0);
+            m_out = -1;
+            m_from.signal(SIGKILL);
+            m_from.signal_group(SIGKILL);
+            return;
+        }
+        moved(size);
+    }
+
+    void moved(size_t size) {
+        m_last_move = std::chrono::steady_clock::now();
+        m_result.bytes += size;
+        if (m_ends.on_bytes) {
+            m_ends.on_bytes(m_result.bytes);
+        }
+    }
+
+    void write_pending() {
         ssize_t n = ::write(m_in, m_pending.data(), m_pending.size());
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
             return;
         }
         if (n < 0) {  // EPIPE: to stopped reading; from has no one to write to
-            m_to.close_stdin();
+            m_to->close_stdin();
             m_in = -1;
             m_pending.clear();
             m_from.signal(SIGKILL);
@@ -128,49 +167,51 @@ class Pipeline {
             return;
         }
         m_pending.erase(0, static_cast<size_t>(n));
-        m_result.bytes += static_cast<uint64_t>(n);
-        if (on_bytes) {
-            on_bytes(m_result.bytes);
-        }
+        moved(static_cast<size_t>(n));
     }
 
+    const PipeEnds& m_ends;
     util::Process& m_from;
-    util::Process& m_to;
+    util::Process* m_to;
     PipeResult& m_result;
     int m_out = -1;
     int m_in = -1;
     int m_errs[2] = {-1, -1};
     std::string m_pending;
+    std::chrono::steady_clock::time_point m_last_move;
 };
 
 }  // namespace
 
-util::Result<PipeResult> run_pipe(const std::vector<std::string>& from,
-                                  const std::vector<std::string>& to,
-                                  const std::function<void(uint64_t)>& on_bytes,
-                                  const std::function<bool()>& cancelled) {
+util::Result<PipeResult> run_pipe(const PipeEnds& ends) {
     // A reader that goes away must give a write error here, not end kftrain.
     std::signal(SIGPIPE, SIG_IGN);
-    auto sink = start(to, true);
-    if (!sink) {
-        return util::Error{sink.error()};
+    std::optional<util::Process> sink;
+    if (!ends.to.empty()) {
+        auto started = start(ends.to, true);
+        if (!started) {
+            return util::Error{started.error()};
+        }
+        sink.emplace(std::move(*started));
     }
-    auto source = start(from, false);
+    auto source = start(ends.from, false);
     if (!source) {
-        sink->signal(SIGKILL);
-        sink->wait();
+        if (sink) {
+            sink->signal(SIGKILL);
+            sink->wait();
+        }
         return util::Error{source.error()};
     }
     PipeResult result;
-    Pipeline pipeline(*source, *sink, result);
-    pipeline.loop(on_bytes, cancelled);
-    auto from_status = source->wait();
-    auto to_status = sink->wait();
-    if (from_status) {
+    Pipeline pipeline(ends, *source, sink ? &*sink : nullptr, result);
+    pipeline.loop();
+    if (auto from_status = source->wait(); from_status) {
         result.from = *from_status;
     }
-    if (to_status) {
-        result.to = *to_status;
+    if (sink) {
+        if (auto to_status = sink->wait(); to_status) {
+            result.to = *to_status;
+        }
     }
     return result;
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli/exit_codes.h"
+#include "cli/job/interrupt.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::kube {
@@ -115,11 +116,21 @@ class ProcessKubectl : public KubectlRunner {
         options.argv.insert(options.argv.end(), m_global.begin(), m_global.end());
         options.argv.insert(options.argv.end(), args.begin(), args.end());
         options.input = input;
-        options.cancel = cancel;
+        if (cancel != nullptr) {
+            options.cancelled = [cancel] { return cancel->load(); };
+        } else if (job::calls_stop_on_interrupt()) {
+            // A signal caught from the call's start on stops it (a Ctrl-C before it does not:
+            // the call may be the clean-up that Ctrl-C asked for).
+            const unsigned seen = job::interrupt_count();
+            options.cancelled = [seen] { return job::interrupt_count() != seen; };
+        }
         options.timeout = capped(limit);
         auto result = util::run_streaming(options, on_line, util::LineCallback{});
         if (!result) {
             return util::Error{result.error()};
+        }
+        if (result->cancelled && cancel == nullptr) {
+            return util::error("interrupted", k_exit_interrupted);
         }
         if (auto why = abnormal_end(*result, args, options.timeout); !why.empty()) {
             return util::error(why, k_exit_cluster);

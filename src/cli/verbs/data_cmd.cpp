@@ -32,7 +32,8 @@ constexpr const char* k_data_examples =
     "  kftrain data put ./mnist --claim mnist-data --local -f examples/mnist-local.yaml\n\n"
     "On a cluster each command starts a short-lived helper pod that mounts the claim\n"
     "(read-only for get and ls), copies with tar through kubectl exec, and deletes the pod\n"
-    "when done, on failure and on Ctrl-C.";
+    "when done, on failure and on Ctrl-C. get writes only files and directories, inside\n"
+    "OUT_DIR, without setuid bits, and replaces existing files only with --force.";
 
 // Add the flags every data subcommand takes.
 void add_common_flags(CLI::App& sub, DataOptions& o) {
@@ -63,6 +64,8 @@ CLI::App* add_action(CLI::App& data, Context& ctx, DataOptions::Action action, c
     } else if (action == DataOptions::Action::Get) {
         sub->add_option("OUT_DIR", options->dir, "Local directory to copy into (made if missing)")
             ->required();
+        sub->add_flag("--force", options->force,
+                      "Replace files already in OUT_DIR (default: refuse, copying nothing)");
     } else {
         sub->add_option("-o,--output", options->output,
                         view::output_flag_help(view::k_table_formats));
@@ -198,7 +201,7 @@ int DataOptions::run(Context& ctx) const {
             case Action::Put:
                 return data::put_local(ctx, target, dir);
             case Action::Get:
-                return data::get_local(ctx, target, dir);
+                return data::get_local(ctx, target, dir, force);
             case Action::List:
                 return data::list_local(ctx, target, format);
         }
@@ -208,7 +211,7 @@ int DataOptions::run(Context& ctx) const {
         case Action::Put:
             return data::put_to_claim(ctx, target, dir);
         case Action::Get:
-            return data::get_from_claim(ctx, target, dir);
+            return data::get_from_claim(ctx, target, dir, force);
         case Action::List:
             break;
     }

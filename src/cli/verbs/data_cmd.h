@@ -20,6 +20,7 @@ struct DataOptions {
     std::string path = "/";
     std::string image;
     bool as_root = false;
+    bool force = false;  // get: replace files already in OUT_DIR
     std::string timeout = "2m";
     std::string output;
     job::JobInput input;     // -f: the job file whose volume maps the claim locally

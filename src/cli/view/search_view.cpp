@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cli/search/trial_json.h"
+#include "cli/view/field_text.h"
 #include "cli/view/status_json.h"
 #include "cli/view/text_table.h"
 #include "estimate/units.h"
@@ -24,12 +25,6 @@ std::string upper(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     return text;
-}
-
-void print_field(std::ostream& out, const char* label, const std::string& value) {
-    if (!value.empty()) {
-        out << fmt::format("{:<11} {}\n", std::string(label) + ":", value);
-    }
 }
 
 std::string best_name(const SearchStatus& s) {
@@ -115,14 +110,6 @@ std::optional<double> search_duration(const SearchStatus& s, std::time_t now) {
     }
     auto end = util::parse_timestamp(s.finished);
     return std::max(0.0, std::difftime(end ? *end : now, *start));
-}
-
-std::string format_time_field(const std::string& when, std::time_t now) {
-    auto at = util::parse_timestamp(when);
-    if (!at) {
-        return when;
-    }
-    return fmt::format("{} ({} ago)", when, util::format_duration(std::difftime(now, *at)));
 }
 
 void print_trials(std::ostream& out, const SearchStatus& s, bool wide, std::time_t now) {

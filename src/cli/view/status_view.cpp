@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/view/field_text.h"
 #include "cli/view/progress.h"
 #include "cli/view/queue_view.h"
 #include "cli/view/status_json.h"
@@ -33,21 +34,6 @@ std::string format_counts(const job::JobStatus& status) {
         parts.push_back(fmt::format("{}: {}", type, fmt::join(numbers, ", ")));
     }
     return fmt::format("{}", fmt::join(parts, "; "));
-}
-
-void print_field(std::ostream& out, const char* label, const std::string& value) {
-    if (!value.empty()) {
-        std::string head = *label == '\0' ? "" : std::string(label) + ":";
-        out << fmt::format("{:<11} {}\n", head, value);
-    }
-}
-
-std::string format_time_field(const std::string& when, std::time_t now) {
-    auto at = util::parse_timestamp(when);
-    if (!at) {
-        return when;
-    }
-    return fmt::format("{} ({} ago)", when, util::format_duration(std::difftime(now, *at)));
 }
 
 void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) {

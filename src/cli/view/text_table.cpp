@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/text.h"
+
 namespace kftrain::cli::view {
 
 TextTable::TextTable(std::vector<std::string> headers) {
@@ -10,6 +12,18 @@ TextTable::TextTable(std::vector<std::string> headers) {
 
 void TextTable::add_row(std::vector<std::string> cells) {
     cells.resize(m_rows.front().size());
+    for (auto& cell : cells) {
+        // Cells hold what the cluster and programs wrote: a control byte must not reach the
+        // terminal as a command, nor a newline break the row.
+        if (std::any_of(cell.begin(), cell.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+            std::string shown;
+            for (char c : cell) {
+                util::append_printable(shown, static_cast<unsigned char>(c));
+            }
+            cell = std::move(shown);
+        }
+    }
     m_rows.push_back(std::move(cells));
 }
 

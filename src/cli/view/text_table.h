@@ -13,7 +13,8 @@ class TextTable {
     // Start a table with these column headers.
     explicit TextTable(std::vector<std::string> headers);
 
-    // Add a row; missing cells are empty, empty cells print as "".
+    // Add a row; missing cells are empty, empty cells print as ""; control bytes (newlines
+    // too) are shown escaped, as util::append_printable does.
     void add_row(std::vector<std::string> cells);
 
     // Print the headers and rows.

@@ -1,8 +1,10 @@
 #include "cli/local/process/clean_env.h"
 
+#include <unistd.h>
+
 #include <array>
 
-extern char** environ;
+// environ: <unistd.h> declares it (g++ defines _GNU_SOURCE).
 
 namespace kftrain::cli::local {
 namespace {
