@@ -1,6 +1,7 @@
 // -f -: every verb that reads a job file takes it from standard input, as kubectl does, with
 // the bounds of a file and messages that name <stdin>.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,8 @@
 #include "manifest/load.h"
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
+#include "support/files.h"
+#include "util/subprocess.h"
 
 using kftrain::test::contains;
 using kftrain::test::run_kftrain;
@@ -156,4 +159,37 @@ TEST_CASE("reading a job file from a stream takes what a pipe holds and refuses 
     CHECK(refused.error() ==
           "-f/--file: standard input is a terminal; pipe the job file in (envsubst < job.yaml | "
           "kftrain submit -f -) or give its path (got -)");
+}
+
+TEST_CASE("A FIFO with no writer and a stdin that never ends are given up on, not waited for",
+          "[cli][stdin]") {
+    // Both run at once: each waits out kftrain's idle limit (30 s) once.
+    const std::string fifo = kftrain::test::make_temp_dir() + "/job.yaml";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    auto start = [](std::vector<std::string> args, bool held_stdin) {
+        kftrain::util::SpawnOptions spawn;
+        spawn.argv = {KFTRAIN_BINARY};
+        spawn.argv.insert(spawn.argv.end(), args.begin(), args.end());
+        spawn.stdin_from =
+            held_stdin ? kftrain::util::Redirect::pipe() : kftrain::util::Redirect::null();
+        spawn.stdout_to = kftrain::util::Redirect::null();
+        spawn.stderr_to = kftrain::util::Redirect::pipe();
+        auto started = kftrain::util::Process::spawn(spawn);
+        REQUIRE(started);
+        return std::move(*started);
+    };
+    auto from_fifo = start({"render", "-f", fifo}, false);
+    auto from_stdin = start({"render", "-f", "-"}, true);  // its stdin stays open, empty
+    for (auto* process : {&from_fifo, &from_stdin}) {
+        std::string err;
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(process->stderr_fd(), buffer, sizeof buffer)) > 0;) {
+            err.append(buffer, static_cast<size_t>(n));
+        }
+        auto ended = process->wait();
+        REQUIRE(ended);
+        INFO(err);
+        CHECK(ended->code == 2);
+        CHECK(contains(err, "nothing came for 30 s: is anything writing to it, and does it end?"));
+    }
 }

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -165,4 +166,28 @@ TEST_CASE("A full standard output is an error, not a silent success", "[cli][e2e
     INFO(err);
     CHECK(ended->code == 1);
     CHECK(contains(err, "cannot write to standard output: No space left on device"));
+}
+
+TEST_CASE("delete against a kubectl that never answers costs one deadline, not two",
+          "[kube][e2e]") {
+    FakeCluster cluster("kubectl-hangs");
+    auto run = cluster.run({"delete", "mnist-ddp", "--request-timeout", "1s"});
+    INFO(run.err);
+    CHECK(run.code == 4);
+    CHECK(contains(run.err, "did not finish within 6s"));
+    CHECK(cluster.calls().size() == 1);  // the lookup; no second one after its deadline
+}
+
+TEST_CASE("A Kueue visibility API that never answers is asked once, not once per version",
+          "[kube][kueue][e2e]") {
+    FakeCluster cluster("kueue-visibility-hangs");
+    auto run = cluster.run({"status", "mnist-ddp", "-n", "ml-training", "--request-timeout", "1s"});
+    INFO(run.err);
+    CHECK(run.code == 0);
+    CHECK(contains(run.out, "mnist-ddp"));
+    int raw_calls = 0;
+    for (const auto& call : cluster.calls()) {
+        raw_calls += std::count(call.begin(), call.end(), "--raw") > 0 ? 1 : 0;
+    }
+    CHECK(raw_calls == 1);
 }

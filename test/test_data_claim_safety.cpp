@@ -125,8 +125,9 @@ TEST_CASE("data on this machine never follows a link inside a claim", "[data]") 
     auto via_path = run_kftrain(
         {"data", "put", data, "--claim", "c", "--path", "/link/deeper", "--local-path", root});
     CHECK(via_path.code == 2);
-    CHECK(contains(via_path.err, "--path: /link in claim c is a symlink or a file, not a "
-                                 "directory: kftrain never follows a link inside a claim"));
+    CHECK(contains(via_path.err,
+                   "--path: /link in claim c is a symlink or a file, not a "
+                   "directory: kftrain never follows a link inside a claim"));
     auto via_tree =
         run_kftrain({"data", "put", data, "--claim", "c", "--path", "/runs", "--local-path", root});
     CHECK(via_tree.code == 2);
@@ -170,8 +171,9 @@ TEST_CASE("A copy that moves no data within --request-timeout fails and deletes 
     auto get = cluster.run({"data", "get", out, "--claim", "mnist-data", "-n", "ml-training",
                             "--request-timeout", "1s"});
     CHECK(get.code == 5);
-    CHECK(contains(get.err, "get stalled: no data moved for 6 s (--request-timeout); deleting "
-                            "helper pod kftrain-data-mnist-data-"));
+    CHECK(contains(get.err,
+                   "get stalled: no data moved for 6 s (--request-timeout); deleting "
+                   "helper pod kftrain-data-mnist-data-"));
     // kubectl's calls carry the global flag first: the last one deletes the pod.
     auto calls = cluster.cluster.calls();
     REQUIRE(calls.size() >= 2);

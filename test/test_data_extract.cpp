@@ -98,9 +98,9 @@ TEST_CASE("A claim's archive cannot give root a setuid file, a device or a FIFO"
     ::umask(022);
     auto done = extract(member("./", '5', 0777, "") + member("./bin/", '5', 0755, "") +
                             member("./bin/sh", '0', 04755, "#!/bin/sh\n") +
-                            member("./bin/g", '0', 02777, "g") +
-                            member("./null", '3', 0666, "") + member("./disk", '4', 0660, "") +
-                            member("./pipe", '6', 0666, "") + archive_end(),
+                            member("./bin/g", '0', 02777, "g") + member("./null", '3', 0666, "") +
+                            member("./disk", '4', 0660, "") + member("./pipe", '6', 0666, "") +
+                            archive_end(),
                         out);
     INFO(done.warnings);
     REQUIRE(done.status);
@@ -121,8 +121,7 @@ TEST_CASE("A claim's archive writes nothing outside OUT_DIR", "[data]") {
     const std::string out = base + "/out";
     fs::create_directories(out);
     fs::create_directories(base + "/elsewhere");
-    auto done = extract(member("/etc/evil", '0', 0644, "x") +
-                            member("../escaped", '0', 0644, "x") +
+    auto done = extract(member("/etc/evil", '0', 0644, "x") + member("../escaped", '0', 0644, "x") +
                             member("a/../../escaped", '0', 0644, "x") +
                             member("link", '2', 0777, "", base + "/elsewhere") +
                             member("link/through", '0', 0644, "x") + archive_end(),
@@ -178,13 +177,12 @@ TEST_CASE("Long names, pax paths and hard links come through as GNU tar writes t
     const std::string record = "path=" + pax_name + "\n";
     const std::string pax = std::to_string(record.size() + 4) + " " + record;
     REQUIRE(pax.size() == record.size() + 4);  // a 3-digit length, its space and the record
-    auto done = extract(member("././@LongLink", 'L', 0644, long_name + std::string(1, '\0')) +
-                            member("cut", '0', 0644, "long") +
-                            member("PaxHeaders/x", 'x', 0644, pax) +
-                            member("cut2", '0', 0644, "pax") +
-                            member("plain", '0', 0644, "p") +
-                            member("again", '1', 0644, "", "./plain") + archive_end(),
-                        out, false, 7);
+    auto done =
+        extract(member("././@LongLink", 'L', 0644, long_name + std::string(1, '\0')) +
+                    member("cut", '0', 0644, "long") + member("PaxHeaders/x", 'x', 0644, pax) +
+                    member("cut2", '0', 0644, "pax") + member("plain", '0', 0644, "p") +
+                    member("again", '1', 0644, "", "./plain") + archive_end(),
+                out, false, 7);
     INFO(done.warnings);
     REQUIRE(done.status);
     CHECK(read(out + "/" + long_name) == "long");

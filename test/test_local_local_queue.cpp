@@ -1,11 +1,15 @@
 // The local queue (submit --queue on this machine): whose turn it is, where a job stands, and
 // end to end, two and three jobs of one queue run one at a time in submit order.
+#include <signal.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "cli/local/queue/local_queue.h"
+#include "cli/local/state/job_state.h"
 #include "local/local_fixture.h"
 
 using kftrain::cli::local::JobState;
@@ -233,4 +237,34 @@ TEST_CASE("a waiting job suspended leaves its local queue and goes to its back o
         "middle", [](const job::JobStatus& s) { return s.queue && s.queue->position.has_value(); });
     CHECK(back.queue->position == 2);
     CHECK(back.queue->pending_in_queue == 2);
+}
+
+TEST_CASE("a job whose supervisor was killed holds its local queue until its replicas end",
+          "[local][queue][e2e]") {
+    LocalJobs jobs;
+    const std::string hold = jobs.dir() + "/hold";
+    for (const char* name : {"first", "second"}) {
+        REQUIRE(jobs.kftrain({"submit", "-f", jobs.job_file(name, 1, {"--hold-file", hold}),
+                              "--local", "--queue", "team-a"})
+                    .code == 0);
+    }
+    jobs.wait_for("first", [](const job::JobStatus& s) {
+        return !s.replicas.empty() && s.replicas[0].pid != 0;
+    });
+    auto state = kftrain::cli::local::read_job_state("first");
+    REQUIRE(state);
+    REQUIRE(::kill(static_cast<pid_t>(state->supervisor_pid), SIGKILL) == 0);
+
+    // first's replica still runs: second stays in line (wait gives up without admission).
+    CHECK(
+        jobs.kftrain({"wait", "second", "--local", "--for", "admitted", "--timeout", "3s"}).code ==
+        5);
+    auto waiting = jobs.backend().status("second");
+    REQUIRE(waiting);
+    REQUIRE(waiting->queue.has_value());
+    CHECK(waiting->queue->state == job::QueueState::Pending);
+
+    std::ofstream(hold) << "go\n";  // first's replica ends; second's turn comes
+    auto done_second = jobs.wait_finished("second");
+    CHECK(done_second.phase == job::JobPhase::Succeeded);
 }

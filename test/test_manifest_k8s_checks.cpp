@@ -146,3 +146,23 @@ TEST_CASE("literal credentials in env are warned about, not refused", "[manifest
               "remove it",
           });
 }
+
+TEST_CASE("credentials inside URIs are warned about, shown masked", "[manifest]") {
+    auto job = load_job_text(
+        "name: a\n"
+        "mlflow:\n  trackingUri: https://alice:pw@mlflow.example/api?token=abc\n"
+        "env:\n"
+        "  DATA_URL: https://data.example/set.tar?api_key=k123\n"
+        "  MIRROR: https://mirror.example/set.tar\n",
+        "job.yaml", {});
+    REQUIRE(job);
+    CHECK(kftrain::manifest::credential_warnings(*job) ==
+          std::vector<std::string>{
+              "job.yaml:5: env.DATA_URL: holds a URI with credentials, written into the manifest "
+              "in plain text; put them in a Secret (kftrain shows the value as "
+              "https://data.example/set.tar?api_key=***)",
+              "job.yaml:3: mlflow.trackingUri: holds credentials "
+              "(https://***@mlflow.example/api?token=***), written into the manifest in plain "
+              "text; give them with mlflow.credentialsSecret instead",
+          });
+}

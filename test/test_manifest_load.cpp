@@ -225,3 +225,14 @@ TEST_CASE("integers are read as decimal, as they were checked, and must fit", "[
     CHECK(load_error("name: a\nrunPolicy:\n  backoffLimit: 99999999999\n") ==
           "job.yaml:3: runPolicy.backoffLimit: must be <= 2147483647 (got 99999999999)");
 }
+
+TEST_CASE("more --set flags than a command takes are refused before any is applied", "[manifest]") {
+    Overrides overrides;
+    for (int i = 0; i < 10000; ++i) {
+        overrides.sets.push_back("env.V" + std::to_string(i) + "=x");
+    }
+    CHECK(load_error("name: a\n", overrides) ==
+          "--set: given 10000 times; at most 1000 (put the settings in the job file instead)");
+    overrides.sets.resize(1000);
+    CHECK(load_error("name: a\n", overrides) == "(loaded)");
+}

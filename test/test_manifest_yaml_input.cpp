@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <tuple>
+#include <vector>
 
 #include "manifest/load.h"
 #include "manifest/yaml/input.h"
@@ -143,4 +145,40 @@ TEST_CASE("control characters a job file or an argument holds reach the terminal
     auto flag = kftrain::test::run_kftrain({"status", "--bogus\x1b[2J"});
     CHECK(flag.code == 2);
     CHECK(flag.err.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("a job file saved as UTF-16 or UTF-32 with a byte order mark reads as UTF-8 does",
+          "[manifest]") {
+    const std::u16string text16 = u"name: caf\u00e9-\U0001F600\nreplicas: 3\n";
+    auto encode16 = [&](bool big) {
+        std::string out = big ? std::string("\xfe\xff", 2) : std::string("\xff\xfe", 2);
+        for (char16_t unit : text16) {
+            char hi = static_cast<char>(unit >> 8);
+            char lo = static_cast<char>(unit & 0xff);
+            out += big ? std::string{hi, lo} : std::string{lo, hi};
+        }
+        return out;
+    };
+    std::string utf32 = std::string("\xff\xfe\x00\x00", 4);
+    for (char32_t code : std::u32string(U"name: caf\u00e9\nreplicas: 3\n")) {
+        for (int i = 0; i < 4; ++i) {
+            utf32 += static_cast<char>((code >> (8 * i)) & 0xff);
+        }
+    }
+    for (const auto& [label, encoded, name] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"UTF-16LE", encode16(false), "caf\xc3\xa9-\xf0\x9f\x98\x80"},
+             {"UTF-16BE", encode16(true), "caf\xc3\xa9-\xf0\x9f\x98\x80"},
+             {"UTF-32LE", utf32, "caf\xc3\xa9"},
+             {"UTF-8 with BOM", "\xef\xbb\xbfname: x\nreplicas: 3\n", "x"}}) {
+        INFO(label);
+        auto parsed = parse_yaml(encoded, "job.yaml");
+        REQUIRE(parsed);
+        CHECK((*parsed)["name"].as<std::string>() == name);
+        CHECK((*parsed)["replicas"].as<int>() == 3);
+    }
+    auto odd = parse_yaml(encode16(false) + "x", "job.yaml");
+    REQUIRE_FALSE(odd);
+    CHECK(odd.error() ==
+          "job.yaml: is not valid UTF-16 text after its byte order mark (save it as UTF-8)");
 }

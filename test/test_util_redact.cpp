@@ -34,3 +34,12 @@ TEST_CASE("redact_credentials masks what a URI carries to log in, and nothing el
         CHECK(redact_credentials(c.in) == c.out);
     }
 }
+
+TEST_CASE("redact_credentials masks URIs of any scheme, not only http", "[util]") {
+    CHECK(redact_credentials("databricks://tok@ws") == "databricks://***@ws");
+    CHECK(redact_credentials("s3://bucket/set.tar?X-Amz-Security-Token=abc&part=1") ==
+          "s3://bucket/set.tar?X-Amz-Security-Token=***&part=1");
+    CHECK(redact_credentials("see (postgresql+psycopg2://u:p@db/x)") ==
+          "see (postgresql+psycopg2://***@db/x)");
+    CHECK(redact_credentials("ratio 3://4 is not a URI") == "ratio 3://4 is not a URI");
+}

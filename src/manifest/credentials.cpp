@@ -8,6 +8,7 @@
 
 #include "manifest/k8s/checks.h"
 #include "manifest/render/template_values.h"
+#include "util/redact.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -52,6 +53,11 @@ std::vector<std::string> credential_warnings(const JobSpec& spec) {
                 "{}: a literal value, and mlflow.credentialsSecret also sets {} from Secret {}; "
                 "the literal is written into the manifest in plain text: remove it",
                 where, name, ref->secret_name));
+        } else if (util::redact_credentials(var.value) != var.value) {
+            warnings.push_back(fmt::format(
+                "{}: holds a URI with credentials, written into the manifest in plain text; "
+                "put them in a Secret (kftrain shows the value as {})",
+                where, util::redact_credentials(var.value)));
         } else if (names_credential(name)) {
             warnings.push_back(fmt::format(
                 "{}: looks like a credential but is a literal value, written into the manifest "
@@ -59,6 +65,13 @@ std::vector<std::string> credential_warnings(const JobSpec& spec) {
                 "...}}}}",
                 where, name));
         }
+    }
+    const std::string& uri = spec.mlflow.tracking_uri;
+    if (util::redact_credentials(uri) != uri) {
+        warnings.push_back(fmt::format(
+            "{}: holds credentials ({}), written into the manifest in plain text; give them "
+            "with mlflow.credentialsSecret instead",
+            locate_map_key(spec.source, "mlflow", "trackingUri"), util::redact_credentials(uri)));
     }
     return warnings;
 }

@@ -67,6 +67,12 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
                                  root.Mark().line + 1, describe_value(root)));
     }
     record_lines(root, "", source);
+    if (overrides.sets.size() > k_max_set_flags) {
+        return error(
+            fmt::format("--set: given {} times; at most {} (put the settings in the "
+                        "job file instead)",
+                        overrides.sets.size(), k_max_set_flags));
+    }
     for (const auto& assignment : overrides.sets) {
         auto applied = apply_set(root, assignment, source);
         if (!applied) {

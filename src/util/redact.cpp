@@ -1,6 +1,7 @@
 #include "util/redact.h"
 
 #include <array>
+#include <cctype>
 
 #include "util/text.h"
 
@@ -17,15 +18,25 @@ bool ends_uri(char c) {
            c == '>' || c == '`';
 }
 
-// Return where the next http:// or https:// starts at or after from (any case); npos if none.
+bool scheme_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '+' || c == '-' || c == '.';
+}
+
+// Return where the next URI with an authority ("scheme://", RFC 3986: a letter, then letters,
+// digits, +, - or .) starts at or after from; npos if none.
 size_t find_scheme(const std::string& lower, size_t from, size_t& scheme_end) {
-    for (size_t at = lower.find("http", from); at != std::string::npos;
-         at = lower.find("http", at + 1)) {
-        for (const char* scheme : {"https://", "http://"}) {
-            if (lower.compare(at, std::string(scheme).size(), scheme) == 0) {
-                scheme_end = at + std::string(scheme).size();
-                return at;
-            }
+    for (size_t colon = lower.find("://", from); colon != std::string::npos;
+         colon = lower.find("://", colon + 1)) {
+        size_t at = colon;
+        while (at > from && scheme_char(lower[at - 1])) {
+            --at;
+        }
+        while (at < colon && std::isalpha(static_cast<unsigned char>(lower[at])) == 0) {
+            ++at;  // a scheme starts with a letter
+        }
+        if (at < colon) {
+            scheme_end = colon + 3;
+            return at;
         }
     }
     return std::string::npos;

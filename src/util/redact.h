@@ -4,7 +4,8 @@
 
 namespace kftrain::util {
 
-// Return text with the credentials of every http(s) URI in it replaced by ***: the userinfo
+// Return text with the credentials of every URI in it (http, https, s3, databricks, any
+// "scheme://") replaced by ***: the userinfo
 // ("https://user:pass@host" gives "https://***@host") and the values of query parameters
 // whose name holds token, password, passwd, secret or key ("?token=abc" gives "?token=***").
 // Everything else is kept as it is, so the text still says which server it names.

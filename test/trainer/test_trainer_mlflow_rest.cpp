@@ -150,6 +150,8 @@ TEST_CASE("secrets are masked in messages", "[mlflow]") {
     CHECK(redact_secrets("Bearer tok-123 at http://alice:pw@host:5000/api", c) ==
           "Bearer *** at http://***@host:5000/api");
     CHECK(printable_uri(c) == "http://***@host:5000");
+    c.tracking_uri = "https://mlflow.example/api?token=tok-456&x=1";
+    CHECK(printable_uri(c) == "https://mlflow.example/api?token=***&x=1");
 }
 
 TEST_CASE("a Retry-After longer than the backoff is honoured up to the cap", "[mlflow]") {

@@ -4,18 +4,26 @@
 #include <set>
 
 #include "cli/completion/values.h"
+#include "util/text.h"
 
 namespace kftrain::cli::completion {
 namespace {
 
 // Return text on one line, for the one-line protocol: tabs and newlines become spaces.
+// Return text on one line, its other control bytes escaped: a description from the cluster
+// must not drive the terminal.
 std::string one_line(std::string text) {
     for (char& c : text) {
         if (c == '\t' || c == '\n' || c == '\r') {
             c = ' ';
         }
     }
-    return text;
+    return util::escape_controls(text);
+}
+
+bool has_control(const std::string& text) {
+    return std::any_of(text.begin(), text.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 bool starts_with(const std::string& text, const std::string& prefix) {
@@ -344,7 +352,10 @@ Completion complete(const TypedLine& line, const NameSources& names) {
 std::string format_completion(const Completion& completion) {
     std::string text;
     for (const auto& candidate : completion.candidates) {
-        text += one_line(candidate.value);
+        if (has_control(candidate.value)) {
+            continue;  // no name of kftrain's or the cluster's has one: the shell would insert it
+        }
+        text += candidate.value;
         if (!candidate.description.empty()) {
             text += "\t" + one_line(candidate.description);
         }

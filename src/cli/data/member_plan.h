@@ -9,12 +9,12 @@ namespace kftrain::cli::data {
 // What a copy out of a claim (or into one on this machine) does with one member.
 struct MemberPlan {
     enum class Action {
-        ignore,      // the copy's own top directory ("." or ""): never applied
-        skip,        // left out, with why, in the warnings and the summary
-        directory,   // made when missing; an existing one keeps its mode
-        file,        // written with mode's permission bits only
-        hard_link,   // a copy of link, a file written earlier in the same copy
-        symlink,     // made only where the rules allow it (put from the user's own directory)
+        ignore,     // the copy's own top directory ("." or ""): never applied
+        skip,       // left out, with why, in the warnings and the summary
+        directory,  // made when missing; an existing one keeps its mode
+        file,       // written with mode's permission bits only
+        hard_link,  // a copy of link, a file written earlier in the same copy
+        symlink,    // made only where the rules allow it (put from the user's own directory)
     };
     Action action = Action::skip;
     std::string path;  // relative, cleaned: "train/a.bin"

@@ -21,9 +21,9 @@ namespace {
 constexpr int k_max_depth = 256;
 
 util::Status read_error(const std::string& path) {
-    return util::error(fmt::format("cannot read {}: {}", util::escape_controls(path),
-                                   std::strerror(errno)),
-                       k_exit_cluster);
+    return util::error(
+        fmt::format("cannot read {}: {}", util::escape_controls(path), std::strerror(errno)),
+        k_exit_cluster);
 }
 
 TarEntry entry_of(const std::string& name, const struct stat& st) {
@@ -67,8 +67,7 @@ util::Result<std::vector<std::string>> names_in(int fd, const std::string& path)
     return names;
 }
 
-util::Status send_file(int dir, const std::string& name, const std::string& path,
-                       TarSink& sink) {
+util::Status send_file(int dir, const std::string& name, const std::string& path, TarSink& sink) {
     int fd = ::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         return read_error(path);
@@ -85,8 +84,8 @@ util::Status send_file(int dir, const std::string& name, const std::string& path
     return status;
 }
 
-util::Status read_level(int dir, const std::string& path, const std::string& prefix,
-                        TarSink& sink, int depth);
+util::Status read_level(int dir, const std::string& path, const std::string& prefix, TarSink& sink,
+                        int depth);
 
 util::Status send_member(int dir, const std::string& name, const std::string& path,
                          const std::string& member, TarSink& sink, int depth) {
@@ -125,8 +124,8 @@ util::Status send_member(int dir, const std::string& name, const std::string& pa
 }
 
 // Send the members of the open directory fd (consumed), named prefix + name.
-util::Status read_level(int fd, const std::string& path, const std::string& prefix,
-                        TarSink& sink, int depth) {
+util::Status read_level(int fd, const std::string& path, const std::string& prefix, TarSink& sink,
+                        int depth) {
     if (depth > k_max_depth) {
         ::close(fd);
         return util::error(fmt::format("{}: more than {} directories deep",
@@ -174,10 +173,10 @@ util::Status TreeSink::begin(const TarEntry& entry) {
             return m_writer.make_symlink(m_plan.path, m_plan.link);
         case Action::hard_link:
             if (m_written.count(m_plan.link) == 0) {
-                std::string line = fmt::format("{}: a hard link to {}, which the copy has not "
-                                               "written",
-                                               util::escape_controls(m_plan.path),
-                                               util::escape_controls(m_plan.link));
+                std::string line = fmt::format(
+                    "{}: a hard link to {}, which the copy has not "
+                    "written",
+                    util::escape_controls(m_plan.path), util::escape_controls(m_plan.link));
                 m_warn << "kftrain: warning: skipped " << line << "\n";
                 m_report.skipped.push_back(std::move(line));
                 return util::ok_status();
@@ -273,7 +272,9 @@ util::Result<std::string> claim_directory(const std::string& root, const std::st
         dir = next;
     }
     ::close(dir);
-    return claim_path == "/" ? root : root + (!root.empty() && root.back() == '/' ? claim_path.substr(1) : claim_path);
+    return claim_path == "/"
+               ? root
+               : root + (!root.empty() && root.back() == '/' ? claim_path.substr(1) : claim_path);
 }
 
 std::vector<std::string> existing_paths(const Listing& listing, const std::string& out_dir) {
@@ -299,11 +300,11 @@ util::Error would_replace(const std::vector<std::string>& paths, const std::stri
     if (paths.size() > 3) {
         named += fmt::format(" and {} more", paths.size() - 3);
     }
-    return util::error(fmt::format("OUT_DIR: {} would replace what is already in {} ({}): give "
-                                   "--force to replace files, or copy into another directory",
-                                   util::counted(static_cast<long long>(paths.size()), "path"),
-                                   out_dir, named),
-                       k_exit_bad_input);
+    return util::error(
+        fmt::format("OUT_DIR: {} would replace what is already in {} ({}): give "
+                    "--force to replace files, or copy into another directory",
+                    util::counted(static_cast<long long>(paths.size()), "path"), out_dir, named),
+        k_exit_bad_input);
 }
 
 }  // namespace kftrain::cli::data

@@ -87,7 +87,8 @@ TreeWriter::~TreeWriter() {
 }
 
 std::string TreeWriter::shown(const std::string& path) const {
-    return util::escape_controls(m_root + (!m_root.empty() && m_root.back() == '/' ? "" : "/") + path);
+    return util::escape_controls(m_root + (!m_root.empty() && m_root.back() == '/' ? "" : "/") +
+                                 path);
 }
 
 // Walk path's parents from the root, making the missing ones; each part must be a directory
@@ -97,14 +98,16 @@ util::Result<int> TreeWriter::open_parent(const std::string& path, std::string& 
     size_t start = 0;
     for (size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
         const std::string part = path.substr(start, slash - start);
-        int next = ::openat(dir.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int next =
+            ::openat(dir.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0 && errno == ENOENT) {
             if (::mkdirat(dir.get(), part.c_str(), 0755) != 0 && errno != EEXIST) {
-                return util::error(fmt::format("cannot create {}: {}",
-                                               shown(path.substr(0, slash)), std::strerror(errno)),
+                return util::error(fmt::format("cannot create {}: {}", shown(path.substr(0, slash)),
+                                               std::strerror(errno)),
                                    k_exit_cluster);
             }
-            next = ::openat(dir.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            next =
+                ::openat(dir.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         }
         if (next < 0) {
             const bool link = errno == ELOOP || errno == ENOTDIR;
@@ -149,8 +152,7 @@ util::Status TreeWriter::make_directory(const std::string& path, uint32_t mode) 
 
 // Make room for a new file at leaf: nothing there, or (when replacing) a file or symlink
 // removed; a directory there is always an error.
-util::Status TreeWriter::clear_for_file(int dir, const std::string& leaf,
-                                        const std::string& path) {
+util::Status TreeWriter::clear_for_file(int dir, const std::string& leaf, const std::string& path) {
     struct stat st {};
     if (::fstatat(dir, leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
         return util::ok_status();
@@ -183,8 +185,8 @@ util::Status TreeWriter::create_file(const std::string& path, uint32_t mode) {
     if (auto cleared = clear_for_file(dir.get(), leaf, path); !cleared) {
         return cleared;
     }
-    m_file = ::openat(dir.get(), leaf.c_str(),
-                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
+    m_file = ::openat(dir.get(), leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                      mode & 0777);
     if (m_file < 0) {
         return util::error(fmt::format("cannot create {}: {}", shown(path), std::strerror(errno)),
                            errno == EEXIST ? k_exit_bad_input : k_exit_cluster);

@@ -87,8 +87,9 @@ class Backend {
     // Stream the logs of a job's replicas to sink until done (or, following, until the job ends).
     virtual util::Status logs(const std::string& job, const LogOptions& options,
                               const LogSink& sink) = 0;
-    // Delete a job, stopping what runs; with wait, until it is gone.
-    virtual util::Status remove(const std::string& job, bool wait) = 0;
+    // Delete a job, stopping what runs; with wait, until it is gone. Return its kind
+    // ("PyTorchJob" or "TrainJob"), found by the same lookup that deleted it.
+    virtual util::Result<std::string> remove(const std::string& job, bool wait) = 0;
     // Delete a job whatever its recorded state says (`delete --force`), stopping what can be
     // found of it; exit 2 where the backend has no such thing (a cluster).
     virtual util::Status force_remove(const std::string& job) = 0;
@@ -96,7 +97,10 @@ class Backend {
     virtual util::Result<JobDescription> describe(const std::string& job) = 0;
     // Stop what a job runs (submit --follow --stop-on-interrupt); the local
     // backend keeps the job's state and logs, a cluster deletes the job.
-    virtual util::Status stop(const std::string& job) { return remove(job, true); }
+    virtual util::Status stop(const std::string& job) {
+        auto removed = remove(job, true);
+        return removed ? util::ok_status() : util::Status(removed.error_value());
+    }
     // Suspend a job (its replicas stop, the job stays) or resume it; returns once asked,
     // callers watch status() until it has taken effect (job/lifecycle.h).
     virtual util::Status set_suspended(const std::string& job, bool suspended) = 0;

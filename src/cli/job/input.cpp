@@ -11,6 +11,7 @@
 #include "manifest/render/render.h"
 #include "manifest/yaml/emit.h"
 #include "manifest/yaml/input.h"
+#include "util/bounded_read.h"
 
 namespace kftrain::cli::job {
 namespace {
@@ -63,24 +64,14 @@ util::Result<std::string> read_job_stream(int fd) {
         return util::error(
             fmt::format("-f/--file: standard input is a terminal; {} (got -)", k_pipe_hint));
     }
-    // Read at most one buffer past the limit, so an endless stream ends at once; parse_yaml
-    // refuses what is past the limit as it does for a file.
-    std::string text;
-    char buffer[64 * 1024];
-    while (text.size() <= manifest::k_max_input_bytes) {
-        const ssize_t got = ::read(fd, buffer, sizeof buffer);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got < 0) {
-            return util::error(fmt::format("-f/--file: cannot read standard input: {} (got -)",
-                                           std::strerror(errno)));
-        }
-        if (got == 0) {
-            break;
-        }
-        text.append(buffer, static_cast<std::size_t>(got));
+    // Read one byte past the limit at most, so an endless stream ends at once (parse_yaml
+    // refuses what is past the limit as it does for a file), and give up on a stdin that
+    // stays silent or never ends.
+    auto read = util::read_stream(fd, manifest::k_max_input_bytes, util::k_read_idle_limit);
+    if (!read) {
+        return util::error(fmt::format("-f/--file: standard input: {} (got -)", read.error()));
     }
+    const std::string& text = *read;
     if (text.empty()) {
         return util::error(
             fmt::format("-f/--file: standard input is empty; {} (got -)", k_pipe_hint));

@@ -141,7 +141,7 @@ class KubernetesBackend : public job::Backend {
         return fetch_logs(*m_kubectl, chosen, options, m_queries.namespace_args(), sink);
     }
 
-    util::Status remove(const std::string& job, bool wait) override {
+    util::Result<std::string> remove(const std::string& job, bool wait) override {
         auto kind = m_lookup.kind(job);
         if (!kind) {
             return kind.error_value();
@@ -153,7 +153,7 @@ class KubernetesBackend : public job::Backend {
         if (!result) {
             return result.error_value();
         }
-        return util::ok_status();
+        return std::string(manifest::kind_name(*kind));
     }
 
     util::Status force_remove(const std::string& job) override {

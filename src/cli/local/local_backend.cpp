@@ -368,7 +368,7 @@ util::Status LocalBackend::logs(const std::string& job, const job::LogOptions& o
     return read_logs(job, options, sink);
 }
 
-util::Status LocalBackend::remove(const std::string& job, bool /*wait*/) {
+util::Result<std::string> LocalBackend::remove(const std::string& job, bool /*wait*/) {
     auto lock = NameLock::acquire(job, k_lock_wait);
     if (!lock) {
         return lock.error_value();
@@ -378,7 +378,10 @@ util::Status LocalBackend::remove(const std::string& job, bool /*wait*/) {
         return state.error_value();
     }
     stop_processes(*state);
-    return remove_dir(job);
+    if (auto removed = remove_dir(job); !removed) {
+        return removed.error_value();
+    }
+    return state->kind;
 }
 
 util::Status LocalBackend::force_remove(const std::string& job) {

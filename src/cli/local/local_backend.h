@@ -27,7 +27,7 @@ class LocalBackend : public job::Backend {
     util::Result<std::vector<job::JobStatus>> list(bool all_namespaces) override;
     util::Status logs(const std::string& job, const job::LogOptions& options,
                       const job::LogSink& sink) override;
-    util::Status remove(const std::string& job, bool wait) override;
+    util::Result<std::string> remove(const std::string& job, bool wait) override;
     util::Status stop(const std::string& job) override;
     util::Result<job::JobDescription> describe(const std::string& job) override;
     util::Status set_suspended(const std::string& job, bool suspended) override;

@@ -121,15 +121,90 @@ class Checker {
     std::size_t m_values = 0;
 };
 
+void append_utf8(std::string& out, uint32_t code) {
+    if (code < 0x80) {
+        out += static_cast<char>(code);
+    } else if (code < 0x800) {
+        out += static_cast<char>(0xc0 | (code >> 6));
+        out += static_cast<char>(0x80 | (code & 0x3f));
+    } else if (code < 0x10000) {
+        out += static_cast<char>(0xe0 | (code >> 12));
+        out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (code & 0x3f));
+    } else {
+        out += static_cast<char>(0xf0 | (code >> 18));
+        out += static_cast<char>(0x80 | ((code >> 12) & 0x3f));
+        out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (code & 0x3f));
+    }
+}
+
+// Text in UTF-16 or UTF-32 with a byte order mark (YAML 1.2 allows both, as editors on
+// Windows save them) as UTF-8; UTF-8 with its mark without it; anything else as it is.
+util::Result<std::string> as_utf8(const std::string& text, const std::string& name) {
+    auto starts = [&text](const char* mark, std::size_t size) {
+        return text.size() >= size && text.compare(0, size, mark, size) == 0;
+    };
+    if (starts("\xef\xbb\xbf", 3)) {
+        return text.substr(3);
+    }
+    std::size_t width = 0;
+    bool big = false;
+    if (starts("\x00\x00\xfe\xff", 4) || starts("\xff\xfe\x00\x00", 4)) {
+        width = 4;
+        big = text[0] == '\0';
+    } else if (starts("\xfe\xff", 2) || starts("\xff\xfe", 2)) {
+        width = 2;
+        big = text[0] == '\xfe';
+    } else {
+        return text;
+    }
+    auto unit = [&](std::size_t at) {
+        uint32_t value = 0;
+        for (std::size_t i = 0; i < width; ++i) {
+            const auto byte = static_cast<unsigned char>(text[at + (big ? i : width - 1 - i)]);
+            value = (value << 8) | byte;
+        }
+        return value;
+    };
+    const auto bad = util::error(
+        fmt::format("{}: is not valid UTF-{} text after its byte order mark (save it as UTF-8)",
+                    name, width * 8));
+    std::string out;
+    for (std::size_t at = width; at < text.size(); at += width) {
+        if (at + width > text.size()) {
+            return bad;
+        }
+        uint32_t code = unit(at);
+        if (width == 2 && code >= 0xd800 && code < 0xdc00 && at + 4 <= text.size()) {
+            const uint32_t low = unit(at + 2);
+            if (low < 0xdc00 || low >= 0xe000) {
+                return bad;
+            }
+            code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+            at += 2;
+        } else if ((code >= 0xd800 && code < 0xe000) || code > 0x10ffff) {
+            return bad;
+        }
+        append_utf8(out, code);
+    }
+    return out;
+}
+
 }  // namespace
 
-util::Result<YAML::Node> parse_yaml(const std::string& text, const std::string& name) {
-    if (text.size() > k_max_input_bytes) {
+util::Result<YAML::Node> parse_yaml(const std::string& raw, const std::string& name) {
+    if (raw.size() > k_max_input_bytes) {
         return util::error(
             fmt::format("{}: larger than {} KiB; kftrain reads job files, "
                         "templates and catalogs of a few KiB",
                         name, k_max_input_bytes / 1024));
     }
+    auto decoded = as_utf8(raw, name);
+    if (!decoded) {
+        return decoded.error_value();
+    }
+    const std::string& text = *decoded;
     // YAML is text: no control bytes but tab, LF and CR (NUL made yaml-cpp report an escape
     // on the wrong line, and a binary file printed its bytes back).
     for (std::size_t i = 0; i < text.size(); ++i) {

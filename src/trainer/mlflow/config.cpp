@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "util/redact.h"
 #include "util/text.h"
 
 namespace kftrain::trainer::mlflow {
@@ -28,19 +29,6 @@ void replace_all(std::string& text, const std::string& needle, const std::string
     for (auto pos = text.find(needle); pos != std::string::npos;
          pos = text.find(needle, pos + with.size())) {
         text.replace(pos, needle.size(), with);
-    }
-}
-
-// Mask the user information of every http(s) URL in text.
-void mask_userinfo(std::string& text) {
-    for (auto scheme = text.find("://"); scheme != std::string::npos;
-         scheme = text.find("://", scheme + 3)) {
-        const auto start = scheme + 3;
-        const auto end = text.find_first_of("/ \t\n\"'", start);
-        const auto at = text.rfind('@', end == std::string::npos ? text.size() : end);
-        if (at != std::string::npos && at >= start) {
-            text.replace(start, at - start, "***");
-        }
     }
 }
 
@@ -81,14 +69,11 @@ std::string redact_secrets(const std::string& text, const MlflowConfig& config) 
     std::string out = text;
     replace_all(out, config.token, "***");
     replace_all(out, config.password, "***");
-    mask_userinfo(out);
-    return out;
+    return util::redact_credentials(out);
 }
 
 std::string printable_uri(const MlflowConfig& config) {
-    std::string uri = config.tracking_uri;
-    mask_userinfo(uri);
-    return uri;
+    return util::redact_credentials(config.tracking_uri);
 }
 
 }  // namespace kftrain::trainer::mlflow

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cli/exit_codes.h"
 #include "cli/kube/json_fields.h"
@@ -44,18 +45,29 @@ std::string cluster_queue_of(KubeQueries& queries, const std::string& ns,
     return parsed ? local_queue_from(*parsed).cluster_queue : "";
 }
 
+// Return the visibility API's pending workloads of a LocalQueue, from the newest version the
+// cluster serves; nothing when none answers. Only a version the cluster refuses is followed by
+// the next: a call that failed (past its deadline) is not tried again as another version.
+std::optional<json> pending_workloads(KubeQueries& queries, const std::string& ns,
+                                      const std::string& queue) {
+    for (const char* version : k_visibility_versions) {
+        auto result =
+            queries.call({"get", "--raw", pending_workloads_path(version, ns, queue)}, false);
+        if (!result) {
+            return std::nullopt;
+        }
+        if (result->ok()) {
+            auto parsed = parse_json_object(result->out);
+            return parsed ? std::optional<json>(*parsed) : std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
 // Set the Workload's positions from the visibility API, where the cluster serves it.
 void add_positions(KubeQueries& queries, const std::string& ns, job::QueueStatus& status) {
-    for (const char* version : k_visibility_versions) {
-        auto result = queries.call(
-            {"get", "--raw", pending_workloads_path(version, ns, status.local_queue)}, false);
-        if (!result || !result->ok()) {
-            continue;
-        }
-        if (auto parsed = parse_json_object(result->out)) {
-            apply_positions(status, *parsed);
-        }
-        return;
+    if (auto summary = pending_workloads(queries, ns, status.local_queue)) {
+        apply_positions(status, *summary);
     }
 }
 
@@ -182,17 +194,8 @@ util::Result<std::vector<job::QueueEntry>> list_queue(KubeQueries& queries,
         ns = string_at(member(items[0], "metadata"), "namespace");
     }
     json summary;
-    for (const char* version : k_visibility_versions) {
-        if (ns.empty()) {
-            break;
-        }
-        auto pending =
-            queries.call({"get", "--raw", pending_workloads_path(version, ns, queue)}, false);
-        if (pending && pending->ok()) {
-            auto parsed = parse_json_object(pending->out);
-            summary = parsed ? *parsed : json();
-            break;
-        }
+    if (!ns.empty()) {
+        summary = pending_workloads(queries, ns, queue).value_or(json());
     }
     return queue_entries(*workloads, summary, queue);
 }

@@ -23,11 +23,12 @@ struct QueueMember {
     std::string queued;     // RFC 3339
     long long order = 0;    // nanoseconds since the epoch: the place in the queue
     bool admitted = false;  // its turn has come (it runs, or has run)
-    bool in_line = false;   // it waits or runs: its supervisor lives and it has not ended
+    bool in_line = false;   // it waits or runs: it has a live process and has not ended
     bool finished = false;  // it has ended (Succeeded or Failed)
 };
 
-// Return a job as the queue sees it; alive: whether its supervisor runs.
+// Return a job as the queue sees it; alive: whether its supervisor or any of its replicas
+// runs (a replica whose supervisor was killed still holds the queue).
 QueueMember queue_member(const JobState& state, bool alive);
 
 // Return whether job name may start now: no job of its queue runs, and none waits ahead of

@@ -10,7 +10,8 @@ std::vector<QueueMember> read_queue_members() {
     for (const auto& name : job_names()) {
         auto state = read_job_state(name);
         if (state && !state->queue.empty()) {
-            members.push_back(queue_member(*state, supervisor_alive(*state)));
+            // A replica left running by a killed supervisor still holds the queue.
+            members.push_back(queue_member(*state, job_active(*state)));
         }
     }
     return members;
