@@ -82,6 +82,38 @@ def frames():
     write("fuzz_checkpoint_frame", "truncated", frame(b"0123456789")[:-3])
 
 
+def tar_streams():
+    import io
+    import tarfile
+
+    def archive(fmt, members):
+        out = io.BytesIO()
+        with tarfile.open(fileobj=out, mode="w", format=fmt) as tar:
+            for info, data in members:
+                tar.addfile(info, io.BytesIO(data) if data is not None else None)
+        return out.getvalue()
+
+    def member(name, kind=tarfile.REGTYPE, data=None, mode=0o644, link=""):
+        info = tarfile.TarInfo(name)
+        info.type, info.mode, info.linkname = kind, mode, link
+        info.size = len(data) if data is not None else 0
+        return info, data
+
+    plain = [member("./", tarfile.DIRTYPE, mode=0o777), member("./train/", tarfile.DIRTYPE),
+             member("./train/a.bin", data=bytes(range(256)) * 3, mode=0o4755),
+             member("./train/b", tarfile.LNKTYPE, link="./train/a.bin"),
+             member("./link", tarfile.SYMTYPE, link="/etc"), member("./pipe", tarfile.FIFOTYPE)]
+    write("fuzz_tar_stream", "ustar", archive(tarfile.USTAR_FORMAT, plain))
+    long_name = "d/" + "n" * 150
+    write("fuzz_tar_stream", "gnu-long", archive(tarfile.GNU_FORMAT,
+                                                 [member(long_name, data=b"x")]))
+    write("fuzz_tar_stream", "pax", archive(tarfile.PAX_FORMAT,
+                                            [member("p/" + "q" * 200, data=b"pax")]))
+    write("fuzz_tar_stream", "escape", archive(tarfile.USTAR_FORMAT,
+                                               [member("../up", data=b"u"),
+                                                member("/abs", data=b"a")]))
+
+
 if __name__ == "__main__":
     job_files()
     templates()
@@ -89,3 +121,4 @@ if __name__ == "__main__":
     experiments()
     image_data()
     frames()
+    tar_streams()

@@ -7,4 +7,5 @@ set(KFTRAIN_FUZZ_TARGETS
   fuzz_experiment       # a Katib Experiment and its Trials
   fuzz_image_data       # IDX (MNIST) and CIFAR-10 files, raw and gzipped
   fuzz_checkpoint_frame # the checkpoint frame: magic, version, CRC-32, length, footer
+  fuzz_tar_stream       # the tar stream data get reads from a claim
 )
