@@ -6,10 +6,10 @@
 namespace kftrain::cli::job {
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
+volatile std::sig_atomic_t g_interrupted = 0;  // the last signal caught, 0 for none
 
-void on_interrupt(int) {
-    g_interrupted = 1;
+void on_interrupt(int signal) {
+    g_interrupted = signal;
 }
 
 void catch_signal(int signal) {
@@ -33,6 +33,19 @@ void catch_termination() {
 
 bool interrupt_requested() {
     return g_interrupted != 0;
+}
+
+const char* interrupt_name() {
+    switch (g_interrupted) {
+        case SIGINT:
+            return "an interrupt (Ctrl-C)";
+        case SIGTERM:
+            return "SIGTERM";
+        case SIGHUP:
+            return "SIGHUP";
+        default:
+            return "an interrupt";
+    }
 }
 
 }  // namespace kftrain::cli::job

@@ -15,4 +15,8 @@ void catch_termination();
 // Return whether a caught signal arrived since catch_interrupts() or catch_termination().
 bool interrupt_requested();
 
+// Return how the caught signal reads in messages: "an interrupt (Ctrl-C)" for SIGINT,
+// "SIGTERM", "SIGHUP"; "an interrupt" when none was caught.
+const char* interrupt_name();
+
 }  // namespace kftrain::cli::job

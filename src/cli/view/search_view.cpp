@@ -26,7 +26,7 @@ std::string upper(std::string text) {
     return text;
 }
 
-void print_field(std::ostream& out, const char* label, const std::string& value) {
+void print_search_field(std::ostream& out, const char* label, const std::string& value) {
     if (!value.empty()) {
         out << fmt::format("{:<11} {}\n", std::string(label) + ":", value);
     }
@@ -117,7 +117,7 @@ std::optional<double> search_duration(const SearchStatus& s, std::time_t now) {
     return std::max(0.0, std::difftime(end ? *end : now, *start));
 }
 
-std::string format_time_field(const std::string& when, std::time_t now) {
+std::string search_time_field(const std::string& when, std::time_t now) {
     auto at = util::parse_timestamp(when);
     if (!at) {
         return when;
@@ -165,21 +165,21 @@ void print_trials(std::ostream& out, const SearchStatus& s, bool wide, std::time
 }
 
 void print_search_table(std::ostream& out, const SearchStatus& s, bool wide, std::time_t now) {
-    print_field(out, "Search", s.name);
-    print_field(out, "Namespace", s.namespace_);
-    print_field(out, "Backend", s.backend);
-    print_field(out, "Job kind", s.job_kind);
-    print_field(out, "Algorithm", s.algorithm);
-    print_field(out, "State", format_state_line(s));
-    print_field(out, "Objective", format_objective(s));
-    print_field(out, "Trials", format_trial_counts(s));
-    print_field(out, "Created", format_time_field(s.created, now));
-    print_field(out, "Finished", format_time_field(s.finished, now));
+    print_search_field(out, "Search", s.name);
+    print_search_field(out, "Namespace", s.namespace_);
+    print_search_field(out, "Backend", s.backend);
+    print_search_field(out, "Job kind", s.job_kind);
+    print_search_field(out, "Algorithm", s.algorithm);
+    print_search_field(out, "State", format_state_line(s));
+    print_search_field(out, "Objective", format_objective(s));
+    print_search_field(out, "Trials", format_trial_counts(s));
+    print_search_field(out, "Created", search_time_field(s.created, now));
+    print_search_field(out, "Finished", search_time_field(s.finished, now));
     auto duration = search_duration(s, now);
-    print_field(out, "Duration", duration ? util::format_duration(*duration) : "");
+    print_search_field(out, "Duration", duration ? util::format_duration(*duration) : "");
     if (s.cost) {
         std::string basis = s.cost_basis.empty() ? "" : ": " + s.cost_basis;
-        print_field(out, "Cost", estimate::format_money(*s.cost) + basis);
+        print_search_field(out, "Cost", estimate::format_money(*s.cost) + basis);
     }
     if (!s.trials.empty()) {
         out << "\n";
