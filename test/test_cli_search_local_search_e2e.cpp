@@ -31,7 +31,8 @@ constexpr auto k_deadline = std::chrono::minutes(2);
 // first "resumes": a checkpoint there holds an accuracy, which it prints instead, as the
 // trainer reports a finished run's result. With --epochs 1000 it then runs until a signal
 // ends it. Every start writes "PID TICKS" to a file of pids/.
-constexpr const char* k_fake_trainer = R"(#!/bin/sh
+// clang-format off
+constexpr const char* k_fake_trainer = R"sh(#!/bin/sh
 lr=0 ckpt= epochs=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,14 +42,16 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-echo "$$ $(cut -d' ' -f22 /proc/$$/stat)" > "PIDS/$$" if[-n "$ckpt"] &&
-                                       [-f "$ckpt/accuracy"];
-then echo "accuracy=$(cat " $ckpt / accuracy ")" exit 0 fi if[-n "$ckpt"];
-then mkdir - p "$ckpt" && echo "$lr" > "$ckpt/accuracy";
-fi if["$epochs" = 1000];
-then exec sleep 1000; fi
+echo "$$ $(cut -d' ' -f22 /proc/$$/stat)" > "PIDS/$$"
+if [ -n "$ckpt" ] && [ -f "$ckpt/accuracy" ]; then
+  echo "accuracy=$(cat "$ckpt/accuracy")"
+  exit 0
+fi
+if [ -n "$ckpt" ]; then mkdir -p "$ckpt" && echo "$lr" > "$ckpt/accuracy"; fi
+if [ "$epochs" = 1000 ]; then exec sleep 1000; fi
 echo "accuracy=$lr"
-)";
+)sh";
+// clang-format on
 
 // A test's local state with a kftrain whose kftrain-trainer is the stand-in: a copy of the
 // built kftrain beside it (local jobs run the kftrain-trainer beside kftrain): a hard link,
@@ -78,9 +81,12 @@ class FakeTrainerSearch {
                          int trials) {
         const std::string path = m_jobs.dir() + "/" + name + ".yaml";
         test::write_file(
-            path, "name: " + name + "\nreplicas: 1\ntrainer:\n  epochs: " + std::to_string(epochs) +
-                      "\n  checkpointDir: " + m_jobs.dir() + "/ckpt\ntune:\n  params:\n    lr: " +
-                      space + "\n  objective: accuracy\n  maxTrials: " + std::to_string(trials) +
+            path, "name: " + name +
+                      "\nreplicas: 1\nrestartPolicy: Never\nrunPolicy:\n  backoffLimit: "
+                      "0\ntrainer:\n  epochs: " +
+                      std::to_string(epochs) + "\n  checkpointDir: " + m_jobs.dir() +
+                      "/ckpt\ntune:\n  params:\n    lr: " + space +
+                      "\n  objective: accuracy\n  maxTrials: " + std::to_string(trials) +
                       "\n  parallel: " + std::to_string(trials) + "\n  maxFailedTrials: 0\n");
         return path;
     }
