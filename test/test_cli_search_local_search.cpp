@@ -1,5 +1,6 @@
 // The local search end to end with stand-in trials: each trial is a real local job (its
 // supervisor is the built kftrain) whose command fails, prints a metric, or prints none.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -8,6 +9,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/local/local_backend.h"
+#include "cli/local/state/name_lock.h"
 #include "cli/search/local_search.h"
 #include "cli/search/local_trial.h"
 #include "cli/search/search_store.h"
@@ -188,7 +190,11 @@ TEST_CASE("a local search refuses bayesian optimization and a search already run
           "Katib's suggestion services on a cluster (run without --local); random and grid run "
           "locally\n");
 
-    search::SearchRecord running;  // a search this very process runs
+    // A search another kftrain runs: it holds the name's lock, its record names it.
+    auto held = local::NameLock::acquire_file(search::search_lock_path("busy"), "busy",
+                                              std::chrono::milliseconds(0));
+    REQUIRE(held.ok());
+    search::SearchRecord running;
     running.status.name = "busy";
     running.status.phase = "Running";
     running.status.objective_metric = "accuracy";
@@ -198,7 +204,13 @@ TEST_CASE("a local search refuses bayesian optimization and a search already run
     request.spec.algorithm = "random";
     auto busy = run_search(*searches, request);
     CHECK(busy.code == k_exit_bad_input);
-    CHECK(busy.err.find("kftrain: error: search busy is already running on this machine") == 0);
+    CHECK(busy.err == fmt::format("kftrain: error: search busy is already running on this "
+                                  "machine (pid {}); wait for it or delete it with `kftrain tune "
+                                  "delete busy --local`\n",
+                                  ::getpid()));
+    auto record = search::read_search("busy");  // left as it was
+    REQUIRE(record.ok());
+    CHECK(record->status.phase == "Running");
 }
 
 TEST_CASE("a search whose kftrain is gone shows as lost", "[search][local]") {
@@ -231,9 +243,13 @@ TEST_CASE("a trial's job sets its values, metric lines and its own checkpoint di
     CHECK(trial.trainer_value("metricLines", "") == "true");
     CHECK(trial.trainer_value("checkpointDir", "") == "/ckpt/mnist-tune-3");
     CHECK(job->trainer_value("checkpointDir", "") == "/ckpt/");
+    // A local search's run id makes each run's directories its own.
+    auto local = tune::trial_job_spec(*job, {}, "mnist-tune-3", "0a1b2c3d");
+    CHECK(local.trainer_value("checkpointDir", "") == "/ckpt/mnist-tune-3-0a1b2c3d");
 }
 
-TEST_CASE("a grid search tries each point in order; run again, it is replaced", "[search][local]") {
+TEST_CASE("a grid search tries each point in order; run again with --replace, it is replaced",
+          "[search][local]") {
     LocalJobs jobs;
     std::ostringstream notes;
     auto searches = make_searches(notes);
@@ -244,6 +260,7 @@ TEST_CASE("a grid search tries each point in order; run again, it is replaced", 
     request.spec.params = {*optimizer};
     request.spec.algorithm = "grid";
     for (int round = 1; round <= 2; ++round) {
+        request.replace = round == 2;
         auto run = run_search(*searches, request);
         INFO("round " << round << "\n" << run.out << run.err);
         CHECK(run.code == k_exit_ok);
@@ -278,4 +295,67 @@ TEST_CASE("a local search refuses to take over a local job named like one of its
           "--name\n");
     CHECK(std::filesystem::exists(local::state_path("mine-2")));
     CHECK_FALSE(std::filesystem::exists(local::job_dir("mine-1")));
+}
+
+TEST_CASE("a local search run again without --replace is refused and its record kept",
+          "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto request = request_for("again", "[\"sh\", \"-c\", \"echo accuracy=0.5\"]", 2, 2, 0);
+    auto first = run_search(*searches, request);
+    INFO(first.out << first.err);
+    REQUIRE(first.code == k_exit_ok);
+    auto before = search::read_search("again");
+    REQUIRE(before.ok());
+
+    auto refused = run_search(*searches, request);
+    CHECK(refused.code == k_exit_bad_input);
+    CHECK(refused.out.empty());
+    CHECK(refused.err ==
+          "kftrain: error: search again exists on this machine (Succeeded, 2 trials); run again "
+          "with --replace to delete it and its trials' jobs first, or delete it with `kftrain "
+          "tune delete again --local`; nothing was started\n");
+    auto after = search::read_search("again");
+    REQUIRE(after.ok());
+    CHECK(search::record_to_json(*after) == search::record_to_json(*before));
+
+    request.replace = true;
+    auto replaced = run_search(*searches, request);
+    INFO(replaced.out << replaced.err);
+    CHECK(replaced.code == k_exit_ok);
+    auto now = search::read_search("again");
+    REQUIRE(now.ok());
+    CHECK(now->run != before->run);  // a new run: its trials checkpoint elsewhere
+    CHECK(now->run.size() == 8);
+}
+
+TEST_CASE("a local search's directory is private (0700) and its record 0600", "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto run = run_search(*searches, request_for("private", "[\"true\"]", 1, 1, 1));
+    INFO(run.out << run.err);
+    namespace fs = std::filesystem;
+    const fs::path record = search::search_path("private");
+    const auto perms = [](const fs::path& path) {
+        return fs::status(path).permissions() & fs::perms::all;
+    };
+    CHECK(perms(record.parent_path()) == fs::perms::owner_all);
+    CHECK(perms(record.parent_path().parent_path()) == fs::perms::owner_all);
+    CHECK(perms(record) == (fs::perms::owner_read | fs::perms::owner_write));
+}
+
+TEST_CASE("a local search refuses more trials than its cap before anything runs",
+          "[search][local]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    auto refused = run_search(*searches, request_for("huge", "[\"true\"]", 1000000000, 3, 3));
+    CHECK(refused.code == k_exit_bad_input);
+    CHECK(refused.err ==
+          "kftrain: error: --max-trials (tune.maxTrials) 1000000000: a local search runs at most "
+          "10000 trials; run a larger one on a cluster (Katib)\n");
+    CHECK_FALSE(std::filesystem::exists(search::search_path("huge")));
+    CHECK(local::job_names().empty());
 }

@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 
 #include "cli/exit_codes.h"
+#include "cli/local/state/state_dir.h"
 #include "cli/search/search_store.h"
 #include "cli/search/trial_json.h"
 #include "support/files.h"
@@ -110,9 +112,70 @@ TEST_CASE("a malformed search record is an error naming its file", "[search]") {
     test::write_file(home.dir + "/kftrain/searches/broken/search.json", R"({"name": "broken"})");
     auto broken = read_search("broken");
     REQUIRE_FALSE(broken.ok());
-    CHECK(broken.error().rfind(home.dir + "/kftrain/searches/broken/search.json: malformed local "
-                                          "search record",
-                               0) == 0);
+    CHECK(broken.error_code(0) == cli::k_exit_cluster);
+    CHECK(broken.error() == home.dir +
+                                "/kftrain/searches/broken/search.json: field 'objective' is not "
+                                "an object; remove the search with: kftrain tune delete broken "
+                                "--local");
+}
+
+TEST_CASE(
+    "a damaged search record is an error naming the file and the field, never the JSON "
+    "library's",
+    "[search]") {
+    StateHome home;
+    const std::string path = home.dir + "/kftrain/searches/mnist-tune/search.json";
+    struct Case {
+        std::string what;
+        std::function<void(nlohmann::json&)> damage;
+        std::string message;  // after "PATH: "
+    };
+    const std::vector<Case> cases = {
+        {"name of another type", [](auto& d) { d["name"] = 7; }, "field 'name' is not a string"},
+        {"another search's name", [](auto& d) { d["name"] = "other"; },
+         "field 'name' is other, not the search's name"},
+        {"trials not a list", [](auto& d) { d["trials"] = "x"; }, "field 'trials' is not a list"},
+        {"a trial not an object", [](auto& d) { d["trials"][0] = 3; },
+         "field 'trials[0]' is not an object"},
+        {"a trial's index a float", [](auto& d) { d["trials"][1]["index"] = 1e300; },
+         "field 'trials[1].index' is not a number"},
+        {"a trial's index past int", [](auto& d) { d["trials"][1]["index"] = 1ULL << 40; },
+         "field 'trials[1].index' is not a number in range"},
+        {"a trial naming another job", [](auto& d) { d["trials"][1]["name"] = "my-job"; },
+         "field 'trials[1].name' is my-job, not mnist-tune-2"},
+        {"a metric not a number", [](auto& d) { d["trials"][0]["metrics"]["loss"] = "low"; },
+         "field 'trials[0].metrics.loss' is not a map of numbers"},
+        {"pid -1", [](auto& d) { d["process"]["pid"] = -1; },
+         "field 'process.pid' is not a number >= 0"},
+        {"pid past pid_t", [](auto& d) { d["process"]["pid"] = 4294967297ULL; },
+         "field 'process.pid' is not a number in range"},
+        {"maxTrials a string", [](auto& d) { d["maxTrials"] = "12"; },
+         "field 'maxTrials' is not a number"},
+        {"not an object", [](auto& d) { d = nlohmann::json::array(); }, "not a JSON object"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.what);
+        nlohmann::json doc = record_to_json(sample_record());
+        c.damage(doc);
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        test::write_file(path, doc.dump());
+        auto read = read_search("mnist-tune");
+        REQUIRE_FALSE(read.ok());
+        CHECK(read.error_code(0) == cli::k_exit_cluster);
+        CHECK(read.error() ==
+              path + ": " + c.message +
+                  "; remove the search with: kftrain tune delete mnist-tune --local");
+    }
+    test::write_file(path, "{\"name\": ");
+    CHECK(read_search("mnist-tune").error() ==
+          path +
+              ": not valid JSON; remove the search with: kftrain tune delete mnist-tune --local");
+    // Past the state directory's limit: refused without reading it all, not "not found".
+    test::write_file(path, std::string(cli::local::k_max_state_bytes + 1, ' '));
+    auto large = read_search("mnist-tune");
+    REQUIRE_FALSE(large.ok());
+    CHECK(large.error_code(0) == cli::k_exit_cluster);
+    CHECK(large.error().rfind(path + ": larger than ", 0) == 0);
 }
 
 TEST_CASE(

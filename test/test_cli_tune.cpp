@@ -54,6 +54,24 @@ TEST_CASE("bad tune input exits 2 naming the flag, and nothing starts", "[cli][t
          "(tune.maxTrials) 2\n"},
         {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--dry-run=everything"},
          "kftrain: error: --dry-run: must be client or server (got everything)\n"},
+        // An empty value (an unset variable in a script) is a mistake, not "unset".
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--algorithm", ""},
+         "kftrain: error: --algorithm: must be one of random, grid, bayesianoptimization, tpe "
+         "(got \"\")\n"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--objective", ""},
+         "kftrain: error: --objective: must be metric[:maximize|minimize], e.g. "
+         "accuracy:maximize (got \"\")\n"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--name", ""},
+         "kftrain: error: --name: must be a search name, a DNS-1035 label (got \"\")\n"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--queue", ""},
+         "kftrain: error: --queue: must name a LocalQueue (got \"\")\n"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--priority-class", ""},
+         "kftrain: error: --priority-class: must name a WorkloadPriorityClass (got \"\")\n"},
+        {{"submit", "-f", k_example, "--queue", ""},
+         "kftrain: error: --queue: must name a LocalQueue (got \"\")\n"},
+        {{"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--env-from-shell", "1X"},
+         "kftrain: error: --env-from-shell: must be a variable name: letters, digits and _ (got "
+         "1X)\n"},
     };
     for (const auto& c : cases) {
         INFO(c.args.back());
@@ -97,4 +115,20 @@ TEST_CASE("tune status of an unknown local search exits 3", "[cli][tune]") {
         run_kftrain({"tune", "status", "nothing-here", "--local"}, {{"XDG_STATE_HOME", state}});
     CHECK(run.code == 3);
     CHECK(has(run.err, "kftrain: error: search nothing-here not found on this machine"));
+}
+
+TEST_CASE("tune --local passes --env-from-shell to its trials and refuses an unset one",
+          "[cli][tune]") {
+    const std::string state = kftrain::test::make_temp_dir();
+    auto run = run_kftrain({"tune", "-f", k_example, "--param", "lr=0.01:0.1", "--local",
+                            "--env-from-shell", "KFTRAIN_TEST_UNSET_VARIABLE"},
+                           {{"XDG_STATE_HOME", state}});
+    CHECK(run.code == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err ==
+          "kftrain: error: --env-from-shell: KFTRAIN_TEST_UNSET_VARIABLE is not set in this "
+          "shell\n");
+    auto help = run_kftrain({"tune", "--help"});
+    CHECK(has(help.out, "--env-from-shell"));  // the flag the local backend's note recommends
+    CHECK(has(help.out, "--replace"));
 }

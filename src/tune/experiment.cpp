@@ -126,7 +126,7 @@ YAML::Node trial_template(const manifest::JobSpec& job, const TuneSpec& tune, YA
 
 manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
                                  const std::vector<std::pair<std::string, std::string>>& values,
-                                 const std::string& name) {
+                                 const std::string& name, const std::string& run) {
     manifest::JobSpec trial = job;
     trial.name = name;
     for (const auto& [key, value] : values) {
@@ -138,7 +138,8 @@ manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
         while (checkpoints.size() > 1 && checkpoints.back() == '/') {
             checkpoints.pop_back();
         }
-        set_trainer(trial, "checkpointDir", checkpoints + "/" + name);
+        set_trainer(trial, "checkpointDir",
+                    checkpoints + "/" + name + (run.empty() ? "" : "-" + run));
     }
     return trial;
 }

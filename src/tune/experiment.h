@@ -14,12 +14,14 @@ namespace kftrain::tune {
 inline constexpr const char* k_trial_name_parameter = "trialName";
 
 // Return a copy of the job with each tuned trainer key set to a value, metric lines on, and a
-// checkpoint directory of its own (<checkpointDir>/<name>); name is the trial's job name. The
+// checkpoint directory of its own (<checkpointDir>/<name>, or <checkpointDir>/<name>-<run>
+// when run is given: the local search's trial names repeat from one run to the next, and a
+// trial must never resume an earlier run's checkpoint); name is the trial's job name. The
 // local search runs trials from it; the Experiment renders its trialSpec from it with
 // placeholders for the values. A job with its own command ignores the trainer's settings.
 manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
                                  const std::vector<std::pair<std::string, std::string>>& values,
-                                 const std::string& name);
+                                 const std::string& name, const std::string& run = "");
 
 // Render the Katib Experiment (kubeflow.org/v1beta1) that runs the search on a cluster: its
 // trialSpec is the job rendered by its kind's renderer (tmpl) with each tuned value a

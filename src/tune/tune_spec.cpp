@@ -59,13 +59,14 @@ int pick(const std::optional<int>& flag, const std::optional<int>& file, int fal
 }
 
 util::Status read_algorithm(const manifest::JobSpec& job, const TuneFlags& flags, TuneSpec& spec) {
-    if (!flags.algorithm.empty()) {
-        if (!is_one_of(flags.algorithm, k_algorithms)) {
+    if (flags.algorithm) {
+        const std::string& algorithm = *flags.algorithm;
+        if (!is_one_of(algorithm, k_algorithms)) {
             return error(fmt::format("--algorithm: must be one of {} (got \"{}\"){}",
-                                     fmt::join(k_algorithms, ", "), flags.algorithm,
-                                     manifest::did_you_mean(flags.algorithm, k_algorithms)));
+                                     fmt::join(k_algorithms, ", "), algorithm,
+                                     manifest::did_you_mean(algorithm, k_algorithms)));
         }
-        spec.algorithm = flags.algorithm;
+        spec.algorithm = algorithm;
     } else if (!job.tune.algorithm.empty()) {
         spec.algorithm = job.tune.algorithm;  // the schema checked it
     }
@@ -123,17 +124,23 @@ util::Result<TuneSpec> build_tune_spec(const manifest::JobSpec& job, const TuneF
             "own command or args cannot be tuned; use the trainer section instead",
             job.source.locate(job.command.empty() ? "args" : "command")));
     }
+    if (flags.name && flags.name->empty()) {
+        return error("--name: must be a search name, a DNS-1035 label (got \"\")");
+    }
+    if (flags.objective && flags.objective->empty()) {
+        return error(
+            "--objective: must be metric[:maximize|minimize], e.g. accuracy:maximize "
+            "(got \"\")");
+    }
     TuneSpec spec;
-    spec.name = !flags.name.empty()      ? flags.name
-                : !job.tune.name.empty() ? job.tune.name
-                                         : job.name;
+    spec.name = flags.name ? *flags.name : !job.tune.name.empty() ? job.tune.name : job.name;
     if (auto params = read_params(job, flags, spec); !params) {
         return params.error_value();
     }
-    const bool objective_flag = !flags.objective.empty();
+    const bool objective_flag = flags.objective.has_value();
     if (objective_flag || !job.tune.objective.empty()) {
         auto objective =
-            parse_objective(objective_flag ? flags.objective : job.tune.objective,
+            parse_objective(objective_flag ? *flags.objective : job.tune.objective,
                             objective_flag ? "--objective" : job.source.locate("tune.objective"));
         if (!objective) {
             return objective.error_value();

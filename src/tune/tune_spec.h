@@ -43,15 +43,17 @@ struct TuneSpec {
 };
 
 // The tune flags as typed; each set one overrides the job file's tune section.
+// A string flag given empty (--algorithm "", an unset variable in a script) is an error
+// naming the flag, never taken as unset.
 struct TuneFlags {
-    std::string name;
-    std::vector<std::string> params;  // NAME=SPACE, each replacing the file's NAME
-    std::string objective;            // metric[:maximize|minimize]
+    std::optional<std::string> name;
+    std::vector<std::string> params;       // NAME=SPACE, each replacing the file's NAME
+    std::optional<std::string> objective;  // metric[:maximize|minimize]
     std::optional<double> goal;
     std::optional<int> max_trials;
     std::optional<int> parallel;
     std::optional<int> max_failed_trials;
-    std::string algorithm;
+    std::optional<std::string> algorithm;
 };
 
 // Parse "--objective" text: metric[:maximize|minimize]; accuracy is maximized and loss

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 
@@ -59,6 +60,43 @@ void add_queue_flags(CLI::App& sub, JobInput& input) {
         ->type_name("NAME");
 }
 
+void add_env_from_shell_flag(CLI::App& sub, std::vector<std::string>& names) {
+    sub.add_option("--env-from-shell", names,
+                   "Local: pass this variable of your shell to every replica (repeat or "
+                   "comma-separate), e.g. one the job takes from a Secret on the cluster; "
+                   "replicas get no other shell variable than PATH, HOME, USER, LANG, LC_*, TZ, "
+                   "TMPDIR and a few the trainer reads")
+        ->delimiter(',')
+        ->type_name("NAME");
+}
+
+namespace {
+
+// Return whether name can name an environment variable: [A-Za-z_][A-Za-z0-9_]*.
+bool is_variable_name(const std::string& name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+        return false;
+    }
+    for (char c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+util::Status check_env_from_shell(const std::vector<std::string>& names) {
+    for (const auto& name : names) {
+        if (!is_variable_name(name)) {
+            return util::error(fmt::format(
+                "--env-from-shell: must be a variable name: letters, digits and _ (got {})", name));
+        }
+    }
+    return util::ok_status();
+}
+
 util::Result<std::string> read_job_stream(int fd) {
     if (::isatty(fd) == 1) {
         return util::error(
@@ -113,12 +151,15 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
         }
         overrides.kind = *kind;
     }
-    if (!input.queue.empty()) {
-        overrides.queue = input.queue;
+    if (input.queue && input.queue->empty()) {
+        return util::error("--queue: must name a LocalQueue (got \"\")", k_exit_bad_input);
     }
-    if (!input.priority_class.empty()) {
-        overrides.priority_class = input.priority_class;
+    if (input.priority_class && input.priority_class->empty()) {
+        return util::error("--priority-class: must name a WorkloadPriorityClass (got \"\")",
+                           k_exit_bad_input);
     }
+    overrides.queue = input.queue;
+    overrides.priority_class = input.priority_class;
     if (input.file != "-") {
         return manifest::load_job_file(input.file, overrides);
     }

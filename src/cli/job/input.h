@@ -21,9 +21,11 @@ struct JobInput {
     std::vector<std::string> sets;
     std::string template_file;
     std::optional<std::string>
-        kind;                    // --kind: PyTorchJob or TrainJob, overriding the job file's kind
-    std::string queue;           // --queue: the Kueue LocalQueue, overriding queue
-    std::string priority_class;  // --priority-class: overriding priorityClass
+        kind;  // --kind: PyTorchJob or TrainJob, overriding the job file's kind
+    // --queue and --priority-class, overriding queue and priorityClass; given empty, an error
+    // naming the flag (an unset variable in a script), never taken as unset.
+    std::optional<std::string> queue;           // the Kueue LocalQueue
+    std::optional<std::string> priority_class;  // its WorkloadPriorityClass
 };
 
 // The name messages give a job file read from standard input (-f -).
@@ -37,6 +39,13 @@ void add_job_input_flags(CLI::App& sub, JobInput& input);
 
 // Add --queue and --priority-class (Kueue) to a verb that renders the job.
 void add_queue_flags(CLI::App& sub, JobInput& input);
+
+// Add --env-from-shell (local runs: variables of kftrain's shell every replica gets).
+void add_env_from_shell_flag(CLI::App& sub, std::vector<std::string>& names);
+
+// Check --env-from-shell's names: "--env-from-shell: must be a variable name: letters, digits
+// and _ (got 1X)".
+util::Status check_env_from_shell(const std::vector<std::string>& names);
 
 // A job loaded and rendered into its PyTorchJob or TrainJob.
 struct RenderedJob {

@@ -9,10 +9,13 @@ namespace {
 
 // Lock-free, so that the handler may touch them.
 std::atomic<unsigned> g_count{0};
+std::atomic<int> g_last{0};  // the last signal caught, 0 for none
 std::atomic<bool> g_calls_stop{false};
 static_assert(std::atomic<unsigned>::is_always_lock_free);
+static_assert(std::atomic<int>::is_always_lock_free);
 
-void on_interrupt(int) {
+void on_interrupt(int signal) {
+    g_last.store(signal);
     g_count.fetch_add(1);
 }
 
@@ -46,6 +49,19 @@ unsigned interrupt_count() {
 
 bool calls_stop_on_interrupt() {
     return g_calls_stop.load();
+}
+
+const char* interrupt_name() {
+    switch (g_last.load()) {
+        case SIGINT:
+            return "an interrupt (Ctrl-C)";
+        case SIGTERM:
+            return "SIGTERM";
+        case SIGHUP:
+            return "SIGHUP";
+        default:
+            return "an interrupt";
+    }
 }
 
 }  // namespace kftrain::cli::job

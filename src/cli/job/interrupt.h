@@ -23,4 +23,8 @@ unsigned interrupt_count();
 // true after catch_termination(), whose verbs check interrupt_requested() after each call.
 bool calls_stop_on_interrupt();
 
+// Return how the caught signal reads in messages: "an interrupt (Ctrl-C)" for SIGINT,
+// "SIGTERM", "SIGHUP"; "an interrupt" when none was caught.
+const char* interrupt_name();
+
 }  // namespace kftrain::cli::job

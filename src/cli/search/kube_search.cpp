@@ -95,6 +95,20 @@ class KubeSearch : public SearchBackend {
     std::string name() const override { return "kubernetes"; }
 
     int start(const SearchRequest& request, Context& ctx) override {
+        if (request.replace) {
+            return report_error(ctx,
+                                "--replace: only for a search on this machine (--local); on a "
+                                "cluster, delete the Experiment first (kftrain tune delete NAME)",
+                                k_exit_bad_input);
+        }
+        if (!request.env_from_shell.empty()) {
+            return report_error(ctx,
+                                fmt::format("--env-from-shell: only for a search on this machine "
+                                            "(--local); on a cluster a trial takes a Secret "
+                                            "through secretKeyRef (got {})",
+                                            request.env_from_shell.front()),
+                                k_exit_bad_input);
+        }
         const YAML::Node& experiment = request.experiment;
         const std::string name = metadata_string(experiment, "name");
         const std::string ns = namespace_of(request);

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -13,10 +15,11 @@
 #include "cli/job/interrupt.h"
 #include "cli/local/process/proc_info.h"
 #include "cli/local/state/job_state.h"
+#include "cli/local/state/name_lock.h"
 #include "cli/local/state/state_dir.h"
 #include "cli/search/local_trial.h"
+#include "cli/search/search_run.h"
 #include "cli/search/search_store.h"
-#include "cli/view/search_view.h"
 #include "tune/experiment.h"
 #include "tune/katib_checks.h"
 #include "tune/suggest.h"
@@ -26,266 +29,12 @@ namespace kftrain::cli::search {
 namespace {
 
 using kftrain::tune::SearchStatus;
-using kftrain::tune::TrialRecord;
 using kftrain::tune::TrialState;
 
-// How a search ended: its phase, Katib's reason for it and a sentence.
-struct SearchEnd {
-    std::string phase;
-    std::string reason;
-    std::string message;
-};
-
-bool is_final_phase(const std::string& phase) {
-    return phase == "Succeeded" || phase == "Failed" || phase == "Interrupted";
-}
-
-int count_state(const SearchStatus& s, std::initializer_list<TrialState> states) {
-    return static_cast<int>(
-        std::count_if(s.trials.begin(), s.trials.end(), [&](const TrialRecord& t) {
-            return std::find(states.begin(), states.end(), t.state) != states.end();
-        }));
-}
-
-int running_trials(const SearchStatus& s) {
-    return count_state(s, {TrialState::Running, TrialState::Pending});
-}
-
-// Succeeded when a trial succeeded, else Failed, with the reason given.
-SearchEnd ended_by(const SearchStatus& s, const std::string& reason, const std::string& what) {
-    int succeeded = count_state(s, {TrialState::Succeeded});
-    if (succeeded > 0) {
-        return {"Succeeded", reason, fmt::format("{}; {} succeeded", what, succeeded)};
-    }
-    return {"Failed", reason, fmt::format("{} and none succeeded", what)};
-}
-
-// Decide whether a search is over, with Katib's reasons and in Katib's order: the goal, too
-// many failed trials, the trial budget, the end of the suggestions (the grid).
-std::optional<SearchEnd> search_end(const SearchStatus& s, bool exhausted) {
-    if (s.goal) {
-        for (const auto& t : s.trials) {
-            if (t.objective && kftrain::tune::reaches_goal(*t.objective, *s.goal, s.maximize)) {
-                return SearchEnd{
-                    "Succeeded", "ExperimentGoalReached",
-                    fmt::format("trial {} ({}) reached the goal: {}={} ({} {})", t.index, t.name,
-                                s.objective_metric, view::format_metric(*t.objective),
-                                s.maximize ? ">=" : "<=", view::format_metric(*s.goal))};
-            }
-        }
-    }
-    int failed = count_state(s, {TrialState::Failed, TrialState::MetricsUnavailable});
-    if (failed > s.max_failed_trials) {
-        return SearchEnd{"Failed", "ExperimentFailed",
-                         fmt::format("{} failed, more than the {} allowed (max failed trials)",
-                                     util::counted(failed, "trial"), s.max_failed_trials)};
-    }
-    int done = static_cast<int>(s.trials.size()) - running_trials(s);
-    if (done >= s.max_trials) {
-        return ended_by(s, "ExperimentMaxTrialsReached",
-                        s.max_trials == 1
-                            ? std::string("the one trial (max trials) ended")
-                            : fmt::format("all {} trials (max trials) ended", s.max_trials));
-    }
-    if (exhausted && running_trials(s) == 0) {
-        return ended_by(s, "ExperimentSuggestionEndReached",
-                        fmt::format("the grid's {} points were all tried", s.trials.size()));
-    }
-    return std::nullopt;
-}
-
-bool process_running(const SearchRecord& record) {
-    return record.pid != 0 && local::process_alive(record.pid, record.pid_ticks);
-}
-
-// Runs one search here to its end.
-class SearchRun {
-  public:
-    SearchRun(local::LocalBackend& jobs, std::ostringstream& notes, std::ostream& err,
-              const SearchRequest& request, Context& ctx, kftrain::tune::Suggester suggester,
-              std::chrono::milliseconds poll)
-        : m_jobs(jobs),
-          m_notes(notes),
-          m_err(err),
-          m_request(request),
-          m_ctx(ctx),
-          m_suggester(std::move(suggester)),
-          m_poll(poll) {}
-
-    int run();
-
-  private:
-    SearchStatus& status() { return m_record.status; }
-    void init_record();
-    util::Status start_trial(const kftrain::tune::Assignment& values);
-    bool poll_trials();
-    void stop_running(const std::string& why);
-    int finish(const SearchEnd& how, int code);
-    void save();
-    void print_new_notes();
-
-    local::LocalBackend& m_jobs;
-    std::ostringstream& m_notes;
-    std::ostream& m_err;
-    std::set<std::string> m_noted;
-    const SearchRequest& m_request;
-    Context& m_ctx;
-    kftrain::tune::Suggester m_suggester;
-    std::chrono::milliseconds m_poll;
-    SearchRecord m_record;
-};
-
-void SearchRun::init_record() {
-    const auto& spec = m_request.spec;
-    SearchStatus& s = status();
-    s.name = spec.name;
-    s.namespace_ = m_request.job.namespace_;
-    s.backend = "local";
-    s.job_kind = manifest::kind_name(m_request.job.kind);
-    s.phase = "Running";
-    s.reason = "ExperimentRunning";
-    s.objective_metric = spec.objective.metric;
-    s.maximize = spec.objective.maximize;
-    s.goal = spec.objective.goal;
-    s.algorithm = spec.algorithm;
-    s.max_trials = spec.max_trials;
-    s.parallel = spec.parallel;
-    s.max_failed_trials = spec.max_failed_trials;
-    for (const auto& param : spec.params) {
-        s.param_names.push_back(param.name);
-        m_record.spaces.push_back(kftrain::tune::format_space(param));
-    }
-    s.created = local::now_timestamp();
-    m_record.seed = kftrain::tune::default_seed(spec.name);
-    m_record.pid = ::getpid();
-    m_record.pid_ticks = local::process_start_ticks(m_record.pid).value_or(0);
-}
-
-void SearchRun::save() {
-    status().best_trial = kftrain::tune::best_trial(status().trials, status().maximize);
-    auto written = write_search(m_record);
-    if (!written) {
-        m_ctx.err << "kftrain: warning: " << written.error() << "\n";
-    }
-}
-
-// Print the local backend's notes on a trial's job once, not once per trial.
-void SearchRun::print_new_notes() {
-    std::istringstream lines(m_notes.str());
-    m_notes.str("");
-    for (std::string line; std::getline(lines, line);) {
-        if (m_noted.insert(line).second) {
-            m_err << line << "\n";
-        }
-    }
-}
-
-util::Status SearchRun::start_trial(const kftrain::tune::Assignment& values) {
-    TrialRecord trial;
-    trial.index = static_cast<int>(status().trials.size()) + 1;
-    trial.name = fmt::format("{}-{}", status().name, trial.index);
-    trial.params = values;
-    job::RenderedJob rendered;
-    rendered.spec = kftrain::tune::trial_job_spec(m_request.job, values, trial.name);
-    auto manifest = manifest::render_job(rendered.spec, m_request.job_template);
-    if (!manifest) {
-        return util::error(manifest.error(), k_exit_bad_input);
-    }
-    rendered.manifest = *manifest;
-    auto submitted = m_jobs.submit(rendered, job::SubmitFlags{});
-    print_new_notes();
-    if (!submitted) {
-        return util::error(fmt::format("trial {}: {}", trial.name, submitted.error()),
-                           submitted.error_code(k_exit_cluster));
-    }
-    trial.state = TrialState::Running;
-    trial.started = local::now_timestamp();
-    status().trials.push_back(std::move(trial));
-    return util::ok_status();
-}
-
-bool SearchRun::poll_trials() {
-    bool changed = false;
-    for (auto& trial : status().trials) {
-        if (trial.state == TrialState::Running && refresh_trial(m_jobs, trial, status())) {
-            changed = true;
-            m_ctx.out << view::format_trial_line(trial, status()) << std::endl;
-        }
-    }
-    return changed;
-}
-
-void SearchRun::stop_running(const std::string& why) {
-    for (auto& trial : status().trials) {
-        if (!kftrain::tune::is_trial_done(trial.state)) {
-            if (refresh_trial(m_jobs, trial, status())) {
-                m_ctx.out << view::format_trial_line(trial, status()) << std::endl;
-                continue;  // it ended since the last look: keep its result
-            }
-            m_jobs.stop(trial.name);
-            trial.state = TrialState::Killed;
-            trial.finished = local::now_timestamp();
-            trial.message = why;
-        }
-    }
-}
-
-int SearchRun::finish(const SearchEnd& how, int code) {
-    SearchStatus& s = status();
-    s.phase = how.phase;
-    s.reason = how.reason;
-    s.message = how.message;
-    s.finished = local::now_timestamp();
-    save();
-    m_ctx.out << "\n";
-    view::print_search(m_ctx.out, s, view::OutputFormat::Table, std::time(nullptr));
-    return code;
-}
-
-int SearchRun::run() {
-    init_record();
-    save();
-    m_ctx.out << fmt::format("search {} started (local): {} over {}; {}, {} at a time",
-                             status().name, status().algorithm,
-                             fmt::join(status().param_names, ", "),
-                             util::counted(status().max_trials, "trial"), status().parallel)
-              << std::endl;
-    job::catch_interrupts();
-    bool exhausted = false;
-    while (true) {
-        if (job::interrupt_requested()) {
-            stop_running("stopped by an interrupt (Ctrl-C)");
-            return finish({"Interrupted", "ExperimentInterrupted",
-                           "stopped by an interrupt (Ctrl-C); its running trials were killed"},
-                          k_exit_interrupted);
-        }
-        bool changed = poll_trials();
-        if (auto over = search_end(status(), exhausted)) {
-            stop_running("stopped: the search ended");
-            return finish(*over, over->phase == "Succeeded" ? k_exit_ok : k_exit_job_failed);
-        }
-        while (!exhausted && running_trials(status()) < status().parallel &&
-               static_cast<int>(status().trials.size()) < status().max_trials) {
-            auto values = m_suggester.next();
-            if (!values) {
-                exhausted = true;
-                break;
-            }
-            auto started = start_trial(*values);
-            if (!started) {
-                stop_running("stopped: the search could not start a trial");
-                finish({"Failed", "ExperimentFailed", started.error()}, k_exit_job_failed);
-                return report_error(m_ctx, started.error(), started.error_code(k_exit_cluster));
-            }
-            changed = true;
-        }
-        if (changed) {
-            save();
-            continue;  // look again at once: a trial may have ended meanwhile
-        }
-        std::this_thread::sleep_for(m_poll);
-    }
-}
+// How long `tune delete` waits for a running search's kftrain to stop its trials and exit:
+// each trial's supervisor has its own grace (local/process/stop.h).
+constexpr auto k_stop_wait = std::chrono::seconds(120);
+constexpr auto k_stop_poll = std::chrono::milliseconds(20);
 
 // Return what stops a search from starting (exit 2), before anything runs.
 util::Status check_request(const SearchRequest& request) {
@@ -306,6 +55,19 @@ util::Status check_request(const SearchRequest& request) {
     if (auto checked = kftrain::tune::check_tune_spec(spec); !checked) {
         return util::error(checked.error(), k_exit_bad_input);
     }
+    if (spec.max_trials > k_max_local_trials) {
+        return util::error(fmt::format("--max-trials (tune.maxTrials) {}: a local search runs at "
+                                       "most {} trials; run a larger one on a cluster (Katib)",
+                                       spec.max_trials, k_max_local_trials),
+                           k_exit_bad_input);
+    }
+    for (const auto& variable : request.env_from_shell) {
+        if (std::getenv(variable.c_str()) == nullptr) {
+            return util::error(
+                fmt::format("--env-from-shell: {} is not set in this shell", variable),
+                k_exit_bad_input);
+        }
+    }
     const std::string longest = fmt::format("{}-{}", spec.name, spec.max_trials);
     if (!local::check_job_name(spec.name) || !local::check_job_name(longest)) {
         return util::error(fmt::format("search name {}: its trials' jobs ({}) must be DNS-1035 "
@@ -316,8 +78,23 @@ util::Status check_request(const SearchRequest& request) {
     return util::ok_status();
 }
 
+// Return N when job is named as trial N of search name (<name>-N, N from 1, no leading 0s);
+// 0 when it is not.
+long long trial_number(const std::string& job, const std::string& name) {
+    if (job.size() <= name.size() + 1 || job.compare(0, name.size(), name) != 0 ||
+        job[name.size()] != '-' || job[name.size() + 1] == '0') {
+        return 0;
+    }
+    long long n = 0;
+    const char* first = job.data() + name.size() + 1;
+    const char* last = job.data() + job.size();
+    auto [end, ec] = std::from_chars(first, last, n);
+    return ec == std::errc() && end == last ? n : 0;
+}
+
 // Refuse a search whose trials' job names (<name>-1 .. <name>-maxTrials) belong to local jobs
 // that are not trials of the same search's last run: they would be replaced, then deleted.
+// Looks at the jobs there are, never at every name a search could use.
 util::Status check_trial_names(const kftrain::tune::TuneSpec& spec, const SearchStatus* last) {
     std::set<std::string> ours;
     if (last != nullptr) {
@@ -325,12 +102,9 @@ util::Status check_trial_names(const kftrain::tune::TuneSpec& spec, const Search
             ours.insert(trial.name);
         }
     }
-    std::set<std::string> names;
-    for (int i = 1; i <= spec.max_trials; ++i) {
-        names.insert(fmt::format("{}-{}", spec.name, i));
-    }
     for (const auto& job : local::job_names()) {
-        if (names.count(job) != 0 && ours.count(job) == 0) {
+        const long long n = trial_number(job, spec.name);
+        if (n >= 1 && n <= spec.max_trials && ours.count(job) == 0) {
             return util::error(fmt::format(
                 "a local job named {} exists and is not a trial of search {}; the trials of a "
                 "search are named {}-1 to {}-{}: delete that job or choose another --name",
@@ -338,6 +112,42 @@ util::Status check_trial_names(const kftrain::tune::TuneSpec& spec, const Search
         }
     }
     return util::ok_status();
+}
+
+// Take a search's lock without waiting: whoever holds it runs the search. Error (exit 2)
+// naming the kftrain that runs it when it is taken.
+util::Result<local::NameLock> lock_search(const std::string& name) {
+    auto lock =
+        local::NameLock::acquire_file(search_lock_path(name), "busy", std::chrono::milliseconds(0));
+    if (lock || lock.error_code(0) != k_exit_bad_input) {
+        return lock;
+    }
+    auto record = read_search(name);
+    const bool known = record && search_process_running(*record);
+    return util::error(fmt::format("search {} is already running on this machine{}; wait for it "
+                                   "or delete it with `kftrain tune delete {} --local`",
+                                   name, known ? fmt::format(" (pid {})", record->pid) : "", name),
+                       k_exit_bad_input);
+}
+
+// Refuse to start over a search of the same name without --replace (exit 2): its record and
+// trials' jobs would be deleted.
+util::Status check_rerun(const std::string& name, const util::Result<SearchRecord>& existing,
+                         bool replace) {
+    if (replace || !search_exists(name)) {
+        return util::ok_status();
+    }
+    const std::string what =
+        existing
+            ? fmt::format("{}, {}",
+                          existing->status.phase.empty() ? "no phase" : existing->status.phase,
+                          util::counted(static_cast<int>(existing->status.trials.size()), "trial"))
+            : std::string("its record cannot be read");
+    return util::error(fmt::format("search {} exists on this machine ({}); run again with "
+                                   "--replace to delete it and its trials' jobs first, or delete "
+                                   "it with `kftrain tune delete {} --local`; nothing was started",
+                                   name, what, name),
+                       k_exit_bad_input);
 }
 
 }  // namespace
@@ -355,14 +165,14 @@ int LocalSearch::start(const SearchRequest& request, Context& ctx) {
         return report_error(ctx, checked.error(), checked.error_code(k_exit_bad_input));
     }
     const std::string& name = request.spec.name;
+    job::catch_termination();       // from here SIGTERM and SIGHUP stop the trials as Ctrl-C does
+    auto lock = lock_search(name);  // held until the search ends: one run of a name at a time
+    if (!lock) {
+        return report_error(ctx, lock.error(), lock.error_code(k_exit_cluster));
+    }
     auto existing = read_search(name);
-    if (existing && !is_final_phase(existing->status.phase) && process_running(*existing)) {
-        return report_error(ctx,
-                            fmt::format("search {} is already running on this machine (pid {}); "
-                                        "wait for it or delete it with `kftrain tune delete {} "
-                                        "--local`",
-                                        name, existing->pid, name),
-                            k_exit_bad_input);
+    if (auto rerun = check_rerun(name, existing, request.replace); !rerun) {
+        return report_error(ctx, rerun.error(), k_exit_bad_input);
     }
     auto suggester = kftrain::tune::Suggester::make(request.spec.algorithm, request.spec.params,
                                                     kftrain::tune::default_seed(name));
@@ -378,8 +188,8 @@ int LocalSearch::start(const SearchRequest& request, Context& ctx) {
         !taken) {
         return report_error(ctx, taken.error(), k_exit_bad_input);
     }
-    if (existing) {
-        auto removed = remove(name);  // a finished search of the same name is replaced
+    if (search_exists(name)) {
+        auto removed = remove_stopped(name);  // --replace: the earlier run goes first
         if (!removed) {
             return report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
         }
@@ -394,7 +204,7 @@ util::Result<SearchStatus> LocalSearch::status(const std::string& name) {
         return record.error_value();
     }
     SearchStatus& s = record->status;
-    if (is_final_phase(s.phase) || process_running(*record)) {
+    if (is_final_phase(s.phase) || search_process_running(*record)) {
         return s;
     }
     // The kftrain that ran the search is gone: its trials' jobs run on under their
@@ -430,21 +240,63 @@ util::Result<std::string> LocalSearch::trial_job(const std::string& name,
                        k_exit_not_found);
 }
 
-util::Status LocalSearch::remove(const std::string& name) {
-    auto record = read_search(name);
-    if (!record) {
-        return record.error_value();
-    }
-    if (!is_final_phase(record->status.phase) && process_running(*record)) {
-        ::kill(static_cast<pid_t>(record->pid), SIGTERM);  // it starts no further trial
-    }
-    for (const auto& trial : record->status.trials) {
-        auto removed = m_jobs.remove(trial.name, true);
-        if (!removed && removed.error_code(0) != k_exit_not_found) {
-            return removed.error_value();
+util::Result<local::NameLock> LocalSearch::stop_search(const std::string& name) {
+    const auto deadline = std::chrono::steady_clock::now() + k_stop_wait;
+    long long signalled = 0;
+    while (true) {
+        auto lock = local::NameLock::acquire_file(search_lock_path(name), "busy",
+                                                  std::chrono::milliseconds(0));
+        if (lock || lock.error_code(0) != k_exit_bad_input) {
+            return lock;  // no kftrain runs the search now (or the lock cannot be taken)
         }
+        // Signal only the kftrain the record names with its start time, never this one.
+        auto record = read_search(name);
+        if (record && !is_final_phase(record->status.phase) && search_process_running(*record) &&
+            record->pid != ::getpid() && record->pid != signalled) {
+            ::kill(static_cast<pid_t>(record->pid), SIGTERM);  // it stops its trials and exits
+            signalled = record->pid;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return util::error(
+                fmt::format("search {} is still running on this machine{}: it did "
+                            "not stop within {}s; nothing was deleted",
+                            name,
+                            signalled != 0 ? fmt::format(" (pid {})", signalled) : std::string(),
+                            k_stop_wait.count()),
+                k_exit_cluster);
+        }
+        std::this_thread::sleep_for(k_stop_poll);
+    }
+}
+
+util::Status LocalSearch::remove_stopped(const std::string& name) {
+    auto record = read_search(name, false);
+    if (record) {
+        for (const auto& trial : record->status.trials) {
+            auto removed = m_jobs.remove(trial.name, true);
+            if (!removed && removed.error_code(0) != k_exit_not_found) {
+                return removed.error_value();
+            }
+        }
+    } else if (record.error_code(0) != k_exit_not_found) {
+        m_err << fmt::format(
+            "kftrain: warning: {}; its trials' jobs ({}-1, ...), if any, are "
+            "left: delete them with `kftrain delete JOB --local`\n",
+            record.error(), name);
     }
     return remove_search(name);
+}
+
+util::Status LocalSearch::remove(const std::string& name) {
+    auto checked = read_search(name);
+    if (!checked && (checked.error_code(0) == k_exit_bad_input || !search_exists(name))) {
+        return checked.error_value();  // a bad name, or no such search
+    }
+    auto lock = stop_search(name);  // a running search stops its trials and exits first
+    if (!lock) {
+        return lock.error_value();
+    }
+    return remove_stopped(name);
 }
 
 }  // namespace kftrain::cli::search

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/local/local_backend.h"
+#include "cli/local/state/name_lock.h"
 #include "cli/search/search_backend.h"
 
 namespace kftrain::cli::search {
@@ -30,6 +31,13 @@ class LocalSearch : public SearchBackend {
     void set_poll_interval(std::chrono::milliseconds interval) { m_poll = interval; }
 
   private:
+    // Take a search's lock, first stopping the kftrain that runs it (SIGTERM: it stops its
+    // trials, records the search and exits); an error when it does not stop in time.
+    util::Result<local::NameLock> stop_search(const std::string& name);
+    // Delete a search that no kftrain runs (its lock held): its trials' jobs, then its record;
+    // a damaged record is deleted with a warning naming it.
+    util::Status remove_stopped(const std::string& name);
+
     std::ostream& m_err;
     std::ostringstream m_notes;  // the local backend's notes, each printed once to m_err
     local::LocalBackend m_jobs;

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/context.h"
 #include "cli/job/backend.h"
@@ -22,6 +23,8 @@ struct SearchRequest {
     YAML::Node experiment;            // the Katib Experiment (tune/experiment.h)
     manifest::Template job_template;  // renders each local trial's job (--template or built in)
     job::DryRun dry_run = job::DryRun::None;  // None or Server; client dry runs print and stop
+    bool replace = false;  // --replace: locally, delete an earlier search of the name first
+    std::vector<std::string> env_from_shell;  // locally: shell variables every trial gets
 };
 
 // Where searches run: Katib on the cluster, or trials as local jobs on this machine. The
@@ -43,7 +46,8 @@ class SearchBackend {
     // (error code 3 when the search has no such trial).
     virtual util::Result<std::string> trial_job(const std::string& name,
                                                 const std::string& trial) = 0;
-    // Delete a search and its trials' jobs.
+    // Delete a search and its trials' jobs; locally, a running search is stopped first (its
+    // trials with it) before this returns.
     virtual util::Status remove(const std::string& name) = 0;
 };
 

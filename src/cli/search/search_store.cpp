@@ -6,8 +6,10 @@
 #include <filesystem>
 
 #include "cli/exit_codes.h"
+#include "cli/local/process/proc_info.h"
 #include "cli/local/state/state_dir.h"
 #include "cli/search/trial_json.h"
+#include "util/json_fields.h"
 #include "util/json_optional.h"
 
 namespace kftrain::cli::search {
@@ -19,7 +21,66 @@ using kftrain::tune::TrialRecord;
 using nlohmann::json;
 
 using util::optional_json;
-using util::read_optional;
+
+void read_record(const util::JsonFields& f, SearchRecord& record) {
+    SearchStatus& s = record.status;
+    s.name = f.get<std::string>("name", "", true);
+    s.namespace_ = f.get<std::string>("namespace", "default");
+    s.backend = "local";
+    s.job_kind = f.get<std::string>("jobKind", "PyTorchJob");
+    s.phase = f.get<std::string>("phase", "");
+    s.reason = f.get<std::string>("reason", "");
+    s.message = f.get<std::string>("message", "");
+    f.check(f.doc().contains("objective"), "objective", "an object");
+    const util::JsonFields objective = f.object("objective");
+    s.objective_metric = objective.get<std::string>("metric", "", true);
+    s.maximize = objective.get<std::string>("type", "maximize") != "minimize";
+    if (objective.doc().contains("goal") && !objective.doc().at("goal").is_null()) {
+        s.goal = objective.get("goal", 0.0);
+    }
+    s.algorithm = f.get<std::string>("algorithm", "");
+    record.seed = f.get("seed", std::uint64_t{0});
+    s.max_trials = f.get("maxTrials", 0);
+    s.parallel = f.get("parallel", 0);
+    s.max_failed_trials = f.get("maxFailedTrials", 0);
+    for (const auto& p : f.objects("parameters")) {
+        s.param_names.push_back(p.get<std::string>("name", "", true));
+        record.spaces.push_back(p.get<std::string>("space", ""));
+    }
+    for (const auto& t : f.objects("trials")) {
+        s.trials.push_back(trial_from_json(t, s.param_names));
+    }
+    s.best_trial = f.get<std::string>("bestTrial", "");
+    s.created = f.get<std::string>("created", "");
+    s.finished = f.get<std::string>("finished", "");
+    if (f.doc().contains("cost") && !f.doc().at("cost").is_null()) {
+        s.cost = f.get("cost", 0.0);
+    }
+    s.currency = f.get<std::string>("currency", "");
+    s.cost_basis = f.get<std::string>("costBasis", "");
+    record.run = f.get<std::string>("run", "");
+    const util::JsonFields process = f.object("process");
+    record.pid = process.get("pid", 0);  // an int: a pid_t, never a group or -1
+    record.pid_ticks = process.get("startTicks", 0ULL);
+}
+
+// Check what a record names against the search it was read for: its name, and trials named
+// <search>-<index> (tune delete removes the jobs of those names, and no other).
+util::Status check_record(const SearchRecord& record, const std::string& name) {
+    if (record.status.name != name) {
+        return util::error(
+            fmt::format("field 'name' is {}, not the search's name", record.status.name));
+    }
+    const auto& trials = record.status.trials;
+    for (size_t i = 0; i < trials.size(); ++i) {
+        if (trials[i].name != fmt::format("{}-{}", name, trials[i].index)) {
+            return util::error(fmt::format("field 'trials[{}].name' is {}, not {}-{}", i,
+                                           trials[i].name, name, trials[i].index));
+        }
+    }
+    return util::ok_status();
+}
+
 }  // namespace
 
 std::string searches_root() {
@@ -28,6 +89,10 @@ std::string searches_root() {
 
 std::string search_path(const std::string& name) {
     return searches_root() + "/" + name + "/search.json";
+}
+
+std::string search_lock_path(const std::string& name) {
+    return searches_root() + "/.locks/" + name + ".lock";
 }
 
 std::vector<std::string> search_names() {
@@ -77,83 +142,80 @@ json record_to_json(const SearchRecord& record) {
             {"cost", optional_json(s.cost)},
             {"currency", s.currency},
             {"costBasis", s.cost_basis},
+            {"run", record.run},
             {"process", {{"pid", record.pid}, {"startTicks", record.pid_ticks}}}};
 }
 
 util::Result<SearchRecord> record_from_json(const json& doc) {
+    if (!doc.is_object()) {
+        return util::error("not a JSON object");
+    }
     try {
         SearchRecord record;
-        SearchStatus& s = record.status;
-        s.name = doc.at("name").get<std::string>();
-        s.namespace_ = doc.value("namespace", "default");
-        s.backend = "local";
-        s.job_kind = doc.value("jobKind", "PyTorchJob");
-        s.phase = doc.value("phase", "");
-        s.reason = doc.value("reason", "");
-        s.message = doc.value("message", "");
-        const json& objective = doc.at("objective");
-        s.objective_metric = objective.at("metric").get<std::string>();
-        s.maximize = objective.value("type", "maximize") != "minimize";
-        read_optional(objective, "goal", s.goal);
-        s.algorithm = doc.value("algorithm", "");
-        record.seed = doc.value("seed", std::uint64_t{0});
-        s.max_trials = doc.value("maxTrials", 0);
-        s.parallel = doc.value("parallel", 0);
-        s.max_failed_trials = doc.value("maxFailedTrials", 0);
-        for (const auto& p : doc.at("parameters")) {
-            s.param_names.push_back(p.at("name").get<std::string>());
-            record.spaces.push_back(p.value("space", ""));
-        }
-        for (const auto& t : doc.at("trials")) {
-            s.trials.push_back(trial_from_json(t, s.param_names));
-        }
-        s.best_trial = doc.value("bestTrial", "");
-        s.created = doc.value("created", "");
-        s.finished = doc.value("finished", "");
-        read_optional(doc, "cost", s.cost);
-        s.currency = doc.value("currency", "");
-        s.cost_basis = doc.value("costBasis", "");
-        if (doc.contains("process")) {
-            record.pid = doc["process"].value("pid", 0LL);
-            record.pid_ticks = doc["process"].value("startTicks", 0ULL);
-        }
+        read_record(util::JsonFields(doc, ""), record);
         return record;
-    } catch (const json::exception& e) {
-        return util::error(fmt::format("malformed local search record: {}", e.what()));
+    } catch (const util::JsonFieldError& e) {
+        return util::error(e.message);
+    } catch (const json::exception&) {
+        return util::error("not a search record");  // JsonFields checks each type first
     }
 }
 
-util::Result<SearchRecord> read_search(const std::string& name) {
+bool search_exists(const std::string& name) {
+    std::error_code ec;
+    return local::check_job_name(name).ok() &&
+           fs::exists(fs::path(search_path(name)).parent_path(), ec);
+}
+
+util::Result<SearchRecord> read_search(const std::string& name, bool hint) {
     auto checked = local::check_job_name(name);
     if (!checked) {
         return util::error(
             fmt::format("search name: must be a lower-case DNS-1035 label (got {})", name),
             k_exit_bad_input);
     }
-    auto text = local::read_state_file(search_path(name));
-    if (!text) {
+    const std::string path = search_path(name);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        return util::error(fmt::format("search {} not found on this machine (no {})", name, path),
+                           k_exit_not_found);
+    }
+    auto damaged = [&](const std::string& why) {
+        if (!hint) {
+            return util::error(why, k_exit_cluster);
+        }
         return util::error(
-            fmt::format("search {} not found on this machine (no {})", name, search_path(name)),
-            k_exit_not_found);
+            fmt::format("{}; remove the search with: kftrain tune delete {} --local", why, name),
+            k_exit_cluster);
+    };
+    auto text = local::read_state_file(path);  // bounded: local::k_max_state_bytes
+    if (!text) {
+        return damaged(text.error());
     }
     json doc = json::parse(*text, nullptr, false);
     if (doc.is_discarded()) {
-        return util::error(fmt::format("{}: not valid JSON", search_path(name)));
+        return damaged(fmt::format("{}: not valid JSON", path));
     }
     auto record = record_from_json(doc);
-    if (!record) {
-        return util::error(fmt::format("{}: {}", search_path(name), record.error()));
+    if (record) {
+        if (auto matches = check_record(*record, name); !matches) {
+            return damaged(fmt::format("{}: {}", path, matches.error()));
+        }
+        return record;
     }
-    return record;
+    return damaged(fmt::format("{}: {}", path, record.error()));
+}
+
+bool search_process_running(const SearchRecord& record) {
+    return record.pid > 0 && record.pid_ticks != 0 &&
+           local::process_alive(record.pid, record.pid_ticks);
 }
 
 util::Status write_search(const SearchRecord& record) {
     const std::string path = search_path(record.status.name);
-    std::error_code ec;
-    fs::create_directories(fs::path(path).parent_path(), ec);
-    if (ec) {
-        return util::error(fmt::format("cannot create {}: {}",
-                                       fs::path(path).parent_path().string(), ec.message()));
+    auto made = local::make_private_dir(fs::path(path).parent_path().string());
+    if (!made) {
+        return made;
     }
     return local::write_file_atomic(path, record_to_json(record).dump(2) + "\n");
 }

@@ -25,35 +25,54 @@ json trial_to_json(const tune::TrialRecord& t) {
             {"cost", util::optional_json(t.cost)}};
 }
 
-tune::TrialRecord trial_from_json(const json& doc, const std::vector<std::string>& param_order) {
-    tune::TrialRecord t;
-    t.index = doc.at("index").get<int>();
-    t.name = doc.at("name").get<std::string>();
-    const json& params = doc.at("parameters");
+namespace {
+
+// Read the parameters of a trial: an object of name -> value, or the earlier list of
+// {name, value}.
+tune::Assignment read_params(const util::JsonFields& f, const std::vector<std::string>& order) {
+    tune::Assignment out;
+    const json& params = f.doc().contains("parameters") ? f.doc().at("parameters") : json();
     if (params.is_array()) {  // records written before the one shape
-        for (const auto& p : params) {
-            t.params.emplace_back(p.at("name").get<std::string>(),
-                                  p.at("value").get<std::string>());
+        for (const auto& p : f.objects("parameters")) {
+            out.emplace_back(p.get<std::string>("name", "", true),
+                             p.get<std::string>("value", "", true));
         }
-    } else {
-        for (const auto& name : param_order) {
-            if (params.contains(name)) {
-                t.params.emplace_back(name, params.at(name).get<std::string>());
-            }
-        }
-        for (const auto& [name, value] : params.items()) {
-            if (std::find(param_order.begin(), param_order.end(), name) == param_order.end()) {
-                t.params.emplace_back(name, value.get<std::string>());
-            }
+        return out;
+    }
+    const auto values = f.strings("parameters");
+    f.check(params.is_object(), "parameters", "an object");
+    for (const auto& name : order) {
+        if (auto it = values.find(name); it != values.end()) {
+            out.emplace_back(name, it->second);
         }
     }
-    t.state = tune::parse_trial_state(doc.at("state").get<std::string>());
-    util::read_optional(doc, "objective", t.objective);
-    t.metrics = doc.value("metrics", std::map<std::string, double>{});
-    t.started = doc.value("started", "");
-    t.finished = doc.value("finished", "");
-    t.message = doc.value("message", "");
-    util::read_optional(doc, "cost", t.cost);
+    for (const auto& [name, value] : values) {
+        if (std::find(order.begin(), order.end(), name) == order.end()) {
+            out.emplace_back(name, value);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+tune::TrialRecord trial_from_json(const util::JsonFields& f,
+                                  const std::vector<std::string>& param_order) {
+    tune::TrialRecord t;
+    t.index = f.get("index", 0, true);
+    t.name = f.get<std::string>("name", "", true);
+    t.params = read_params(f, param_order);
+    t.state = tune::parse_trial_state(f.get<std::string>("state", "", true));
+    if (f.doc().contains("objective") && !f.doc().at("objective").is_null()) {
+        t.objective = f.get("objective", 0.0);
+    }
+    t.metrics = f.numbers("metrics");
+    t.started = f.get<std::string>("started", "");
+    t.finished = f.get<std::string>("finished", "");
+    t.message = f.get<std::string>("message", "");
+    if (f.doc().contains("cost") && !f.doc().at("cost").is_null()) {
+        t.cost = f.get("cost", 0.0);
+    }
     return t;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tune/search_status.h"
+#include "util/json_fields.h"
 
 namespace kftrain::cli::search {
 
@@ -15,8 +16,8 @@ nlohmann::json trial_to_json(const tune::TrialRecord& trial);
 
 // Read a trial trial_to_json wrote; its parameters are put in param_order (the search's
 // order), then any others. Also reads the earlier record's list of {name, value}. Throws
-// nlohmann::json::exception when a required field is missing or of the wrong type.
-tune::TrialRecord trial_from_json(const nlohmann::json& doc,
+// util::JsonFieldError naming the field when one is missing or of the wrong type.
+tune::TrialRecord trial_from_json(const util::JsonFields& doc,
                                   const std::vector<std::string>& param_order);
 
 }  // namespace kftrain::cli::search

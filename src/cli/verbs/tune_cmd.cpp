@@ -127,6 +127,10 @@ void setup_tune(CLI::App& app, Context& ctx) {
                                     "client (or no value): print the Experiment and run nothing; "
                                     "server: let the API server and Katib's webhook check it")
                         ->expected(0, 1);
+    sub->add_flag("--replace", options->replace,
+                  "Local: delete an earlier search of the same name (its record and its trials' "
+                  "jobs) before this one starts; without it a rerun is refused");
+    job::add_env_from_shell_flag(*sub, options->env_from_shell);
     setup_tune_status(*sub, ctx);
     setup_tune_logs(*sub, ctx);
     setup_tune_delete(*sub, ctx);
@@ -179,6 +183,11 @@ util::Status TuneOptions::validate() {
         return parsed.error_value();
     }
     request.dry_run = *parsed;
+    request.replace = replace;
+    if (auto names = job::check_env_from_shell(env_from_shell); !names) {
+        return names;
+    }
+    request.env_from_shell = env_from_shell;
     if (auto checked = kftrain::tune::check_tune_spec(request.spec); !checked) {
         return checked;
     }

@@ -19,6 +19,8 @@ struct TuneOptions {
     job::JobInput job;
     kftrain::tune::TuneFlags flags;
     std::string dry_run = "none";  // as typed: none, "" or client (print), server
+    bool replace = false;          // --replace: locally, delete an earlier search of the name
+    std::vector<std::string> env_from_shell;  // --env-from-shell: locally, for every trial
 
     // Derived by complete() and validate().
     search::SearchRequest request;

@@ -7,6 +7,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/local/state/state_dir.h"
+#include "util/json_fields.h"
 #include "util/json_optional.h"
 
 namespace kftrain::cli::local {
@@ -34,87 +35,8 @@ json replica_json(const ReplicaState& r) {
                 {"previous_finished", r.previous_finished}};
 }
 
-// A field of state.json that is not what kftrain writes: "field 'replicas[1].pid' is not a
-// number".
-struct FieldError {
-    std::string message;
-};
-
-// Read state.json's fields, each checked for its type; a wrong one throws FieldError.
-class Fields {
-  public:
-    Fields(const json& doc, std::string path) : m_doc(doc), m_path(std::move(path)) {}
-
-    template <typename T>
-    T get(const char* key, T fallback, bool required = false) const {
-        if (!m_doc.contains(key) || m_doc.at(key).is_null()) {
-            if (required) {
-                throw FieldError{fmt::format("field '{}' is missing", at(key))};
-            }
-            return fallback;
-        }
-        const json& value = m_doc.at(key);
-        if constexpr (std::is_same_v<T, std::string>) {
-            check(value.is_string(), key, "a string");
-        } else if constexpr (std::is_unsigned_v<T>) {
-            check(value.is_number_unsigned(), key, "a number");
-        } else if constexpr (std::is_integral_v<T>) {
-            check(value.is_number_integer(), key, "a number");
-            check(value.get<long long>() >= 0, key, "a number >= 0");
-        }
-        return value.get<T>();
-    }
-
-    std::map<std::string, std::string> strings(const char* key) const {
-        std::map<std::string, std::string> out;
-        if (m_doc.contains(key)) {
-            check(m_doc.at(key).is_object(), key, "a map");
-            for (const auto& [name, value] : m_doc.at(key).items()) {
-                check(value.is_string(), key, "a map of strings", name);
-                out[name] = value.get<std::string>();
-            }
-        }
-        return out;
-    }
-
-    std::vector<std::string> list(const char* key) const {
-        std::vector<std::string> out;
-        check(m_doc.contains(key) && m_doc.at(key).is_array(), key, "a list");
-        for (size_t i = 0; i < m_doc.at(key).size(); ++i) {
-            check(m_doc.at(key)[i].is_string(), key, "a string", fmt::format("[{}]", i));
-            out.push_back(m_doc.at(key)[i].get<std::string>());
-        }
-        return out;
-    }
-
-    // Return the member object key (an empty one when absent).
-    Fields object(const char* key) const {
-        static const json k_empty = json::object();
-        if (!m_doc.contains(key)) {
-            return Fields(k_empty, at(key));
-        }
-        check(m_doc.at(key).is_object(), key, "an object");
-        return Fields(m_doc.at(key), at(key));
-    }
-
-    std::string at(const std::string& key) const {
-        return m_path.empty() ? key : m_path + "." + key;
-    }
-
-    void check(bool ok, const std::string& key, const char* what,
-               const std::string& item = "") const {
-        if (!ok) {
-            std::string sep = item.empty() || item[0] == '[' ? "" : ".";
-            throw FieldError{fmt::format("field '{}{}{}' is not {}", at(key), sep, item, what)};
-        }
-    }
-
-    const json& doc() const { return m_doc; }
-
-  private:
-    const json& m_doc;
-    std::string m_path;
-};
+using Fields = util::JsonFields;
+using FieldError = util::JsonFieldError;
 
 ReplicaState replica_from_json(const Fields& f) {
     ReplicaState r;

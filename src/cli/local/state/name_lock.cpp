@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "cli/exit_codes.h"
@@ -25,7 +26,16 @@ std::string lock_path(const std::string& name) {
 
 util::Result<NameLock> NameLock::acquire(const std::string& name, std::chrono::milliseconds limit) {
     const std::string path = lock_path(name);
-    auto made = make_private_dir(jobs_root() + "/.locks");
+    return acquire_file(path,
+                        fmt::format("job {} is being submitted or deleted by another kftrain (it "
+                                    "holds {}); try again when it is done",
+                                    name, path),
+                        limit);
+}
+
+util::Result<NameLock> NameLock::acquire_file(const std::string& path, const std::string& busy,
+                                              std::chrono::milliseconds limit) {
+    auto made = make_private_dir(std::filesystem::path(path).parent_path().string());
     if (!made) {
         return made.error_value();
     }
@@ -43,10 +53,7 @@ util::Result<NameLock> NameLock::acquire(const std::string& name, std::chrono::m
             if (saved != EWOULDBLOCK && saved != EINTR) {
                 return util::error(fmt::format("cannot lock {}: {}", path, std::strerror(saved)));
             }
-            return util::error(fmt::format("job {} is being submitted or deleted by another "
-                                           "kftrain (it holds {}); try again when it is done",
-                                           name, path),
-                               k_exit_bad_input);
+            return util::error(busy, k_exit_bad_input);
         }
         std::this_thread::sleep_for(k_poll);
     }

@@ -15,6 +15,11 @@ class NameLock {
     // Take the lock of a job name, waiting up to limit for whoever holds it; error (exit 2)
     // "job NAME is being submitted or deleted by another kftrain ..." when it stays taken.
     static util::Result<NameLock> acquire(const std::string& name, std::chrono::milliseconds limit);
+    // Take the lock of any lock file (made mode 0600, its directory 0700), waiting up to
+    // limit; error busy (exit 2) when it stays taken, or naming the path when it cannot be
+    // opened or locked.
+    static util::Result<NameLock> acquire_file(const std::string& path, const std::string& busy,
+                                               std::chrono::milliseconds limit);
 
     NameLock(NameLock&& other) noexcept;
     NameLock& operator=(NameLock&& other) noexcept;

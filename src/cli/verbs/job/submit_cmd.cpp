@@ -35,19 +35,6 @@ constexpr const char* k_submit_examples =
     "  # Locally, give the replicas a variable the job takes from a Secret on the cluster\n"
     "  kftrain submit -f examples/mnist-local.yaml --local --env-from-shell MLFLOW_TRACKING_TOKEN";
 
-// Return whether name can name an environment variable: [A-Za-z_][A-Za-z0-9_]*.
-bool is_variable_name(const std::string& name) {
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
-        return false;
-    }
-    for (char c : name) {
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
-            return false;
-        }
-    }
-    return true;
-}
-
 }  // namespace
 
 void setup_submit(CLI::App& app, Context& ctx) {
@@ -62,13 +49,7 @@ void setup_submit(CLI::App& app, Context& ctx) {
                         ->expected(0, 1);
     sub->add_flag("--replace", options->replace,
                   "Local: stop and replace a running job of the same name");
-    sub->add_option("--env-from-shell", options->env_from_shell,
-                    "Local: pass this variable of your shell to every replica (repeat or "
-                    "comma-separate), e.g. one the job takes from a Secret on the cluster; "
-                    "replicas get no other shell variable than PATH, HOME, USER, LANG, LC_*, TZ, "
-                    "TMPDIR and a few the trainer reads")
-        ->delimiter(',')
-        ->type_name("NAME");
+    job::add_env_from_shell_flag(*sub, options->env_from_shell);
     sub->add_flag("--follow", options->follow,
                   "Stream the replicas' logs until the job ends; exit 0 if it "
                   "Succeeded, 1 if it Failed");
@@ -111,11 +92,8 @@ util::Status SubmitOptions::validate() {
                                        wait ? "--wait" : "--follow", wait ? "wait for" : "follow",
                                        wait ? "--wait" : "--follow"));
     }
-    for (const auto& name : env_from_shell) {
-        if (!is_variable_name(name)) {
-            return util::error(fmt::format(
-                "--env-from-shell: must be a variable name: letters, digits and _ (got {})", name));
-        }
+    if (auto names = job::check_env_from_shell(env_from_shell); !names) {
+        return names;
     }
     if (stop_on_interrupt && !follow) {
         return util::error("--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)");
