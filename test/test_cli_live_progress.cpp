@@ -331,3 +331,45 @@ TEST_CASE("submit --follow on a terminal leaves the live line above the job's en
     CHECK(plain.out.find('\x1b') == std::string::npos);
     CHECK(plain.out.find("master-0 | epoch 1/1 step 1/3 loss 1.0000") != std::string::npos);
 }
+
+TEST_CASE("a program's own progress lines show their percentage and metrics on the live line",
+          "[view]") {
+    LiveProgress live(8);
+    live.take(line("master-0", R"({"v":1,"event":"progress","epoch":2,"epochs":5,"percent":37.5,)"
+                               R"("eta_s":120,"metrics":{"loss":"0.42","f1":"0.81"}})"));
+    REQUIRE(live.block().size() == 1);
+    const std::string shown = live.block().front();
+    INFO(shown);
+    CHECK(shown.find("37.5%") != std::string::npos);
+    CHECK(shown.find("f1 0.81") != std::string::npos);
+    CHECK(shown.find("ETA ") != std::string::npos);
+}
+
+TEST_CASE("submit --follow on a terminal shows what the program posts on a live line of its own",
+          "[progress][local][e2e][status-server]") {
+    LocalJobs jobs;
+    const std::string release = jobs.dir() + "/release";
+    const std::string file = jobs.dir() + "/posted.yaml";
+    kftrain::test::write_file(
+        file, "name: posted\nkind: TrainJob\nreplicas: 1\ncommand: [python3, \"" +
+                  std::string(KFTRAIN_SOURCE_DIR) + "/test/fakes/status_poster.py\", \"" + release +
+                  "\", \"0\"]\n");
+    bool released = false;
+    auto run = run_kftrain_on_pty({"submit", "-f", file, "--local", "--follow"},
+                                  {{"XDG_STATE_HOME", jobs.dir() + "/state"}, {"TERM", "xterm"}},
+                                  100, [&](const std::string& out) {
+                                      // The post is on screen: let the program end.
+                                      if (!released && out.find("grad_norm") != std::string::npos) {
+                                          kftrain::test::write_file(release, "");
+                                          released = true;
+                                      }
+                                  });
+    CHECK(run.code == 0);
+    CHECK(released);
+    Screen screen;
+    screen.write(run.out);
+    Lines lines = screen.lines();
+    INFO(run.out);
+    CHECK(count_containing(lines, "status   | 45%") == 1);
+    CHECK(count_containing(lines, "grad_norm 1.5") == 1);
+}

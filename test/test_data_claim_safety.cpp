@@ -20,19 +20,10 @@ namespace fs = std::filesystem;
 using kftrain::test::contains;
 using kftrain::test::DataCluster;
 using kftrain::test::make_temp_dir;
+using kftrain::test::mode_of;
+using kftrain::test::read_bytes;
 using kftrain::test::run_kftrain;
 using kftrain::test::write_file;
-
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-mode_t mode_of(const std::string& path) {
-    struct stat st {};
-    REQUIRE(::lstat(path.c_str(), &st) == 0);
-    return st.st_mode;
-}
 
 // A claim as a training job could leave it: a setuid file, a FIFO, a link out, a "." of 0777.
 void fill_hostile_claim(const std::string& dir, const std::string& outside) {
@@ -83,7 +74,7 @@ TEST_CASE("data get from a cluster claim lays down only plain files, and replace
     INFO(get.err);
     REQUIRE(get.code == 0);
     CHECK((mode_of(out + "/bin/tool") & 07000) == 0);
-    CHECK(read(out + "/bin/tool") == "#!/bin/sh\n");
+    CHECK(read_bytes(out + "/bin/tool") == "#!/bin/sh\n");
     CHECK((mode_of(out) & 07777) == 0750);  // the claim's "." is not applied
     CHECK_FALSE(fs::exists(fs::symlink_status(out + "/pipe")));
     CHECK_FALSE(fs::exists(fs::symlink_status(out + "/escape")));
@@ -99,7 +90,7 @@ TEST_CASE("data get from a cluster claim lays down only plain files, and replace
     CHECK(refused.code == 2);
     CHECK(contains(refused.err, "OUT_DIR: 2 paths would replace what is already in " + out +
                                     " (bin/tool, model.pt): give --force"));
-    CHECK(read(out + "/model.pt") == "my own weights");
+    CHECK(read_bytes(out + "/model.pt") == "my own weights");
     kftrain::test::check_pod_deleted(again.cluster);
 
     DataCluster forced("data-claims");
@@ -108,7 +99,7 @@ TEST_CASE("data get from a cluster claim lays down only plain files, and replace
         forced.run({"data", "get", out, "--claim", "mnist-data", "-n", "ml-training", "--force"});
     INFO(replaced.err);
     CHECK(replaced.code == 0);
-    CHECK(read(out + "/model.pt") == "weights");
+    CHECK(read_bytes(out + "/model.pt") == "weights");
 }
 
 TEST_CASE("data on this machine never follows a link inside a claim", "[data]") {

@@ -24,6 +24,8 @@ using kftrain::cli::data::TarReader;
 using kftrain::cli::data::TreeSink;
 using kftrain::cli::data::TreeWriter;
 using kftrain::test::make_temp_dir;
+using kftrain::test::mode_of;
+using kftrain::test::read_bytes;
 
 // One member: a ustar header (checksum computed) and its content padded to 512 bytes.
 std::string member(const std::string& name, char type, unsigned mode, const std::string& content,
@@ -80,17 +82,6 @@ Extracted extract(const std::string& archive, const std::string& out, bool force
     return result;
 }
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-mode_t mode_of(const std::string& path) {
-    struct stat st {};
-    REQUIRE(::lstat(path.c_str(), &st) == 0);
-    return st.st_mode;
-}
-
 }  // namespace
 
 TEST_CASE("A claim's archive cannot give root a setuid file, a device or a FIFO", "[data]") {
@@ -106,7 +97,7 @@ TEST_CASE("A claim's archive cannot give root a setuid file, a device or a FIFO"
     REQUIRE(done.status);
     CHECK((mode_of(out + "/bin/sh") & 07777) == 0755);
     CHECK((mode_of(out + "/bin/g") & 07777) == 0755);
-    CHECK(read(out + "/bin/sh") == "#!/bin/sh\n");
+    CHECK(read_bytes(out + "/bin/sh") == "#!/bin/sh\n");
     CHECK_FALSE(fs::exists(out + "/null"));
     CHECK_FALSE(fs::exists(out + "/disk"));
     CHECK_FALSE(fs::exists(out + "/pipe"));
@@ -134,7 +125,7 @@ TEST_CASE("A claim's archive writes nothing outside OUT_DIR", "[data]") {
     CHECK(done.warnings.find("skipped ../escaped: a path with '..'") != std::string::npos);
     CHECK(done.warnings.find("skipped link: a symlink") != std::string::npos);
     CHECK(done.status);  // link/through went into a directory of its own
-    CHECK(read(out + "/link/through") == "x");
+    CHECK(read_bytes(out + "/link/through") == "x");
 }
 
 TEST_CASE("An existing symlink in OUT_DIR is never written through", "[data]") {
@@ -152,8 +143,8 @@ TEST_CASE("An existing symlink in OUT_DIR is never written through", "[data]") {
     // --force replaces the link itself, not what it points at.
     auto replaced = extract(member("file", '0', 0644, "new") + archive_end(), out, true);
     REQUIRE(replaced.status);
-    CHECK(read(base + "/victim") == "keep");
-    CHECK(read(out + "/file") == "new");
+    CHECK(read_bytes(base + "/victim") == "keep");
+    CHECK(read_bytes(out + "/file") == "new");
     CHECK_FALSE(fs::is_symlink(out + "/file"));
 }
 
@@ -164,10 +155,10 @@ TEST_CASE("An existing file is replaced only with --force", "[data]") {
     REQUIRE_FALSE(refused.status);
     CHECK(refused.status.error().find("model.pt exists: give --force") != std::string::npos);
     CHECK(refused.status.error_code(0) == 2);
-    CHECK(read(out + "/model.pt") == "mine");
+    CHECK(read_bytes(out + "/model.pt") == "mine");
     auto forced = extract(member("./model.pt", '0', 0644, "theirs") + archive_end(), out, true);
     REQUIRE(forced.status);
-    CHECK(read(out + "/model.pt") == "theirs");
+    CHECK(read_bytes(out + "/model.pt") == "theirs");
 }
 
 TEST_CASE("Long names, pax paths and hard links come through as GNU tar writes them", "[data]") {
@@ -185,9 +176,9 @@ TEST_CASE("Long names, pax paths and hard links come through as GNU tar writes t
                 out, false, 7);
     INFO(done.warnings);
     REQUIRE(done.status);
-    CHECK(read(out + "/" + long_name) == "long");
-    CHECK(read(out + "/" + pax_name) == "pax");
-    CHECK(read(out + "/again") == "p");
+    CHECK(read_bytes(out + "/" + long_name) == "long");
+    CHECK(read_bytes(out + "/" + pax_name) == "pax");
+    CHECK(read_bytes(out + "/again") == "p");
     CHECK(done.files == 4);
 }
 

@@ -17,4 +17,11 @@ std::string make_temp_dir();
 // Write text to a file, replacing it.
 void write_file(const std::string& path, const std::string& text);
 
+// Return a file's bytes ("" when it cannot be read).
+std::string read_bytes(const std::string& path);
+
+// Return the mode (type and permission bits) of path itself, a symlink not followed; fails the
+// test when there is nothing there.
+unsigned mode_of(const std::string& path);
+
 }  // namespace kftrain::test

@@ -175,16 +175,26 @@ util::Status TreeWriter::clear_for_file(int dir, const std::string& leaf, const 
     return util::ok_status();
 }
 
-util::Status TreeWriter::create_file(const std::string& path, uint32_t mode) {
-    std::string leaf;
+// The directory to make path's last part in, opened, with room made there (clear_for_file).
+util::Result<int> TreeWriter::open_room(const std::string& path, std::string& leaf) {
     auto parent = open_parent(path, leaf);
     if (!parent) {
-        return util::Status(parent.error_value());
+        return parent;
     }
-    Fd dir(*parent);
-    if (auto cleared = clear_for_file(dir.get(), leaf, path); !cleared) {
-        return cleared;
+    if (auto cleared = clear_for_file(*parent, leaf, path); !cleared) {
+        ::close(*parent);
+        return cleared.error_value();
     }
+    return parent;
+}
+
+util::Status TreeWriter::create_file(const std::string& path, uint32_t mode) {
+    std::string leaf;
+    auto room = open_room(path, leaf);
+    if (!room) {
+        return util::Status(room.error_value());
+    }
+    Fd dir(*room);
     m_file = ::openat(dir.get(), leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                       mode & 0777);
     if (m_file < 0) {
@@ -259,14 +269,11 @@ util::Status TreeWriter::copy_file(const std::string& from, const std::string& p
 
 util::Status TreeWriter::make_symlink(const std::string& path, const std::string& target) {
     std::string leaf;
-    auto parent = open_parent(path, leaf);
-    if (!parent) {
-        return util::Status(parent.error_value());
+    auto room = open_room(path, leaf);
+    if (!room) {
+        return util::Status(room.error_value());
     }
-    Fd dir(*parent);
-    if (auto cleared = clear_for_file(dir.get(), leaf, path); !cleared) {
-        return cleared;
-    }
+    Fd dir(*room);
     if (::symlinkat(target.c_str(), dir.get(), leaf.c_str()) != 0) {
         return util::error(fmt::format("cannot create {}: {}", shown(path), std::strerror(errno)),
                            k_exit_cluster);

@@ -38,6 +38,7 @@ class TreeWriter {
         : m_root(std::move(root)), m_root_fd(root_fd), m_replace(replace_files) {}
     util::Result<int> open_parent(const std::string& path, std::string& leaf);
     util::Status clear_for_file(int dir, const std::string& leaf, const std::string& path);
+    util::Result<int> open_room(const std::string& path, std::string& leaf);
     util::Status create_file(const std::string& path, uint32_t mode);
     std::string shown(const std::string& path) const;
 

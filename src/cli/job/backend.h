@@ -74,6 +74,12 @@ class Backend {
     virtual util::Result<JobStatus> status_without_progress(const std::string& job) {
         return status(job);
     }
+    // Return what the job's program last posted as trainerStatus (a TrainJob on a cluster, any
+    // job locally), for the live line of a followed job; nullopt when nothing was posted or it
+    // cannot be read. Safe to call from another thread while logs() runs.
+    virtual std::optional<Progress> posted_progress(const std::string& /*job*/) {
+        return std::nullopt;
+    }
     // Return a job's kind, "PyTorchJob" or "TrainJob" (error code 3 when it does not exist).
     virtual util::Result<std::string> kind_of(const std::string& job) {
         auto status = status_without_progress(job);

@@ -2,12 +2,76 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <thread>
+
 #include "cli/exit_codes.h"
 #include "cli/job/interrupt.h"
 #include "cli/view/log_printer.h"
 #include "cli/view/status_view.h"
 
 namespace kftrain::cli::job {
+namespace {
+
+constexpr auto k_posted_poll = std::chrono::seconds(2);
+
+// Polls what the job's program posts (trainerStatus) while its logs are followed, and shows
+// it on the printer's live lines, until destroyed.
+class PostedPoller {
+  public:
+    PostedPoller(Backend& backend, const std::string& job, view::LogPrinter& printer)
+        : m_thread([this, &backend, job, &printer] { poll(backend, job, printer); }) {}
+    PostedPoller(const PostedPoller&) = delete;
+    PostedPoller& operator=(const PostedPoller&) = delete;
+    ~PostedPoller() {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+        m_thread.join();
+    }
+
+  private:
+    void poll(Backend& backend, const std::string& job, view::LogPrinter& printer) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        while (!m_wake.wait_for(lock, k_posted_poll, [this] { return m_stop; })) {
+            lock.unlock();
+            if (auto posted = backend.posted_progress(job)) {
+                printer.show_posted(*posted);
+            }
+            lock.lock();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_stop = false;
+    std::thread m_thread;  // last: it starts once the members above exist
+};
+
+// Whether a followed job may post trainerStatus: any local job, a TrainJob on a cluster.
+bool may_post(Backend& backend, const std::string& job) {
+    if (backend.name() == "local") {
+        return true;
+    }
+    auto kind = backend.kind_of(job);
+    return kind && *kind == "TrainJob";
+}
+
+}  // namespace
+
+util::Status stream_logs(Backend& backend, const std::string& job, const LogOptions& options,
+                         view::LogPrinter& printer, bool live) {
+    std::optional<PostedPoller> poller;
+    if (live && options.follow && may_post(backend, job)) {
+        poller.emplace(backend, job, printer);
+    }
+    return backend.logs(job, options, [&printer](const LogLine& line) { printer.print(line); });
+}
 
 int follow_job(Backend& backend, const std::string& job, int replicas, const FollowFlags& flags,
                Context& ctx) {
@@ -21,8 +85,7 @@ int follow_job(Backend& backend, const std::string& job, int replicas, const Fol
     view::LogPrinter printer(ctx.out, ctx.err, print);
     LogOptions options;
     options.follow = true;
-    auto followed =
-        backend.logs(job, options, [&printer](const LogLine& line) { printer.print(line); });
+    auto followed = stream_logs(backend, job, options, printer, print.live);
     printer.finish();  // the live lines stay as final ones; what follows goes below them
     if (!followed && followed.error_code(0) == k_exit_interrupted) {
         if (!flags.stop_on_interrupt) {

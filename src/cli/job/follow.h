@@ -5,7 +5,17 @@
 #include "cli/context.h"
 #include "cli/job/backend.h"
 
+namespace kftrain::cli::view {
+class LogPrinter;
+}
+
 namespace kftrain::cli::job {
+
+// Stream the job's logs into printer (backend.logs); while they are followed on live lines,
+// also show what the job's program posts as trainerStatus (any local job, a TrainJob on a
+// cluster), polled every 2 s. The one way `submit --follow` and `logs -f` follow.
+util::Status stream_logs(Backend& backend, const std::string& job, const LogOptions& options,
+                         view::LogPrinter& printer, bool live);
 
 // How submit --follow follows.
 struct FollowFlags {

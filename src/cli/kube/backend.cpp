@@ -6,9 +6,11 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job/backend.h"
+#include "cli/job/trainer_status.h"
 #include "cli/kube/follow.h"
 #include "cli/kube/job_lookup.h"
 #include "cli/kube/job_reader.h"
+#include "cli/kube/json_fields.h"
 #include "cli/kube/kubectl.h"
 #include "cli/kube/kubectl_errors.h"
 #include "cli/kube/kueue/kueue.h"
@@ -56,6 +58,25 @@ class KubernetesBackend : public job::Backend {
     util::Result<std::string> submit(const job::RenderedJob& job,
                                      const job::SubmitFlags& flags) override {
         return submit_job(m_queries, job, flags);
+    }
+
+    // One get of the TrainJob through the runner alone (no lookup cache), so that it may run
+    // beside logs().
+    std::optional<job::Progress> posted_progress(const std::string& job) override {
+        std::vector<std::string> args = {
+            "get", manifest::kind_resource(manifest::JobKind::TrainJob), "-o", "json"};
+        const auto ns = m_queries.namespace_args();
+        args.insert(args.end(), ns.begin(), ns.end());
+        args.insert(args.end(), {"--", job});
+        auto result = m_kubectl->run(args);
+        if (!result || !result->ok()) {
+            return std::nullopt;
+        }
+        auto parsed = parse_json_object(result->out);
+        if (!parsed) {
+            return std::nullopt;
+        }
+        return job::trainer_status_progress(member(member(*parsed, "status"), "trainerStatus"));
     }
 
     util::Result<std::string> kind_of(const std::string& job) override {

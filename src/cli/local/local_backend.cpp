@@ -310,6 +310,11 @@ util::Status LocalBackend::start_supervisor(const std::string& job) {
     return util::error(message, k_exit_cluster);
 }
 
+std::optional<job::Progress> LocalBackend::posted_progress(const std::string& job) {
+    auto state = read_job_state(job);
+    return state ? posted_progress_of(*state) : std::nullopt;
+}
+
 util::Result<job::JobStatus> LocalBackend::status(const std::string& job) {
     auto state = read_job_state(job);
     if (!state) {

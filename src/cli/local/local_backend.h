@@ -24,6 +24,7 @@ class LocalBackend : public job::Backend {
     util::Result<std::string> submit(const job::RenderedJob& job,
                                      const job::SubmitFlags& flags) override;
     util::Result<job::JobStatus> status(const std::string& job) override;
+    std::optional<job::Progress> posted_progress(const std::string& job) override;
     util::Result<std::vector<job::JobStatus>> list(bool all_namespaces) override;
     util::Status logs(const std::string& job, const job::LogOptions& options,
                       const job::LogSink& sink) override;

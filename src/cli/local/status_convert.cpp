@@ -128,6 +128,14 @@ bool seen_alive(const Observed& seen, size_t i) {
 
 }  // namespace
 
+std::optional<job::Progress> posted_progress_of(const JobState& state) {
+    if (state.trainer_status.empty()) {
+        return std::nullopt;
+    }
+    return job::trainer_status_progress(
+        nlohmann::json::parse(state.trainer_status, nullptr, false));
+}
+
 job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
     job::JobStatus status = base_status(state);
     // A suspended job rests with no supervisor until resume starts one.
@@ -159,12 +167,7 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
     if (!state.last_progress.empty()) {
         printed = view::parse_progress_line(state.last_progress);
     }
-    std::optional<job::Progress> posted;
-    if (!state.trainer_status.empty()) {
-        posted = job::trainer_status_progress(
-            nlohmann::json::parse(state.trainer_status, nullptr, false));
-    }
-    status.progress = job::merge_progress(printed, posted);
+    status.progress = job::merge_progress(printed, posted_progress_of(state));
     return status;
 }
 

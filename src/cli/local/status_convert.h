@@ -27,4 +27,7 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen);
 // Return the status with only the supervisor's liveness known (no replica seen running).
 job::JobStatus status_from_state(const JobState& state, bool supervisor_alive);
 
+// Return the trainerStatus a replica last posted to the job's status server, as progress.
+std::optional<job::Progress> posted_progress_of(const JobState& state);
+
 }  // namespace kftrain::cli::local

@@ -14,6 +14,9 @@ namespace {
 
 namespace event = wire::event;
 
+// The live line of what the program posted to the status endpoint (trainerStatus).
+constexpr const char* k_posted_line = "status";
+
 // The trainer's event on a log line, after the timestamp `--timestamps` puts before it.
 std::optional<job::Progress> event_of(const std::string& text) {
     size_t space = text.find(' ');
@@ -42,6 +45,10 @@ void merge(job::Progress& into, const job::Progress& from) {
     keep(into.samples_per_sec, from.samples_per_sec);
     keep(into.elapsed_s, from.elapsed_s);
     keep(into.eta_s, from.eta_s);
+    keep(into.percent, from.percent);
+    if (!from.metrics.empty()) {
+        into.metrics = from.metrics;  // a report's metrics are all it measured at that point
+    }
 }
 
 // An epoch summary or the finish line closes an epoch: its steps are all done.
@@ -52,7 +59,7 @@ void close_epoch(job::Progress& figures) {
 }
 
 bool has_figures(const job::Progress& p) {
-    return p.epoch || p.step || p.loss || p.samples_per_sec;
+    return p.epoch || p.step || p.loss || p.samples_per_sec || p.percent || !p.metrics.empty();
 }
 
 }  // namespace
@@ -107,6 +114,13 @@ void LiveProgress::take(const job::LogLine& line) {
         }
     }
     m_scroll.push_back(format_log_line(line, false, m_prefix_width));
+}
+
+void LiveProgress::take_posted(const job::Progress& posted) {
+    Group& group = group_of(k_posted_line);
+    group.figures = posted;
+    group.figures.event = event::k_progress;
+    group.finished = false;
 }
 
 std::string LiveProgress::format_group(const Group& group) const {

@@ -32,6 +32,10 @@ class LiveProgress {
     // restart and clears its figures).
     void take(const job::LogLine& line);
 
+    // Take the trainerStatus the job's program last posted: it gets a line of its own, "status",
+    // each post replacing the one before.
+    void take_posted(const job::Progress& posted);
+
     // Return the text that brings the terminal up to date, each live line cut to width
     // columns; empty when nothing changed, or when the last write was less than
     // k_redraw_interval before now (the change is kept for a later call).

@@ -49,6 +49,14 @@ void LogPrinter::print(const job::LogLine& line) {
     }
 }
 
+void LogPrinter::show_posted(const job::Progress& posted) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_live) {
+        m_live->take_posted(posted);
+        write_out(m_live->render(terminal_width(m_out), LiveProgress::Clock::now()));
+    }
+}
+
 void LogPrinter::redraw_while_live() {
     std::unique_lock<std::mutex> lock(m_mutex);
     while (!m_finished) {

@@ -32,6 +32,9 @@ class LogPrinter {
 
     // Print one line.
     void print(const job::LogLine& line);
+    // Show what the job's program posted (trainerStatus) on the live lines; nothing when the
+    // printer is not live.
+    void show_posted(const job::Progress& posted);
     // Write what is left and leave the live lines as final ones; later lines print plainly.
     void finish();
 

@@ -8,6 +8,7 @@
 #include "cli/backend_select.h"
 #include "cli/exit_codes.h"
 #include "cli/flags.h"
+#include "cli/job/follow.h"
 #include "cli/job/names.h"
 #include "cli/verb.h"
 #include "cli/view/log_printer.h"
@@ -127,8 +128,7 @@ int print_logs(job::Backend& backend, const std::string& job, const job::LogOpti
     print.flush_each = options.follow;
     print.live = options.follow && view::wants_live_progress(ctx.out, no_progress, raw);
     view::LogPrinter printer(ctx.out, ctx.err, print);
-    job::LogSink sink = [&printer](const job::LogLine& line) { printer.print(line); };
-    auto done = backend.logs(job, options, sink);
+    auto done = job::stream_logs(backend, job, options, printer, print.live);
     printer.finish();
     if (!done) {
         return report_error(ctx, done.error(), done.error_code(k_exit_cluster));
