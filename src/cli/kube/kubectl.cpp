@@ -142,14 +142,15 @@ class ProcessKubectl : public KubectlRunner {
                              std::move(result->err), result->cancelled};
     }
 
-    // The call's limit, no later than the give-up time.
+    // The call's limit, no later than the give-up time. Rounded up: a call cut short by the
+    // give-up time must end at or after it, so that its caller sees the time as up (a call
+    // ended a fraction of a millisecond early read as a cluster error, not a timeout).
     std::optional<milliseconds> capped(std::optional<milliseconds> limit) const {
         if (!m_give_up_at) {
             return limit;
         }
-        auto left =
-            std::max(milliseconds(0),
-                     std::chrono::duration_cast<milliseconds>(*m_give_up_at - Clock::now()));
+        auto left = std::max(milliseconds(0),
+                             std::chrono::ceil<milliseconds>(*m_give_up_at - Clock::now()));
         return limit ? std::min(*limit, left) : left;
     }
 
