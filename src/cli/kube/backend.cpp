@@ -60,15 +60,11 @@ class KubernetesBackend : public job::Backend {
         return submit_job(m_queries, job, flags);
     }
 
-    // One get of the TrainJob through the runner alone (no lookup cache), so that it may run
-    // beside logs().
+    // One get of the TrainJob, past the lookup cache (KubeQueries::call keeps no state), so that
+    // it may run beside logs().
     std::optional<job::Progress> posted_progress(const std::string& job) override {
-        std::vector<std::string> args = {
-            "get", manifest::kind_resource(manifest::JobKind::TrainJob), "-o", "json"};
-        const auto ns = m_queries.namespace_args();
-        args.insert(args.end(), ns.begin(), ns.end());
-        args.insert(args.end(), {"--", job});
-        auto result = m_kubectl->run(args);
+        auto result = m_queries.call(
+            {"get", manifest::kind_resource(manifest::JobKind::TrainJob), "-o", "json", "--", job});
         if (!result || !result->ok()) {
             return std::nullopt;
         }
