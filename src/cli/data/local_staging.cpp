@@ -97,16 +97,17 @@ util::Result<std::vector<std::string>> top_level_names(const std::string& dir) {
 
 int put_local(Context& ctx, const LocalTarget& target, const std::string& local_dir) {
     job::catch_termination();
-    auto dest = claim_directory(target.root, target.path, target.claim, true);
-    if (!dest) {
-        return report_error(ctx, dest.error(), dest.error_code(k_exit_cluster));
-    }
-    if (overlap(local_dir, *dest)) {
+    // Checked before claim_directory makes anything: bad input creates nothing.
+    if (overlap(local_dir, local_claim_path(target.root, target.path))) {
         return report_error(ctx,
                             fmt::format("LOCAL_DIR: {} and {} overlap: copy from a directory "
                                         "outside the claim's",
-                                        local_dir, *dest),
+                                        local_dir, local_claim_path(target.root, target.path)),
                             k_exit_bad_input);
+    }
+    auto dest = claim_directory(target.root, target.path, target.claim, true);
+    if (!dest) {
+        return report_error(ctx, dest.error(), dest.error_code(k_exit_cluster));
     }
     // The user's own files: replaced in the claim as tar does, their symlinks kept as links.
     auto copied = copy_tree(local_dir, *dest, true, true, ctx.err);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "cli/data/claim_path.h"
 #include "cli/exit_codes.h"
 #include "cli/job/interrupt.h"
 #include "util/text.h"
@@ -272,9 +273,7 @@ util::Result<std::string> claim_directory(const std::string& root, const std::st
         dir = next;
     }
     ::close(dir);
-    return claim_path == "/"
-               ? root
-               : root + (!root.empty() && root.back() == '/' ? claim_path.substr(1) : claim_path);
+    return local_claim_path(root, claim_path);
 }
 
 std::vector<std::string> existing_paths(const Listing& listing, const std::string& out_dir) {
