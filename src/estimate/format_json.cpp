@@ -20,7 +20,7 @@ OrderedJson size_json(const SizeEstimate& s) {
     j["step_s"] = s.step_s;
     // measured: a profile at this world size gave the whole step; modelled: compute plus
     // the all-reduce modelled from the bandwidth and overlap (compute alone at 1 process).
-    j["step_basis"] = s.step_measured ? "measured" : "modelled";
+    j["step_basis"] = s.step_measured ? "measured" : (s.extrapolated ? "extrapolated" : "modelled");
     j["epoch_s"] = s.epoch_s;
     j["rendezvous_s"] = s.rendezvous_s;
     j["eval_s"] = s.eval_s;
@@ -66,7 +66,20 @@ OrderedJson report_to_json(const Report& r) {
     j["test_samples"] = p.input.run.eval_samples;
     j["startup_s"] = p.input.startup_s;
     j["warmup_s"] = p.input.run.warmup_extra_s;
-    j["profile"] = {{"source", p.profile.source}, {"measured", p.profile.measured}};
+    j["profile"] = {
+        {"source", p.profile.source},
+        {"measured", p.profile.measured},
+        {"measured_from", r.program ? "program" : (p.profile.measured ? "benchmark" : "built-in")}};
+    if (r.program) {
+        OrderedJson sizes = OrderedJson::array();
+        for (const SizeMeasurement& m : r.program->sizes) {
+            sizes.push_back(m.replicas);
+        }
+        j["program"] = {{"command", r.program->program},
+                        {"measured_replicas", sizes},
+                        {"measured_at", r.program->measured_at},
+                        {"seconds_limit", r.program->seconds_limit}};
+    }
     j["currency"] = p.currency;
     j["price_per_replica_hour"] = p.input.price_per_replica_hour
                                       ? OrderedJson(*p.input.price_per_replica_hour)

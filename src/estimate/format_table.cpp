@@ -52,6 +52,26 @@ Row size_row(const Report& r, std::size_t i) {
             marks(r, i)};
 }
 
+std::string basis_name(const SizeEstimate& s) {
+    return s.step_measured ? "measured" : (s.extrapolated ? "extrapolated" : "modelled");
+}
+
+Row program_row(const Report& r, std::size_t i) {
+    const SizeEstimate& s = r.estimate.sizes[i];
+    const bool steps = s.steps_per_epoch > 0;
+    return {std::to_string(s.replicas),
+            steps ? std::to_string(s.steps_per_epoch) : "-",
+            steps ? format_duration(s.step_s) : "-",
+            s.world_size > 1 && steps ? format_duration(s.allreduce_s) : "-",
+            steps ? format_duration(s.epoch_s) : "-",
+            format_duration(s.total_s),
+            fmt::format("{:.2f}x", s.speedup),
+            fmt::format("{:.0f}%", s.efficiency * 100),
+            s.cost ? format_money(*s.cost) : "-",
+            basis_name(s),
+            marks(r, i)};
+}
+
 // Print rows as left-aligned columns two spaces apart, without trailing spaces.
 void print_columns(std::string& out, const std::vector<Row>& rows) {
     std::vector<std::size_t> widths;
@@ -81,6 +101,18 @@ std::string header(const Report& r) {
     const std::string device =
         p.device == "cpu" ? "CPU replicas"
                           : fmt::format("{} x {} per replica", p.gpus_per_replica, p.device);
+    if (r.program) {
+        std::vector<int> measured;
+        for (const SizeMeasurement& m : r.program->sizes) {
+            measured.push_back(m.replicas);
+        }
+        return fmt::format(
+            "Estimate for {}: its own program, measured running at {} replica{}\n"
+            "{} per replica, {}\n",
+            r.job_name, fmt::join(measured, " and "),
+            measured.size() == 1 && measured[0] == 1 ? "" : "s",
+            util::counted(p.input.procs_per_replica, "process", "processes"), device);
+    }
     return fmt::format(
         "Estimate for {}: {} on {}, {} samples x {}\n"
         "Batch {} per process, {} per replica, {}\n",
@@ -120,6 +152,15 @@ std::string assumptions(const Report& r) {
             "  kftrain-trainer --model " +
             r.plan.profile.model + " --benchmark 20 --profile-out profile.json\n";
     }
+    if (r.program) {
+        out +=
+            "\nModel: at a size measured, the rate measured; at others, step = compute x\n"
+            "(P/R)^(e-1) + communication x 2(P-1)/P over P processes, R the smallest size\n"
+            "measured, and steps per run = n(R) x (R/P)^e; total = scheduling + start-up +\n"
+            "steps x step; speedup = total(1) / total(N); cost = N x price per replica-hour x\n"
+            "total.\n";
+        return out;
+    }
     out +=
         "\nModel: step = compute + all-reduce - overlap; all-reduce = 2(P-1)/P x gradients /\n"
         "bandwidth + 2(P-1) x latency over P processes; total = start-up (+ rendezvous at\n"
@@ -132,6 +173,15 @@ std::string assumptions(const Report& r) {
 
 std::string format_table(const Report& r) {
     std::string out = header(r) + "\n";
+    if (r.program) {
+        std::vector<Row> rows = {{"REPLICAS", "STEPS/EPOCH", "STEP", "COMMUNICATION", "EPOCH",
+                                  "TOTAL", "SPEEDUP", "EFFICIENCY", "COST", "BASIS", ""}};
+        for (std::size_t i = 0; i < r.estimate.sizes.size(); ++i) {
+            rows.push_back(program_row(r, i));
+        }
+        print_columns(out, rows);
+        return out + "\n" + summary(r) + assumptions(r);
+    }
     std::vector<Row> rows = {{"REPLICAS", "GLOBAL BATCH", "STEPS/EPOCH", "STEP", "ALL-REDUCE",
                               "LINK", "EPOCH", "TOTAL", "SPEEDUP", "EFFICIENCY", "COST", ""}};
     for (std::size_t i = 0; i < r.estimate.sizes.size(); ++i) {

@@ -95,23 +95,30 @@ SizeEstimate estimate_size(const EstimateInput& in, int replicas) {
     return s;
 }
 
-Estimate estimate(const EstimateInput& input) {
+Estimate rank_sizes(std::vector<SizeEstimate> sizes, double one_replica_s, bool priced) {
     Estimate e;
-    const double one_replica_s = estimate_size(input, 1).total_s;
-    for (int replicas : input.replicas) {
-        SizeEstimate s = estimate_size(input, replicas);
+    for (SizeEstimate& s : sizes) {
         s.speedup = s.total_s > 0 ? one_replica_s / s.total_s : 1.0;
-        s.efficiency = s.speedup / replicas;
-        e.sizes.push_back(s);
+        s.efficiency = s.speedup / s.replicas;
     }
+    e.sizes = std::move(sizes);
     if (e.sizes.empty()) {
         return e;
     }
     e.fastest = index_of_min(e.sizes, [](const SizeEstimate& s) { return s.total_s; });
-    if (input.price_per_replica_hour) {
+    if (priced) {
         e.cheapest = index_of_min(e.sizes, [](const SizeEstimate& s) { return *s.cost; });
     }
     return e;
+}
+
+Estimate estimate(const EstimateInput& input) {
+    std::vector<SizeEstimate> sizes;
+    for (int replicas : input.replicas) {
+        sizes.push_back(estimate_size(input, replicas));
+    }
+    return rank_sizes(std::move(sizes), estimate_size(input, 1).total_s,
+                      input.price_per_replica_hour.has_value());
 }
 
 }  // namespace kftrain::estimate

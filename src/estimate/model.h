@@ -69,6 +69,7 @@ struct SizeEstimate {
     double hidden_s = 0;     // of allreduce_s, hidden behind backward
     double step_s = 0;
     bool step_measured = false;  // taken from a profile at this world size
+    bool extrapolated = false;   // beyond the sizes a program was measured at
     double epoch_s = 0;          // its training steps
     double rendezvous_s = 0;     // once, at world size 2 or more
     double eval_s = 0;           // the evaluation after each epoch
@@ -101,6 +102,11 @@ int64_t checkpoint_count(bool checkpoints, int64_t every, int64_t steps_per_epoc
 
 // Estimate one size.
 SizeEstimate estimate_size(const EstimateInput& input, int replicas);
+
+// Fill each size's speedup and efficiency against one replica's total, and mark the fastest
+// and, when priced (every size has a cost), the cheapest; of sizes equal within rounding, the
+// earlier one is marked.
+Estimate rank_sizes(std::vector<SizeEstimate> sizes, double one_replica_s, bool priced);
 
 // Estimate every size of input.replicas (in their order) and mark the fastest and the
 // cheapest; of sizes equal within rounding, the earlier one is marked.

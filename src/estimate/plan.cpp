@@ -15,37 +15,6 @@
 namespace kftrain::estimate {
 namespace {
 
-// Pick the GPU type and count per replica: --gpu, or none for CPU replicas.
-util::Status resolve_device(const JobFacts& job, const PlanFlags& flags, const PriceCatalog& prices,
-                            Plan& plan) {
-    if (flags.gpu.empty()) {
-        if (job.gpus > 0) {
-            return util::error(fmt::format(
-                "--gpu: the job asks for {} GPU(s) per replica; name their type to estimate "
-                "it (one of {}) (got nothing)",
-                job.gpus, gpu_type_names(prices)));
-        }
-        plan.device = "cpu";
-        return util::ok_status();
-    }
-    const auto gpu = find_gpu_type(prices, flags.gpu);
-    if (!gpu) {
-        return gpu.error_value();
-    }
-    plan.device = flags.gpu;
-    plan.gpus_per_replica = std::max(job.gpus, 1);
-    if (job.gpus == 0) {
-        plan.assumptions.push_back(
-            {"GPUs per replica", "1", "assumed: --gpu given and resources.gpus is 0"});
-    }
-    if (plan.gpus_per_replica > gpu->gpus_per_node) {
-        return util::error(
-            fmt::format("resources.gpus: a replica must fit one {} node of {} GPUs (got {})",
-                        gpu->node, gpu->gpus_per_node, plan.gpus_per_replica));
-    }
-    return util::ok_status();
-}
-
 // Describe a measured profile for the assumption lines.
 std::string measured_source(const Profile& p) {
     return fmt::format("measured: {} ({} on {}, batch {}, {} threads, world size {})", p.source,

@@ -16,12 +16,16 @@ Report make_report(const std::string& job_name, const Plan& plan, const std::opt
     r.plan = plan;
     r.estimate = estimate(plan.input);
     r.goal = goal;
-    if (goal) {
-        r.choice = goal->kind == Goal::Kind::deadline
-                       ? cheapest_within_deadline(r.estimate, goal->limit)
-                       : fastest_within_budget(r.estimate, goal->limit);
-    }
+    choose(r);
     return r;
+}
+
+void choose(Report& r) {
+    if (r.goal) {
+        r.choice = r.goal->kind == Goal::Kind::deadline
+                       ? cheapest_within_deadline(r.estimate, r.goal->limit)
+                       : fastest_within_budget(r.estimate, r.goal->limit);
+    }
 }
 
 std::string describe_goal(const Goal& goal) {

@@ -6,6 +6,7 @@
 
 #include "estimate/model.h"
 #include "estimate/plan.h"
+#include "estimate/program/profile.h"
 
 namespace kftrain::estimate {
 
@@ -24,7 +25,13 @@ struct Report {
     Estimate estimate;
     std::optional<Goal> goal;
     std::optional<std::size_t> choice;  // index into estimate.sizes; unset when none fits
+    // Set when a program's measurements (estimate --measure) gave the sizes, not the model
+    // of kftrain-trainer's step: plan.input holds only the sizes, processes and price.
+    std::optional<ProgramProfile> program;
 };
+
+// Make the choice the report's goal asks for, among its estimate's sizes.
+void choose(Report& report);
 
 // Run the model on a plan and make the choice the goal asks for.
 Report make_report(const std::string& job_name, const Plan& plan, const std::optional<Goal>& goal);

@@ -238,6 +238,15 @@ JobSpec to_job_spec(const YAML::Node& root) {
     return spec;
 }
 
+bool JobSpec::runs_trainer() const {
+    if (command.empty()) {
+        return true;
+    }
+    const std::string& program = command.front();
+    const auto slash = program.rfind('/');
+    return (slash == std::string::npos ? program : program.substr(slash + 1)) == "kftrain-trainer";
+}
+
 std::string JobSpec::trainer_value(const std::string& key, const std::string& fallback) const {
     for (const auto& [name, value] : trainer) {
         if (name == key) {

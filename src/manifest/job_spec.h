@@ -138,6 +138,9 @@ struct JobSpec {
 
     // Return a trainer setting, or the fallback when the job file does not set it.
     std::string trainer_value(const std::string& key, const std::string& fallback) const;
+    // Return whether the job runs kftrain-trainer (no command, or one whose program is
+    // kftrain-trainer): what the built-in profiles and trainer.* settings describe.
+    bool runs_trainer() const;
     // Return the number of Worker replicas (replicas - 1).
     int worker_replicas() const { return replicas - 1; }
 };

@@ -31,7 +31,7 @@ std::optional<long> zone_offset(const std::string& zone) {
 
 }  // namespace
 
-std::optional<std::time_t> parse_timestamp(const std::string& text) {
+std::optional<double> parse_timestamp_seconds(const std::string& text) {
     std::tm tm{};
     int consumed = 0;
     if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
@@ -39,9 +39,13 @@ std::optional<std::time_t> parse_timestamp(const std::string& text) {
         return std::nullopt;
     }
     size_t pos = static_cast<size_t>(consumed);
+    double fraction = 0;
     if (pos < text.size() && text[pos] == '.') {
+        double scale = 0.1;
         ++pos;
         while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+            fraction += scale * (text[pos] - '0');
+            scale /= 10;
             ++pos;
         }
     }
@@ -51,7 +55,15 @@ std::optional<std::time_t> parse_timestamp(const std::string& text) {
     }
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
-    return timegm(&tm) - *offset;
+    return static_cast<double>(timegm(&tm) - *offset) + fraction;
+}
+
+std::optional<std::time_t> parse_timestamp(const std::string& text) {
+    auto seconds = parse_timestamp_seconds(text);
+    if (!seconds) {
+        return std::nullopt;
+    }
+    return static_cast<std::time_t>(std::floor(*seconds));
 }
 
 std::string format_duration(double seconds) {

@@ -10,6 +10,9 @@ namespace kftrain::util {
 // allowed) into seconds since the epoch; nullopt when it is not one.
 std::optional<std::time_t> parse_timestamp(const std::string& text);
 
+// Parse an RFC 3339 timestamp as parse_timestamp does, keeping its fraction of a second.
+std::optional<double> parse_timestamp_seconds(const std::string& text);
+
 // Format a duration as "45s", "3m12s", "2h5m" or "3d4h"; negative counts as 0.
 std::string format_duration(double seconds);
 

@@ -15,8 +15,9 @@ void add_cost_guard_flags(CLI::App& sub, CostGuard& guard) {
                    "Refuse (exit 2) when the estimated cost of the job at its replicas is more "
                    "than this many dollars; see 'kftrain estimate'");
     sub.add_option("--profile", guard.profile,
-                   "With --max-cost: profile measured by kftrain-trainer --benchmark (default: "
-                   "built-in)");
+                   "With --max-cost: profile measured by kftrain-trainer --benchmark or by "
+                   "kftrain estimate --measure (default: the one --measure saved for the job, "
+                   "else for kftrain-trainer a built-in one)");
     sub.add_option("--gpu", guard.gpu,
                    "With --max-cost: GPU type to price the job's GPUs (a100, h100, l4, t4, v100)");
     sub.add_option("--prices", guard.prices,

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
+#include "cli/cost/saved_profile.h"
+#include "estimate/program/model.h"
 #include "manifest/k8s/quantity.h"
 #include "manifest/load.h"
 
@@ -82,21 +85,54 @@ util::Result<Pricing> load_pricing(const std::string& prices_flag, const std::st
     return Pricing{*catalog, gpu_flag};
 }
 
-util::Result<std::vector<estimate::Profile>> load_profiles(const std::vector<std::string>& paths) {
-    std::vector<estimate::Profile> profiles;
+util::Result<LoadedProfiles> load_profile_files(const std::vector<std::string>& paths) {
+    LoadedProfiles loaded;
     for (const auto& path : paths) {
         auto text = manifest::read_file(path);
         if (!text) {
             return util::error("--profile: " + text.error());
         }
+        if (estimate::is_program_profile(*text)) {
+            if (loaded.program) {
+                return util::error(fmt::format(
+                    "--profile: give one profile measured by estimate --measure; it holds every "
+                    "size measured (got {} and {})",
+                    loaded.program->source, path));
+            }
+            auto program = estimate::parse_program_profile(*text, path);
+            if (!program) {
+                return util::error("--profile: " + program.error());
+            }
+            loaded.program = std::move(*program);
+            continue;
+        }
         auto profile = estimate::parse_profile(*text, path);
         if (!profile) {
             return util::error(profile.error());
         }
-        profiles.push_back(std::move(*profile));
+        loaded.trainer.push_back(std::move(*profile));
     }
-    return profiles;
+    if (loaded.program && !loaded.trainer.empty()) {
+        return util::error(fmt::format(
+            "--profile: {} was measured from a program and {} by kftrain-trainer --benchmark; "
+            "give one kind (got both)",
+            loaded.program->source, loaded.trainer.front().source));
+    }
+    return loaded;
 }
+
+namespace {
+
+// Say why a job that runs its own program has no estimate yet, and how to get one.
+std::string unmeasured_message(const manifest::JobSpec& spec, const std::string& flag) {
+    return fmt::format(
+        "{}: job {} runs its own program ({}), which kftrain's built-in profiles do not "
+        "describe; measure it: kftrain estimate -f FILE --measure (it runs the job here for a "
+        "minute at 1 and 2 replicas), or give a profile it measured: --profile FILE",
+        flag, spec.name, spec.command.front());
+}
+
+}  // namespace
 
 util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
                                             const estimate::PlanFlags& flags,
@@ -107,19 +143,40 @@ util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
     if (!prices) {
         return util::error(prices.error());
     }
-    auto profiles = load_profiles(sources.profiles);
+    auto profiles = load_profile_files(sources.profiles);
     if (!profiles) {
         return util::error(profiles.error());
     }
-    auto plan = estimate::make_plan(job_facts(spec), flags, *profiles, *prices);
-    if (!plan) {
-        return util::error(plan.error());
+    if (!profiles->program && profiles->trainer.empty()) {
+        profiles->program = read_saved_profile(spec);
     }
-    if (goal && !plan->input.price_per_replica_hour) {
+    if (!profiles->program && !spec.runs_trainer()) {
+        if (!profiles->trainer.empty()) {
+            return util::error(fmt::format(
+                "--profile: {} was measured by kftrain-trainer --benchmark, but job {} runs its "
+                "own program ({}); measure it with --measure",
+                profiles->trainer.front().source, spec.name, spec.command.front()));
+        }
+        return util::error(unmeasured_message(spec, goal ? goal_flag : "--profile"));
+    }
+    util::Result<estimate::Report> report =
+        profiles->program
+            ? estimate::program_report(*profiles->program, job_facts(spec), flags, *prices, goal)
+            : [&]() -> util::Result<estimate::Report> {
+        auto plan = estimate::make_plan(job_facts(spec), flags, profiles->trainer, *prices);
+        if (!plan) {
+            return util::error(plan.error());
+        }
+        return estimate::make_report(spec.name, *plan, goal);
+    }();
+    if (!report) {
+        return report;
+    }
+    if (goal && !report->plan.input.price_per_replica_hour) {
         return util::error(fmt::format("{}: {} has no price for {} replicas to choose by",
-                                       goal_flag, prices->file, plan->device));
+                                       goal_flag, prices->file, report->plan.device));
     }
-    return estimate::make_report(spec.name, *plan, goal);
+    return report;
 }
 
 }  // namespace kftrain::cli::cost

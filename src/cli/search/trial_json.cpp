@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tune/suggest.h"
 #include "util/json_optional.h"
 
 namespace kftrain::cli::search {

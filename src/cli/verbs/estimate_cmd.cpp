@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
 #include "cli/cost/estimate_inputs.h"
+#include "cli/cost/program_measure.h"
 #include "cli/exit_codes.h"
 #include "cli/verb.h"
 #include "estimate/format.h"
@@ -29,9 +32,16 @@ constexpr const char* k_estimate_examples =
     "  # With a profile measured at 2 ranks too: 2 replicas use its measured step\n"
     "  kftrain estimate -f job.yaml --profile profile.json --profile profile-2ranks.json\n"
     "  # Three profiles of one size, on a machine whose speed varies: each figure's median\n"
-    "  kftrain estimate -f job.yaml --profile p1.json --profile p2.json --profile p3.json\n\n"
-    "Without --profile, a built-in profile computed from the model's FLOPs and an assumed\n"
-    "device speed is used, and the output says so. Every default is printed under the table.";
+    "  kftrain estimate -f job.yaml --profile p1.json --profile p2.json --profile p3.json\n"
+    "  # Your own program: run it here at 1 and 2 replicas for up to a minute each, then predict\n"
+    "  kftrain estimate -f examples/python-ddp/pytorchjob.yaml --measure\n"
+    "  kftrain estimate -f job.yaml --measure --measure-replicas 1,2,4 --measure-seconds 30 \\\n"
+    "      --profile-out ddp-profile.json\n\n"
+    "For kftrain-trainer without --profile, a built-in profile computed from the model's FLOPs\n"
+    "and an assumed device speed is used, and the output says so. A job that runs its own\n"
+    "program needs a measured profile: --measure, or --profile FILE that --measure wrote (the\n"
+    "last one measured for the job as it is now is reused). Every default is printed under\n"
+    "the table.";
 
 // Parse a replica count: a whole number from 1 to 100000.
 std::optional<int> parse_count(const std::string& text) {
@@ -43,22 +53,30 @@ std::optional<int> parse_count(const std::string& text) {
     return static_cast<int>(value);
 }
 
-util::Result<std::vector<int>> parse_workers(const std::string& text) {
+util::Result<std::vector<int>> parse_workers(const std::string& text,
+                                             const char* flag = "--workers", int most = 100000) {
     std::vector<int> workers;
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) {
         const auto count = parse_count(item);
-        if (!count) {
+        if (!count || *count > most) {
             return util::error(fmt::format(
-                "--workers: must be a comma-separated list of replica counts from 1 to 100000 "
-                "(got {})",
-                text));
+                "{}: must be a comma-separated list of replica counts from 1 to {} (got {})", flag,
+                most, text));
         }
         workers.push_back(*count);
     }
+    if (workers.empty()) {
+        return util::error(
+            fmt::format("{}: must name at least one replica count (got \"{}\")", flag, text));
+    }
     return workers;
 }
+
+// The most replicas --measure starts on this machine at once, and the longest it runs each.
+constexpr int k_most_measured_replicas = 64;
+constexpr double k_longest_measure_s = 24 * 3600;
 
 // Parse an optional flag with parse; unset when the text is empty.
 template <typename Parse>
@@ -182,6 +200,16 @@ void setup_estimate(CLI::App& app, Context& ctx) {
                     "Choose the cheapest size that finishes within this time, e.g. 2h");
     sub->add_option("--budget", o->budget,
                     "Choose the fastest size that costs at most this many dollars, e.g. 50");
+    sub->add_flag("--measure", o->measure,
+                  "Run the job's own command here (local backend) at each --measure-replicas for "
+                  "up to --measure-seconds, read its progress and predict from what it did; the "
+                  "profile is saved for later estimates and submit --max-cost");
+    sub->add_option("--measure-replicas", o->measure_replicas,
+                    "With --measure: replica counts to run it at, e.g. 1,2,4 (default: 1,2)");
+    sub->add_option("--measure-seconds", o->measure_seconds,
+                    "With --measure: the longest each size runs, e.g. 30s or 2m (default: 60s)");
+    sub->add_option("--profile-out", o->profile_out,
+                    "With --measure: also write the measured profile to this file");
     sub->add_option("-o,--output", o->output, view::output_flag_help(view::k_table_formats));
     run_when_parsed(*sub, o, ctx);
 }
@@ -201,6 +229,9 @@ util::Status EstimateOptions::validate() {
         return parsed.error_value();
     }
     request = std::move(*parsed);
+    if (auto measured = validate_measure(); !measured) {
+        return measured;
+    }
     for (const auto& profile : profiles) {
         if (auto refused = job::refuse_stdin("--profile", profile); !refused) {
             return refused;
@@ -217,13 +248,84 @@ util::Status EstimateOptions::validate() {
     return util::ok_status();
 }
 
+util::Status EstimateOptions::validate_measure() {
+    if (!measure) {
+        for (const auto& [flag, value] : {std::pair{"--measure-replicas", &measure_replicas},
+                                          {"--measure-seconds", &measure_seconds},
+                                          {"--profile-out", &profile_out}}) {
+            if (*value) {
+                return util::error(fmt::format("{}: needs --measure (got {})", flag, **value));
+            }
+        }
+        return util::ok_status();
+    }
+    if (!profiles.empty()) {
+        return util::error(
+            fmt::format("--profile: --measure makes the profile; give one or the other (got {})",
+                        profiles.front()));
+    }
+    if (measure_replicas) {
+        auto sizes =
+            parse_workers(*measure_replicas, "--measure-replicas", k_most_measured_replicas);
+        if (!sizes) {
+            return sizes.error_value();
+        }
+        std::sort(sizes->begin(), sizes->end());
+        sizes->erase(std::unique(sizes->begin(), sizes->end()), sizes->end());
+        measure_sizes = *sizes;
+    }
+    if (measure_seconds) {
+        auto seconds = estimate::parse_duration(*measure_seconds);
+        if (!seconds) {  // a bare number is seconds: --measure-seconds 60
+            char* end = nullptr;
+            const double plain = std::strtod(measure_seconds->c_str(), &end);
+            if (!measure_seconds->empty() && *end == '\0') {
+                seconds = plain;
+            }
+        }
+        if (!seconds || !(*seconds >= 1) || *seconds > k_longest_measure_s) {
+            return util::error(fmt::format(
+                "--measure-seconds: must be a duration from 1s to 24h, such as 60, 30s or 2m "
+                "(got \"{}\")",
+                *measure_seconds));
+        }
+        measure_limit_s = *seconds;
+    }
+    if (profile_out) {
+        if (profile_out->empty()) {
+            return util::error("--profile-out: must name a file (got \"\")");
+        }
+        if (auto refused = job::refuse_stdin("--profile-out", *profile_out); !refused) {
+            return refused;
+        }
+        // Checked before a measurement of minutes, not after it.
+        const auto dir = std::filesystem::path(*profile_out).parent_path();
+        std::error_code ec;
+        if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+            return util::error(fmt::format("--profile-out: {} is not a directory (got {})",
+                                           dir.string(), *profile_out));
+        }
+    }
+    return util::ok_status();
+}
+
 int EstimateOptions::run(Context& ctx) const {
     estimate::PlanFlags flags = request.flags;
     flags.local = ctx.global.local || spec.backend == "local";
     const bool deadline_goal = request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
     const GoalFlag goal_flag =
         deadline_goal ? GoalFlag{"--deadline", deadline} : GoalFlag{"--budget", budget};
-    auto report = cost::build_report(spec, flags, request.goal, {profiles, prices}, goal_flag.name);
+    std::vector<std::string> sources = profiles;
+    if (measure) {
+        auto measured = cost::measure_program(
+            {spec, measure_sizes, measure_limit_s, profile_out.value_or("")}, ctx.err);
+        if (!measured) {
+            return report_error(ctx, measured.error(), measured.error_code(k_exit_bad_input));
+        }
+        ctx.err << fmt::format("profile saved: {}", measured->source) << std::endl;
+        sources = {measured->source};
+    }
+    auto report = cost::build_report(spec, flags, request.goal, {sources, prices}, goal_flag.name);
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }

@@ -35,17 +35,26 @@ struct EstimateOptions {
     std::string prices;
     std::string deadline;
     std::string budget;
-    std::string output;  // -o as typed: "", table, json or yaml
+    std::string output;    // -o as typed: "", table, json or yaml
+    bool measure = false;  // --measure
+    // As typed; given empty (an unset variable in a script), an error naming the flag.
+    std::optional<std::string> measure_replicas;  // --measure-replicas; default 1,2
+    std::optional<std::string> measure_seconds;   // --measure-seconds; default 60s
+    std::optional<std::string> profile_out;       // --profile-out
 
     // Derived by complete() and validate().
     manifest::JobSpec spec;  // the job file, loaded and checked
     EstimateRequest request;
+    std::vector<int> measure_sizes = {1, 2};
+    double measure_limit_s = 60;
     view::OutputFormat format = view::OutputFormat::Table;
 
     // Load the job file; a local job (--local or backend: local) is estimated for this machine.
     util::Status complete(const Context& ctx);
     // Parse every flag and -o; the message names the flag and the value.
     util::Status validate();
+    // Check --measure and the flags that need it.
+    util::Status validate_measure();
     // Print the estimate; return the exit code (2 when --deadline or --budget cannot be met).
     int run(Context& ctx) const;
 };

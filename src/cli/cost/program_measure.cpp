@@ -1,0 +1,384 @@
+#include "cli/cost/program_measure.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/cost/estimate_inputs.h"
+#include "cli/cost/saved_profile.h"
+#include "cli/exit_codes.h"
+#include "cli/job/input.h"
+#include "cli/job/interrupt.h"
+#include "cli/local/local_backend.h"
+#include "cli/local/process/proc_info.h"
+#include "cli/local/state/state_dir.h"
+#include "cli/view/progress.h"
+#include "manifest/job_kind.h"
+#include "manifest/render/render.h"
+#include "util/text.h"
+#include "util/time_text.h"
+
+namespace kftrain::cli::cost {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto k_poll = std::chrono::milliseconds(200);
+constexpr auto k_post_poll = std::chrono::seconds(1);
+constexpr std::size_t k_max_line = 64 * 1024;  // longer lines are not progress
+
+double wall_now() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// Reads the lines a file gains, from where the last read stopped.
+class LineTail {
+  public:
+    explicit LineTail(std::string path) : m_path(std::move(path)) {}
+
+    template <typename Sink>
+    void read(Sink sink) {
+        std::ifstream in(m_path, std::ios::binary);
+        if (!in) {
+            return;
+        }
+        in.seekg(static_cast<std::streamoff>(m_offset));
+        char buffer[8192];
+        while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+            const auto n = static_cast<std::size_t>(in.gcount());
+            m_offset += n;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (buffer[i] == '\n') {
+                    if (!m_skipping) {
+                        sink(m_line);
+                    }
+                    m_line.clear();
+                    m_skipping = false;
+                } else if (m_line.size() < k_max_line) {
+                    m_line += buffer[i];
+                } else {
+                    m_skipping = true;
+                }
+            }
+        }
+    }
+
+  private:
+    std::string m_path;
+    std::size_t m_offset = 0;
+    std::string m_line;
+    bool m_skipping = false;
+};
+
+// The job as it runs at one size: its own name and size, nothing queued, and every writable
+// volume an empty directory of its own under scratch.
+manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas, const std::string& scratch) {
+    manifest::JobSpec m = job;
+    m.name = fmt::format("{}-measure-{}", job.name, replicas);
+    m.replicas = replicas;
+    m.backend = "local";
+    m.queue.clear();
+    m.queue_priority_class.clear();
+    m.elastic_policy.reset();
+    for (auto& volume : m.volumes) {
+        if (!volume.read_only && volume.config_map.empty()) {
+            volume.local_path = scratch + "/" + std::to_string(replicas) + "/" + volume.name;
+        }
+    }
+    return m;
+}
+
+// Return the replica whose rank 0 prints the progress lines.
+std::string lead_name(const manifest::JobSpec& spec) {
+    return spec.kind == manifest::JobKind::TrainJob ? "node-0" : "master-0";
+}
+
+// What one size's run showed.
+struct SizeRun {
+    std::vector<estimate::ProgressPoint> points;
+    double seconds = 0;
+    bool finished = false;
+    std::optional<job::JobStatus> failed;
+    std::vector<std::string> last_lines;  // of the lead replica, for a failure's message
+};
+
+constexpr std::size_t k_lines_kept = 8;
+
+// Run one size until it ends, the time is up or a signal comes; stop and delete it.
+// Watches one size's job while it runs: the lead replica's new lines, and what was posted.
+class SizeWatch {
+  public:
+    SizeWatch(local::LocalBackend& jobs, const manifest::JobSpec& spec, double started)
+        : m_jobs(jobs),
+          m_name(spec.name),
+          m_started(started),
+          m_tail(local::logs_dir(spec.name) + "/" + lead_name(spec) + ".log") {}
+
+    // Read the lines the lead replica printed since the last look.
+    void take_lines() {
+        m_tail.read([&](const std::string& line) {
+            m_run.last_lines.push_back(line);
+            if (m_run.last_lines.size() > k_lines_kept) {
+                m_run.last_lines.erase(m_run.last_lines.begin());
+            }
+            auto progress = view::parse_progress_line(line);
+            if (!progress || !view::shows_progress(*progress)) {
+                return;
+            }
+            const auto when = util::parse_timestamp_seconds(progress->time);
+            add(progress_point(*progress, when ? *when - m_started : wall_now() - m_started));
+        });
+    }
+
+    // Read what the program last posted (trainerStatus), when it is new.
+    void take_post() {
+        auto posted = m_jobs.posted_progress(m_name);
+        if (posted && posted->percent && posted->time != m_last_post) {
+            m_last_post = posted->time;
+            job::Progress percent_only;
+            percent_only.percent = posted->percent;
+            add(progress_point(percent_only, wall_now() - m_started));
+        }
+    }
+
+    // Return whether the job has ended, noting how.
+    bool ended() {
+        auto status = m_jobs.status(m_name);
+        if (!status || !job::is_finished(status->phase)) {
+            return false;
+        }
+        take_lines();
+        m_run.finished = status->phase == job::JobPhase::Succeeded;
+        if (!m_run.finished) {
+            m_run.failed = *status;
+        }
+        return true;
+    }
+
+    SizeRun& run() { return m_run; }
+
+  private:
+    void add(const std::optional<estimate::ProgressPoint>& point) {
+        if (point) {
+            m_run.points.push_back(*point);
+        }
+    }
+
+    local::LocalBackend& m_jobs;
+    std::string m_name;
+    double m_started;
+    LineTail m_tail;
+    SizeRun m_run;
+    std::string m_last_post;
+};
+
+// Start one size's job: an earlier one of its name that has ended is deleted first.
+util::Status start_size(local::LocalBackend& jobs, const manifest::JobSpec& spec) {
+    if (auto existing = jobs.status(spec.name); existing) {
+        if (!job::is_finished(existing->phase)) {
+            return util::error(
+                fmt::format("job {} is running here (an earlier measurement?): delete it with "
+                            "kftrain delete {} --local",
+                            spec.name, spec.name),
+                k_exit_bad_input);
+        }
+        jobs.remove(spec.name, true);
+    }
+    auto tmpl = job::job_template({}, spec.kind);
+    if (!tmpl) {
+        return tmpl.error_value();
+    }
+    auto manifest = manifest::render_job(spec, *tmpl);
+    if (!manifest) {
+        return util::error(manifest.error(), k_exit_bad_input);
+    }
+    auto submitted = jobs.submit({spec, *manifest}, {});
+    if (!submitted) {
+        return util::error(submitted.error(), submitted.error_code(k_exit_bad_input));
+    }
+    return util::ok_status();
+}
+
+// Run one size until it ends, the time is up or a signal comes; stop and delete it.
+util::Result<SizeRun> run_size(local::LocalBackend& jobs, const manifest::JobSpec& spec,
+                               double limit_s, std::ostream& err) {
+    const double started = wall_now();
+    const auto start = Clock::now();
+    if (auto started_job = start_size(jobs, spec); !started_job) {
+        return started_job.error_value();
+    }
+    err << fmt::format("measuring {}: {} for at most {}", spec.name,
+                       util::counted(spec.replicas, "replica"), util::format_duration(limit_s))
+        << std::endl;
+    SizeWatch watch(jobs, spec, started);
+    auto next_post = start;
+    while (true) {
+        const auto now = Clock::now();
+        watch.run().seconds = std::chrono::duration<double>(now - start).count();
+        watch.take_lines();
+        if (now >= next_post) {
+            next_post = now + k_post_poll;
+            watch.take_post();
+        }
+        if (watch.ended() || job::interrupt_requested() || watch.run().seconds >= limit_s) {
+            break;
+        }
+        std::this_thread::sleep_for(k_poll);
+    }
+    jobs.remove(spec.name, true);
+    if (job::interrupt_requested()) {
+        return util::error(fmt::format("stopped by {}: the measurement's processes were stopped "
+                                       "and its job {} deleted",
+                                       job::interrupt_name(), spec.name),
+                           k_exit_interrupted);
+    }
+    return watch.run();
+}
+
+util::Result<estimate::SizeMeasurement> measure_one(local::LocalBackend& jobs,
+                                                    const MeasureRequest& request, int replicas,
+                                                    const std::string& scratch,
+                                                    std::ostream& err) {
+    const manifest::JobSpec spec = sized_job(request.spec, replicas, scratch);
+    auto run = run_size(jobs, spec, request.seconds, err);
+    if (!run) {
+        return run.error_value();
+    }
+    if (run->failed) {
+        const auto& s = *run->failed;
+        std::string lines;
+        for (const auto& line : run->last_lines) {
+            lines += "\n  " + lead_name(spec) + " | " + util::escape_controls(line);
+        }
+        return util::error(
+            fmt::format("{} failed at {} before it could be measured: {}{}{}", request.spec.name,
+                        util::counted(replicas, "replica"),
+                        s.reason.empty() ? "" : s.reason + ": ", s.message,
+                        lines.empty() ? "" : "; its last lines:" + lines),
+            k_exit_job_failed);
+    }
+    const int world = replicas * job_facts(spec).procs_per_replica;
+    auto measured = estimate::measure_size(run->points, replicas, world, run->seconds,
+                                           run->finished);
+    if (!measured) {
+        return util::error(fmt::format("--measure: {} at {}: {}", request.spec.name,
+                                       util::counted(replicas, "replica"), measured.error()),
+                           k_exit_bad_input);
+    }
+    return *measured;
+}
+
+std::string command_line(const manifest::JobSpec& spec) {
+    std::vector<std::string> words = spec.command;
+    if (words.empty()) {
+        words.push_back("kftrain-trainer");
+    }
+    if (spec.args) {
+        words.insert(words.end(), spec.args->begin(), spec.args->end());
+    }
+    return fmt::format("{}", fmt::join(words, " "));
+}
+
+}  // namespace
+
+std::optional<estimate::ProgressPoint> progress_point(const job::Progress& p, double t) {
+    estimate::ProgressPoint point;
+    point.t = t;
+    point.samples_per_sec = p.samples_per_sec;
+    const auto& spe = p.steps_per_epoch;
+    if (spe && *spe > 0 && p.epochs && *p.epochs > 0) {
+        point.steps_per_epoch = *spe;
+        point.steps_per_run = *spe * *p.epochs;
+    }
+    if (p.event == "finish") {
+        point.fraction = 1;
+        point.basis = point.steps_per_run ? "steps" : "percent";
+        return point;
+    }
+    if (point.steps_per_run && (p.global_step || (p.epoch && p.step))) {
+        const long long done = p.global_step ? *p.global_step : (*p.epoch - 1) * *spe + *p.step;
+        point.fraction = static_cast<double>(done) / static_cast<double>(*point.steps_per_run);
+        point.basis = "steps";
+        return point;
+    }
+    if (p.percent) {
+        point.fraction = *p.percent / 100;
+        point.basis = "percent";
+        return point;
+    }
+    if (p.event == "epoch" && p.epoch && p.epochs && *p.epochs > 0) {
+        point.fraction = static_cast<double>(*p.epoch) / *p.epochs;
+        point.basis = "epochs";
+        return point;
+    }
+    return std::nullopt;
+}
+
+util::Result<estimate::ProgramProfile> measure_program(const MeasureRequest& request,
+                                                       std::ostream& err) {
+    job::catch_termination();
+    char scratch_template[] = "/tmp/kftrain-measure-XXXXXX";
+    const char* made = ::mkdtemp(scratch_template);
+    if (made == nullptr) {
+        return util::error("--measure: cannot make a scratch directory in /tmp");
+    }
+    const std::string scratch = made;
+    local::LocalBackend jobs(err);
+    estimate::ProgramProfile profile;
+    profile.job = request.spec.name;
+    profile.program = command_line(request.spec);
+    profile.kind = manifest::kind_name(request.spec.kind);
+    profile.fingerprint = program_fingerprint(request.spec);
+    profile.measured_at = local::now_timestamp();
+    profile.seconds_limit = request.seconds;
+    profile.procs_per_replica = job_facts(request.spec).procs_per_replica;
+    profile.host_cpus = static_cast<int>(std::thread::hardware_concurrency());
+    std::optional<util::Error> failure;
+    for (int replicas : request.replicas) {
+        auto size = measure_one(jobs, request, replicas, scratch, err);
+        if (!size) {
+            failure = size.error_value();
+            break;
+        }
+        profile.sizes.push_back(*size);
+    }
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+    if (failure) {
+        return *failure;
+    }
+    std::sort(profile.sizes.begin(), profile.sizes.end(),
+              [](const auto& a, const auto& b) { return a.world_size < b.world_size; });
+    const std::string text = estimate::program_profile_json(profile);
+    profile.source = saved_profile_path(request.spec.name);
+    for (const std::string& path : {profile.source, request.profile_out}) {
+        if (path.empty()) {
+            continue;
+        }
+        if (path == profile.source) {
+            if (auto made = local::make_private_dir(fs::path(path).parent_path()); !made) {
+                return util::error(made.error());
+            }
+        }
+        if (auto written = local::write_file_atomic(path, text); !written) {
+            return util::error(
+                (path == request.profile_out ? "--profile-out: " : "") + written.error(),
+                k_exit_bad_input);
+        }
+    }
+    if (!request.profile_out.empty()) {
+        profile.source = request.profile_out;
+    }
+    return profile;
+}
+
+}  // namespace kftrain::cli::cost

@@ -1,0 +1,236 @@
+#include "estimate/program/profile.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "estimate/profile_reader.h"
+#include "util/stats.h"
+
+namespace kftrain::estimate {
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+// Keep the reports that move the run on: in time order, each further than the one before.
+std::vector<ProgressPoint> advancing(std::vector<ProgressPoint> points) {
+    std::stable_sort(points.begin(), points.end(),
+                     [](const ProgressPoint& a, const ProgressPoint& b) { return a.t < b.t; });
+    std::vector<ProgressPoint> kept;
+    for (const ProgressPoint& p : points) {
+        if (!std::isfinite(p.t) || !std::isfinite(p.fraction) || p.fraction < 0 ||
+            p.fraction > 1) {
+            continue;
+        }
+        if (kept.empty() || (p.fraction > kept.back().fraction && p.t > kept.back().t)) {
+            kept.push_back(p);
+        }
+    }
+    return kept;
+}
+
+// Return the standard deviation of the rates between reports over their mean: 0 with fewer
+// than two intervals.
+double rate_spread(const std::vector<ProgressPoint>& kept) {
+    std::vector<double> rates;
+    for (std::size_t i = 1; i < kept.size(); ++i) {
+        rates.push_back((kept[i].fraction - kept[i - 1].fraction) / (kept[i].t - kept[i - 1].t));
+    }
+    if (rates.size() < 2) {
+        return 0;
+    }
+    double mean = 0;
+    for (double r : rates) {
+        mean += r / static_cast<double>(rates.size());
+    }
+    double variance = 0;
+    for (double r : rates) {
+        variance += (r - mean) * (r - mean) / static_cast<double>(rates.size() - 1);
+    }
+    return mean > 0 ? std::sqrt(variance) / mean : 0;
+}
+
+OrderedJson optional_json(const std::optional<long long>& v) {
+    return v ? OrderedJson(*v) : OrderedJson(nullptr);
+}
+
+OrderedJson optional_json(const std::optional<double>& v) {
+    return v ? OrderedJson(*v) : OrderedJson(nullptr);
+}
+
+OrderedJson size_json(const SizeMeasurement& s) {
+    OrderedJson j;
+    j["replicas"] = s.replicas;
+    j["world_size"] = s.world_size;
+    j["seconds"] = s.seconds;
+    j["finished"] = s.finished;
+    j["reports"] = s.reports;
+    j["basis"] = s.basis;
+    j["startup_s"] = s.startup_s;
+    j["training_s"] = s.training_s;
+    j["spread"] = s.spread;
+    j["steps_per_run"] = optional_json(s.steps_per_run);
+    j["steps_per_epoch"] = optional_json(s.steps_per_epoch);
+    j["samples_per_sec"] = optional_json(s.samples_per_sec);
+    return j;
+}
+
+std::optional<long long> optional_count(ProfileReader& r, const nlohmann::json& j,
+                                        const char* key) {
+    if (!j.contains(key) || j[key].is_null()) {
+        return std::nullopt;
+    }
+    return r.integer(key, 1);
+}
+
+util::Result<SizeMeasurement> parse_size(const nlohmann::json& j, const std::string& where) {
+    if (!j.is_object()) {
+        return util::error(fmt::format("{}: must be an object (got {})", where, j.dump()));
+    }
+    ProfileReader r(j, where);
+    SizeMeasurement s;
+    s.replicas = static_cast<int>(r.integer("replicas", 1));
+    s.world_size = static_cast<int>(r.integer("world_size", 1));
+    s.seconds = r.number("seconds", 0, false);
+    s.reports = static_cast<int>(r.integer("reports", 2));
+    s.basis = r.text("basis");
+    s.startup_s = r.number("startup_s", 0, false);
+    s.training_s = r.number("training_s", 0, true);
+    s.spread = r.number("spread", 0, false);
+    s.steps_per_run = optional_count(r, j, "steps_per_run");
+    s.steps_per_epoch = optional_count(r, j, "steps_per_epoch");
+    s.samples_per_sec = r.nullable("samples_per_sec", 0, false, 1e300);
+    if (!j.contains("finished") || !j["finished"].is_boolean()) {
+        return util::error(fmt::format("{}: finished: must be true or false", where));
+    }
+    s.finished = j["finished"].get<bool>();
+    if (r.error()) {
+        return util::error(*r.error());
+    }
+    return s;
+}
+
+}  // namespace
+
+util::Result<SizeMeasurement> measure_size(const std::vector<ProgressPoint>& points, int replicas,
+                                           int world_size, double seconds, bool finished) {
+    const std::vector<ProgressPoint> kept = advancing(points);
+    if (kept.empty()) {
+        return util::error(
+            "it reported no progress: print progress lines (one JSON object per line with "
+            "\"event\": \"progress\" and global_step, steps_per_epoch and epochs, or percent) or "
+            "post trainerStatus with progressPercentage (docs/progress.md)");
+    }
+    if (kept.size() < 2) {
+        return util::error(fmt::format(
+            "it reported progress only once in {:.0f}s, which gives no rate: measure longer "
+            "(--measure-seconds) or report more often",
+            seconds));
+    }
+    const ProgressPoint& first = kept.front();
+    const ProgressPoint& last = kept.back();
+    const double rate = (last.fraction - first.fraction) / (last.t - first.t);
+    SizeMeasurement s;
+    s.replicas = replicas;
+    s.world_size = world_size;
+    s.seconds = seconds;
+    s.finished = finished;
+    s.reports = static_cast<int>(kept.size());
+    s.basis = last.basis;
+    s.training_s = 1 / rate;
+    s.startup_s = std::clamp(first.t - first.fraction / rate, 0.0, first.t);
+    if (finished && seconds > s.training_s) {
+        s.startup_s = seconds - s.training_s;  // the whole run is known: all but its training
+    }
+    s.spread = rate_spread(kept);
+    std::vector<double> speeds;
+    for (const ProgressPoint& p : kept) {
+        if (p.steps_per_run) {
+            s.steps_per_run = p.steps_per_run;
+        }
+        if (p.steps_per_epoch) {
+            s.steps_per_epoch = p.steps_per_epoch;
+        }
+        if (p.samples_per_sec && *p.samples_per_sec > 0) {
+            speeds.push_back(*p.samples_per_sec);
+        }
+    }
+    if (!speeds.empty()) {
+        s.samples_per_sec = util::median(speeds);
+    }
+    return s;
+}
+
+std::string program_profile_json(const ProgramProfile& p) {
+    OrderedJson j;
+    j["measured_from"] = k_program_profile_mark;
+    j["job"] = p.job;
+    j["program"] = p.program;
+    j["kind"] = p.kind;
+    j["fingerprint"] = p.fingerprint;
+    j["measured_at"] = p.measured_at;
+    j["seconds_limit"] = p.seconds_limit;
+    j["procs_per_replica"] = p.procs_per_replica;
+    j["host_cpus"] = p.host_cpus;
+    j["sizes"] = OrderedJson::array();
+    for (const SizeMeasurement& s : p.sizes) {
+        j["sizes"].push_back(size_json(s));
+    }
+    return j.dump(2) + "\n";
+}
+
+bool is_program_profile(const std::string& text) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_object() && j.contains("measured_from") &&
+           j["measured_from"] == k_program_profile_mark;
+}
+
+util::Result<ProgramProfile> parse_program_profile(const std::string& text,
+                                                   const std::string& source) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object()) {
+        return util::error(fmt::format(
+            "{}: not a profile (a JSON object written by `kftrain estimate --measure`)", source));
+    }
+    ProfileReader r(j, source);
+    ProgramProfile p;
+    p.job = r.text("job");
+    p.program = r.text("program");
+    p.kind = r.text("kind");
+    p.fingerprint = r.text("fingerprint");
+    p.measured_at = r.text("measured_at");
+    p.seconds_limit = r.number("seconds_limit", 0, true);
+    p.procs_per_replica = static_cast<int>(r.integer("procs_per_replica", 1));
+    p.host_cpus = static_cast<int>(r.integer("host_cpus", 0));
+    if (r.error()) {
+        return util::error(*r.error());
+    }
+    if (!j.contains("sizes") || !j["sizes"].is_array() || j["sizes"].empty()) {
+        return util::error(fmt::format("{}: sizes: must be a list of at least one size", source));
+    }
+    for (std::size_t i = 0; i < j["sizes"].size(); ++i) {
+        auto size = parse_size(j["sizes"][i], fmt::format("{}: sizes[{}]", source, i));
+        if (!size) {
+            return size.error_value();
+        }
+        const bool repeated =
+            std::any_of(p.sizes.begin(), p.sizes.end(), [&](const SizeMeasurement& s) {
+                return s.world_size == size->world_size;
+            });
+        if (repeated) {
+            return util::error(fmt::format("{}: sizes[{}]: world_size {} is measured twice",
+                                           source, i, size->world_size));
+        }
+        p.sizes.push_back(*size);
+    }
+    std::sort(p.sizes.begin(), p.sizes.end(),
+              [](const SizeMeasurement& a, const SizeMeasurement& b) {
+                  return a.world_size < b.world_size;
+              });
+    p.source = source;
+    return p;
+}
+
+}  // namespace kftrain::estimate
