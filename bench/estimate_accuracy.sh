@@ -8,7 +8,8 @@
 # profiles (it takes each figure's median per world size) for the total time at 1 and 2
 # replicas and compare it with the median of the measured runs. Each replica gets half the
 # cores, so two replicas do not oversubscribe the machine and the profile is measured with
-# the same threads as each replica.
+# the same threads as each replica. Then examples/python-ddp, a user's own program, from
+# `estimate --measure` (estimate_program_accuracy.sh, with its defaults).
 #
 #   bench/estimate_accuracy.sh [BUILD_DIR] [TRAINER] [MODEL:SAMPLES,...] [BATCH] [EPOCHS] [ROUNDS]
 #   bench/estimate_accuracy.sh build build/kftrain-trainer mnist-cnn:2560,mlp:20480 32 3 3
@@ -125,3 +126,7 @@ PY
     done
 done
 echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# A user's own program (examples/python-ddp) the same way, from `estimate --measure`.
+echo
+"$(dirname "$0")/estimate_program_accuracy.sh" "$build"

@@ -3,6 +3,7 @@
 // runs, status shows the percentage, ETA and metrics it reports; after it ends, the last.
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -136,4 +137,43 @@ TEST_CASE("examples/python-ddp's job files render as both kinds and pass their C
             CHECK(check_against_crd(manifest, crd) == std::vector<std::string>{});
         }
     }
+}
+
+TEST_CASE("estimate --measure of examples/python-ddp measures it at 1 and 2 replicas",
+          "[local][e2e][example][python][estimate]") {
+    if (!python_torch_ready()) {
+        return;
+    }
+    LocalJobs jobs;
+    const std::string dir = jobs.dir() + "/python-ddp";
+    REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+    for (const std::string part : {"ddp.py", "pytorchjob.yaml"}) {
+        auto text = kftrain::cli::local::read_state_file(k_example_dir + "/" + part);
+        REQUIRE(text.ok());
+        write_file(dir + "/" + part, *text);
+    }
+    // The job file as it is, measured as the README shows; it runs to its end at each size.
+    REQUIRE(kftrain_in(dir, {"--local", "estimate", "-f", "pytorchjob.yaml", "--measure",
+                             "--measure-seconds", "40", "--profile-out", "ddp-profile.json"}) ==
+            0);
+    const std::string table = read_bytes(dir + "/kftrain.out");
+    INFO(table << read_bytes(dir + "/kftrain.err"));
+    CHECK_THAT(table, Catch::Contains("its own program, measured running at 1 and 2 replicas"));
+    const json profile = json::parse(read_bytes(dir + "/ddp-profile.json"));
+    CHECK(profile.at("measured_from") == "program");
+    CHECK(profile.at("program") ==
+          "python3 ddp.py --epochs 5 --batch-size 64 --lr 0.05 --checkpoint-dir "
+          "/checkpoints/python-ddp");
+    REQUIRE(profile.at("sizes").size() == 2);
+    for (const auto& size : profile.at("sizes")) {
+        CHECK(size.at("basis") == "steps");
+        CHECK(size.at("reports").get<int>() >= 2);
+        CHECK(size.at("training_s").get<double>() > 0);
+    }
+    // ddp.py's DistributedSampler gives each of 2 processes half the steps.
+    CHECK(profile.at("sizes")[0].at("steps_per_run") == 320);
+    CHECK(profile.at("sizes")[1].at("steps_per_run") == 160);
+    // The measurement never touched the job's own checkpoints.
+    CHECK_FALSE(std::filesystem::exists(dir + "/checkpoints"));
+    CHECK(kftrain::cli::local::job_names().empty());
 }
