@@ -117,6 +117,45 @@ TEST_CASE("estimate --measure runs the program at each size, saves its profile a
     }
 }
 
+// A program that reports only by posting trainerStatus (Kubeflow Trainer's contract, served
+// locally by kftrain): 10% more every 0.3 s, printing nothing.
+constexpr const char* k_posting_program = R"(import datetime, json, os, ssl, time, urllib.request
+env = os.environ
+context = ssl.create_default_context(cafile=env["KUBEFLOW_TRAINER_SERVER_CA_CERT"])
+for percent in range(10, 101, 10):
+    time.sleep(0.3)
+    token = open(env["KUBEFLOW_TRAINER_SERVER_TOKEN"]).read().strip()
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    body = {"trainerStatus": {"progressPercentage": percent, "lastUpdatedTime": now}}
+    request = urllib.request.Request(env["KUBEFLOW_TRAINER_SERVER_URL"], method="POST",
+        data=json.dumps(body).encode(), headers={"Content-Type": "application/json",
+        "Authorization": "Bearer " + token})
+    urllib.request.urlopen(request, timeout=5, context=context).read()
+)";
+
+TEST_CASE("estimate --measure reads a program that only posts trainerStatus",
+          "[estimate][local][e2e]") {
+    LocalJobs jobs;
+    const std::string script = jobs.dir() + "/post.py";
+    write_file(script, k_posting_program);
+    const std::string file = jobs.dir() + "/poster.yaml";
+    write_file(file, "name: poster\nreplicas: 1\ncommand: [/usr/bin/python3, " + script + "]\n");
+    const std::string out = jobs.dir() + "/poster.json";
+    auto run = jobs.kftrain({"--local", "estimate", "-f", file, "--measure", "--measure-replicas",
+                             "1", "--measure-seconds", "60", "--profile-out", out});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    const json profile = json::parse(read_bytes(out));
+    REQUIRE(profile["sizes"].size() == 1);
+    CHECK(profile["sizes"][0]["basis"] == "percent");
+    CHECK(profile["sizes"][0]["reports"].get<int>() >= 2);
+    CHECK(profile["sizes"][0]["steps_per_run"].is_null());
+    // Ten tenths 0.3 s apart: about 3 s of training, whatever the start-up.
+    CHECK(profile["sizes"][0]["training_s"].get<double>() > 1.5);
+    CHECK(profile["sizes"][0]["training_s"].get<double>() < 10);
+    CHECK_THAT(run.out, Catch::Contains("not reported"));
+}
+
 TEST_CASE("estimate --measure of a program that reports no progress exits 2 and says how",
           "[estimate][local][e2e]") {
     LocalJobs jobs;

@@ -104,7 +104,12 @@ std::string lead_name(const manifest::JobSpec& spec) {
 
 // What one size's run showed.
 struct SizeRun {
-    std::vector<estimate::ProgressPoint> points;
+    std::vector<estimate::ProgressPoint> lines;  // from its progress lines
+    std::vector<estimate::ProgressPoint> posts;  // from its trainerStatus posts
+    // Return the reports to measure by: the lines, unless the posts said more.
+    const std::vector<estimate::ProgressPoint>& points() const {
+        return posts.size() > lines.size() ? posts : lines;
+    }
     double seconds = 0;
     bool finished = false;
     std::optional<job::JobStatus> failed;
@@ -134,8 +139,7 @@ class SizeWatch {
             if (!progress || !view::shows_progress(*progress)) {
                 return;
             }
-            const auto when = util::parse_timestamp_seconds(progress->time);
-            add(progress_point(*progress, when ? *when - m_started : wall_now() - m_started));
+            add(m_run.lines, progress_point(*progress, since_start(progress->time)));
         });
     }
 
@@ -146,7 +150,7 @@ class SizeWatch {
             m_last_post = posted->time;
             job::Progress percent_only;
             percent_only.percent = posted->percent;
-            add(progress_point(percent_only, wall_now() - m_started));
+            add(m_run.posts, progress_point(percent_only, since_start(posted->time)));
         }
     }
 
@@ -167,9 +171,17 @@ class SizeWatch {
     SizeRun& run() { return m_run; }
 
   private:
-    void add(const std::optional<estimate::ProgressPoint>& point) {
+    // Return when a report was made, in seconds since the job started: its own time when it
+    // gives one (the machine's clock, as ours), else now.
+    double since_start(const std::string& time) const {
+        const auto when = util::parse_timestamp_seconds(time);
+        return (when ? *when : wall_now()) - m_started;
+    }
+
+    static void add(std::vector<estimate::ProgressPoint>& to,
+                    const std::optional<estimate::ProgressPoint>& point) {
         if (point) {
-            m_run.points.push_back(*point);
+            to.push_back(*point);
         }
     }
 
@@ -267,7 +279,7 @@ util::Result<estimate::SizeMeasurement> measure_one(local::LocalBackend& jobs,
             k_exit_job_failed);
     }
     const int world = replicas * job_facts(spec).procs_per_replica;
-    auto measured = estimate::measure_size(run->points, replicas, world, run->seconds,
+    auto measured = estimate::measure_size(run->points(), replicas, world, run->seconds,
                                            run->finished);
     if (!measured) {
         return util::error(fmt::format("--measure: {} at {}: {}", request.spec.name,
