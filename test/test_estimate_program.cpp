@@ -198,6 +198,7 @@ TEST_CASE("two measured sizes give the step's compute and communication; others 
     CHECK(json["profile"]["measured_from"] == "program");
     CHECK(json["sizes"][2]["step_basis"] == "extrapolated");
     CHECK(json["sizes"][1]["step_basis"] == "measured");
+    CHECK(json["sizes"][0]["global_batch"].is_null());
 }
 
 TEST_CASE("a size between two measured ones is modelled; a fixed global batch is recognised",

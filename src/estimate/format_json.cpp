@@ -7,13 +7,16 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-OrderedJson size_json(const SizeEstimate& s) {
+// A program's sizes leave out what its reports do not say (its batch, and its steps when it
+// reported none): null, not 0.
+OrderedJson size_json(const SizeEstimate& s, bool program) {
     OrderedJson j;
     j["replicas"] = s.replicas;
     j["world_size"] = s.world_size;
     j["link"] = s.world_size <= 1 ? "none" : (s.inter_node ? "inter-node" : "intra-node");
-    j["global_batch"] = s.global_batch;
-    j["steps_per_epoch"] = s.steps_per_epoch;
+    j["global_batch"] = program ? OrderedJson(nullptr) : OrderedJson(s.global_batch);
+    j["steps_per_epoch"] = program && s.steps_per_epoch == 0 ? OrderedJson(nullptr)
+                                                             : OrderedJson(s.steps_per_epoch);
     j["compute_s_per_step"] = s.compute_s;
     j["allreduce_s_per_step"] = s.allreduce_s;
     j["hidden_s_per_step"] = s.hidden_s;
@@ -86,7 +89,7 @@ OrderedJson report_to_json(const Report& r) {
                                       : OrderedJson(nullptr);
     j["sizes"] = OrderedJson::array();
     for (const SizeEstimate& s : r.estimate.sizes) {
-        j["sizes"].push_back(size_json(s));
+        j["sizes"].push_back(size_json(s, r.program.has_value()));
     }
     j["fastest"] =
         replicas_at(r, r.estimate.sizes.empty() ? std::nullopt : std::optional(r.estimate.fastest));
