@@ -124,6 +124,10 @@ TEST_CASE("pod selectors try the v1.6+ label first, then the older ones", "[clus
 
 TEST_CASE("a replica's reason, restarts and exit code come from its container", "[cluster][kube]") {
     auto crash = pods_from("pods-v19-crashloop.json");
+    // The pod is Running, its container waiting in back-off: the replica is restarting (as
+    // kubectl get pods shows CrashLoopBackOff), not running.
+    CHECK(crash[2].state == "Restarting");
+    CHECK(crash[0].state == "Running");
     CHECK(crash[2].reason == "CrashLoopBackOff");
     CHECK(crash[2].restarts == 5);
     CHECK(crash[2].exit_code == 1);

@@ -87,8 +87,9 @@ TEST_CASE("status explains a pending TrainJob node by node", "[cluster][e2e][tra
     CHECK(contains(crash.out,
                    "Diagnosis:  node-1: CrashLoopBackOff: the container keeps crashing (restarted "
                    "3 times, last exit code 1); see 'kftrain logs --previous --replica node-1'\n"));
+    // Its pod is Running, its container waiting to restart: restarting, as kubectl shows it.
     CHECK(contains(crash.out,
-                   "node-1   Running  3         CrashLoopBackOff  1     "
+                   "node-1   Restarting  3         CrashLoopBackOff  1     "
                    "mnist-trainjob-node-0-1-q9w4m  gke-ml-pool-1-c3d4"));
     FakeCluster init("trainjob-initializer");
     auto steps = init.run({"status", "mnist-trainjob", "-n", "ml-training"});

@@ -40,8 +40,8 @@ TEST_CASE("estimate refuses a job that runs its own program until it is measured
     auto run = jobs.kftrain({"estimate", "-f", file});
     INFO(run.err);
     CHECK(run.code == 2);
-    CHECK_THAT(run.err, Catch::Contains("runs its own program") &&
-                            Catch::Contains("--measure") && Catch::Contains("--profile FILE"));
+    CHECK_THAT(run.err, Catch::Contains("runs its own program") && Catch::Contains("--measure") &&
+                            Catch::Contains("--profile FILE"));
     CHECK(run.out.empty());
 
     // submit --max-cost cannot price it either: exit 2 and nothing submitted.
@@ -236,5 +236,6 @@ TEST_CASE("Ctrl-C during estimate --measure exits 130 and leaves no process", "[
         CHECK(gone());
     }
     CHECK(local_jobs().empty());
-    CHECK_FALSE(std::filesystem::exists(kftrain::cli::local::jobs_root() + "/../profiles/held.json"));
+    CHECK_FALSE(
+        std::filesystem::exists(kftrain::cli::local::jobs_root() + "/../profiles/held.json"));
 }

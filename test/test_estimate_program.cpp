@@ -114,10 +114,9 @@ TEST_CASE("a program that reports nothing, or once, cannot be measured and says 
           "[estimate]") {
     auto none = measure_size({}, 1, 1, 60, false);
     REQUIRE_FALSE(none.ok());
-    CHECK_THAT(none.error(), Catch::Contains("reported no progress") &&
-                                 Catch::Contains("progress lines") &&
-                                 Catch::Contains("trainerStatus") &&
-                                 Catch::Contains("docs/progress.md"));
+    CHECK_THAT(none.error(),
+               Catch::Contains("reported no progress") && Catch::Contains("progress lines") &&
+                   Catch::Contains("trainerStatus") && Catch::Contains("docs/progress.md"));
     auto once = measure_size({at(5, 0.5)}, 1, 1, 60, false);
     REQUIRE_FALSE(once.ok());
     CHECK_THAT(once.error(), Catch::Contains("only once") && Catch::Contains("--measure-seconds"));

@@ -15,8 +15,8 @@ OrderedJson size_json(const SizeEstimate& s, bool program) {
     j["world_size"] = s.world_size;
     j["link"] = s.world_size <= 1 ? "none" : (s.inter_node ? "inter-node" : "intra-node");
     j["global_batch"] = program ? OrderedJson(nullptr) : OrderedJson(s.global_batch);
-    j["steps_per_epoch"] = program && s.steps_per_epoch == 0 ? OrderedJson(nullptr)
-                                                             : OrderedJson(s.steps_per_epoch);
+    j["steps_per_epoch"] =
+        program && s.steps_per_epoch == 0 ? OrderedJson(nullptr) : OrderedJson(s.steps_per_epoch);
     j["compute_s_per_step"] = s.compute_s;
     j["allreduce_s_per_step"] = s.allreduce_s;
     j["hidden_s_per_step"] = s.hidden_s;

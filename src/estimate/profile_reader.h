@@ -82,7 +82,8 @@ class ProfileReader {
         return &*it;
     }
 
-    double check_number(const char* key, const nlohmann::json& v, double min, bool open_min, double max) {
+    double check_number(const char* key, const nlohmann::json& v, double min, bool open_min,
+                        double max) {
         const bool ok = v.is_number() &&
                         (open_min ? v.get<double>() > min : v.get<double>() >= min) &&
                         v.get<double>() <= max;

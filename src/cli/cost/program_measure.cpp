@@ -81,7 +81,8 @@ class LineTail {
 
 // The job as it runs at one size: its own name and size, nothing queued, and every writable
 // volume an empty directory of its own under scratch.
-manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas, const std::string& scratch) {
+manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas,
+                            const std::string& scratch) {
     manifest::JobSpec m = job;
     m.name = fmt::format("{}-measure-{}", job.name, replicas);
     m.replicas = replicas;
@@ -258,8 +259,7 @@ util::Result<SizeRun> run_size(local::LocalBackend& jobs, const manifest::JobSpe
 
 util::Result<estimate::SizeMeasurement> measure_one(local::LocalBackend& jobs,
                                                     const MeasureRequest& request, int replicas,
-                                                    const std::string& scratch,
-                                                    std::ostream& err) {
+                                                    const std::string& scratch, std::ostream& err) {
     const manifest::JobSpec spec = sized_job(request.spec, replicas, scratch);
     auto run = run_size(jobs, spec, request.seconds, err);
     if (!run) {
@@ -273,14 +273,13 @@ util::Result<estimate::SizeMeasurement> measure_one(local::LocalBackend& jobs,
         }
         return util::error(
             fmt::format("{} failed at {} before it could be measured: {}{}{}", request.spec.name,
-                        util::counted(replicas, "replica"),
-                        s.reason.empty() ? "" : s.reason + ": ", s.message,
-                        lines.empty() ? "" : "; its last lines:" + lines),
+                        util::counted(replicas, "replica"), s.reason.empty() ? "" : s.reason + ": ",
+                        s.message, lines.empty() ? "" : "; its last lines:" + lines),
             k_exit_job_failed);
     }
     const int world = replicas * job_facts(spec).procs_per_replica;
-    auto measured = estimate::measure_size(run->points(), replicas, world, run->seconds,
-                                           run->finished);
+    auto measured =
+        estimate::measure_size(run->points(), replicas, world, run->seconds, run->finished);
     if (!measured) {
         return util::error(fmt::format("--measure: {} at {}: {}", request.spec.name,
                                        util::counted(replicas, "replica"), measured.error()),

@@ -14,10 +14,10 @@ namespace kftrain::cli::cost {
 
 // What `kftrain estimate --measure` runs.
 struct MeasureRequest {
-    manifest::JobSpec spec;        // the job, as loaded
-    std::vector<int> replicas;     // --measure-replicas: the sizes to run it at
-    double seconds = 60;           // --measure-seconds: at most this long at each size
-    std::string profile_out;       // --profile-out: also write the profile here
+    manifest::JobSpec spec;     // the job, as loaded
+    std::vector<int> replicas;  // --measure-replicas: the sizes to run it at
+    double seconds = 60;        // --measure-seconds: at most this long at each size
+    std::string profile_out;    // --profile-out: also write the profile here
 };
 
 // Run the job's own command on this machine through the local backend, once per size, each

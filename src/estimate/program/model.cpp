@@ -24,12 +24,12 @@ void fit_step(const std::vector<SizeMeasurement>& sizes, ProgramFit& fit) {
     double kk = 0, kg = 0, gg = 0, ks = 0, gs = 0;
     int multi = 0;
     for (const SizeMeasurement& m : sizes) {
-        const double steps = m.steps_per_run ? static_cast<double>(*m.steps_per_run)
-                                             : fit.steps(m.world_size);
+        const double steps =
+            m.steps_per_run ? static_cast<double>(*m.steps_per_run) : fit.steps(m.world_size);
         const double s = m.training_s / steps;
         const double w = 1 / (s * s);
-        const double k = std::pow(static_cast<double>(m.world_size) / fit.reference_world,
-                                  fit.exponent - 1);
+        const double k =
+            std::pow(static_cast<double>(m.world_size) / fit.reference_world, fit.exponent - 1);
         const double g = ring_share(m.world_size);
         kk += w * k * k;
         kg += w * k * g;
@@ -80,8 +80,8 @@ SizeEstimate program_size(const ProgramProfile& p, const ProgramFit& fit, const 
     s.world_size = replicas * plan.input.procs_per_replica;
     s.inter_node = !local && replicas > 1;
     const SizeMeasurement* m = measured_at(p, s.world_size);
-    const double steps = m && m->steps_per_run ? static_cast<double>(*m->steps_per_run)
-                                               : fit.steps(s.world_size);
+    const double steps =
+        m && m->steps_per_run ? static_cast<double>(*m->steps_per_run) : fit.steps(s.world_size);
     s.compute_s = fit.compute_at(s.world_size);
     s.allreduce_s = fit.communication_at(s.world_size);
     double training = steps * (s.compute_s + s.allreduce_s);
@@ -129,33 +129,35 @@ void program_assumptions(const ProgramProfile& p, const ProgramFit& fit, const P
                              p.source, p.program, p.host_cpus, p.measured_at,
                              format_duration(p.seconds_limit))});
     for (const SizeMeasurement& m : p.sizes) {
-        a.push_back(
-            {fmt::format("at world size {}", m.world_size),
-             fmt::format("training {}, start-up {}", format_duration(m.training_s),
-                         format_duration(m.startup_s)),
-             fmt::format("measured: {} reports of {} over {}{}, rate spread {}", m.reports,
-                         m.basis, format_duration(m.seconds), m.finished ? " (ran to its end)" : "",
-                         percent(m.spread))});
+        a.push_back({fmt::format("at world size {}", m.world_size),
+                     fmt::format("training {}, start-up {}", format_duration(m.training_s),
+                                 format_duration(m.startup_s)),
+                     fmt::format("measured: {} reports of {} over {}{}, rate spread {}", m.reports,
+                                 m.basis, format_duration(m.seconds),
+                                 m.finished ? " (ran to its end)" : "", percent(m.spread))});
     }
     const int r = fit.reference_world;
-    a.push_back(
-        {"steps per run", fit.steps_known ? fmt::format("{:.0f} at world size {}", fit.steps_reference, r) : "not reported",
-         fit.steps_known ? "measured: steps_per_epoch x epochs the program reported"
-                         : "the program reported no steps: a step is shown as the run's share"});
-    a.push_back({"steps over world size",
-                 fmt::format("x ({} / P)^{:.2f}", r, fit.exponent),
+    a.push_back({"steps per run",
+                 fit.steps_known ? fmt::format("{:.0f} at world size {}", fit.steps_reference, r)
+                                 : "not reported",
+                 fit.steps_known
+                     ? "measured: steps_per_epoch x epochs the program reported"
+                     : "the program reported no steps: a step is shown as the run's share"});
+    a.push_back({"steps over world size", fmt::format("x ({} / P)^{:.2f}", r, fit.exponent),
                  fit.exponent_measured
                      ? "measured: the steps per run reported at two sizes"
                      : "assumed: each process takes 1/P of the data (DistributedSampler)"});
-    a.push_back({"compute per step", fmt::format("{} at world size {}", format_duration(fit.compute_s), r),
+    a.push_back({"compute per step",
+                 fmt::format("{} at world size {}", format_duration(fit.compute_s), r),
                  "measured: the part of a step that scales with each process's share"});
     std::string communication =
         "assumed none: measured at one size only; measure at two (--measure-replicas 1,2)";
     if (fit.communication_clamped) {
         communication = "measured as none: the larger sizes were no slower per process";
     } else if (fit.communication_measured) {
-        communication = "measured: the part of a step that does not shrink (communication, "
-                        "fixed costs), x 2(P-1)/P";
+        communication =
+            "measured: the part of a step that does not shrink (communication, "
+            "fixed costs), x 2(P-1)/P";
     }
     a.push_back({"communication per step",
                  fmt::format("{} at world size 2", format_duration(fit.communication_s)),
@@ -196,10 +198,10 @@ ProgramFit fit_program(const ProgramProfile& profile) {
         fit.steps_reference = static_cast<double>(*first.steps_per_run);
     }
     if (first.steps_per_run && last.steps_per_run && last.world_size > first.world_size) {
-        fit.exponent = std::clamp(
-            std::log(static_cast<double>(*first.steps_per_run) / *last.steps_per_run) /
-                std::log(static_cast<double>(last.world_size) / first.world_size),
-            0.0, 1.0);
+        fit.exponent =
+            std::clamp(std::log(static_cast<double>(*first.steps_per_run) / *last.steps_per_run) /
+                           std::log(static_cast<double>(last.world_size) / first.world_size),
+                       0.0, 1.0);
         fit.exponent_measured = true;
     }
     fit_step(profile.sizes, fit);

@@ -18,13 +18,13 @@ namespace kftrain::estimate {
 // compute of a step at R, the part that scales with each process's share, and c the part
 // that does not (communication and fixed costs, 0 at one process), at P = 2.
 struct ProgramFit {
-    int reference_world = 1;         // R
-    double steps_reference = 1;      // n(R); 1 when the program reports no steps
-    bool steps_known = false;        // the program reported its steps
-    double exponent = 1;             // e
-    bool exponent_measured = false;  // from the steps reported at two sizes
-    double compute_s = 0;            // a
-    double communication_s = 0;      // c
+    int reference_world = 1;              // R
+    double steps_reference = 1;           // n(R); 1 when the program reports no steps
+    bool steps_known = false;             // the program reported its steps
+    double exponent = 1;                  // e
+    bool exponent_measured = false;       // from the steps reported at two sizes
+    double compute_s = 0;                 // a
+    double communication_s = 0;           // c
     bool communication_measured = false;  // from two sizes or more
     bool communication_clamped = false;   // the fit gave less than 0: measured as none
 

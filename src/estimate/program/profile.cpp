@@ -20,8 +20,7 @@ std::vector<ProgressPoint> advancing(std::vector<ProgressPoint> points) {
                      [](const ProgressPoint& a, const ProgressPoint& b) { return a.t < b.t; });
     std::vector<ProgressPoint> kept;
     for (const ProgressPoint& p : points) {
-        if (!std::isfinite(p.t) || !std::isfinite(p.fraction) || p.fraction < 0 ||
-            p.fraction > 1) {
+        if (!std::isfinite(p.t) || !std::isfinite(p.fraction) || p.fraction < 0 || p.fraction > 1) {
             continue;
         }
         if (kept.empty() || (p.fraction > kept.back().fraction && p.t > kept.back().t)) {
@@ -216,12 +215,11 @@ util::Result<ProgramProfile> parse_program_profile(const std::string& text,
             return size.error_value();
         }
         const bool repeated =
-            std::any_of(p.sizes.begin(), p.sizes.end(), [&](const SizeMeasurement& s) {
-                return s.world_size == size->world_size;
-            });
+            std::any_of(p.sizes.begin(), p.sizes.end(),
+                        [&](const SizeMeasurement& s) { return s.world_size == size->world_size; });
         if (repeated) {
-            return util::error(fmt::format("{}: sizes[{}]: world_size {} is measured twice",
-                                           source, i, size->world_size));
+            return util::error(fmt::format("{}: sizes[{}]: world_size {} is measured twice", source,
+                                           i, size->world_size));
         }
         p.sizes.push_back(*size);
     }

@@ -11,8 +11,8 @@ namespace kftrain::estimate {
 // One report of how far a program is, at a time since its job started: what a progress line
 // or a trainerStatus post says, as a share of the whole run (docs/progress.md).
 struct ProgressPoint {
-    double t = 0;         // seconds since the job started
-    double fraction = 0;  // of the whole run's training done, 0..1
+    double t = 0;                              // seconds since the job started
+    double fraction = 0;                       // of the whole run's training done, 0..1
     std::optional<long long> steps_per_run;    // steps_per_epoch x epochs, when both are said
     std::optional<long long> steps_per_epoch;  // when said
     std::optional<double> samples_per_sec;     // when said
@@ -42,11 +42,11 @@ struct SizeMeasurement {
 // command locally at one or more sizes. The estimate predicts from it as from a trainer's
 // --benchmark profile, for any program.
 struct ProgramProfile {
-    std::string job;          // the job's name
-    std::string program;      // its command line, for messages
-    std::string kind;         // PyTorchJob or TrainJob
-    std::string fingerprint;  // of what makes it run as it does (program_fingerprint)
-    std::string measured_at;  // RFC 3339 UTC
+    std::string job;           // the job's name
+    std::string program;       // its command line, for messages
+    std::string kind;          // PyTorchJob or TrainJob
+    std::string fingerprint;   // of what makes it run as it does (program_fingerprint)
+    std::string measured_at;   // RFC 3339 UTC
     double seconds_limit = 0;  // --measure-seconds
     int procs_per_replica = 1;
     int host_cpus = 0;                   // this machine's, where it was measured

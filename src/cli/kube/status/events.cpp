@@ -81,7 +81,8 @@ std::string replica_problem(const job::ReplicaStatus& r, const std::vector<KubeE
                    ? ""
                    : fmt::format("{}: Pending: {}", r.name, reason);
     }
-    if (r.state == "Failed" || (r.exit_code && *r.exit_code != 0 && r.state != "Running")) {
+    if (r.state == "Failed" ||
+        (r.exit_code && *r.exit_code != 0 && r.state != "Running" && r.state != "Restarting")) {
         std::string exit = r.exit_code ? fmt::format(", exit code {}", *r.exit_code) : "";
         return with_message(
             fmt::format("{}: Failed ({}{})", r.name, reason.empty() ? "Error" : reason, exit),

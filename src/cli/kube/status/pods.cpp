@@ -184,6 +184,14 @@ job::ReplicaStatus replica_from_pod(const json& pod, const std::string& job) {
     }
     if (const json* container = main_container(member(status, "containerStatuses"), r.container)) {
         read_container(*container, r);
+        // A running pod whose container is not running (waiting in CrashLoopBackOff, or just
+        // ended and about to restart) is restarting, as kubectl's STATUS shows it and as a
+        // local replica between attempts reads; its pod's phase alone would say Running.
+        const json& state = member(*container, "state");
+        if (r.state == "Running" && !member(state, "running").is_object() &&
+            (member(state, "waiting").is_object() || member(state, "terminated").is_object())) {
+            r.state = "Restarting";
+        }
     }
     if (r.state == "Pending") {
         if (r.reason.empty() || r.reason == "PodInitializing") {
@@ -222,7 +230,8 @@ util::Result<std::vector<job::ReplicaStatus>> parse_pods(const std::string& json
 }
 
 bool has_started(const job::ReplicaStatus& replica) {
-    if (replica.state == "Running" || replica.state == "Succeeded" || replica.state == "Failed") {
+    if (replica.state == "Running" || replica.state == "Restarting" ||
+        replica.state == "Succeeded" || replica.state == "Failed") {
         return true;
     }
     return replica.state == "Terminating" || replica.restarts > 0;

@@ -162,7 +162,8 @@ void settle_trainjob_status(job::JobStatus& status) {
     int node_pods = 0;
     bool under_way = false;
     for (const auto& replica : status.replicas) {
-        under_way = under_way || replica.state == "Running" || replica.state == "Succeeded";
+        under_way = under_way || replica.state == "Running" || replica.state == "Restarting" ||
+                    replica.state == "Succeeded";
         if (replica.type != k_node_type) {
             continue;
         }
