@@ -140,7 +140,8 @@ TEST_CASE("a trial that prints no objective is MetricsUnavailable and the search
     REQUIRE(status->trials.size() == 2);
     for (const auto& trial : status->trials) {
         CHECK(trial.state == tune::TrialState::MetricsUnavailable);
-        CHECK(trial.message == "its output had no accuracy=VALUE line");
+        CHECK(trial.message ==
+              "its output had no accuracy=VALUE line and no progress line with accuracy");
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include "manifest/convert.h"
 #include "manifest/overrides.h"
+#include "manifest/trial_parameters.h"
 #include "manifest/validate.h"
 #include "manifest/yaml/input.h"
 #include "manifest/yaml/node_check.h"
@@ -73,7 +74,12 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
                         "job file instead)",
                         overrides.sets.size(), k_max_set_flags));
     }
-    for (const auto& assignment : overrides.sets) {
+    std::vector<std::string> sets = overrides.sets;
+    auto placeholder_values = take_placeholder_sets(sets);  // --set trialParameters.NAME=VALUE
+    if (!placeholder_values) {
+        return placeholder_values.error_value();
+    }
+    for (const auto& assignment : sets) {
         auto applied = apply_set(root, assignment, source);
         if (!applied) {
             return util::Error{applied.error()};
@@ -99,8 +105,13 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
     if (!checked) {
         return util::Error{checked.error()};
     }
-    JobSpec spec = to_job_spec(root);
-    spec.source = std::move(source);
+    JobSpec converted = to_job_spec(root);
+    converted.source = std::move(source);
+    auto filled = apply_placeholder_sets(converted, *placeholder_values);
+    if (!filled) {
+        return filled.error_value();
+    }
+    JobSpec spec = std::move(*filled);
     auto valid = validate_job(spec);
     if (!valid) {
         return util::Error{valid.error()};
