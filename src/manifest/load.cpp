@@ -35,6 +35,26 @@ void record_lines(const YAML::Node& node, const std::string& path, SourceMap& so
     }
 }
 
+// Apply -n, --kind, --queue and --priority-class, each recorded as the key's source.
+void apply_key_flags(YAML::Node& root, const Overrides& overrides, SourceMap& source) {
+    if (overrides.namespace_) {
+        root["namespace"] = *overrides.namespace_;
+        source.from_flags["namespace"] = "--namespace";
+    }
+    if (overrides.kind) {
+        root["kind"] = kind_name(*overrides.kind);
+        source.from_flags["kind"] = "--kind";
+    }
+    if (overrides.queue) {
+        root["queue"] = *overrides.queue;
+        source.from_flags["queue"] = "--queue";
+    }
+    if (overrides.priority_class) {
+        root["priorityClass"] = *overrides.priority_class;
+        source.from_flags["priorityClass"] = "--priority-class";
+    }
+}
+
 }  // namespace
 
 util::Result<std::string> read_file(const std::string& path) {
@@ -85,22 +105,7 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
             return util::Error{applied.error()};
         }
     }
-    if (overrides.namespace_) {
-        root["namespace"] = *overrides.namespace_;
-        source.from_flags["namespace"] = "--namespace";
-    }
-    if (overrides.kind) {
-        root["kind"] = kind_name(*overrides.kind);
-        source.from_flags["kind"] = "--kind";
-    }
-    if (overrides.queue) {
-        root["queue"] = *overrides.queue;
-        source.from_flags["queue"] = "--queue";
-    }
-    if (overrides.priority_class) {
-        root["priorityClass"] = *overrides.priority_class;
-        source.from_flags["priorityClass"] = "--priority-class";
-    }
+    apply_key_flags(root, overrides, source);
     auto checked = check_against_schema(root, source);
     if (!checked) {
         return util::Error{checked.error()};

@@ -120,8 +120,7 @@ YAML::Node trial_template(const manifest::JobSpec& job, const TuneSpec& tune, YA
         const auto* def = manifest::find_field("trainer." + param.name);
         const std::string description =
             param.placeholder
-                ? fmt::format("{} in the job's command, args or env",
-                              manifest::placeholder_text(param.name))
+                ? fmt::format("{}: a value of the job's own command, args or env", param.name)
                 : fmt::format("trainer.{}: {}", param.name, def ? def->doc : "");
         node["trialParameters"].push_back(trial_parameter(param.name, description, param.name));
     }
