@@ -1,8 +1,8 @@
 // examples/python-ddp, a user's own PyTorch DDP script, run as the README says: as a local
 // PyTorchJob and as a local TrainJob, 2 replicas each, with Debian's python3-torch. While it
 // runs, status shows the percentage, ETA and metrics it reports; after it ends, the last.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -144,9 +144,10 @@ TEST_CASE("examples/python-ddp's job files render as both kinds and pass their C
     }
 }
 
-TEST_CASE("examples/python-ddp/tune.yaml searches its ${trialParameters.lr} here and finds a "
-          "better accuracy than its worst trial",
-          "[local][e2e][example][python][search]") {
+TEST_CASE(
+    "examples/python-ddp/tune.yaml searches its ${trialParameters.lr} here and finds a "
+    "better accuracy than its worst trial",
+    "[local][e2e][example][python][search]") {
     if (!python_torch_ready()) {
         return;
     }
@@ -159,7 +160,8 @@ TEST_CASE("examples/python-ddp/tune.yaml searches its ${trialParameters.lr} here
         write_file(dir + "/" + part, *text);
     }
     // The example as it is: 4 trials of one replica, 2 at a time, lr drawn on a log scale.
-    const int code = kftrain_in(dir, {"tune", "-f", "tune.yaml", "--local"}, std::chrono::seconds(240));
+    const int code =
+        kftrain_in(dir, {"tune", "-f", "tune.yaml", "--local"}, std::chrono::seconds(240));
     INFO(kftrain::test::read_bytes(dir + "/kftrain.out")
          << kftrain::test::read_bytes(dir + "/kftrain.err"));
     REQUIRE(code == 0);

@@ -1,11 +1,14 @@
 // A job file with Katib's ${trialParameters.NAME} placeholders: render and submit (both
 // backends) refuse it with exit 2 and nothing submitted, unless --set trialParameters.NAME=VALUE
 // fills each; tune takes it.
+#include <yaml-cpp/yaml.h>
+
 #include <catch2/catch.hpp>
 
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "tune/katib_checks.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
@@ -46,7 +49,8 @@ TEST_CASE("render and submit refuse a job with placeholders: exit 2, nothing sub
 TEST_CASE("render and submit take a placeholder job once --set trialParameters.lr=0.01 fills it",
           "[cli][render][submit][placeholders]") {
     FakeCluster cluster("created");
-    auto rendered = cluster.run({"render", "-f", k_tune_example, "--set", "trialParameters.lr=0.01"});
+    auto rendered =
+        cluster.run({"render", "-f", k_tune_example, "--set", "trialParameters.lr=0.01"});
     INFO(rendered.err);
     REQUIRE(rendered.code == 0);
     CHECK(contains(rendered.out, "- --lr\n"));
@@ -109,4 +113,20 @@ TEST_CASE("tune takes a script's placeholders and refuses an undeclared or unuse
         CHECK(run.out.empty());
         CHECK(run.err == c.err);
     }
+}
+
+TEST_CASE("tune applies a script's Experiment with its placeholder left for Katib",
+          "[cli][tune][search][cluster][placeholders]") {
+    FakeCluster cluster("katib-running");
+    auto run = cluster.run({"tune", "-f", k_tune_example});
+    INFO(run.err);
+    REQUIRE(run.code == 0);
+    CHECK(contains(run.out, "experiment.kubeflow.org/python-ddp-tune created\n"));
+    const auto applied = cluster.applied();
+    REQUIRE(applied.size() == 1);
+    const YAML::Node sent = YAML::Load(applied[0]);
+    CHECK(kftrain::tune::check_experiment(sent));
+    CHECK(sent["spec"]["trialTemplate"]["trialParameters"][1]["reference"].as<std::string>() ==
+          "lr");
+    CHECK(contains(applied[0], "- ${trialParameters.lr}\n"));
 }

@@ -98,8 +98,7 @@ TEST_CASE("a script's trial, once Katib fills lr in, is a valid job of its kind"
         }
         const YAML::Node doc = script_experiment(kind);
         std::string text = manifest::to_json(doc["spec"]["trialTemplate"]["trialSpec"]).dump();
-        for (const auto& [placeholder, value] :
-             std::vector<std::pair<std::string, std::string>>{
+        for (const auto& [placeholder, value] : std::vector<std::pair<std::string, std::string>>{
                  {"${trialParameters.trialName}", "python-ddp-tune-x7k2p9qs"},
                  {"${trialParameters.lr}", "0.0123"}}) {
             for (auto at = text.find(placeholder); at != std::string::npos;

@@ -73,7 +73,8 @@ TEST_CASE("a malformed placeholder is refused naming where it is", "[tune][place
     };
     for (const auto& [value, message] : cases) {
         INFO(value);
-        const auto job = load("name: a\ncommand: [python3, t.py]\nargs: [--lr, \"" + value + "\"]\n");
+        const auto job =
+            load("name: a\ncommand: [python3, t.py]\nargs: [--lr, \"" + value + "\"]\n");
         auto found = manifest::find_placeholders(job);
         REQUIRE_FALSE(found);
         CHECK(found.error() == message);
@@ -156,8 +157,8 @@ TEST_CASE("every placeholder must be declared and every parameter used", "[tune]
 TEST_CASE("a placeholder wins over a trainer key; a trainer key tunes only kftrain-trainer",
           "[tune][placeholders]") {
     // kftrain-trainer with lr from the environment: lr is the placeholder, epochs the key.
-    const auto trainer_job = load(
-        "name: t\nenv:\n  LR: \"${trialParameters.lr}\"\ntrainer:\n  epochs: 2\n");
+    const auto trainer_job =
+        load("name: t\nenv:\n  LR: \"${trialParameters.lr}\"\ntrainer:\n  epochs: 2\n");
     auto spec = tune::build_tune_spec(trainer_job, params({"lr=0.01:0.1", "epochs=1:3"}));
     REQUIRE(spec);
     CHECK(spec->params[0].placeholder);

@@ -24,20 +24,19 @@ util::Status scan_value(const JobSpec& job, const std::string& value, const std:
         const auto close = value.find('}', at);
         const std::string where = job.source.locate(field);
         if (close == std::string::npos) {
-            return error(fmt::format(
-                "{}: \"{}\" is not closed with '}}'; write ${{trialParameters.NAME}}", where,
-                value.substr(at)));
+            return error(
+                fmt::format("{}: \"{}\" is not closed with '}}'; write ${{trialParameters.NAME}}",
+                            where, value.substr(at)));
         }
         const std::string name = value.substr(at + open.size(), close - at - open.size());
         if (name.empty()) {
             return error(
-                fmt::format("{}: \"{}\" names no parameter; write ${{trialParameters.NAME}}",
-                            where, placeholder_text(name)));
+                fmt::format("{}: \"{}\" names no parameter; write ${{trialParameters.NAME}}", where,
+                            placeholder_text(name)));
         }
         if (!std::all_of(name.begin(), name.end(), is_name_char)) {
-            return error(
-                fmt::format("{}: \"{}\": a parameter name is letters, digits, '_' and '-'",
-                            where, placeholder_text(name)));
+            return error(fmt::format("{}: \"{}\": a parameter name is letters, digits, '_' and '-'",
+                                     where, placeholder_text(name)));
         }
         const bool seen = std::any_of(found.begin(), found.end(),
                                       [&](const Placeholder& p) { return p.name == name; });
@@ -49,8 +48,8 @@ util::Status scan_value(const JobSpec& job, const std::string& value, const std:
 }
 
 // Call visit on every value a placeholder may be in: command, args and plain env values.
-void for_each_value(JobSpec& job,
-                    const std::function<void(std::string& value, const std::string& field)>& visit) {
+void for_each_value(
+    JobSpec& job, const std::function<void(std::string& value, const std::string& field)>& visit) {
     for (std::size_t i = 0; i < job.command.size(); ++i) {
         visit(job.command[i], fmt::format("command[{}]", i));
     }
@@ -169,7 +168,8 @@ util::Status require_no_placeholders(const JobSpec& job) {
     std::vector<std::string> where;
     std::vector<std::string> sets;
     for (const auto& p : *used) {
-        where.push_back(fmt::format("{}: {}", job.source.locate(p.field), placeholder_text(p.name)));
+        where.push_back(
+            fmt::format("{}: {}", job.source.locate(p.field), placeholder_text(p.name)));
         sets.push_back(fmt::format("--set trialParameters.{}=VALUE", p.name));
     }
     return error(fmt::format(

@@ -206,8 +206,8 @@ util::Result<Param> parse_placeholder_param(const std::string& name, const std::
     def.name = name;
     if (text.find(':') != std::string::npos) {
         const auto parts = util::split(text, ':');
-        const bool integers = util::parse_number(parts[0], true).has_value() &&
-                              parts.size() > 1 && util::parse_number(parts[1], true).has_value();
+        const bool integers = util::parse_number(parts[0], true).has_value() && parts.size() > 1 &&
+                              util::parse_number(parts[1], true).has_value();
         def.type = integers ? FieldType::Int : FieldType::Float;
         return parse_range(param, def, text, where);
     }

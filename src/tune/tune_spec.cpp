@@ -71,16 +71,15 @@ util::Status check_declared(const manifest::JobSpec& job,
                             const std::vector<manifest::Placeholder>& placeholders,
                             const TuneSpec& spec) {
     for (const auto& p : placeholders) {
-        const bool declared =
-            p.name == k_trial_name_parameter ||
-            std::any_of(spec.params.begin(), spec.params.end(),
-                        [&](const Param& param) { return param.name == p.name; });
+        const bool declared = p.name == k_trial_name_parameter ||
+                              std::any_of(spec.params.begin(), spec.params.end(),
+                                          [&](const Param& param) { return param.name == p.name; });
         if (!declared) {
-            return error(fmt::format("{}: {} is not declared: add --param {}=SPACE (or "
-                                     "tune.params.{}), e.g. {}=0.001:0.1:log",
-                                     job.source.locate(p.field),
-                                     manifest::placeholder_text(p.name), p.name, p.name,
-                                     p.name));
+            return error(
+                fmt::format("{}: {} is not declared: add --param {}=SPACE (or "
+                            "tune.params.{}), e.g. {}=0.001:0.1:log",
+                            job.source.locate(p.field), manifest::placeholder_text(p.name), p.name,
+                            p.name, p.name));
         }
     }
     return util::ok_status();
@@ -181,11 +180,10 @@ util::Result<Objective> parse_objective(const std::string& text, const std::stri
                         manifest::did_you_mean(objective.metric, k_trainer_metrics)));
     }
     // Katib's StdOut collector reads NAME=VALUE with NAME of word characters, '-' and '|'.
-    const bool metric_name = std::all_of(objective.metric.begin(), objective.metric.end(),
-                                         [](char c) {
-                                             return std::isalnum(static_cast<unsigned char>(c)) ||
-                                                    c == '_' || c == '-' || c == '|';
-                                         });
+    const bool metric_name =
+        std::all_of(objective.metric.begin(), objective.metric.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '|';
+        });
     if (!metric_name) {
         return error(fmt::format(
             "{}: \"{}\": a metric's name is letters, digits, '_' and '-', as in the NAME=VALUE "
@@ -194,9 +192,10 @@ util::Result<Objective> parse_objective(const std::string& text, const std::stri
     }
     objective.maximize = objective.metric != "loss";
     if (colon == std::string::npos && !known) {
-        return error(fmt::format("{}: say whether to maximize or minimize {}: {}:maximize or "
-                                 "{}:minimize",
-                                 where, objective.metric, objective.metric, objective.metric));
+        return error(
+            fmt::format("{}: say whether to maximize or minimize {}: {}:maximize or "
+                        "{}:minimize",
+                        where, objective.metric, objective.metric, objective.metric));
     }
     if (colon != std::string::npos) {
         const std::string direction = text.substr(colon + 1);

@@ -5,9 +5,9 @@
 #include "cli/local/process/proc_info.h"
 #include "cli/local/state/job_state.h"
 #include "cli/view/progress.h"
+#include "tune/metric_lines.h"
 #include "util/text.h"
 #include "wire/progress_events.h"
-#include "tune/metric_lines.h"
 
 namespace kftrain::cli::search {
 namespace {
