@@ -94,7 +94,7 @@ TEST_CASE("tune takes a script's placeholders and refuses an undeclared or unuse
         {{"--param", "lr=0.001:0.1:log"},
          "kftrain: error: " + dir +
              "/job.yaml:3: args[3]: ${trialParameters.wd} is not declared: add --param wd=SPACE "
-             "(or tune.params.wd), e.g. wd=0.001:0.1:log\n"},
+             "(or tune.params.wd), SPACE MIN:MAX[:log][:step=S] or a list A,B,C\n"},
         {{"--param", "lr=0.001:0.1:log", "--param", "wd=0:0.1", "--param", "momentum=0.5:0.9"},
          "kftrain: error: --param momentum=0.5:0.9: the job file uses no "
          "${trialParameters.momentum} in command, args or env (it uses ${trialParameters.lr}, "

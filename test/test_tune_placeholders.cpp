@@ -129,7 +129,7 @@ TEST_CASE("every placeholder must be declared and every parameter used", "[tune]
         {"wd undeclared",
          {"lr=0.001:0.1:log", "momentum=0.5:0.9"},
          "job.yaml:3: args[4]: ${trialParameters.wd} is not declared: add --param wd=SPACE (or "
-         "tune.params.wd), e.g. wd=0.001:0.1:log"},
+         "tune.params.wd), SPACE MIN:MAX[:log][:step=S] or a list A,B,C"},
         {"beta unused",
          {"lr=0.001:0.1:log", "momentum=0.5:0.9", "wd=0:0.1", "beta=0.9,0.99"},
          "--param beta=0.9,0.99: the job file uses no ${trialParameters.beta} in command, args "

@@ -75,11 +75,10 @@ util::Status check_declared(const manifest::JobSpec& job,
                               std::any_of(spec.params.begin(), spec.params.end(),
                                           [&](const Param& param) { return param.name == p.name; });
         if (!declared) {
-            return error(
-                fmt::format("{}: {} is not declared: add --param {}=SPACE (or "
-                            "tune.params.{}), e.g. {}=0.001:0.1:log",
-                            job.source.locate(p.field), manifest::placeholder_text(p.name), p.name,
-                            p.name, p.name));
+            return error(fmt::format(
+                "{}: {} is not declared: add --param {}=SPACE (or "
+                "tune.params.{}), SPACE MIN:MAX[:log][:step=S] or a list A,B,C",
+                job.source.locate(p.field), manifest::placeholder_text(p.name), p.name, p.name));
         }
     }
     return util::ok_status();
