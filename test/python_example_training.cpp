@@ -1,17 +1,22 @@
 // examples/python-ddp, a user's own PyTorch DDP script, run as the README says: as a local
 // PyTorchJob and as a local TrainJob, 2 replicas each, with Debian's python3-torch. While it
 // runs, status shows the percentage, ETA and metrics it reports; after it ends, the last.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cli/local/state/state_dir.h"
+#include "cli/search/local_search.h"
 #include "local/local_fixture.h"
 #include "support/crd_schema.h"
+#include "support/files.h"
 #include "util/run.h"
 #include "util/subprocess.h"
 
@@ -42,7 +47,8 @@ bool python_torch_ready() {
 }
 
 // Run kftrain in dir (where the example's command finds ddp.py) and return its exit code.
-int kftrain_in(const std::string& dir, const std::vector<std::string>& args) {
+int kftrain_in(const std::string& dir, const std::vector<std::string>& args,
+               std::chrono::seconds limit = std::chrono::seconds(60)) {
     kftrain::util::SpawnOptions options;
     options.argv = {KFTRAIN_BINARY};
     options.argv.insert(options.argv.end(), args.begin(), args.end());
@@ -52,7 +58,7 @@ int kftrain_in(const std::string& dir, const std::vector<std::string>& args) {
     options.stderr_to = kftrain::util::Redirect::file(dir + "/kftrain.err");
     auto process = kftrain::util::Process::spawn(options);
     REQUIRE(process.ok());
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    const auto deadline = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < deadline) {
         if (auto status = process->try_wait()) {
             return status->as_shell_code();
@@ -175,4 +181,50 @@ TEST_CASE("estimate --measure of examples/python-ddp measures it at 1 and 2 repl
     // The measurement never touched the job's own checkpoints.
     CHECK_FALSE(std::filesystem::exists(dir + "/checkpoints"));
     CHECK(kftrain::cli::local::job_names().empty());
+}
+
+TEST_CASE(
+    "examples/python-ddp/tune.yaml searches its ${trialParameters.lr} here and finds a "
+    "better accuracy than its worst trial",
+    "[local][e2e][example][python][search]") {
+    if (!python_torch_ready()) {
+        return;
+    }
+    LocalJobs jobs;
+    const std::string dir = jobs.dir() + "/python-ddp";
+    REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+    for (const std::string part : {"ddp.py", "tune.yaml"}) {
+        auto text = kftrain::cli::local::read_state_file(k_example_dir + "/" + part);
+        REQUIRE(text.ok());
+        write_file(dir + "/" + part, *text);
+    }
+    // The example as it is: 4 trials of one replica, 2 at a time, lr drawn on a log scale.
+    const int code =
+        kftrain_in(dir, {"tune", "-f", "tune.yaml", "--local"}, std::chrono::seconds(240));
+    INFO(kftrain::test::read_bytes(dir + "/kftrain.out")
+         << kftrain::test::read_bytes(dir + "/kftrain.err"));
+    REQUIRE(code == 0);
+
+    std::ostringstream notes;
+    kftrain::cli::search::LocalSearch searches(notes, KFTRAIN_BINARY);
+    auto status = searches.status("python-ddp-tune");
+    REQUIRE(status.ok());
+    CHECK(status->phase == "Succeeded");
+    REQUIRE(status->trials.size() == 4);
+    std::optional<double> best;
+    std::optional<double> worst;
+    for (const auto& trial : status->trials) {
+        INFO(trial.name << " " << trial.message);
+        REQUIRE(trial.state == kftrain::tune::TrialState::Succeeded);
+        REQUIRE(trial.objective.has_value());
+        REQUIRE(trial.params.size() == 1);
+        CHECK(trial.params[0].first == "lr");
+        // The trial ran with its own lr: ddp.py's start line reports the --lr it was given.
+        const auto logs = jobs.log_lines(trial.name);
+        CHECK(contains_line(logs, "\"lr\": " + trial.params[0].second));
+        CHECK(contains_line(logs, " accuracy="));
+        best = std::max(best.value_or(*trial.objective), *trial.objective);
+        worst = std::min(worst.value_or(*trial.objective), *trial.objective);
+    }
+    CHECK(*best > *worst);
 }

@@ -140,7 +140,8 @@ TEST_CASE("a trial that prints no objective is MetricsUnavailable and the search
     REQUIRE(status->trials.size() == 2);
     for (const auto& trial : status->trials) {
         CHECK(trial.state == tune::TrialState::MetricsUnavailable);
-        CHECK(trial.message == "its output had no accuracy=VALUE line");
+        CHECK(trial.message ==
+              "its output had no accuracy=VALUE line and no progress line with accuracy");
     }
 }
 
@@ -358,4 +359,50 @@ TEST_CASE("a local search refuses more trials than its cap before anything runs"
           "10000 trials; run a larger one on a cluster (Katib)\n");
     CHECK_FALSE(std::filesystem::exists(search::search_path("huge")));
     CHECK(local::job_names().empty());
+}
+
+TEST_CASE("a trial of a program of its own runs with its value and reports through progress lines",
+          "[search][local][placeholders]") {
+    LocalJobs jobs;
+    std::ostringstream notes;
+    auto searches = make_searches(notes);
+    // The program echoes the lr it is given as the accuracy of an epoch's end; a line within
+    // an epoch (a window of batches) reports more, and is not an epoch's result.
+    auto job = manifest::load_job_text(
+        R"yaml(name: echoes
+replicas: 1
+restartPolicy: Never
+runPolicy:
+  backoffLimit: 0
+command:
+  - sh
+  - -c
+  - 'echo "{\"event\": \"progress\", \"accuracy\": 2}"; echo "{\"event\": \"epoch\", \"accuracy\": $0}"; echo "{\"event\": \"finish\", \"loss\": 0.5, \"metrics\": {\"f1\": 0.25}}"'
+  - "${trialParameters.lr}"
+)yaml",
+        "job.yaml", {});
+    REQUIRE(job.ok());
+    search::SearchRequest request;
+    request.job = *job;
+    request.spec.name = "echoes";
+    auto lr = tune::parse_placeholder_param("lr", "0.001:0.1:log", "--param lr");
+    REQUIRE(lr.ok());
+    request.spec.params = {*lr};
+    request.spec.max_trials = 2;
+    request.spec.parallel = 2;
+    request.spec.max_failed_trials = 0;
+    request.job_template = manifest::default_template(job->kind);
+    auto run = run_search(*searches, request);
+    INFO(run.out << run.err);
+    CHECK(run.code == k_exit_ok);
+    auto status = searches->status("echoes");
+    REQUIRE(status.ok());
+    REQUIRE(status->trials.size() == 2);
+    for (const auto& trial : status->trials) {
+        INFO(trial.name << " " << trial.message);
+        REQUIRE(trial.state == tune::TrialState::Succeeded);
+        CHECK(trial.objective == std::stod(trial.params.at(0).second));
+        CHECK(trial.metrics.at("loss") == 0.5);
+        CHECK(trial.metrics.at("f1") == 0.25);
+    }
 }

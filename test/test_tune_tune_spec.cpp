@@ -94,10 +94,11 @@ TEST_CASE("bad tune input names the flag or key and the value", "[tune]") {
         {"an unknown algorithm", "name: a\n", with([](auto& f) { f.algorithm = "randm"; }),
          "--algorithm: must be one of random, grid, bayesianoptimization, tpe (got \"randm\") "
          "(did you mean random?)"},
-        {"a job with its own command", "name: a\ncommand: [python3, train.py]\n",
-         with([](auto&) {}),
-         "job.yaml:2: command: tune passes the tried values to kftrain-trainer as its flags, so "
-         "a job with its own command or args cannot be tuned; use the trainer section instead"},
+        {"a job with its own command, given a trainer key",
+         "name: a\ncommand: [python3, train.py]\n", with([](auto&) {}),
+         "--param lr=0.001:0.1: the job file uses no ${trialParameters.lr} in command, args or "
+         "env (it uses none); a job with its own command is tuned through the placeholders it "
+         "uses"},
     };
     for (const auto& c : cases) {
         INFO(c.name);

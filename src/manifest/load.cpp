@@ -4,6 +4,7 @@
 
 #include "manifest/convert.h"
 #include "manifest/overrides.h"
+#include "manifest/trial_parameters.h"
 #include "manifest/validate.h"
 #include "manifest/yaml/input.h"
 #include "manifest/yaml/node_check.h"
@@ -31,6 +32,26 @@ void record_lines(const YAML::Node& node, const std::string& path, SourceMap& so
         for (size_t i = 0; i < node.size(); ++i) {
             record_lines(node[i], fmt::format("{}[{}]", path, i), source);
         }
+    }
+}
+
+// Apply -n, --kind, --queue and --priority-class, each recorded as the key's source.
+void apply_key_flags(YAML::Node& root, const Overrides& overrides, SourceMap& source) {
+    if (overrides.namespace_) {
+        root["namespace"] = *overrides.namespace_;
+        source.from_flags["namespace"] = "--namespace";
+    }
+    if (overrides.kind) {
+        root["kind"] = kind_name(*overrides.kind);
+        source.from_flags["kind"] = "--kind";
+    }
+    if (overrides.queue) {
+        root["queue"] = *overrides.queue;
+        source.from_flags["queue"] = "--queue";
+    }
+    if (overrides.priority_class) {
+        root["priorityClass"] = *overrides.priority_class;
+        source.from_flags["priorityClass"] = "--priority-class";
     }
 }
 
@@ -73,34 +94,29 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
                         "job file instead)",
                         overrides.sets.size(), k_max_set_flags));
     }
-    for (const auto& assignment : overrides.sets) {
+    std::vector<std::string> sets = overrides.sets;
+    auto placeholder_values = take_placeholder_sets(sets);  // --set trialParameters.NAME=VALUE
+    if (!placeholder_values) {
+        return placeholder_values.error_value();
+    }
+    for (const auto& assignment : sets) {
         auto applied = apply_set(root, assignment, source);
         if (!applied) {
             return util::Error{applied.error()};
         }
     }
-    if (overrides.namespace_) {
-        root["namespace"] = *overrides.namespace_;
-        source.from_flags["namespace"] = "--namespace";
-    }
-    if (overrides.kind) {
-        root["kind"] = kind_name(*overrides.kind);
-        source.from_flags["kind"] = "--kind";
-    }
-    if (overrides.queue) {
-        root["queue"] = *overrides.queue;
-        source.from_flags["queue"] = "--queue";
-    }
-    if (overrides.priority_class) {
-        root["priorityClass"] = *overrides.priority_class;
-        source.from_flags["priorityClass"] = "--priority-class";
-    }
+    apply_key_flags(root, overrides, source);
     auto checked = check_against_schema(root, source);
     if (!checked) {
         return util::Error{checked.error()};
     }
-    JobSpec spec = to_job_spec(root);
-    spec.source = std::move(source);
+    JobSpec converted = to_job_spec(root);
+    converted.source = std::move(source);
+    auto filled = apply_placeholder_sets(converted, *placeholder_values);
+    if (!filled) {
+        return filled.error_value();
+    }
+    JobSpec spec = std::move(*filled);
     auto valid = validate_job(spec);
     if (!valid) {
         return util::Error{valid.error()};

@@ -172,9 +172,11 @@ FieldDef tune_section() {
         {
             field("name", T::String, "", "the search's name (default: the job's)"),
             field("params", T::StringMap, "{}",
-                  "trainer key: MIN:MAX[:log][:step=S] or a list A,B,C, e.g. lr: 0.001:0.1:log"),
+                  "trainer key, or NAME of a ${trialParameters.NAME} in command, args or env: "
+                  "MIN:MAX[:log][:step=S] or a list A,B,C, e.g. lr: 0.001:0.1:log"),
             field("objective", T::String, "accuracy:maximize",
-                  "accuracy or loss of the held-out evaluation, then :maximize or :minimize"),
+                  "accuracy or loss of the held-out evaluation (your own program: any metric "
+                  "it prints), then :maximize or :minimize"),
             field("goal", T::Float, "", "stop when a trial reaches this objective value"),
             ranged("maxTrials", T::Int, 1, k_int32_max, "12",
                    "trials to run at most (grid: at most its points, unless given)"),

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 #include "manifest/job_kind.h"
 #include "manifest/schema.h"
+#include "manifest/trial_parameters.h"
 #include "manifest/yaml/emit.h"
 #include "tune/metric_lines.h"
 
@@ -83,14 +87,16 @@ YAML::Node trial_parameter(const std::string& name, const std::string& descripti
     return node;
 }
 
-YAML::Node objective_node(const Objective& objective) {
+YAML::Node objective_node(const Objective& objective, bool own_program) {
     YAML::Node node;
     node["type"] = string_node(objective.maximize ? "maximize" : "minimize");
     if (objective.goal) {
         node["goal"] = YAML::Node(fmt::format("{}", *objective.goal));  // as typed: 0.99
     }
     node["objectiveMetricName"] = string_node(objective.metric);
-    for (const auto& metric : k_trainer_metrics) {
+    // A program of its own prints what it prints: asking for kftrain-trainer's metrics would
+    // only record them unavailable. Katib needs the objective alone.
+    for (const auto& metric : own_program ? std::vector<std::string>{} : k_trainer_metrics) {
         if (metric != objective.metric) {
             node["additionalMetricNames"].push_back(string_node(metric));
         }
@@ -112,9 +118,11 @@ YAML::Node trial_template(const manifest::JobSpec& job, const TuneSpec& tune, YA
         "${trialSpec.Name}"));
     for (const auto& param : tune.params) {
         const auto* def = manifest::find_field("trainer." + param.name);
-        node["trialParameters"].push_back(trial_parameter(
-            param.name, fmt::format("trainer.{}: {}", param.name, def ? def->doc : ""),
-            param.name));
+        const std::string description =
+            param.placeholder
+                ? fmt::format("{}: a value of the job's own command, args or env", param.name)
+                : fmt::format("trainer.{}: {}", param.name, def ? def->doc : "");
+        node["trialParameters"].push_back(trial_parameter(param.name, description, param.name));
     }
     spec["metadata"].remove("name");
     spec["metadata"].remove("namespace");
@@ -129,8 +137,23 @@ manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
                                  const std::string& name, const std::string& run) {
     manifest::JobSpec trial = job;
     trial.name = name;
+    // build_tune_spec has refused a malformed placeholder; none is filled then.
+    const auto used = manifest::find_placeholders(job);
+    const std::string unique = name + (run.empty() ? "" : "-" + run);
+    std::map<std::string, std::string> fill = {{k_trial_name_parameter, unique}};
     for (const auto& [key, value] : values) {
-        set_trainer(trial, key, value);
+        const bool placeholder =
+            used && std::any_of(used->begin(), used->end(),
+                                [&](const manifest::Placeholder& p) { return p.name == key; });
+        if (placeholder) {
+            fill[key] = value;  // placeholders win over trainer keys
+        } else {
+            set_trainer(trial, key, value);
+        }
+    }
+    trial = manifest::fill_placeholders(trial, fill);
+    if (runs_own_program(job)) {
+        return trial;  // its own program: kftrain-trainer's settings do not apply
     }
     set_trainer(trial, "metricLines", "true");
     std::string checkpoints = job.trainer_value("checkpointDir", "");
@@ -138,8 +161,7 @@ manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
         while (checkpoints.size() > 1 && checkpoints.back() == '/') {
             checkpoints.pop_back();
         }
-        set_trainer(trial, "checkpointDir",
-                    checkpoints + "/" + name + (run.empty() ? "" : "-" + run));
+        set_trainer(trial, "checkpointDir", checkpoints + "/" + unique);
     }
     return trial;
 }
@@ -164,7 +186,7 @@ util::Result<YAML::Node> render_experiment(const manifest::JobSpec& job, const T
         experiment["metadata"]["labels"][key] = string_node(value);
     }
     YAML::Node spec;
-    spec["objective"] = objective_node(tune.objective);
+    spec["objective"] = objective_node(tune.objective, runs_own_program(job));
     spec["algorithm"]["algorithmName"] = string_node(tune.algorithm);
     spec["parallelTrialCount"] = tune.parallel;
     spec["maxTrialCount"] = tune.max_trials;

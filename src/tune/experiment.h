@@ -9,16 +9,15 @@
 
 namespace kftrain::tune {
 
-// The trial parameter that carries each trial's own name (Katib's ${trialSpec.Name}): it names
-// the trial's job in its labels and gives every trial its own checkpoint directory.
-inline constexpr const char* k_trial_name_parameter = "trialName";
-
-// Return a copy of the job with each tuned trainer key set to a value, metric lines on, and a
-// checkpoint directory of its own (<checkpointDir>/<name>, or <checkpointDir>/<name>-<run>
-// when run is given: the local search's trial names repeat from one run to the next, and a
-// trial must never resume an earlier run's checkpoint); name is the trial's job name. The
-// local search runs trials from it; the Experiment renders its trialSpec from it with
-// placeholders for the values. A job with its own command ignores the trainer's settings.
+// Return a copy of the job with each tuned value in place: a ${trialParameters.NAME} the job
+// file uses is filled (in command, args and env; ${trialParameters.trialName} with the
+// trial's name, or <name>-<run> when run is given), any other name is a trainer key set to
+// it, with metric lines on and a checkpoint directory of its own (<checkpointDir>/<name>, or
+// <checkpointDir>/<name>-<run>: the local search's trial names repeat from one run to the
+// next, and a trial must never resume an earlier run's checkpoint); name is the trial's job
+// name. The local search runs trials from it; the Experiment renders its trialSpec from it
+// with placeholders for the values. A job with its own command or args gets no trainer
+// settings.
 manifest::JobSpec trial_job_spec(const manifest::JobSpec& job,
                                  const std::vector<std::pair<std::string, std::string>>& values,
                                  const std::string& name, const std::string& run = "");

@@ -39,4 +39,14 @@ std::map<std::string, double> reduce_metrics(const std::vector<MetricValue>& val
     return reduced;
 }
 
+std::map<std::string, double> reduce_trial_metrics(const std::vector<MetricValue>& lines,
+                                                   const std::vector<MetricValue>& progress,
+                                                   bool maximize) {
+    std::map<std::string, double> reduced = reduce_metrics(lines, maximize);
+    for (const auto& [name, value] : reduce_metrics(progress, maximize)) {
+        reduced.emplace(name, value);  // only where no NAME=VALUE line reported it
+    }
+    return reduced;
+}
+
 }  // namespace kftrain::tune

@@ -27,4 +27,12 @@ std::vector<MetricValue> parse_metric_line(const std::string& line);
 // and the additional ones alike). Metrics that never printed a number are absent.
 std::map<std::string, double> reduce_metrics(const std::vector<MetricValue>& values, bool maximize);
 
+// Reduce a trial's metrics from its two sources as reduce_metrics does: Katib's NAME=VALUE
+// lines and the metrics of its progress lines (docs/progress.md). A metric that any NAME=VALUE
+// line reports is taken from those lines alone (what Katib's collector reads on a cluster);
+// the progress lines give the others.
+std::map<std::string, double> reduce_trial_metrics(const std::vector<MetricValue>& lines,
+                                                   const std::vector<MetricValue>& progress,
+                                                   bool maximize);
+
 }  // namespace kftrain::tune

@@ -60,6 +60,11 @@ util::Result<double> check_number(const std::string& text, const FieldDef& def,
     return *value;
 }
 
+// Name what a parameter sets in messages: trainer.lr, or ${trialParameters.lr}.
+std::string subject(const Param& param) {
+    return param.placeholder ? "${trialParameters." + param.name + "}" : "trainer." + param.name;
+}
+
 util::Result<Param> parse_range(Param param, const FieldDef& def, const std::string& space,
                                 const std::string& where) {
     if (def.type != FieldType::Int && def.type != FieldType::Float) {
@@ -89,8 +94,11 @@ util::Result<Param> parse_range(Param param, const FieldDef& def, const std::str
             if (param.type != ParamType::Double) {
                 return error(
                     fmt::format("{}: log: only a range of numbers with fractions can be "
-                                "searched on a log scale; trainer.{} is an integer",
-                                where, def.name));
+                                "searched on a log scale; {} is an integer{}",
+                                where, subject(param),
+                                param.placeholder ? " (write min or max with a decimal point, "
+                                                    "e.g. 1.0, for a double)"
+                                                  : ""));
             }
             if (*low <= 0) {
                 return error(
@@ -184,16 +192,50 @@ util::Result<Param> parse_param(const std::string& name, const std::string& spac
     return parse_list(param, *def, text, where);
 }
 
-util::Result<Param> parse_param_flag(const std::string& text) {
+util::Result<Param> parse_placeholder_param(const std::string& name, const std::string& space,
+                                            const std::string& where) {
+    Param param;
+    param.name = name;
+    param.placeholder = true;
+    const std::string text = util::trim(space);
+    if (text.empty()) {
+        return error(
+            fmt::format("{}: no values; give MIN:MAX[:log][:step=S] or a list A,B,C", where));
+    }
+    FieldDef def;  // no schema: the space's own numbers say the type
+    def.name = name;
+    if (text.find(':') != std::string::npos) {
+        const auto parts = util::split(text, ':');
+        const bool integers = util::parse_number(parts[0], true).has_value() && parts.size() > 1 &&
+                              util::parse_number(parts[1], true).has_value();
+        def.type = integers ? FieldType::Int : FieldType::Float;
+        return parse_range(param, def, text, where);
+    }
+    const auto values = util::split(text, ',');
+    const bool numbers = std::all_of(values.begin(), values.end(), [](const std::string& v) {
+        return util::parse_number(v, false).has_value();
+    });
+    def.type = numbers ? FieldType::Float : FieldType::String;
+    return parse_list(param, def, text, where);
+}
+
+util::Result<std::pair<std::string, std::string>> split_param_flag(const std::string& text) {
     const auto eq = text.find('=');
-    const std::string where = fmt::format("--param {}", text);
     if (eq == std::string::npos) {
         return error(
-            fmt::format("{}: expected NAME=SPACE, e.g. lr=0.001:0.1:log or "
+            fmt::format("--param {}: expected NAME=SPACE, e.g. lr=0.001:0.1:log or "
                         "batchSize=32,64,128",
-                        where));
+                        text));
     }
-    return parse_param(util::trim(text.substr(0, eq)), text.substr(eq + 1), where);
+    return std::make_pair(util::trim(text.substr(0, eq)), text.substr(eq + 1));
+}
+
+util::Result<Param> parse_param_flag(const std::string& text) {
+    auto split = split_param_flag(text);
+    if (!split) {
+        return split.error_value();
+    }
+    return parse_param(split->first, split->second, "--param " + text);
 }
 
 std::string format_space(const Param& param) {

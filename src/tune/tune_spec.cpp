@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "manifest/suggest.h"
+#include "manifest/trial_parameters.h"
 #include "tune/suggest.h"
 
 namespace kftrain::tune {
@@ -29,21 +31,86 @@ void put_param(TuneSpec& spec, Param param, std::string where) {
     spec.where.push_back(std::move(where));
 }
 
+bool uses(const std::vector<manifest::Placeholder>& placeholders, const std::string& name) {
+    return std::any_of(placeholders.begin(), placeholders.end(),
+                       [&](const manifest::Placeholder& p) { return p.name == name; });
+}
+
+// Parse one parameter: a placeholder the job file uses, else a trainer key where the job runs
+// kftrain-trainer.
+util::Result<Param> resolve_param(const manifest::JobSpec& job,
+                                  const std::vector<manifest::Placeholder>& placeholders,
+                                  const std::string& name, const std::string& space,
+                                  const std::string& where) {
+    if (name == k_trial_name_parameter) {
+        return error(fmt::format(
+            "{}: {} is the trial's own name (Katib's ${{trialSpec.Name}}), which kftrain fills "
+            "in; choose another name",
+            where, name));
+    }
+    if (uses(placeholders, name)) {
+        return parse_placeholder_param(name, space, where);
+    }
+    if (runs_own_program(job)) {
+        std::vector<std::string> used;
+        for (const auto& p : placeholders) {
+            used.push_back(manifest::placeholder_text(p.name));
+        }
+        return error(fmt::format(
+            "{}: the job file uses no {} in command, args or env (it uses {}); a job with its "
+            "own command is tuned through the placeholders it uses",
+            where, manifest::placeholder_text(name),
+            used.empty() ? std::string("none") : fmt::format("{}", fmt::join(used, ", "))));
+    }
+    return parse_param(name, space, where);
+}
+
+// Refuse a placeholder no parameter declares: Katib's webhook would refuse the Experiment, and
+// a local trial would run with the placeholder's text as its value.
+util::Status check_declared(const manifest::JobSpec& job,
+                            const std::vector<manifest::Placeholder>& placeholders,
+                            const TuneSpec& spec) {
+    for (const auto& p : placeholders) {
+        const bool declared = p.name == k_trial_name_parameter ||
+                              std::any_of(spec.params.begin(), spec.params.end(),
+                                          [&](const Param& param) { return param.name == p.name; });
+        if (!declared) {
+            return error(fmt::format(
+                "{}: {} is not declared: add --param {}=SPACE (or "
+                "tune.params.{}), SPACE MIN:MAX[:log][:step=S] or a list A,B,C",
+                job.source.locate(p.field), manifest::placeholder_text(p.name), p.name, p.name));
+        }
+    }
+    return util::ok_status();
+}
+
 util::Status read_params(const manifest::JobSpec& job, const TuneFlags& flags, TuneSpec& spec) {
+    auto placeholders = manifest::find_placeholders(job);
+    if (!placeholders) {
+        return placeholders.error_value();
+    }
     for (const auto& [name, space] : job.tune.params) {
         const std::string where = job.source.locate("tune.params." + name);
-        auto param = parse_param(name, space, where);
+        auto param = resolve_param(job, *placeholders, name, space, where);
         if (!param) {
             return param.error_value();
         }
         put_param(spec, std::move(*param), where);
     }
     for (const auto& text : flags.params) {
-        auto param = parse_param_flag(text);
+        auto split = split_param_flag(text);
+        if (!split) {
+            return split.error_value();
+        }
+        const std::string where = "--param " + text;
+        auto param = resolve_param(job, *placeholders, split->first, split->second, where);
         if (!param) {
             return param.error_value();
         }
-        put_param(spec, std::move(*param), "--param " + text);
+        put_param(spec, std::move(*param), where);
+    }
+    if (auto declared = check_declared(job, *placeholders, spec); !declared) {
+        return declared;
     }
     if (spec.params.empty()) {
         return error(
@@ -90,7 +157,12 @@ bool runs_locally(const std::string& algorithm) {
     return algorithm == "random" || algorithm == "grid";
 }
 
-util::Result<Objective> parse_objective(const std::string& text, const std::string& where) {
+bool runs_own_program(const manifest::JobSpec& job) {
+    return !job.command.empty() || job.args.has_value();
+}
+
+util::Result<Objective> parse_objective(const std::string& text, const std::string& where,
+                                        bool own_program) {
     Objective objective;
     const auto colon = text.find(':');
     objective.metric = text.substr(0, colon);
@@ -98,14 +170,32 @@ util::Result<Objective> parse_objective(const std::string& text, const std::stri
         return error(
             fmt::format("{}: no metric name in \"{}\"; e.g. accuracy:maximize", where, text));
     }
-    if (!is_one_of(objective.metric, k_trainer_metrics)) {
+    const bool known = is_one_of(objective.metric, k_trainer_metrics);
+    if (!own_program && !known) {
         return error(
             fmt::format("{}: kftrain-trainer reports {} from its held-out evaluation "
                         "(got \"{}\"){}",
                         where, fmt::join(k_trainer_metrics, " and "), objective.metric,
                         manifest::did_you_mean(objective.metric, k_trainer_metrics)));
     }
+    // Katib's StdOut collector reads NAME=VALUE with NAME of word characters, '-' and '|'.
+    const bool metric_name =
+        std::all_of(objective.metric.begin(), objective.metric.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '|';
+        });
+    if (!metric_name) {
+        return error(fmt::format(
+            "{}: \"{}\": a metric's name is letters, digits, '_' and '-', as in the NAME=VALUE "
+            "lines Katib's collector reads",
+            where, objective.metric));
+    }
     objective.maximize = objective.metric != "loss";
+    if (colon == std::string::npos && !known) {
+        return error(
+            fmt::format("{}: say whether to maximize or minimize {}: {}:maximize or "
+                        "{}:minimize",
+                        where, objective.metric, objective.metric, objective.metric));
+    }
     if (colon != std::string::npos) {
         const std::string direction = text.substr(colon + 1);
         if (direction != "maximize" && direction != "minimize") {
@@ -118,12 +208,6 @@ util::Result<Objective> parse_objective(const std::string& text, const std::stri
 }
 
 util::Result<TuneSpec> build_tune_spec(const manifest::JobSpec& job, const TuneFlags& flags) {
-    if (!job.command.empty() || job.args) {
-        return error(fmt::format(
-            "{}: tune passes the tried values to kftrain-trainer as its flags, so a job with its "
-            "own command or args cannot be tuned; use the trainer section instead",
-            job.source.locate(job.command.empty() ? "args" : "command")));
-    }
     if (flags.name && flags.name->empty()) {
         return error("--name: must be a search name, a DNS-1035 label (got \"\")");
     }
@@ -141,7 +225,8 @@ util::Result<TuneSpec> build_tune_spec(const manifest::JobSpec& job, const TuneF
     if (objective_flag || !job.tune.objective.empty()) {
         auto objective =
             parse_objective(objective_flag ? *flags.objective : job.tune.objective,
-                            objective_flag ? "--objective" : job.source.locate("tune.objective"));
+                            objective_flag ? "--objective" : job.source.locate("tune.objective"),
+                            runs_own_program(job));
         if (!objective) {
             return objective.error_value();
         }

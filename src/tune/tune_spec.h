@@ -25,6 +25,11 @@ struct Objective {
     std::optional<double> goal;  // the search succeeds when a trial reaches it
 };
 
+// The trial parameter that carries each trial's own name (Katib's ${trialSpec.Name}): it names
+// the trial's job in its labels and gives every trial its own checkpoint directory; a job file
+// may use ${trialParameters.trialName} too, undeclared.
+inline constexpr const char* k_trial_name_parameter = "trialName";
+
 // The metric names kftrain-trainer prints with metricLines: the held-out evaluation's.
 inline const std::vector<std::string> k_trainer_metrics = {"accuracy", "loss"};
 
@@ -56,12 +61,23 @@ struct TuneFlags {
     std::optional<std::string> algorithm;
 };
 
+// Return whether the job runs a program of its own (it sets command or args): its tuned values
+// are the ${trialParameters.NAME} placeholders it uses, and it prints its own metrics. Without
+// either it runs kftrain-trainer, whose settings are tuned.
+bool runs_own_program(const manifest::JobSpec& job);
+
 // Parse "--objective" text: metric[:maximize|minimize]; accuracy is maximized and loss
-// minimized when no direction is given. where names the flag or key in messages.
-util::Result<Objective> parse_objective(const std::string& text, const std::string& where);
+// minimized when no direction is given. kftrain-trainer reports accuracy and loss; a program of
+// its own (own_program) any metric its NAME=VALUE lines or progress lines print, a name other
+// than accuracy or loss with its direction. where names the flag or key in messages.
+util::Result<Objective> parse_objective(const std::string& text, const std::string& where,
+                                        bool own_program = false);
 
 // Build the search from the job file's tune section and the flags. Errors name the flag or
-// the job file's key and the value; parameters must exist (at least one).
+// the job file's key and the value; parameters must exist (at least one). A parameter whose
+// name the job file uses as ${trialParameters.NAME} (in command, args or env) fills that
+// placeholder; any other is a trainer key, which only a kftrain-trainer job (no command or
+// args of its own) has. Every placeholder must be declared, as Katib's webhook requires.
 util::Result<TuneSpec> build_tune_spec(const manifest::JobSpec& job, const TuneFlags& flags);
 
 }  // namespace kftrain::tune

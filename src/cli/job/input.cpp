@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "manifest/load.h"
 #include "manifest/render/render.h"
+#include "manifest/trial_parameters.h"
 #include "manifest/yaml/emit.h"
 #include "manifest/yaml/input.h"
 #include "util/bounded_read.h"
@@ -35,7 +36,9 @@ void add_job_file_flags(CLI::App& sub, JobInput& input) {
         ->required();
     sub.add_option("--set", input.sets,
                    "Override a job-file key, typed as the key: --set replicas=8 "
-                   "--set trainer.epochs=5 (repeatable; overrides the job file)");
+                   "--set trainer.epochs=5 (repeatable; overrides the job file); "
+                   "--set trialParameters.NAME=VALUE fills the job file's "
+                   "${trialParameters.NAME} for render and submit");
 }
 
 void add_job_input_flags(CLI::App& sub, JobInput& input) {
@@ -185,6 +188,10 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const GlobalOpt
     auto spec = load_job(input, global);
     if (!spec) {
         return util::Error{spec.error()};
+    }
+    // render and submit (both backends) pass here; tune fills placeholders per trial instead.
+    if (auto filled = manifest::require_no_placeholders(*spec); !filled) {
+        return util::error(filled.error(), k_exit_bad_input);
     }
     auto tmpl = job_template(input, spec->kind);
     if (!tmpl) {

@@ -4,7 +4,10 @@
 
 #include "cli/local/process/proc_info.h"
 #include "cli/local/state/job_state.h"
+#include "cli/view/progress.h"
 #include "tune/metric_lines.h"
+#include "util/text.h"
+#include "wire/progress_events.h"
 
 namespace kftrain::cli::search {
 namespace {
@@ -27,18 +30,42 @@ std::string lead_replica(const std::string& job) {
     return "master-0";
 }
 
-// Read a trial's metrics from its lead replica's output, reduced as Katib reduces them.
+// Add the metrics of a progress line at an epoch's end or the end (docs/progress.md): its
+// loss, accuracy and numeric metrics. Lines within an epoch report a window of batches.
+void add_progress_metrics(const std::string& text, std::vector<kftrain::tune::MetricValue>& out) {
+    auto progress = view::parse_progress_line(text);
+    if (!progress ||
+        (progress->event != wire::event::k_epoch && progress->event != wire::event::k_finish)) {
+        return;
+    }
+    if (progress->loss) {
+        out.push_back({wire::field::k_loss, *progress->loss});
+    }
+    if (progress->accuracy) {
+        out.push_back({wire::field::k_accuracy, *progress->accuracy});
+    }
+    for (const auto& [name, value] : progress->metrics) {
+        if (auto number = util::parse_number(value, false)) {
+            out.push_back({name, *number});
+        }
+    }
+}
+
+// Read a trial's metrics from its lead replica's output (NAME=VALUE lines, else progress
+// lines), reduced as Katib reduces them.
 void read_metrics(local::LocalBackend& jobs, TrialRecord& trial, const SearchStatus& s) {
     job::LogOptions options;
     options.replica = lead_replica(trial.name);
     std::vector<kftrain::tune::MetricValue> values;
+    std::vector<kftrain::tune::MetricValue> progress;
     jobs.logs(trial.name, options, [&](const job::LogLine& line) {
         if (!line.notice) {
             auto found = kftrain::tune::parse_metric_line(line.text);
             values.insert(values.end(), found.begin(), found.end());
+            add_progress_metrics(line.text, progress);
         }
     });
-    trial.metrics = kftrain::tune::reduce_metrics(values, s.maximize);
+    trial.metrics = kftrain::tune::reduce_trial_metrics(values, progress, s.maximize);
     auto it = trial.metrics.find(s.objective_metric);
     if (it != trial.metrics.end()) {
         trial.objective = it->second;
@@ -61,7 +88,8 @@ void finish_trial(local::LocalBackend& jobs, TrialRecord& trial, const SearchSta
         trial.state = TrialState::Succeeded;
     } else {
         trial.state = TrialState::MetricsUnavailable;
-        trial.message = fmt::format("its output had no {}=VALUE line", s.objective_metric);
+        trial.message = fmt::format("its output had no {}=VALUE line and no progress line with {}",
+                                    s.objective_metric, s.objective_metric);
     }
 }
 

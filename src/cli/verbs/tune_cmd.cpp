@@ -27,6 +27,8 @@ constexpr const char* k_tune_examples =
     "  # Search on the cluster: 12 trials, 3 at a time, until accuracy reaches 0.99\n"
     "  kftrain tune -f examples/mnist-ddp.yaml --param lr=0.001:0.1:log --param "
     "batchSize=32,64,128 --objective accuracy:maximize --goal 0.99 --max-trials 12 --parallel 3\n"
+    "  # Your own script: search the ${trialParameters.lr} its args use, here\n"
+    "  kftrain tune -f examples/python-ddp/tune.yaml --local\n"
     "  # The same search here, trials as local jobs (random or grid)\n"
     "  kftrain tune -f examples/mnist-tune-local.yaml --local\n"
     "  # Trials, their values and objective, the best marked\n"
@@ -37,12 +39,14 @@ constexpr const char* k_tune_examples =
 
 void add_tune_flags(CLI::App& sub, kftrain::tune::TuneFlags& flags) {
     sub.add_option("--param", flags.params,
-                   "A trainer setting to search and its space: NAME=MIN:MAX[:log][:step=S] or "
-                   "NAME=A,B,C (overrides tune.params.NAME); repeat for more")
+                   "A value to search and its space: NAME=MIN:MAX[:log][:step=S] or "
+                   "NAME=A,B,C, NAME a ${trialParameters.NAME} of the job's command, args or env, "
+                   "or a trainer setting (overrides tune.params.NAME); repeat for more")
         ->allow_extra_args(false);
     sub.add_option("--objective", flags.objective,
-                   "metric[:maximize|minimize] of the held-out evaluation: accuracy (maximized) "
-                   "or loss (minimized) (overrides tune.objective)");
+                   "metric[:maximize|minimize]: kftrain-trainer's held-out accuracy (maximized) "
+                   "or loss (minimized), or any metric a program of your own prints "
+                   "(overrides tune.objective)");
     sub.add_option("--goal", flags.goal,
                    "Stop the search when a trial reaches this value (overrides tune.goal)");
     sub.add_option(
