@@ -21,7 +21,7 @@ const std::string k_tune_example =
 const std::string k_refusal =
     "kftrain: error: " + k_tune_example +
     ":30: args[7]: ${trialParameters.lr}: only `kftrain tune` fills Katib's placeholders, each "
-    "trial with its own value; to render or submit this job, give it a value: --set "
+    "trial with its own value; to render, submit or measure this job, give it a value: --set "
     "trialParameters.lr=VALUE\n";
 
 }  // namespace
@@ -129,4 +129,16 @@ TEST_CASE("tune applies a script's Experiment with its placeholder left for Kati
     CHECK(sent["spec"]["trialTemplate"]["trialParameters"][1]["reference"].as<std::string>() ==
           "lr");
     CHECK(contains(applied[0], "- ${trialParameters.lr}\n"));
+}
+
+TEST_CASE("tune refuses a placeholder both fixed by --set and tuned by --param",
+          "[cli][tune][placeholders]") {
+    FakeCluster cluster("created");
+    auto run = cluster.run({"tune", "-f", k_tune_example, "--set", "trialParameters.lr=0.01",
+                            "--param", "lr=0.001:0.1:log", "--dry-run"});
+    CHECK(run.code == 2);
+    CHECK(run.err ==
+          "kftrain: error: --param lr=0.001:0.1:log: --set trialParameters.lr=0.01 fixes "
+          "${trialParameters.lr} for every trial; tune it (--param) or fix it (--set), not both\n");
+    CHECK(cluster.calls().empty());
 }

@@ -184,6 +184,11 @@ TEST_CASE("estimate --measure flags are checked before anything runs", "[estimat
         {{"--profile-out", "p.json"}, "--profile-out: needs --measure"},
         {{"--measure", "--profile", "p.json"}, "--profile: --measure makes the profile"},
     };
+    const std::string placeholder = jobs.job_file("lr", 1, {"--lr", "${trialParameters.lr}"});
+    auto unfilled = jobs.kftrain({"estimate", "-f", placeholder, "--measure"});
+    CHECK(unfilled.code == 2);
+    CHECK_THAT(unfilled.err, Catch::Contains("${trialParameters.lr}") &&
+                                 Catch::Contains("--set trialParameters.lr=VALUE"));
     for (const auto& [flags, message] : cases) {
         std::vector<std::string> args = {"estimate", "-f", file};
         args.insert(args.end(), flags.begin(), flags.end());

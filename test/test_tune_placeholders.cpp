@@ -224,11 +224,12 @@ TEST_CASE("a placeholder is filled by --set trialParameters.NAME=VALUE; an unuse
     CHECK((*job.args)[4] == "--wd=0");
     auto left = manifest::require_no_placeholders(job);
     REQUIRE_FALSE(left);
-    CHECK(left.error() ==
-          "job.yaml:3: args[3]: ${trialParameters.trialName}; job.yaml:5: env.MOMENTUM: "
-          "${trialParameters.momentum}: only `kftrain tune` fills Katib's placeholders, each "
-          "trial with its own value; to render or submit this job, give each a value: --set "
-          "trialParameters.trialName=VALUE --set trialParameters.momentum=VALUE");
+    CHECK(
+        left.error() ==
+        "job.yaml:3: args[3]: ${trialParameters.trialName}; job.yaml:5: env.MOMENTUM: "
+        "${trialParameters.momentum}: only `kftrain tune` fills Katib's placeholders, each "
+        "trial with its own value; to render, submit or measure this job, give each a value: --set "
+        "trialParameters.trialName=VALUE --set trialParameters.momentum=VALUE");
     CHECK(manifest::require_no_placeholders(
         load(k_script, {"trialParameters.lr=1", "trialParameters.wd=2",
                         "trialParameters.momentum=3", "trialParameters.trialName=x"})));

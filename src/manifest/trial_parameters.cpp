@@ -145,8 +145,9 @@ util::Result<JobSpec> apply_placeholder_sets(const JobSpec& job,
         return used.error_value();
     }
     for (const auto& [name, value] : values) {
+        const std::string& wanted = name;  // a lambda cannot capture a structured binding
         const bool found = std::any_of(used->begin(), used->end(),
-                                       [&](const Placeholder& p) { return p.name == name; });
+                                       [&](const Placeholder& p) { return p.name == wanted; });
         if (!found) {
             return error(fmt::format(
                 "--set trialParameters.{}={}: the job file uses no {} in command, args or env "
@@ -174,7 +175,7 @@ util::Status require_no_placeholders(const JobSpec& job) {
     }
     return error(fmt::format(
         "{}: only `kftrain tune` fills Katib's placeholders, each trial with its own value; to "
-        "render or submit this job, give {} a value: {}",
+        "render, submit or measure this job, give {} a value: {}",
         fmt::join(where, "; "), used->size() == 1 ? "it" : "each", fmt::join(sets, " ")));
 }
 

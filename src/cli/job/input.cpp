@@ -31,9 +31,13 @@ const util::Result<std::string>& stdin_job_text() {
 }  // namespace
 
 void add_job_file_flags(CLI::App& sub, JobInput& input) {
-    sub.add_option("-f,--file", input.file,
-                   "Job file (YAML), or - to read it from standard input; see 'kftrain init'")
-        ->required();
+    auto* file =
+        sub.add_option("-f,--file", input.file,
+                       "Job file (YAML), or - to read it from standard input; see 'kftrain init'");
+    auto* text = sub.add_option("--job-yaml", input.job_yaml,
+                                "The job file's text itself, instead of -f (a pipeline step "
+                                "passes it so)");
+    file->excludes(text);
     sub.add_option("--set", input.sets,
                    "Override a job-file key, typed as the key: --set replicas=8 "
                    "--set trainer.epochs=5 (repeatable; overrides the job file); "
@@ -163,6 +167,23 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
     }
     overrides.queue = input.queue;
     overrides.priority_class = input.priority_class;
+    if (input.file.empty() && !input.job_yaml) {
+        return util::error(
+            "-f/--file: give the job file, or its text with --job-yaml (got neither)",
+            k_exit_bad_input);
+    }
+    if (input.job_yaml) {
+        if (input.job_yaml->empty()) {
+            return util::error("--job-yaml: must hold the job file's text (got \"\")",
+                               k_exit_bad_input);
+        }
+        if (input.job_yaml->size() > manifest::k_max_input_bytes) {
+            return util::error(fmt::format("--job-yaml: {} bytes; at most {} (got a longer text)",
+                                           input.job_yaml->size(), manifest::k_max_input_bytes),
+                               k_exit_bad_input);
+        }
+        return manifest::load_job_text(*input.job_yaml, k_job_yaml_name, overrides);
+    }
     if (input.file != "-") {
         return manifest::load_job_file(input.file, overrides);
     }
@@ -171,6 +192,16 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const GlobalOpti
         return text.error_value();
     }
     return manifest::load_job_text(*text, k_stdin_name, overrides);
+}
+
+util::Result<std::string> job_file_text(const JobInput& input) {
+    if (input.job_yaml) {
+        return *input.job_yaml;
+    }
+    if (input.file == "-") {
+        return stdin_job_text();
+    }
+    return manifest::read_file(input.file);
 }
 
 util::Result<manifest::Template> job_template(const JobInput& input, manifest::JobKind kind) {

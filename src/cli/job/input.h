@@ -18,6 +18,9 @@ namespace kftrain::cli::job {
 // the other verbs that read a job file.
 struct JobInput {
     std::string file;
+    // --job-yaml: the job file's text itself, instead of -f (a pipeline step, an agent); read
+    // through the same bounded parser, named <job-yaml> in messages.
+    std::optional<std::string> job_yaml;
     std::vector<std::string> sets;
     std::string template_file;
     std::optional<std::string>
@@ -30,6 +33,8 @@ struct JobInput {
 
 // The name messages give a job file read from standard input (-f -).
 inline constexpr const char* k_stdin_name = "<stdin>";
+// The name messages give a job file given as text (--job-yaml).
+inline constexpr const char* k_job_yaml_name = "<job-yaml>";
 
 // Add -f/--file (a path, or - for standard input) and --set to a verb that reads a job file.
 void add_job_file_flags(CLI::App& sub, JobInput& input);
@@ -59,6 +64,10 @@ util::Result<std::string> read_job_stream(int fd);
 
 // Refuse - (standard input) as the value of a flag other than -f/--file, which alone reads it.
 util::Status refuse_stdin(const std::string& flag, const std::string& value);
+
+// Return the text of the job file the flags name, as written: the file, standard input (-f -,
+// read once per process) or --job-yaml. Exactly one of -f and --job-yaml must be given.
+util::Result<std::string> job_file_text(const JobInput& input);
 
 // Load and validate the job the flags name (with -n from the globals); -f - reads the job
 // file from standard input, once per process, and messages name it <stdin>.

@@ -14,6 +14,7 @@
 #include "estimate/format.h"
 #include "estimate/units.h"
 #include "manifest/load.h"
+#include "manifest/trial_parameters.h"
 
 namespace kftrain::cli {
 namespace {
@@ -77,6 +78,25 @@ util::Result<std::vector<int>> parse_workers(const std::string& text,
 // The most replicas --measure starts on this machine at once, and the longest it runs each.
 constexpr int k_most_measured_replicas = 64;
 constexpr double k_longest_measure_s = 24 * 3600;
+
+// Parse --measure-seconds: a duration (30s, 2m) or a plain number of seconds, 1 s to 24 h.
+util::Result<double> parse_measure_seconds(const std::string& text) {
+    auto seconds = estimate::parse_duration(text);
+    if (!seconds) {
+        char* end = nullptr;
+        const double plain = std::strtod(text.c_str(), &end);
+        if (!text.empty() && *end == '\0') {
+            seconds = plain;
+        }
+    }
+    if (!seconds || !(*seconds >= 1) || *seconds > k_longest_measure_s) {
+        return util::error(fmt::format(
+            "--measure-seconds: must be a duration from 1s to 24h, such as 60, 30s or 2m (got "
+            "\"{}\")",
+            text));
+    }
+    return *seconds;
+}
 
 // Parse an optional flag with parse; unset when the text is empty.
 template <typename Parse>
@@ -264,6 +284,10 @@ util::Status EstimateOptions::validate_measure() {
             fmt::format("--profile: --measure makes the profile; give one or the other (got {})",
                         profiles.front()));
     }
+    // --measure runs the job as submit does: every placeholder needs its value.
+    if (auto filled = manifest::require_no_placeholders(spec); !filled) {
+        return filled;
+    }
     if (measure_replicas) {
         auto sizes =
             parse_workers(*measure_replicas, "--measure-replicas", k_most_measured_replicas);
@@ -275,19 +299,9 @@ util::Status EstimateOptions::validate_measure() {
         measure_sizes = *sizes;
     }
     if (measure_seconds) {
-        auto seconds = estimate::parse_duration(*measure_seconds);
-        if (!seconds) {  // a bare number is seconds: --measure-seconds 60
-            char* end = nullptr;
-            const double plain = std::strtod(measure_seconds->c_str(), &end);
-            if (!measure_seconds->empty() && *end == '\0') {
-                seconds = plain;
-            }
-        }
-        if (!seconds || !(*seconds >= 1) || *seconds > k_longest_measure_s) {
-            return util::error(fmt::format(
-                "--measure-seconds: must be a duration from 1s to 24h, such as 60, 30s or 2m "
-                "(got \"{}\")",
-                *measure_seconds));
+        auto seconds = parse_measure_seconds(*measure_seconds);
+        if (!seconds) {
+            return seconds.error_value();
         }
         measure_limit_s = *seconds;
     }

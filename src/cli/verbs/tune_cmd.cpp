@@ -13,6 +13,7 @@
 #include "cli/view/manifest_text.h"
 #include "cli/view/search_view.h"
 #include "cli/view/status_json.h"
+#include "manifest/trial_parameters.h"
 #include "tune/experiment.h"
 #include "tune/katib_checks.h"
 
@@ -158,6 +159,24 @@ void setup_tune(CLI::App& app, Context& ctx) {
 }
 
 util::Status TuneOptions::complete(const Context& ctx) {
+    // A placeholder filled by --set is fixed for every trial: tuning it too is a contradiction
+    // the job file's own check would only report as "uses no ${trialParameters.X}".
+    const std::string prefix = manifest::k_placeholder_set_prefix;
+    for (const auto& set : job.sets) {
+        const auto eq = set.find('=');
+        if (set.rfind(prefix, 0) != 0 || eq == std::string::npos) {
+            continue;
+        }
+        const std::string name = set.substr(prefix.size(), eq - prefix.size());
+        for (const auto& param : flags.params) {
+            if (param.rfind(name + "=", 0) == 0) {
+                return util::error(fmt::format(
+                    "--param {}: --set {} fixes ${{trialParameters.{}}} for every trial; tune it "
+                    "(--param) or fix it (--set), not both",
+                    param, set, name));
+            }
+        }
+    }
     auto loaded = job::load_job(job, ctx.global);
     if (!loaded) {
         return loaded.error_value();

@@ -61,11 +61,12 @@ void print_any(std::ostream& out, const Json& data, OutputFormat format) {
 
 const std::vector<OutputFormat>* output_formats_of(std::string_view verb) {
     static const std::pair<std::string_view, const std::vector<OutputFormat>*> k_verbs[] = {
-        {"render", &k_manifest_formats}, {"status", &k_job_formats},
-        {"list", &k_job_formats},        {"tune status", &k_job_formats},
-        {"runtimes", &k_table_formats},  {"estimate", &k_table_formats},
-        {"data ls", &k_table_formats},   {"describe", &k_describe_formats},
-        {"version", &k_version_formats}, {"queues", &k_table_formats},
+        {"render", &k_manifest_formats},   {"status", &k_job_formats},
+        {"list", &k_job_formats},          {"tune status", &k_job_formats},
+        {"runtimes", &k_table_formats},    {"estimate", &k_table_formats},
+        {"data ls", &k_table_formats},     {"describe", &k_describe_formats},
+        {"version", &k_version_formats},   {"queues", &k_table_formats},
+        {"pipeline", &k_manifest_formats},
     };
     for (const auto& [name, formats] : k_verbs) {
         if (name == verb) {

@@ -9,34 +9,6 @@ namespace {
 using nlohmann::json;
 using util::optional_json;
 
-json progress_to_json(const job::Progress& p) {
-    json out = {{"event", p.event}, {"time", p.time}};
-    auto put = [&out](const char* key, json value) {
-        if (!value.is_null()) {
-            out[key] = std::move(value);
-        }
-    };
-    put("epoch", optional_json(p.epoch));
-    put("epochs", optional_json(p.epochs));
-    put("step", optional_json(p.step));
-    put("stepsPerEpoch", optional_json(p.steps_per_epoch));
-    put("globalStep", optional_json(p.global_step));
-    put("loss", optional_json(p.loss));
-    put("accuracy", optional_json(p.accuracy));
-    put("samplesPerSec", optional_json(p.samples_per_sec));
-    put("elapsedSeconds", optional_json(p.elapsed_s));
-    put("etaSeconds", optional_json(p.eta_s));
-    put("percent", optional_json(p.percent));
-    if (!p.metrics.empty()) {
-        json metrics = json::object();
-        for (const auto& [name, value] : p.metrics) {
-            metrics[name] = value;
-        }
-        out["metrics"] = std::move(metrics);
-    }
-    return out;
-}
-
 json replica_to_json(const job::ReplicaStatus& r) {
     json out = {{"name", r.name},         {"type", r.type},
                 {"index", r.index},       {"state", r.state},
@@ -68,6 +40,34 @@ json cost_to_json(const util::Result<cost::JobCost>& cost) {
 }
 
 }  // namespace
+
+json progress_to_json(const job::Progress& p) {
+    json out = {{"event", p.event}, {"time", p.time}};
+    auto put = [&out](const char* key, json value) {
+        if (!value.is_null()) {
+            out[key] = std::move(value);
+        }
+    };
+    put("epoch", optional_json(p.epoch));
+    put("epochs", optional_json(p.epochs));
+    put("step", optional_json(p.step));
+    put("stepsPerEpoch", optional_json(p.steps_per_epoch));
+    put("globalStep", optional_json(p.global_step));
+    put("loss", optional_json(p.loss));
+    put("accuracy", optional_json(p.accuracy));
+    put("samplesPerSec", optional_json(p.samples_per_sec));
+    put("elapsedSeconds", optional_json(p.elapsed_s));
+    put("etaSeconds", optional_json(p.eta_s));
+    put("percent", optional_json(p.percent));
+    if (!p.metrics.empty()) {
+        json metrics = json::object();
+        for (const auto& [name, value] : p.metrics) {
+            metrics[name] = value;
+        }
+        out["metrics"] = std::move(metrics);
+    }
+    return out;
+}
 
 json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricing* pricing) {
     json counts = json::object();

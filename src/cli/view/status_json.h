@@ -10,6 +10,10 @@
 
 namespace kftrain::cli::view {
 
+// Return a progress report as JSON, as status -o json shows it under "progress" (camelCase,
+// only what it says).
+nlohmann::json progress_to_json(const job::Progress& progress);
+
 // Return a job's status as JSON (the -o json shape; -o yaml is the same tree); with
 // pricing, a "cost" member: the amount and its basis, or {"unknown": why}.
 nlohmann::json status_to_json(const job::JobStatus& status, std::time_t now,

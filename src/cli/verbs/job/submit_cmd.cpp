@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "cli/backend_select.h"
@@ -13,6 +15,7 @@
 #include "cli/verb.h"
 #include "cli/verbs/job/wait_cmd.h"
 #include "cli/view/manifest_text.h"
+#include "cli/view/status_json.h"
 #include "manifest/credentials.h"
 
 namespace kftrain::cli {
@@ -61,6 +64,12 @@ void setup_submit(CLI::App& app, Context& ctx) {
     sub->add_flag("--no-progress", options->no_progress,
                   "With --follow on a terminal: print every progress line instead of one live "
                   "line per replica group updated in place");
+    sub->add_option("--state-out", options->state_out,
+                    "With --follow or --wait: when the job ends, write its state (Succeeded or "
+                    "Failed) to this file, making its directory (a pipeline step's output)");
+    sub->add_option("--metrics-out", options->metrics_out,
+                    "With --follow or --wait: when the job ends, write its last progress (loss, "
+                    "accuracy, its own metrics) as a JSON object to this file");
     cost::add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
     // --dry-run alone (no value) means client; CLI11 tells that only through the option.
     sub->callback([options, dry_run, &ctx] {
@@ -95,6 +104,15 @@ util::Status SubmitOptions::validate() {
     if (auto names = job::check_env_from_shell(env_from_shell); !names) {
         return names;
     }
+    for (const auto& [flag, value] :
+         {std::pair{"--state-out", state_out}, {"--metrics-out", metrics_out}}) {
+        if (!value.empty() && !wait && !follow) {
+            return util::error(fmt::format("{}: needs --follow or --wait (got {})", flag, value));
+        }
+        if (auto refused = job::refuse_stdin(flag, value); !refused) {
+            return refused;
+        }
+    }
     if (stop_on_interrupt && !follow) {
         return util::error("--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)");
     }
@@ -127,14 +145,54 @@ int SubmitOptions::run(Context& ctx) const {
     if (dry != job::DryRun::None) {
         return k_exit_ok;
     }
-    if (wait) {
-        return wait_for_job(*backend, rendered.spec.name, WaitPlan{}, ctx);
+    if (!wait && !follow) {
+        return k_exit_ok;
     }
-    if (follow) {
-        return job::follow_job(*backend, rendered.spec.name, rendered.spec.replicas,
-                               {stop_on_interrupt, no_progress}, ctx);
+    const int code = wait ? wait_for_job(*backend, rendered.spec.name, WaitPlan{}, ctx)
+                          : job::follow_job(*backend, rendered.spec.name, rendered.spec.replicas,
+                                            {stop_on_interrupt, no_progress}, ctx);
+    if (state_out.empty() && metrics_out.empty()) {
+        return code;
     }
-    return k_exit_ok;
+    if (auto written = write_outputs(*backend, ctx); !written) {
+        report_error(ctx, written.error(), k_exit_cluster);
+        return code == k_exit_ok ? k_exit_cluster : code;
+    }
+    return code;
+}
+
+util::Status SubmitOptions::write_outputs(job::Backend& backend, Context& ctx) const {
+    auto status = backend.status(rendered.spec.name);
+    if (!status) {
+        return util::error(
+            fmt::format("--state-out: cannot read the job's state: {}", status.error()));
+    }
+    const std::pair<const std::string*, std::string> outputs[] = {
+        {&state_out, job::phase_name(status->phase)},
+        {&metrics_out,
+         (status->progress ? view::progress_to_json(*status->progress) : nlohmann::json::object())
+             .dump()}};
+    for (const auto& [path, text] : outputs) {
+        if (path->empty()) {
+            continue;
+        }
+        std::error_code ec;
+        const auto dir = std::filesystem::path(*path).parent_path();
+        if (!dir.empty()) {
+            std::filesystem::create_directories(dir, ec);
+        }
+        std::ofstream out(*path, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.close();
+        if (!out) {
+            return util::error(fmt::format("{}: cannot write {}",
+                                           path == &state_out ? "--state-out" : "--metrics-out",
+                                           *path));
+        }
+    }
+    ctx.err << fmt::format("outputs written: state {}", job::phase_name(status->phase))
+            << std::endl;
+    return util::ok_status();
 }
 
 }  // namespace kftrain::cli

@@ -22,7 +22,9 @@ struct SubmitOptions {
     bool wait = false;                        // wait until the job succeeds (exit 0) or fails (1)
     bool stop_on_interrupt = false;           // with --follow: Ctrl-C stops the job too
     bool no_progress = false;                 // with --follow: plain lines, no live progress lines
-    cost::CostGuard cost;  // --max-cost (estimate feature, cli/cost/cost_guard.h)
+    cost::CostGuard cost;     // --max-cost (estimate feature, cli/cost/cost_guard.h)
+    std::string state_out;    // --state-out: write the job's final state here (a pipeline step)
+    std::string metrics_out;  // --metrics-out: write its final progress as JSON here
 
     // Derived by complete() and validate().
     job::RenderedJob rendered;  // the job file, rendered
@@ -35,6 +37,8 @@ struct SubmitOptions {
     util::Status validate();
     // Print (client dry run) or submit the job, then wait or follow; return the exit code.
     int run(Context& ctx) const;
+    // Write --state-out and --metrics-out from the ended job's status.
+    util::Status write_outputs(job::Backend& backend, Context& ctx) const;
 };
 
 // Register `kftrain submit`.
