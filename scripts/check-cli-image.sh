@@ -3,14 +3,16 @@
 # build the CLI image with `podman build --isolation chroot` over the debootstrap Debian base
 # image, then check it with `buildah run --isolation chroot`:
 #   - its size (podman's, in MB of 1,000,000 bytes) is at most MAX_IMAGE_MB (100 by default);
-#   - it runs as the non-root user 10001, which owns the files it writes in HOME;
+#   - it runs as the non-root user 10001, which owns HOME and the files it writes there;
 #   - the loader inside the image finds every library and symbol kftrain needs (ldd -r), and
 #     kubectl is a static program or resolves the same way;
 #   - `kftrain version` and `kubectl version --client` run;
 #   - `kftrain render` renders an example job, from a file and from stdin (-f -), to the same
 #     PyTorchJob;
 #   - kubectl reads a mounted kubeconfig (`kubectl config view`, what kftrain runs), which
-#     Debian's kubectl does without the panic it has when writing one.
+#     Debian's kubectl does without the panic it has when writing one;
+#   - in a pod with only a service account (KUBERNETES_SERVICE_HOST and the token mounted, no
+#     kubeconfig), kftrain goes to the cluster through kubectl rather than to the local backend.
 #
 #   scripts/check-cli-image.sh                  build and check kftrain-cli:check
 #   MAX_IMAGE_MB=80 scripts/check-cli-image.sh  another size limit
@@ -93,6 +95,8 @@ run() { buildah run --isolation chroot "$@"; }
 [[ "$(buildah inspect --format '{{.OCIv1.Config.User}}' "$ctr")" == "10001" ]] \
     || fail "the image does not run as the non-root user 10001"
 [[ ! -e $root/bin/sh ]] || fail "the image has a shell (/bin/sh): Dockerfile.cli adds none"
+[[ $(stat -c %u "$root/home/kftrain") == 10001 ]] || fail "user 10001 does not own /home/kftrain"
+[[ $(stat -c %a "$root/tmp") == 1777 ]] || fail "/tmp is not writable by every user (mode 1777)"
 
 echo "check-cli-image: the programs' libraries, as the loader inside the image finds them" >&2
 for program in kftrain kubectl; do
@@ -146,5 +150,35 @@ run --volume "$work/kube:/kube:ro" --env KUBECONFIG=/kube/config "$ctr" -- \
     kubectl config view --minify -o 'jsonpath={..namespace}' >"$work/ns.txt" \
     || fail "kubectl config view failed on a mounted kubeconfig"
 [[ $(cat "$work/ns.txt") == ml-training ]] || fail "kubectl config view read '$(cat "$work/ns.txt")', not ml-training"
+
+echo "check-cli-image: in a pod with only a service account, kftrain uses the cluster" >&2
+# What the kubelet gives a pod: the service's address and the account's token, CA and namespace.
+# Nothing listens on 127.0.0.1:1, so kubectl's refusal shows it took the in-cluster address.
+mkdir -p "$work/sa"
+echo not-a-token >"$work/sa/token"
+cp /etc/ssl/certs/ca-certificates.crt "$work/sa/ca.crt"
+echo ml-training >"$work/sa/namespace"
+chmod -R a+rX "$work/sa"
+if run --volume "$work/sa:/var/run/secrets/kubernetes.io/serviceaccount:ro" \
+    --env KUBERNETES_SERVICE_HOST=127.0.0.1 --env KUBERNETES_SERVICE_PORT=1 "$ctr" -- \
+    kftrain list >"$work/list.txt" 2>&1; then
+    cat "$work/list.txt" >&2
+    fail "kftrain list found jobs with no cluster: it did not use the in-cluster kubectl"
+fi
+grep -q '127.0.0.1:1 was refused' "$work/list.txt" \
+    || { cat "$work/list.txt" >&2; fail "kftrain list did not reach kubectl's in-cluster config"; }
+head -1 "$work/list.txt" >&2
+
+echo "check-cli-image: files kftrain writes in HOME belong to user 10001" >&2
+# The local backend needs kftrain-trainer, which this image leaves out: submit --local refuses,
+# after making its state directory under HOME as the user it runs as.
+buildah copy --chown 10001:0 "$ctr" "$repo/examples/mnist-local.yaml" /home/kftrain/local.yaml >/dev/null
+if run "$ctr" -- kftrain submit --local -f /home/kftrain/local.yaml 2>"$work/submit.txt"; then
+    fail "kftrain submit --local ran a job in an image without kftrain-trainer"
+fi
+[[ -d $root/home/kftrain/.local/state/kftrain ]] \
+    || { cat "$work/submit.txt" >&2; fail "kftrain made no state directory under HOME"; }
+others=$(find "$root/home/kftrain" ! -uid 10001)
+[[ -z $others ]] || fail "files under HOME not owned by user 10001: $others"
 
 echo "check-cli-image: ok ($image, $mb MB, kubectl $(grep -o 'GitVersion:"[^"]*"' <<<"$kubectl_version" | cut -d'"' -f2))" >&2
