@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# The build context of Dockerfile.trainer, as its COPY lines take it from the repository.
+# The build context of an image's Dockerfile (Dockerfile.trainer unless -f names another, such
+# as Dockerfile.cli), as its COPY lines take it from the repository.
 #
-#   scripts/image-context.sh copy DIR   copy exactly the paths the build stage's COPY lines name
-#                                       (and Dockerfile.trainer) into DIR
-#   scripts/image-context.sh check      copy them into a scratch directory and run there the
-#                                       cmake configure the Dockerfile runs (cpu variant): it
-#                                       fails, naming the path, when the image build needs a
-#                                       file the COPY set leaves out. Seconds, not the image's
-#                                       build: CI runs it as a test.
+#   scripts/image-context.sh [-f DOCKERFILE] copy DIR   copy exactly the paths the build stage's
+#                                       COPY lines name (and the Dockerfile) into DIR, each at
+#                                       its path in the repository
+#   scripts/image-context.sh [-f DOCKERFILE] check      copy them into a scratch directory and
+#                                       run there the cmake configure the Dockerfile runs (the
+#                                       trainer's cpu variant): it fails, naming the path, when
+#                                       the image build needs a file the COPY set leaves out.
+#                                       Seconds, not the image's build: CI runs it as a test.
 # Only plain `COPY SRC... DEST` lines are read (not COPY --from=, which copies between stages).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-dockerfile=$repo/Dockerfile.trainer
+name=Dockerfile.trainer
+if [[ ${1:-} == -f ]]; then
+    [[ $# -ge 2 ]] || { echo "image-context: -f needs a Dockerfile" >&2; exit 2; }
+    name=$(basename "$2")
+    shift 2
+fi
+dockerfile=$repo/$name
+[[ -f $dockerfile ]] || { echo "image-context: no $name in the repository" >&2; exit 2; }
 
 # Print the repository paths the Dockerfile's COPY lines take from the build context.
 copy_sources() {
@@ -24,8 +33,9 @@ copy_into() {
     mkdir -p "$dir"
     local path
     while read -r path; do
-        [[ -e "$repo/$path" ]] || { echo "image-context: Dockerfile.trainer copies $path, which is not in the repository" >&2; exit 1; }
-        cp -r "$repo/$path" "$dir/"
+        [[ -e "$repo/$path" ]] || { echo "image-context: $name copies $path, which is not in the repository" >&2; exit 1; }
+        mkdir -p "$dir/$(dirname "$path")"
+        cp -r "$repo/$path" "$dir/$path"
     done < <(copy_sources)
     cp "$dockerfile" "$dir/"
 }
@@ -43,25 +53,25 @@ check() {
     copy_into "$work/src"
     local options
     mapfile -t options < <(configure_options)
-    [[ ${#options[@]} -gt 0 ]] || { echo "image-context: no cmake -S /src configure found in Dockerfile.trainer" >&2; exit 1; }
+    [[ ${#options[@]} -gt 0 ]] || { echo "image-context: no cmake -S /src configure found in $name" >&2; exit 1; }
     if ! cmake -S "$work/src" -B "$work/build" "${options[@]}" >"$work/configure.log" 2>&1; then
         cat "$work/configure.log" >&2
         echo "image-context: the image's configure (${options[*]}) fails on what" \
-            "Dockerfile.trainer copies ($(copy_sources | paste -sd ' ')): copy what the build" \
-            "needs there, or keep the trainer's build from needing it" >&2
+            "$name copies ($(copy_sources | paste -sd ' ')): copy what the build needs there," \
+            "or keep the image's build from needing it" >&2
         exit 1
     fi
-    echo "image-context: ok: the image's configure (${options[*]}) passes on what Dockerfile.trainer copies: $(copy_sources | paste -sd ' ')" >&2
+    echo "image-context: ok: the image's configure (${options[*]}) passes on what $name copies: $(copy_sources | paste -sd ' ')" >&2
 }
 
 case "${1:-}" in
     copy)
-        [[ $# -eq 2 ]] || { echo "usage: scripts/image-context.sh copy DIR" >&2; exit 2; }
+        [[ $# -eq 2 ]] || { echo "usage: scripts/image-context.sh [-f DOCKERFILE] copy DIR" >&2; exit 2; }
         copy_into "$2"
         ;;
     check) check ;;
     *)
-        echo "usage: scripts/image-context.sh copy DIR | check" >&2
+        echo "usage: scripts/image-context.sh [-f DOCKERFILE] copy DIR | check" >&2
         exit 2
         ;;
 esac

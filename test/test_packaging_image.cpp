@@ -1,6 +1,7 @@
-// packaging/image/collect-runtime.sh: the file tree the trainer image is made of (the runtime
-// stage of Dockerfile.trainer copies it whole). Checked on the kftrain binary, without podman;
-// scripts/check-image.sh checks the real image.
+// packaging/image/collect-runtime.sh: the file tree the trainer and CLI images are made of (the
+// runtime stages of Dockerfile.trainer and Dockerfile.cli copy it whole). Checked on the kftrain
+// binary, without podman; scripts/check-image.sh and scripts/check-cli-image.sh check the real
+// images.
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -102,7 +103,8 @@ TEST_CASE(
     INFO(collect.out << collect.err);
     REQUIRE(collect.code == 0);
 
-    const fs::path program = root / "usr/local/bin/kftrain-trainer";
+    // Each program lands under its own file name.
+    const fs::path program = root / "usr/local/bin" / fs::path(KFTRAIN_BINARY).filename();
     REQUIRE(fs::is_regular_file(program));
     CHECK((fs::status(program).permissions() & fs::perms::owner_exec) != fs::perms::none);
     CHECK(fs::file_size(root / "etc/ssl/certs/ca-certificates.crt") > 0);
