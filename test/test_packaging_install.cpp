@@ -211,3 +211,32 @@ TEST_CASE("kubectl kftrain takes kubectl's flags after the plugin name and keeps
     CHECK(has(read_file(record), "--kubeconfig=" + kubeconfig + "\n"));
     CHECK(given.code == 4);
 }
+
+TEST_CASE("in a pod with only its service account, kftrain talks to the cluster", "[packaging]") {
+    // The kubelet sets KUBERNETES_SERVICE_HOST in every container; kubectl then uses the pod's
+    // service account. No kubeconfig anywhere: kftrain must still choose the cluster backend.
+    const std::string dir = kftrain::test::make_temp_dir();
+    const std::string record = dir + "/kubectl-call";
+    kftrain::test::write_file(dir + "/kubectl",
+                              "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '" + record +
+                                  "'\necho 'error: no cluster here' >&2\nexit 1\n");
+    REQUIRE(::chmod((dir + "/kubectl").c_str(), 0755) == 0);
+    const char* path = std::getenv("PATH");
+    std::map<std::string, std::string> env = {
+        {"PATH", dir + ":" + (path != nullptr ? path : "/usr/bin:/bin")},
+        {"HOME", dir},
+        {"KUBECONFIG", ""},
+        {"KFTRAIN_KUBECTL", ""},
+        {"XDG_STATE_HOME", dir + "/state"},
+        {"KUBERNETES_SERVICE_HOST", "10.96.0.1"}};
+    const CliRun in_pod = kftrain::test::run_kftrain({"list"}, env);
+    INFO(in_pod.err);
+    CHECK(in_pod.code == 4);  // the recording kubectl fails: it was reached
+    CHECK_FALSE(has(in_pod.err, "using the local backend"));
+    CHECK(has(read_file(record), "get\n"));
+
+    env["KUBERNETES_SERVICE_HOST"] = "";  // outside a pod: the local backend, said so
+    const CliRun outside = kftrain::test::run_kftrain({"list"}, env);
+    CHECK(outside.code == 0);
+    CHECK(has(outside.err, "not in a pod: using the local backend"));
+}

@@ -41,7 +41,8 @@ std::vector<std::string> step_command(const json& pipeline, const std::string& o
                     text.replace(at, from.size(), value);
                 }
             }
-            static const std::regex output(R"(\{\{\$\.outputs\.parameters\['([a-z]+)'\]\.output_file\}\})");
+            static const std::regex output(
+                R"(\{\{\$\.outputs\.parameters\['([a-z]+)'\]\.output_file\}\})");
             text = std::regex_replace(text, output, outputs + "/$1/value");
             argv.push_back(text);
         }
@@ -109,9 +110,9 @@ TEST_CASE("kftrain pipeline writes a checked pipeline for a PyTorchJob and a Tra
     CHECK(inputs["job_yaml"]["defaultValue"].Scalar() ==
           read_bytes(k_source + "/examples/mnist-ddp.yaml"));
 
-    const auto trainjob = run_kftrain(
-        {"pipeline", "-f", k_source + "/examples/python-ddp/trainjob.yaml", "--param", "replicas",
-         "--name", "python-ddp-training"});
+    const auto trainjob =
+        run_kftrain({"pipeline", "-f", k_source + "/examples/python-ddp/trainjob.yaml", "--param",
+                     "replicas", "--name", "python-ddp-training"});
     INFO(trainjob.err);
     REQUIRE(trainjob.code == 0);
     CHECK(matches_golden("pipeline-python-ddp-trainjob.yaml", trainjob.out));
@@ -127,8 +128,9 @@ TEST_CASE("kftrain pipeline refuses what cannot be an input, naming the flag", "
         {{"--image", "a b"}, "--image: must be an image reference"},
         {{"-o", "xml"}, "-o/--output: must be yaml or json"},
     };
-    const auto own = run_kftrain({"pipeline", "-f", k_source + "/examples/python-ddp/pytorchjob.yaml",
-                                  "--param", "trainer.lr"});
+    const auto own =
+        run_kftrain({"pipeline", "-f", k_source + "/examples/python-ddp/pytorchjob.yaml", "--param",
+                     "trainer.lr"});
     CHECK(own.code == 2);
     CHECK_THAT(own.err, Catch::Contains("--param trainer.lr: the job runs its own program"));
     for (const auto& [flags, message] : cases) {
@@ -154,14 +156,14 @@ TEST_CASE("the pipeline step's own command line trains, writes its outputs and f
         const std::string name = fails ? "step-fails" : "step-trains";
         const std::string file =
             jobs.job_file(name, 2, replica, fails ? "restartPolicy: Never\n" : "");
-        const auto made = jobs.kftrain({"pipeline", "-f", file, "--param", "replicas", "-o", "json"});
+        const auto made =
+            jobs.kftrain({"pipeline", "-f", file, "--param", "replicas", "-o", "json"});
         REQUIRE(made.code == 0);
         const json pipeline = json::parse(made.out);
         const std::string outputs = jobs.dir() + "/outputs-" + name;
-        auto argv = step_command(pipeline, outputs,
-                                 {{"job_yaml", read_bytes(file)},
-                                  {"namespace", "default"},
-                                  {"replicas", "3"}});
+        auto argv = step_command(
+            pipeline, outputs,
+            {{"job_yaml", read_bytes(file)}, {"namespace", "default"}, {"replicas", "3"}});
         REQUIRE(argv.front() == "kftrain");
         argv.erase(argv.begin());
         argv.insert(argv.begin(), "--local");  // standing in for the cluster

@@ -19,9 +19,15 @@ bool is_file(const std::string& path) {
 }
 
 // Return whether kubectl would find a cluster: --kubeconfig, a non-empty file
-// named by KUBECONFIG, ~/.kube/config, or KFTRAIN_KUBECTL naming a kubectl.
+// named by KUBECONFIG, ~/.kube/config, KFTRAIN_KUBECTL naming a kubectl, or a pod's own
+// (KUBERNETES_SERVICE_HOST, which the kubelet sets in every container: kubectl then uses the
+// pod's service account, as in a pipeline step).
 bool cluster_configured(const GlobalOptions& global) {
     if (!global.kubeconfig.empty() || !global.context.empty()) {
+        return true;
+    }
+    const char* in_pod = std::getenv("KUBERNETES_SERVICE_HOST");
+    if (in_pod != nullptr && *in_pod != '\0') {
         return true;
     }
     const char* kubectl = std::getenv("KFTRAIN_KUBECTL");
@@ -53,8 +59,8 @@ bool use_local_backend(Context& ctx, const std::string& job_backend) {
         return true;
     }
     if (job_backend != "kubernetes" && !cluster_configured(ctx.global)) {
-        ctx.err << "kftrain: note: no kubeconfig (KUBECONFIG, ~/.kube/config) and no --context: "
-                   "using the local backend (--local)\n";
+        ctx.err << "kftrain: note: no kubeconfig (KUBECONFIG, ~/.kube/config), no --context and "
+                   "not in a pod: using the local backend (--local)\n";
         return true;
     }
     return false;

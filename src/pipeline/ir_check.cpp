@@ -65,15 +65,16 @@ void check_definitions(const YAML::Node& defs, const std::string& path, Problems
         const std::string at = fmt::format("{}.parameters.{}", path, name);
         const std::string type = text_of(child(entry.second, "parameterType"));
         if (k_types.count(type) == 0) {
-            problems.push_back(fmt::format("{}.parameterType: must be one of STRING, "
-                                           "NUMBER_INTEGER, NUMBER_DOUBLE, BOOLEAN, LIST, STRUCT "
-                                           "(got {})",
-                                           at, type.empty() ? "nothing" : type));
+            problems.push_back(
+                fmt::format("{}.parameterType: must be one of STRING, "
+                            "NUMBER_INTEGER, NUMBER_DOUBLE, BOOLEAN, LIST, STRUCT "
+                            "(got {})",
+                            at, type.empty() ? "nothing" : type));
             continue;
         }
-        if (child(entry.second, "defaultValue") && !default_fits(type, child(entry.second, "defaultValue"))) {
-            problems.push_back(
-                fmt::format("{}.defaultValue: not of its type {}", at, type));
+        if (child(entry.second, "defaultValue") &&
+            !default_fits(type, child(entry.second, "defaultValue"))) {
+            problems.push_back(fmt::format("{}.defaultValue: not of its type {}", at, type));
         }
     }
 }
@@ -103,10 +104,10 @@ void check_placeholders(const YAML::Node& container, const YAML::Node& component
                 const std::string name = (*it)[3];
                 if (!declares(component, input ? "inputDefinitions" : "outputDefinitions",
                               kind.c_str(), name)) {
-                    problems.push_back(fmt::format("{}.{}[{}]: {} refers to no {} {} {}", path,
-                                                   list, i, it->str() + "...", input ? "input" : "output",
-                                                   kind == "parameters" ? "parameter" : "artifact",
-                                                   name));
+                    problems.push_back(
+                        fmt::format("{}.{}[{}]: {} refers to no {} {} {}", path, list, i,
+                                    it->str() + "...", input ? "input" : "output",
+                                    kind == "parameters" ? "parameter" : "artifact", name));
                 }
             }
         }
@@ -126,7 +127,8 @@ void check_source(const YAML::Node& source, const YAML::Node& dag, const YAML::N
         return;
     }
     const bool parameter = static_cast<bool>(child(source, "taskOutputParameter"));
-    const YAML::Node from = parameter ? child(source, "taskOutputParameter") : child(source, "taskOutputArtifact");
+    const YAML::Node from =
+        parameter ? child(source, "taskOutputParameter") : child(source, "taskOutputArtifact");
     if (!from) {
         if (!child(source, "runtimeValue")) {
             problems.push_back(fmt::format("{}: comes from no input, task output or constant", at));
@@ -141,9 +143,10 @@ void check_source(const YAML::Node& source, const YAML::Node& dag, const YAML::N
     }
     const std::string key =
         text_of(parameter ? child(from, "outputParameterKey") : child(from, "outputArtifactKey"));
-    const YAML::Node component = child(components, text_of(child(child(task, "componentRef"), "name")));
-    if (component && !declares(component, "outputDefinitions",
-                               parameter ? "parameters" : "artifacts", key)) {
+    const YAML::Node component =
+        child(components, text_of(child(child(task, "componentRef"), "name")));
+    if (component &&
+        !declares(component, "outputDefinitions", parameter ? "parameters" : "artifacts", key)) {
         problems.push_back(fmt::format("{}: task {} has no output {}", at, producer, key));
     }
 }
@@ -189,8 +192,8 @@ void check_task(const std::string& name, const YAML::Node& task, const YAML::Nod
     if (child(task, "dependentTasks") && child(task, "dependentTasks").IsSequence()) {
         for (const auto& dependent : child(task, "dependentTasks")) {
             if (!child(child(dag, "tasks"), text_of(dependent))) {
-                problems.push_back(fmt::format("{}.dependentTasks: {} is not a task", at,
-                                               text_of(dependent)));
+                problems.push_back(
+                    fmt::format("{}.dependentTasks: {} is not a task", at, text_of(dependent)));
             }
         }
     }
@@ -214,12 +217,12 @@ void check_dag(const YAML::Node& scope, const YAML::Node& components, const std:
             const std::string producer = text_of(child(from, "producerSubtask"));
             const YAML::Node task = child(child(dag, "tasks"), producer);
             const YAML::Node component =
-                task ? child(components, text_of(child(child(task, "componentRef"), "name"))) : YAML::Node();
+                task ? child(components, text_of(child(child(task, "componentRef"), "name")))
+                     : YAML::Node();
             if (!task) {
                 problems.push_back(fmt::format("{}: {} is not a task", at, producer));
-            } else if (component &&
-                       !declares(component, "outputDefinitions", "parameters",
-                                 text_of(child(from, "outputParameterKey")))) {
+            } else if (component && !declares(component, "outputDefinitions", "parameters",
+                                              text_of(child(from, "outputParameterKey")))) {
                 problems.push_back(fmt::format("{}: task {} has no output {}", at, producer,
                                                text_of(child(from, "outputParameterKey"))));
             }
@@ -238,7 +241,8 @@ void check_components(const YAML::Node& spec, Problems& problems) {
         const YAML::Node component = entry.second;
         const std::string at = "components." + name;
         check_definitions(child(component, "inputDefinitions"), at + ".inputDefinitions", problems);
-        check_definitions(child(component, "outputDefinitions"), at + ".outputDefinitions", problems);
+        check_definitions(child(component, "outputDefinitions"), at + ".outputDefinitions",
+                          problems);
         if (child(component, "dag")) {
             check_dag(component, components, at, problems);
             continue;
@@ -277,8 +281,10 @@ Problems check_spec(const YAML::Node& spec) {
         problems.push_back("root: must be set");
         return problems;
     }
-    check_definitions(child(child(spec, "root"), "inputDefinitions"), "root.inputDefinitions", problems);
-    check_definitions(child(child(spec, "root"), "outputDefinitions"), "root.outputDefinitions", problems);
+    check_definitions(child(child(spec, "root"), "inputDefinitions"), "root.inputDefinitions",
+                      problems);
+    check_definitions(child(child(spec, "root"), "outputDefinitions"), "root.outputDefinitions",
+                      problems);
     check_dag(child(spec, "root"), child(spec, "components"), "root", problems);
     return problems;
 }

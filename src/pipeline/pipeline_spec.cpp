@@ -88,9 +88,9 @@ YAML::Node container(const PipelineRequest& r) {
     for (const PipelineParam& p : r.params) {
         args.insert(args.end(), {"--set", p.key + "=" + input_placeholder(p.input)});
     }
-    args.insert(args.end(), {"--follow", "--no-progress", "--state-out",
-                             output_placeholder(k_state_output), "--metrics-out",
-                             output_placeholder(k_metrics_output)});
+    args.insert(args.end(),
+                {"--follow", "--no-progress", "--state-out", output_placeholder(k_state_output),
+                 "--metrics-out", output_placeholder(k_metrics_output)});
     for (const auto& arg : args) {
         c["args"].push_back(string_node(arg));
     }

@@ -25,14 +25,14 @@ struct PipelineParam {
 
 // What `kftrain pipeline` renders: one training step that runs kftrain itself.
 struct PipelineRequest {
-    std::string name;        // pipelineInfo.name
-    std::string image;       // the image of the step: kftrain and kubectl
-    std::string job_yaml;    // the job file's text, the default of the job_yaml input
-    std::string job_name;    // for descriptions
-    std::string namespace_;  // the default of the namespace input
-    std::vector<std::string> sets;     // --set given to `kftrain pipeline`: fixed in the step
+    std::string name;                   // pipelineInfo.name
+    std::string image;                  // the image of the step: kftrain and kubectl
+    std::string job_yaml;               // the job file's text, the default of the job_yaml input
+    std::string job_name;               // for descriptions
+    std::string namespace_;             // the default of the namespace input
+    std::vector<std::string> sets;      // --set given to `kftrain pipeline`: fixed in the step
     std::vector<PipelineParam> params;  // --param: pipeline inputs
-    std::string sdk_version;           // sdkVersion to write
+    std::string sdk_version;            // sdkVersion to write
 };
 
 // The pipeline inputs kftrain always declares, and the outputs its step writes.

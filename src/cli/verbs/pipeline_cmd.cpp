@@ -54,10 +54,10 @@ util::Result<pipeline::ParameterType> param_type(const std::string& key) {
         default:
             break;
     }
-    return util::error(fmt::format(
-        "--param {}: {} cannot be one pipeline input; give a key of one value (e.g. "
-        "trainer.lr, replicas, resources.cpu)",
-        key, manifest::describe_type(field->type)));
+    return util::error(
+        fmt::format("--param {}: {} cannot be one pipeline input; give a key of one value (e.g. "
+                    "trainer.lr, replicas, resources.cpu)",
+                    key, manifest::describe_type(field->type)));
 }
 
 // Return a key's value as the job runs it: the last --set of it, else the job file's, else
@@ -103,7 +103,8 @@ const char* python_type(pipeline::ParameterType type) {
 void setup_pipeline(CLI::App& app, Context& ctx) {
     auto o = std::make_shared<PipelineOptions>();
     auto* sub = app.add_subcommand(
-        "pipeline", "Print a Kubeflow Pipelines v2 pipeline whose step trains the job with kftrain");
+        "pipeline",
+        "Print a Kubeflow Pipelines v2 pipeline whose step trains the job with kftrain");
     sub->footer(k_pipeline_examples);
     job::add_job_file_flags(*sub, o->job);
     sub->add_option("--name", o->name, "The pipeline's name (default: the job's)");
@@ -171,7 +172,8 @@ util::Status PipelineOptions::validate() {
             }
         }
         if (input == pipeline::k_job_input || input == pipeline::k_namespace_input) {
-            return util::error(fmt::format("--param {}: the input {} is kftrain's own", key, input));
+            return util::error(
+                fmt::format("--param {}: the input {} is kftrain's own", key, input));
         }
         request.params.push_back({key, input, *type, current_value(root, job.sets, key)});
     }
@@ -182,7 +184,8 @@ int PipelineOptions::run(Context& ctx) const {
     const YAML::Node spec = pipeline::render_pipeline(request);
     if (auto problems = pipeline::check_pipeline(spec); !problems.empty()) {
         return report_error(
-            ctx, fmt::format("the pipeline kftrain made is not sound: {}", fmt::join(problems, "; ")),
+            ctx,
+            fmt::format("the pipeline kftrain made is not sound: {}", fmt::join(problems, "; ")),
             k_exit_job_failed);
     }
     if (format == view::OutputFormat::Json) {
@@ -193,8 +196,8 @@ int PipelineOptions::run(Context& ctx) const {
     std::vector<std::string> inputs = {fmt::format("{}: str", pipeline::k_job_input),
                                        fmt::format("{}: str", pipeline::k_namespace_input)};
     for (const auto& p : request.params) {
-        inputs.push_back(fmt::format("{}: {} (the job file's {})", p.input, python_type(p.type),
-                                     p.key));
+        inputs.push_back(
+            fmt::format("{}: {} (the job file's {})", p.input, python_type(p.type), p.key));
     }
     std::sort(inputs.begin(), inputs.end());
     ctx.out << fmt::format("# PIPELINE DEFINITION\n# Name: {}\n# Made by: kftrain pipeline {}\n",
