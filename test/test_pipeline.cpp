@@ -126,6 +126,9 @@ TEST_CASE("kftrain pipeline refuses what cannot be an input, naming the flag", "
         {{"--param", "trainer.nope"}, "--param trainer.nope: not a job-file key"},
         {{"--param", "replicas", "--param", "replicas"}, "--param replicas: given twice"},
         {{"--image", "a b"}, "--image: must be an image reference"},
+        {{"--image", ""}, "--image: must be an image reference"},
+        {{"--name", "x\nroot: evil"}, "--name: must be at most 128 lower-case letters"},
+        {{"--name", "Mnist"}, "--name: must be at most 128 lower-case letters"},
         {{"-o", "xml"}, "-o/--output: must be yaml or json"},
     };
     const auto own =

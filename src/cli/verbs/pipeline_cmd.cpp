@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <regex>
 
 #include "cli/exit_codes.h"
 #include "cli/verb.h"
@@ -11,6 +12,7 @@
 #include "manifest/schema.h"
 #include "manifest/yaml/emit.h"
 #include "pipeline/ir_check.h"
+#include "util/text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -132,8 +134,8 @@ util::Status PipelineOptions::complete(const Context& ctx) {
     request.job_name = rendered->spec.name;
     runs_trainer = rendered->spec.runs_trainer();
     request.namespace_ = rendered->spec.namespace_;
-    request.name = name.empty() ? rendered->spec.name : name;
-    request.image = image.empty() ? k_default_image : image;
+    request.name = name.value_or(rendered->spec.name);
+    request.image = image.value_or(k_default_image);
     request.sets = job.sets;
     request.sdk_version = std::string("kftrain-") + KFTRAIN_VERSION;
     return util::ok_status();
@@ -145,8 +147,20 @@ util::Status PipelineOptions::validate() {
         return parsed.error_value();
     }
     format = *parsed;
-    if (request.image.find_first_of(" \t\n") != std::string::npos) {
-        return util::error(fmt::format("--image: must be an image reference (got {})", image));
+    const auto printable = [](const std::string& text) {
+        return std::all_of(text.begin(), text.end(), [](char c) { return c > ' ' && c != '\x7f'; });
+    };
+    if (request.image.empty() || !printable(request.image)) {
+        return util::error(fmt::format("--image: must be an image reference (got \"{}\")",
+                                       util::escape_controls(request.image)));
+    }
+    // KFP's rule for a pipeline's name; it also goes into the header's comment lines.
+    static const std::regex k_name("[a-z0-9]([a-z0-9-]{0,126}[a-z0-9])?");
+    if (!std::regex_match(request.name, k_name)) {
+        return util::error(fmt::format(
+            "--name: must be at most 128 lower-case letters, digits and '-', starting and ending "
+            "with a letter or digit (got \"{}\")",
+            util::escape_controls(request.name)));
     }
     YAML::Node root;
     try {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,11 @@ namespace kftrain::cli {
 // Everything `kftrain pipeline` takes.
 struct PipelineOptions {
     job::JobInput job;
-    std::string name;                 // --name: the pipeline's; default: the job's
-    std::string image;                // --image: the step's image (kftrain and kubectl)
-    std::vector<std::string> params;  // --param KEY: job-file keys that become inputs
-    std::string output;               // -o as typed
+    // Given empty (an unset variable in a script), an error naming the flag.
+    std::optional<std::string> name;   // --name: the pipeline's; default: the job's
+    std::optional<std::string> image;  // --image: the step's image (kftrain and kubectl)
+    std::vector<std::string> params;   // --param KEY: job-file keys that become inputs
+    std::string output;                // -o as typed
 
     // Derived by complete() and validate().
     pipeline::PipelineRequest request;

@@ -4,7 +4,6 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include "cli/backend_select.h"
@@ -12,6 +11,7 @@
 #include "cli/flags.h"
 #include "cli/job/follow.h"
 #include "cli/job/interrupt.h"
+#include "cli/local/state/state_dir.h"
 #include "cli/verb.h"
 #include "cli/verbs/job/wait_cmd.h"
 #include "cli/view/manifest_text.h"
@@ -181,13 +181,11 @@ util::Status SubmitOptions::write_outputs(job::Backend& backend, Context& ctx) c
         if (!dir.empty()) {
             std::filesystem::create_directories(dir, ec);
         }
-        std::ofstream out(*path, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.close();
-        if (!out) {
-            return util::error(fmt::format("{}: cannot write {}",
-                                           path == &state_out ? "--state-out" : "--metrics-out",
-                                           *path));
+        // Written beside and renamed over: a FIFO or a reader never sees half a file, and
+        // nothing blocks on a FIFO no one reads.
+        if (auto written = local::write_file_atomic(*path, text); !written) {
+            return util::error(fmt::format(
+                "{}: {}", path == &state_out ? "--state-out" : "--metrics-out", written.error()));
         }
     }
     ctx.err << fmt::format("outputs written: state {}", job::phase_name(status->phase))
