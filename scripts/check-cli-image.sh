@@ -34,23 +34,8 @@ base=localhost/kftrain-debian-base:${suite}
 image=localhost/kftrain-cli:check
 job=examples/mnist-ddp.yaml
 work=$(mktemp -d)
-ctr=""
-
-fail() {
-    echo "check-cli-image: $*" >&2
-    exit 1
-}
-
-cleanup() {
-    if [[ -n "$ctr" ]]; then
-        buildah umount "$ctr" >/dev/null 2>&1 || true
-        buildah rm "$ctr" >/dev/null 2>&1 || true
-    fi
-    if [[ -z "${KEEP_IMAGE:-}" ]]; then
-        podman rmi -f "$image" >/dev/null 2>&1 || true
-    fi
-    rm -rf "$work"
-}
+name=check-cli-image
+source "$repo/scripts/image-check-common.sh"
 trap cleanup EXIT
 
 for value in "$max_mb" "$jobs"; do
@@ -59,23 +44,9 @@ for value in "$max_mb" "$jobs"; do
         exit 2
     fi
 done
-for tool in podman buildah debootstrap; do
-    if ! command -v "$tool" >/dev/null; then
-        echo "check-cli-image: skipped: $tool is not installed (scripts/setup.sh --image)" >&2
-        exit 77
-    fi
-done
+require_image_tools
 
-if podman image exists "$base"; then
-    echo "check-cli-image: reusing $base" >&2
-else
-    echo "check-cli-image: debootstrap $suite from $mirror" >&2
-    debootstrap --variant=minbase "$suite" "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
-        || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
-    # The image's apt must reach the same mirror as this machine.
-    echo "deb $mirror $suite main" >"$work/rootfs/etc/apt/sources.list"
-    tar -C "$work/rootfs" -c . | podman import - "$base" >/dev/null
-fi
+ensure_base_image
 
 echo "check-cli-image: podman build (chroot isolation, $jobs compile job(s))" >&2
 # A small build context: only what Dockerfile.cli copies.

@@ -30,46 +30,17 @@ max_mb=${MAX_IMAGE_MB:-500}
 base=localhost/kftrain-debian-base:${suite}
 image=localhost/kftrain-trainer:check
 work=$(mktemp -d)
-ctr=""
-
-fail() {
-    echo "check-image: $*" >&2
-    exit 1
-}
-
-cleanup() {
-    if [[ -n "$ctr" ]]; then
-        buildah umount "$ctr" >/dev/null 2>&1 || true
-        buildah rm "$ctr" >/dev/null 2>&1 || true
-    fi
-    if [[ -z "${KEEP_IMAGE:-}" ]]; then
-        podman rmi -f "$image" >/dev/null 2>&1 || true
-    fi
-    rm -rf "$work"
-}
+name=check-image
+source "$repo/scripts/image-check-common.sh"
 trap cleanup EXIT
 
 if ! [[ $max_mb =~ ^[0-9]+$ ]]; then
     echo "check-image: MAX_IMAGE_MB must be a whole number of MB (got $max_mb)" >&2
     exit 2
 fi
-for tool in podman buildah debootstrap; do
-    if ! command -v "$tool" >/dev/null; then
-        echo "check-image: skipped: $tool is not installed (scripts/setup.sh --image)" >&2
-        exit 77
-    fi
-done
+require_image_tools
 
-if podman image exists "$base"; then
-    echo "check-image: reusing $base" >&2
-else
-    echo "check-image: debootstrap $suite from $mirror" >&2
-    debootstrap --variant=minbase "$suite" "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
-        || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
-    # The image's apt must reach the same mirror as this machine.
-    echo "deb $mirror $suite main" >"$work/rootfs/etc/apt/sources.list"
-    tar -C "$work/rootfs" -c . | podman import - "$base" >/dev/null
-fi
+ensure_base_image
 
 echo "check-image: podman build (chroot isolation)" >&2
 # A small build context: only what Dockerfile.trainer copies (build directories are huge).
