@@ -240,6 +240,19 @@ TEST_CASE("one measured size assumes no communication and says so", "[estimate]"
     CHECK_THAT(table, Catch::Contains("default: scheduling and the image pull"));
     CHECK_THAT(table, Catch::Contains("assumed: as fast as this machine"));
     CHECK(size_of(*r, 1).total_s == Approx(k_default_startup_s + 3 + 10));
+    CHECK_THAT(table, !Catch::Contains("GPU(s) per replica"));
+
+    // A GPU job measured here: the estimate says it is of this machine, not of its GPUs.
+    JobFacts gpu_job = program_job();
+    gpu_job.gpus = 1;
+    PlanFlags gpu_flags = flags;
+    gpu_flags.gpu = "t4";
+    PriceCatalog prices = cpu_prices();
+    prices.gpus["t4"] = GpuPrice{"g4dn.xlarge", 0.5, 1, std::nullopt, std::nullopt};
+    auto gpu = program_report(p, gpu_job, gpu_flags, prices, std::nullopt);
+    REQUIRE(gpu.ok());
+    CHECK_THAT(format_table(*gpu),
+               Catch::Contains("not on the 1 GPU(s) per replica the job asks for"));
 }
 
 TEST_CASE("a goal chooses among a program's sizes as among the trainer's", "[estimate]") {

@@ -115,10 +115,8 @@ std::string percent(double fraction) {
     return fmt::format("{:.0f}%", fraction * 100);
 }
 
-// The lines under the table that say what was measured and what was assumed.
-void program_assumptions(const ProgramProfile& p, const ProgramFit& fit, const PlanFlags& flags,
-                         double overhead_s, Plan& plan) {
-    auto& a = plan.assumptions;
+// The lines that say what was measured at each size.
+void measured_assumptions(const ProgramProfile& p, std::vector<Assumption>& a) {
     std::vector<int> replicas;
     for (const SizeMeasurement& m : p.sizes) {
         replicas.push_back(m.replicas);
@@ -136,6 +134,13 @@ void program_assumptions(const ProgramProfile& p, const ProgramFit& fit, const P
                                  m.basis, format_duration(m.seconds),
                                  m.finished ? " (ran to its end)" : "", percent(m.spread))});
     }
+}
+
+// The lines under the table that say what was measured and what was assumed.
+void program_assumptions(const ProgramProfile& p, const ProgramFit& fit, const JobFacts& job,
+                         const PlanFlags& flags, double overhead_s, Plan& plan) {
+    auto& a = plan.assumptions;
+    measured_assumptions(p, a);
     const int r = fit.reference_world;
     a.push_back({"steps per run",
                  fit.steps_known ? fmt::format("{:.0f} at world size {}", fit.steps_reference, r)
@@ -167,6 +172,12 @@ void program_assumptions(const ProgramProfile& p, const ProgramFit& fit, const P
                  : flags.local   ? "none: the replicas start on this machine"
                                  : "default: scheduling and the image pull on a cluster "
                                    "(--overhead)"});
+    if (job.gpus > 0) {
+        a.push_back({"device", "this machine's",
+                     fmt::format("measured here, not on the {} GPU(s) per replica the job asks "
+                                 "for: measure on a machine that has them for a GPU estimate",
+                                 job.gpus)});
+    }
     if (!flags.local) {
         a.push_back({"where", "a cluster",
                      "assumed: as fast as this machine; the processes talked over this machine's "
@@ -234,7 +245,7 @@ util::Result<Report> program_report(const ProgramProfile& profile, const JobFact
     const double overhead = flags.startup_s.value_or(flags.local ? 0.0 : k_default_startup_s);
     plan.input.startup_s = overhead;
     const ProgramFit fit = fit_program(profile);
-    program_assumptions(profile, fit, flags, overhead, plan);
+    program_assumptions(profile, fit, job, flags, overhead, plan);
     resolve_price(job, prices, plan);
     std::vector<SizeEstimate> rows;
     for (int replicas : sizes) {
