@@ -131,6 +131,10 @@ TEST_CASE("kftrain pipeline refuses what cannot be an input, naming the flag", "
         {{"--name", "Mnist"}, "--name: must be at most 128 lower-case letters"},
         {{"-o", "xml"}, "-o/--output: must be yaml or json"},
     };
+    const auto local = run_kftrain({"pipeline", "-f", job, "--set", "backend=local"});
+    CHECK(local.code == 2);
+    CHECK_THAT(local.err,
+               Catch::Contains("--set backend: a pipeline step submits the job to its cluster"));
     const auto own =
         run_kftrain({"pipeline", "-f", k_source + "/examples/python-ddp/pytorchjob.yaml", "--param",
                      "trainer.lr"});

@@ -126,6 +126,12 @@ util::Status PipelineOptions::complete(const Context& ctx) {
     if (!rendered) {
         return rendered.error_value();
     }
+    if (rendered->spec.backend == "local") {
+        return util::error(
+            fmt::format("{}: a pipeline step submits the job to its cluster; remove the key "
+                        "or set it to kubernetes (got local)",
+                        rendered->spec.source.locate("backend")));
+    }
     auto text = job::job_file_text(job);
     if (!text) {
         return text.error_value();
