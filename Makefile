@@ -15,7 +15,7 @@ SANITIZE ?= ON
 # The fuzz targets (fuzz/), run for FUZZ_SECONDS each by make test. In CI a missing clang with
 # libFuzzer fails the build; elsewhere (AUTO) the fuzz tests are left out.
 FUZZ ?= $(if $(filter true,$(CI)),ON,AUTO)
-FUZZ_SECONDS ?= 15
+FUZZ_SECONDS ?= 10
 # Compile the larger targets in batches of 8 files (CMakeLists.txt kftrain_unity): a clean
 # build in about half the time. UNITY=OFF for many small rebuilds while editing.
 UNITY ?= ON
