@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -18,6 +17,7 @@
 #include "cli/job/interrupt.h"
 #include "cli/local/local_backend.h"
 #include "cli/local/process/proc_info.h"
+#include "cli/local/state/log_store.h"
 #include "cli/local/state/state_dir.h"
 #include "cli/view/progress.h"
 #include "manifest/job_kind.h"
@@ -33,51 +33,10 @@ using Clock = std::chrono::steady_clock;
 
 constexpr auto k_poll = std::chrono::milliseconds(200);
 constexpr auto k_post_poll = std::chrono::seconds(1);
-constexpr std::size_t k_max_line = 64 * 1024;  // longer lines are not progress
 
 double wall_now() {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
+    return static_cast<double>(local::now_nanoseconds()) / 1e9;
 }
-
-// Reads the lines a file gains, from where the last read stopped.
-class LineTail {
-  public:
-    explicit LineTail(std::string path) : m_path(std::move(path)) {}
-
-    template <typename Sink>
-    void read(Sink sink) {
-        std::ifstream in(m_path, std::ios::binary);
-        if (!in) {
-            return;
-        }
-        in.seekg(static_cast<std::streamoff>(m_offset));
-        char buffer[8192];
-        while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-            const auto n = static_cast<std::size_t>(in.gcount());
-            m_offset += n;
-            for (std::size_t i = 0; i < n; ++i) {
-                if (buffer[i] == '\n') {
-                    if (!m_skipping) {
-                        sink(m_line);
-                    }
-                    m_line.clear();
-                    m_skipping = false;
-                } else if (m_line.size() < k_max_line) {
-                    m_line += buffer[i];
-                } else {
-                    m_skipping = true;
-                }
-            }
-        }
-    }
-
-  private:
-    std::string m_path;
-    std::size_t m_offset = 0;
-    std::string m_line;
-    bool m_skipping = false;
-};
 
 // The job as it runs at one size: its own name and size, nothing queued, and every writable
 // volume an empty directory of its own under scratch.
@@ -127,21 +86,25 @@ class SizeWatch {
         : m_jobs(jobs),
           m_name(spec.name),
           m_started(started),
-          m_tail(local::logs_dir(spec.name) + "/" + lead_name(spec) + ".log") {}
+          m_lead(lead_name(spec)),
+          m_log(local::combined_log_path(spec.name)) {}
 
     // Read the lines the lead replica printed since the last look.
     void take_lines() {
-        m_tail.read([&](const std::string& line) {
+        for (const local::LogRecord& record : m_log.next()) {
+            if (record.replica != m_lead) {
+                continue;
+            }
+            const std::string& line = record.text;
             m_run.last_lines.push_back(line);
             if (m_run.last_lines.size() > k_lines_kept) {
                 m_run.last_lines.erase(m_run.last_lines.begin());
             }
             auto progress = view::parse_progress_line(line);
-            if (!progress || !view::shows_progress(*progress)) {
-                return;
+            if (progress && view::shows_progress(*progress)) {
+                add(m_run.lines, progress_point(*progress, since_start(progress->time)));
             }
-            add(m_run.lines, progress_point(*progress, since_start(progress->time)));
-        });
+        }
     }
 
     // Read what the program last posted (trainerStatus), when it is new.
@@ -189,7 +152,8 @@ class SizeWatch {
     local::LocalBackend& m_jobs;
     std::string m_name;
     double m_started;
-    LineTail m_tail;
+    std::string m_lead;
+    local::LogCursor m_log;
     SizeRun m_run;
     std::string m_last_post;
 };

@@ -23,51 +23,6 @@ namespace {
 
 constexpr auto k_follow_poll = std::chrono::milliseconds(200);
 
-// Reads the combined log from where it stopped last, line by line.
-class LogCursor {
-  public:
-    explicit LogCursor(std::string path) : m_path(std::move(path)) {}
-    ~LogCursor() {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-        }
-    }
-
-    // Return the complete records written since the last call.
-    std::vector<LogRecord> next() {
-        std::vector<LogRecord> records;
-        if (m_fd < 0) {
-            m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
-        }
-        char buffer[65536];
-        while (m_fd >= 0) {
-            ssize_t n = ::read(m_fd, buffer, sizeof(buffer));
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            if (n <= 0) {
-                break;
-            }
-            m_partial.append(buffer, static_cast<size_t>(n));
-        }
-        size_t start = 0;
-        for (size_t nl; (nl = m_partial.find('\n', start)) != std::string::npos;) {
-            auto record = parse_log_record(m_partial.substr(start, nl - start));
-            if (record) {
-                records.push_back(std::move(*record));
-            }
-            start = nl + 1;
-        }
-        m_partial.erase(0, start);
-        return records;
-    }
-
-  private:
-    std::string m_path;
-    int m_fd = -1;
-    std::string m_partial;
-};
-
 // Tells whether a followed job has ended and its supervisor wrote its last line. state.json
 // is read only until it names the supervisor; after that, each look is at the process alone.
 class JobEnd {

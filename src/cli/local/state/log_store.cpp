@@ -123,4 +123,38 @@ job::LogLine to_log_line(const LogRecord& record, bool timestamps) {
     return job::LogLine{record.replica, timestamps ? record.time + " " + record.text : record.text};
 }
 
+LogCursor::~LogCursor() {
+    if (m_fd >= 0) {
+        ::close(m_fd);
+    }
+}
+
+std::vector<LogRecord> LogCursor::next() {
+    std::vector<LogRecord> records;
+    if (m_fd < 0) {
+        m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+    }
+    char buffer[65536];
+    while (m_fd >= 0) {
+        ssize_t n = ::read(m_fd, buffer, sizeof(buffer));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        m_partial.append(buffer, static_cast<size_t>(n));
+    }
+    size_t start = 0;
+    for (size_t nl; (nl = m_partial.find('\n', start)) != std::string::npos;) {
+        auto record = parse_log_record(m_partial.substr(start, nl - start));
+        if (record) {
+            records.push_back(std::move(*record));
+        }
+        start = nl + 1;
+    }
+    m_partial.erase(0, start);
+    return records;
+}
+
 }  // namespace kftrain::cli::local

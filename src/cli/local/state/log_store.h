@@ -36,6 +36,24 @@ struct LogRecord {
     std::string text;
 };
 
+// Reads a job's combined log (combined_log_path) from where it stopped last: `logs -f` and a
+// measurement (estimate --measure) follow a running job with it.
+class LogCursor {
+  public:
+    explicit LogCursor(std::string path) : m_path(std::move(path)) {}
+    ~LogCursor();
+    LogCursor(const LogCursor&) = delete;
+    LogCursor& operator=(const LogCursor&) = delete;
+
+    // Return the complete records written since the last call.
+    std::vector<LogRecord> next();
+
+  private:
+    std::string m_path;
+    int m_fd = -1;
+    std::string m_partial;
+};
+
 // Parse a line of the combined log; nullopt when it is not "time\treplica\ttext".
 std::optional<LogRecord> parse_log_record(const std::string& line);
 
