@@ -24,6 +24,7 @@
 #include "cli/verbs/job/suspend_cmd.h"
 #include "cli/verbs/job/wait_cmd.h"
 #include "cli/verbs/pipeline_cmd.h"
+#include "cli/verbs/mcp_cmd.h"
 #include "cli/verbs/queues_cmd.h"
 #include "cli/verbs/render_cmd.h"
 #include "cli/verbs/runtimes_cmd.h"
@@ -208,6 +209,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_estimate(app, ctx);
     setup_data(app, ctx);
     setup_pipeline(app, ctx);
+    setup_mcp(app, ctx);
     setup_completion(app, ctx, [](Context& c) { return make_app(c); });
     local::setup_supervise(app, ctx);
     if (program != "kftrain") {

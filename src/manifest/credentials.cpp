@@ -2,35 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
-#include <sstream>
-
 #include "manifest/k8s/checks.h"
 #include "manifest/render/template_values.h"
 #include "util/redact.h"
 
 namespace kftrain::manifest {
-namespace {
-
-// Whether a variable name has a word (between '_', '-' or '.') that names a credential.
-bool names_credential(const std::string& name) {
-    std::string upper = name;
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    std::replace_if(
-        upper.begin(), upper.end(), [](char c) { return c == '-' || c == '.'; }, '_');
-    std::istringstream words(upper);
-    std::string word;
-    while (std::getline(words, word, '_')) {
-        if (word == "PASSWORD" || word == "TOKEN" || word == "SECRET" || word == "KEY") {
-            return true;
-        }
-    }
-    return false;
-}
-
-}  // namespace
 
 std::vector<std::string> credential_warnings(const JobSpec& spec) {
     const std::vector<std::pair<std::string, EnvVar>> rendered = job_environment(spec);
@@ -58,7 +34,7 @@ std::vector<std::string> credential_warnings(const JobSpec& spec) {
                 "{}: holds a URI with credentials, written into the manifest in plain text; "
                 "put them in a Secret (kftrain shows the value as {})",
                 where, util::redact_credentials(var.value)));
-        } else if (names_credential(name)) {
+        } else if (util::names_credential(name)) {
             warnings.push_back(fmt::format(
                 "{}: looks like a credential but is a literal value, written into the manifest "
                 "in plain text; put it in a Secret and use {}: {{secretKeyRef: {{name: ..., key: "

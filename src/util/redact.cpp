@@ -1,7 +1,9 @@
 #include "util/redact.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <sstream>
 
 #include "util/text.h"
 
@@ -112,6 +114,22 @@ std::string redact_credentials(const std::string& text) {
         done = end;
     }
     return out + text.substr(done);
+}
+
+bool names_credential(const std::string& name) {
+    std::string upper = name;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    std::replace_if(
+        upper.begin(), upper.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+    std::istringstream words(upper);
+    std::string word;
+    while (std::getline(words, word, '_')) {
+        if (word == "PASSWORD" || word == "TOKEN" || word == "SECRET" || word == "KEY") {
+            return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace kftrain::util

@@ -11,4 +11,9 @@ namespace kftrain::util {
 // Everything else is kept as it is, so the text still says which server it names.
 std::string redact_credentials(const std::string& text);
 
+// Return whether a variable name has a word (between '_', '-' or '.') that names a credential:
+// PASSWORD, TOKEN, SECRET or KEY, in any case (HF_TOKEN, AWS_SECRET_ACCESS_KEY; not
+// TOKENIZERS_PARALLELISM).
+bool names_credential(const std::string& name);
+
 }  // namespace kftrain::util

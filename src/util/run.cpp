@@ -164,6 +164,9 @@ class ChildRun {
         }
         if (m_options.cancelled && m_options.cancelled()) {
             m_result.cancelled = true;
+            if (interrupted_in_grace()) {
+                return false;
+            }
         } else if (m_deadline && Clock::now() >= *m_deadline) {
             m_result.timed_out = true;
         } else if (!m_ended || Clock::now() < *m_ended + k_drain) {
@@ -171,6 +174,20 @@ class ChildRun {
         }
         stop_group();
         return true;
+    }
+
+    // On cancel with a grace period: SIGINT the group once, and return true while the grace
+    // lasts and the child has not ended.
+    bool interrupted_in_grace() {
+        if (m_options.cancel_grace.count() <= 0 || m_ended) {
+            return false;
+        }
+        if (!m_interrupted) {
+            m_interrupted = Clock::now() + m_options.cancel_grace;
+            m_proc.signal(SIGINT);
+            m_proc.signal_group(SIGINT);
+        }
+        return Clock::now() < *m_interrupted;
     }
 
     void stop_group() {
@@ -216,6 +233,7 @@ class ChildRun {
     int m_err_fd;
     std::optional<Clock::time_point> m_deadline;
     std::optional<Clock::time_point> m_ended;
+    std::optional<Clock::time_point> m_interrupted;  // SIGINT sent on cancel; killed after this
     size_t m_written = 0;
 };
 
@@ -226,6 +244,7 @@ Result<RunResult> run_streaming(const RunOptions& options, const LineCallback& o
     SpawnOptions spawn;
     spawn.argv = options.argv;
     spawn.env = options.env;
+    spawn.cwd = options.cwd;
     spawn.stdin_from = options.input.empty() ? Redirect::null() : Redirect::pipe();
     spawn.own_group = true;
     auto started = Process::spawn(spawn);

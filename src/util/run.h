@@ -19,11 +19,15 @@ namespace kftrain::util {
 struct RunOptions {
     std::vector<std::string> argv;
     std::map<std::string, std::string> env;
+    std::string cwd;                                   // empty: the caller's
     std::string input;                                 // written to stdin, then closed
     std::optional<std::chrono::milliseconds> timeout;  // then SIGKILL
     std::function<bool()> cancelled;                   // asked every 100 ms; true: SIGKILL
-    size_t max_out = size_t{256} << 20;                // more stdout than this: SIGKILL
-    size_t max_err = size_t{1} << 20;                  // stderr kept; the rest is counted, not kept
+    // With cancelled: how long the group has to stop after a SIGINT before it is killed
+    // (0: killed at once). A kftrain child stops the local jobs it started on SIGINT.
+    std::chrono::milliseconds cancel_grace{0};
+    size_t max_out = size_t{256} << 20;  // more stdout than this: SIGKILL
+    size_t max_err = size_t{1} << 20;    // stderr kept; the rest is counted, not kept
 };
 
 // What run() collected.

@@ -136,6 +136,8 @@ void setup_tune(CLI::App& app, Context& ctx) {
                   "Local: delete an earlier search of the same name (its record and its trials' "
                   "jobs) before this one starts; without it a rerun is refused");
     job::add_env_from_shell_flag(*sub, options->env_from_shell);
+    sub->add_option("-o,--output", options->output,
+                    "With --dry-run: print the Experiment as yaml (default) or json");
     setup_tune_status(*sub, ctx);
     setup_tune_logs(*sub, ctx);
     setup_tune_delete(*sub, ctx);
@@ -206,6 +208,18 @@ util::Status TuneOptions::validate() {
         return parsed.error_value();
     }
     request.dry_run = *parsed;
+    if (!output.empty()) {
+        if (request.dry_run != job::DryRun::Client) {
+            return util::error(fmt::format(
+                "-o {}: only the Experiment of a client dry run is printed; add --dry-run",
+                output));
+        }
+        auto parsed_format = view::parse_output_format(output, view::k_manifest_formats);
+        if (!parsed_format) {
+            return parsed_format.error_value();
+        }
+        format = *parsed_format;
+    }
     request.replace = replace;
     if (auto names = job::check_env_from_shell(env_from_shell); !names) {
         return names;
@@ -219,7 +233,7 @@ util::Status TuneOptions::validate() {
 
 int TuneOptions::run(Context& ctx) const {
     if (request.dry_run == job::DryRun::Client) {
-        ctx.out << view::format_manifest(request.experiment, view::OutputFormat::Yaml);
+        ctx.out << view::format_manifest(request.experiment, format);
         return k_exit_ok;
     }
     auto backend = make_search_backend(ctx, request.job.backend, request.job.namespace_);

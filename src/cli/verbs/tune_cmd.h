@@ -21,9 +21,11 @@ struct TuneOptions {
     std::string dry_run = "none";  // as typed: none, "" or client (print), server
     bool replace = false;          // --replace: locally, delete an earlier search of the name
     std::vector<std::string> env_from_shell;  // --env-from-shell: locally, for every trial
+    std::string output;                       // -o: the dry run's format, yaml or json
 
     // Derived by complete() and validate().
     search::SearchRequest request;
+    view::OutputFormat format = view::OutputFormat::Yaml;
 
     // Load the job file, build the search from its tune section and the flags, and render the
     // Experiment; errors name the flag or key.
