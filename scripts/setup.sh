@@ -57,6 +57,17 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The MCP server's tests drive it with the official TypeScript SDK client (test/mcp-client,
+# installed by npm ci from its lockfile): Node.js 18+ and npm. A machine that has both, from any
+# source, keeps them; otherwise Debian's.
+if [[ "${1:-}" != "--image" && "${1:-}" != "--bench" ]] &&
+    ! { command -v node && command -v npm; } >/dev/null 2>&1; then
+    echo "setup: installing nodejs npm" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+
 # libtorch finds OpenBLAS through the libblas.so.3, liblapack.so.3 and libopenblas.so.0
 # alternatives: point them at the OpenMP build where another (the pthreads build an earlier
 # setup installed) has them.

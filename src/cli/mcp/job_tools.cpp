@@ -180,6 +180,66 @@ json budget_json(const CallContext& ctx) {
     return ctx.policy.max_cost ? json(*ctx.policy.max_cost) : json();
 }
 
+// Read tune_job's search arguments into tune's flags.
+std::vector<std::string> search_args(ArgumentReader& reader) {
+    std::vector<std::string> head = {"tune"};
+    for (const std::string& param : reader.strings("params", kftrain::mcp::k_max_list_items)) {
+        head.insert(head.end(), {"--param", param});
+    }
+    if (std::string objective = reader.text("objective"); !objective.empty()) {
+        head.insert(head.end(), {"--objective", objective});
+    }
+    if (auto trials = reader.integer("max_trials", 1, 10000)) {
+        head.insert(head.end(), {"--max-trials", std::to_string(*trials)});
+    }
+    if (auto parallel = reader.integer("parallel", 1, 64)) {
+        head.insert(head.end(), {"--parallel", std::to_string(*parallel)});
+    }
+    return head;
+}
+
+// Start the search the Experiment describes, within the budget: on the cluster the Experiment
+// is created; here the trials run to the end. Return the search's status.
+util::Result<json> start_search(const JobVerb& verb, const std::vector<std::string>& head,
+                                const json& experiment, const CallContext& ctx) {
+    const json metadata = experiment.value("metadata", json::object());
+    const std::string name = metadata.value("name", "");
+    const std::string ns = metadata.value("namespace", "");
+    if (ctx.policy.max_cost) {
+        auto rendered = render(verb, "", ctx);
+        if (!rendered) {
+            return rendered.error_value();
+        }
+        long long trials = experiment.value("spec", json::object()).value("maxTrialCount", 1LL);
+        if (JobCost cost = job_cost(verb, *rendered, trials, ctx); !cost.why.empty()) {
+            return util::error(
+                fmt::format("tune_job {}: refused, no search started: {}", name, cost.why));
+        }
+    }
+    ChildRequest run = verb.request(head);
+    run.timeout.reset();  // a local search runs to its end; cancelling the call stops it
+    run.grace = k_stop_grace;
+    run.on_out = [&ctx](const std::string& line) { ctx.progress(line); };
+    auto outcome = run_verb_ok(run, ctx);
+    if (!outcome) {
+        return outcome.error_value();
+    }
+    ChildRequest look;
+    look.args = {"tune", "status", name, "-o", "json"};
+    if (!ns.empty()) {
+        look.args.insert(look.args.end(), {"-n", ns});
+    }
+    look.timeout = k_verb_timeout;
+    auto search = run_json_verb(look, ctx);
+    if (!search) {
+        return search.error_value();
+    }
+    return json{{"dry_run", false},
+                {"name", name},
+                {"search", *search},
+                {"message", fmt::format("search {}: {}", name, search->value("phase", ""))}};
+}
+
 }  // namespace
 
 util::Result<json> render_job_tool(const json& arguments, const CallContext& ctx) {
@@ -280,19 +340,7 @@ util::Result<json> submit_job_tool(const json& arguments, const CallContext& ctx
 util::Result<json> tune_job_tool(const json& arguments, const CallContext& ctx) {
     ArgumentReader reader(arguments);
     JobArguments job = kftrain::mcp::read_job_arguments(reader);
-    std::vector<std::string> head = {"tune"};
-    for (const std::string& param : reader.strings("params", kftrain::mcp::k_max_list_items)) {
-        head.insert(head.end(), {"--param", param});
-    }
-    if (std::string objective = reader.text("objective"); !objective.empty()) {
-        head.insert(head.end(), {"--objective", objective});
-    }
-    if (auto trials = reader.integer("max_trials", 1, 10000)) {
-        head.insert(head.end(), {"--max-trials", std::to_string(*trials)});
-    }
-    if (auto parallel = reader.integer("parallel", 1, 64)) {
-        head.insert(head.end(), {"--parallel", std::to_string(*parallel)});
-    }
+    std::vector<std::string> head = search_args(reader);
     bool dry_run = reader.flag("dry_run", true);
     bool confirm = reader.flag("confirm", false);
     if (auto done = reader.finish({"job_file", "job_yaml", "set", "params", "objective",
@@ -316,52 +364,18 @@ util::Result<json> tune_job_tool(const json& arguments, const CallContext& ctx) 
         return experiment.error_value();
     }
     const json metadata = experiment->value("metadata", json::object());
-    const std::string name = metadata.value("name", "");
     if (auto allowed = check_job_namespace(ctx.policy, metadata.value("namespace", "")); !allowed) {
         return allowed.error_value();
     }
     if (dry_run) {
         return json{{"dry_run", true},
-                    {"name", name},
+                    {"name", metadata.value("name", "")},
                     {"experiment", *experiment},
                     {"message",
                      "dry run: no search started. To start it, call again with dry_run: false "
                      "and confirm: true."}};
     }
-    if (ctx.policy.max_cost) {
-        auto rendered = render(*verb, "", ctx);
-        if (!rendered) {
-            return rendered.error_value();
-        }
-        long long trials = experiment->value("spec", json::object()).value("maxTrialCount", 1LL);
-        if (JobCost cost = job_cost(*verb, *rendered, trials, ctx); !cost.why.empty()) {
-            return util::error(
-                fmt::format("tune_job {}: refused, no search started: {}", name, cost.why));
-        }
-    }
-    ChildRequest run = verb->request(head);
-    run.timeout.reset();  // a local search runs to its end; cancelling the call stops it
-    run.grace = k_stop_grace;
-    run.on_out = [&ctx](const std::string& line) { ctx.progress(line); };
-    auto outcome = run_verb_ok(run, ctx);
-    if (!outcome) {
-        return outcome.error_value();
-    }
-    std::vector<std::string> status = {"tune", "status", name, "-o", "json"};
-    if (!metadata.value("namespace", "").empty()) {
-        status.insert(status.end(), {"-n", metadata.value("namespace", "")});
-    }
-    ChildRequest look;
-    look.args = status;
-    look.timeout = k_verb_timeout;
-    auto search = run_json_verb(look, ctx);
-    if (!search) {
-        return search.error_value();
-    }
-    return json{{"dry_run", false},
-                {"name", name},
-                {"search", *search},
-                {"message", fmt::format("search {} ran: {}", name, search->value("phase", ""))}};
+    return start_search(*verb, head, *experiment, ctx);
 }
 
 }  // namespace kftrain::cli::mcp

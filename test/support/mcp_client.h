@@ -1,0 +1,62 @@
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/subprocess.h"
+
+namespace kftrain::test {
+
+// A `kftrain mcp` server under test, driven through its standard input and output as a client
+// would: one JSON-RPC message a line each way. Its stderr goes to the test's.
+class McpServer {
+  public:
+    // Start the built kftrain with "mcp", args after it, env on top of the test's, in dir.
+    McpServer(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
+              const std::string& dir);
+    ~McpServer();
+    McpServer(const McpServer&) = delete;
+    McpServer& operator=(const McpServer&) = delete;
+
+    // Write a line (a newline is added) or a message.
+    void send_raw(const std::string& line);
+    void send(const nlohmann::json& message);
+    // Send a request.
+    void request(const nlohmann::json& id, const std::string& method,
+                 const nlohmann::json& params = nlohmann::json::object());
+    // Initialize as a client of protocol 2025-11-25 and send notifications/initialized.
+    nlohmann::json initialize();
+    // Call a tool and return the response (the whole JSON-RPC message).
+    nlohmann::json call(const nlohmann::json& id, const std::string& tool,
+                        const nlohmann::json& arguments,
+                        std::chrono::seconds timeout = std::chrono::seconds(120));
+
+    // Return the next message, each line required to be JSON; nullopt at end of output or
+    // after timeout.
+    std::optional<nlohmann::json> next(std::chrono::milliseconds timeout);
+    // Return the response to id, keeping notifications seen on the way; fails the test when
+    // none comes within timeout.
+    nlohmann::json response(const nlohmann::json& id, std::chrono::milliseconds timeout);
+    // Notifications seen so far.
+    const std::vector<nlohmann::json>& notifications() const { return m_notifications; }
+
+    // Close the server's standard input.
+    void close_input();
+    // Return its exit code once it ends within timeout; fails the test otherwise.
+    int wait_exit(std::chrono::milliseconds timeout);
+
+  private:
+    util::Process m_proc;
+    std::string m_buffer;
+    std::vector<nlohmann::json> m_notifications;
+    bool m_ended = false;
+};
+
+// Return whether a process whose command line holds every one of words is running.
+bool process_running(const std::vector<std::string>& words);
+
+}  // namespace kftrain::test
