@@ -98,7 +98,7 @@ ValueSource value_source(const CLI::App& command, const CLI::Option& option) {
     if (named("file") || named("template") || named("prices")) {
         return {ValueKind::JobFile, {}};
     }
-    if (named("kubeconfig") || named("profile")) {
+    if (named("kubeconfig") || named("profile") || named("root")) {
         return {ValueKind::AnyFile, {}};
     }
     return {};

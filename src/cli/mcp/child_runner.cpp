@@ -1,5 +1,6 @@
 #include "cli/mcp/child_runner.h"
 
+#include <cstring>
 #include <sstream>
 
 #include "util/run.h"
@@ -19,7 +20,7 @@ std::string ChildOutcome::message() const {
     std::string errors;
     while (std::getline(lines, line)) {
         if (line.rfind(k_error_prefix, 0) == 0) {
-            errors += (errors.empty() ? "" : "\n") + line.substr(sizeof("kftrain: ") - 1);
+            errors += (errors.empty() ? "" : "\n") + line.substr(std::strlen(k_error_prefix));
         }
     }
     if (!errors.empty()) {

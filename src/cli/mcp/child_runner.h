@@ -31,7 +31,7 @@ struct ChildOutcome {
     bool cancelled = false;
     bool timed_out = false;
 
-    // Return kftrain's own message from stderr: its "error:" lines without the "kftrain: "
+    // Return kftrain's own message from stderr: its "kftrain: error: " lines without that
     // prefix, else all of stderr, else the exit code.
     std::string message() const;
 };

@@ -149,7 +149,10 @@ JobCost job_cost(const JobVerb& verb, const Rendered& job, long long runs, const
     JobCost cost;
     auto report = estimate(verb, {job.replicas}, false, ctx);
     if (!report) {
-        cost.why = fmt::format("it cannot be estimated: {}", report.error());
+        cost.why = fmt::format(
+            "it cannot be estimated: {} (for a program of your own, estimate_job with measure: "
+            "true measures it here and saves its profile)",
+            report.error());
         return cost;
     }
     for (const json& row : (*report)["rows"]) {
