@@ -19,7 +19,7 @@ import sys
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 60
 MAX_FOLDER_FILES = 32
-PURE_CORE = ("manifest", "estimate", "tune", "wire", "pipeline", "mcp")
+PURE_CORE = ("manifest", "estimate", "tune", "wire", "pipeline", "mcp", "diagnose")
 INCLUDE = re.compile(r'^\s*#include "([^"]+)"', re.M)
 
 

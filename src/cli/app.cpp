@@ -15,6 +15,7 @@
 #include "cli/verbs/init_cmd.h"
 #include "cli/verbs/job/delete_cmd.h"
 #include "cli/verbs/job/describe_cmd.h"
+#include "cli/verbs/job/diagnose_cmd.h"
 #include "cli/verbs/job/list_cmd.h"
 #include "cli/verbs/job/logs_cmd.h"
 #include "cli/verbs/job/resume_cmd.h"
@@ -201,6 +202,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_resume(app, ctx);
     setup_scale(app, ctx);
     setup_describe(app, ctx);
+    setup_diagnose(app, ctx);
     setup_runtimes(app, ctx);
     setup_queues(app, ctx);
     setup_tune(app, ctx);

@@ -60,11 +60,14 @@ struct ReplicaStatus {
     std::string message;
     int restarts = 0;
     std::optional<int> exit_code;
-    std::string pod;             // pod name (cluster) or empty
-    std::string node;            // node name (cluster) or empty
-    long long pid = 0;           // process id (local) or 0
-    std::string container = {};  // the container whose log is the replica's (cluster): pytorch,
-                                 // node, dataset-initializer; empty: pytorch
+    std::string pod;               // pod name (cluster) or empty
+    std::string node;              // node name (cluster) or empty
+    long long pid = 0;             // process id (local) or 0
+    std::string container = {};    // the container whose log is the replica's (cluster): pytorch,
+                                   // node, dataset-initializer; empty: pytorch
+    std::string finished = {};     // when its last attempt ended (RFC 3339); empty while it runs
+    std::string last_reason = {};  // how the attempt before this one ended: OOMKilled, Error
+    bool memory_limited = false;   // its container has a memory limit (exit 137: likely OOM)
 };
 
 // What each replica of one type asks for, from the job's pod template: what prices it.
@@ -100,6 +103,8 @@ struct JobStatus {
     std::vector<ReplicaStatus> replicas;          // master first, then workers by index
     std::optional<Progress> progress;             // the Master's last progress line
     std::vector<std::string> diagnosis;           // why it is pending or failing, one line each
+    std::string why;  // why it failed or looks stuck, one line (kftrain diagnose's); set by the
+                      // verbs that show it: status, describe
     int replicas_wanted = 0;  // replicas the job asks for (Master included); 0 if unknown
     std::vector<ReplicaRequest> requests;              // by type; empty when unknown
     std::map<std::string, std::string> node_selector;  // the pods' (a GPU type may show)

@@ -4,6 +4,7 @@
 
 #include <ctime>
 
+#include "cli/diagnosis/diagnosis_run.h"
 #include "cli/exit_codes.h"
 #include "cli/job/backend.h"
 #include "cli/job/trainer_status.h"
@@ -229,6 +230,12 @@ class KubernetesBackend : public job::Backend {
         }
         add_progress(*status);
         const std::time_t now = std::time(nullptr);
+        std::vector<diagnose::EventEvidence> evidence;
+        for (const KubeEvent& e : events) {
+            evidence.push_back({e.object, e.reason, e.message, e.time, e.type == "Warning"});
+        }
+        status->why =
+            diagnosis::why_line(*this, *status, evidence, diagnosis::k_default_stuck_after_s, now);
         return job::JobDescription{format_describe(*status, found->object, events, now),
                                    describe_data(*status, found->object, events, now)};
     }

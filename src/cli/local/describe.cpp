@@ -10,6 +10,7 @@
 #include "manifest/render/operator_env.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
+#include "util/text.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -69,6 +70,9 @@ std::string describe_text(const JobState& state, const job::JobStatus& status) {
     if (!status.reason.empty() || !status.message.empty()) {
         out += fmt::format("Reason:          {}\n", or_dash(status.reason));
         out += fmt::format("Message:         {}\n", or_dash(status.message));
+    }
+    if (!status.why.empty()) {
+        out += fmt::format("Why:             {}\n", util::escape_controls(status.why));
     }
     out += fmt::format("Created:         {}\n", or_dash(state.created));
     out += fmt::format("Started:         {}\n", or_dash(state.started));

@@ -13,6 +13,7 @@
 #include <map>
 #include <thread>
 
+#include "cli/diagnosis/diagnosis_run.h"
 #include "cli/exit_codes.h"
 #include "cli/local/describe.h"
 #include "cli/local/job_plan.h"
@@ -437,7 +438,9 @@ util::Result<job::JobDescription> LocalBackend::describe(const std::string& job)
     if (!state) {
         return state.error_value();
     }
-    const job::JobStatus status = observed_status(*state, nullptr);
+    job::JobStatus status = observed_status(*state, nullptr);
+    status.why = diagnosis::why_line(*this, status, {}, diagnosis::k_default_stuck_after_s,
+                                     std::time(nullptr));
     return job::JobDescription{describe_text(*state, status),
                                describe_data(*state, status, std::time(nullptr))};
 }

@@ -25,6 +25,7 @@ job::ReplicaStatus replica_status(const ReplicaState& r, bool lost, bool alive,
     out.restarts = r.restarts;
     out.exit_code = r.exit_code;
     out.pid = r.pid;
+    out.finished = r.finished.empty() ? r.previous_finished : r.finished;
     if (lost && alive) {
         out.state = "Running";
         out.reason = "Unsupervised";

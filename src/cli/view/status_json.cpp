@@ -85,6 +85,7 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
                 {"state", job::phase_name(s.phase)},
                 {"reason", s.reason},
                 {"message", s.message},
+                {"why", s.why},
                 {"created", s.created},
                 {"started", s.started},
                 {"finished", s.finished},

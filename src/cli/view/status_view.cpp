@@ -76,6 +76,7 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
     print_field(out, "Namespace", status.namespace_);
     print_field(out, "Backend", status.backend);
     print_field(out, "State", format_state(status));
+    print_field(out, "Why", status.why);
     print_field(out, "Queue", status.queue ? format_queue_field(*status.queue, now) : "");
     print_field(out, "Created", format_time_field(status.created, now));
     print_field(out, "Started", format_time_field(status.started, now));

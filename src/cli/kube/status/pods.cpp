@@ -102,6 +102,12 @@ const json* main_container(const json& statuses, const std::string& name) {
     return status.is_null() ? nullptr : &status;
 }
 
+// Whether the named container (else the first) has resources.limits.memory.
+bool has_memory_limit(const json& containers, const std::string& name) {
+    const json& container = training_container(containers, name);
+    return !member(member(member(container, "resources"), "limits"), "memory").is_null();
+}
+
 void read_container(const json& container, job::ReplicaStatus& r) {
     const json& restarts = member(container, "restartCount");
     r.restarts = restarts.is_number_integer() ? restarts.get<int>() : 0;
@@ -109,6 +115,10 @@ void read_container(const json& container, job::ReplicaStatus& r) {
     const json& waiting = member(state, "waiting");
     const json& terminated = member(state, "terminated");
     const json& last = member(member(container, "lastState"), "terminated");
+    if (last.is_object()) {
+        r.last_reason = string_at(last, "reason");
+        r.finished = string_at(last, "finishedAt");
+    }
     if (waiting.is_object()) {
         r.reason = string_at(waiting, "reason");
         r.message = string_at(waiting, "message");
@@ -118,6 +128,7 @@ void read_container(const json& container, job::ReplicaStatus& r) {
     } else if (terminated.is_object()) {
         r.reason = string_at(terminated, "reason");
         r.message = string_at(terminated, "message");
+        r.finished = string_at(terminated, "finishedAt");
         if (member(terminated, "exitCode").is_number_integer()) {
             r.exit_code = member(terminated, "exitCode").get<int>();
         }
@@ -178,6 +189,7 @@ job::ReplicaStatus replica_from_pod(const json& pod, const std::string& job) {
     r.pod = string_at(metadata, "name");
     read_identity(pod, job, r);
     r.node = string_at(member(pod, "spec"), "nodeName");
+    r.memory_limited = has_memory_limit(member(member(pod, "spec"), "containers"), r.container);
     r.state = string_at(status, "phase");
     if (r.state.empty()) {
         r.state = "Unknown";

@@ -10,6 +10,7 @@
 
 #include "cli/backend_select.h"
 #include "cli/cost/estimate_inputs.h"
+#include "cli/diagnosis/diagnosis_run.h"
 #include "cli/exit_codes.h"
 #include "cli/flags.h"
 #include "cli/job/names.h"
@@ -96,6 +97,8 @@ int StatusOptions::run(Context& ctx) const {
         if (!status) {
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
+        status->why = diagnosis::why_line(*backend, *status, {}, diagnosis::k_default_stuck_after_s,
+                                          std::time(nullptr));
         std::string now_seen = fingerprint(*status);
         if (now_seen != last) {
             if (!last.empty()) {

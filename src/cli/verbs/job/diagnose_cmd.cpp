@@ -1,0 +1,89 @@
+#include "cli/verbs/job/diagnose_cmd.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <memory>
+
+#include "cli/backend_select.h"
+#include "cli/diagnosis/diagnosis_run.h"
+#include "cli/diagnosis/diagnosis_view.h"
+#include "cli/exit_codes.h"
+#include "cli/job/names.h"
+#include "cli/verb.h"
+#include "util/time_text.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_diagnose_examples =
+    "Examples:\n"
+    "  # Which replica failed first, why, and the lines that show it\n"
+    "  kftrain diagnose mnist-ddp -n ml-training\n"
+    "  # The same as data for scripts and agents\n"
+    "  kftrain diagnose mnist-ddp -o json\n"
+    "  # Call a running job stuck after 2 minutes without a progress report or log line\n"
+    "  kftrain diagnose mnist-ddp --stuck-after 2m\n\n"
+    "Causes: out-of-memory, signal, exception, peer-gone (a consequence), rendezvous-timeout,\n"
+    "nccl-error, divergence, image-pull, unschedulable, crash-loop, deadline-exceeded, evicted,\n"
+    "preempted, queue-waiting, queue-evicted, stuck, unknown. See docs/diagnose.md.";
+
+}  // namespace
+
+void setup_diagnose(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<DiagnoseOptions>();
+    auto* sub = app.add_subcommand(
+        "diagnose",
+        "Explain why a job failed or is stuck: the first failure, its cause, the lines");
+    sub->footer(k_diagnose_examples);
+    sub->add_option("job", options->job, "Name of the job")->required();
+    sub->add_option("-o,--output", options->output,
+                    view::output_flag_help(view::k_describe_formats, true));
+    sub->add_option("--stuck-after", options->stuck_after,
+                    "A running job with no progress report or log line for this long is stuck "
+                    "(default: 10m)");
+    run_when_parsed(*sub, options, ctx);
+}
+
+util::Status DiagnoseOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
+    return util::ok_status();
+}
+
+util::Status DiagnoseOptions::validate() {
+    if (auto named = job::check_object_name("job name", job); !named) {
+        return named;
+    }
+    auto parsed = view::parse_optional_output_format(output, view::k_describe_formats);
+    if (!parsed) {
+        return parsed.error_value();
+    }
+    format = *parsed;
+    stuck_after_s = diagnosis::k_default_stuck_after_s;
+    if (!stuck_after.empty()) {
+        auto seconds = util::parse_duration(stuck_after);
+        if (!seconds || *seconds <= 0) {
+            return util::error(fmt::format(
+                "--stuck-after: must be a duration such as 10m or 90s (got {})", stuck_after));
+        }
+        stuck_after_s = *seconds;
+    }
+    return util::ok_status();
+}
+
+int DiagnoseOptions::run(Context& ctx) const {
+    auto backend = make_backend(ctx, "", namespace_);
+    auto diagnosis = diagnosis::diagnose_with(*backend, job, stuck_after_s, std::time(nullptr));
+    if (!diagnosis) {
+        return report_error(ctx, diagnosis.error(), diagnosis.error_code(k_exit_cluster));
+    }
+    if (format) {
+        view::print_data(ctx.out, diagnosis::diagnosis_to_json(job, diagnosis->kind, *diagnosis),
+                         *format);
+    } else {
+        diagnosis::print_diagnosis(ctx.out, job::job_ref(diagnosis->kind, job), *diagnosis);
+    }
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::cli

@@ -1,0 +1,274 @@
+#include "diagnose/diagnosis.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+
+#include "util/time_text.h"
+
+namespace kftrain::diagnose {
+namespace {
+
+constexpr size_t k_last_lines = 10;  // of a failure no line explains
+
+bool one_of(const std::string& text, std::initializer_list<const char*> names) {
+    return std::any_of(names.begin(), names.end(), [&](const char* n) { return text == n; });
+}
+
+// Whether kftrain or the operator stopped the replica (another one ended the job first).
+bool stopped_by_job(const ReplicaEvidence& r) {
+    return one_of(r.reason, {"Stopped", "Suspended"}) || r.state == "Terminating";
+}
+
+bool ended_badly(const ReplicaEvidence& r) {
+    return r.state == "Failed" || r.state == "Restarting" || r.restarts > 0 ||
+           (r.exit_code && *r.exit_code != 0);
+}
+
+// What the replica's pod or process says, before its lines are read.
+Cause pod_cause(const ReplicaEvidence& r) {
+    if (r.reason == "OOMKilled" || r.last_reason == "OOMKilled") {
+        return Cause::OutOfMemory;
+    }
+    if (one_of(r.reason, {"ImagePullBackOff", "ErrImagePull", "InvalidImageName"})) {
+        return Cause::ImagePull;
+    }
+    if (r.reason == "Unschedulable") {
+        return Cause::Unschedulable;
+    }
+    if (r.reason == "Evicted") {
+        return Cause::Evicted;
+    }
+    if (r.reason.find("Preempt") != std::string::npos) {
+        return Cause::Preempted;
+    }
+    return Cause::None;
+}
+
+std::string exit_text(const ReplicaEnd& end) {
+    if (end.signal != 0) {
+        return fmt::format("killed by {}", signal_name(end.signal));
+    }
+    if (end.exit_code) {
+        return fmt::format("exit code {}", *end.exit_code);
+    }
+    return end.reason.empty() ? end.state : end.reason;
+}
+
+ReplicaEnd replica_end(const ReplicaEvidence& r, LogFinding& finding) {
+    ReplicaEnd end;
+    end.name = r.name;
+    end.state = r.state;
+    end.ended = r.finished;
+    end.exit_code = r.exit_code;
+    end.signal = r.exit_code && *r.exit_code > 128 ? *r.exit_code - 128 : 0;
+    end.reason = r.reason;
+    end.restarts = r.restarts;
+    end.last_line = r.lines.empty() ? "" : r.lines.back().text;
+    finding = read_log(r.lines);
+    if (Cause cause = pod_cause(r); cause != Cause::None) {
+        end.cause = cause;
+        end.detail = r.message.empty() ? (r.reason.empty() ? r.last_reason : r.reason) : r.message;
+    } else if (finding.cause != Cause::None) {
+        end.cause = finding.cause;
+        end.detail = finding.detail;
+    } else if (stopped_by_job(r) || !ended_badly(r)) {
+        end.cause = Cause::None;
+    } else if (end.signal == SIGKILL && r.memory_limited) {
+        end.cause = Cause::OutOfMemory;
+        end.detail = "exit code 137 (SIGKILL) under a memory limit";
+    } else if (end.signal != 0) {
+        end.cause = Cause::Signal;
+        end.detail = fmt::format("killed by {}", signal_name(end.signal));
+    } else if (r.reason == "CrashLoopBackOff") {
+        end.cause = Cause::CrashLoop;
+        end.detail = r.message;
+    } else {
+        end.cause = Cause::Unknown;
+        end.detail = exit_text(end);
+    }
+    return end;
+}
+
+bool is_pending_cause(Cause cause) {
+    return cause == Cause::ImagePull || cause == Cause::Unschedulable;
+}
+
+// Order of the time axis: ended replicas by their end, the first failure's consequences after
+// a failure of the same moment, running ones last.
+bool earlier(const ReplicaEnd& a, const ReplicaEnd& b) {
+    if (a.ended.empty() != b.ended.empty()) {
+        return !a.ended.empty();
+    }
+    double ta = util::parse_timestamp_seconds(a.ended).value_or(0);
+    double tb = util::parse_timestamp_seconds(b.ended).value_or(0);
+    if (ta != tb) {
+        return ta < tb;
+    }
+    return (a.cause != Cause::PeerGone) && (b.cause == Cause::PeerGone);
+}
+
+std::vector<LogEvidence> last_lines(const ReplicaEvidence& r) {
+    size_t from = r.lines.size() > k_last_lines ? r.lines.size() - k_last_lines : 0;
+    return {r.lines.begin() + static_cast<long>(from), r.lines.end()};
+}
+
+// Add the last line of every replica but skip, as "name | line": where each one was.
+void add_last_lines(Diagnosis& d, const JobEvidence& job, const std::string& skip) {
+    for (const ReplicaEvidence& r : job.replicas) {
+        if (r.name != skip && !r.lines.empty()) {
+            LogEvidence last = r.lines.back();
+            last.text = r.name + " | " + last.text;
+            d.evidence.push_back(last);
+        }
+    }
+}
+
+void explain_failure(Diagnosis& d, const JobEvidence& job, const std::vector<LogFinding>& found) {
+    const ReplicaEnd* first = nullptr;
+    for (const ReplicaEnd& end : d.timeline) {  // in time order
+        if (end.cause == Cause::None || is_pending_cause(end.cause)) {
+            continue;
+        }
+        if (first == nullptr || (first->cause == Cause::PeerGone && end.cause != Cause::PeerGone)) {
+            first = &end;
+        }
+    }
+    if (first == nullptr) {
+        return;
+    }
+    d.verdict = job.phase == "Failed" ? "failed" : "failing";
+    d.cause = first->cause;
+    d.replica = first->name;
+    for (ReplicaEnd& end : d.timeline) {
+        end.first = end.name == first->name;
+        if (!end.first && end.cause == Cause::PeerGone) {
+            d.consequences.push_back(end.name);
+        }
+    }
+    for (size_t i = 0; i < job.replicas.size(); ++i) {
+        if (job.replicas[i].name == first->name) {
+            d.evidence = found[i].lines.empty() ? last_lines(job.replicas[i]) : found[i].lines;
+        }
+    }
+    std::string restarts = first->restarts > 0 ? fmt::format(", {} restarts", first->restarts) : "";
+    d.why = fmt::format("{} failed first ({}{}): {}", first->name, exit_text(*first), restarts,
+                        cause_title(first->cause));
+    if (first->cause != Cause::Signal) {
+        d.why += ": " + first->detail;
+    }
+    if (first->cause == Cause::Rendezvous) {
+        add_last_lines(d, job, first->name);  // what the master was doing instead
+    }
+    if (!d.consequences.empty()) {
+        d.why += fmt::format("; then {} lost {} peer", fmt::join(d.consequences, ", "),
+                             d.consequences.size() == 1 ? "its" : "their");
+    }
+}
+
+void explain_pending(Diagnosis& d) {
+    for (const ReplicaEnd& end : d.timeline) {
+        if (is_pending_cause(end.cause)) {
+            d.verdict = "pending";
+            d.cause = end.cause;
+            d.replica = end.name;
+            d.why = fmt::format("{} cannot start: {}: {}", end.name, cause_title(end.cause),
+                                end.detail);
+            return;
+        }
+    }
+}
+
+void explain_stuck(Diagnosis& d, const JobEvidence& job) {
+    d.verdict = "stuck";
+    d.cause = Cause::Stuck;
+    d.why = fmt::format("running, but no progress report or log line for {}",
+                        util::format_duration(*job.idle_seconds));
+    add_last_lines(d, job, "");
+}
+
+}  // namespace
+
+std::string signal_name(int signal) {
+    switch (signal) {
+        case SIGKILL:
+            return "SIGKILL";
+        case SIGTERM:
+            return "SIGTERM";
+        case SIGINT:
+            return "SIGINT";
+        case SIGSEGV:
+            return "SIGSEGV";
+        case SIGABRT:
+            return "SIGABRT";
+        case SIGBUS:
+            return "SIGBUS";
+        case SIGHUP:
+            return "SIGHUP";
+        case SIGFPE:
+            return "SIGFPE";
+        case SIGILL:
+            return "SIGILL";
+        case SIGPIPE:
+            return "SIGPIPE";
+        default:
+            return fmt::format("signal {}", signal);
+    }
+}
+
+Diagnosis diagnose_job(const JobEvidence& job) {
+    Diagnosis d;
+    d.kind = job.kind;
+    std::vector<LogFinding> found(job.replicas.size());
+    for (size_t i = 0; i < job.replicas.size(); ++i) {
+        d.timeline.push_back(replica_end(job.replicas[i], found[i]));
+    }
+    std::stable_sort(d.timeline.begin(), d.timeline.end(), earlier);
+    if (job.phase == "Succeeded") {
+        d.verdict = "succeeded";
+        d.why = "the job succeeded";
+        return d;
+    }
+    if (job.reason == "DeadlineExceeded") {
+        d.verdict = "failed";
+        d.cause = Cause::Deadline;
+        d.why = fmt::format("{}: {}", cause_title(d.cause), job.message);
+    } else if (job.queue_state == "evicted") {
+        d.verdict = job.phase == "Failed" ? "failed" : "pending";
+        d.cause = Cause::QueueEvicted;
+        d.why = fmt::format("{}: {}", cause_title(d.cause), job.queue_message);
+    } else {
+        explain_failure(d, job, found);
+    }
+    if (d.verdict.empty()) {
+        explain_pending(d);
+    }
+    if (d.verdict.empty() && job.queue_state == "pending") {
+        d.verdict = "pending";
+        d.cause = Cause::QueueWaiting;
+        d.why = fmt::format("{}: {}", cause_title(d.cause), job.queue_message);
+    }
+    if (d.verdict.empty() && job.phase == "Suspended") {
+        d.verdict = "suspended";
+        d.why = "the job is suspended: kftrain resume starts it again";
+    }
+    if (d.verdict.empty() && job.phase == "Failed") {
+        d.verdict = "failed";
+        d.cause = Cause::Unknown;
+        d.why = fmt::format("the job failed ({}): {}", job.reason, job.message);
+    }
+    if (d.verdict.empty() && job.idle_seconds && *job.idle_seconds >= job.stuck_after_seconds) {
+        explain_stuck(d, job);
+    }
+    if (d.verdict.empty()) {
+        d.verdict = "running";
+        d.why = "no problem found";
+    }
+    d.hint = cause_hint(d.cause);
+    return d;
+}
+
+}  // namespace kftrain::diagnose

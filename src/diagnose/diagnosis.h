@@ -1,0 +1,48 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diagnose/evidence.h"
+#include "diagnose/log_signals.h"
+
+namespace kftrain::diagnose {
+
+// One replica's end on the job's time axis.
+struct ReplicaEnd {
+    std::string name;
+    std::string state;
+    std::string ended;  // when its attempt ended; empty while it runs
+    std::optional<int> exit_code;
+    int signal = 0;  // the signal that ended it, from its exit code; 0: none
+    std::string reason;
+    int restarts = 0;
+    Cause cause = Cause::None;
+    std::string detail;     // what its lines or its pod say
+    std::string last_line;  // the last line it printed
+    bool first = false;     // the first failure
+};
+
+// What `kftrain diagnose` says of a job.
+struct Diagnosis {
+    std::string kind;     // the job's: PyTorchJob, TrainJob
+    std::string verdict;  // failed, pending, stuck, running, succeeded, suspended
+    Cause cause = Cause::None;
+    std::string replica;  // the first to fail (or the one stuck, pending); empty for the job
+    std::string why;      // one line: what happened, for status, describe and the verdict
+    std::string hint;
+    std::vector<LogEvidence> evidence;      // the lines that show it, timestamped
+    std::vector<std::string> consequences;  // replicas that failed because of the first
+    std::vector<ReplicaEnd> timeline;       // every replica, ended ones first by time
+};
+
+// Diagnose a job from what the backends gathered: put every replica's end on one time axis,
+// name the first failure and its cause (a replica that only lost its peer is a consequence,
+// never the cause), or say why it is pending, that it is stuck, or that nothing is wrong.
+Diagnosis diagnose_job(const JobEvidence& job);
+
+// Return the signal's name: "SIGKILL", "SIGTERM", ..., or "signal N".
+std::string signal_name(int signal);
+
+}  // namespace kftrain::diagnose
