@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstring>
 
+#include "util/text.h"
 #include "util/time_text.h"
 
 namespace kftrain::diagnose {
@@ -71,7 +72,8 @@ ReplicaEnd replica_end(const ReplicaEvidence& r, LogFinding& finding) {
     finding = read_log(r.lines);
     if (Cause cause = pod_cause(r); cause != Cause::None) {
         end.cause = cause;
-        end.detail = r.message.empty() ? (r.reason.empty() ? r.last_reason : r.reason) : r.message;
+        end.detail = util::trim(r.message.empty() ? (r.reason.empty() ? r.last_reason : r.reason)
+                                                  : r.message);
     } else if (finding.cause != Cause::None) {
         end.cause = finding.cause;
         end.detail = finding.detail;

@@ -19,6 +19,7 @@ const Pattern k_patterns[] = {
     {Cause::OutOfMemory, "MemoryError"},
     {Cause::OutOfMemory, "std::bad_alloc"},
     {Cause::OutOfMemory, "Cannot allocate memory"},
+    {Cause::OutOfMemory, "out of memory"},  // CUDA error: out of memory
     {Cause::Divergence, "training diverged"},
     {Cause::Divergence, "loss is not finite"},
     {Cause::Nccl, "NCCL error"},

@@ -213,7 +213,9 @@ job::ReplicaStatus replica_from_pod(const json& pod, const std::string& job) {
             read_unschedulable(member(status, "conditions"), r);
         }
     }
-    if (r.state == "Failed" && r.reason.empty()) {
+    // The pod's own reason (Evicted, DeadlineExceeded, NodeLost) says more than its container's
+    // (Error, exit code 137) about why it failed.
+    if (r.state == "Failed" && (r.reason.empty() || !string_at(status, "reason").empty())) {
         r.reason = string_at(status, "reason");
         r.message = string_at(status, "message");
     }
