@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <csignal>
 #include <thread>
 
 #include "support/cli_runner.h"
@@ -122,6 +123,7 @@ TEST_CASE("mcp e2e: a tool given bad arguments answers isError with kftrain's me
     McpFixture f;
     f.job("job.yaml", "mcp-args", "true");
     ::symlink("/etc/passwd", (f.dir + "/escape.yaml").c_str());
+    ::symlink(f.dir.c_str(), (f.dir + "/linked").c_str());  // even one that stays inside
     auto server = f.serve();
     struct Case {
         const char* tool;
@@ -133,7 +135,12 @@ TEST_CASE("mcp e2e: a tool given bad arguments answers isError with kftrain's me
         {"render_job",
          {{"job_file", "../job.yaml"}},
          "job_file ../job.yaml: \"..\" is not allowed"},
-        {"render_job", {{"job_file", "escape.yaml"}}, "outside the server's root directory"},
+        {"render_job", {{"job_file", "escape.yaml"}}, "no regular file of that name inside"},
+        {"render_job", {{"job_file", "linked/job.yaml"}}, "symlinks are not followed"},
+        {"render_job", {{"job_file", "/etc/passwd"}}, "outside the server's root directory"},
+        {"delete_job",
+         {{"name", std::string("mcp-args\0other", 14)}, {"confirm", true}},
+         "without NUL"},
         {"render_job", {{"job_file", "job.yaml"}, {"set", {"replicas=zero"}}}, "replicas"},
         {"render_job", {{"job_yaml", "name: Bad_Name\n"}}, "Bad_Name"},
         {"get_job_logs",
@@ -280,6 +287,62 @@ TEST_CASE("mcp e2e: a cancelled wait_for_job gets no response and leaves no proc
     CHECK(server->wait_exit(30s) == 0);
     CHECK(gone_within({"wait", "mcp-cancel"}, 30s));
     CHECK(f.kftrain({"delete", "mcp-cancel"}).code == 0);
+}
+
+TEST_CASE("mcp e2e: a search whose values cost more than the budget is refused", "[mcp][e2e]") {
+    McpFixture f;
+    write_file(f.dir + "/tune.yaml",
+               "name: mcp-tune\nbackend: local\nreplicas: 1\n"
+               "trainer: {dataset: synthetic, model: mlp, epochs: 1, samples: 1024}\n");
+    auto server = f.serve({"--local", "--max-cost", "0.01"});
+    json cheap = {{"job_file", "tune.yaml"}, {"params", {"lr=0.001:0.1:log"}}, {"max_trials", 2}};
+    CHECK_THAT(structured(server->call(1, "tune_job", cheap))["message"].get<std::string>(),
+               Catch::Contains("It is within the budget."));
+    json dear = {{"job_file", "tune.yaml"},
+                 {"params", {"epochs=90000,100000"}},
+                 {"max_trials", 2},
+                 {"dry_run", false},
+                 {"confirm", true}};
+    json refused = server->call(2, "tune_job", dear);
+    CHECK(is_error(refused));
+    CHECK_THAT(error_text(refused), Catch::Contains("refused, no search started") &&
+                                        Catch::Contains("over the budget of 0.01"));
+    CHECK(f.kftrain({"tune", "status", "mcp-tune"}).code == 3);  // nothing started
+}
+
+TEST_CASE("mcp e2e: a request reusing an id in flight is refused without that id", "[mcp][e2e]") {
+    McpFixture f;
+    f.job("job.yaml", "mcp-dup", "exec sleep 300");
+    REQUIRE(f.kftrain({"submit", "-f", f.dir + "/job.yaml"}).code == 0);
+    auto server = f.serve();
+    server->request(
+        "dup", "tools/call",
+        {{"name", "wait_for_job"}, {"arguments", {{"name", "mcp-dup"}, {"timeout_seconds", 2}}}});
+    server->request("dup", "ping");
+    auto refused = server->next(30s);
+    REQUIRE(refused);
+    CHECK((*refused)["id"].is_null());
+    CHECK((*refused)["error"]["code"] == -32600);
+    json waited = structured(server->response("dup", 60s));  // the one response "dup" gets
+    CHECK(waited["outcome"] == "timed out");
+    CHECK(f.kftrain({"delete", "mcp-dup"}).code == 0);
+}
+
+TEST_CASE("mcp e2e: a client that stops reading does not hold the server past a signal",
+          "[mcp][e2e]") {
+    McpFixture f;
+    McpServer server({"--local"}, f.env, f.dir);
+    std::string pings;
+    for (int i = 0; i < 3000; ++i) {  // far more answers than a pipe holds, none read
+        pings += R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
+                 R"(,"method":"ping"})"
+                 "\n";
+    }
+    pings.pop_back();
+    server.send_raw(pings);
+    server.close_input();
+    server.signal(SIGTERM);
+    CHECK(server.wait_exit(30s) == 130);
 }
 
 }  // namespace kftrain::test

@@ -1,7 +1,7 @@
 #include "diagnose/log_signals.h"
 
+#include <cctype>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "wire/progress_events.h"
 
@@ -65,11 +65,27 @@ std::optional<std::string> error_event(const std::string& text) {
                                                         : std::string("error");
 }
 
-// A Python exception's last line: "ValueError: ...", "torch.cuda.OutOfMemoryError: ...".
+// A Python exception's last line: "ValueError: ...", "torch.cuda.OutOfMemoryError: ...": a
+// dotted name ending in Error, Exception, Exit, Interrupt or Timeout, then nothing or a
+// non-name character. A scan, not a regex: a line may be a megabyte long.
 bool is_exception_line(const std::string& text) {
-    static const std::regex k_exception(
-        R"(^[A-Za-z_][A-Za-z0-9_.]*(Error|Exception|Exit|Interrupt|Timeout)\b.*)");
-    return std::regex_match(text, k_exception);
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) {
+        return false;
+    }
+    size_t end = 0;
+    while (end < text.size() && (word(text[end]) || text[end] == '.')) {
+        ++end;
+    }
+    const std::string name = text.substr(0, end);
+    for (const char* suffix : {"Error", "Exception", "Exit", "Interrupt", "Timeout"}) {
+        const std::string tail = suffix;
+        if (name.size() >= tail.size() &&
+            name.compare(name.size() - tail.size(), tail.size(), tail) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 // The traceback that ends last in lines: from its "Traceback" line to its exception line.

@@ -31,8 +31,9 @@ std::string ArgumentReader::text(const char* name, const std::string& fallback) 
     if (value == nullptr) {
         return fallback;
     }
-    if (!value->is_string() || value->get_ref<const std::string&>().empty()) {
-        refuse(fmt::format("argument {} must be a non-empty string (got {})", name,
+    if (!value->is_string() || value->get_ref<const std::string&>().empty() ||
+        value->get_ref<const std::string&>().find('\0') != std::string::npos) {
+        refuse(fmt::format("argument {} must be a non-empty string without NUL (got {})", name,
                            describe_value(*value)));
         return fallback;
     }
@@ -82,7 +83,8 @@ std::vector<std::string> ArgumentReader::strings(const char* name, size_t max_it
     }
     std::vector<std::string> items;
     for (const auto& item : *value) {
-        if (!item.is_string() || item.get_ref<const std::string&>().empty()) {
+        if (!item.is_string() || item.get_ref<const std::string&>().empty() ||
+            item.get_ref<const std::string&>().find('\0') != std::string::npos) {
             refuse(fmt::format("argument {} must hold non-empty strings (got {})", name,
                                describe_value(item)));
             return {};

@@ -125,7 +125,9 @@ bool names_credential(const std::string& name) {
     std::istringstream words(upper);
     std::string word;
     while (std::getline(words, word, '_')) {
-        if (word == "PASSWORD" || word == "TOKEN" || word == "SECRET" || word == "KEY") {
+        if (word == "PASSWORD" || word == "PASSWD" || word == "PASSPHRASE" || word == "TOKEN" ||
+            word == "SECRET" || word == "KEY" || word == "CREDENTIAL" || word == "CREDENTIALS" ||
+            word == "AUTH" || word == "APIKEY" || word == "PAT") {
             return true;
         }
     }

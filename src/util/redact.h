@@ -12,8 +12,8 @@ namespace kftrain::util {
 std::string redact_credentials(const std::string& text);
 
 // Return whether a variable name has a word (between '_', '-' or '.') that names a credential:
-// PASSWORD, TOKEN, SECRET or KEY, in any case (HF_TOKEN, AWS_SECRET_ACCESS_KEY; not
-// TOKENIZERS_PARALLELISM).
+// PASSWORD, PASSWD, PASSPHRASE, TOKEN, SECRET, KEY, APIKEY, CREDENTIAL(S), AUTH or PAT, in any
+// case (HF_TOKEN, AWS_SECRET_ACCESS_KEY, GH_PAT; not TOKENIZERS_PARALLELISM or AUTHOR).
 bool names_credential(const std::string& name);
 
 }  // namespace kftrain::util

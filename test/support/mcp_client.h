@@ -44,6 +44,8 @@ class McpServer {
     // Notifications seen so far.
     const std::vector<nlohmann::json>& notifications() const { return m_notifications; }
 
+    // Send the server a signal.
+    void signal(int sig) { m_proc.signal(sig); }
     // Close the server's standard input.
     void close_input();
     // Return its exit code once it ends within timeout; fails the test otherwise.

@@ -11,6 +11,7 @@ namespace {
 
 constexpr const char* k_error_prefix = "kftrain: error: ";
 constexpr size_t k_max_output = size_t{64} << 20;
+constexpr size_t k_max_error = size_t{1} << 20;
 
 }  // namespace
 
@@ -45,16 +46,25 @@ util::Result<ChildOutcome> ChildRunner::run(const ChildRequest& request,
     options.cancel_grace = request.grace;
     options.cancelled = [&cancelled] { return cancelled.load(); };
     options.max_out = k_max_output;
-    auto result = request.on_out || request.on_err
-                      ? util::run_streaming(options, request.on_out, request.on_err)
-                      : util::run(options);
+    std::string err;  // stderr, kept for the message also when its lines are streamed
+    util::LineCallback on_err;
+    if (request.on_err) {
+        on_err = [&](const std::string& line) {
+            if (err.size() < k_max_error) {
+                err += line + "\n";
+            }
+            request.on_err(line);
+        };
+    }
+    auto result = request.on_out || on_err ? util::run_streaming(options, request.on_out, on_err)
+                                           : util::run(options);
     if (!result) {
         return result.error_value();
     }
     ChildOutcome outcome;
     outcome.code = result->status.as_shell_code();
     outcome.out = std::move(result->out);
-    outcome.err = std::move(result->err);
+    outcome.err = on_err ? std::move(err) : std::move(result->err);
     outcome.cancelled = result->cancelled;
     outcome.timed_out = result->timed_out;
     return outcome;

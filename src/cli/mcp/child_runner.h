@@ -17,10 +17,10 @@ struct ChildRequest {
     std::string input;              // its standard input (a job file's YAML for -f -)
     std::optional<std::chrono::milliseconds> timeout;
     // How long the verb has after a SIGINT, when the call is cancelled, to stop what it started
-    // (a local measurement or search); 0: killed at once.
-    std::chrono::milliseconds grace{0};
+    // (its kubectl calls, a local measurement or search) before its group is killed.
+    std::chrono::milliseconds grace{5000};
     std::function<void(const std::string& line)> on_out;  // each stdout line; empty: kept whole
-    std::function<void(const std::string& line)> on_err;  // each stderr line; empty: kept whole
+    std::function<void(const std::string& line)> on_err;  // each stderr line; kept whole too
 };
 
 // How the verb ended.

@@ -1,41 +1,92 @@
 #include "cli/mcp/policy.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
-#include "util/text.h"
+#include "manifest/yaml/input.h"
 
 namespace kftrain::cli::mcp {
 namespace fs = std::filesystem;
 
-util::Result<std::string> resolve_job_file(const std::string& root, const std::string& path) {
-    fs::path given(path);
-    for (const auto& part : given) {
-        if (part == "..") {
-            return util::error(fmt::format(
-                "job_file {}: \"..\" is not allowed; give a path inside {}", path, root));
+namespace {
+
+// Close a descriptor when it goes out of scope.
+struct Fd {
+    int fd = -1;
+    explicit Fd(int f) : fd(f) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd >= 0) {
+            ::close(fd);
         }
     }
-    std::error_code ec;
-    fs::path real = fs::canonical(given.is_absolute() ? given : fs::path(root) / given, ec);
-    if (ec) {
-        return util::error(fmt::format("job_file {}: {}", path, ec.message()));
+};
+
+}  // namespace
+
+util::Result<std::string> read_job_file(const std::string& root, const std::string& path) {
+    auto refuse = [&path](const std::string& why) {
+        return util::error(fmt::format("job_file {}: {}", path, why));
+    };
+    std::string relative = path;
+    if (!relative.empty() && relative.front() == '/') {
+        const std::string inside = root == "/" ? root : root + "/";
+        if (relative.rfind(inside, 0) != 0) {
+            return refuse("outside the server's root directory (--root)");
+        }
+        relative = relative.substr(inside.size());
     }
-    const std::string inside = root == "/" ? root : root + "/";
-    if (real.string().rfind(inside, 0) != 0) {
-        return util::error(
-            fmt::format("job_file {}: outside the server's root directory {} (it resolves to {})",
-                        path, root, real.string()));
+    std::vector<std::string> parts;
+    for (const auto& part : fs::path(relative)) {
+        if (part == "..") {
+            return refuse("\"..\" is not allowed; give a path inside the server's root");
+        }
+        if (!part.empty() && part != "." && part != "/") {
+            parts.push_back(part.string());
+        }
     }
+    if (parts.empty()) {
+        return refuse("not a file");
+    }
+    Fd dir(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    for (size_t i = 0; dir.fd >= 0 && i + 1 < parts.size(); ++i) {
+        int next =
+            ::openat(dir.fd, parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        ::close(dir.fd);
+        dir.fd = next;
+    }
+    Fd file(dir.fd < 0 ? -1
+                       : ::openat(dir.fd, parts.back().c_str(),
+                                  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     struct stat st {};
-    if (::stat(real.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-        return util::error(fmt::format("job_file {}: not a regular file", path));
+    if (file.fd < 0 || ::fstat(file.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        return refuse(
+            "no regular file of that name inside the server's root (symlinks are "
+            "not followed)");
     }
-    return real.string();
+    if (static_cast<size_t>(st.st_size) > manifest::k_max_input_bytes) {
+        return refuse(fmt::format("larger than {} bytes", manifest::k_max_input_bytes));
+    }
+    std::string text;
+    char buffer[65536];
+    ssize_t n = 0;
+    while ((n = ::read(file.fd, buffer, sizeof buffer)) > 0 &&
+           text.size() <= manifest::k_max_input_bytes) {
+        text.append(buffer, static_cast<size_t>(n));
+    }
+    if (n < 0 || text.size() > manifest::k_max_input_bytes) {
+        return refuse(n < 0 ? std::string(std::strerror(errno)) : "too large");
+    }
+    return text;
 }
 
 util::Status check_job_namespace(const ServerPolicy& policy, const std::string& job_namespace) {

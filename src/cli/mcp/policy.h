@@ -18,9 +18,12 @@ struct ServerPolicy {
     std::string root;                             // --root, absolute and without symlinks
 };
 
-// Resolve a tool's job_file inside root: relative paths from root, no ".." part, no symlink
-// leading out of root, and a regular file. The message names the argument and the path.
-util::Result<std::string> resolve_job_file(const std::string& root, const std::string& path);
+// Read a tool's job_file inside root, once: a path relative to root (an absolute one must lie
+// under it), opened part by part without following any symlink and without "..", a regular
+// file of at most manifest::k_max_input_bytes. Its text is what every verb of the call reads
+// (through -f -), so nothing can swap the file between a check and a use. The message names
+// the argument and the path as given, never what lies outside root.
+util::Result<std::string> read_job_file(const std::string& root, const std::string& path);
 
 // Return the namespace a call about a named job or a listing works in: the requested one, else
 // the server's -n, else the first --allow-namespace, else "" (the cluster's default). A

@@ -4,13 +4,15 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <climits>
 
 #include "cli/job/interrupt.h"
 #include "cli/mcp/tools.h"
 #include "mcp/masking.h"
 #include "mcp/protocol.h"
-#include "util/redact.h"
 
 namespace kftrain::cli::mcp {
 namespace {
@@ -22,6 +24,8 @@ namespace proto = kftrain::mcp;
 constexpr size_t k_max_calls = 16;
 // How often the reader looks at signals and finished calls while the client is quiet.
 constexpr int k_poll_ms = 200;
+// How long a client may leave the server's output unread before the server gives up on it.
+constexpr std::chrono::seconds k_stalled_client{30};
 // Longest progress message sent: a verb's line, cut.
 constexpr size_t k_max_progress_text = 500;
 
@@ -48,17 +52,31 @@ Server::~Server() {
 bool Server::write(const json& message) {
     const std::string line = proto::to_line(message);
     std::lock_guard<std::mutex> lock(m_write_mutex);
+    // Wait for room before each piece of at most PIPE_BUF bytes, which then never blocks: a
+    // client that stops reading is given up on after k_stalled_client, or at a signal, instead
+    // of holding every thread for ever.
+    auto deadline = std::chrono::steady_clock::now() + k_stalled_client;
     size_t written = 0;
     while (written < line.size() && !m_output_gone) {
-        ssize_t n = ::write(m_out_fd, line.data() + written, line.size() - written);
-        if (n < 0 && errno == EINTR) {
-            continue;
+        pollfd p{m_out_fd, POLLOUT, 0};
+        int ready = ::poll(&p, 1, k_poll_ms);
+        if (ready < 0 && errno != EINTR) {
+            m_output_gone = true;
+        } else if (ready > 0 && (p.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0) {
+            m_output_gone = true;  // the client closed its end
+        } else if (ready > 0) {
+            size_t piece = std::min(line.size() - written, size_t{PIPE_BUF});
+            ssize_t n = ::write(m_out_fd, line.data() + written, piece);
+            if (n > 0) {
+                written += static_cast<size_t>(n);
+                deadline = std::chrono::steady_clock::now() + k_stalled_client;
+            } else if (n < 0 && errno != EINTR && errno != EAGAIN) {
+                m_output_gone = true;
+            }
+        } else if (job::interrupt_requested() || std::chrono::steady_clock::now() >= deadline) {
+            m_err << "kftrain mcp: the client stopped reading; giving up on it" << std::endl;
+            m_output_gone = true;
         }
-        if (n <= 0) {
-            m_output_gone = true;  // the client went away: serve() ends
-            return false;
-        }
-        written += static_cast<size_t>(n);
     }
     return !m_output_gone;
 }
@@ -119,7 +137,15 @@ void Server::handle_line(std::string_view line) {
     if (!line.empty() && line.back() == '\r') {
         line.remove_suffix(1);
     }
-    proto::Dispatch d = proto::dispatch(proto::parse_message(line), m_description, m_tools);
+    proto::Incoming message = proto::parse_message(line);
+    if (message.kind == proto::Incoming::Kind::Request && in_flight(message.id)) {
+        // Its id is taken: answering with it would give one id two responses.
+        write(proto::error_message(
+            nullptr, proto::error::k_invalid_request,
+            fmt::format("request id {} is in use by a call in flight", message.id.dump())));
+        return;
+    }
+    proto::Dispatch d = proto::dispatch(message, m_description, m_tools);
     if (d.reply) {
         write(*d.reply);
     }
@@ -134,12 +160,6 @@ void Server::handle_line(std::string_view line) {
 void Server::start_call(proto::ToolCall call) {
     std::lock_guard<std::mutex> lock(m_calls_mutex);
     const std::string key = id_key(call.id);
-    if (m_calls.count(key) != 0) {
-        write(
-            proto::error_message(call.id, proto::error::k_invalid_request,
-                                 fmt::format("request id {} is in use by a call in flight", key)));
-        return;
-    }
     if (m_calls.size() >= k_max_calls) {
         write(proto::error_message(
             call.id, proto::error::k_internal_error,
@@ -160,7 +180,7 @@ void Server::run_call(const proto::ToolCall& call, Call& state) {
         }
         json params = {{"progressToken", *call.progress_token},
                        {"progress", ++step},
-                       {"message", text.substr(0, k_max_progress_text)}};
+                       {"message", proto::mask_text(text.substr(0, k_max_progress_text))}};
         write(proto::notification_message(proto::method::k_progress, std::move(params)));
     };
     CallContext ctx{m_policy, m_runner, state.cancelled, progress};
@@ -168,7 +188,7 @@ void Server::run_call(const proto::ToolCall& call, Call& state) {
     try {
         auto result = run_tool(call.tool, call.arguments, ctx);
         json content = result ? proto::tool_result(proto::mask_credentials(*result))
-                              : proto::tool_error(util::redact_credentials(result.error()));
+                              : proto::tool_error(proto::mask_text(result.error()));
         response = proto::result_message(call.id, std::move(content));
     } catch (const std::exception& e) {
         m_err << fmt::format("kftrain mcp: {} failed: {}", call.tool, e.what()) << std::endl;
@@ -180,6 +200,11 @@ void Server::run_call(const proto::ToolCall& call, Call& state) {
         write(response);
     }
     state.done = true;
+}
+
+bool Server::in_flight(const json& id) {
+    std::lock_guard<std::mutex> lock(m_calls_mutex);
+    return m_calls.count(id_key(id)) != 0;
 }
 
 void Server::cancel(const json& id) {

@@ -45,6 +45,7 @@ class Server {
     void handle_line(std::string_view line);
     void start_call(kftrain::mcp::ToolCall call);
     void run_call(const kftrain::mcp::ToolCall& call, Call& state);
+    bool in_flight(const nlohmann::json& id);
     void cancel(const nlohmann::json& id);
     void reap(bool stop_all);
     bool write(const nlohmann::json& message);
