@@ -17,6 +17,7 @@
 #include "local/local_fixture.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
+#include "support/python_torch.h"
 #include "util/run.h"
 #include "util/subprocess.h"
 
@@ -29,22 +30,6 @@ const std::string k_example_dir = std::string(KFTRAIN_SOURCE_DIR) + "/examples/p
 // Debian's python3, which python3-torch installs for, first on PATH: the replicas start
 // python3 from PATH, as a pod would from its image's.
 const std::string k_debian_path = "/usr/bin:/bin:/usr/local/bin";
-
-// Whether Debian's python3 imports torch; in CI (CI set) it must.
-bool python_torch_ready() {
-    kftrain::util::RunOptions options;
-    options.argv = {"/usr/bin/python3", "-c", "import torch"};
-    auto run = kftrain::util::run(options);
-    if (run && run->status.success()) {
-        return true;
-    }
-    const char* ci = std::getenv("CI");
-    if (ci != nullptr && *ci != '\0') {
-        FAIL("/usr/bin/python3 cannot import torch (scripts/setup.sh installs python3-torch)");
-    }
-    WARN("/usr/bin/python3 cannot import torch: examples/python-ddp not run");
-    return false;
-}
 
 // Run kftrain in dir (where the example's command finds ddp.py) and return its exit code.
 int kftrain_in(const std::string& dir, const std::vector<std::string>& args,

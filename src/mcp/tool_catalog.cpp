@@ -276,6 +276,41 @@ ToolDef get_tune_status() {
             true};
 }
 
+ToolDef diagnose_job() {
+    json end = object({{"replica", {{"type", "string"}}},
+                       {"state", {{"type", "string"}}},
+                       {"ended", {{"type", "string"}}},
+                       {"cause", {{"type", "string"}}},
+                       {"first", {{"type", "boolean"}}}},
+                      {"replica", "cause"});
+    return {tool::k_diagnose_job,
+            "Diagnose a job",
+            "Explain why a job failed, cannot start or is stuck: the first replica to fail on "
+            "one time axis, its cause (out-of-memory, signal, exception, rendezvous-timeout, "
+            "nccl-error, divergence, image-pull, unschedulable, crash-loop, evicted, "
+            "preempted, deadline-exceeded, queue-waiting, stuck, ...), a hint, and the log "
+            "lines that show it. Replicas that only lost their peer are named consequences.",
+            object(with(job_ref_properties(),
+                        {{"stuck_after_seconds",
+                          integer("A running job without a progress report or log line for "
+                                  "this long is stuck (default 600)",
+                                  1, 86400)}}),
+                   {"name"}),
+            object({{"name", {{"type", "string"}}},
+                    {"verdict", {{"type", "string"}}},
+                    {"cause", {{"type", "string"}}},
+                    {"why", {{"type", "string"}}},
+                    {"hint", {{"type", "string"}}},
+                    {"replica", {{"type", "string"}}},
+                    {"timeline", {{"type", "array"}, {"items", end}}},
+                    {"evidence", {{"type", "array"}}}},
+                   {"name", "verdict", "cause", "why", "timeline", "evidence"}),
+            true,
+            false,
+            true,
+            true};
+}
+
 }  // namespace
 
 json ToolDef::to_json() const {
@@ -293,9 +328,9 @@ json ToolDef::to_json() const {
 }
 
 std::vector<ToolDef> tool_catalog(const CatalogOptions& options) {
-    std::vector<ToolDef> all = {render_job(),     estimate_job(),   submit_job(),   list_jobs(),
-                                get_job_status(), get_job_logs(),   wait_for_job(), delete_job(),
-                                tune_job(),       get_tune_status()};
+    std::vector<ToolDef> all = {render_job(),     estimate_job(),    submit_job(),   list_jobs(),
+                                get_job_status(), get_job_logs(),    wait_for_job(), delete_job(),
+                                tune_job(),       get_tune_status(), diagnose_job()};
     std::vector<ToolDef> offered;
     for (ToolDef& def : all) {
         if (options.read_only && !def.read_only) {

@@ -18,6 +18,7 @@ inline constexpr const char* k_wait_for_job = "wait_for_job";
 inline constexpr const char* k_delete_job = "delete_job";
 inline constexpr const char* k_tune_job = "tune_job";
 inline constexpr const char* k_get_tune_status = "get_tune_status";
+inline constexpr const char* k_diagnose_job = "diagnose_job";
 }  // namespace tool
 
 // One tool as tools/list describes it.

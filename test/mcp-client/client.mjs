@@ -36,6 +36,7 @@ const TOOLS = [
   'delete_job',
   'tune_job',
   'get_tune_status',
+  'diagnose_job',
 ];
 const READ_ONLY_TOOLS = new Set([
   'render_job',
@@ -45,6 +46,7 @@ const READ_ONLY_TOOLS = new Set([
   'get_job_logs',
   'wait_for_job',
   'get_tune_status',
+  'diagnose_job',
 ]);
 
 // JOB A runs kftrain's trainer: only rendered, estimated and tuned as a dry run, never run.
@@ -217,7 +219,7 @@ await step('initialize: server gives instructions and the tools capability', asy
 // --- 2. tools/list -----------------------------------------------------------------------------
 
 let tools = [];
-await step('tools/list: exactly the 10 kftrain tools', async () => {
+await step('tools/list: exactly the 11 kftrain tools', async () => {
   const result = await client.listTools(undefined, { timeout: CALL_MS });
   // One page: a second listTools() would replace the SDK's cached output validators.
   check(result.nextCursor === undefined, `unexpected nextCursor ${show(result.nextCursor)}`);
@@ -351,6 +353,13 @@ await step('get_job_status: Succeeded, both replicas exited 0', async () => {
   for (const replica of out.replicas) {
     check(replica.state === 'Succeeded' && replica.exitCode === 0, `replica ${show(replica)}`);
   }
+});
+
+await step('diagnose_job: a succeeded job has no cause, every replica on its time axis', async () => {
+  const out = success(await call('diagnose_job', { name: JOB_B_NAME }), 'diagnose_job');
+  check(out.verdict === 'succeeded', `verdict ${show(out.verdict)}`);
+  check(out.cause === 'none', `cause ${show(out.cause)}`);
+  check(Array.isArray(out.timeline) && out.timeline.length === 2, `timeline ${show(out.timeline)}`);
 });
 
 // --- 6. logs ---------------------------------------------------------------------------------------

@@ -227,6 +227,23 @@ util::Result<json> get_tune_status_tool(const json& arguments, const CallContext
     return run_json_verb(quick(named->args({"tune", "status", "-o", "json"})), ctx);
 }
 
+util::Result<json> diagnose_job_tool(const json& arguments, const CallContext& ctx) {
+    ArgumentReader reader(arguments);
+    auto named = read_named(reader, ctx);
+    auto stuck_after = reader.integer("stuck_after_seconds", 1, 86400);
+    if (auto done = reader.finish({"name", "namespace", "stuck_after_seconds"}); !done) {
+        return done.error_value();
+    }
+    if (!named) {
+        return named.error_value();
+    }
+    std::vector<std::string> args = named->args({"diagnose", "-o", "json"});
+    if (stuck_after) {
+        args.insert(args.end(), {"--stuck-after", fmt::format("{}s", *stuck_after)});
+    }
+    return run_json_verb(quick(args), ctx);
+}
+
 util::Result<json> run_tool(const std::string& name, const json& arguments,
                             const CallContext& ctx) {
     using Tool = util::Result<json> (*)(const json&, const CallContext&);
@@ -241,6 +258,7 @@ util::Result<json> run_tool(const std::string& name, const json& arguments,
         {tool::k_delete_job, delete_job_tool},
         {tool::k_tune_job, tune_job_tool},
         {tool::k_get_tune_status, get_tune_status_tool},
+        {tool::k_diagnose_job, diagnose_job_tool},
     };
     for (const auto& [tool_name, run] : k_tools) {
         if (name == tool_name) {

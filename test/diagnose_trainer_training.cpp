@@ -1,0 +1,30 @@
+// kftrain diagnose on the real trainer diverging: its NaN stop is named divergence, with the
+// trainer's own error event as the evidence. Built only with the trainer (test/CMakeLists.txt).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "local/local_fixture.h"
+
+using namespace kftrain::test;
+
+TEST_CASE("diagnose names the trainer's NaN stop at a learning rate of 10 divergence",
+          "[diagnose][e2e][trainer]") {
+    LocalJobs jobs;
+    const std::string file = jobs.dir() + "/diverge.yaml";
+    write_file(file,
+               "name: diag-nan\nreplicas: 2\nrunPolicy: {backoffLimit: 0}\n"
+               "env:\n  OMP_NUM_THREADS: \"1\"\n"
+               "trainer: {dataset: synthetic, model: mlp, epochs: 2, samples: 4096, lr: 10, "
+               "threads: 1, logEvery: 4}\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    auto status = jobs.wait_finished("diag-nan");
+    REQUIRE(status.phase == kftrain::cli::job::JobPhase::Failed);
+    CliRun run = jobs.kftrain({"diagnose", "diag-nan", "--local", "-o", "json"});
+    REQUIRE(run.code == 0);
+    auto d = nlohmann::json::parse(run.out);
+    CHECK(d["cause"] == "divergence");
+    CHECK_THAT(d["why"].get<std::string>(), Catch::Contains("training diverged"));
+    CHECK_THAT(d["hint"].get<std::string>(), Catch::Contains("trainer.lr"));
+    CHECK_THAT(d["evidence"].back()["text"].get<std::string>(),
+               Catch::Contains(R"("event":"error")"));
+}

@@ -1,0 +1,117 @@
+// kftrain diagnose on real failures of real programs, run locally: a Python DDP script whose
+// rank 1 raises, a replica killed with SIGKILL, a memory limit hit, workers whose master never
+// comes, and a job that stops printing.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "local/local_fixture.h"
+#include "support/files.h"
+#include "support/python_torch.h"
+
+using namespace kftrain::test;
+using nlohmann::json;
+
+namespace {
+
+const std::string k_scripts = std::string(KFTRAIN_TEST_DATA_DIR) + "/diagnose";
+
+// Write a local job running command on every replica, submit it and wait for it to fail.
+json diagnose_failed(LocalJobs& jobs, const std::string& name, int replicas,
+                     const std::string& command) {
+    write_file(jobs.dir() + "/" + name + ".yaml",
+               "name: " + name + "\nbackend: local\nreplicas: " + std::to_string(replicas) +
+                   "\ncommand: " + command + "\nrunPolicy: {backoffLimit: 0}\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", jobs.dir() + "/" + name + ".yaml"}).code == 0);
+    jobs.wait_for(
+        name, [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Failed; },
+        std::chrono::seconds(120));
+    CliRun run = jobs.kftrain({"diagnose", name, "-o", "json"});
+    INFO(run.err);
+    REQUIRE(run.code == 0);
+    return json::parse(run.out);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "diagnose names rank 1's exception as the cause and rank 0's lost peer as its "
+    "consequence",
+    "[diagnose][e2e][python]") {
+    if (!python_torch_ready()) {
+        return;
+    }
+    LocalJobs jobs;
+    json d = diagnose_failed(jobs, "diag-raise", 2,
+                             "[\"/usr/bin/python3\", \"" + k_scripts + "/rank1_raises.py\"]");
+    CHECK(d["verdict"] == "failed");
+    CHECK(d["cause"] == "exception");
+    CHECK(d["replica"] == "worker-0");  // RANK 1
+    CHECK(d["why"].get<std::string>().rfind(
+              "worker-0 failed first (exit code 1): an exception in the program: ValueError: "
+              "bad batch shape (3, 28) in rank 1",
+              0) == 0);
+    CHECK(d["evidence"].back()["text"] == "ValueError: bad batch shape (3, 28) in rank 1");
+    CHECK_FALSE(d["evidence"].back()["time"].get<std::string>().empty());
+    // status and describe say the same in one line.
+    CHECK_THAT(jobs.kftrain({"status", "diag-raise"}).out,
+               Catch::Contains("Why:        worker-0 failed first (exit code 1): an exception"));
+    CHECK_THAT(jobs.kftrain({"describe", "diag-raise"}).out,
+               Catch::Contains("Why:             worker-0 failed first"));
+}
+
+TEST_CASE("diagnose names workers that never reached their master a rendezvous timeout",
+          "[diagnose][e2e][python]") {
+    if (!python_torch_ready()) {
+        return;
+    }
+    LocalJobs jobs;
+    json d = diagnose_failed(jobs, "diag-rdzv", 2,
+                             "[\"/usr/bin/python3\", \"" + k_scripts + "/master_never_comes.py\"]");
+    CHECK(d["cause"] == "rendezvous-timeout");
+    CHECK(d["replica"] == "worker-0");
+    CHECK_THAT(d["hint"].get<std::string>(), Catch::Contains("MASTER_ADDR"));
+    // What the master was doing instead is part of the evidence.
+    CHECK(d["evidence"].back()["text"] == "master-0 | master: loading a huge dataset first");
+}
+
+TEST_CASE("diagnose names a replica killed by SIGKILL and one out of memory", "[diagnose][e2e]") {
+    LocalJobs jobs;
+    json killed = diagnose_failed(
+        jobs, "diag-kill", 2,
+        "[\"sh\", \"-c\", \"echo rank $RANK up; if [ $RANK = 1 ]; then kill -9 $$; fi; "
+        "exec sleep 60\"]");
+    CHECK(killed["cause"] == "signal");
+    CHECK(killed["replica"] == "worker-0");
+    CHECK(killed["why"] == "worker-0 failed first (killed by SIGKILL): killed by a signal");
+    CHECK(killed["evidence"].back()["text"] == "rank 1 up");
+
+    json oom = diagnose_failed(jobs, "diag-oom", 1,
+                               "[\"prlimit\", \"--as=400000000\", \"/usr/bin/python3\", \"-c\", "
+                               "\"x = bytearray(2 * 10**9)\"]");
+    CHECK(oom["cause"] == "out-of-memory");
+    CHECK(oom["why"] == "master-0 failed first (exit code 1): out of memory: MemoryError");
+}
+
+TEST_CASE("diagnose calls a job that stopped printing stuck, with each replica's last line",
+          "[diagnose][e2e]") {
+    LocalJobs jobs;
+    write_file(
+        jobs.dir() + "/quiet.yaml",
+        "name: diag-quiet\nbackend: local\nreplicas: 2\n"
+        "command: [\"sh\", \"-c\", \"echo rank $RANK waiting for the data; exec sleep 300\"]\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", jobs.dir() + "/quiet.yaml"}).code == 0);
+    json d;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    do {  // until both replicas have printed their line and a second has passed
+        CliRun run = jobs.kftrain({"diagnose", "diag-quiet", "--stuck-after", "1s", "-o", "json"});
+        REQUIRE(run.code == 0);
+        d = json::parse(run.out);
+        REQUIRE(std::chrono::steady_clock::now() < deadline);
+    } while (d["verdict"] != "stuck" || d["evidence"].size() < 2);
+    CHECK(d["cause"] == "stuck");
+    CHECK(d["evidence"][0]["text"] == "master-0 | rank 0 waiting for the data");
+    CHECK(d["evidence"][1]["text"] == "worker-0 | rank 1 waiting for the data");
+    CHECK(jobs.kftrain({"diagnose", "diag-quiet"}).out.find("(running)") != std::string::npos);
+    CHECK(jobs.kftrain({"diagnose", "nosuch"}).code == 3);
+    CHECK(jobs.kftrain({"diagnose", "diag-quiet", "--stuck-after", "soon"}).code == 2);
+}
