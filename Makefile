@@ -19,6 +19,10 @@ FUZZ_SECONDS ?= 10
 # Compile the larger targets in batches of 8 files (CMakeLists.txt kftrain_unity): a clean
 # build in about half the time. UNITY=OFF for many small rebuilds while editing.
 UNITY ?= ON
+# ccache, where installed (scripts/setup.sh installs it), keeps compiled objects in its cache
+# outside the clone (~/.cache/ccache): a clean clone's build then reuses what an earlier one
+# compiled. LAUNCHER= builds without it.
+LAUNCHER ?= $(shell command -v ccache 2>/dev/null)
 # install and package use their own plain Release build, never the sanitized test build.
 RELEASE_DIR ?= build-release
 PREFIX ?= /usr/local
@@ -41,7 +45,8 @@ configure: setup
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DKFTRAIN_BUILD_TRAINER=ON \
 		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 $(DEBUG_FLAGS) -DNDEBUG" \
 		-DKFTRAIN_BUILD_TESTS=ON -DKFTRAIN_SANITIZE=$(SANITIZE) -DKFTRAIN_FUZZ=$(FUZZ) \
-		-DKFTRAIN_FUZZ_SECONDS=$(FUZZ_SECONDS) -DKFTRAIN_UNITY_BUILD=$(UNITY)
+		-DKFTRAIN_FUZZ_SECONDS=$(FUZZ_SECONDS) -DKFTRAIN_UNITY_BUILD=$(UNITY) \
+		-DCMAKE_CXX_COMPILER_LAUNCHER=$(LAUNCHER) -DCMAKE_C_COMPILER_LAUNCHER=$(LAUNCHER)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)

@@ -17,6 +17,7 @@ cli_packages=(
     clang-format-14  # make format, and the format check CI runs (make format-check)
     dpkg-dev file groff-base  # cpack -G DEB's dpkg-shlibdeps, and checking the man page
     universal-ctags  # function lengths in scripts/check-layout.py (a test)
+    ccache  # make's compiler launcher: a clean clone reuses objects an earlier build compiled
     bash zsh fish  # the completion scripts are tested in each shell (test_cli_completion.cpp)
 )
 trainer_packages=(

@@ -2,6 +2,7 @@
 // trainer's own error event as the evidence. Built only with the trainer (test/CMakeLists.txt).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "local/local_fixture.h"
 
@@ -27,4 +28,33 @@ TEST_CASE("diagnose names the trainer's NaN stop at a learning rate of 10 diverg
     CHECK_THAT(d["hint"].get<std::string>(), Catch::Contains("trainer.lr"));
     CHECK_THAT(d["evidence"].back()["text"].get<std::string>(),
                Catch::Contains(R"("event":"error")"));
+}
+
+TEST_CASE("the trainer's progress lines carry every rank's compute time per step",
+          "[diagnose][e2e][trainer]") {
+    LocalJobs jobs;
+    const std::string file = jobs.dir() + "/ranks.yaml";
+    write_file(file,
+               "name: rank-times\nreplicas: 2\nenv:\n  OMP_NUM_THREADS: \"1\"\n"
+               "trainer: {dataset: synthetic, model: mlp, epochs: 1, samples: 1024, threads: 1, "
+               "logEvery: 4}\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    REQUIRE(jobs.wait_finished("rank-times").phase == kftrain::cli::job::JobPhase::Succeeded);
+    const std::string raw = jobs.kftrain({"logs", "rank-times", "--local", "--raw"}).out;
+    int reports = 0;
+    std::istringstream lines(raw);
+    std::string line;
+    while (std::getline(lines, line)) {
+        auto start = line.find('{');
+        if (start == std::string::npos || line.find(R"("event":"progress")") == std::string::npos) {
+            continue;
+        }
+        auto event = nlohmann::json::parse(line.substr(start));
+        REQUIRE(event.contains("rank_step_s"));
+        REQUIRE(event["rank_step_s"].size() == 2);
+        CHECK(event["rank_step_s"][0].get<double>() > 0);
+        CHECK(event["rank_step_s"][1].get<double>() > 0);
+        ++reports;
+    }
+    CHECK(reports > 0);
 }

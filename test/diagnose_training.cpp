@@ -92,6 +92,26 @@ TEST_CASE("diagnose names a replica killed by SIGKILL and one out of memory", "[
     CHECK(oom["why"] == "master-0 failed first (exit code 1): out of memory: MemoryError");
 }
 
+TEST_CASE("status and diagnose name a straggler a program reports through its progress lines",
+          "[diagnose][e2e]") {
+    LocalJobs jobs;
+    // Rank 0 reports each rank's compute seconds per step, as the progress contract allows.
+    const std::string line =
+        R"({"event":"progress","rank":0,"world_size":3,"time":"2026-01-01T00:00:00.000Z",)"
+        R"("epoch":1,"epochs":2,"step":10,"steps_per_epoch":100,"rank_step_s":[0.1,0.35,0.11]})";
+    write_file(jobs.dir() + "/slow.yaml",
+               "name: diag-slow\nbackend: local\nreplicas: 1\ncommand: [\"sh\", \"-c\", " +
+                   nlohmann::json("echo '" + line + "'; exec sleep 300").dump() + "]\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", jobs.dir() + "/slow.yaml"}).code == 0);
+    jobs.wait_for("diag-slow", [](const auto& s) { return s.progress.has_value(); });
+    CHECK_THAT(jobs.kftrain({"status", "diag-slow"}).out,
+               Catch::Contains("Straggler:  rank 1 computes a step in 350ms, 3.2x the median "
+                               "110ms"));
+    json d = json::parse(jobs.kftrain({"diagnose", "diag-slow", "-o", "json"}).out);
+    CHECK(d["straggler"]["rank"] == 1);
+    CHECK_THAT(d["why"].get<std::string>(), Catch::Contains("a straggler holds"));
+}
+
 TEST_CASE("diagnose calls a job that stopped printing stuck, with each replica's last line",
           "[diagnose][e2e]") {
     LocalJobs jobs;

@@ -201,4 +201,25 @@ TEST_CASE("diagnose calls a quiet running job stuck, with what each replica prin
     CHECK(diagnose_job(job).why == "no problem found");
 }
 
+TEST_CASE("a rank more than 20% slower than the median is a straggler", "[diagnose]") {
+    CHECK_FALSE(find_straggler({}));
+    CHECK_FALSE(find_straggler({0.2}));
+    CHECK_FALSE(find_straggler({0.20, 0.21, 0.23}));  // 15% slower: within the normal
+    CHECK_FALSE(find_straggler({0.2, -1}));           // not a report to judge by
+    auto s = find_straggler({0.20, 0.21, 0.41, 0.19});
+    REQUIRE(s);
+    CHECK(s->rank == 2);
+    CHECK(s->median_s == Approx(0.205));
+    CHECK(describe_straggler(*s) == "rank 2 computes a step in 410ms, 2.0x the median 205ms");
+    JobEvidence running;
+    running.phase = "Running";
+    running.rank_step_s = {0.1, 0.3};
+    Diagnosis d = diagnose_job(running);
+    CHECK(d.verdict == "running");
+    REQUIRE(d.straggler);
+    CHECK(d.why ==
+          "no failure; a straggler holds the other ranks back: rank 1 computes a step "
+          "in 300ms, 1.5x the median 200ms");
+}
+
 }  // namespace kftrain::diagnose

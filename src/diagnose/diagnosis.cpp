@@ -265,9 +265,14 @@ Diagnosis diagnose_job(const JobEvidence& job) {
     if (d.verdict.empty() && job.idle_seconds && *job.idle_seconds >= job.stuck_after_seconds) {
         explain_stuck(d, job);
     }
+    if (job.phase == "Running" || job.phase == "Restarting") {
+        d.straggler = find_straggler(job.rank_step_s);
+    }
     if (d.verdict.empty()) {
         d.verdict = "running";
-        d.why = "no problem found";
+        d.why = d.straggler ? "no failure; a straggler holds the other ranks back: " +
+                                  describe_straggler(*d.straggler)
+                            : "no problem found";
     }
     d.hint = cause_hint(d.cause);
     return d;

@@ -6,6 +6,7 @@
 
 #include "diagnose/evidence.h"
 #include "diagnose/log_signals.h"
+#include "diagnose/stragglers.h"
 
 namespace kftrain::diagnose {
 
@@ -35,6 +36,7 @@ struct Diagnosis {
     std::vector<LogEvidence> evidence;      // the lines that show it, timestamped
     std::vector<std::string> consequences;  // replicas that failed because of the first
     std::vector<ReplicaEnd> timeline;       // every replica, ended ones first by time
+    std::optional<Straggler> straggler;     // a rank holding the others back, while it runs
 };
 
 // Diagnose a job from what the backends gathered: put every replica's end on one time axis,

@@ -53,6 +53,8 @@ struct JobEvidence {
     // without either makes it stuck.
     std::optional<double> idle_seconds;
     double stuck_after_seconds = 600;
+    // Each rank's compute seconds per step in the last progress report; empty when unknown.
+    std::vector<double> rank_step_s;
 };
 
 }  // namespace kftrain::diagnose

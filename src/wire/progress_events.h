@@ -74,6 +74,10 @@ inline constexpr char k_bucket_bytes[] =
 inline constexpr char k_resumed_from[] = "resumed_from";  // global step resumed from, or null
 inline constexpr char k_message[] = "message";
 inline constexpr char k_path[] = "path";
+// progress, optional: each rank's compute seconds per step over the steps since the last
+// progress line, by rank (its steps without waiting for the others), for spotting a straggler;
+// any program may report it.
+inline constexpr char k_rank_step_s[] = "rank_step_s";
 }  // namespace field
 
 }  // namespace kftrain::wire

@@ -60,3 +60,14 @@ TEST_CASE("an interval of no steps carries only the stop flag", "[trainer][inter
     CHECK(s.count == 0);
     CHECK(s.stop);
 }
+
+TEST_CASE("each rank's compute time travels in its own slot of the one all-reduce",
+          "[trainer][interval]") {
+    const auto rank0 = pack_interval({1.0, 1.0}, {4, 4}, 5, false, RankTime{0, 2, 0.25});
+    const auto rank1 = pack_interval({1.0, 1.0}, {4, 4}, 3, false, RankTime{1, 2, 0.75});
+    REQUIRE(rank0.size() == 3 * 2 + 2 + 2);
+    const auto s = unpack_interval(sum(rank0, rank1), 2, 2);
+    CHECK(s.rank_compute_s == std::vector<double>{0.25, 0.75});
+    CHECK(s.correct == 8);  // the other sums are as before
+    CHECK(unpack_interval(sum(rank0, rank1), 2).rank_compute_s.empty());
+}

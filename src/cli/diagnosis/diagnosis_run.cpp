@@ -143,6 +143,9 @@ diagnose::Diagnosis diagnose_status(job::Backend& backend, const job::JobStatus&
     evidence.events = std::move(events);
     evidence.stuck_after_seconds = stuck_after_s;
     evidence.idle_seconds = idle_seconds(evidence, status, now);
+    if (status.progress) {
+        evidence.rank_step_s = status.progress->rank_step_s;
+    }
     return diagnose::diagnose_job(evidence);
 }
 

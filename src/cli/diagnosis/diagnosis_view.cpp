@@ -44,6 +44,9 @@ void print_diagnosis(std::ostream& out, const std::string& job_ref, const diagno
             fmt::format("{}: {}", diagnose::cause_id(d.cause), diagnose::cause_title(d.cause)));
     }
     view::print_field(out, "Hint", d.hint);
+    if (d.straggler) {
+        view::print_field(out, "Straggler", diagnose::describe_straggler(*d.straggler));
+    }
     if (!d.timeline.empty()) {
         out << "\n";
         view::TextTable table({"REPLICA", "STATE", "ENDED", "EXIT", "RESTARTS", "CAUSE", "DETAIL"});
@@ -87,17 +90,23 @@ nlohmann::ordered_json diagnosis_to_json(const std::string& job, const std::stri
     for (const auto& line : d.evidence) {
         evidence.push_back({{"time", line.time}, {"text", line.text}});
     }
-    return {{"name", job},
-            {"kind", kind},
-            {"verdict", d.verdict},
-            {"cause", diagnose::cause_id(d.cause)},
-            {"title", diagnose::cause_title(d.cause)},
-            {"replica", d.replica},
-            {"why", d.why},
-            {"hint", d.hint},
-            {"consequences", d.consequences},
-            {"timeline", timeline},
-            {"evidence", evidence}};
+    return {
+        {"name", job},
+        {"kind", kind},
+        {"verdict", d.verdict},
+        {"cause", diagnose::cause_id(d.cause)},
+        {"title", diagnose::cause_title(d.cause)},
+        {"replica", d.replica},
+        {"why", d.why},
+        {"hint", d.hint},
+        {"consequences", d.consequences},
+        {"timeline", timeline},
+        {"evidence", evidence},
+        {"straggler", d.straggler ? nlohmann::ordered_json{{"rank", d.straggler->rank},
+                                                           {"stepSeconds", d.straggler->step_s},
+                                                           {"medianSeconds", d.straggler->median_s},
+                                                           {"ratio", d.straggler->ratio}}
+                                  : nlohmann::ordered_json(nullptr)}};
 }
 
 }  // namespace kftrain::cli::diagnosis

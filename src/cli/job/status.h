@@ -48,6 +48,7 @@ struct Progress {
     std::string path;                    // checkpoint events
     std::optional<double> percent = {};  // done, 0-100: a TrainJob's trainerStatus
     std::vector<std::pair<std::string, std::string>> metrics = {};  // trainerStatus's, by name
+    std::vector<double> rank_step_s = {};  // each rank's compute seconds per step, by rank
 };
 
 // One replica: a pod on the cluster, a process group locally.

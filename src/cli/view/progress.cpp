@@ -223,6 +223,9 @@ std::vector<std::pair<std::string, std::string>> line_metrics(const json& object
     return out;
 }
 
+// The most ranks a progress line's rank_step_s may list.
+constexpr size_t k_max_ranks = 100000;
+
 std::optional<json> trainer_object(const std::string& line) {
     size_t start = line.find_first_not_of(" \t");
     if (start == std::string::npos || line[start] != '{') {
@@ -266,6 +269,16 @@ job::Progress progress_from(const json& object) {
         p.percent = percent;
     }
     p.metrics = line_metrics(object);
+    if (auto ranks = object.find(field::k_rank_step_s);
+        ranks != object.end() && ranks->is_array() && ranks->size() <= k_max_ranks) {
+        for (const json& seconds : *ranks) {
+            if (!seconds.is_number()) {
+                p.rank_step_s.clear();
+                break;
+            }
+            p.rank_step_s.push_back(seconds.get<double>());
+        }
+    }
     return p;
 }
 

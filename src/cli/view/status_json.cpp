@@ -1,6 +1,7 @@
 #include "cli/view/status_json.h"
 
 #include "cli/view/queue_view.h"
+#include "diagnose/stragglers.h"
 #include "util/json_optional.h"
 
 namespace kftrain::cli::view {
@@ -65,6 +66,15 @@ json progress_to_json(const job::Progress& p) {
             metrics[name] = value;
         }
         out["metrics"] = std::move(metrics);
+    }
+    if (!p.rank_step_s.empty()) {
+        out["rankStepSeconds"] = p.rank_step_s;
+    }
+    if (auto straggler = diagnose::find_straggler(p.rank_step_s)) {
+        out["straggler"] = {{"rank", straggler->rank},
+                            {"stepSeconds", straggler->step_s},
+                            {"medianSeconds", straggler->median_s},
+                            {"ratio", straggler->ratio}};
     }
     return out;
 }

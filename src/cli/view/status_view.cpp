@@ -7,6 +7,7 @@
 #include "cli/view/queue_view.h"
 #include "cli/view/status_json.h"
 #include "cli/view/text_table.h"
+#include "diagnose/stragglers.h"
 #include "estimate/units.h"
 #include "util/time_text.h"
 
@@ -91,6 +92,11 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
         print_field(out, "Cost", format_cost(status, cost::job_cost(status, *pricing, now)));
     }
     print_field(out, "Progress", progress_field(status));
+    if (status.progress && !job::is_finished(status.phase)) {
+        if (auto straggler = diagnose::find_straggler(status.progress->rank_step_s)) {
+            print_field(out, "Straggler", diagnose::describe_straggler(*straggler));
+        }
+    }
     for (size_t i = 0; i < status.diagnosis.size(); ++i) {
         print_field(out, i == 0 ? "Diagnosis" : "", status.diagnosis[i]);
     }

@@ -61,6 +61,10 @@ std::pair<torch::Tensor, torch::Tensor> Session::train_step(const std::vector<in
     // The clock, read only when the step is timed (on CUDA it waits for the device).
     const auto now = [&] { return phases ? synced_now() : SteadyClock::time_point{}; };
     const auto t0 = now();
+    // This rank's compute time, by the host's clock (no device sync): the step without its
+    // wait for the other ranks in the gradients' all-reduce; a straggler's is the longest.
+    const auto begin = SteadyClock::now();
+    double waited = 0;
     auto xy = batch(train, indices);
     const auto& [x, y] = xy;
     set_lr(lr);
@@ -74,11 +78,14 @@ std::pair<torch::Tensor, torch::Tensor> Session::train_step(const std::vector<in
     const auto t1 = now();
     loss.backward();
     if (reduce) {
+        const auto wait = SteadyClock::now();
         reducer->finish();
+        waited = std::chrono::duration<double>(SteadyClock::now() - wait).count();
     }
     const auto t2 = now();
     optimizer->step();
     metrics.add(loss, logits, y);
+    metrics.add_compute(std::chrono::duration<double>(SteadyClock::now() - begin).count() - waited);
     if (phases) {
         const auto t3 = now();
         using Seconds = std::chrono::duration<double>;

@@ -29,16 +29,18 @@ IntervalSums StepMetrics::take(comm::Comm* comm, bool stop) {
         losses.assign(values, values + steps);
         correct = values[steps];
     }
-    const auto values = pack_interval(losses, m_counts, correct, stop);
+    const RankTime time{comm ? comm->rank() : 0, comm ? comm->world() : 1, m_compute_s};
+    const auto values = pack_interval(losses, m_counts, correct, stop, time);
     const auto sums = comm ? comm->allreduce_sum(values) : values;
     discard();
-    return unpack_interval(sums, steps);
+    return unpack_interval(sums, steps, time.world);
 }
 
 void StepMetrics::discard() {
     m_losses.clear();
     m_counts.clear();
     m_correct = torch::Tensor();
+    m_compute_s = 0;
 }
 
 torch::Tensor& StopVote::own_flag() {

@@ -16,11 +16,13 @@ class StepMetrics {
   public:
     // Record one step's mean loss and its batch's predictions without reading them.
     void add(const torch::Tensor& loss, const torch::Tensor& logits, const torch::Tensor& labels);
+    // Add seconds this rank computed (a step, without waiting for the other ranks).
+    void add_compute(double seconds) { m_compute_s += seconds; }
     // Return how many steps were recorded since the last take().
     std::size_t steps() const { return m_counts.size(); }
     // Read the steps recorded since the last take() (one copy from the device), sum them over
-    // the ranks of comm (none with one rank) with this rank's stop flag (one all-reduce) and
-    // start a new interval. Every rank must call it at the same step.
+    // the ranks of comm (none with one rank) with this rank's stop flag and compute time (one
+    // all-reduce) and start a new interval. Every rank must call it at the same step.
     IntervalSums take(comm::Comm* comm, bool stop);
     // Forget the steps recorded since the last take() without reading them (a benchmark's
     // steps, timed on one rank alone where take() would need every rank).
@@ -30,6 +32,7 @@ class StepMetrics {
     std::vector<torch::Tensor> m_losses;
     std::vector<double> m_counts;
     torch::Tensor m_correct;
+    double m_compute_s = 0;
 };
 
 // Agree on a stop (SIGTERM) between sync points without a slow blocking collective per step:

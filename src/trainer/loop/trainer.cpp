@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "trainer/comm/backend.h"
 #include "trainer/data/sampler.h"
@@ -57,22 +58,31 @@ bool Trainer::check_divergence(const IntervalSums& sums) {
     return false;
 }
 
-void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally) {
+void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally,
+                           const IntervalSums& sums) {
     const double window =
         std::chrono::duration<double>(SteadyClock::now() - m_window_start).count();
     const double rate = window > 0 ? m_window_samples / window : 0;
     const double lr = lr_at(m_s.schedule, m_global_step - 1);
-    m_s.log->emit(event::k_progress, {{field::k_epoch, epoch + 1},
-                                      {field::k_epochs, m_s.options.epochs},
-                                      {field::k_step, step + 1},
-                                      {field::k_steps_per_epoch, m_s.steps_per_epoch},
-                                      {field::k_global_step, m_global_step},
-                                      {field::k_loss, tally.loss()},
-                                      {field::k_accuracy, tally.accuracy()},
-                                      {field::k_samples_per_sec, rate},
-                                      {field::k_lr, lr},
-                                      {field::k_elapsed_s, elapsed()},
-                                      {field::k_eta_s, eta()}});
+    Fields fields = {{field::k_epoch, epoch + 1},
+                     {field::k_epochs, m_s.options.epochs},
+                     {field::k_step, step + 1},
+                     {field::k_steps_per_epoch, m_s.steps_per_epoch},
+                     {field::k_global_step, m_global_step},
+                     {field::k_loss, tally.loss()},
+                     {field::k_accuracy, tally.accuracy()},
+                     {field::k_samples_per_sec, rate},
+                     {field::k_lr, lr},
+                     {field::k_elapsed_s, elapsed()},
+                     {field::k_eta_s, eta()}};
+    if (sums.rank_compute_s.size() > 1 && sums.steps() > 0) {
+        Fields per_step = Fields::array();
+        for (double seconds : sums.rank_compute_s) {  // microseconds are plenty
+            per_step.push_back(std::round(seconds / static_cast<double>(sums.steps()) * 1e6) / 1e6);
+        }
+        fields[field::k_rank_step_s] = per_step;
+    }
+    m_s.log->emit(event::k_progress, fields);
     if (m_s.rank() == 0) {
         m_tracker.log_metrics({{"loss", tally.loss()},
                                {"accuracy", tally.accuracy()},
@@ -107,7 +117,7 @@ bool Trainer::run_epoch(int64_t epoch, int64_t first_step) {
         m_window_samples += static_cast<int64_t>(sums.count);
         m_samples_trained += sums.count;
         if (log) {
-            log_progress(epoch, step, tally);
+            log_progress(epoch, step, tally, sums);
         }
         if (check_divergence(sums)) {
             return false;

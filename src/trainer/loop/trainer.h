@@ -66,7 +66,7 @@ class Trainer {
     // which the divergence guard has not seen yet).
     std::string unhealthy_state();
     // Emit a progress event for the steps since the last one, and log them to the tracker.
-    void log_progress(int64_t epoch, int64_t step, const Tally& tally);
+    void log_progress(int64_t epoch, int64_t step, const Tally& tally, const IntervalSums& sums);
     // Run the steps of one epoch from first_step; return false when a stop was requested or
     // the loss diverged. Ranks exchange loss and accuracy only at sync points: a progress line,
     // a checkpoint, a stop, the epoch's end.
