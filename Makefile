@@ -9,6 +9,9 @@ BUILD_TYPE ?= RelWithDebInfo
 # three quarters of the time full debug information takes (a third less for libtorch's).
 DEBUG_FLAGS ?= -g1
 JOBS ?= $(shell nproc)
+# Tests mostly wait on processes they start: one more at a time than there are cores keeps
+# the cores busy (each test polls with its own deadline, none asserts a timing).
+TEST_JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # The CLI, its tests and fakes built with AddressSanitizer and UBSan (the trainer stays plain).
 # One setting for demo and test, so that one build directory serves both without rebuilding.
 SANITIZE ?= ON
@@ -36,7 +39,7 @@ demo: build-tools
 	scripts/demo.sh $(BUILD_DIR)
 
 test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 900 -j $(JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 900 -j $(TEST_JOBS)
 
 setup:
 	scripts/setup.sh
