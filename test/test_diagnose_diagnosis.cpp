@@ -201,6 +201,17 @@ TEST_CASE("diagnose calls a quiet running job stuck, with what each replica prin
     CHECK(diagnose_job(job).why == "no problem found");
 }
 
+TEST_CASE("diagnose quotes a program's megabyte line cut to a readable length", "[diagnose]") {
+    const std::string huge = std::string(3000000, 'E') + "Error: x";
+    Diagnosis d = diagnose_job(failed_job({replica("master-0", "Failed", 3, "2026-01-01T00:00:01Z",
+                                                   {"Traceback (most recent call last):", huge})}));
+    CHECK(d.cause == Cause::Exception);
+    CHECK(d.timeline[0].detail.size() == 400);
+    CHECK(d.timeline[0].detail.substr(397) == "...");
+    CHECK(d.why.size() < 500);
+    CHECK(d.evidence.back().text.size() == 2000);
+}
+
 TEST_CASE("a rank more than 20% slower than the median is a straggler", "[diagnose]") {
     CHECK_FALSE(find_straggler({}));
     CHECK_FALSE(find_straggler({0.2}));

@@ -15,6 +15,26 @@ namespace {
 
 constexpr size_t k_last_lines = 10;  // of a failure no line explains
 
+// The longest detail, why and evidence line kept: a program's line may be megabytes long.
+constexpr size_t k_max_detail = 400;
+constexpr size_t k_max_line = 2000;
+
+// Return text cut to at most limit bytes, "..." marking the cut.
+std::string clip(const std::string& text, size_t limit) {
+    return text.size() <= limit ? text : text.substr(0, limit - 3) + "...";
+}
+
+// Cut what a diagnosis quotes from programs to readable lengths.
+void clip_quotes(Diagnosis& d) {
+    for (ReplicaEnd& end : d.timeline) {
+        end.detail = clip(end.detail, k_max_detail);
+        end.last_line = clip(end.last_line, k_max_line);
+    }
+    for (LogEvidence& line : d.evidence) {
+        line.text = clip(line.text, k_max_line);
+    }
+}
+
 bool one_of(const std::string& text, std::initializer_list<const char*> names) {
     return std::any_of(names.begin(), names.end(), [&](const char* n) { return text == n; });
 }
@@ -229,6 +249,9 @@ Diagnosis diagnose_job(const JobEvidence& job) {
         d.timeline.push_back(replica_end(job.replicas[i], found[i]));
     }
     std::stable_sort(d.timeline.begin(), d.timeline.end(), earlier);
+    for (ReplicaEnd& end : d.timeline) {
+        end.detail = clip(end.detail, k_max_detail);  // before the why quotes it
+    }
     if (job.phase == "Succeeded") {
         d.verdict = "succeeded";
         d.why = "the job succeeded";
@@ -275,6 +298,7 @@ Diagnosis diagnose_job(const JobEvidence& job) {
                             : "no problem found";
     }
     d.hint = cause_hint(d.cause);
+    clip_quotes(d);
     return d;
 }
 
