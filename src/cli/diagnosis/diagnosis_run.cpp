@@ -49,22 +49,6 @@ std::map<std::string, std::vector<diagnose::LogEvidence>> read_lines(job::Backen
     return lines;
 }
 
-std::vector<diagnose::EventEvidence> read_events(job::Backend& backend, const std::string& job) {
-    std::vector<diagnose::EventEvidence> events;
-    auto described = backend.describe(job);
-    if (!described) {
-        return events;
-    }
-    for (const auto& event : described->data.value("events", nlohmann::json::array())) {
-        if (event.is_object()) {
-            events.push_back({event.value("object", ""), event.value("reason", ""),
-                              event.value("message", ""), event.value("time", ""),
-                              event.value("type", "") == "Warning"});
-        }
-    }
-    return events;
-}
-
 diagnose::JobEvidence evidence_of(const job::JobStatus& status) {
     diagnose::JobEvidence job;
     job.name = status.name;
@@ -155,7 +139,7 @@ util::Result<diagnose::Diagnosis> diagnose_with(job::Backend& backend, const std
     if (!status) {
         return status.error_value();
     }
-    return diagnose_status(backend, *status, read_events(backend, job), stuck_after_s, now);
+    return diagnose_status(backend, *status, backend.events(*status), stuck_after_s, now);
 }
 
 std::string why_line(job::Backend& backend, const job::JobStatus& status,

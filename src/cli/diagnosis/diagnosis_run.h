@@ -13,7 +13,7 @@ namespace kftrain::cli::diagnosis {
 // How long a running job may go without a progress report or a log line before it is stuck.
 inline constexpr double k_default_stuck_after_s = 600;
 
-// Diagnose a job through its backend: its status, its events (describe's), the last lines of
+// Diagnose a job through its backend: its status, its events, the last lines of
 // every replica with timestamps (of the previous attempt for one that restarted), then
 // diagnose::diagnose_job. Error code 3 when the job does not exist.
 util::Result<diagnose::Diagnosis> diagnose_with(job::Backend& backend, const std::string& job,

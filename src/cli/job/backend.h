@@ -11,6 +11,7 @@
 #include "cli/context.h"
 #include "cli/job/input.h"
 #include "cli/job/status.h"
+#include "diagnose/evidence.h"
 #include "util/result.h"
 
 namespace kftrain::cli::job {
@@ -80,6 +81,9 @@ class Backend {
     virtual std::optional<Progress> posted_progress(const std::string& /*job*/) {
         return std::nullopt;
     }
+    // Return the events about a job and its replicas, oldest first (diagnose reads the pods'
+    // evictions and preemptions there); none where the backend has no events (this machine).
+    virtual std::vector<diagnose::EventEvidence> events(const JobStatus& /*status*/) { return {}; }
     // Return a job's kind, "PyTorchJob" or "TrainJob" (error code 3 when it does not exist).
     virtual util::Result<std::string> kind_of(const std::string& job) {
         auto status = status_without_progress(job);

@@ -30,6 +30,15 @@ namespace {
 
 // The objects whose events explain a job: the job (and a TrainJob's JobSet, of the same
 // name), its child Jobs and its pods.
+// The events as a diagnosis reads them.
+std::vector<diagnose::EventEvidence> event_evidence(const std::vector<KubeEvent>& events) {
+    std::vector<diagnose::EventEvidence> evidence;
+    for (const KubeEvent& e : events) {
+        evidence.push_back({e.object, e.reason, e.message, e.time, e.type == "Warning"});
+    }
+    return evidence;
+}
+
 std::set<std::string> event_objects(const job::JobStatus& status) {
     std::set<std::string> objects = {status.name};
     for (const auto& replica : status.replicas) {
@@ -218,6 +227,10 @@ class KubernetesBackend : public job::Backend {
                      fmt::format("scaling {}/{}", manifest::kind_short_name(found->kind), job));
     }
 
+    std::vector<diagnose::EventEvidence> events(const job::JobStatus& status) override {
+        return event_evidence(m_queries.events(event_objects(status)));
+    }
+
     util::Result<job::JobDescription> describe(const std::string& job) override {
         auto found = m_lookup.find(job);
         if (!found) {
@@ -230,12 +243,8 @@ class KubernetesBackend : public job::Backend {
         }
         add_progress(*status);
         const std::time_t now = std::time(nullptr);
-        std::vector<diagnose::EventEvidence> evidence;
-        for (const KubeEvent& e : events) {
-            evidence.push_back({e.object, e.reason, e.message, e.time, e.type == "Warning"});
-        }
-        status->why =
-            diagnosis::why_line(*this, *status, evidence, diagnosis::k_default_stuck_after_s, now);
+        status->why = diagnosis::why_line(*this, *status, event_evidence(events),
+                                          diagnosis::k_default_stuck_after_s, now);
         return job::JobDescription{format_describe(*status, found->object, events, now),
                                    describe_data(*status, found->object, events, now)};
     }

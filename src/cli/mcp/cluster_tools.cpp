@@ -54,6 +54,20 @@ ChildRequest quick(std::vector<std::string> args) {
     return request;
 }
 
+// Run a verb whose only arguments are a name and a namespace, printing JSON.
+util::Result<json> named_json_verb(const json& arguments, const CallContext& ctx,
+                                   std::vector<std::string> verb) {
+    ArgumentReader reader(arguments);
+    auto named = read_named(reader, ctx);
+    if (auto done = reader.finish({"name", "namespace"}); !done) {
+        return done.error_value();
+    }
+    if (!named) {
+        return named.error_value();
+    }
+    return run_json_verb(quick(named->args(std::move(verb))), ctx);
+}
+
 // Cut text to at most max_bytes at a line's end (or mid-line when one line is longer).
 bool cut_text(std::string& text, size_t max_bytes) {
     if (text.size() <= max_bytes) {
@@ -112,15 +126,7 @@ util::Result<json> list_jobs_tool(const json& arguments, const CallContext& ctx)
 }
 
 util::Result<json> get_job_status_tool(const json& arguments, const CallContext& ctx) {
-    ArgumentReader reader(arguments);
-    auto named = read_named(reader, ctx);
-    if (auto done = reader.finish({"name", "namespace"}); !done) {
-        return done.error_value();
-    }
-    if (!named) {
-        return named.error_value();
-    }
-    return run_json_verb(quick(named->args({"status", "-o", "json"})), ctx);
+    return named_json_verb(arguments, ctx, {"status", "-o", "json"});
 }
 
 util::Result<json> get_job_logs_tool(const json& arguments, const CallContext& ctx) {
@@ -216,15 +222,7 @@ util::Result<json> delete_job_tool(const json& arguments, const CallContext& ctx
 }
 
 util::Result<json> get_tune_status_tool(const json& arguments, const CallContext& ctx) {
-    ArgumentReader reader(arguments);
-    auto named = read_named(reader, ctx);
-    if (auto done = reader.finish({"name", "namespace"}); !done) {
-        return done.error_value();
-    }
-    if (!named) {
-        return named.error_value();
-    }
-    return run_json_verb(quick(named->args({"tune", "status", "-o", "json"})), ctx);
+    return named_json_verb(arguments, ctx, {"tune", "status", "-o", "json"});
 }
 
 util::Result<json> diagnose_job_tool(const json& arguments, const CallContext& ctx) {
