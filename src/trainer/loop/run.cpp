@@ -9,6 +9,9 @@
 #include "trainer/loop/session_setup.h"
 #include "trainer/loop/tracking.h"
 #include "trainer/loop/trainer.h"
+#include "trainer/metrics/exposition.h"
+#include "trainer/metrics/registry.h"
+#include "trainer/metrics/server.h"
 #include "trainer/process/signals.h"
 #include "trainer/profile/benchmark.h"
 #include "trainer/trainer_status/reporter.h"
@@ -20,6 +23,20 @@ namespace {
 
 namespace event = wire::event;
 namespace field = wire::field;
+
+// Serve the metrics at --metrics-port (nothing when it is 0), labelled with the job's name
+// (KFTRAIN_JOB_NAME, which kftrain renders) and the rank.
+util::Result<std::unique_ptr<metrics::MetricsServer>> serve_metrics(
+    const TrainOptions& options, const DistEnv& env, const metrics::TrainerMetrics& values) {
+    if (options.metrics_port == 0) {
+        return std::unique_ptr<metrics::MetricsServer>();
+    }
+    const auto job = process_env()("KFTRAIN_JOB_NAME");
+    metrics::Labels labels{job.value_or(""), std::to_string(env.rank)};
+    return metrics::MetricsServer::start(options.metrics_port, [&values, labels] {
+        return metrics::render_exposition(values.snapshot(), labels);
+    });
+}
 
 }  // namespace
 
@@ -38,6 +55,15 @@ int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& o
         });
     }
     auto tracker = make_run_logger(RunInfo{env.rank, env.world_size, options.checkpoint_dir, warn});
+    metrics::TrainerMetrics exported;
+    exported.set_world_size(env.world_size);
+    // Declared after what it reads: stopped before the values go.
+    auto server = serve_metrics(options, env, exported);
+    if (!server.ok()) {
+        log.emit(event::k_error, {{field::k_message, server.error()}});
+        tracker->set_status(RunStatus::failed);
+        return 1;
+    }
     try {
         auto session = open_session(options, env, log);
         if (!session.ok()) {
@@ -48,7 +74,7 @@ int run_trainer(const TrainOptions& options, const DistEnv& env, std::ostream& o
         if (options.benchmark_steps > 0) {
             return run_benchmark(**session);
         }
-        Trainer trainer(**session, *tracker);
+        Trainer trainer(**session, *tracker, exported);
         const int code = trainer.run();
         // The issue asks for FAILED after SIGTERM too; a restart sets the run back to RUNNING.
         tracker->set_status(code == 0 ? RunStatus::finished : RunStatus::failed);

@@ -85,7 +85,8 @@ std::pair<torch::Tensor, torch::Tensor> Session::train_step(const std::vector<in
     const auto t2 = now();
     optimizer->step();
     metrics.add(loss, logits, y);
-    metrics.add_compute(std::chrono::duration<double>(SteadyClock::now() - begin).count() - waited);
+    metrics.add_step_time(std::chrono::duration<double>(SteadyClock::now() - begin).count(),
+                          waited);
     if (phases) {
         const auto t3 = now();
         using Seconds = std::chrono::duration<double>;

@@ -16,8 +16,16 @@ class StepMetrics {
   public:
     // Record one step's mean loss and its batch's predictions without reading them.
     void add(const torch::Tensor& loss, const torch::Tensor& logits, const torch::Tensor& labels);
-    // Add seconds this rank computed (a step, without waiting for the other ranks).
-    void add_compute(double seconds) { m_compute_s += seconds; }
+    // Record a step's seconds on this rank and the part it waited for the other ranks in the
+    // gradients' all-reduce; the rest is its compute time.
+    void add_step_time(double seconds, double waited) {
+        m_compute_s += seconds - waited;
+        m_last_step_s = seconds;
+        m_last_wait_s = waited;
+    }
+    // Return the last step's seconds and its all-reduce wait, as add_step_time recorded them.
+    double last_step_seconds() const { return m_last_step_s; }
+    double last_wait_seconds() const { return m_last_wait_s; }
     // Return how many steps were recorded since the last take().
     std::size_t steps() const { return m_counts.size(); }
     // Read the steps recorded since the last take() (one copy from the device), sum them over
@@ -33,6 +41,8 @@ class StepMetrics {
     std::vector<double> m_counts;
     torch::Tensor m_correct;
     double m_compute_s = 0;
+    double m_last_step_s = 0;
+    double m_last_wait_s = 0;
 };
 
 // Agree on a stop (SIGTERM) between sync points without a slow blocking collective per step:

@@ -41,6 +41,8 @@ void Trainer::train_step(const std::vector<int64_t>& indices, int64_t step) {
     const auto last = indices.begin() + std::min<int64_t>((step + 1) * b, indices.size());
     m_last_batch = m_s.train_step(std::vector<int64_t>(first, last),
                                   lr_at(m_s.schedule, m_global_step), m_metrics);
+    m_exported.observe_step(m_metrics.last_step_seconds(), m_metrics.last_wait_seconds(),
+                            last - first);
 }
 
 bool Trainer::check_divergence(const IntervalSums& sums) {
@@ -83,6 +85,11 @@ void Trainer::log_progress(int64_t epoch, int64_t step, const Tally& tally,
         fields[field::k_rank_step_s] = per_step;
     }
     m_s.log->emit(event::k_progress, fields);
+    const double planned = static_cast<double>(m_s.options.epochs * m_s.steps_per_epoch);
+    m_exported.set_progress(
+        {tally.loss(), tally.accuracy(), lr,
+         static_cast<double>(epoch) + static_cast<double>(step + 1) / m_s.steps_per_epoch,
+         planned > 0 ? static_cast<double>(m_global_step) / planned : 0, eta()});
     if (m_s.rank() == 0) {
         m_tracker.log_metrics({{"loss", tally.loss()},
                                {"accuracy", tally.accuracy()},
@@ -164,6 +171,7 @@ void Trainer::evaluate(int64_t epoch) {
     const auto sums = m_s.sum_over_ranks({loss_sum, correct, static_cast<double>(indices.size())});
     const double n = std::max(sums[2], 1.0);
     m_last_eval = {sums[0] / n, sums[1] / n};
+    m_exported.set_eval(sums[0] / n, sums[1] / n);
     m_s.log->emit(event::k_eval, {{field::k_epoch, epoch + 1},
                                   {field::k_loss, sums[0] / n},
                                   {field::k_accuracy, sums[1] / n},

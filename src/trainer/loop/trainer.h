@@ -18,6 +18,7 @@
 #include "trainer/loop/run_logger.h"
 #include "trainer/loop/session.h"
 #include "trainer/loop/step_sync.h"
+#include "trainer/metrics/registry.h"
 #include "util/result.h"
 
 namespace kftrain::trainer {
@@ -37,9 +38,10 @@ struct Tally {
 // Drive the epochs of one rank: steps, logging, evaluation and checkpoints.
 class Trainer {
   public:
-    Trainer(Session& s, RunLogger& tracker)
+    Trainer(Session& s, RunLogger& tracker, metrics::TrainerMetrics& exported)
         : m_s(s),
           m_tracker(tracker),
+          m_exported(exported),
           m_divergence(s.options.nan_patience),
           m_stop_vote(s.comm.get()) {}
     // Resume from the newest usable checkpoint, train the epochs left and return the exit
@@ -91,6 +93,8 @@ class Trainer {
 
     Session& m_s;
     RunLogger& m_tracker;
+    // What the metrics endpoint serves (updated whether or not one is served).
+    metrics::TrainerMetrics& m_exported;
     int64_t m_global_step = 0;
     int64_t m_start_step = 0;
     int64_t m_last_checkpoint = -1;

@@ -1,6 +1,7 @@
 // The Trainer's checkpoints: resuming from the newest usable one, and writing them.
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -120,6 +121,7 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
     }
     const auto path =
         (std::filesystem::path(dir) / checkpoint::checkpoint_name(m_global_step)).string();
+    const auto started = std::chrono::steady_clock::now();
     auto saved = checkpoint::save_checkpoint(path, *m_s.model, *m_s.optimizer,
                                              checkpoint::TrainPosition{epoch_done, m_global_step});
     if (!saved.ok()) {
@@ -127,6 +129,8 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
         return;
     }
     checkpoint::rotate_checkpoints(dir, m_s.options.keep_checkpoints, m_global_step);
+    m_exported.observe_checkpoint(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     m_s.log->emit(event::k_checkpoint, {{field::k_path, path},
                                         {field::k_epoch, epoch_done},
                                         {field::k_global_step, m_global_step}});

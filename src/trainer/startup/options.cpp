@@ -61,6 +61,12 @@ Convert<int64_t> integer(int64_t min) {
         [min](const std::string& flag, const std::string& raw) { return flag_int(flag, raw, min); };
 }
 
+Convert<int64_t> integer_in(int64_t min, int64_t max) {
+    return [min, max](const std::string& flag, const std::string& raw) {
+        return flag_int(flag, raw, min, max);
+    };
+}
+
 Convert<double> number(double min, bool exclusive, double max = 1e30) {
     return [=](const std::string& flag, const std::string& raw) {
         return flag_double(flag, raw, min, exclusive, max);
@@ -138,6 +144,10 @@ std::vector<Flag<TrainOptions>> reporting_flags() {
          "true|false: print name=value lines at each evaluation, for Katib's StdOut "
          "metrics collector (default false)",
          into(&O::metric_lines, boolean())},
+        {"--metrics-port",
+         "Serve Prometheus metrics at http://<pod>:PORT/metrics on every rank, 0 = off "
+         "(default 0)",
+         into(&O::metrics_port, integer_in(0, 65535))},
     };
 }
 

@@ -31,6 +31,7 @@ struct TrainOptions {
     std::string log_format = "text";
     int log_every = 50;
     bool metric_lines = false;
+    int metrics_port = 0;  // 0: no /metrics endpoint
     std::string backend = "auto";
     std::string grad_compression = "none";
     double bucket_mb = 0;  // gradient bucket capacity in MiB; 0: auto, from a probe at start

@@ -1,0 +1,68 @@
+#pragma once
+
+// The trainer's /metrics endpoint: plain HTTP/1.1 on every interface of one port, served from
+// a thread of its own that reads the metrics when a scrape comes. A client gets a few seconds
+// to send its request and take the answer; one that stalls or goes away costs the server that
+// connection only, and the step loop nothing.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "util/result.h"
+
+namespace kftrain::trainer::metrics {
+
+// What an HTTP request asks for, as far as the server reads it.
+struct Request {
+    std::string method;
+    std::string path;  // without the query
+};
+
+// An answer: status code, reason, extra header lines and body.
+struct Response {
+    int status = 200;
+    std::string reason = "OK";
+    std::string content_type = "text/plain; charset=utf-8";
+    std::string headers;  // "Name: value\r\n" lines
+    std::string body;
+    bool head_only = false;
+};
+
+// Parse an HTTP request head (up to its blank line); false when it is not one.
+bool parse_request_head(const std::string& head, Request& out);
+
+// Answer a request: GET or HEAD /metrics with body(), 404 for other paths, 405 for other
+// methods.
+Response answer(const Request& request, const std::function<std::string()>& body);
+
+// Format a response as bytes on the wire, with Content-Length and Connection: close.
+std::string format_response(const Response& response);
+
+class MetricsServer {
+  public:
+    using Body = std::function<std::string()>;
+    // Listen on port on every interface (IPv6 and IPv4 where the host has both); port 0 lets
+    // the kernel pick one. Errors name the port and the reason.
+    static util::Result<std::unique_ptr<MetricsServer>> start(int port, Body body);
+    ~MetricsServer();
+    MetricsServer(const MetricsServer&) = delete;
+    MetricsServer& operator=(const MetricsServer&) = delete;
+
+    int port() const { return m_port; }
+
+  private:
+    MetricsServer(int fd, int port, Body body);
+    void serve();
+    void handle(int fd);
+
+    int m_listen_fd;
+    int m_port;
+    Body m_body;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+}  // namespace kftrain::trainer::metrics
