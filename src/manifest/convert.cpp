@@ -1,5 +1,7 @@
 #include "manifest/convert.h"
 
+#include <cstdlib>
+
 #include <limits>
 #include <type_traits>
 
@@ -245,6 +247,18 @@ bool JobSpec::runs_trainer() const {
     const std::string& program = command.front();
     const auto slash = program.rfind('/');
     return (slash == std::string::npos ? program : program.substr(slash + 1)) == "kftrain-trainer";
+}
+
+int JobSpec::metrics_port() const {
+    if (!runs_trainer() || args) {
+        return 0;  // trainer.* reaches the trainer only as the args kftrain makes from it
+    }
+    const std::string text = trainer_value("metricsPort", "0");
+    char* end = nullptr;
+    const long port = std::strtol(text.c_str(), &end, 10);
+    return end != text.c_str() && *end == '\0' && port > 0 && port <= 65535
+               ? static_cast<int>(port)
+               : 0;
 }
 
 std::string JobSpec::trainer_value(const std::string& key, const std::string& fallback) const {

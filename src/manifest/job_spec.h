@@ -141,6 +141,9 @@ struct JobSpec {
     // Return whether the job runs kftrain-trainer (no command, or one whose program is
     // kftrain-trainer): what the built-in profiles and trainer.* settings describe.
     bool runs_trainer() const;
+    // Return the port the replicas serve Prometheus metrics at: trainer.metricsPort for a job
+    // that runs kftrain-trainer; 0 when none.
+    int metrics_port() const;
     // Return the number of Worker replicas (replicas - 1).
     int worker_replicas() const { return replicas - 1; }
 };

@@ -78,6 +78,9 @@ FieldDef trainer_section() {
                    "intra-op threads per process (0: CPU quota / local processes)"),
             ranged("samples", T::Int, 0, k_int32_max, "0",
                    "samples to use (0: the whole data set; the size of synthetic)"),
+            ranged("metricsPort", T::Int, 0, 65535, "0",
+                   "serve Prometheus metrics at this port on every replica, at /metrics "
+                   "(0: off); rendered jobs get the port and the scrape annotations"),
             field("metricLines", T::Bool, "false",
                   "print name=value lines at each evaluation (Katib's StdOut collector; "
                   "`kftrain tune` sets it)"),

@@ -32,6 +32,11 @@ std::vector<std::pair<std::string, std::string>> injected_env(const ReplicaState
     return env;
 }
 
+// Return where a replica serves its metrics on this machine.
+std::string metrics_url(const ReplicaState& r) {
+    return fmt::format("http://127.0.0.1:{}/metrics", r.metrics_port);
+}
+
 void describe_replica(std::string& out, const ReplicaState& r) {
     out += fmt::format("  {}:\n", r.name);
     out += fmt::format("    State:     {}{}\n", r.state,
@@ -43,6 +48,9 @@ void describe_replica(std::string& out, const ReplicaState& r) {
     out += fmt::format("    Started:   {}\n", or_dash(r.started));
     out += fmt::format("    Finished:  {}\n", or_dash(r.finished));
     out += fmt::format("    Command:   {}\n", util::redact_credentials(util::format_argv(r.argv)));
+    if (r.metrics_port > 0) {
+        out += fmt::format("    Metrics:   {}\n", metrics_url(r));
+    }
     out += "    Environment:\n";
     for (const auto& [name, value] : injected_env(r)) {
         out += fmt::format("      {}={}\n", name, value);
@@ -118,6 +126,7 @@ nlohmann::json describe_data(const JobState& state, const job::JobStatus& status
             env[name] = value;
         }
         replica["environment"] = std::move(env);
+        replica["metrics"] = r->metrics_port > 0 ? nlohmann::json(metrics_url(*r)) : nullptr;
     }
     return data;
 }

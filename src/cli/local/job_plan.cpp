@@ -74,6 +74,7 @@ util::Result<JobState> plan_job(const job::RenderedJob& job, const PlanContext& 
         replica.index = ref.index;
         replica.rank = ref.rank;
         replica.argv = std::move(*argv);
+        replica.metrics_port = spec.metrics_port();  // the supervisor picks a free one
         replica.env = container->second.env;
         for (auto& [name, value] : operator_environment(spec, ref.rank, context.ports)) {
             replica.env[name] = value;  // the operator's variables come after the container's

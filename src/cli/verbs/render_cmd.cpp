@@ -6,6 +6,7 @@
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
 #include "manifest/credentials.h"
+#include "manifest/render/metrics_scrape.h"
 #include "manifest/render/render.h"
 
 namespace kftrain::cli {
@@ -20,7 +21,9 @@ constexpr const char* k_render_examples =
     "  # Eight replicas, five epochs, as JSON\n"
     "  kftrain render -f examples/mnist-ddp.yaml --set replicas=8 --set trainer.epochs=5 -o json\n"
     "  # Render into your own template\n"
-    "  kftrain render -f job.yaml --template my-pytorchjob.yaml";
+    "  kftrain render -f job.yaml --template my-pytorchjob.yaml\n"
+    "  # The job and a PodMonitor for Prometheus Operator, to kubectl apply together\n"
+    "  kftrain render -f job.yaml --set trainer.metricsPort=9400 --pod-monitor";
 
 }  // namespace
 
@@ -32,6 +35,9 @@ void setup_render(CLI::App& app, Context& ctx) {
     job::add_queue_flags(*sub, options->job);
     sub->add_option("-o,--output", options->output, "Output format: yaml or json")
         ->default_str("yaml");
+    sub->add_flag("--pod-monitor", options->pod_monitor,
+                  "Also print a Prometheus Operator PodMonitor that scrapes the job's "
+                  "trainer.metricsPort (YAML: a second document; JSON: a List)");
     sub->add_flag_callback(
         "--list-placeholders",
         [&ctx] {
@@ -59,12 +65,32 @@ util::Status RenderOptions::validate() {
         return parsed.error_value();
     }
     format = *parsed;
+    if (pod_monitor && rendered.spec.metrics_port() == 0) {
+        return util::error(
+            "--pod-monitor: the job serves no metrics: set trainer.metricsPort (e.g. --set "
+            "trainer.metricsPort=9400) on a job that runs kftrain-trainer");
+    }
     return util::ok_status();
 }
 
 int RenderOptions::run(Context& ctx) const {
     manifest::print_credential_warnings(rendered.spec, ctx.err);
-    ctx.out << view::format_manifest(rendered.manifest, format);
+    if (!pod_monitor) {
+        ctx.out << view::format_manifest(rendered.manifest, format);
+        return k_exit_ok;
+    }
+    const YAML::Node monitor = manifest::pod_monitor(rendered.spec);
+    if (format == view::OutputFormat::Json) {
+        YAML::Node list(YAML::NodeType::Map);
+        list["apiVersion"] = "v1";
+        list["kind"] = "List";
+        list["items"].push_back(rendered.manifest);
+        list["items"].push_back(monitor);
+        ctx.out << view::format_manifest(list, format);
+        return k_exit_ok;
+    }
+    ctx.out << view::format_manifest(rendered.manifest, format) << "---\n"
+            << view::format_manifest(monitor, format);
     return k_exit_ok;
 }
 

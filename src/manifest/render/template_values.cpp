@@ -1,6 +1,7 @@
 #include "manifest/render/template_values.h"
 
 #include "manifest/nproc.h"
+#include "manifest/render/metrics_scrape.h"
 #include "manifest/schema.h"
 #include "manifest/yaml/emit.h"
 
@@ -241,6 +242,9 @@ std::vector<std::pair<std::string, EnvVar>> job_environment(const JobSpec& spec)
         env.emplace_back("KFTRAIN_JOB_NAME", EnvVar{spec.name, "", ""});
         env.emplace_back("KFTRAIN_NAMESPACE", EnvVar{spec.namespace_, "", ""});
         env.emplace_back("KFTRAIN_IMAGE", EnvVar{spec.image, "", ""});
+    } else if (spec.metrics_port() > 0) {
+        // The trainer labels its metrics with it.
+        env.emplace_back("KFTRAIN_JOB_NAME", EnvVar{spec.name, "", ""});
     }
     if (!m.credentials_secret.empty()) {
         for (const char* key :
@@ -263,6 +267,8 @@ std::map<std::string, YAML::Node> template_values(const JobSpec& spec) {
     values["labels"] = string_map(job_labels(spec, labels));
     values["podLabels"] = string_map(labels);
     values["annotations"] = string_map(spec.annotations);
+    values["podAnnotations"] = string_map(pod_annotations(spec));
+    values["ports"] = container_ports(spec);
     values["nprocPerNode"] = optional_string(spec.nproc_per_node);
     RunPolicy run_policy = spec.run_policy;
     run_policy.suspend = is_suspended(spec);  // Kueue admits a queued job by unsuspending it

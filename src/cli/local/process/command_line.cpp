@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <string_view>
 
 #include "cli/exit_codes.h"
 #include "manifest/render/template_values.h"
@@ -73,6 +74,21 @@ util::Result<std::string> resolve_command(const std::string& command, const std:
             k_exit_bad_input);
     }
     return *found;
+}
+
+bool set_metrics_port(std::vector<std::string>& argv, int port) {
+    constexpr std::string_view flag = "--metrics-port";
+    bool found = false;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        if (argv[i] == flag && i + 1 < argv.size()) {
+            argv[++i] = std::to_string(port);
+            found = true;
+        } else if (argv[i].rfind(std::string(flag) + "=", 0) == 0) {
+            argv[i] = std::string(flag) + "=" + std::to_string(port);
+            found = true;
+        }
+    }
+    return found;
 }
 
 }  // namespace kftrain::cli::local

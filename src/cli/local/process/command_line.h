@@ -16,6 +16,10 @@ std::vector<std::string> map_volume_paths(const std::vector<std::string>& args,
                                           const std::vector<manifest::Volume>& volumes,
                                           const std::string& cwd);
 
+// Point a kftrain-trainer command line's --metrics-port (as "--metrics-port N" or
+// "--metrics-port=N") at port; return whether it had one.
+bool set_metrics_port(std::vector<std::string>& argv, int port);
+
 // Find the program a replica runs: kftrain-trainer beside kftrain (in
 // self_dir) first, then on PATH; any other command on PATH or as a path.
 // The error names the field "command" and exits 2.

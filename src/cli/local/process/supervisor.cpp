@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/local/process/clean_env.h"
+#include "cli/local/process/command_line.h"
 #include "cli/local/process/proc_info.h"
 #include "cli/local/process/replica_env.h"
 #include "cli/local/queue/queue_members.h"
@@ -346,6 +347,21 @@ void Supervisor::take_fresh_ports() {
         set_ports(m_state.replicas[i].env, trainjob, ports);
     }
     m_state.master_port = ports.master;
+    // Every replica serves its metrics on this machine: each gets a port of its own.
+    for (size_t i = 0; i < m_launch.size(); ++i) {
+        if (m_state.replicas[i].metrics_port == 0) {
+            continue;
+        }
+        auto port = free_port();
+        if (!port) {
+            std::cerr << "kftrain supervisor: " << m_state.replicas[i].name
+                      << " keeps its metrics port: " << port.error() << std::endl;
+            continue;
+        }
+        set_metrics_port(m_launch[i].argv, *port);
+        set_metrics_port(m_state.replicas[i].argv, *port);
+        m_state.replicas[i].metrics_port = *port;
+    }
 }
 
 void Supervisor::supervise() {

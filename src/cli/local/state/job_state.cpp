@@ -22,6 +22,7 @@ json replica_json(const ReplicaState& r) {
                 {"index", r.index},
                 {"rank", r.rank},
                 {"argv", r.argv},
+                {"metrics_port", r.metrics_port},
                 {"env", r.env},
                 {"state", r.state},
                 {"reason", r.reason},
@@ -45,6 +46,7 @@ ReplicaState replica_from_json(const Fields& f) {
     r.index = f.get("index", 0);
     r.rank = f.get("rank", 0);
     r.argv = f.list("argv");
+    r.metrics_port = f.get("metrics_port", 0);
     r.env = f.strings("env");
     r.state = f.get<std::string>("state", "Pending");
     r.reason = f.get<std::string>("reason", "");

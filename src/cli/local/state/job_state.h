@@ -29,6 +29,9 @@ struct ReplicaState {
     // The attempt before the last restart, for `logs --previous`; empty before a restart.
     std::string previous_started;
     std::string previous_finished;
+    // The port its /metrics is served at on 127.0.0.1 (trainer.metricsPort: the supervisor
+    // gives each replica a free one at start); 0: none.
+    int metrics_port = 0;
 };
 
 // Everything the supervisor records in state.json.
