@@ -55,15 +55,20 @@ class Prometheus {
         (void)m_process->wait();
     }
 
+    // Run an instant query; return Prometheus' answer (status 0 while it is not up).
+    http::HttpResponse answer(const std::string& promql) {
+        http::HttpClient client(std::chrono::milliseconds(5000));
+        return client.get(m_url + "/api/v1/query?query=" + client.escape(promql), {});
+    }
+
     // Return the series of an instant query: rank -> value; empty until Prometheus answers.
     std::map<std::string, double> query(const std::string& promql) {
-        http::HttpClient client(std::chrono::milliseconds(5000));
-        auto answer = client.get(m_url + "/api/v1/query?query=" + client.escape(promql), {});
+        auto got = answer(promql);
         std::map<std::string, double> series;
-        if (answer.status != 200) {
+        if (got.status != 200) {
             return series;
         }
-        auto body = json::parse(answer.body);
+        auto body = json::parse(got.body);
         for (const auto& s : body["data"]["result"]) {
             series[s["metric"].value("rank", "")] = std::stod(s["value"][1].get<std::string>());
         }
@@ -74,6 +79,12 @@ class Prometheus {
     std::string m_url;
     std::optional<kftrain::util::Process> m_process;
 };
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+    }
+}
 
 // Poll until pred holds for a query's series; fail after the deadline.
 std::map<std::string, double> wait_for_series(
@@ -132,6 +143,24 @@ TEST_CASE("a real Prometheus scrapes both ranks of a local job and their sample 
     wait_for_series(prometheus, "kftrain_loss{job=\"metrics-e2e\"}",
                     [](const auto& s) { return s.size() == 2; });
     wait_for_series(prometheus, "rate(kftrain_step_seconds_count{job=\"metrics-e2e\"}[5s])",
+                    [](const auto& s) { return s.size() == 2; });
+
+    // Every query of the Grafana dashboard runs, as Grafana sends it, and finds the job.
+    const auto dashboard = json::parse(
+        read_bytes(std::string(KFTRAIN_SOURCE_DIR) + "/packaging/grafana/kftrain.json"));
+    for (const auto& panel : dashboard["panels"]) {
+        for (const auto& target : panel["targets"]) {
+            std::string expr = target["expr"];
+            replace_all(expr, "$job", "metrics-e2e");
+            replace_all(expr, "$__rate_interval", "10s");
+            INFO(panel["title"] << ": " << expr);
+            auto got = prometheus.answer(expr);
+            REQUIRE(got.status == 200);
+            CHECK(json::parse(got.body)["status"] == "success");
+        }
+    }
+    wait_for_series(prometheus,
+                    "sum by (rank) (rate(kftrain_samples_total{job=~\"metrics-e2e\"}[10s]))",
                     [](const auto& s) { return s.size() == 2; });
 
     // promtool, Prometheus' own checker, accepts what a replica serves.

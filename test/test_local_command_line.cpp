@@ -44,3 +44,19 @@ TEST_CASE("an unknown command is an error naming the field", "[local]") {
     CHECK(missing.error_code(0) == 2);
     CHECK(resolve_command("sh", "").value().find("/sh") != std::string::npos);
 }
+
+TEST_CASE("a replica's --metrics-port is pointed at the port the supervisor picked", "[local]") {
+    using kftrain::cli::local::set_metrics_port;
+    std::vector<std::string> argv = {"kftrain-trainer", "--epochs", "3", "--metrics-port",
+                                     "9400", "--log-format", "json"};
+    CHECK(set_metrics_port(argv, 41000));
+    CHECK(argv == std::vector<std::string>{"kftrain-trainer", "--epochs", "3", "--metrics-port",
+                                           "41000", "--log-format", "json"});
+    std::vector<std::string> joined = {"kftrain-trainer", "--metrics-port=9400"};
+    CHECK(set_metrics_port(joined, 41001));
+    CHECK(joined[1] == "--metrics-port=41001");
+    // The program's own name is never taken for the flag, and a command line without it stays.
+    std::vector<std::string> none = {"--metrics-port", "--epochs", "3"};
+    CHECK_FALSE(set_metrics_port(none, 1));
+    CHECK(none == std::vector<std::string>{"--metrics-port", "--epochs", "3"});
+}

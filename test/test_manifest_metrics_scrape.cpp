@@ -1,0 +1,146 @@
+// trainer.metricsPort in rendered jobs: the container port, the scrape annotations, the job's
+// name for the trainer's labels, and the PodMonitor of `render --pod-monitor`.
+#include <catch2/catch.hpp>
+
+#include "manifest/load.h"
+#include "manifest/render/metrics_scrape.h"
+#include "manifest/render/render.h"
+#include "manifest/yaml/emit.h"
+#include "support/cli_runner.h"
+#include "support/crd_schema.h"
+#include "support/files.h"
+
+using namespace kftrain;
+using nlohmann::json;
+
+namespace {
+
+manifest::JobSpec load(const std::string& text, manifest::JobKind kind) {
+    manifest::Overrides overrides;
+    overrides.kind = kind;
+    auto job = manifest::load_job_text(text, "job.yaml", overrides);
+    if (!job) {
+        FAIL(job.error());
+    }
+    return *job;
+}
+
+json render(const manifest::JobSpec& spec) {
+    auto rendered = manifest::render_job(spec, manifest::default_template(spec.kind));
+    if (!rendered) {
+        FAIL(rendered.error());
+    }
+    return manifest::to_json(*rendered);
+}
+
+bool has_env(const json& container, const std::string& name, const std::string& value) {
+    for (const auto& env : container["env"]) {
+        if (env["name"] == name && env.value("value", "") == value) {
+            return true;
+        }
+    }
+    return false;
+}
+
+const std::string k_job = "name: scraped\ntrainer: {metricsPort: 9400}\n";
+
+}  // namespace
+
+TEST_CASE("a PyTorchJob with trainer.metricsPort declares the port and asks to be scraped",
+          "[manifest]") {
+    const auto doc = render(load(k_job, manifest::JobKind::PyTorchJob));
+    for (const char* type : {"Master", "Worker"}) {
+        INFO(type);
+        const auto& pod = doc["spec"]["pytorchReplicaSpecs"][type]["template"];
+        const auto& container = pod["spec"]["containers"][0];
+        CHECK(container["ports"] == json::parse(R"([
+            {"name": "pytorchjob-port", "containerPort": 23456, "protocol": "TCP"},
+            {"name": "metrics", "containerPort": 9400, "protocol": "TCP"}])"));
+        CHECK(pod["metadata"]["annotations"] == json::parse(R"({"prometheus.io/scrape": "true",
+            "prometheus.io/port": "9400", "prometheus.io/path": "/metrics"})"));
+        CHECK(has_env(container, "KFTRAIN_JOB_NAME", "scraped"));
+        const auto args = container["args"].dump();
+        CHECK(args.find(R"("--metrics-port","9400")") != std::string::npos);
+    }
+    // The job itself carries the user's annotations only.
+    CHECK_FALSE(doc["metadata"].contains("annotations"));
+    std::string crd = KFTRAIN_CRD_FILE;
+    REQUIRE(test::crd_readable(crd));
+    CHECK(test::check_against_crd(doc, crd) == std::vector<std::string>{});
+}
+
+TEST_CASE("a job file's own prometheus.io annotations win over the ones kftrain adds",
+          "[manifest]") {
+    const auto doc = render(load(k_job + "annotations: {prometheus.io/scrape: \"false\"}\n",
+                                 manifest::JobKind::PyTorchJob));
+    const auto& annotations =
+        doc["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["metadata"]["annotations"];
+    CHECK(annotations["prometheus.io/scrape"] == "false");
+    CHECK(annotations["prometheus.io/port"] == "9400");
+}
+
+TEST_CASE("a TrainJob with trainer.metricsPort annotates its node pods through runtimePatches",
+          "[manifest]") {
+    const auto doc = render(load(k_job, manifest::JobKind::TrainJob));
+    const auto& pod = doc["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["spec"]
+                         ["replicatedJobs"][0]["template"]["spec"]["template"];
+    CHECK(pod["metadata"]["annotations"]["prometheus.io/port"] == "9400");
+    CHECK(has_env(doc["spec"]["trainer"], "KFTRAIN_JOB_NAME", "scraped"));
+    std::string crd = KFTRAIN_TRAINJOB_CRD_FILE;
+    REQUIRE(test::crd_readable(crd));
+    CHECK(test::check_against_crd(doc, crd) == std::vector<std::string>{});
+}
+
+TEST_CASE("without trainer.metricsPort nothing is scraped", "[manifest]") {
+    const auto plain = load("name: a\n", manifest::JobKind::PyTorchJob);
+    CHECK(plain.metrics_port() == 0);
+    const auto doc = render(plain);
+    const auto& pod = doc["spec"]["pytorchReplicaSpecs"]["Master"]["template"];
+    CHECK_FALSE(pod["metadata"].contains("annotations"));
+    CHECK(pod["spec"]["containers"][0]["ports"].size() == 1);
+    CHECK_FALSE(has_env(pod["spec"]["containers"][0], "KFTRAIN_JOB_NAME", "a"));
+}
+
+TEST_CASE("the PodMonitor selects the job's pods by the label kftrain puts on them",
+          "[manifest]") {
+    const auto pytorch = manifest::to_json(
+        manifest::pod_monitor(load(k_job, manifest::JobKind::PyTorchJob)));
+    CHECK(pytorch["apiVersion"] == "monitoring.coreos.com/v1");
+    CHECK(pytorch["kind"] == "PodMonitor");
+    CHECK(pytorch["spec"]["selector"]["matchLabels"]["kftrain.io/job-name"] == "scraped");
+    const auto& endpoint = pytorch["spec"]["podMetricsEndpoints"][0];
+    CHECK(endpoint["port"] == "metrics");
+    CHECK(endpoint["path"] == "/metrics");
+    CHECK(endpoint["honorLabels"] == true);
+    // A TrainJob's runtime declares no metrics port: the target is the pod's address.
+    const auto trainjob =
+        manifest::to_json(manifest::pod_monitor(load(k_job, manifest::JobKind::TrainJob)));
+    const auto& v2 = trainjob["spec"]["podMetricsEndpoints"][0];
+    CHECK_FALSE(v2.contains("port"));
+    CHECK(v2["relabelings"][1]["targetLabel"] == "__address__");
+    CHECK(v2["relabelings"][1]["replacement"] == "$1:9400");
+}
+
+TEST_CASE("render --pod-monitor prints the job and its PodMonitor, or refuses a job without "
+          "metrics",
+          "[manifest][cli]") {
+    const std::string dir = test::make_temp_dir();
+    test::write_file(dir + "/job.yaml", k_job);
+    auto yaml = test::run_kftrain({"render", "-f", dir + "/job.yaml", "--pod-monitor"});
+    REQUIRE(yaml.code == 0);
+    CHECK(yaml.out.find("kind: PyTorchJob") < yaml.out.find("\n---\n"));
+    CHECK(yaml.out.find("kind: PodMonitor") > yaml.out.find("\n---\n"));
+    auto list = test::run_kftrain(
+        {"render", "-f", dir + "/job.yaml", "--pod-monitor", "--kind", "TrainJob", "-o", "json"});
+    REQUIRE(list.code == 0);
+    const auto items = json::parse(list.out)["items"];
+    REQUIRE(items.size() == 2);
+    CHECK(items[0]["kind"] == "TrainJob");
+    CHECK(items[1]["kind"] == "PodMonitor");
+    test::write_file(dir + "/plain.yaml", "name: plain\n");
+    auto refused = test::run_kftrain({"render", "-f", dir + "/plain.yaml", "--pod-monitor"});
+    CHECK(refused.code == 2);
+    CHECK(refused.out.empty());
+    CHECK(refused.err.find("--pod-monitor") != std::string::npos);
+    CHECK(refused.err.find("trainer.metricsPort") != std::string::npos);
+}
