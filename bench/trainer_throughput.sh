@@ -12,6 +12,7 @@
 #   bench/trainer_throughput.sh build-trainer mnist-cnn 4096 32
 set -euo pipefail
 source "$(dirname "$0")/free_port.sh"
+source "$(dirname "$0")/trainer_log.sh"
 
 build=${1:-build}
 model=${2:-mnist-cnn}
@@ -24,16 +25,6 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 common=(--model "$model" --samples "$samples" --epochs 2 --log-format json --log-every 100000)
-
-rate() {  # print samples_per_sec of the finish event and of the last epoch in a JSON log
-    python3 -c 'import json,sys
-rates = {}
-for line in open(sys.argv[1]):
-    e = json.loads(line)
-    if e["event"] in ("finish", "epoch"):
-        rates[e["event"]] = e["samples_per_sec"]
-print("%10.0f %10.0f" % (rates["finish"], rates["epoch"]))' "$1"
-}
 
 run_single() {  # threads batch [flag...]
     "$trainer" "${common[@]}" --threads "$1" --batch-size "$2" "${@:3}" >"$out/single.log"

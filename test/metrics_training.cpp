@@ -36,7 +36,8 @@ class Prometheus {
                    "scrape_configs:\n"
                    "  - job_name: kftrain-test\n"
                    "    honor_labels: true\n"
-                   "    static_configs: [{targets: [" + list + "]}]\n");
+                   "    static_configs: [{targets: [" +
+                       list + "]}]\n");
         const auto binary = kftrain::util::find_executable("prometheus");
         REQUIRE(binary);  // scripts/setup.sh installs it: never skipped
         kftrain::util::SpawnOptions options;
@@ -115,11 +116,11 @@ TEST_CASE("a real Prometheus scrapes both ranks of a local job and their sample 
                "trainer: {dataset: synthetic, model: mlp, epochs: 500, samples: 2048, threads: 1, "
                "logEvery: 4, metricsPort: 9400}\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
-    jobs.wait_for("metrics-e2e", [](const auto& s) {
-        return s.phase == kftrain::cli::job::JobPhase::Running;
-    });
+    jobs.wait_for("metrics-e2e",
+                  [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Running; });
     // Each replica serves on a port of its own, which describe lists.
-    auto described = json::parse(jobs.kftrain({"describe", "metrics-e2e", "--local", "-o", "json"}).out);
+    auto described =
+        json::parse(jobs.kftrain({"describe", "metrics-e2e", "--local", "-o", "json"}).out);
     std::vector<std::string> targets;
     std::vector<std::string> urls;
     for (const auto& replica : described["replicas"]) {

@@ -47,8 +47,8 @@ TEST_CASE("an unknown command is an error naming the field", "[local]") {
 
 TEST_CASE("a replica's --metrics-port is pointed at the port the supervisor picked", "[local]") {
     using kftrain::cli::local::set_metrics_port;
-    std::vector<std::string> argv = {"kftrain-trainer", "--epochs", "3", "--metrics-port",
-                                     "9400", "--log-format", "json"};
+    std::vector<std::string> argv = {"kftrain-trainer", "--epochs", "3", "--metrics-port", "9400",
+                                     "--log-format",    "json"};
     CHECK(set_metrics_port(argv, 41000));
     CHECK(argv == std::vector<std::string>{"kftrain-trainer", "--epochs", "3", "--metrics-port",
                                            "41000", "--log-format", "json"});

@@ -101,10 +101,9 @@ TEST_CASE("without trainer.metricsPort nothing is scraped", "[manifest]") {
     CHECK_FALSE(has_env(pod["spec"]["containers"][0], "KFTRAIN_JOB_NAME", "a"));
 }
 
-TEST_CASE("the PodMonitor selects the job's pods by the label kftrain puts on them",
-          "[manifest]") {
-    const auto pytorch = manifest::to_json(
-        manifest::pod_monitor(load(k_job, manifest::JobKind::PyTorchJob)));
+TEST_CASE("the PodMonitor selects the job's pods by the label kftrain puts on them", "[manifest]") {
+    const auto pytorch =
+        manifest::to_json(manifest::pod_monitor(load(k_job, manifest::JobKind::PyTorchJob)));
     CHECK(pytorch["apiVersion"] == "monitoring.coreos.com/v1");
     CHECK(pytorch["kind"] == "PodMonitor");
     CHECK(pytorch["spec"]["selector"]["matchLabels"]["kftrain.io/job-name"] == "scraped");
@@ -121,9 +120,10 @@ TEST_CASE("the PodMonitor selects the job's pods by the label kftrain puts on th
     CHECK(v2["relabelings"][1]["replacement"] == "$1:9400");
 }
 
-TEST_CASE("render --pod-monitor prints the job and its PodMonitor, or refuses a job without "
-          "metrics",
-          "[manifest][cli]") {
+TEST_CASE(
+    "render --pod-monitor prints the job and its PodMonitor, or refuses a job without "
+    "metrics",
+    "[manifest][cli]") {
     const std::string dir = test::make_temp_dir();
     test::write_file(dir + "/job.yaml", k_job);
     auto yaml = test::run_kftrain({"render", "-f", dir + "/job.yaml", "--pod-monitor"});

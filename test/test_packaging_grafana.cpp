@@ -20,8 +20,8 @@ std::set<std::string> metric_names(const std::string& expr) {
     for (std::size_t at = expr.find("kftrain_"); at != std::string::npos;
          at = expr.find("kftrain_", at + 1)) {
         std::size_t end = at;
-        while (end < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[end])) != 0 ||
-                                     expr[end] == '_')) {
+        while (end < expr.size() &&
+               (std::isalnum(static_cast<unsigned char>(expr[end])) != 0 || expr[end] == '_')) {
             ++end;
         }
         std::string name = expr.substr(at, end - at);
@@ -42,8 +42,8 @@ std::set<std::string> metric_names(const std::string& expr) {
 
 TEST_CASE("the Grafana dashboard parses and every panel queries metrics the trainer exports",
           "[packaging]") {
-    const auto text =
-        kftrain::test::read_bytes(std::string(KFTRAIN_SOURCE_DIR) + "/packaging/grafana/kftrain.json");
+    const auto text = kftrain::test::read_bytes(std::string(KFTRAIN_SOURCE_DIR) +
+                                                "/packaging/grafana/kftrain.json");
     const auto dashboard = json::parse(text);
     std::set<std::string> exported;
     for (const auto& family : kftrain::trainer::metrics::families()) {
@@ -75,9 +75,19 @@ TEST_CASE("the Grafana dashboard parses and every panel queries metrics the trai
     for (const auto& variable : dashboard["templating"]["list"]) {
         if (variable["name"] == "job") {
             job_variable = true;
-            CHECK(metric_names(variable["definition"].get<std::string>()).count(
-                      "kftrain_samples_total") == 1);
+            CHECK(metric_names(variable["definition"].get<std::string>())
+                      .count("kftrain_samples_total") == 1);
         }
     }
     CHECK(job_variable);
+}
+
+TEST_CASE("docs/metrics.md names every metric the trainer exports", "[packaging]") {
+    const auto page =
+        kftrain::test::read_bytes(std::string(KFTRAIN_SOURCE_DIR) + "/docs/metrics.md");
+    for (const auto& family : kftrain::trainer::metrics::families()) {
+        INFO(family.name);
+        CHECK(page.find(std::string("| `") + family.name + "` | " + family.type + " |") !=
+              std::string::npos);
+    }
 }

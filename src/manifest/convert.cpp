@@ -1,7 +1,6 @@
 #include "manifest/convert.h"
 
 #include <cstdlib>
-
 #include <limits>
 #include <type_traits>
 
@@ -256,9 +255,8 @@ int JobSpec::metrics_port() const {
     const std::string text = trainer_value("metricsPort", "0");
     char* end = nullptr;
     const long port = std::strtol(text.c_str(), &end, 10);
-    return end != text.c_str() && *end == '\0' && port > 0 && port <= 65535
-               ? static_cast<int>(port)
-               : 0;
+    return end != text.c_str() && *end == '\0' && port > 0 && port <= 65535 ? static_cast<int>(port)
+                                                                            : 0;
 }
 
 std::string JobSpec::trainer_value(const std::string& key, const std::string& fallback) const {

@@ -58,12 +58,18 @@ TEST_CASE("metrics: a rank's counters, gauges and histograms in the Prometheus t
     CHECK(contains(text, "kftrain_steps_total{job=\"mnist \\\"ddp\\\"\",rank=\"1\"} 2\n"));
     CHECK(contains(text, "kftrain_world_size{job=\"mnist \\\"ddp\\\"\",rank=\"1\"} 2\n"));
     // Buckets are cumulative, le inclusive, and +Inf equals the count.
-    CHECK(contains(text, "kftrain_step_seconds_bucket{job=\"mnist \\\"ddp\\\"\",rank=\"1\",le=\"0.01\"} 0\n"));
-    CHECK(contains(text, "kftrain_step_seconds_bucket{job=\"mnist \\\"ddp\\\"\",rank=\"1\",le=\"0.025\"} 1\n"));
-    CHECK(contains(text, "kftrain_step_seconds_bucket{job=\"mnist \\\"ddp\\\"\",rank=\"1\",le=\"0.5\"} 2\n"));
-    CHECK(contains(text, "kftrain_step_seconds_bucket{job=\"mnist \\\"ddp\\\"\",rank=\"1\",le=\"+Inf\"} 2\n"));
+    CHECK(contains(
+        text, "kftrain_step_seconds_bucket{job=\"mnist \\\"ddp\\\"\",rank=\"1\",le=\"0.01\"} 0\n"));
+    CHECK(contains(
+        text,
+        "kftrain_step_seconds_bucket{job=\"mnist \\\"ddp\\\"\",rank=\"1\",le=\"0.025\"} 1\n"));
+    CHECK(contains(
+        text, "kftrain_step_seconds_bucket{job=\"mnist \\\"ddp\\\"\",rank=\"1\",le=\"0.5\"} 2\n"));
+    CHECK(contains(
+        text, "kftrain_step_seconds_bucket{job=\"mnist \\\"ddp\\\"\",rank=\"1\",le=\"+Inf\"} 2\n"));
     CHECK(contains(text, "kftrain_step_seconds_sum{job=\"mnist \\\"ddp\\\"\",rank=\"1\"} 0.52\n"));
-    CHECK(contains(text, "kftrain_allreduce_seconds_count{job=\"mnist \\\"ddp\\\"\",rank=\"1\"} 2\n"));
+    CHECK(contains(text,
+                   "kftrain_allreduce_seconds_count{job=\"mnist \\\"ddp\\\"\",rank=\"1\"} 2\n"));
     // Nothing reported yet: no loss, and no checkpoint histogram on a rank that writes none.
     CHECK_FALSE(contains(text, "kftrain_loss"));
     CHECK_FALSE(contains(text, "kftrain_checkpoint_seconds"));

@@ -31,9 +31,9 @@ struct Snapshot {
     std::optional<double> loss, accuracy, lr, epoch, progress, eta_s;  // set at progress points
     std::optional<double> eval_loss, eval_accuracy;                    // set at evaluations
     int world_size = 1;
-    Histogram step_s;       // a whole training step, by the host's clock
-    Histogram allreduce_s;  // the step's wait for the gradients' all-reduce
-    Histogram checkpoint_s; // one checkpoint written (rank 0)
+    Histogram step_s;        // a whole training step, by the host's clock
+    Histogram allreduce_s;   // the step's wait for the gradients' all-reduce
+    Histogram checkpoint_s;  // one checkpoint written (rank 0)
 };
 
 // The progress gauges, as a progress line reports them.

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <cstring>
 
 #include "trainer/metrics/exposition.h"
+#include "util/signal_free_thread.h"
 
 namespace kftrain::trainer::metrics {
 namespace {
@@ -25,7 +25,8 @@ constexpr int k_accept_poll_ms = 200;
 constexpr std::size_t k_max_head = 8 * 1024;
 
 int milliseconds_left(Clock::time_point deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     return left.count() > 0 ? static_cast<int>(left.count()) : 0;
 }
 
@@ -111,8 +112,8 @@ util::Result<std::pair<int, int>> listen_any(int port) {
             if (family == AF_INET6 && err == EAFNOSUPPORT) {
                 continue;
             }
-            return util::error(fmt::format("--metrics-port {}: cannot listen: {}", port,
-                                           std::strerror(err)));
+            return util::error(
+                fmt::format("--metrics-port {}: cannot listen: {}", port, std::strerror(err)));
         }
         const int bound = family == AF_INET6
                               ? ntohs(reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port)
@@ -184,13 +185,7 @@ util::Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, Body
 
 MetricsServer::MetricsServer(int fd, int port, Body body)
     : m_listen_fd(fd), m_port(port), m_body(std::move(body)) {
-    // Signals are the training thread's to take (a stop request): block them all in this one.
-    sigset_t all;
-    sigset_t old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    m_thread = std::thread([this] { serve(); });
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    m_thread = util::signal_free_thread([this] { serve(); });
 }
 
 MetricsServer::~MetricsServer() {

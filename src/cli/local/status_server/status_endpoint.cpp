@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "cli/local/state/state_dir.h"
+#include "util/signal_free_thread.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -174,13 +175,7 @@ StatusEndpoint::StatusEndpoint(TlsServerContext ctx, PostTarget target, Endpoint
       m_target(std::move(target)),
       m_address(std::move(address)),
       m_listen_fd(fd) {
-    // Signals are the supervisor's main thread's to take: block them all in the server's.
-    sigset_t all;
-    sigset_t old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    m_thread = std::thread([this] { serve(); });
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    m_thread = util::signal_free_thread([this] { serve(); });
 }
 
 StatusEndpoint::~StatusEndpoint() {
