@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "manifest/render/template_values.h"
+#include "manifest/render/job_label.h"
 #include "manifest/yaml/emit.h"
 
 namespace kftrain::manifest {

@@ -7,11 +7,10 @@
 #include <vector>
 
 #include "manifest/job_spec.h"
+#include "manifest/render/job_label.h"
 
 namespace kftrain::manifest {
 
-// Label on jobs and pods that later verbs select by.
-inline constexpr const char* k_job_label = "kftrain.io/job-name";
 
 // Kueue's labels on a queued job (not its pods): the LocalQueue and the WorkloadPriorityClass.
 inline constexpr const char* k_queue_label = "kueue.x-k8s.io/queue-name";
