@@ -69,6 +69,10 @@ install(DIRECTORY templates/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kftrain/templa
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT cli
   USE_SOURCE_PERMISSIONS)
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME copyright COMPONENT cli)
+# The Grafana dashboard over the trainer's metrics (docs/metrics.md); OPTIONAL: the CLI image's
+# build context leaves packaging/grafana out.
+install(FILES packaging/grafana/kftrain.json DESTINATION ${CMAKE_INSTALL_DATADIR}/kftrain/grafana
+  COMPONENT cli OPTIONAL)
 install(FILES ${man_page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli)
 install(FILES ${KFTRAIN_SHARE_DIR}/completions/kftrain.bash
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME kftrain COMPONENT cli)

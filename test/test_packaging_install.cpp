@@ -75,7 +75,7 @@ std::vector<std::string> verbs(const CLI::App& app, const std::string& path = ""
 
 TEST_CASE(
     "cmake --install lays out kftrain, kubectl-kftrain, templates, examples, "
-    "completions and the man page",
+    "completions, the Grafana dashboard and the man page",
     "[packaging]") {
     const fs::path prefix = install_build();
 
@@ -96,6 +96,8 @@ TEST_CASE(
     CHECK(read_file(prefix / "share/doc/kftrain/examples/mnist-ddp.yaml") ==
           read_file(fs::path(KFTRAIN_SOURCE_DIR) / "examples/mnist-ddp.yaml"));
     CHECK(fs::is_regular_file(prefix / "share/doc/kftrain/copyright"));
+    CHECK(read_file(prefix / "share/kftrain/grafana/kftrain.json") ==
+          read_file(fs::path(KFTRAIN_SOURCE_DIR) / "packaging/grafana/kftrain.json"));
 
     // The completions are what the installed kftrain prints.
     const std::map<std::string, fs::path> completions = {
