@@ -36,6 +36,8 @@ int connect_local(int port) {
         ::close(fd);
         return -1;
     }
+    timeval limit{15, 0};  // a read never blocks a failing test for ever
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
     return fd;
 }
 
@@ -175,4 +177,30 @@ TEST_CASE("metrics: --metrics-port takes a port number, 0 for none") {
     REQUIRE_FALSE(bad.ok());
     CHECK(contains(bad.error(), "--metrics-port"));
     CHECK(contains(bad.error(), "70000"));
+}
+
+TEST_CASE("metrics: clients that hold connections open without a request do not stall scrapes") {
+    TrainerMetrics values;
+    auto server = MetricsServer::start(0, [&values] {
+        return render_exposition(values.snapshot(), {"job", "0"});
+    });
+    REQUIRE(server.ok());
+    const int port = (*server)->port();
+    // Ten silent clients, each waiting to be timed out: a scrape is still answered at once
+    // (the client's own limit is far below the 5 s each silent one may take).
+    std::vector<int> silent;
+    for (int i = 0; i < 10; ++i) {
+        silent.push_back(connect_local(port));
+        REQUIRE(silent.back() >= 0);
+    }
+    http::init_curl_once();
+    http::HttpClient client(std::chrono::milliseconds(2000));
+    const auto scrape = client.get("http://127.0.0.1:" + std::to_string(port) + "/metrics", {});
+    CHECK(scrape.status == 200);
+    // A silent client is hung up on once its time is up.
+    char byte = 0;
+    CHECK(::recv(silent.front(), &byte, 1, 0) == 0);
+    for (int fd : silent) {
+        ::close(fd);
+    }
 }

@@ -11,7 +11,6 @@
 
 namespace kftrain::manifest {
 
-
 // Kueue's labels on a queued job (not its pods): the LocalQueue and the WorkloadPriorityClass.
 inline constexpr const char* k_queue_label = "kueue.x-k8s.io/queue-name";
 inline constexpr const char* k_queue_priority_label = "kueue.x-k8s.io/priority-class";

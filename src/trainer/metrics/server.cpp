@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 #include "trainer/metrics/exposition.h"
 #include "util/signal_free_thread.h"
@@ -19,60 +20,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Prometheus' default scrape timeout is 10 s: a request gets 5 to arrive, its answer 5 to go.
+// Prometheus' default scrape timeout is 10 s: a connection gets 5 for its request and answer.
 constexpr auto k_io_deadline = std::chrono::seconds(5);
-constexpr int k_accept_poll_ms = 200;
+constexpr int k_poll_ms = 200;  // how soon a stop is seen
 constexpr std::size_t k_max_head = 8 * 1024;
+// Connections served at once; more wait in the listen queue. A client that holds one open
+// without sending costs one slot for k_io_deadline, never the others' answers.
+constexpr std::size_t k_max_connections = 16;
 
-int milliseconds_left(Clock::time_point deadline) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    return left.count() > 0 ? static_cast<int>(left.count()) : 0;
-}
-
-// Read a request head from a non-blocking socket: up to its blank line, k_max_head bytes or
-// the deadline; "" when none came whole.
-std::string read_head(int fd, Clock::time_point deadline) {
-    std::string head;
-    char chunk[2048];
-    while (head.find("\r\n\r\n") == std::string::npos && head.find("\n\n") == std::string::npos) {
-        if (head.size() > k_max_head) {
-            return "";
-        }
-        pollfd p{fd, POLLIN, 0};
-        const int wait = milliseconds_left(deadline);
-        if (wait == 0 || ::poll(&p, 1, wait) <= 0) {
-            return "";
-        }
-        const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
-        if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-            continue;
-        }
-        if (n <= 0) {
-            return "";
-        }
-        head.append(chunk, static_cast<std::size_t>(n));
-    }
-    return head;
-}
-
-void write_all(int fd, const std::string& bytes, Clock::time_point deadline) {
-    std::size_t sent = 0;
-    while (sent < bytes.size()) {
-        pollfd p{fd, POLLOUT, 0};
-        const int wait = milliseconds_left(deadline);
-        if (wait == 0 || ::poll(&p, 1, wait) <= 0) {
-            return;
-        }
-        const ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-        if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-            continue;
-        }
-        if (n <= 0) {
-            return;  // the client went away
-        }
-        sent += static_cast<std::size_t>(n);
-    }
+// Return whether a request head has come whole: up to its blank line.
+bool head_complete(const std::string& head) {
+    return head.find("\r\n\r\n") != std::string::npos || head.find("\n\n") != std::string::npos;
 }
 
 // Listen on port: IPv6 with IPv4 mapped in, or IPv4 alone where the host has no IPv6.
@@ -197,35 +155,81 @@ MetricsServer::~MetricsServer() {
 }
 
 void MetricsServer::serve() {
+    std::vector<Connection> open;
+    std::vector<pollfd> polled;
     while (!m_stop) {
-        pollfd p{m_listen_fd, POLLIN, 0};
-        if (::poll(&p, 1, k_accept_poll_ms) <= 0) {
-            continue;
+        polled.clear();
+        for (const auto& c : open) {
+            polled.push_back({c.fd, static_cast<short>(c.out.empty() ? POLLIN : POLLOUT), 0});
         }
-        const int fd = ::accept4(m_listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-        if (fd >= 0) {
-            handle(fd);
-            ::close(fd);
+        const bool room = open.size() < k_max_connections;
+        polled.push_back({room ? m_listen_fd : -1, POLLIN, 0});
+        if (::poll(polled.data(), polled.size(), k_poll_ms) < 0 && errno != EINTR) {
+            return;
         }
+        const auto now = Clock::now();
+        for (std::size_t i = 0; i < open.size(); ++i) {
+            if (polled[i].revents != 0 && !step(open[i])) {
+                open[i].deadline = now;  // done or gone: closed below
+            }
+        }
+        for (auto it = open.begin(); it != open.end();) {
+            if (it->deadline > now) {
+                ++it;
+                continue;
+            }
+            ::close(it->fd);
+            it = open.erase(it);
+        }
+        if (room && (polled.back().revents & POLLIN) != 0) {
+            const int fd = ::accept4(m_listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+            if (fd >= 0) {
+                open.push_back({fd, now + k_io_deadline, {}, {}, 0});
+            }
+        }
+    }
+    for (const auto& c : open) {
+        ::close(c.fd);
     }
 }
 
-void MetricsServer::handle(int fd) {
-    const auto deadline = Clock::now() + k_io_deadline;
-    const std::string head = read_head(fd, deadline);
-    Request request;
-    Response response;
-    if (!parse_request_head(head, request)) {
-        if (head.empty()) {
-            return;  // nothing whole came in time: nobody to answer
+bool MetricsServer::step(Connection& c) {
+    if (c.out.empty()) {
+        char chunk[2048];
+        const ssize_t n = ::recv(c.fd, chunk, sizeof chunk, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+            return true;
         }
-        response.status = 400;
-        response.reason = "Bad Request";
-        response.body = "not an HTTP request\n";
-    } else {
-        response = answer(request, m_body);
+        if (n <= 0) {
+            return false;  // the client went away before its request was whole
+        }
+        c.in.append(chunk, static_cast<std::size_t>(n));
+        if (c.in.size() > k_max_head) {
+            return false;  // no scraper sends a head this long
+        }
+        if (!head_complete(c.in)) {
+            return true;
+        }
+        Request request;
+        Response response;
+        if (parse_request_head(c.in, request)) {
+            response = answer(request, m_body);
+        } else {
+            response.status = 400;
+            response.reason = "Bad Request";
+            response.body = "not an HTTP request\n";
+        }
+        c.out = format_response(response);
     }
-    write_all(fd, format_response(response), Clock::now() + k_io_deadline);
+    const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+        return true;
+    }
+    if (n <= 0) {
+        return false;  // the client went away
+    }
+    c.sent += static_cast<std::size_t>(n);
+    return c.sent < c.out.size();
 }
 
 }  // namespace kftrain::trainer::metrics

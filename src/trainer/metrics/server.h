@@ -1,11 +1,13 @@
 #pragma once
 
 // The trainer's /metrics endpoint: plain HTTP/1.1 on every interface of one port, served from
-// a thread of its own that reads the metrics when a scrape comes. A client gets a few seconds
-// to send its request and take the answer; one that stalls or goes away costs the server that
-// connection only, and the step loop nothing.
+// a thread of its own that reads the metrics when a scrape comes. Up to 16 clients are served
+// at once from one poll loop; each gets 5 seconds to send its request and take the answer. One
+// that stalls, floods or goes away costs the server that connection only, and the step loop
+// nothing.
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -54,9 +56,20 @@ class MetricsServer {
     int port() const { return m_port; }
 
   private:
+    // One client: its request as read so far, then its answer as sent so far.
+    struct Connection {
+        int fd;
+        std::chrono::steady_clock::time_point deadline;
+        std::string in;
+        std::string out;
+        std::size_t sent;
+    };
+
     MetricsServer(int fd, int port, Body body);
+    // Serve every connection from one poll loop until the server is stopped.
     void serve();
-    void handle(int fd);
+    // Read or write what the connection is ready for; false once it is done with or gone.
+    bool step(Connection& c);
 
     int m_listen_fd;
     int m_port;
