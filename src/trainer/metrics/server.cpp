@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -18,14 +19,15 @@
 namespace kftrain::trainer::metrics {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Prometheus' default scrape timeout is 10 s: a connection gets 5 for its request and answer.
-constexpr auto k_io_deadline = std::chrono::seconds(5);
+// Prometheus' default scrape timeout is 10 s and it sends its request at once: a client gets
+// 2 s to send its request, then 5 for the answer to go, then 1 to close after reading it.
+constexpr auto k_request_deadline = std::chrono::seconds(2);
+constexpr auto k_answer_deadline = std::chrono::seconds(5);
+constexpr auto k_drain_deadline = std::chrono::seconds(1);
 constexpr int k_poll_ms = 200;  // how soon a stop is seen
 constexpr std::size_t k_max_head = 8 * 1024;
-// Connections served at once; more wait in the listen queue. A client that holds one open
-// without sending costs one slot for k_io_deadline, never the others' answers.
+// Connections served at once; when all are taken, the oldest still silent one is closed to
+// make room for a new one.
 constexpr std::size_t k_max_connections = 16;
 
 // Return whether a request head has come whole: up to its blank line.
@@ -97,6 +99,13 @@ bool parse_request_head(const std::string& head, Request& out) {
     if (target.empty()) {
         return false;
     }
+    // The absolute form a proxy gets, "http://host:port/metrics", names the same path.
+    for (const char* scheme : {"http://", "https://"}) {
+        if (target.rfind(scheme, 0) == 0) {
+            const auto slash = target.find('/', std::strlen(scheme));
+            target = slash == std::string::npos ? "/" : target.substr(slash);
+        }
+    }
     out.path = target.substr(0, target.find_first_of("?#"));
     return true;
 }
@@ -157,21 +166,26 @@ MetricsServer::~MetricsServer() {
 void MetricsServer::serve() {
     std::vector<Connection> open;
     std::vector<pollfd> polled;
+    auto accept_after = Clock::now();  // accepting pauses after a failure (out of descriptors)
     while (!m_stop) {
         polled.clear();
         for (const auto& c : open) {
-            polled.push_back({c.fd, static_cast<short>(c.out.empty() ? POLLIN : POLLOUT), 0});
+            const bool reads = c.phase != Connection::Phase::writing;
+            polled.push_back({c.fd, static_cast<short>(reads ? POLLIN : POLLOUT), 0});
         }
-        const bool room = open.size() < k_max_connections;
-        polled.push_back({room ? m_listen_fd : -1, POLLIN, 0});
+        const bool accepting = Clock::now() >= accept_after;
+        polled.push_back({accepting ? m_listen_fd : -1, POLLIN, 0});
         if (::poll(polled.data(), polled.size(), k_poll_ms) < 0 && errno != EINTR) {
             return;
         }
         const auto now = Clock::now();
         for (std::size_t i = 0; i < open.size(); ++i) {
-            if (polled[i].revents != 0 && !step(open[i])) {
+            if (polled[i].revents != 0 && !step(open[i], now)) {
                 open[i].deadline = now;  // done or gone: closed below
             }
+        }
+        if (accepting && (polled.back().revents & POLLIN) != 0 && !accept_one(open, now)) {
+            accept_after = now + std::chrono::milliseconds(k_poll_ms);
         }
         for (auto it = open.begin(); it != open.end();) {
             if (it->deadline > now) {
@@ -181,27 +195,54 @@ void MetricsServer::serve() {
             ::close(it->fd);
             it = open.erase(it);
         }
-        if (room && (polled.back().revents & POLLIN) != 0) {
-            const int fd = ::accept4(m_listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-            if (fd >= 0) {
-                open.push_back({fd, now + k_io_deadline, {}, {}, 0});
-            }
-        }
     }
     for (const auto& c : open) {
         ::close(c.fd);
     }
 }
 
-bool MetricsServer::step(Connection& c) {
-    if (c.out.empty()) {
-        char chunk[2048];
+bool MetricsServer::accept_one(std::vector<Connection>& open, Clock::time_point now) {
+    if (open.size() >= k_max_connections) {
+        // Full: the oldest client still to send its request makes room, so that clients that
+        // connect and say nothing cannot keep a scraper out (one that is sending an answer
+        // keeps its place).
+        auto oldest = open.end();
+        for (auto it = open.begin(); it != open.end(); ++it) {
+            if (it->phase == Connection::Phase::reading &&
+                (oldest == open.end() || it->accepted < oldest->accepted)) {
+                oldest = it;
+            }
+        }
+        if (oldest == open.end()) {
+            return true;  // every slot is answering: the client waits in the listen queue
+        }
+        ::close(oldest->fd);
+        open.erase(oldest);
+    }
+    const int fd = ::accept4(m_listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) {
+        return errno == EAGAIN || errno == EINTR || errno == ECONNABORTED;
+    }
+    Connection c;
+    c.fd = fd;
+    c.accepted = now;
+    c.deadline = now + k_request_deadline;
+    open.push_back(std::move(c));
+    return true;
+}
+
+bool MetricsServer::step(Connection& c, Clock::time_point now) {
+    char chunk[2048];
+    if (c.phase != Connection::Phase::writing) {
         const ssize_t n = ::recv(c.fd, chunk, sizeof chunk, 0);
         if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
             return true;
         }
         if (n <= 0) {
-            return false;  // the client went away before its request was whole
+            return false;  // the client went away, or read the whole answer and closed
+        }
+        if (c.phase == Connection::Phase::draining) {
+            return true;  // what follows the request is read and dropped until the client closes
         }
         c.in.append(chunk, static_cast<std::size_t>(n));
         if (c.in.size() > k_max_head) {
@@ -210,16 +251,9 @@ bool MetricsServer::step(Connection& c) {
         if (!head_complete(c.in)) {
             return true;
         }
-        Request request;
-        Response response;
-        if (parse_request_head(c.in, request)) {
-            response = answer(request, m_body);
-        } else {
-            response.status = 400;
-            response.reason = "Bad Request";
-            response.body = "not an HTTP request\n";
-        }
-        c.out = format_response(response);
+        c.out = format_response(respond(c.in));
+        c.phase = Connection::Phase::writing;
+        c.deadline = now + k_answer_deadline;
     }
     const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -229,7 +263,28 @@ bool MetricsServer::step(Connection& c) {
         return false;  // the client went away
     }
     c.sent += static_cast<std::size_t>(n);
-    return c.sent < c.out.size();
+    if (c.sent < c.out.size()) {
+        return true;
+    }
+    // Answered: end the stream, and read what the client still sends (a body, a pipelined
+    // request) until it closes, so that closing never resets the connection under an answer
+    // it has yet to read.
+    ::shutdown(c.fd, SHUT_WR);
+    c.phase = Connection::Phase::draining;
+    c.deadline = std::min(c.deadline, now + k_drain_deadline);
+    return true;
+}
+
+Response MetricsServer::respond(const std::string& head) const {
+    Request request;
+    if (parse_request_head(head, request)) {
+        return answer(request, m_body);
+    }
+    Response response;
+    response.status = 400;
+    response.reason = "Bad Request";
+    response.body = "not an HTTP request\n";
+    return response;
 }
 
 }  // namespace kftrain::trainer::metrics

@@ -2,9 +2,9 @@
 
 // The trainer's /metrics endpoint: plain HTTP/1.1 on every interface of one port, served from
 // a thread of its own that reads the metrics when a scrape comes. Up to 16 clients are served
-// at once from one poll loop; each gets 5 seconds to send its request and take the answer. One
-// that stalls, floods or goes away costs the server that connection only, and the step loop
-// nothing.
+// at once from one poll loop; each gets 2 seconds to send its request and 5 to take the answer,
+// and when every slot is taken the oldest client still silent makes room. One that stalls,
+// floods or goes away costs the server that connection only, and the step loop nothing.
 
 #include <atomic>
 #include <chrono>
@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "util/result.h"
 
@@ -56,20 +57,30 @@ class MetricsServer {
     int port() const { return m_port; }
 
   private:
-    // One client: its request as read so far, then its answer as sent so far.
+    using Clock = std::chrono::steady_clock;
+    // One client: its request as read so far, then its answer as sent so far, then what it
+    // still sends read and dropped until it closes.
     struct Connection {
-        int fd;
-        std::chrono::steady_clock::time_point deadline;
+        enum class Phase { reading, writing, draining };
+        int fd = -1;
+        Phase phase = Phase::reading;
+        Clock::time_point accepted;
+        Clock::time_point deadline;  // closed then, whatever its phase
         std::string in;
         std::string out;
-        std::size_t sent;
+        std::size_t sent = 0;
     };
 
     MetricsServer(int fd, int port, Body body);
     // Serve every connection from one poll loop until the server is stopped.
     void serve();
+    // Accept one waiting client, closing the oldest silent one when every slot is taken;
+    // false when accepting failed for want of resources (out of descriptors).
+    bool accept_one(std::vector<Connection>& open, Clock::time_point now);
     // Read or write what the connection is ready for; false once it is done with or gone.
-    bool step(Connection& c);
+    bool step(Connection& c, Clock::time_point now);
+    // Return the answer to a request head.
+    Response respond(const std::string& head) const;
 
     int m_listen_fd;
     int m_port;
