@@ -124,7 +124,8 @@ TEST_CASE("a real Prometheus scrapes both ranks of a local job and their sample 
     std::vector<std::string> targets;
     std::vector<std::string> urls;
     for (const auto& replica : described["replicas"]) {
-        const std::string url = replica["metrics"].get<std::string>();
+        REQUIRE(replica["metrics"].size() == 1);
+        const std::string url = replica["metrics"][0].get<std::string>();
         urls.push_back(url);
         targets.push_back(url.substr(7, url.find("/metrics") - 7));  // 127.0.0.1:PORT
     }
@@ -181,4 +182,49 @@ TEST_CASE("a real Prometheus scrapes both ranks of a local job and their sample 
     CHECK(checked->out + checked->err == "");
 
     CHECK(jobs.kftrain({"delete", "metrics-e2e", "--local"}).code == 0);
+}
+
+TEST_CASE("each local process of a replica serves its own rank's metrics, listed while it runs",
+          "[metrics][e2e][trainer]") {
+    http::init_curl_once();
+    LocalJobs jobs;
+    const std::string file = jobs.dir() + "/nproc.yaml";
+    write_file(file,
+               "name: metrics-nproc\nreplicas: 1\nnprocPerNode: \"2\"\n"
+               "env:\n  OMP_NUM_THREADS: \"1\"\n"
+               "trainer: {dataset: synthetic, model: mlp, epochs: 500, samples: 2048, threads: 1, "
+               "logEvery: 4, metricsPort: 9400}\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    jobs.wait_for("metrics-nproc",
+                  [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Running; });
+    const auto urls =
+        json::parse(jobs.kftrain({"describe", "metrics-nproc", "--local", "-o", "json"})
+                        .out)["replicas"][0]["metrics"];
+    REQUIRE(urls.size() == 2);
+    // Local rank i serves global rank i here (one replica): poll each until it has trained.
+    for (int rank = 0; rank < 2; ++rank) {
+        const auto url = urls[rank].get<std::string>();
+        const std::string sample =
+            "kftrain_samples_total{job=\"metrics-nproc\",rank=\"" + std::to_string(rank) + "\"} ";
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+        while (true) {
+            http::HttpClient client(std::chrono::milliseconds(5000));
+            auto scrape = client.get(url, {});
+            if (scrape.status == 200 && scrape.body.find(sample) != std::string::npos) {
+                break;
+            }
+            if (std::chrono::steady_clock::now() > deadline) {
+                FAIL(url << " never served rank " << rank << "'s samples");
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+    }
+    // Suspended, the replica runs no more: describe lists no metrics for it.
+    REQUIRE(jobs.kftrain({"suspend", "metrics-nproc", "--local"}).code == 0);
+    jobs.wait_for("metrics-nproc",
+                  [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Suspended; });
+    const auto after =
+        json::parse(jobs.kftrain({"describe", "metrics-nproc", "--local", "-o", "json"}).out);
+    CHECK(after["replicas"][0]["metrics"].empty());
+    CHECK(jobs.kftrain({"delete", "metrics-nproc", "--local"}).code == 0);
 }

@@ -118,6 +118,49 @@ TEST_CASE("the PodMonitor selects the job's pods by the label kftrain puts on th
     CHECK_FALSE(v2.contains("port"));
     CHECK(v2["relabelings"][1]["targetLabel"] == "__address__");
     CHECK(v2["relabelings"][1]["replacement"] == "$1:9400");
+    CHECK(v2["relabelings"][2]["replacement"] == "[$1]:9400");  // an IPv6 pod
+}
+
+TEST_CASE("with several trainer processes per pod, each local rank gets its own metrics port",
+          "[manifest]") {
+    const auto spec = load("name: scraped\nnprocPerNode: \"2\"\ntrainer: {metricsPort: 9400}\n",
+                           manifest::JobKind::PyTorchJob);
+    const auto doc = render(spec);
+    const auto& ports =
+        doc["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0]["ports"];
+    REQUIRE(ports.size() == 3);
+    CHECK(ports[1]["name"] == "metrics");
+    CHECK(ports[2]["name"] == "metrics-1");
+    CHECK(ports[2]["containerPort"] == 9401);
+    const auto monitor = manifest::to_json(manifest::pod_monitor(spec));
+    REQUIRE(monitor["spec"]["podMetricsEndpoints"].size() == 2);
+    CHECK(monitor["spec"]["podMetricsEndpoints"][1]["port"] == "metrics-1");
+    // A TrainJob runs its CPUs' worth of processes with numProcPerNode auto: one endpoint each.
+    const auto v2 = manifest::to_json(manifest::pod_monitor(
+        load("name: scraped\nresources: {cpu: \"3\"}\ntrainer: {metricsPort: 9400}\n",
+             manifest::JobKind::TrainJob)));
+    REQUIRE(v2["spec"]["podMetricsEndpoints"].size() == 3);
+    CHECK(v2["spec"]["podMetricsEndpoints"][2]["relabelings"][1]["replacement"] == "$1:9402");
+}
+
+TEST_CASE("a metrics port that cannot work is refused, naming the key and the value",
+          "[manifest]") {
+    manifest::Overrides overrides;
+    const auto refused = [&](const std::string& text) {
+        auto job = manifest::load_job_text(text, "job.yaml", overrides);
+        REQUIRE_FALSE(job.ok());
+        return job.error();
+    };
+    // The master's rendezvous port, also when a later local rank's port reaches it.
+    CHECK_THAT(refused("name: a\ntrainer: {metricsPort: 23456}\n"),
+               Catch::Contains("trainer.metricsPort") && Catch::Contains("23456"));
+    CHECK_THAT(refused("name: a\nnprocPerNode: \"4\"\ntrainer: {metricsPort: 29497}\n"),
+               Catch::Contains("29500") && Catch::Contains("29497 to 29500"));
+    CHECK_THAT(refused("name: a\nnprocPerNode: \"2\"\ntrainer: {metricsPort: 65535}\n"),
+               Catch::Contains("at most 65535"));
+    // With args of its own the trainer never gets the flag.
+    CHECK_THAT(refused("name: a\nargs: [--epochs, \"1\"]\ntrainer: {metricsPort: 9400}\n"),
+               Catch::Contains("trainer.metricsPort") && Catch::Contains("args"));
 }
 
 TEST_CASE(
@@ -137,6 +180,19 @@ TEST_CASE(
     REQUIRE(items.size() == 2);
     CHECK(items[0]["kind"] == "TrainJob");
     CHECK(items[1]["kind"] == "PodMonitor");
+    // A template of the user's own without the metrics port: the PodMonitor would find nothing.
+    const std::string own_template = dir + "/own.yaml";
+    auto builtin = test::read_bytes(std::string(KFTRAIN_SOURCE_DIR) + "/templates/pytorchjob.yaml");
+    for (auto at = builtin.find("ports: \"{{ ports }}\""); at != std::string::npos;
+         at = builtin.find("ports: \"{{ ports }}\"")) {
+        builtin.replace(at, std::string("ports: \"{{ ports }}\"").size(), "ports: []");
+    }
+    test::write_file(own_template, builtin);
+    auto no_port = test::run_kftrain(
+        {"render", "-f", dir + "/job.yaml", "--pod-monitor", "--template", own_template});
+    CHECK(no_port.code == 2);
+    CHECK(no_port.out.empty());
+    CHECK(no_port.err.find("--template " + own_template) != std::string::npos);
     test::write_file(dir + "/plain.yaml", "name: plain\n");
     auto refused = test::run_kftrain({"render", "-f", dir + "/plain.yaml", "--pod-monitor"});
     CHECK(refused.code == 2);

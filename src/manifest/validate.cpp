@@ -12,6 +12,7 @@
 #include "manifest/k8s/quantity.h"
 #include "manifest/k8s/rules.h"
 #include "manifest/nproc.h"
+#include "manifest/render/metrics_scrape.h"
 #include "manifest/render/operator_env.h"
 #include "util/text.h"
 
@@ -192,6 +193,40 @@ Status check_resources(const JobSpec& spec) {
     return util::ok_status();
 }
 
+// trainer.metricsPort: the trainer's local processes serve at it and the ports after it, none
+// of which may be a port the job's rendezvous listens on, and it reaches the trainer only
+// through the args kftrain makes.
+Status check_metrics_port(const JobSpec& spec) {
+    const std::string port = spec.trainer_value("metricsPort", "0");
+    if (port == "0") {
+        return util::ok_status();
+    }
+    if (spec.args) {
+        return fail(spec, "trainer.metricsPort",
+                    "reaches the trainer only when args is unset (with args, pass "
+                    "--metrics-port there and declare the port in a template)",
+                    port + " with args");
+    }
+    const int first = spec.metrics_port();
+    const int last = first + trainer_procs_per_pod(spec) - 1;
+    if (last > 65535) {
+        return fail(spec, "trainer.metricsPort",
+                    "each process of a pod serves at the port plus its local rank: the last "
+                    "must be at most 65535",
+                    fmt::format("{}, {} processes per pod", port, trainer_procs_per_pod(spec)));
+    }
+    for (const int taken : {k_pytorchjob_master_port, k_trainjob_master_port}) {
+        if (first <= taken && taken <= last) {
+            return fail(spec, "trainer.metricsPort",
+                        fmt::format("{} is the rendezvous port of the job's master: choose "
+                                    "another, e.g. 9400",
+                                    taken),
+                        first == last ? port : fmt::format("{} to {}", first, last));
+        }
+    }
+    return util::ok_status();
+}
+
 Status check_command(const JobSpec& spec) {
     if (!spec.command.empty() && !spec.trainer.empty()) {
         return fail(spec, "trainer",
@@ -205,6 +240,9 @@ Status check_command(const JobSpec& spec) {
     if (bucket_mb != "auto" && (!mib || *mib < 0.001 || *mib > 1024)) {
         return fail(spec, "trainer.bucketMb", "must be auto or a number of MiB from 0.001 to 1024",
                     bucket_mb);
+    }
+    if (auto metrics = check_metrics_port(spec); !metrics) {
+        return metrics;
     }
     if (!spec.mlflow.credentials_secret.empty() && spec.mlflow.tracking_uri.empty()) {
         return fail(spec, "mlflow.credentialsSecret", "needs mlflow.trackingUri",

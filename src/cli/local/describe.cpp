@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -32,9 +33,15 @@ std::vector<std::pair<std::string, std::string>> injected_env(const ReplicaState
     return env;
 }
 
-// Return where a replica serves its metrics on this machine.
-std::string metrics_url(const ReplicaState& r) {
-    return fmt::format("http://127.0.0.1:{}/metrics", r.metrics_port);
+// Return where a replica's processes serve their metrics on this machine: nothing unless it
+// runs (its ports are given when it starts, and go with it).
+std::vector<std::string> metrics_urls(const ReplicaState& r) {
+    std::vector<std::string> urls;
+    for (int i = 0;
+         r.state == "Running" && r.metrics_port > 0 && i < std::max(r.metrics_processes, 1); ++i) {
+        urls.push_back(fmt::format("http://127.0.0.1:{}/metrics", r.metrics_port + i));
+    }
+    return urls;
 }
 
 void describe_replica(std::string& out, const ReplicaState& r) {
@@ -48,8 +55,8 @@ void describe_replica(std::string& out, const ReplicaState& r) {
     out += fmt::format("    Started:   {}\n", or_dash(r.started));
     out += fmt::format("    Finished:  {}\n", or_dash(r.finished));
     out += fmt::format("    Command:   {}\n", util::redact_credentials(util::format_argv(r.argv)));
-    if (r.metrics_port > 0) {
-        out += fmt::format("    Metrics:   {}\n", metrics_url(r));
+    for (const auto& url : metrics_urls(r)) {
+        out += fmt::format("    Metrics:   {}\n", url);
     }
     out += "    Environment:\n";
     for (const auto& [name, value] : injected_env(r)) {
@@ -126,7 +133,7 @@ nlohmann::json describe_data(const JobState& state, const job::JobStatus& status
             env[name] = value;
         }
         replica["environment"] = std::move(env);
-        replica["metrics"] = r->metrics_port > 0 ? nlohmann::json(metrics_url(*r)) : nullptr;
+        replica["metrics"] = metrics_urls(*r);
     }
     return data;
 }

@@ -1,5 +1,7 @@
 #include "cli/verbs/render_cmd.h"
 
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "cli/exit_codes.h"
@@ -69,6 +71,12 @@ util::Status RenderOptions::validate() {
         return util::error(
             "--pod-monitor: the job serves no metrics: set trainer.metricsPort (e.g. --set "
             "trainer.metricsPort=9400) on a job that runs kftrain-trainer");
+    }
+    if (pod_monitor && !manifest::declares_metrics_port(rendered.manifest, rendered.spec)) {
+        return util::error(fmt::format(
+            "--pod-monitor: the template's pods declare no container port named {} for it to "
+            "scrape: add ports: \"{{{{ ports }}}}\" to its containers (--template {})",
+            manifest::k_metrics_port_name, job.template_file));
     }
     return util::ok_status();
 }

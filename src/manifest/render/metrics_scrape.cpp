@@ -1,18 +1,21 @@
 #include "manifest/render/metrics_scrape.h"
 
-#include <string>
+#include <fmt/format.h>
 
+#include <string>
+#include <utility>
+
+#include "manifest/nproc.h"
 #include "manifest/render/job_label.h"
 #include "manifest/yaml/emit.h"
 
 namespace kftrain::manifest {
 namespace {
 
-// The port the Training Operator names in every PyTorchJob container (its default port).
+// The name the Training Operator gives its port in every PyTorchJob container.
 constexpr const char* k_operator_port_name = "pytorchjob-port";
-constexpr int k_operator_port = 23456;
 
-YAML::Node port_entry(const char* name, int number) {
+YAML::Node port_entry(const std::string& name, int number) {
     YAML::Node port(YAML::NodeType::Map);
     port["name"] = string_node(name);
     port["containerPort"] = YAML::Node(number);
@@ -20,7 +23,51 @@ YAML::Node port_entry(const char* name, int number) {
     return port;
 }
 
+// Return the relabelings that keep a TrainJob's node container and point the target at the
+// pod's IP (IPv4, or IPv6 in brackets) and port: the runtime declares no metrics port.
+YAML::Node address_relabelings(int port) {
+    YAML::Node rules(YAML::NodeType::Sequence);
+    YAML::Node keep(YAML::NodeType::Map);
+    keep["action"] = string_node("keep");
+    keep["sourceLabels"].push_back(string_node("__meta_kubernetes_pod_container_name"));
+    keep["regex"] = string_node("node");
+    rules.push_back(keep);
+    const std::pair<const char*, std::string> families[] = {
+        {"([0-9.]+)", fmt::format("$1:{}", port)},
+        {"(.*:.*)", fmt::format("[$1]:{}", port)},
+    };
+    for (const auto& [regex, replacement] : families) {
+        YAML::Node address(YAML::NodeType::Map);
+        address["action"] = string_node("replace");
+        address["sourceLabels"].push_back(string_node("__meta_kubernetes_pod_ip"));
+        address["regex"] = string_node(regex);
+        address["targetLabel"] = string_node("__address__");
+        address["replacement"] = string_node(replacement);
+        rules.push_back(address);
+    }
+    return rules;
+}
+
+// Return the endpoint of one local process's metrics (local rank local_rank, at port).
+YAML::Node pod_endpoint(JobKind kind, int local_rank, int port) {
+    YAML::Node endpoint(YAML::NodeType::Map);
+    endpoint["path"] = string_node(k_metrics_path);
+    // The trainer labels its samples with the job's name: keep it rather than exported_job.
+    endpoint["honorLabels"] = YAML::Node(true);
+    if (kind == JobKind::TrainJob) {
+        endpoint["relabelings"] = address_relabelings(port);
+    } else {
+        endpoint["port"] = string_node(metrics_port_name(local_rank));
+    }
+    return endpoint;
+}
+
 }  // namespace
+
+std::string metrics_port_name(int local_rank) {
+    return local_rank == 0 ? std::string(k_metrics_port_name)
+                           : fmt::format("{}-{}", k_metrics_port_name, local_rank);
+}
 
 std::map<std::string, std::string> pod_annotations(const JobSpec& spec) {
     auto annotations = spec.annotations;
@@ -35,11 +82,37 @@ std::map<std::string, std::string> pod_annotations(const JobSpec& spec) {
 
 YAML::Node container_ports(const JobSpec& spec) {
     YAML::Node ports(YAML::NodeType::Sequence);
-    ports.push_back(port_entry(k_operator_port_name, k_operator_port));
-    if (const int port = spec.metrics_port(); port > 0) {
-        ports.push_back(port_entry(k_metrics_port_name, port));
+    ports.push_back(port_entry(k_operator_port_name, k_pytorchjob_master_port));
+    const int port = spec.metrics_port();
+    for (int i = 0; port > 0 && i < trainer_procs_per_pod(spec); ++i) {
+        ports.push_back(port_entry(metrics_port_name(i), port + i));
     }
     return ports;
+}
+
+bool declares_metrics_port(const YAML::Node& manifest, const JobSpec& spec) {
+    if (spec.kind == JobKind::TrainJob) {
+        return true;
+    }
+    const YAML::Node replicas = manifest["spec"]["pytorchReplicaSpecs"];
+    if (!replicas.IsMap() || replicas.size() == 0) {
+        return false;
+    }
+    for (const auto& replica : replicas) {
+        bool found = false;
+        const YAML::Node containers = replica.second["template"]["spec"]["containers"];
+        for (std::size_t c = 0; containers.IsSequence() && c < containers.size(); ++c) {
+            const YAML::Node ports = containers[c]["ports"];
+            for (std::size_t p = 0; ports.IsSequence() && p < ports.size(); ++p) {
+                const YAML::Node name = ports[p]["name"];
+                found = found || (name.IsScalar() && name.Scalar() == k_metrics_port_name);
+            }
+        }
+        if (!found) {
+            return false;
+        }
+    }
+    return true;
 }
 
 YAML::Node pod_monitor(const JobSpec& spec) {
@@ -51,26 +124,10 @@ YAML::Node pod_monitor(const JobSpec& spec) {
     monitor["metadata"]["labels"]["app.kubernetes.io/managed-by"] = string_node("kftrain");
     monitor["metadata"]["labels"][k_job_label] = string_node(spec.name);
     monitor["spec"]["selector"]["matchLabels"][k_job_label] = string_node(spec.name);
-    YAML::Node endpoint(YAML::NodeType::Map);
-    endpoint["path"] = string_node(k_metrics_path);
-    // The trainer labels its samples with the job's name: keep it rather than exported_job.
-    endpoint["honorLabels"] = YAML::Node(true);
-    if (spec.kind == JobKind::TrainJob) {
-        YAML::Node keep(YAML::NodeType::Map);
-        keep["action"] = string_node("keep");
-        keep["sourceLabels"].push_back(string_node("__meta_kubernetes_pod_container_name"));
-        keep["regex"] = string_node("node");
-        YAML::Node address(YAML::NodeType::Map);
-        address["action"] = string_node("replace");
-        address["sourceLabels"].push_back(string_node("__meta_kubernetes_pod_ip"));
-        address["targetLabel"] = string_node("__address__");
-        address["replacement"] = string_node("$1:" + std::to_string(spec.metrics_port()));
-        endpoint["relabelings"].push_back(keep);
-        endpoint["relabelings"].push_back(address);
-    } else {
-        endpoint["port"] = string_node(k_metrics_port_name);
+    for (int i = 0; i < trainer_procs_per_pod(spec); ++i) {
+        monitor["spec"]["podMetricsEndpoints"].push_back(
+            pod_endpoint(spec.kind, i, spec.metrics_port() + i));
     }
-    monitor["spec"]["podMetricsEndpoints"].push_back(endpoint);
     return monitor;
 }
 

@@ -1,5 +1,7 @@
 #include "trainer/loop/run.h"
 
+#include <fmt/format.h>
+
 #include <exception>
 #include <memory>
 #include <string>
@@ -25,17 +27,28 @@ namespace event = wire::event;
 namespace field = wire::field;
 
 // Serve the metrics at --metrics-port (nothing when it is 0), labelled with the job's name
-// (KFTRAIN_JOB_NAME, which kftrain renders) and the rank.
+// (KFTRAIN_JOB_NAME, which kftrain renders) and the rank. The processes a trainer spawns for
+// nproc-per-node share the pod's network: local rank i serves at the port plus i.
 util::Result<std::unique_ptr<metrics::MetricsServer>> serve_metrics(
     const TrainOptions& options, const DistEnv& env, const metrics::TrainerMetrics& values) {
     if (options.metrics_port == 0) {
         return std::unique_ptr<metrics::MetricsServer>();
     }
-    const auto job = process_env()("KFTRAIN_JOB_NAME");
-    metrics::Labels labels{job.value_or(""), std::to_string(env.rank)};
-    return metrics::MetricsServer::start(options.metrics_port, [&values, labels] {
-        return metrics::render_exposition(values.snapshot(), labels);
-    });
+    const auto lookup = process_env();
+    const int offset = lookup(k_spawned_env) ? env.local_rank : 0;
+    const int port = options.metrics_port + offset;
+    metrics::Labels labels{lookup("KFTRAIN_JOB_NAME").value_or(""), std::to_string(env.rank)};
+    auto server = port > 65535
+                      ? util::Result<std::unique_ptr<metrics::MetricsServer>>(util::error(
+                            fmt::format("--metrics-port {}: past 65535", options.metrics_port)))
+                      : metrics::MetricsServer::start(port, [&values, labels] {
+                            return metrics::render_exposition(values.snapshot(), labels);
+                        });
+    if (!server.ok() && offset > 0) {
+        return util::error(fmt::format("{} (local rank {} serves at --metrics-port + {}: {})",
+                                       server.error(), offset, offset, port));
+    }
+    return server;
 }
 
 }  // namespace

@@ -37,7 +37,11 @@ bool process_alive(long long pid, unsigned long long ticks) {
     return started && (ticks == 0 || *started == ticks);
 }
 
-util::Result<int> free_port() {
+namespace {
+
+// Bind a TCP socket to port (0: one the kernel picks) on 127.0.0.1 and return the port bound,
+// closing the socket; an error when it is taken.
+util::Result<int> try_port(int port) {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return util::error(fmt::format("cannot open a socket: {}", std::strerror(errno)));
@@ -45,7 +49,7 @@ util::Result<int> free_port() {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
     socklen_t len = sizeof(addr);
     if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
         ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
@@ -55,6 +59,31 @@ util::Result<int> free_port() {
     }
     ::close(fd);
     return static_cast<int>(ntohs(addr.sin_port));
+}
+
+}  // namespace
+
+util::Result<int> free_port() {
+    return try_port(0);
+}
+
+util::Result<int> free_ports(int count) {
+    constexpr int k_tries = 50;
+    util::Result<int> first = util::error("cannot find free ports");
+    for (int attempt = 0; attempt < k_tries; ++attempt) {
+        first = free_port();
+        if (!first) {
+            return first;
+        }
+        bool free = *first + count - 1 <= 65535;
+        for (int i = 1; free && i < count; ++i) {
+            free = try_port(*first + i).ok();
+        }
+        if (free) {
+            return first;
+        }
+    }
+    return util::error(fmt::format("cannot find {} free ports in a row", count));
 }
 
 std::string self_executable() {

@@ -17,6 +17,8 @@ bool process_alive(long long pid, unsigned long long ticks = 0);
 
 // Return a TCP port that is free on 127.0.0.1 now.
 util::Result<int> free_port();
+// Return the first of count consecutive ports free on 127.0.0.1 a moment ago.
+util::Result<int> free_ports(int count);
 
 // Return the absolute path of the running executable.
 std::string self_executable();

@@ -2,10 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <optional>
 
-#include "manifest/k8s/quantity.h"
 #include "manifest/nproc.h"
 #include "wire/status_server_env.h"
 
@@ -31,26 +29,13 @@ void add_elastic(std::map<std::string, std::string>& env, const manifest::JobSpe
 std::map<std::string, std::string> trainer_environment(const manifest::JobSpec& spec, int rank) {
     return {
         {"PET_NNODES", std::to_string(spec.replicas)},
-        {"PET_NPROC_PER_NODE", std::to_string(trainjob_procs_per_node(spec))},
+        {"PET_NPROC_PER_NODE", std::to_string(manifest::trainjob_procs_per_node(spec))},
         {"PET_NODE_RANK", std::to_string(rank)},
         {"PET_MASTER_ADDR", k_local_address},
     };
 }
 
 }  // namespace
-
-int trainjob_procs_per_node(const manifest::JobSpec& spec) {
-    if (auto number = manifest::nproc_count(spec.nproc_per_node)) {
-        return *number;
-    }
-    if (spec.resources.gpus > 0) {
-        return spec.resources.gpus;
-    }
-    const std::string& cpu =
-        spec.resources.cpu_limit.empty() ? spec.resources.cpu : spec.resources.cpu_limit;
-    const double cores = manifest::parse_quantity(cpu).value_or(0.0);
-    return cores >= 1.0 && cores < 1e6 ? static_cast<int>(std::floor(cores)) : 1;
-}
 
 std::vector<ReplicaRef> replica_refs(const manifest::JobSpec& spec) {
     if (spec.kind == manifest::JobKind::TrainJob) {
@@ -69,7 +54,7 @@ std::vector<ReplicaRef> replica_refs(const manifest::JobSpec& spec) {
 
 int world_size(const manifest::JobSpec& spec) {
     if (spec.kind == manifest::JobKind::TrainJob) {
-        return spec.replicas * trainjob_procs_per_node(spec);
+        return spec.replicas * manifest::trainjob_procs_per_node(spec);
     }
     return spec.replicas * manifest::nproc_count(spec.nproc_per_node).value_or(1);
 }

@@ -28,12 +28,8 @@ struct Ports {
 
 // Return WORLD_SIZE as the Training Operator v1.9 computes it: replicas times
 // nprocPerNode when that is a number, else replicas. For a TrainJob, nodes
-// times the processes each runs (trainjob_procs_per_node).
+// times the processes each runs (manifest::trainjob_procs_per_node).
 int world_size(const manifest::JobSpec& spec);
-
-// Return PET_NPROC_PER_NODE as Trainer v2's torch plugin resolves it: nprocPerNode when it
-// is a number, else (auto) the GPUs per node, else the whole CPUs of resources, else 1.
-int trainjob_procs_per_node(const manifest::JobSpec& spec);
 
 // Return the variables the Training Operator v1.9 adds to one replica's container, with the
 // Master at 127.0.0.1: PYTHONUNBUFFERED, MASTER_ADDR/PORT and

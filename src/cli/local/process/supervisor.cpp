@@ -347,25 +347,31 @@ void Supervisor::take_fresh_ports() {
         set_ports(m_state.replicas[i].env, trainjob, ports);
     }
     m_state.master_port = ports.master;
-    // Every replica serves its metrics on this machine: each gets a port of its own.
+}
+
+void Supervisor::take_metrics_ports() {
+    // Every replica serves its metrics on this machine: each gets ports of its own, one per
+    // local process.
     for (size_t i = 0; i < m_launch.size(); ++i) {
-        if (m_state.replicas[i].metrics_port == 0) {
+        ReplicaState& replica = m_state.replicas[i];
+        if (replica.metrics_port == 0) {
             continue;
         }
-        auto port = free_port();
+        auto port = free_ports(std::max(replica.metrics_processes, 1));
         if (!port) {
-            std::cerr << "kftrain supervisor: " << m_state.replicas[i].name
+            std::cerr << "kftrain supervisor: " << replica.name
                       << " keeps its metrics port: " << port.error() << std::endl;
             continue;
         }
         set_metrics_port(m_launch[i].argv, *port);
-        set_metrics_port(m_state.replicas[i].argv, *port);
-        m_state.replicas[i].metrics_port = *port;
+        set_metrics_port(replica.argv, *port);
+        replica.metrics_port = *port;
     }
 }
 
 void Supervisor::supervise() {
     take_fresh_ports();
+    take_metrics_ports();
     start_status_server();
     m_started = Clock::now();
     m_state.started = now_timestamp();

@@ -57,6 +57,9 @@ class Supervisor {
     void leave_queue();
     // Point the replicas at ports free now (replica_env.h set_ports).
     void take_fresh_ports();
+    // Give each replica that serves metrics free ports for them and point its command line
+    // at them (each local job's replicas share 127.0.0.1).
+    void take_metrics_ports();
     // Start every replica and look after them until all have ended.
     void supervise();
     // What a stop request means: Suspended when kftrain suspend asked, else Failed (Stopped).

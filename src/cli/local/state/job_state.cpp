@@ -23,6 +23,7 @@ json replica_json(const ReplicaState& r) {
                 {"rank", r.rank},
                 {"argv", r.argv},
                 {"metrics_port", r.metrics_port},
+                {"metrics_processes", r.metrics_processes},
                 {"env", r.env},
                 {"state", r.state},
                 {"reason", r.reason},
@@ -47,6 +48,7 @@ ReplicaState replica_from_json(const Fields& f) {
     r.rank = f.get("rank", 0);
     r.argv = f.list("argv");
     r.metrics_port = f.get("metrics_port", 0);
+    r.metrics_processes = f.get("metrics_processes", 0);
     r.env = f.strings("env");
     r.state = f.get<std::string>("state", "Pending");
     r.reason = f.get<std::string>("reason", "");

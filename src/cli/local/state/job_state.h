@@ -30,8 +30,10 @@ struct ReplicaState {
     std::string previous_started;
     std::string previous_finished;
     // The port its /metrics is served at on 127.0.0.1 (trainer.metricsPort: the supervisor
-    // gives each replica a free one at start); 0: none.
+    // gives each replica a free one at start), and by how many local processes, at that port
+    // and the ones after it; 0: none.
     int metrics_port = 0;
+    int metrics_processes = 0;
 };
 
 // Everything the supervisor records in state.json.
