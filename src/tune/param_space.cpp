@@ -21,7 +21,7 @@ const std::set<std::string>& not_hyperparameters() {
     static const std::set<std::string> keys = {
         "dataset",     "dataDir",         "checkpointDir", "checkpointEvery", "keepCheckpoints",
         "logEvery",    "backend",         "device",        "timeout",         "threads",
-        "metricLines", "gradCompression", "bucketMb",      "memoryFormat",
+        "metricLines", "gradCompression", "bucketMb",      "memoryFormat",    "metricsPort",
     };
     return keys;
 }
