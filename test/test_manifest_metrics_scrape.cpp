@@ -200,3 +200,34 @@ TEST_CASE(
     CHECK(refused.err.find("--pod-monitor") != std::string::npos);
     CHECK(refused.err.find("trainer.metricsPort") != std::string::npos);
 }
+
+TEST_CASE("a program of your own gets its metrics port, path and KFTRAIN_METRICS_PORT",
+          "[manifest]") {
+    const auto spec = load(
+        "name: own\ncommand: [python3, train.py]\n"
+        "metrics: {port: 8000, path: /stats}\n",
+        manifest::JobKind::PyTorchJob);
+    CHECK(spec.metrics_port() == 8000);
+    const auto doc = render(spec);
+    const auto& pod = doc["spec"]["pytorchReplicaSpecs"]["Worker"]["template"];
+    CHECK(pod["metadata"]["annotations"]["prometheus.io/path"] == "/stats");
+    CHECK(pod["spec"]["containers"][0]["ports"][1]["containerPort"] == 8000);
+    CHECK(has_env(pod["spec"]["containers"][0], "KFTRAIN_METRICS_PORT", "8000"));
+    const auto monitor = manifest::to_json(manifest::pod_monitor(spec));
+    REQUIRE(monitor["spec"]["podMetricsEndpoints"].size() == 1);
+    CHECK(monitor["spec"]["podMetricsEndpoints"][0]["path"] == "/stats");
+    std::string crd = KFTRAIN_CRD_FILE;
+    REQUIRE(test::crd_readable(crd));
+    CHECK(test::check_against_crd(doc, crd) == std::vector<std::string>{});
+    // The trainer has its own key; a path must be a path.
+    manifest::Overrides overrides;
+    auto trainer =
+        manifest::load_job_text("name: a\nmetrics: {port: 8000}\n", "job.yaml", overrides);
+    REQUIRE_FALSE(trainer.ok());
+    CHECK_THAT(trainer.error(),
+               Catch::Contains("metrics.port") && Catch::Contains("trainer.metricsPort"));
+    auto path = manifest::load_job_text(
+        "name: a\ncommand: [python3]\nmetrics: {port: 8000, path: stats}\n", "job.yaml", overrides);
+    REQUIRE_FALSE(path.ok());
+    CHECK_THAT(path.error(), Catch::Contains("metrics.path") && Catch::Contains("stats"));
+}

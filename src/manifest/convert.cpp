@@ -225,6 +225,11 @@ JobSpec to_job_spec(const YAML::Node& root) {
         read(mlflow["runName"], spec.mlflow.run_name);
         read(mlflow["credentialsSecret"], spec.mlflow.credentials_secret);
     }
+    const YAML::Node metrics = root["metrics"];
+    if (present(metrics)) {
+        read(metrics["port"], spec.metrics.port);
+        read(metrics["path"], spec.metrics.path);
+    }
     read_volumes(root["volumes"], spec.volumes);
     read_run_policy(root["runPolicy"], spec.run_policy);
     spec.elastic_policy = read_elastic(root["elasticPolicy"]);
@@ -249,7 +254,10 @@ bool JobSpec::runs_trainer() const {
 }
 
 int JobSpec::metrics_port() const {
-    if (!runs_trainer() || args) {
+    if (!runs_trainer()) {
+        return metrics.port;
+    }
+    if (args) {
         return 0;  // trainer.* reaches the trainer only as the args kftrain makes from it
     }
     const std::string text = trainer_value("metricsPort", "0");
@@ -257,6 +265,10 @@ int JobSpec::metrics_port() const {
     const long port = std::strtol(text.c_str(), &end, 10);
     return end != text.c_str() && *end == '\0' && port > 0 && port <= 65535 ? static_cast<int>(port)
                                                                             : 0;
+}
+
+std::string JobSpec::metrics_path() const {
+    return runs_trainer() ? "/metrics" : metrics.path;
 }
 
 std::string JobSpec::trainer_value(const std::string& key, const std::string& fallback) const {

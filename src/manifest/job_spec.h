@@ -52,6 +52,12 @@ struct MlflowSettings {
     std::string credentials_secret;
 };
 
+// Where a program of the user's own serves Prometheus metrics (the job file's metrics).
+struct MetricsSettings {
+    int port = 0;  // 0: none
+    std::string path = "/metrics";
+};
+
 struct SchedulingPolicy {
     std::optional<int> min_available;
     std::string queue;
@@ -120,6 +126,7 @@ struct JobSpec {
     // trainer key (camelCase) -> value as written; flags in key order.
     std::vector<std::pair<std::string, std::string>> trainer;
     MlflowSettings mlflow;
+    MetricsSettings metrics;  // a program of the user's own; the trainer's is trainer.metricsPort
     std::vector<Volume> volumes;
     RunPolicy run_policy;
     std::optional<ElasticPolicy> elastic_policy;
@@ -142,8 +149,10 @@ struct JobSpec {
     // kftrain-trainer): what the built-in profiles and trainer.* settings describe.
     bool runs_trainer() const;
     // Return the port the replicas serve Prometheus metrics at: trainer.metricsPort for a job
-    // that runs kftrain-trainer; 0 when none.
+    // that runs kftrain-trainer, metrics.port for a program of the user's own; 0 when none.
     int metrics_port() const;
+    // Return the HTTP path of the metrics: the trainer's /metrics, or metrics.path.
+    std::string metrics_path() const;
     // Return the number of Worker replicas (replicas - 1).
     int worker_replicas() const { return replicas - 1; }
 };

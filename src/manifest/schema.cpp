@@ -220,6 +220,13 @@ FieldDef build_schema() {
             field("env", T::Env, "{}", "environment: NAME: value or NAME: {secretKeyRef: ...}"),
             trainer_section(),
             mlflow_section(),
+            object("metrics",
+                   "your own program's Prometheus endpoint (kftrain-trainer: trainer.metricsPort)",
+                   {
+                       ranged("port", T::Int, 0, 65535, "0",
+                              "port it serves at, told in KFTRAIN_METRICS_PORT (0: none)"),
+                       field("path", T::String, "/metrics", "HTTP path of the metrics"),
+                   }),
             volumes_section(),
             run_policy_section(),
             elastic_section(),

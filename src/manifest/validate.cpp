@@ -197,27 +197,40 @@ Status check_resources(const JobSpec& spec) {
 // of which may be a port the job's rendezvous listens on, and it reaches the trainer only
 // through the args kftrain makes.
 Status check_metrics_port(const JobSpec& spec) {
-    const std::string port = spec.trainer_value("metricsPort", "0");
+    if (spec.runs_trainer() && (spec.metrics.port != 0 || spec.metrics.path != "/metrics")) {
+        return fail(spec, spec.metrics.port != 0 ? "metrics.port" : "metrics.path",
+                    "describes a program of your own: kftrain-trainer serves at "
+                    "trainer.metricsPort, path /metrics",
+                    spec.metrics.port != 0 ? std::to_string(spec.metrics.port) : spec.metrics.path);
+    }
+    if (spec.metrics.path.empty() || spec.metrics.path.front() != '/' ||
+        spec.metrics.path.find_first_of(" \t\r\n?#") != std::string::npos) {
+        return fail(spec, "metrics.path", "must be an absolute HTTP path such as /metrics",
+                    spec.metrics.path);
+    }
+    const std::string port = spec.runs_trainer() ? spec.trainer_value("metricsPort", "0")
+                                                 : std::to_string(spec.metrics.port);
     if (port == "0") {
         return util::ok_status();
     }
-    if (spec.args) {
+    const std::string key = spec.runs_trainer() ? "trainer.metricsPort" : "metrics.port";
+    if (spec.args && spec.runs_trainer()) {
         return fail(spec, "trainer.metricsPort",
                     "reaches the trainer only when args is unset (with args, pass "
                     "--metrics-port there and declare the port in a template)",
                     port + " with args");
     }
     const int first = spec.metrics_port();
-    const int last = first + trainer_procs_per_pod(spec) - 1;
+    const int last = first + metrics_processes(spec) - 1;
     if (last > 65535) {
-        return fail(spec, "trainer.metricsPort",
+        return fail(spec, key,
                     "each process of a pod serves at the port plus its local rank: the last "
                     "must be at most 65535",
-                    fmt::format("{}, {} processes per pod", port, trainer_procs_per_pod(spec)));
+                    fmt::format("{}, {} processes per pod", port, metrics_processes(spec)));
     }
     for (const int taken : {k_pytorchjob_master_port, k_trainjob_master_port}) {
         if (first <= taken && taken <= last) {
-            return fail(spec, "trainer.metricsPort",
+            return fail(spec, key,
                         fmt::format("{} is the rendezvous port of the job's master: choose "
                                     "another, e.g. 9400",
                                     taken),

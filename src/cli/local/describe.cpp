@@ -39,7 +39,7 @@ std::vector<std::string> metrics_urls(const ReplicaState& r) {
     std::vector<std::string> urls;
     for (int i = 0;
          r.state == "Running" && r.metrics_port > 0 && i < std::max(r.metrics_processes, 1); ++i) {
-        urls.push_back(fmt::format("http://127.0.0.1:{}/metrics", r.metrics_port + i));
+        urls.push_back(fmt::format("http://127.0.0.1:{}{}", r.metrics_port + i, r.metrics_path));
     }
     return urls;
 }

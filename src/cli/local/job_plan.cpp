@@ -3,7 +3,7 @@
 #include "cli/exit_codes.h"
 #include "cli/local/process/command_line.h"
 #include "cli/local/process/replica_container.h"
-#include "manifest/nproc.h"
+#include "manifest/render/metrics_scrape.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -77,7 +77,8 @@ util::Result<JobState> plan_job(const job::RenderedJob& job, const PlanContext& 
         replica.argv = std::move(*argv);
         replica.metrics_port = spec.metrics_port();  // the supervisor picks free ones
         replica.metrics_processes =
-            replica.metrics_port > 0 ? manifest::trainer_procs_per_pod(spec) : 0;
+            replica.metrics_port > 0 ? manifest::metrics_processes(spec) : 0;
+        replica.metrics_path = spec.metrics_path();
         replica.env = container->second.env;
         for (auto& [name, value] : operator_environment(spec, ref.rank, context.ports)) {
             replica.env[name] = value;  // the operator's variables come after the container's

@@ -69,8 +69,9 @@ util::Status RenderOptions::validate() {
     format = *parsed;
     if (pod_monitor && rendered.spec.metrics_port() == 0) {
         return util::error(
-            "--pod-monitor: the job serves no metrics: set trainer.metricsPort (e.g. --set "
-            "trainer.metricsPort=9400) on a job that runs kftrain-trainer");
+            "--pod-monitor: the job serves no metrics: set trainer.metricsPort for "
+            "kftrain-trainer (e.g. --set trainer.metricsPort=9400), or metrics.port for a "
+            "program of your own");
     }
     if (pod_monitor && !manifest::declares_metrics_port(rendered.manifest, rendered.spec)) {
         return util::error(fmt::format(

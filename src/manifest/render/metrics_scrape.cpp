@@ -49,10 +49,11 @@ YAML::Node address_relabelings(int port) {
 }
 
 // Return the endpoint of one local process's metrics (local rank local_rank, at port).
-YAML::Node pod_endpoint(JobKind kind, int local_rank, int port) {
+YAML::Node pod_endpoint(const JobSpec& spec, int local_rank, int port) {
+    const JobKind kind = spec.kind;
     YAML::Node endpoint(YAML::NodeType::Map);
-    endpoint["path"] = string_node(k_metrics_path);
-    // The trainer labels its samples with the job's name: keep it rather than exported_job.
+    endpoint["path"] = string_node(spec.metrics_path());
+    // kftrain-trainer labels its samples with the job's name: keep it, not exported_job.
     endpoint["honorLabels"] = YAML::Node(true);
     if (kind == JobKind::TrainJob) {
         endpoint["relabelings"] = address_relabelings(port);
@@ -63,6 +64,10 @@ YAML::Node pod_endpoint(JobKind kind, int local_rank, int port) {
 }
 
 }  // namespace
+
+int metrics_processes(const JobSpec& spec) {
+    return spec.runs_trainer() ? trainer_procs_per_pod(spec) : 1;
+}
 
 std::string metrics_port_name(int local_rank) {
     return local_rank == 0 ? std::string(k_metrics_port_name)
@@ -75,7 +80,7 @@ std::map<std::string, std::string> pod_annotations(const JobSpec& spec) {
     if (port > 0) {
         annotations.emplace("prometheus.io/scrape", "true");
         annotations.emplace("prometheus.io/port", std::to_string(port));
-        annotations.emplace("prometheus.io/path", k_metrics_path);
+        annotations.emplace("prometheus.io/path", spec.metrics_path());
     }
     return annotations;
 }
@@ -84,7 +89,7 @@ YAML::Node container_ports(const JobSpec& spec) {
     YAML::Node ports(YAML::NodeType::Sequence);
     ports.push_back(port_entry(k_operator_port_name, k_pytorchjob_master_port));
     const int port = spec.metrics_port();
-    for (int i = 0; port > 0 && i < trainer_procs_per_pod(spec); ++i) {
+    for (int i = 0; port > 0 && i < metrics_processes(spec); ++i) {
         ports.push_back(port_entry(metrics_port_name(i), port + i));
     }
     return ports;
@@ -124,9 +129,9 @@ YAML::Node pod_monitor(const JobSpec& spec) {
     monitor["metadata"]["labels"]["app.kubernetes.io/managed-by"] = string_node("kftrain");
     monitor["metadata"]["labels"][k_job_label] = string_node(spec.name);
     monitor["spec"]["selector"]["matchLabels"][k_job_label] = string_node(spec.name);
-    for (int i = 0; i < trainer_procs_per_pod(spec); ++i) {
+    for (int i = 0; i < metrics_processes(spec); ++i) {
         monitor["spec"]["podMetricsEndpoints"].push_back(
-            pod_endpoint(spec.kind, i, spec.metrics_port() + i));
+            pod_endpoint(spec, i, spec.metrics_port() + i));
     }
     return monitor;
 }

@@ -21,7 +21,15 @@ inline constexpr int k_trainjob_master_port = 29500;
 
 // The name of the container port that serves /metrics.
 inline constexpr const char* k_metrics_port_name = "metrics";
-inline constexpr const char* k_metrics_path = "/metrics";
+
+// The variable that tells a replica the port to serve its metrics at (kftrain-trainer takes
+// --metrics-port; a program of the user's own reads it).
+inline constexpr const char* k_metrics_port_env = "KFTRAIN_METRICS_PORT";
+
+// Return how many processes of each pod serve metrics, each at the port plus its local rank:
+// kftrain-trainer's processes per pod (trainer_procs_per_pod); one for a program of the
+// user's own, which serves its pod's metrics as it sees fit.
+int metrics_processes(const JobSpec& spec);
 
 // Return the name of the container port of local process local_rank's metrics: metrics,
 // metrics-1, metrics-2, ... (kftrain-trainer serves local rank i at trainer.metricsPort + i).

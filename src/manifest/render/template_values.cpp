@@ -246,6 +246,9 @@ std::vector<std::pair<std::string, EnvVar>> job_environment(const JobSpec& spec)
         // The trainer labels its metrics with it.
         env.emplace_back("KFTRAIN_JOB_NAME", EnvVar{spec.name, "", ""});
     }
+    if (spec.metrics_port() > 0) {
+        env.emplace_back(k_metrics_port_env, EnvVar{std::to_string(spec.metrics_port()), "", ""});
+    }
     if (!m.credentials_secret.empty()) {
         for (const char* key :
              {"MLFLOW_TRACKING_TOKEN", "MLFLOW_TRACKING_USERNAME", "MLFLOW_TRACKING_PASSWORD"}) {

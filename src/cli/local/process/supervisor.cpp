@@ -19,6 +19,7 @@
 #include "cli/local/state/name_lock.h"
 #include "cli/local/state/state_dir.h"
 #include "cli/local/suspend.h"
+#include "manifest/render/metrics_scrape.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -365,6 +366,8 @@ void Supervisor::take_metrics_ports() {
         }
         set_metrics_port(m_launch[i].argv, *port);
         set_metrics_port(replica.argv, *port);
+        m_launch[i].env[manifest::k_metrics_port_env] = std::to_string(*port);
+        replica.env[manifest::k_metrics_port_env] = std::to_string(*port);
         replica.metrics_port = *port;
     }
 }

@@ -24,6 +24,7 @@ json replica_json(const ReplicaState& r) {
                 {"argv", r.argv},
                 {"metrics_port", r.metrics_port},
                 {"metrics_processes", r.metrics_processes},
+                {"metrics_path", r.metrics_path},
                 {"env", r.env},
                 {"state", r.state},
                 {"reason", r.reason},
@@ -49,6 +50,7 @@ ReplicaState replica_from_json(const Fields& f) {
     r.argv = f.list("argv");
     r.metrics_port = f.get("metrics_port", 0);
     r.metrics_processes = f.get("metrics_processes", 0);
+    r.metrics_path = f.get("metrics_path", std::string("/metrics"));
     r.env = f.strings("env");
     r.state = f.get<std::string>("state", "Pending");
     r.reason = f.get<std::string>("reason", "");

@@ -34,6 +34,7 @@ struct ReplicaState {
     // and the ones after it; 0: none.
     int metrics_port = 0;
     int metrics_processes = 0;
+    std::string metrics_path = "/metrics";
 };
 
 // Everything the supervisor records in state.json.
