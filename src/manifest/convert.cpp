@@ -87,6 +87,13 @@ void read_env(const YAML::Node& node, std::map<std::string, EnvVar>& out) {
     }
 }
 
+void read_metrics(const YAML::Node& node, MetricsSettings& out) {
+    if (present(node)) {
+        read(node["port"], out.port);
+        read(node["path"], out.path);
+    }
+}
+
 void read_resources(const YAML::Node& node, Resources& out) {
     if (!present(node)) {
         return;
@@ -225,11 +232,7 @@ JobSpec to_job_spec(const YAML::Node& root) {
         read(mlflow["runName"], spec.mlflow.run_name);
         read(mlflow["credentialsSecret"], spec.mlflow.credentials_secret);
     }
-    const YAML::Node metrics = root["metrics"];
-    if (present(metrics)) {
-        read(metrics["port"], spec.metrics.port);
-        read(metrics["path"], spec.metrics.path);
-    }
+    read_metrics(root["metrics"], spec.metrics);
     read_volumes(root["volumes"], spec.volumes);
     read_run_policy(root["runPolicy"], spec.run_policy);
     spec.elastic_policy = read_elastic(root["elasticPolicy"]);
