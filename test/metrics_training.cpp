@@ -10,6 +10,7 @@
 
 #include "cli/local/process/proc_info.h"
 #include "local/local_fixture.h"
+#include "support/metrics_scrape.h"
 #include "trainer/http/client.h"
 #include "util/run.h"
 #include "util/subprocess.h"
@@ -206,18 +207,7 @@ TEST_CASE("each local process of a replica serves its own rank's metrics, listed
         const auto url = urls[rank].get<std::string>();
         const std::string sample =
             "kftrain_samples_total{job=\"metrics-nproc\",rank=\"" + std::to_string(rank) + "\"} ";
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-        while (true) {
-            http::HttpClient client(std::chrono::milliseconds(5000));
-            auto scrape = client.get(url, {});
-            if (scrape.status == 200 && scrape.body.find(sample) != std::string::npos) {
-                break;
-            }
-            if (std::chrono::steady_clock::now() > deadline) {
-                FAIL(url << " never served rank " << rank << "'s samples");
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        }
+        wait_for_sample(url, sample);
     }
     // Suspended, the replica runs no more: describe lists no metrics for it.
     REQUIRE(jobs.kftrain({"suspend", "metrics-nproc", "--local"}).code == 0);

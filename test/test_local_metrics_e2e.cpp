@@ -4,15 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include "local/local_fixture.h"
-#include "trainer/http/client.h"
+#include "support/metrics_scrape.h"
 
 using namespace kftrain::test;
 using json = nlohmann::json;
-namespace http = kftrain::trainer::http;
 
 TEST_CASE("a program of your own serves metrics at the port and path kftrain gives each replica",
           "[local][e2e][metrics]") {
-    http::init_curl_once();
     LocalJobs jobs;
     const std::string file = jobs.dir() + "/own.yaml";
     write_file(file, "name: own-metrics\nreplicas: 2\ncommand: [python3, \"" KFTRAIN_TEST_DATA_DIR
@@ -33,18 +31,7 @@ TEST_CASE("a program of your own serves metrics at the port and path kftrain giv
         INFO(urls[rank]);
         CHECK(urls[rank].substr(urls[rank].size() - 6) == "/stats");
         const std::string sample = "my_program_up{rank=\"" + std::to_string(rank) + "\"} 1";
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (true) {
-            http::HttpClient client(std::chrono::milliseconds(5000));
-            auto got = client.get(urls[rank], {});
-            if (got.status == 200 && got.body.find(sample) != std::string::npos) {
-                break;
-            }
-            if (std::chrono::steady_clock::now() > deadline) {
-                FAIL("replica " << rank << " never served its metrics at " << urls[rank]);
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
+        wait_for_sample(urls[rank], sample, std::chrono::seconds(60));
     }
     CHECK(jobs.kftrain({"delete", "own-metrics", "--local"}).code == 0);
 }

@@ -38,12 +38,8 @@ util::Result<std::unique_ptr<metrics::MetricsServer>> serve_metrics(
     const int offset = lookup(k_spawned_env) ? env.local_rank : 0;
     const int port = options.metrics_port + offset;
     metrics::Labels labels{lookup("KFTRAIN_JOB_NAME").value_or(""), std::to_string(env.rank)};
-    auto server = port > 65535
-                      ? util::Result<std::unique_ptr<metrics::MetricsServer>>(util::error(
-                            fmt::format("--metrics-port {}: past 65535", options.metrics_port)))
-                      : metrics::MetricsServer::start(port, [&values, labels] {
-                            return metrics::render_exposition(values.snapshot(), labels);
-                        });
+    auto server = metrics::MetricsServer::start(
+        port, [&values, labels] { return metrics::render_exposition(values.snapshot(), labels); });
     if (!server.ok() && offset > 0) {
         return util::error(fmt::format("{} (local rank {} serves at --metrics-port + {}: {})",
                                        server.error(), offset, offset, port));

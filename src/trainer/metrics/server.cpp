@@ -142,6 +142,9 @@ std::string format_response(const Response& r) {
 }
 
 util::Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, Body body) {
+    if (port < 0 || port > 65535) {
+        return util::error(fmt::format("--metrics-port {}: not a TCP port (0 to 65535)", port));
+    }
     auto listener = listen_any(port);
     if (!listener) {
         return util::error(listener.error());
