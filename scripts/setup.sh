@@ -26,6 +26,8 @@ trainer_packages=(
     libtorch-dev libgloo-dev libopenblas0-openmp zlib1g-dev
     # examples/python-ddp, a user's own PyTorch script, trains locally in the tests
     python3-torch
+    # examples/xgboost: distributed XGBoost as an XGBoostJob and on xgboost-distributed
+    python3-xgboost
     # a real Prometheus scrapes the trainer's /metrics in the tests; promtool checks the format
     prometheus
 )

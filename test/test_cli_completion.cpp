@@ -254,8 +254,10 @@ TEST_CASE("every -o/--output of the command line has its formats offered", "[com
 TEST_CASE("the closed sets offered are what the verbs accept", "[completion]") {
     CHECK(values({"submit", "-f", "x.yaml", "--dry-run", ""}) == Words{"client", "server"});
     CHECK(values({"tune", "--dry-run=s"}) == Words{"server"});
-    CHECK(values({"render", "--kind", ""}) == Words{"PyTorchJob", "TrainJob"});
-    CHECK(values({"init", "--kind", "T"}) == Words{"TrainJob"});
+    CHECK(values({"render", "--kind", ""}) ==
+          Words{"PyTorchJob", "TrainJob", "TFJob", "XGBoostJob", "JAXJob"});
+    CHECK(values({"init", "--kind", "X"}) == Words{"XGBoostJob"});
+    CHECK(values({"init", "--kind", "T"}) == Words{"TrainJob", "TFJob"});
     CHECK(values({"wait", "x", "--for", ""}) ==
           Words{"succeeded", "running", "created", "suspended", "admitted"});
     CHECK(values({"tune", "--algorithm", "g"}) == Words{"grid"});
@@ -564,7 +566,7 @@ TEST_CASE("the fish script completes verbs, values, job files and job names in a
     CHECK(fish_complete("kftrain sta") == Words{"status"});
     CHECK(fish_complete("kftrain status x -o j") == Words{"json"});
     CHECK(fish_complete("kftrain list --output=w") == Words{"--output=wide"});
-    CHECK(fish_complete("kftrain render --kind T") == Words{"TrainJob"});
+    CHECK(fish_complete("kftrain render --kind Tr") == Words{"TrainJob"});
     std::string dir = kftrain::test::make_temp_dir();
     kftrain::test::write_file(dir + "/job.yaml", "name: a\n");
     kftrain::test::write_file(dir + "/notes.txt", "no\n");

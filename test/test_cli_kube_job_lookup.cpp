@@ -65,6 +65,9 @@ TEST_CASE("submitting a kind the cluster lacks names the kind it serves", "[clus
           "this cluster serves TrainJob (Kubeflow Trainer v2): use --kind TrainJob");
     CHECK(kube::other_kind_hint(JobKind::TrainJob) ==
           "this cluster serves PyTorchJob (Kubeflow Training Operator): use --kind PyTorchJob");
+    CHECK(kube::other_kind_hint(JobKind::XGBoostJob) ==
+          "this cluster serves TrainJob (Kubeflow Trainer v2): use --kind TrainJob with runtime "
+          "xgboost-distributed");
 }
 
 TEST_CASE("training runtimes read their kind, framework label and numNodes", "[cluster][kube]") {
@@ -83,4 +86,21 @@ TEST_CASE("training runtimes read their kind, framework label and numNodes", "[c
     CHECK(small.num_nodes == 2);
     CHECK(small.created == "2026-04-28T15:30:00Z");
     CHECK_FALSE(kube::parse_runtimes("{}"));
+}
+
+TEST_CASE("a runtime without the framework label is known by its mlPolicy's source",
+          "[cluster][kube][frameworks]") {
+    auto runtimes = kube::parse_runtimes(R"({"kind": "List", "items": [
+        {"kind": "ClusterTrainingRuntime", "metadata": {"name": "my-boost"},
+         "spec": {"mlPolicy": {"numNodes": 2, "xgboost": {}}}},
+        {"kind": "ClusterTrainingRuntime", "metadata": {"name": "my-mpi",
+         "labels": {"trainer.kubeflow.org/framework": "deepspeed"}},
+         "spec": {"mlPolicy": {"mpi": {"numProcPerNode": 1}}}},
+        {"kind": "ClusterTrainingRuntime", "metadata": {"name": "plain"}, "spec": {}}]})");
+    REQUIRE(runtimes);
+    REQUIRE(runtimes->size() == 3);
+    CHECK(runtimes->at(0).framework == "xgboost");
+    CHECK(runtimes->at(0).num_nodes == 2);
+    CHECK(runtimes->at(1).framework == "deepspeed");  // the label wins
+    CHECK(runtimes->at(2).framework == "");
 }

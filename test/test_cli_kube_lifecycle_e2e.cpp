@@ -155,10 +155,12 @@ TEST_CASE("suspend and resume refuse a finished or missing job and patch nothing
          "kftrain: error: cannot suspend trainjob/mnist-trainjob: it has already Succeeded and "
          "will not run again\n"},
         {"not-found", "suspend", "mnist-ddp", 3,
-         "kftrain: error: no PyTorchJob or TrainJob named mnist-ddp in namespace ml-training "
+         "kftrain: error: no PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob named mnist-ddp in "
+         "namespace ml-training "
          "(hint: check the name and the namespace (-n))\n"},
         {"not-found", "resume", "mnist-ddp", 3,
-         "kftrain: error: no PyTorchJob or TrainJob named mnist-ddp in namespace ml-training "
+         "kftrain: error: no PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob named mnist-ddp in "
+         "namespace ml-training "
          "(hint: check the name and the namespace (-n))\n"},
     };
     for (const auto& c : cases) {
@@ -247,7 +249,8 @@ TEST_CASE("scale refuses what cannot scale with exit 2 and patches nothing",
         {"scale-elastic", "mnist-ddp", "0", 2,
          "kftrain: error: --replicas: must be >= 1 (got 0)\n"},
         {"not-found", "mnist-ddp", "4", 3,
-         "kftrain: error: no PyTorchJob or TrainJob named mnist-ddp in namespace ml-training "
+         "kftrain: error: no PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob named mnist-ddp in "
+         "namespace ml-training "
          "(hint: check the name and the namespace (-n))\n"},
     };
     for (const auto& c : cases) {

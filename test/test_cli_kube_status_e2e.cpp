@@ -57,9 +57,9 @@ TEST_CASE("status of a running job shows replicas and the master's progress", "[
     REQUIRE(calls.size() >= 2);
     // One call finds the job among both kinds, by their group-qualified resources; the name
     // comes after "--", where kubectl reads no flag.
-    CHECK(calls[0] == std::vector<std::string>{
-                          "get", "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org", "-o",
-                          "json", "--ignore-not-found", "-n", "ml-training", "--", "mnist-ddp"});
+    CHECK(calls[0] == std::vector<std::string>{"get", kftrain::test::k_job_resources, "-o", "json",
+                                               "--ignore-not-found", "-n", "ml-training", "--",
+                                               "mnist-ddp"});
     CHECK(calls[1] == std::vector<std::string>{"get", "pods", "-l",
                                                "training.kubeflow.org/job-name=mnist-ddp", "-o",
                                                "json", "-n", "ml-training"});
@@ -212,8 +212,7 @@ TEST_CASE("list shows every job, with namespaces under -A", "[cluster][e2e]") {
     CHECK(contains(run.out, "ml-training  mnist-ddp  PyTorchJob  Running    3/3"));
     CHECK(contains(run.out, "team-b       bigrun     PyTorchJob  Succeeded  0/9"));
     CHECK(cluster.calls().at(0) ==
-          std::vector<std::string>{"get", "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org",
-                                   "-o", "json", "-A"});
+          std::vector<std::string>{"get", kftrain::test::k_job_resources, "-o", "json", "-A"});
     FakeCluster empty("list-none");
     auto none = empty.run({"list", "-n", "ml-training"});
     CHECK(none.code == 0);
@@ -269,7 +268,8 @@ TEST_CASE("cluster failures give one line and the documented exit code", "[clust
     };
     const Case cases[] = {
         {"not-found", 3,
-         "kftrain: error: no PyTorchJob or TrainJob named mnist-ddp in namespace ml-training "
+         "kftrain: error: no PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob named mnist-ddp in "
+         "namespace ml-training "
          "(hint: check the name and the namespace (-n))\n"},
         {"context-missing", 4,
          "kftrain: error: reading mnist-ddp: context \"prod\" does not exist (hint: "
@@ -279,9 +279,9 @@ TEST_CASE("cluster failures give one line and the documented exit code", "[clust
          "10.0.0.1:6443: i/o timeout (hint: the cluster is unreachable: check --context, "
          "--kubeconfig and the network, or run on this machine with --local)\n"},
         {"crd-missing", 4,
-         "kftrain: error: reading mnist-ddp: this cluster serves neither PyTorchJobs nor "
-         "TrainJobs (hint: install the Kubeflow Training Operator or Kubeflow Trainer v2, or run "
-         "on this machine with --local)\n"},
+         "kftrain: error: reading mnist-ddp: this cluster serves no PyTorchJobs, "
+         "TFJobs, XGBoostJobs, JAXJobs or TrainJobs (hint: install the Kubeflow Training "
+         "Operator or Kubeflow Trainer v2, or run on this machine with --local)\n"},
         {"forbidden", 4,
          "(hint: your account lacks the RBAC permission for this in that namespace)\n"},
         {"malformed", 4,

@@ -10,7 +10,7 @@ namespace {
 
 using Argv = std::vector<std::string>;
 
-const char* const k_both = "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org";
+const char* const k_every_kind = kftrain::test::k_job_resources;
 
 }  // namespace
 
@@ -37,8 +37,8 @@ TEST_CASE("status of a running TrainJob shows its nodes and node-0's progress",
                    "node-1   Running  0\n"));
     // Three calls, as for a PyTorchJob: find it, its pods, node-0's log.
     CHECK(cluster.calls() ==
-          std::vector<Argv>{{"get", k_both, "-o", "json", "--ignore-not-found", "-n", "ml-training",
-                             "--", "mnist-trainjob"},
+          std::vector<Argv>{{"get", k_every_kind, "-o", "json", "--ignore-not-found", "-n",
+                             "ml-training", "--", "mnist-trainjob"},
                             {"get", "pods", "-l", "jobset.sigs.k8s.io/jobset-name=mnist-trainjob",
                              "-o", "json", "-n", "ml-training"},
                             {"logs", "mnist-trainjob-node-0-0-x7k2p", "-c", "node", "--tail=50",

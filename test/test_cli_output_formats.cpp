@@ -140,11 +140,16 @@ TEST_CASE("version -o json|yaml gives kubectl version's clientVersion and asks n
     REQUIRE(text.code == 0);
     CHECK(text.out == "kftrain " + data["clientVersion"]["version"].get<std::string>() + "\n");
     CHECK(contains(data["clientVersion"]["platform"].get<std::string>(), "linux/"));
-    REQUIRE(data["kinds"].size() == 2);
+    REQUIRE(data["kinds"].size() == 5);
     CHECK(data["kinds"][0] == json{{"kind", "PyTorchJob"},
                                    {"apiVersion", "kubeflow.org/v1"},
                                    {"supports", "Training Operator v1.3 to v1.9"}});
     CHECK(data["kinds"][1]["apiVersion"] == "trainer.kubeflow.org/v1alpha1");
+    CHECK(data["kinds"][2]["kind"] == "TFJob");
+    CHECK(data["kinds"][3] == json{{"kind", "XGBoostJob"},
+                                   {"apiVersion", "kubeflow.org/v1"},
+                                   {"supports", "Training Operator v1.9"}});
+    CHECK(data["kinds"][4]["kind"] == "JAXJob");
     CHECK(cluster.calls().empty());
     // The text says the same.
     auto plain = run_kftrain({"version"});
@@ -152,7 +157,9 @@ TEST_CASE("version -o json|yaml gives kubectl version's clientVersion and asks n
           "kftrain " + data["clientVersion"]["version"].get<std::string>() +
               "\nPyTorchJob apiVersion kubeflow.org/v1 (Training Operator v1.3 to v1.9)\n"
               "TrainJob apiVersion trainer.kubeflow.org/v1alpha1 (Kubeflow Trainer v2.2 to "
-              "v2.3)\n");
+              "v2.3)\nTFJob apiVersion kubeflow.org/v1 (Training Operator v1.9)\n"
+              "XGBoostJob apiVersion kubeflow.org/v1 (Training Operator v1.9)\n"
+              "JAXJob apiVersion kubeflow.org/v1 (Training Operator v1.9)\n");
 }
 
 TEST_CASE("estimate -o yaml carries the data of estimate -o json, in its order",

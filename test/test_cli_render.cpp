@@ -64,11 +64,14 @@ TEST_CASE("bad input to render exits 2 with one error line naming the problem", 
         {{"render", "--job-yaml", ""},
          "kftrain: error: --job-yaml: must hold the job file's text (got \"\")\n"},
         {{"render", "-f", k_example, "--kind", ""},
-         "kftrain: error: --kind: must be PyTorchJob or TrainJob (got \"\")\n"},
+         "kftrain: error: --kind: must be PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob (got "
+         "\"\")\n"},
         {{"init", "--name", "a", "--kind", ""},
-         "kftrain: error: --kind: must be PyTorchJob or TrainJob (got \"\")\n"},
-        {{"render", "-f", k_example, "--kind", "JAXJob"},
-         "kftrain: error: --kind: must be PyTorchJob or TrainJob (got JAXJob)\n"},
+         "kftrain: error: --kind: must be PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob (got "
+         "\"\")\n"},
+        {{"render", "-f", k_example, "--kind", "PaddleJob"},
+         "kftrain: error: --kind: must be PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob (got "
+         "PaddleJob)\n"},
         {{"rendr"},
          "kftrain: error: unknown command rendr (did you mean render?)\nRun 'kftrain "
          "--help' for usage.\n"},
@@ -117,7 +120,9 @@ TEST_CASE("kftrain render --kind TrainJob renders the same job file as a TrainJo
     auto bad = run_kftrain({"render", "-f", k_example, "--kind", "MPIJob"});
     CHECK(bad.code == 2);
     CHECK(bad.out.empty());
-    CHECK(bad.err == "kftrain: error: --kind: must be PyTorchJob or TrainJob (got MPIJob)\n");
+    CHECK(bad.err ==
+          "kftrain: error: --kind: must be PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob (got "
+          "MPIJob)\n");
 }
 
 TEST_CASE("a key a TrainJob cannot express is refused with exit 2 and nothing printed", "[cli]") {
@@ -144,7 +149,9 @@ TEST_CASE("kftrain init --kind TrainJob writes a TrainJob starter that renders",
 
     auto bad = run_kftrain({"init", "--kind", "Job"});
     CHECK(bad.code == 2);
-    CHECK(bad.err == "kftrain: error: --kind: must be PyTorchJob or TrainJob (got Job)\n");
+    CHECK(bad.err ==
+          "kftrain: error: --kind: must be PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob (got "
+          "Job)\n");
 }
 
 TEST_CASE("kftrain version and --version print the version", "[cli]") {

@@ -263,9 +263,8 @@ TEST_CASE("kftrain tune status and tune logs read a search on the cluster",
     CHECK(contains(logs.out, "worker-0 | worker 0 ready\n"));
     auto calls = cluster.calls();
     REQUIRE(calls.size() >= 5);
-    CHECK(calls[4] == Argv{"get", "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org", "-o",
-                           "json", "--ignore-not-found", "-n", "ml-training", "--",
-                           "mnist-tune-7kq2xw9d"});
+    CHECK(calls[4] == Argv{"get", kftrain::test::k_job_resources, "-o", "json",
+                           "--ignore-not-found", "-n", "ml-training", "--", "mnist-tune-7kq2xw9d"});
 
     auto missing = cluster.run({"tune", "status", "mnist-tuner", "-n", "ml-training"});
     CHECK(missing.code == 3);

@@ -136,3 +136,68 @@ TEST_CASE("a TrainJob's node gets only Trainer v2's PET_* variables", "[local]")
         CHECK(world_size(spec) == 2 * std::stoi(c.expected_nproc));
     }
 }
+
+TEST_CASE("other kinds' replicas get their operator's variables, pointing here",
+          "[local][frameworks]") {
+    using kftrain::manifest::JobKind;
+    JobSpec xgb = job(3, "");
+    xgb.kind = JobKind::XGBoostJob;
+    CHECK(operator_environment(xgb, 2, Ports{9001, 9002}) ==
+          std::map<std::string, std::string>{{"MASTER_ADDR", "127.0.0.1"},
+                                             {"MASTER_PORT", "9001"},
+                                             {"WORLD_SIZE", "3"},
+                                             {"RANK", "2"},
+                                             {"PYTHONUNBUFFERED", "1"},
+                                             {"WORKER_PORT", "9002"},
+                                             {"WORKER_ADDRS", "127.0.0.1,127.0.0.1"}});
+    JobSpec jax = job(3, "");
+    jax.kind = JobKind::JAXJob;
+    CHECK(operator_environment(jax, 1, Ports{9001, 9002}) ==
+          std::map<std::string, std::string>{{"PYTHONUNBUFFERED", "1"},
+                                             {"COORDINATOR_ADDRESS", "127.0.0.1"},
+                                             {"COORDINATOR_PORT", "9001"},
+                                             {"NUM_PROCESSES", "3"},
+                                             {"PROCESS_ID", "1"}});
+    JobSpec v2 = job(2, "");
+    v2.kind = JobKind::TrainJob;
+    v2.runtime = "xgboost-distributed";
+    v2.resources.gpus = 4;
+    CHECK(operator_environment(v2, 1, Ports{9001, 0}) ==
+          std::map<std::string, std::string>{{"DMLC_TRACKER_URI", "127.0.0.1"},
+                                             {"DMLC_TRACKER_PORT", "9001"},
+                                             {"DMLC_TASK_ID", "1"},
+                                             {"DMLC_NUM_WORKER", "8"}});
+    v2.runtime = "jax-distributed";
+    CHECK(operator_environment(v2, 1, Ports{9001, 0}) ==
+          std::map<std::string, std::string>{{"JAX_NUM_PROCESSES", "2"},
+                                             {"JAX_PROCESS_ID", "1"},
+                                             {"JAX_COORDINATOR_ADDRESS", "127.0.0.1:9001"}});
+}
+
+TEST_CASE("a local TFJob's TF_CONFIG gives every replica a port of its own",
+          "[local][frameworks]") {
+    JobSpec tf = job(4, "");
+    tf.kind = kftrain::manifest::JobKind::TFJob;
+    tf.roles = kftrain::manifest::Roles{1, 2, 1, 0};
+    auto refs = replica_refs(tf);
+    REQUIRE(refs.size() == 4);
+    CHECK(refs[0].name == "chief-0");
+    CHECK(refs[1].name == "worker-0");
+    CHECK(refs[3].name == "ps-0");
+    Ports ports{9001, 9002, 9100};
+    auto env = operator_environment(tf, 3, ports);
+    CHECK(env ==
+          std::map<std::string, std::string>{
+              {"TF_CONFIG", R"({"cluster":{"chief":["127.0.0.1:9100"],"ps":["127.0.0.1:9101"],)"
+                            R"("worker":["127.0.0.1:9102","127.0.0.1:9103"]},)"
+                            R"("task":{"type":"ps","index":0},"environment":"cloud"})"}});
+    // Resumed with other ports, the same replicas get the new ones, in the same order.
+    kftrain::cli::local::set_ports(env, tf.kind, kftrain::manifest::Framework::tensorflow,
+                                   Ports{1, 2, 7000});
+    CHECK(
+        env["TF_CONFIG"] ==
+        R"({"cluster":{"chief":["127.0.0.1:7000"],"ps":["127.0.0.1:7001"],"worker":["127.0.0.1:7002","127.0.0.1:7003"]},"task":{"type":"ps","index":0},"environment":"cloud"})");
+    tf.roles.reset();
+    tf.replicas = 1;
+    CHECK(operator_environment(tf, 0, ports).empty());
+}

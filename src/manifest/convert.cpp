@@ -94,6 +94,30 @@ void read_metrics(const YAML::Node& node, MetricsSettings& out) {
     }
 }
 
+// A TrainJob's runtime: NAME, ClusterTrainingRuntime/NAME or TrainingRuntime/NAME.
+void read_runtime(const YAML::Node& node, JobSpec& spec) {
+    read(node, spec.runtime);
+    for (const std::string prefix : {"TrainingRuntime/", "ClusterTrainingRuntime/"}) {
+        if (spec.runtime.rfind(prefix, 0) == 0) {
+            spec.runtime_namespaced = prefix == "TrainingRuntime/";
+            spec.runtime.erase(0, prefix.size());
+        }
+    }
+}
+
+// A TFJob's roles; replicas, unless the file sets it too (validation compares), is their total.
+void read_roles(const YAML::Node& node, JobSpec& spec) {
+    if (!present(node)) {
+        return;
+    }
+    Roles roles;
+    read(node["chief"], roles.chief);
+    read(node["worker"], roles.worker);
+    read(node["ps"], roles.ps);
+    read(node["evaluator"], roles.evaluator);
+    spec.roles = roles;
+}
+
 void read_resources(const YAML::Node& node, Resources& out) {
     if (!present(node)) {
         return;
@@ -193,13 +217,7 @@ JobSpec to_job_spec(const YAML::Node& root) {
     if (present(root["kind"])) {
         spec.kind = parse_kind(root["kind"].Scalar()).value_or(JobKind::PyTorchJob);
     }
-    read(root["runtime"], spec.runtime);
-    for (const std::string prefix : {"TrainingRuntime/", "ClusterTrainingRuntime/"}) {
-        if (spec.runtime.rfind(prefix, 0) == 0) {
-            spec.runtime_namespaced = prefix == "TrainingRuntime/";
-            spec.runtime.erase(0, prefix.size());
-        }
-    }
+    read_runtime(root["runtime"], spec);
     read(root["name"], spec.name);
     read(root["namespace"], spec.namespace_);
     read(root["backend"], spec.backend);
@@ -212,6 +230,10 @@ JobSpec to_job_spec(const YAML::Node& root) {
         read(root["args"], *spec.args);
     }
     read(root["replicas"], spec.replicas);
+    read_roles(root["roles"], spec);
+    if (spec.roles && !present(root["replicas"])) {
+        spec.replicas = spec.roles->total();
+    }
     read(root["nprocPerNode"], spec.nproc_per_node);
     read(root["restartPolicy"], spec.restart_policy);
     read_resources(root["resources"], spec.resources);

@@ -58,6 +58,15 @@ struct MetricsSettings {
     std::string path = "/metrics";
 };
 
+// A TFJob's replicas by role (the job file's roles).
+struct Roles {
+    int chief = 0;
+    int worker = 0;
+    int ps = 0;
+    int evaluator = 0;
+    int total() const { return chief + worker + ps + evaluator; }
+};
+
 struct SchedulingPolicy {
     std::optional<int> min_available;
     std::string queue;
@@ -119,6 +128,7 @@ struct JobSpec {
     std::vector<std::string> command;              // empty: kftrain-trainer
     std::optional<std::vector<std::string>> args;  // unset: from trainer
     int replicas = 2;
+    std::optional<Roles> roles;  // TFJob only; replicas is then their total
     std::string nproc_per_node;  // empty: not set
     std::string restart_policy = "OnFailure";
     Resources resources;

@@ -191,16 +191,29 @@ FieldDef tune_section() {
         });
 }
 
+FieldDef roles_section() {
+    return object("roles",
+                  "TFJob: replicas by role (without it, replicas Workers); replicas is their total",
+                  {
+                      ranged("chief", T::Int, 0, 1, "0", "the Chief, which decides success"),
+                      ranged("worker", T::Int, 0, 10000, "0", "Workers"),
+                      ranged("ps", T::Int, 0, 10000, "0", "parameter servers"),
+                      ranged("evaluator", T::Int, 0, 1, "0", "the Evaluator"),
+                  });
+}
+
 FieldDef build_schema() {
     return object(
         "", "job file",
         {
-            one_of("kind", {"PyTorchJob", "TrainJob"}, "PyTorchJob",
-                   "what to render: a Training Operator v1 PyTorchJob or a Kubeflow Trainer v2 "
-                   "TrainJob"),
+            one_of("kind", {"PyTorchJob", "TrainJob", "TFJob", "XGBoostJob", "JAXJob"},
+                   "PyTorchJob",
+                   "what to render: a Training Operator v1 PyTorchJob, TFJob, XGBoostJob or "
+                   "JAXJob, or a Kubeflow Trainer v2 TrainJob"),
             field("runtime", T::String, "torch-distributed",
-                  "TrainJob: the ClusterTrainingRuntime to run on, or TrainingRuntime/NAME for "
-                  "one of the namespace's own"),
+                  "TrainJob: the ClusterTrainingRuntime to run on (torch-distributed, "
+                  "xgboost-distributed, jax-distributed, deepspeed-distributed, ...), or "
+                  "TrainingRuntime/NAME for one of the namespace's own"),
             field("name", T::String, "", "job name (a DNS-1035 label); required"),
             field("namespace", T::String, "default", "Kubernetes namespace"),
             one_of("backend", {"kubernetes", "local"}, "",
@@ -212,7 +225,10 @@ FieldDef build_schema() {
             field("command", T::StringList, "[kftrain-trainer]", "container command"),
             field("args", T::StringList, "",
                   "container arguments (default: the flags from trainer)"),
-            ranged("replicas", T::Int, 1, 10000, "2", "total pods: 1 Master + replicas-1 Workers"),
+            ranged("replicas", T::Int, 1, 10000, "2",
+                   "total pods: 1 Master + replicas-1 Workers (JAXJob, TFJob without roles: "
+                   "Workers; TrainJob: nodes)"),
+            roles_section(),
             field("nprocPerNode", T::String, "", "processes per pod: auto, cpu, gpu or a number"),
             one_of("restartPolicy", {"Never", "OnFailure", "Always", "ExitCode"}, "OnFailure",
                    "what the operator does when a replica fails"),

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "manifest/render/trainjob_fields.h"
@@ -33,6 +34,18 @@ std::map<std::string, std::string> starter_values(const std::string& name, JobKi
         values["kind"] = "TrainJob";
         values["runtime"] = "torch-distributed";
     }
+    if (kind == JobKind::XGBoostJob || kind == JobKind::JAXJob || kind == JobKind::TFJob) {
+        // A program of the user's own: these kinds do not run kftrain-trainer.
+        for (auto it = values.begin(); it != values.end();) {
+            it = it->first.rfind("trainer.", 0) == 0 ? values.erase(it) : std::next(it);
+        }
+        values["kind"] = kind_name(kind);
+        values["image"] =
+            fmt::format("registry.example/{}-train:latest", kind == JobKind::JAXJob  ? "jax"
+                                                            : kind == JobKind::TFJob ? "tensorflow"
+                                                                                     : "xgboost");
+        values["command"] = "[python3, /app/train.py]";
+    }
     return values;
 }
 
@@ -47,8 +60,10 @@ class StarterWriter {
         : m_values(starter_values(name, kind)), m_kind(kind) {
         if (kind == JobKind::TrainJob) {
             m_left_out = trainjob_unsupported_keys();
-        } else {
+        } else if (kind == JobKind::PyTorchJob) {
             m_left_out = {"runtime"};
+        } else {
+            m_left_out = {"runtime", "elasticPolicy", "nprocPerNode", "trainer"};
         }
     }
 

@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "manifest/framework.h"
 #include "manifest/k8s/checks.h"
 #include "manifest/k8s/quantity.h"
 #include "manifest/k8s/rules.h"
@@ -41,10 +42,12 @@ Status check_name(const JobSpec& spec) {
     // The Training Operator names a Service after every replica (<name>-worker-<index>);
     // Trainer's JobSet names every node pod's host <name>-node-0-<index>.
     const bool v2 = spec.kind == JobKind::TrainJob;
-    std::string longest =
-        v2 ? fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1)
-           : fmt::format("{}-{}-{}", spec.name, spec.replicas > 1 ? "worker" : "master",
-                         spec.replicas > 1 ? spec.replicas - 2 : 0);
+    std::string longest = fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1);
+    if (!v2) {
+        const auto types = replica_types(spec);
+        longest = fmt::format("{}-{}-{}", spec.name, util::to_lower(types.back().first),
+                              types.back().second - 1);
+    }
     if (longest.size() > k_max_dns_label) {
         return fail(
             spec, "name",
@@ -59,6 +62,36 @@ Status check_name(const JobSpec& spec) {
     }
     if (!is_dns1123_label(spec.namespace_)) {
         return fail(spec, "namespace", "must be a DNS-1123 label", spec.namespace_);
+    }
+    return util::ok_status();
+}
+
+// A TFJob's roles: what TFJob's webhook and controller need (a Chief or a Worker to decide
+// success), and replicas their total.
+Status check_roles(const JobSpec& spec) {
+    if (!spec.roles) {
+        return util::ok_status();
+    }
+    const Roles& roles = *spec.roles;
+    if (spec.kind != JobKind::TFJob) {
+        return fail(spec, "roles",
+                    fmt::format("only a TFJob has roles; a {} counts its pods with replicas",
+                                kind_name(spec.kind)),
+                    kind_name(spec.kind));
+    }
+    if (roles.chief + roles.worker == 0) {
+        return fail(
+            spec, "roles",
+            "a TFJob needs a chief or at least one worker: its success is the Chief's, "
+            "else Worker 0's",
+            fmt::format("chief 0, worker 0, ps {}, evaluator {}", roles.ps, roles.evaluator));
+    }
+    const bool replicas_given =
+        spec.source.lines.count("replicas") > 0 || spec.source.from_flags.count("replicas") > 0;
+    if (replicas_given && spec.replicas != roles.total()) {
+        return fail(spec, "replicas",
+                    fmt::format("must be the total of roles ({}), or left out", roles.total()),
+                    std::to_string(spec.replicas));
     }
     return util::ok_status();
 }
@@ -132,24 +165,15 @@ Status check_env(const JobSpec& spec) {
         }
     }
     // What the operator sets itself: the Training Operator appends its variables after the
-    // job's env (the last wins), Trainer's torch plugin refuses a TrainJob that sets its own.
-    const bool v2 = spec.kind == JobKind::TrainJob;
-    const auto reserved = v2 ? std::vector<const char*>(std::begin(k_trainjob_operator_env),
-                                                        std::end(k_trainjob_operator_env))
-                             : std::vector<const char*>(std::begin(k_pytorchjob_operator_env),
-                                                        std::end(k_pytorchjob_operator_env));
-    for (const char* name : reserved) {
+    // job's env (the last wins), Trainer's runtime plugins refuse or replace them.
+    const ReservedEnv reserved = reserved_env(spec);
+    for (const std::string& name : reserved.names) {
         auto it = spec.env.find(name);
         if (it == spec.env.end()) {
             continue;
         }
         return fail(
-            spec, std::string("env.") + name,
-            v2 ? "is reserved in a TrainJob: Trainer sets PET_NNODES, PET_NPROC_PER_NODE, "
-                 "PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT on every node itself "
-                 "and refuses a job that sets one: remove it"
-               : "is set by the Training Operator in every replica, after the job's env, "
-                 "so this value would never reach the program: remove it",
+            spec, "env." + name, reserved.why,
             it->second.secret_name.empty() ? it->second.value : "secret " + it->second.secret_name);
     }
     for (const char* name : k_status_server_env) {
@@ -228,7 +252,7 @@ Status check_metrics_port(const JobSpec& spec) {
                     "must be at most 65535",
                     fmt::format("{}, {} processes per pod", port, metrics_processes(spec)));
     }
-    for (const int taken : {k_pytorchjob_master_port, k_trainjob_master_port}) {
+    for (const int taken : {operator_kind(spec.kind).port, k_trainjob_master_port}) {
         if (first <= taken && taken <= last) {
             return fail(spec, key,
                         fmt::format("{} is the rendezvous port of the job's master: choose "
@@ -288,8 +312,8 @@ Status check_gpus(const JobSpec& spec) {
 }  // namespace
 
 Status validate_job(const JobSpec& spec) {
-    for (auto check : {check_name, check_replicas, check_volumes, check_env, check_resources,
-                       check_kubernetes_rules, check_command, check_gpus}) {
+    for (auto check : {check_roles, check_name, check_replicas, check_volumes, check_env,
+                       check_resources, check_kubernetes_rules, check_command, check_gpus}) {
         auto result = check(spec);
         if (!result) {
             return result;

@@ -61,10 +61,12 @@ ToolDef render_job() {
     return {tool::k_render_job,
             "Render a training job",
             "Render a kftrain job file into the Kubernetes manifest kftrain would apply: a "
-            "PyTorchJob (Training Operator v1) or a TrainJob (Kubeflow Trainer v2). Nothing is "
-            "submitted. Use it to check a job file or see what a --set changes.",
+            "PyTorchJob, TFJob, XGBoostJob or JAXJob (Training Operator v1) or a TrainJob "
+            "(Kubeflow Trainer v2). Nothing is submitted. Use it to check a job file or see what "
+            "a --set changes.",
             object(with(job_properties(),
-                        {{"kind", text("PyTorchJob or TrainJob (default: the job file's kind)")}})),
+                        {{"kind", text("PyTorchJob, TrainJob, TFJob, XGBoostJob or JAXJob "
+                                       "(default: the job file's kind)")}})),
             object({{"kind", text("Kind of the manifest")},
                     {"name", text("Name of the job")},
                     {"namespace", text("Namespace of the job, empty when the cluster decides")},

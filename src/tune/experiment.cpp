@@ -37,7 +37,8 @@ TrialKind trial_kind(JobKind kind) {
                 {{"jobset.sigs.k8s.io/replicatedjob-name", "node"},
                  {"batch.kubernetes.io/job-completion-index", "0"}}};
     }
-    return {"pytorch",
+    // The Training Operator labels its master-role pod (the Master, or a JAXJob's Worker 0).
+    return {manifest::operator_kind(kind).container,
             R"(status.conditions.#(type=="Succeeded")#|#(status=="True")#)",
             R"(status.conditions.#(type=="Failed")#|#(status=="True")#)",
             {{"training.kubeflow.org/job-role", "master"}}};

@@ -31,6 +31,11 @@ class FakeCluster {
     std::string m_record;
 };
 
+// The one get kftrain makes to find a job of any kind by name, or to list them.
+inline constexpr const char* k_job_resources =
+    "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org,tfjobs.kubeflow.org,"
+    "xgboostjobs.kubeflow.org,jaxjobs.kubeflow.org";
+
 // Return whether text contains part.
 bool contains(const std::string& text, const std::string& part);
 

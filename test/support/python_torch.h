@@ -6,4 +6,8 @@ namespace kftrain::test {
 // test that needs it fails in CI (CI set: scripts/setup.sh installs it) and warns elsewhere.
 bool python_torch_ready();
 
+// Return whether /usr/bin/python3 imports module, which Debian's package installs; where it
+// does not, fail in CI and warn elsewhere, as python_torch_ready.
+bool python_module_ready(const char* module, const char* package);
+
 }  // namespace kftrain::test

@@ -20,6 +20,7 @@
 #include "cli/local/state/log_store.h"
 #include "cli/local/state/state_dir.h"
 #include "cli/view/progress.h"
+#include "manifest/framework.h"
 #include "manifest/job_kind.h"
 #include "manifest/render/render.h"
 #include "util/text.h"
@@ -59,7 +60,11 @@ manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas,
 
 // Return the replica whose rank 0 prints the progress lines.
 std::string lead_name(const manifest::JobSpec& spec) {
-    return spec.kind == manifest::JobKind::TrainJob ? "node-0" : "master-0";
+    if (spec.kind == manifest::JobKind::TrainJob) {
+        return "node-0";
+    }
+    // The first replica type: the Master, a TFJob's Chief, else Worker.
+    return util::to_lower(manifest::replica_types(spec).front().first) + "-0";
 }
 
 // What one size's run showed.

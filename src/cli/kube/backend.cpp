@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 
 #include "cli/diagnosis/diagnosis_run.h"
@@ -296,8 +297,18 @@ class KubernetesBackend : public job::Backend {
             return;
         }
         auto kind = manifest::parse_kind(status.kind).value_or(manifest::JobKind::PyTorchJob);
+        auto has = [&status](const std::string& name) {
+            return std::any_of(status.replicas.begin(), status.replicas.end(),
+                               [&name](const job::ReplicaStatus& r) { return r.name == name; });
+        };
+        std::string lead = job_reader(kind).progress_replica;
+        if (kind == manifest::JobKind::TrainJob && has("launcher")) {
+            lead = "launcher";  // an MPI runtime: mpirun there prints every rank's output
+        } else if (!has(lead)) {
+            lead = "worker-0";
+        }
         for (const auto& replica : status.replicas) {
-            if (replica.name == job_reader(kind).progress_replica && has_started(replica)) {
+            if (replica.name == lead && has_started(replica)) {
                 status.progress = m_queries.progress(
                     replica.pod, replica.container.empty() ? "pytorch" : replica.container);
                 return;

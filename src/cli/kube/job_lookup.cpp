@@ -12,9 +12,9 @@ namespace {
 using manifest::JobKind;
 using nlohmann::json;
 
-constexpr JobKind k_kinds[] = {JobKind::PyTorchJob, JobKind::TrainJob};
+using manifest::k_kinds;
 
-// "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org" for these kinds.
+// "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org,..." for these kinds.
 std::string resources(const std::vector<JobKind>& kinds) {
     std::vector<std::string> names;
     for (JobKind kind : kinds) {
@@ -23,13 +23,18 @@ std::string resources(const std::vector<JobKind>& kinds) {
     return fmt::format("{}", fmt::join(names, ","));
 }
 
-// "PyTorchJob or TrainJob", or the one kind asked for.
-std::string kind_names(const std::vector<JobKind>& kinds) {
-    std::vector<std::string> names;
-    for (JobKind kind : kinds) {
-        names.emplace_back(manifest::kind_name(kind));
+// "PyTorchJob, TrainJob or JAXJob" (with "s" after each: plural), or the one kind asked for.
+std::string kind_names(const std::vector<JobKind>& kinds, const char* suffix = "",
+                       const char* last_joint = " or ") {
+    std::string out;
+    for (size_t i = 0; i < kinds.size(); ++i) {
+        if (i > 0) {
+            out += i + 1 == kinds.size() ? last_joint : ", ";
+        }
+        out += manifest::kind_name(kinds[i]);
+        out += suffix;
     }
-    return fmt::format("{}", fmt::join(names, " or "));
+    return out;
 }
 
 }  // namespace
@@ -89,9 +94,10 @@ util::Error JobLookup::not_found(const std::string& name) const {
 
 util::Error JobLookup::neither_served(const std::string& action) const {
     return util::error(
-        fmt::format("{}: this cluster serves neither PyTorchJobs nor TrainJobs (hint: install "
-                    "the Kubeflow Training Operator or Kubeflow Trainer v2, or run on this "
-                    "machine with --local)",
+        fmt::format("{}: this cluster serves no PyTorchJobs, TFJobs, XGBoostJobs, JAXJobs or "
+                    "TrainJobs "
+                    "(hint: install the Kubeflow Training Operator or Kubeflow Trainer v2, or "
+                    "run on this machine with --local)",
                     action),
         k_exit_cluster);
 }
@@ -204,7 +210,7 @@ util::Result<std::vector<json>> JobLookup::list(bool all_namespaces) {
         if (!result) {
             return result.error_value();
         }
-        const std::string action = "listing " + kind_names(kinds_to_ask()) + "s";
+        const std::string action = "listing " + kind_names(kinds_to_ask(), "s", " and ");
         if (result->ok()) {
             auto items = list_items(result->out);
             if (!items) {
@@ -241,7 +247,7 @@ util::Result<std::vector<json>> JobLookup::list_each(bool all_namespaces,
         }
     }
     if (!listed) {
-        return kubectl_failure(failure, "listing " + kind_names(kinds_to_ask()) + "s");
+        return kubectl_failure(failure, "listing " + kind_names(kinds_to_ask(), "s", " and "));
     }
     return items;
 }

@@ -8,7 +8,7 @@
 namespace kftrain::cli::kube {
 namespace {
 
-std::vector<std::string> pytorchjob_pod_selectors(const nlohmann::json& job) {
+std::vector<std::string> operator_pod_selectors(const nlohmann::json& job) {
     std::vector<std::string> selectors = pod_selectors(string_at(member(job, "metadata"), "name"));
     for (const auto& selector : status_selectors(job)) {
         selectors.push_back(selector);
@@ -22,15 +22,31 @@ std::vector<std::string> trainjob_pod_selectors(const nlohmann::json& job) {
 
 void nothing_to_settle(job::JobStatus&) {}
 
-const JobReader k_pytorchjob_reader = {manifest::JobKind::PyTorchJob, job_status_from,
-                                       pytorchjob_pod_selectors, nothing_to_settle, "master-0"};
-const JobReader k_trainjob_reader = {manifest::JobKind::TrainJob, trainjob_status_from,
-                                     trainjob_pod_selectors, settle_trainjob_status, "node-0"};
+// The Training Operator's kinds differ only in their replica types: rank 0 is the Master, or
+// Worker 0 of a kind without one (JAXJob).
+const JobReader k_readers[] = {
+    {manifest::JobKind::PyTorchJob, job_status_from, operator_pod_selectors, nothing_to_settle,
+     "master-0"},
+    {manifest::JobKind::TrainJob, trainjob_status_from, trainjob_pod_selectors,
+     settle_trainjob_status, "node-0"},
+    {manifest::JobKind::XGBoostJob, job_status_from, operator_pod_selectors, nothing_to_settle,
+     "master-0"},
+    {manifest::JobKind::JAXJob, job_status_from, operator_pod_selectors, nothing_to_settle,
+     "worker-0"},
+    // Worker 0 where there is no Chief: the backend falls back to it.
+    {manifest::JobKind::TFJob, job_status_from, operator_pod_selectors, nothing_to_settle,
+     "chief-0"},
+};
 
 }  // namespace
 
 const JobReader& job_reader(manifest::JobKind kind) {
-    return kind == manifest::JobKind::TrainJob ? k_trainjob_reader : k_pytorchjob_reader;
+    for (const JobReader& reader : k_readers) {
+        if (reader.kind == kind) {
+            return reader;
+        }
+    }
+    return k_readers[0];
 }
 
 }  // namespace kftrain::cli::kube

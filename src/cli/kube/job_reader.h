@@ -19,7 +19,8 @@ struct JobReader {
     std::vector<std::string> (*pod_selectors)(const nlohmann::json& job);
     // Complete the status from the pods in status.replicas (pure).
     void (*settle)(job::JobStatus& status);
-    // The replica whose log holds the trainer's progress lines (rank 0).
+    // The replica whose log holds the trainer's progress lines (rank 0); worker-0 where the job
+    // has no replica of that name (a TFJob without a Chief).
     const char* progress_replica;
 };
 

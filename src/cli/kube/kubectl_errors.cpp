@@ -73,8 +73,11 @@ std::string crd_missing_hint(const std::string& stderr_text) {
     if (contains(stderr_text, "trainingruntime") || contains(stderr_text, "TrainingRuntime")) {
         return "Kubeflow Trainer v2 (its training runtime CRDs) is not installed in this cluster";
     }
-    if (kind == manifest::JobKind::PyTorchJob) {
-        return "the Kubeflow Training Operator (PyTorchJob CRD) is not installed in this cluster";
+    if (kind) {
+        return fmt::format(
+            "the Kubeflow Training Operator ({} CRD) is not installed in this "
+            "cluster",
+            manifest::kind_name(*kind));
     }
     return "the resource's CRD is not installed in this cluster";
 }
@@ -87,7 +90,7 @@ std::optional<manifest::JobKind> unserved_kind(const std::string& stderr_text) {
         return manifest::parse_kind(kind);
     }
     std::string resource = quoted_after(stderr_text, "doesn't have a resource type \"");
-    for (auto candidate : {manifest::JobKind::PyTorchJob, manifest::JobKind::TrainJob}) {
+    for (auto candidate : manifest::k_kinds) {
         if (!resource.empty() && resource.rfind(manifest::kind_short_name(candidate), 0) == 0) {
             return candidate;
         }

@@ -52,9 +52,15 @@ util::Result<std::string> scale_patch(const json& job, int workers) {
     const std::string name = string_at(member(job, "metadata"), "name");
     const std::string kind = string_at(job, "kind");
     const std::string ref = job::job_ref(kind, name);
-    if (kind != manifest::kind_name(manifest::JobKind::PyTorchJob)) {
+    if (kind == manifest::kind_name(manifest::JobKind::TrainJob)) {
         return util::error(fmt::format("cannot scale {}: scaling a {} is not supported by "
                                        "Kubeflow Trainer yet (only elastic PyTorchJobs scale)",
+                                       ref, kind),
+                           k_exit_bad_input);
+    }
+    if (kind != manifest::kind_name(manifest::JobKind::PyTorchJob)) {
+        return util::error(fmt::format("cannot scale {}: only elastic PyTorchJobs scale; the "
+                                       "Training Operator has no elasticPolicy for a {}",
                                        ref, kind),
                            k_exit_bad_input);
     }

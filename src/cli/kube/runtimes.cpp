@@ -29,7 +29,14 @@ TrainingRuntime runtime_from(const json& item) {
     runtime.kind = string_at(item, "kind");
     runtime.namespace_ = string_at(metadata, "namespace");
     runtime.framework = string_at(member(metadata, "labels"), "trainer.kubeflow.org/framework");
-    const json& nodes = member(member(member(item, "spec"), "mlPolicy"), "numNodes");
+    const json& ml_policy = member(member(item, "spec"), "mlPolicy");
+    // A runtime without the label: its mlPolicy's source names the plugin that configures it.
+    for (const char* source : {"torch", "jax", "xgboost", "mpi"}) {
+        if (runtime.framework.empty() && member(ml_policy, source).is_object()) {
+            runtime.framework = source;
+        }
+    }
+    const json& nodes = member(ml_policy, "numNodes");
     if (nodes.is_number_integer()) {
         runtime.num_nodes = nodes.get<int>();
     }

@@ -19,8 +19,13 @@ manifest::JobKind other_kind(manifest::JobKind kind) {
 
 std::string other_kind_hint(manifest::JobKind unserved) {
     manifest::JobKind other = other_kind(unserved);
-    return fmt::format("this cluster serves {0} ({1}): use --kind {0}", manifest::kind_name(other),
-                       kind_provider(other));
+    // Trainer v2's runtime of the same framework, for a v1 kind other than PyTorchJob.
+    const char* runtime = unserved == manifest::JobKind::XGBoostJob ? "xgboost-distributed"
+                          : unserved == manifest::JobKind::JAXJob   ? "jax-distributed"
+                                                                    : nullptr;
+    return fmt::format("this cluster serves {0} ({1}): use --kind {0}{2}",
+                       manifest::kind_name(other), kind_provider(other),
+                       runtime == nullptr ? "" : fmt::format(" with runtime {}", runtime));
 }
 
 util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJob& job,
@@ -51,7 +56,9 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     }
     if (!result->ok()) {
         const std::string action = "submitting " + ref;
-        if (unserved_kind(result->err) == kind && queries.serves(other_kind(kind))) {
+        // A TFJob has no Trainer v2 runtime to turn to.
+        if (unserved_kind(result->err) == kind && kind != manifest::JobKind::TFJob &&
+            queries.serves(other_kind(kind))) {
             return util::error(explain_kubectl_error(result->err, action, other_kind_hint(kind)),
                                k_exit_cluster);
         }

@@ -1,8 +1,11 @@
 #include "cli/local/job_plan.h"
 
+#include <fmt/format.h>
+
 #include "cli/exit_codes.h"
 #include "cli/local/process/command_line.h"
 #include "cli/local/process/replica_container.h"
+#include "manifest/framework.h"
 #include "manifest/render/metrics_scrape.h"
 
 namespace kftrain::cli::local {
@@ -30,6 +33,7 @@ JobState job_state(const manifest::JobSpec& spec, const PlanContext& context) {
     state.cwd = context.cwd;
     state.master_port = context.ports.master;
     state.kind = manifest::kind_name(spec.kind);
+    state.framework = manifest::framework_name(manifest::job_framework(spec));
     // A TrainJob's runtime (JobSet, no failurePolicy in torch-distributed) fails the job when
     // a node fails; the Training Operator follows the job file's restartPolicy.
     const bool v2 = spec.kind == manifest::JobKind::TrainJob;
@@ -53,6 +57,15 @@ JobState job_state(const manifest::JobSpec& spec, const PlanContext& context) {
 
 util::Result<JobState> plan_job(const job::RenderedJob& job, const PlanContext& context) {
     const manifest::JobSpec& spec = job.spec;
+    if (manifest::job_framework(spec) == manifest::Framework::mpi) {
+        return util::error(
+            fmt::format("runtime {}: kftrain --local cannot run an MPI runtime: its launcher "
+                        "reaches every node with mpirun over SSH (sshd in each node pod, a key "
+                        "pair and a hostfile the runtime makes), which local processes do not "
+                        "reproduce; run it on a cluster, or render it to check it",
+                        spec.runtime),
+            k_exit_bad_input);
+    }
     auto containers = read_replica_containers(job.manifest);
     if (!containers) {
         return util::error(containers.error(), k_exit_bad_input);
@@ -62,7 +75,8 @@ util::Result<JobState> plan_job(const job::RenderedJob& job, const PlanContext& 
         auto container = containers->find(ref.type);
         if (container == containers->end()) {
             return util::error(
-                "spec.pytorchReplicaSpecs: the manifest has no " + ref.type + " replicas",
+                fmt::format("spec.{}: the manifest has no {} replicas",
+                            manifest::operator_kind(spec.kind).replica_specs, ref.type),
                 k_exit_bad_input);
         }
         auto argv = container_argv(container->second, spec, context);

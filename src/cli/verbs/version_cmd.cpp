@@ -27,6 +27,9 @@ struct KindSupport {
 constexpr KindSupport k_supported[] = {
     {manifest::JobKind::PyTorchJob, "Training Operator v1.3 to v1.9"},
     {manifest::JobKind::TrainJob, "Kubeflow Trainer v2.2 to v2.3"},
+    {manifest::JobKind::TFJob, "Training Operator v1.9"},
+    {manifest::JobKind::XGBoostJob, "Training Operator v1.9"},
+    {manifest::JobKind::JAXJob, "Training Operator v1.9"},
 };
 
 // The platform kftrain was built for, as Go (and so kubectl) names it: linux/amd64.

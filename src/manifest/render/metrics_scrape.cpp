@@ -13,7 +13,6 @@ namespace kftrain::manifest {
 namespace {
 
 // The name the Training Operator gives its port in every PyTorchJob container.
-constexpr const char* k_operator_port_name = "pytorchjob-port";
 
 YAML::Node port_entry(const std::string& name, int number) {
     YAML::Node port(YAML::NodeType::Map);
@@ -87,7 +86,8 @@ std::map<std::string, std::string> pod_annotations(const JobSpec& spec) {
 
 YAML::Node container_ports(const JobSpec& spec) {
     YAML::Node ports(YAML::NodeType::Sequence);
-    ports.push_back(port_entry(k_operator_port_name, k_pytorchjob_master_port));
+    const OperatorKind& v1 = operator_kind(spec.kind);
+    ports.push_back(port_entry(v1.port_name, v1.port));
     const int port = spec.metrics_port();
     for (int i = 0; port > 0 && i < metrics_processes(spec); ++i) {
         ports.push_back(port_entry(metrics_port_name(i), port + i));
@@ -99,7 +99,7 @@ bool declares_metrics_port(const YAML::Node& manifest, const JobSpec& spec) {
     if (spec.kind == JobKind::TrainJob) {
         return true;
     }
-    const YAML::Node replicas = manifest["spec"]["pytorchReplicaSpecs"];
+    const YAML::Node replicas = manifest["spec"][operator_kind(spec.kind).replica_specs];
     if (!replicas.IsMap() || replicas.size() == 0) {
         return false;
     }

@@ -20,6 +20,25 @@ inline constexpr const char* k_pytorchjob_operator_env[] = {
 inline constexpr const char* k_trainjob_operator_env[] = {
     "PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT"};
 
+// What the Training Operator sets in every container of an XGBoostJob (controller/xgboost/
+// xgboost.go), after the job's env; the last two only with more than one replica.
+inline constexpr const char* k_xgboostjob_operator_env[] = {
+    "MASTER_PORT", "MASTER_ADDR", "WORLD_SIZE", "RANK", "WORKER_PORT", "WORKER_ADDRS"};
+
+// What it sets in every container of a JAXJob (controller/jax/envvar.go).
+inline constexpr const char* k_jaxjob_operator_env[] = {"COORDINATOR_ADDRESS", "COORDINATOR_PORT",
+                                                        "NUM_PROCESSES", "PROCESS_ID"};
+
+// What Trainer v2's runtime plugins set on the trainer's node: xgboost (refused in the job's
+// env), jax (replaced) and mpi (refused; the launcher's).
+inline constexpr const char* k_xgboost_runtime_env[] = {"DMLC_TRACKER_URI", "DMLC_TRACKER_PORT",
+                                                        "DMLC_TASK_ID", "DMLC_NUM_WORKER"};
+inline constexpr const char* k_jax_runtime_env[] = {"JAX_NUM_PROCESSES", "JAX_PROCESS_ID",
+                                                    "JAX_COORDINATOR_ADDRESS"};
+inline constexpr const char* k_mpi_runtime_env[] = {
+    "OMPI_MCA_orte_default_hostfile", "OMPI_MCA_plm_rsh_args", "OMPI_MCA_orte_keep_fqdn_hostnames",
+    "OMPI_MCA_orte_set_default_slots"};
+
 // The status server's variables (wire/status_server_env.h): reserved, a job's env may not set
 // them.
 inline constexpr const char* k_status_server_env[] = {

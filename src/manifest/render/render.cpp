@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 
+#include "manifest/framework.h"
+#include "manifest/render/framework_fields.h"
 #include "manifest/render/required_fields.h"
 #include "manifest/render/template_values.h"
 #include "manifest/render/trainjob_fields.h"
@@ -134,6 +137,25 @@ class Substituter {
     std::string m_error;
 };
 
+// A v1 job has only the replica types it has replicas of (one replica: only its Master; a
+// TFJob: its roles'): a type left without replicas would default to one.
+void drop_empty_types(const JobSpec& spec, YAML::Node& root) {
+    const YAML::Node& document = root;
+    if (!is_operator_kind(spec.kind) || !document["spec"].IsMap() ||
+        !document["spec"][operator_kind(spec.kind).replica_specs].IsMap()) {
+        return;
+    }
+    YAML::Node replica_specs = root["spec"][operator_kind(spec.kind).replica_specs];
+    const auto types = replica_types(spec);
+    for (const char* type : {"Master", "Chief", "Worker", "PS", "Evaluator"}) {
+        const bool has = std::any_of(types.begin(), types.end(),
+                                     [type](const auto& entry) { return entry.first == type; });
+        if (!has) {
+            replica_specs.remove(type);
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> placeholder_names() {
@@ -169,17 +191,16 @@ util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl) {
             return util::Error{expressible.error()};
         }
     }
+    if (auto fits = check_framework_fields(spec); !fits) {
+        return util::Error{fits.error()};
+    }
     Values values = template_values(spec);
     auto done = Substituter(values, tmpl).run(root);
     if (!done) {
         return util::Error{done.error()};
     }
     const YAML::Node& document = root;
-    if (spec.kind == JobKind::PyTorchJob && spec.replicas == 1 && document["spec"].IsMap() &&
-        document["spec"]["pytorchReplicaSpecs"].IsMap()) {
-        YAML::Node replica_specs = root["spec"]["pytorchReplicaSpecs"];
-        replica_specs.remove("Worker");
-    }
+    drop_empty_types(spec, root);
     auto complete = check_required_fields(root, tmpl, spec);
     if (!complete) {
         return util::Error{complete.error()};

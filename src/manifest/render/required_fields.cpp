@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "manifest/framework.h"
 #include "manifest/yaml/input.h"
 #include "manifest/yaml/node_check.h"
 #include "util/text.h"
@@ -119,6 +120,26 @@ std::pair<std::string, std::string> explain_missing(const Template& tmpl,
     return {template_name, "the template does not set it"};
 }
 
+// A PyTorchJob or XGBoostJob has exactly one Master: the operator's webhook refuses any other
+// count (webhooks/xgboost validateXGBReplicaSpecs, "must be 1"); left out, it defaults to 1.
+util::Status check_one_master(const YAML::Node& rendered, const Template& tmpl,
+                              const JobSpec& spec) {
+    const OperatorKind& v1 = operator_kind(spec.kind);
+    if (!is_operator_kind(spec.kind) || spec.kind == JobKind::TFJob || v1.master_type == nullptr) {
+        return util::ok_status();
+    }
+    const std::vector<std::string> parts = {"spec", v1.replica_specs, v1.master_type, "replicas"};
+    const YAML::Node replicas = at_path(rendered, parts);
+    if (!replicas.IsDefined() || (replicas.IsScalar() && replicas.Scalar() == "1")) {
+        return util::ok_status();
+    }
+    return error(
+        fmt::format("{}: the rendered {}'s spec.{}.{}.replicas must be 1: the "
+                    "operator refuses a job without exactly one {} (got {})",
+                    tmpl.name, kind_name(spec.kind), v1.replica_specs, v1.master_type,
+                    v1.master_type, describe_value(replicas)));
+}
+
 }  // namespace
 
 std::vector<std::string> required_paths(const JobSpec& spec) {
@@ -127,15 +148,13 @@ std::vector<std::string> required_paths(const JobSpec& spec) {
                 "spec.trainer.numNodes"};
     }
     std::vector<std::string> paths = {"apiVersion", "metadata.name"};
-    for (const char* role : {"Master", "Worker"}) {
-        if (std::string(role) == "Worker" && spec.replicas < 2) {
-            break;
-        }
-        const std::string at = fmt::format("spec.pytorchReplicaSpecs.{}.", role);
-        if (std::string(role) == "Worker") {
+    const OperatorKind& v1 = operator_kind(spec.kind);
+    for (const auto& [type, count] : replica_types(spec)) {
+        const std::string at = fmt::format("spec.{}.{}.", v1.replica_specs, type);
+        if (type == v1.worker_type) {
             paths.push_back(at + "replicas");
         }
-        paths.push_back(at + "template.spec.containers[pytorch].image");
+        paths.push_back(fmt::format("{}template.spec.containers[{}].image", at, v1.container));
     }
     return paths;
 }
@@ -156,6 +175,9 @@ util::Status check_required_fields(const YAML::Node& rendered, const Template& t
             return error(fmt::format("{}: the rendered {}'s {} must be a non-empty value (got {})",
                                      template_name, kind, path, describe_value(node)));
         }
+    }
+    if (auto one = check_one_master(rendered, tmpl, spec); !one) {
+        return one;
     }
     const std::string api_version = rendered["apiVersion"].Scalar();
     if (api_version != kind_api_version(spec.kind)) {

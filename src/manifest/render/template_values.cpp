@@ -1,9 +1,11 @@
 #include "manifest/render/template_values.h"
 
+#include "manifest/framework.h"
 #include "manifest/nproc.h"
 #include "manifest/render/metrics_scrape.h"
 #include "manifest/schema.h"
 #include "manifest/yaml/emit.h"
+#include "util/text.h"
 
 namespace kftrain::manifest {
 namespace {
@@ -206,6 +208,19 @@ std::map<std::string, std::string> job_labels(const JobSpec& spec,
     return labels;
 }
 
+// Each replica type's count, where the kind has it (workerReplicas: the Workers beside a
+// Master, or a TFJob's); unset where the job has none, so the type is dropped.
+void add_replica_counts(const JobSpec& spec, std::map<std::string, YAML::Node>& values) {
+    for (const char* type : {"Worker", "Chief", "PS", "Evaluator"}) {
+        values[util::to_lower(type) + "Replicas"] = YAML::Node();
+    }
+    if (is_operator_kind(spec.kind)) {
+        for (const auto& [type, count] : replica_types(spec)) {
+            values[util::to_lower(type) + "Replicas"] = int_node(count);
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> container_command(const JobSpec& spec) {
@@ -277,7 +292,8 @@ std::map<std::string, YAML::Node> template_values(const JobSpec& spec) {
     run_policy.suspend = is_suspended(spec);  // Kueue admits a queued job by unsuspending it
     values["runPolicy"] = run_policy_node(run_policy);
     values["elasticPolicy"] = elastic_node(spec.elastic_policy);
-    values["workerReplicas"] = spec.replicas > 1 ? int_node(spec.worker_replicas()) : YAML::Node();
+    values["replicas"] = int_node(spec.replicas);
+    add_replica_counts(spec, values);
     values["restartPolicy"] = string_node(spec.restart_policy);
     values["image"] = string_node(spec.image);
     values["imagePullPolicy"] = string_node(spec.image_pull_policy);

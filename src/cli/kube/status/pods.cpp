@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/kube/json_fields.h"
+#include "manifest/job_kind.h"
 #include "util/text.h"
 
 namespace kftrain::cli::kube {
@@ -23,10 +24,13 @@ std::string label(const json& labels, std::initializer_list<const char*> keys) {
     return "";
 }
 
-// "Master" from "master"; the type as the operator's replica specs spell it.
+// "Master" from "master", "PS" from "ps"; the type as the operator's replica specs spell it.
 std::string type_name(const std::string& lowered) {
     if (lowered.empty()) {
         return "";
+    }
+    if (lowered == "ps") {
+        return "PS";
     }
     std::string out = lowered;
     out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
@@ -71,6 +75,22 @@ bool read_jobset_identity(const json& pod, job::ReplicaStatus& r) {
     return true;
 }
 
+// The container a Training Operator pod trains in: the one named for its kind (pytorch,
+// xgboost, jax), which the operator requires; pytorch when none is.
+std::string operator_container(const json& containers) {
+    for (manifest::JobKind kind : manifest::k_kinds) {
+        const char* name = manifest::operator_kind(kind).container;
+        if (manifest::is_operator_kind(kind) && containers.is_array()) {
+            for (const auto& container : containers) {
+                if (string_at(container, "name") == name) {
+                    return name;
+                }
+            }
+        }
+    }
+    return "pytorch";
+}
+
 // Read type and index from labels, falling back to "<job>-<type>-<index>" in the pod name.
 void read_identity(const json& pod, const std::string& job, job::ReplicaStatus& r) {
     if (read_jobset_identity(pod, r)) {
@@ -93,7 +113,7 @@ void read_identity(const json& pod, const std::string& job, job::ReplicaStatus& 
     r.index =
         std::all_of(index.begin(), index.end(), ::isdigit) && !index.empty() ? std::stoi(index) : 0;
     r.name = type.empty() ? r.pod : type + "-" + std::to_string(r.index);
-    r.container = "pytorch";
+    r.container = operator_container(member(member(pod, "spec"), "containers"));
 }
 
 // The status of the replica's container ("pytorch", "node" or the step's), else the first.

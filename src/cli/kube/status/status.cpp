@@ -4,6 +4,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/kube/json_fields.h"
+#include "manifest/job_kind.h"
 
 namespace kftrain::cli::kube {
 namespace {
@@ -34,14 +35,15 @@ void read_counts(const json& replica_statuses, job::JobStatus& status) {
 }
 
 // Read what one replica of each type requests, and the pods' node selector.
-void read_requests(const json& spec, job::JobStatus& status) {
-    const json& replica_specs = member(spec, "pytorchReplicaSpecs");
+void read_requests(const json& spec, manifest::JobKind kind, job::JobStatus& status) {
+    const manifest::OperatorKind& v1 = manifest::operator_kind(kind);
+    const json& replica_specs = member(spec, v1.replica_specs);
     if (!replica_specs.is_object()) {
         return;
     }
     for (const auto& [type, replica_spec] : replica_specs.items()) {
         const json& pod_spec = member(member(replica_spec, "template"), "spec");
-        const json& container = training_container(member(pod_spec, "containers"));
+        const json& container = training_container(member(pod_spec, "containers"), v1.container);
         const json& count = member(replica_spec, "replicas");
         status.requests.push_back(replica_request(type,
                                                   count.is_number_integer() ? count.get<int>() : 1,
@@ -57,6 +59,8 @@ void read_requests(const json& spec, job::JobStatus& status) {
 job::JobStatus job_status_from(const json& job) {
     job::JobStatus status;
     status.backend = "kubernetes";
+    const auto kind = manifest::parse_kind(string_at(job, "kind"));
+    status.kind = manifest::kind_name(kind.value_or(manifest::JobKind::PyTorchJob));
     const json& metadata = member(job, "metadata");
     status.name = string_at(metadata, "name");
     status.namespace_ = string_at(metadata, "namespace");
@@ -73,7 +77,7 @@ job::JobStatus job_status_from(const json& job) {
     status.started = string_at(job_status, "startTime");
     status.finished = string_at(job_status, "completionTime");
     read_counts(member(job_status, "replicaStatuses"), status);
-    read_requests(member(job, "spec"), status);
+    read_requests(member(job, "spec"), kind.value_or(manifest::JobKind::PyTorchJob), status);
     for (const auto& request : status.requests) {
         status.replicas_wanted += request.replicas;
     }
@@ -85,9 +89,10 @@ util::Result<job::JobStatus> parse_job_status(const std::string& json_text) {
     if (!parsed) {
         return parsed.error_value();
     }
-    if (string_at(*parsed, "kind") != "PyTorchJob") {
+    const auto kind = manifest::parse_kind(string_at(*parsed, "kind"));
+    if (!kind || !manifest::is_operator_kind(*kind)) {
         return util::error(
-            fmt::format("kubectl returned a {} where a PyTorchJob was expected",
+            fmt::format("kubectl returned a {} where a Training Operator job was expected",
                         string_at(*parsed, "kind").empty() ? std::string("object without a kind")
                                                            : string_at(*parsed, "kind")),
             k_exit_cluster);

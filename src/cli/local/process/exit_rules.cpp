@@ -43,12 +43,12 @@ ExitDecision decide_exit(const RestartRules& rules, const ReplicaExit& exit, int
             return {ExitAction::FailJob, "FailedJobs",
                     fmt::format("{} {}", exit.name, describe_code(exit.code))};
         }
-        return {ExitAction::FailJob, "PyTorchJobFailed",
+        return {ExitAction::FailJob, rules.kind + "Failed",
                 fmt::format("{} {} (restartPolicy {})", exit.name, describe_code(exit.code),
                             rules.policy)};
     }
     if (exit.master) {
-        return {ExitAction::SucceedJob, "PyTorchJobSucceeded",
+        return {ExitAction::SucceedJob, rules.kind + "Succeeded",
                 fmt::format("{} completed successfully", exit.name)};
     }
     return {ExitAction::Finish, "", ""};

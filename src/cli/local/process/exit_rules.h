@@ -11,6 +11,7 @@ struct RestartRules {
     std::optional<int> backoff_limit;  // restarts of all replicas before the job fails
     // A TrainJob's JobSet: a failing node fails the job (FailedJobs); no restartPolicy is named.
     bool trainjob = false;
+    std::string kind = "PyTorchJob";  // a v1 kind, for the reasons its controller writes
 };
 
 // What the supervisor does when a replica's process ends.
@@ -24,15 +25,15 @@ enum class ExitAction {
 // An action with the reason and message the job records when it ends.
 struct ExitDecision {
     ExitAction action = ExitAction::Finish;
-    std::string reason;  // PyTorchJobFailed, BackoffLimitExceeded
+    std::string reason;  // PyTorchJobFailed (the kind's), BackoffLimitExceeded
     std::string message;
 };
 
 // A replica's process that ended.
 struct ReplicaExit {
-    std::string name;  // master-0, worker-1
-    bool master = false;
-    int code = 0;  // shell convention: 128 + signal when a signal ended it
+    std::string name;     // master-0, worker-1
+    bool master = false;  // the replica whose success is the job's (a v1 kind's Master)
+    int code = 0;         // shell convention: 128 + signal when a signal ended it
 };
 
 // Decide what follows a replica's exit, like the Training Operator: Never

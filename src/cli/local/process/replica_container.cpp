@@ -4,11 +4,11 @@
 
 #include <set>
 
+#include "manifest/job_kind.h"
+
 namespace kftrain::cli::local {
 namespace {
 
-constexpr const char* k_specs = "spec.pytorchReplicaSpecs";
-constexpr const char* k_container_name = "pytorch";
 constexpr const char* k_node = "node";  // Trainer v2's replicated job and container
 
 // Return the member key of node, or an undefined node when node is not a map (a custom
@@ -72,16 +72,20 @@ void read_mounts(const YAML::Node& mounts, ReplicaContainer& out) {
     }
 }
 
+// Read what a v1 replica type runs: the container the operator sets its env in.
 util::Result<ReplicaContainer> read_container(const YAML::Node& replica_spec,
-                                              const std::string& type) {
-    const std::string path = fmt::format("{}.{}.template.spec.containers", k_specs, type);
+                                              const std::string& type,
+                                              const manifest::OperatorKind& v1) {
+    const std::string path =
+        fmt::format("spec.{}.{}.template.spec.containers", v1.replica_specs, type);
+    const std::string container_name = v1.container;
     YAML::Node containers = member(member(member(replica_spec, "template"), "spec"), "containers");
     if (!containers || !containers.IsSequence()) {
         return util::error(fmt::format("{}: missing", path));
     }
     for (const auto& container : containers) {
         if (!container.IsMap() || !container["name"] || !container["name"].IsScalar() ||
-            container["name"].Scalar() != k_container_name) {
+            container["name"].Scalar() != container_name) {
             continue;
         }
         ReplicaContainer out;
@@ -97,7 +101,7 @@ util::Result<ReplicaContainer> read_container(const YAML::Node& replica_spec,
             return util::error(fmt::format(
                 "{}: the {} container has no command; locally it cannot run the image's "
                 "entrypoint",
-                path, k_container_name));
+                path, container_name));
         }
         out.image =
             container["image"] && container["image"].IsScalar() ? container["image"].Scalar() : "";
@@ -106,7 +110,7 @@ util::Result<ReplicaContainer> read_container(const YAML::Node& replica_spec,
         read_mounts(container["volumeMounts"], out);
         return out;
     }
-    return util::error(fmt::format("{}: no container named {}", path, k_container_name));
+    return util::error(fmt::format("{}: no container named {}", path, container_name));
 }
 
 // Add the volumeMounts that the TrainJob's runtimePatches give the node container.
@@ -181,14 +185,18 @@ util::Result<std::map<std::string, ReplicaContainer>> read_replica_containers(
         }
         return std::map<std::string, ReplicaContainer>{{"Node", std::move(*node)}};
     }
-    const YAML::Node specs = member(member(manifest, "spec"), "pytorchReplicaSpecs");
+    const auto v1_kind = kind && kind.IsScalar() ? manifest::parse_kind(kind.Scalar())
+                                                 : std::optional<manifest::JobKind>();
+    const manifest::OperatorKind& v1 =
+        manifest::operator_kind(v1_kind.value_or(manifest::JobKind::PyTorchJob));
+    const YAML::Node specs = member(member(manifest, "spec"), v1.replica_specs);
     if (!specs || !specs.IsMap()) {
-        return util::error(fmt::format("{}: missing", k_specs));
+        return util::error(fmt::format("spec.{}: missing", v1.replica_specs));
     }
     std::map<std::string, ReplicaContainer> containers;
     for (const auto& entry : specs) {
         const std::string type = entry.first.IsScalar() ? entry.first.Scalar() : "";
-        auto container = read_container(entry.second, type);
+        auto container = read_container(entry.second, type, v1);
         if (!container) {
             return container.error_value();
         }

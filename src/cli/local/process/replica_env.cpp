@@ -2,13 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "manifest/nproc.h"
+#include "util/text.h"
 #include "wire/status_server_env.h"
 
 namespace kftrain::cli::local {
 namespace {
+
+using manifest::Framework;
+using manifest::JobKind;
 
 constexpr const char* k_local_address = "127.0.0.1";
 
@@ -25,8 +30,23 @@ void add_elastic(std::map<std::string, std::string>& env, const manifest::JobSpe
     }
 }
 
-// Return what Trainer v2 gives a node: the PET_* variables alone (set_ports adds the port).
+// What Trainer v2 gives a node, by its runtime's plugin (set_ports adds the port).
 std::map<std::string, std::string> trainer_environment(const manifest::JobSpec& spec, int rank) {
+    switch (manifest::job_framework(spec)) {
+        case Framework::xgboost:
+            // plugins/xgboost: one worker per GPU of a node, else one per node.
+            return {{"DMLC_TRACKER_URI", k_local_address},
+                    {"DMLC_TASK_ID", std::to_string(rank)},
+                    {"DMLC_NUM_WORKER",
+                     std::to_string(spec.replicas * std::max(spec.resources.gpus, 1))}};
+        case Framework::jax:
+            return {{"JAX_NUM_PROCESSES", std::to_string(spec.replicas)},
+                    {"JAX_PROCESS_ID", std::to_string(rank)}};
+        case Framework::torch:
+        case Framework::tensorflow:
+        case Framework::mpi:
+            break;
+    }
     return {
         {"PET_NNODES", std::to_string(spec.replicas)},
         {"PET_NPROC_PER_NODE", std::to_string(manifest::trainjob_procs_per_node(spec))},
@@ -35,37 +55,65 @@ std::map<std::string, std::string> trainer_environment(const manifest::JobSpec& 
     };
 }
 
-}  // namespace
+// controller/xgboost/xgboost.go SetPodEnv: WORKER_ADDRS names every Worker's Service.
+std::map<std::string, std::string> xgboost_environment(const manifest::JobSpec& spec, int rank) {
+    std::map<std::string, std::string> env = {{"MASTER_ADDR", k_local_address},
+                                              {"WORLD_SIZE", std::to_string(spec.replicas)},
+                                              {"RANK", std::to_string(rank)},
+                                              {"PYTHONUNBUFFERED", "1"}};
+    if (spec.replicas > 1) {
+        std::vector<std::string> workers(static_cast<size_t>(spec.worker_replicas()),
+                                         k_local_address);
+        env["WORKER_ADDRS"] = fmt::format("{}", fmt::join(workers, ","));
+        env["WORKER_PORT"] = "";  // set_ports fills it
+    }
+    return env;
+}
 
-std::vector<ReplicaRef> replica_refs(const manifest::JobSpec& spec) {
-    if (spec.kind == manifest::JobKind::TrainJob) {
-        std::vector<ReplicaRef> nodes;
-        for (int i = 0; i < spec.replicas; ++i) {
-            nodes.push_back({"Node", i, i, fmt::format("node-{}", i)});
+// controller/jax/envvar.go: Worker 0's host is the coordinator.
+std::map<std::string, std::string> jax_environment(const manifest::JobSpec& spec, int rank) {
+    return {{"PYTHONUNBUFFERED", "1"},
+            {"COORDINATOR_ADDRESS", k_local_address},
+            {"NUM_PROCESSES", std::to_string(spec.replicas)},
+            {"PROCESS_ID", std::to_string(rank)}};
+}
+
+// controller/tensorflow/tensorflow.go: TF_CONFIG names every replica's Service; set_ports
+// gives each its port here.
+std::map<std::string, std::string> tf_environment(const manifest::JobSpec& spec, int rank) {
+    const auto refs = replica_refs(spec);
+    const ReplicaRef& me = refs.at(static_cast<size_t>(rank));
+    const std::string config = manifest::tf_config(
+        spec, me.type, me.index,
+        [](const std::string&, int) { return fmt::format("{}:0", k_local_address); });
+    if (config.empty()) {
+        return {};
+    }
+    return {{"TF_CONFIG", config}};
+}
+
+// Point every address of TF_CONFIG's cluster at 127.0.0.1 and a port of its own, in the
+// order TF_CONFIG lists them, so that every replica's TF_CONFIG agrees.
+void set_tf_ports(std::map<std::string, std::string>& env, int first_port) {
+    auto it = env.find("TF_CONFIG");
+    if (it == env.end()) {
+        return;
+    }
+    auto config = nlohmann::ordered_json::parse(it->second, nullptr, false);
+    if (!config.is_object() || !config["cluster"].is_object()) {
+        return;
+    }
+    int port = first_port;
+    for (auto& [type, addresses] : config["cluster"].items()) {
+        for (auto& address : addresses) {
+            address = fmt::format("{}:{}", k_local_address, port);
+            port += first_port > 0 ? 1 : 0;
         }
-        return nodes;
     }
-    std::vector<ReplicaRef> refs{{"Master", 0, 0, "master-0"}};
-    for (int i = 0; i < spec.worker_replicas(); ++i) {
-        refs.push_back({"Worker", i, i + 1, fmt::format("worker-{}", i)});
-    }
-    return refs;
+    it->second = config.dump();
 }
 
-int world_size(const manifest::JobSpec& spec) {
-    if (spec.kind == manifest::JobKind::TrainJob) {
-        return spec.replicas * manifest::trainjob_procs_per_node(spec);
-    }
-    return spec.replicas * manifest::nproc_count(spec.nproc_per_node).value_or(1);
-}
-
-std::map<std::string, std::string> operator_environment(const manifest::JobSpec& spec, int rank,
-                                                        const Ports& ports) {
-    if (spec.kind == manifest::JobKind::TrainJob) {
-        auto env = trainer_environment(spec, rank);
-        set_ports(env, true, ports);
-        return env;
-    }
+std::map<std::string, std::string> pytorch_environment(const manifest::JobSpec& spec, int rank) {
     std::map<std::string, std::string> env;
     env["PYTHONUNBUFFERED"] = "0";
     env["MASTER_ADDR"] = k_local_address;
@@ -79,16 +127,88 @@ std::map<std::string, std::string> operator_environment(const manifest::JobSpec&
     } else {
         env["PET_NNODES"] = std::to_string(spec.replicas);
     }
-    set_ports(env, false, ports);
     return env;
 }
 
-void set_ports(std::map<std::string, std::string>& env, bool trainjob, const Ports& ports) {
-    env["PET_MASTER_PORT"] = std::to_string(ports.master);
-    if (trainjob) {
+}  // namespace
+
+std::vector<ReplicaRef> replica_refs(const manifest::JobSpec& spec) {
+    std::vector<ReplicaRef> refs;
+    if (spec.kind == JobKind::TrainJob) {
+        for (int i = 0; i < spec.replicas; ++i) {
+            refs.push_back({"Node", i, i, fmt::format("node-{}", i)});
+        }
+        return refs;
+    }
+    int rank = 0;
+    for (const auto& [type, count] : manifest::replica_types(spec)) {
+        for (int i = 0; i < count; ++i) {
+            refs.push_back({type, i, rank++, fmt::format("{}-{}", util::to_lower(type), i)});
+        }
+    }
+    return refs;
+}
+
+int world_size(const manifest::JobSpec& spec) {
+    if (spec.kind == JobKind::TrainJob) {
+        return spec.replicas * manifest::trainjob_procs_per_node(spec);
+    }
+    return spec.replicas * manifest::nproc_count(spec.nproc_per_node).value_or(1);
+}
+
+std::map<std::string, std::string> operator_environment(const manifest::JobSpec& spec, int rank,
+                                                        const Ports& ports) {
+    std::map<std::string, std::string> env;
+    switch (spec.kind) {
+        case JobKind::TrainJob:
+            env = trainer_environment(spec, rank);
+            break;
+        case JobKind::XGBoostJob:
+            env = xgboost_environment(spec, rank);
+            break;
+        case JobKind::JAXJob:
+            env = jax_environment(spec, rank);
+            break;
+        case JobKind::TFJob:
+            env = tf_environment(spec, rank);
+            break;
+        case JobKind::PyTorchJob:
+            env = pytorch_environment(spec, rank);
+            break;
+    }
+    set_ports(env, spec.kind, manifest::job_framework(spec), ports);
+    return env;
+}
+
+void set_ports(std::map<std::string, std::string>& env, JobKind kind, Framework framework,
+               const Ports& ports) {
+    const std::string master = std::to_string(ports.master);
+    if (kind == JobKind::TrainJob) {
+        if (framework == Framework::xgboost) {
+            env["DMLC_TRACKER_PORT"] = master;
+        } else if (framework == Framework::jax) {
+            env["JAX_COORDINATOR_ADDRESS"] = fmt::format("{}:{}", k_local_address, master);
+        } else {
+            env["PET_MASTER_PORT"] = master;
+        }
         return;
     }
-    env["MASTER_PORT"] = std::to_string(ports.master);
+    if (kind == JobKind::JAXJob) {
+        env["COORDINATOR_PORT"] = master;
+        return;
+    }
+    if (kind == JobKind::TFJob) {
+        set_tf_ports(env, ports.tasks);
+        return;
+    }
+    env["MASTER_PORT"] = master;
+    if (kind == JobKind::XGBoostJob) {
+        if (auto it = env.find("WORKER_PORT"); it != env.end()) {
+            it->second = std::to_string(ports.rdzv);
+        }
+        return;
+    }
+    env["PET_MASTER_PORT"] = master;
     if (auto it = env.find("PET_RDZV_ENDPOINT"); it != env.end()) {
         it->second = fmt::format("{}:{}", k_local_address, ports.rdzv);
     }

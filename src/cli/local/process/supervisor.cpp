@@ -87,6 +87,7 @@ Supervisor::Supervisor(JobState state, std::vector<ReplicaLaunch> launch)
     m_rules.policy = m_state.restart_policy;
     m_rules.backoff_limit = m_state.backoff_limit;
     m_rules.trainjob = m_state.kind == "TrainJob";
+    m_rules.kind = m_state.kind;
 }
 
 void Supervisor::start_replica(size_t i) {
@@ -164,8 +165,9 @@ void Supervisor::on_exit(size_t i, int code) {
                                                                 : "Stopped";
         return;
     }
-    // A TrainJob (JobSet) succeeds when every node has; a PyTorchJob when its Master has.
-    ReplicaExit exit{replica.name, replica.type == "Master", code};
+    // A TrainJob (JobSet) or a JAXJob succeeds when every replica has; a PyTorchJob or an
+    // XGBoostJob when its Master has.
+    ReplicaExit exit{replica.name, decides_success(m_state, replica), code};
     apply(i, decide_exit(m_rules, exit, total_restarts(m_state)));
 }
 
@@ -341,11 +343,18 @@ void Supervisor::take_fresh_ports() {
                   << (master ? rdzv.error() : master.error()) << std::endl;
         return;
     }
-    const Ports ports{*master, *rdzv};
-    const bool trainjob = m_state.kind == "TrainJob";
+    Ports ports{*master, *rdzv};
+    const auto kind = manifest::parse_kind(m_state.kind).value_or(manifest::JobKind::PyTorchJob);
+    if (kind == manifest::JobKind::TFJob) {
+        // Every replica of TF_CONFIG listens at a port of its own.
+        auto tasks = free_ports(static_cast<int>(m_launch.size()));
+        ports.tasks = tasks ? *tasks : 0;
+    }
+    const auto framework =
+        manifest::parse_framework(m_state.framework).value_or(manifest::Framework::torch);
     for (size_t i = 0; i < m_launch.size(); ++i) {
-        set_ports(m_launch[i].env, trainjob, ports);
-        set_ports(m_state.replicas[i].env, trainjob, ports);
+        set_ports(m_launch[i].env, kind, framework, ports);
+        set_ports(m_state.replicas[i].env, kind, framework, ports);
     }
     m_state.master_port = ports.master;
 }
@@ -412,9 +421,10 @@ int Supervisor::run() {
         leave_queue();
     }
     if (!m_outcome) {
-        m_outcome = m_state.kind == "TrainJob"
-                        ? Outcome{"Succeeded", "AllJobsCompleted", "every node completed"}
-                        : Outcome{"Succeeded", "PyTorchJobSucceeded", "every replica completed"};
+        m_outcome =
+            m_state.kind == "TrainJob"
+                ? Outcome{"Succeeded", "AllJobsCompleted", "every node completed"}
+                : Outcome{"Succeeded", m_state.kind + "Succeeded", "every replica completed"};
     }
     m_state.phase = m_outcome->phase;
     m_state.reason = m_outcome->reason;
@@ -443,7 +453,7 @@ Supervisor::Outcome Supervisor::stop_outcome() const {
 
 Supervisor::Outcome Supervisor::suspended_outcome() const {
     const bool trainjob = m_state.kind == "TrainJob";
-    return {"Suspended", trainjob ? "Suspended" : "PyTorchJobSuspended",
+    return {"Suspended", trainjob ? "Suspended" : m_state.kind + "Suspended",
             fmt::format("suspended by kftrain suspend; kftrain resume {} --local starts it again "
                         "{}",
                         m_state.name,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <type_traits>
 
@@ -79,6 +80,7 @@ json to_json(const JobState& s) {
                 {"name", s.name},
                 {"namespace", s.namespace_},
                 {"kind", s.kind},
+                {"framework", s.framework},
                 {"phase", s.phase},
                 {"reason", s.reason},
                 {"message", s.message},
@@ -113,6 +115,7 @@ JobState job_from_fields(const Fields& f) {
     s.name = f.get<std::string>("name", "", true);
     s.namespace_ = f.get<std::string>("namespace", "default");
     s.kind = f.get<std::string>("kind", "PyTorchJob");
+    s.framework = f.get<std::string>("framework", "PyTorch");
     s.phase = f.get<std::string>("phase", "Created");
     s.reason = f.get<std::string>("reason", "");
     s.message = f.get<std::string>("message", "");
@@ -220,8 +223,19 @@ int total_restarts(const JobState& state) {
     return total;
 }
 
+bool decides_success(const JobState& state, const ReplicaState& replica) {
+    if (replica.type == "Master" || replica.type == "Chief") {
+        return true;
+    }
+    // A TFJob without a Chief succeeds with Worker 0 (tfjob_controller.go, successPolicy "").
+    return state.kind == "TFJob" && replica.type == "Worker" && replica.index == 0 &&
+           std::none_of(state.replicas.begin(), state.replicas.end(),
+                        [](const ReplicaState& r) { return r.type == "Chief"; });
+}
+
 bool is_lead_replica(const ReplicaState& replica) {
-    return replica.type == "Master" || (replica.type == "Node" && replica.index == 0);
+    // The Master; else rank 0: node 0, or a JAXJob's Worker 0.
+    return replica.type == "Master" || (replica.index == 0 && replica.rank == 0);
 }
 
 }  // namespace kftrain::cli::local

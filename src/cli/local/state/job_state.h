@@ -42,8 +42,11 @@ struct JobState {
     int version = 1;
     std::string name;
     std::string namespace_ = "default";
-    std::string kind = "PyTorchJob";  // or TrainJob: what the job file rendered
-    std::string phase = "Created";    // a JobPhase name
+    std::string kind = "PyTorchJob";  // or TrainJob, XGBoostJob, JAXJob: what the file rendered
+    // The framework whose environment the replicas get (manifest::framework_name): a
+    // TrainJob's follows its runtime.
+    std::string framework = "PyTorch";
+    std::string phase = "Created";  // a JobPhase name
     std::string reason;
     std::string message;
     std::string created;
@@ -78,9 +81,15 @@ struct JobState {
     std::string admitted;        // when its turn came; empty while it waits
 };
 
-// Return whether a replica leads the job: its rank 0 prints the trainer's progress, and (for a
-// PyTorchJob) its success ends the job: the Master, or a TrainJob's node-0.
+// Return whether a replica leads the job: its rank 0 prints the program's progress: the Master
+// or Chief, else the replica of index 0 ranked 0 (a TrainJob's node-0, Worker 0 of a JAXJob or
+// of a TFJob without a Chief).
 bool is_lead_replica(const ReplicaState& replica);
+
+// Return whether a replica's success is the job's, by its kind's controller: a PyTorchJob's or
+// XGBoostJob's Master, a TFJob's Chief (else its Worker 0). A JAXJob or TrainJob has none: it
+// succeeds when every replica has.
+bool decides_success(const JobState& state, const ReplicaState& replica);
 
 // Return the job's state as the JSON document of state.json.
 nlohmann::json to_json(const JobState& state);
