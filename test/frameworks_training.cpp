@@ -67,8 +67,8 @@ std::string python_job(LocalJobs& jobs, const std::string& name, const std::stri
     // A TrainJob has no restartPolicy: its JobSet fails the job when a node fails.
     const bool v1 = head.find("TrainJob") == std::string::npos;
     write_file(path, head + "name: " + name + "\nreplicas: " + std::to_string(replicas) +
-                         (v1 ? "\nrestartPolicy: Never" : "") +
-                         "\ncommand: [/usr/bin/python3" + list + "]\n");
+                         (v1 ? "\nrestartPolicy: Never" : "") + "\ncommand: [/usr/bin/python3" +
+                         list + "]\n");
     return path;
 }
 
@@ -85,8 +85,9 @@ TEST_CASE("examples/xgboost trains distributed XGBoost as a local XGBoostJob and
         const char* reason;
         const char* lead;
     };
-    for (const Case& c : {Case{"xgboostjob.yaml", "xgboost", "XGBoostJobSucceeded", "master-0"},
-                          Case{"trainjob.yaml", "xgboost-trainjob", "AllJobsCompleted", "node-0"}}) {
+    for (const Case& c :
+         {Case{"xgboostjob.yaml", "xgboost", "XGBoostJobSucceeded", "master-0"},
+          Case{"trainjob.yaml", "xgboost-trainjob", "AllJobsCompleted", "node-0"}}) {
         INFO(c.file);
         LocalJobs jobs;
         const std::string dir = jobs.dir() + "/xgboost";
@@ -98,9 +99,8 @@ TEST_CASE("examples/xgboost trains distributed XGBoost as a local XGBoostJob and
             write_file(dir + "/" + part, *text);
         }
         // As the job file says, with a third replica: a tracker for three workers.
-        auto [code, out] =
-            kftrain_in(jobs, dir, {"submit", "-f", c.file, "--local", "--follow", "--set",
-                                   "replicas=3"});
+        auto [code, out] = kftrain_in(
+            jobs, dir, {"submit", "-f", c.file, "--local", "--follow", "--set", "replicas=3"});
         INFO(out);
         CHECK(code == 0);
         const json done = status_of(jobs, c.name);
@@ -112,8 +112,8 @@ TEST_CASE("examples/xgboost trains distributed XGBoost as a local XGBoostJob and
         // Rank 0 hosted the tracker; all three ranks joined it.
         const auto lines = jobs.log_lines(c.name);
         CHECK(contains_line(lines, std::string(c.lead) + " | logloss="));
-        for (const char* rank : {"task 0 got new rank", "task 1 got new rank",
-                                 "task 2 got new rank"}) {
+        for (const char* rank :
+             {"task 0 got new rank", "task 1 got new rank", "task 2 got new rank"}) {
             CHECK(contains_line(lines, rank));
         }
     }
@@ -131,9 +131,8 @@ TEST_CASE("JAX processes of a JAXJob and of jax-distributed find their coordinat
         const auto lines = jobs.log_lines("jax-peers");
         INFO(kftrain::cli::job::phase_name(done.phase) << ": " << done.message);
         CHECK(done.phase == JobPhase::Succeeded);
-        const std::string lead = std::string(head).find("JAXJob") != std::string::npos
-                                     ? "worker-0 | "
-                                     : "node-0 | ";
+        const std::string lead =
+            std::string(head).find("JAXJob") != std::string::npos ? "worker-0 | " : "node-0 | ";
         CHECK(contains_line(lines, lead + "peers=3"));
         CHECK(contains_line(lines, "process 2 of 3, coordinator 127.0.0.1:"));
     }
@@ -169,13 +168,12 @@ TEST_CASE("each kind decides its end by its own rule", "[local][e2e][frameworks]
         const auto done = jobs.wait_finished("rule");
         CHECK(done.phase == c.phase);
         CHECK(done.message == c.message);
-        CHECK(done.reason == (c.phase == JobPhase::Failed
-                                  ? std::string(c.head.find("JAX") != std::string::npos
-                                                    ? "JAXJobFailed"
-                                                    : "XGBoostJobFailed")
-                                  : c.head.find("JAX") != std::string::npos
-                                      ? std::string("JAXJobSucceeded")
-                                      : std::string("XGBoostJobSucceeded")));
+        CHECK(done.reason ==
+              (c.phase == JobPhase::Failed
+                   ? std::string(c.head.find("JAX") != std::string::npos ? "JAXJobFailed"
+                                                                         : "XGBoostJobFailed")
+               : c.head.find("JAX") != std::string::npos ? std::string("JAXJobSucceeded")
+                                                         : std::string("XGBoostJobSucceeded")));
     }
 }
 
@@ -188,8 +186,9 @@ TEST_CASE("an MPI runtime is refused here with the reason, and nothing starts",
                "command: [mpirun, --hostfile, /etc/mpi/hostfile, python3, train.py]\n");
     const auto run = jobs.kftrain({"submit", "-f", path, "--local"});
     CHECK(run.code == 2);
-    CHECK(contains(run.err, "runtime deepspeed-distributed: kftrain --local cannot run an MPI "
-                            "runtime: its launcher reaches every node with mpirun over SSH"));
+    CHECK(contains(run.err,
+                   "runtime deepspeed-distributed: kftrain --local cannot run an MPI "
+                   "runtime: its launcher reaches every node with mpirun over SSH"));
     CHECK(kftrain::cli::local::job_names().empty());
     // It renders for a cluster all the same.
     CHECK(jobs.kftrain({"render", "-f", path}).code == 0);
@@ -199,12 +198,14 @@ TEST_CASE("a framework job that cannot run is refused before anything starts",
           "[local][e2e][frameworks]") {
     LocalJobs jobs;
     const std::string path = jobs.dir() + "/bad.yaml";
-    write_file(path, "kind: XGBoostJob\nname: bad\nenv:\n  WORKER_ADDRS: a,b\n"
-                     "command: [python3, train.py]\n");
+    write_file(path,
+               "kind: XGBoostJob\nname: bad\nenv:\n  WORKER_ADDRS: a,b\n"
+               "command: [python3, train.py]\n");
     auto run = jobs.kftrain({"submit", "-f", path, "--local"});
     CHECK(run.code == 2);
-    CHECK(contains(run.err, "bad.yaml:4: env.WORKER_ADDRS: is set by the Training Operator in "
-                            "every XGBoostJob replica"));
+    CHECK(contains(run.err,
+                   "bad.yaml:4: env.WORKER_ADDRS: is set by the Training Operator in "
+                   "every XGBoostJob replica"));
     write_file(path, "kind: XGBoostJob\nname: bad\n");
     run = jobs.kftrain({"submit", "-f", path, "--local"});
     CHECK(run.code == 2);

@@ -53,8 +53,9 @@ TEST_CASE("a failed JAXJob reads Failed with the Worker that failed, and diagnos
     auto status = cluster.run({"status", "jax-ddp", "-n", "ml-training"});
     REQUIRE(status.code == 0);
     CHECK(contains(status.out, "Kind:       JAXJob\n"));
-    CHECK(contains(status.out, "State:      Failed (JAXJobFailed): JAXJob jax-ddp is failed "
-                               "because 1 Worker replica(s) failed.\n"));
+    CHECK(contains(status.out,
+                   "State:      Failed (JAXJobFailed): JAXJob jax-ddp is failed "
+                   "because 1 Worker replica(s) failed.\n"));
     CHECK(contains(status.out, "Replicas:   Worker: 2 active, 1 failed\n"));
     auto diagnose = cluster.run({"diagnose", "jax-ddp", "-n", "ml-training"});
     CHECK(contains(diagnose.out, "worker-0"));
@@ -69,16 +70,16 @@ TEST_CASE("delete removes an XGBoostJob through its own resource", "[cluster][e2
     CHECK(run.code == 0);
     bool deleted = false;
     for (const auto& call : cluster.calls()) {
-        deleted = deleted || (call.size() > 1 && call[0] == "delete" &&
-                              call[1] == "xgboostjobs.kubeflow.org");
+        deleted = deleted ||
+                  (call.size() > 1 && call[0] == "delete" && call[1] == "xgboostjobs.kubeflow.org");
     }
     CHECK(deleted);
 }
 
 TEST_CASE("submit applies an XGBoostJob and names it by its kind", "[cluster][e2e][frameworks]") {
     FakeCluster cluster("submit-succeeds");
-    auto run = cluster.run({"submit", "-f", std::string(KFTRAIN_SOURCE_DIR) +
-                                                "/examples/xgboost/xgboostjob.yaml",
+    auto run = cluster.run({"submit", "-f",
+                            std::string(KFTRAIN_SOURCE_DIR) + "/examples/xgboost/xgboostjob.yaml",
                             "-n", "ml-training"});
     CHECK(run.code == 0);
     CHECK(contains(run.out + run.err, "xgboostjob/xgboost submitted"));
@@ -117,4 +118,26 @@ TEST_CASE("a TrainJob on an MPI runtime reads its launcher: progress, logs and r
     REQUIRE(logs.code == 0);
     CHECK(contains(logs.out, "launcher | [1,1]<stdout>:rank 1 of 2"));
     CHECK(contains(logs.out, "node-0   | Server listening on 0.0.0.0 port 2222.\n"));
+}
+
+TEST_CASE("describe reads each kind's replicas from its own pods", "[cluster][e2e][frameworks]") {
+    struct Case {
+        const char* scenario;
+        const char* job;
+        std::vector<std::string> shown;
+    };
+    const Case cases[] = {
+        {"xgboost-lifecycle", "xgb-ddp", {"Kind:       XGBoostJob\n", "master-0", "worker-1"}},
+        {"tf-running", "tf-dist", {"Kind:       TFJob\n", "chief-0", "ps-0", "worker-1"}},
+        {"jax-failed", "jax-ddp", {"Kind:       JAXJob\n", "worker-0", "worker-2"}},
+    };
+    for (const Case& c : cases) {
+        INFO(c.scenario);
+        FakeCluster cluster(c.scenario);
+        auto run = cluster.run({"describe", c.job, "-n", "ml-training"});
+        CHECK(run.code == 0);
+        for (const auto& text : c.shown) {
+            CHECK(contains(run.out, text));
+        }
+    }
 }

@@ -69,9 +69,8 @@ TEST_CASE("an XGBoostJob has one Master and replicas-1 Workers in container xgbo
     const json& master = specs["Master"]["template"]["spec"]["containers"][0];
     CHECK(master["name"] == "xgboost");
     CHECK(master["command"] == json{"python3", "train.py"});
-    CHECK(master["ports"][0] == json{{"name", "xgboostjob-port"},
-                                     {"containerPort", 9999},
-                                     {"protocol", "TCP"}});
+    CHECK(master["ports"][0] ==
+          json{{"name", "xgboostjob-port"}, {"containerPort", 9999}, {"protocol", "TCP"}});
 
     json one = render("kind: XGBoostJob\nname: xgb\nreplicas: 1\n" + k_own);
     CHECK(one["spec"]["xgbReplicaSpecs"]["Master"]["replicas"] == 1);
@@ -102,8 +101,8 @@ TEST_CASE("every framework's job renders as its CRD accepts", "[manifest][framew
                        "resources: {cpu: '2', memory: 4Gi, gpus: 1}\n"},
         {"TrainJob on xgboost-distributed",
          "kind: TrainJob\nruntime: xgboost-distributed\nname: a\n" + k_own},
-        {"TrainJob on jax-distributed", "kind: TrainJob\nruntime: jax-distributed\nname: a\n" +
-                                            k_own},
+        {"TrainJob on jax-distributed",
+         "kind: TrainJob\nruntime: jax-distributed\nname: a\n" + k_own},
         {"TrainJob on deepspeed-distributed",
          "kind: TrainJob\nruntime: deepspeed-distributed\nname: a\nnprocPerNode: '2'\n"
          "command: [mpirun, --hostfile, /etc/mpi/hostfile, python3, train.py]\n"},
@@ -123,9 +122,9 @@ TEST_CASE("every framework's job renders as its CRD accepts", "[manifest][framew
 
 TEST_CASE("the examples of other frameworks render as their CRDs accept",
           "[manifest][frameworks]") {
-    for (const char* file : {"xgboost/xgboostjob.yaml", "xgboost/trainjob.yaml",
-                             "jax/jaxjob.yaml", "jax/trainjob.yaml", "tensorflow/tfjob.yaml",
-                             "deepspeed/trainjob.yaml"}) {
+    for (const char* file :
+         {"xgboost/xgboostjob.yaml", "xgboost/trainjob.yaml", "jax/jaxjob.yaml",
+          "jax/trainjob.yaml", "tensorflow/tfjob.yaml", "deepspeed/trainjob.yaml"}) {
         INFO(file);
         const std::string text = test::read_test_data(std::string("../../examples/") + file);
         const manifest::JobSpec spec = load(text);
@@ -183,8 +182,9 @@ TEST_CASE("what a framework cannot express or reserves is refused naming key and
 TEST_CASE("env a framework's operator sets itself is refused in the job's env",
           "[manifest][frameworks]") {
     const std::vector<std::pair<std::string, std::string>> cases = {
-        {"kind: XGBoostJob\n", "env.WORKER_ADDRS: is set by the Training Operator in every "
-                               "XGBoostJob replica"},
+        {"kind: XGBoostJob\n",
+         "env.WORKER_ADDRS: is set by the Training Operator in every "
+         "XGBoostJob replica"},
         {"kind: XGBoostJob\n", "env.RANK: is set by the Training Operator"},
         {"kind: JAXJob\n", "env.PROCESS_ID: is set by the Training Operator in every JAXJob"},
         {"kind: TrainJob\nruntime: xgboost-distributed\n",
@@ -214,8 +214,8 @@ TEST_CASE("a v1 job's name must leave room for its longest Service name",
     // <name>-worker-<index> for the Workers of both; 55 + "-worker-10" = 65 > 63.
     for (const char* kind : {"XGBoostJob", "JAXJob"}) {
         INFO(kind);
-        auto job = try_load(std::string("kind: ") + kind + "\nname: " + name + "\nreplicas: 12\n" +
-                            k_own);
+        auto job =
+            try_load(std::string("kind: ") + kind + "\nname: " + name + "\nreplicas: 12\n" + k_own);
         REQUIRE_FALSE(job);
         CHECK_THAT(job.error(), Catch::Contains("-worker-1"));
     }
@@ -260,11 +260,13 @@ TEST_CASE("TF_CONFIG is the operator's, byte for byte (tensorflow/pod_test.go)",
     };
     manifest::JobSpec spec =
         load("kind: TFJob\nname: test-tfjob\nroles: {worker: 1, ps: 1, evaluator: 1}\n" + k_own);
-    CHECK(manifest::tf_config(spec, "Worker", 0, service) ==
-          R"({"cluster":{"evaluator":["test-tfjob-evaluator-0.ns3.svc:2222"],"ps":["test-tfjob-ps-0.ns3.svc:2222"],"worker":["test-tfjob-worker-0.ns3.svc:2222"]},"task":{"type":"worker","index":0},"environment":"cloud"})");
+    CHECK(
+        manifest::tf_config(spec, "Worker", 0, service) ==
+        R"({"cluster":{"evaluator":["test-tfjob-evaluator-0.ns3.svc:2222"],"ps":["test-tfjob-ps-0.ns3.svc:2222"],"worker":["test-tfjob-worker-0.ns3.svc:2222"]},"task":{"type":"worker","index":0},"environment":"cloud"})");
     spec = load("kind: TFJob\nname: test-tfjob\nroles: {chief: 1, worker: 2}\n" + k_own);
-    CHECK(manifest::tf_config(spec, "Worker", 1, service) ==
-          R"({"cluster":{"chief":["test-tfjob-chief-0.ns3.svc:2222"],"worker":["test-tfjob-worker-0.ns3.svc:2222","test-tfjob-worker-1.ns3.svc:2222"]},"task":{"type":"worker","index":1},"environment":"cloud"})");
+    CHECK(
+        manifest::tf_config(spec, "Worker", 1, service) ==
+        R"({"cluster":{"chief":["test-tfjob-chief-0.ns3.svc:2222"],"worker":["test-tfjob-worker-0.ns3.svc:2222","test-tfjob-worker-1.ns3.svc:2222"]},"task":{"type":"worker","index":1},"environment":"cloud"})");
     // One replica is not distributed: no TF_CONFIG (tensorflow/util.go isDistributed).
     spec = load("kind: TFJob\nname: test-tfjob\nreplicas: 1\n" + k_own);
     CHECK(manifest::tf_config(spec, "Worker", 0, service) == "");

@@ -11,11 +11,11 @@ namespace kftrain::manifest {
 
 // What a job's program trains with, as far as the operator's environment goes.
 enum class Framework {
-    torch,    // PyTorchJob, or a TrainJob on torch-distributed (PET_*)
-    xgboost,  // XGBoostJob, or xgboost-distributed (DMLC_*)
-    jax,      // JAXJob, or jax-distributed (JAX_*)
+    torch,       // PyTorchJob, or a TrainJob on torch-distributed (PET_*)
+    xgboost,     // XGBoostJob, or xgboost-distributed (DMLC_*)
+    jax,         // JAXJob, or jax-distributed (JAX_*)
     tensorflow,  // TFJob (TF_CONFIG)
-    mpi,      // deepspeed-distributed, mlx-distributed: an mpirun launcher over SSH
+    mpi,         // deepspeed-distributed, mlx-distributed: an mpirun launcher over SSH
 };
 
 // Return the framework of a TrainJob runtime that Kubeflow Trainer v2.3 ships, by its name

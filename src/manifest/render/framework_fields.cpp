@@ -60,12 +60,12 @@ util::Status check_framework_fields(const JobSpec& spec) {
                       "elasticPolicy");
     }
     if (!spec.nproc_per_node.empty() && framework != Framework::mpi) {
-        return refuse(spec, "nprocPerNode",
-                      fmt::format("has no place in {}: it starts one process per {}; start "
-                                  "more from your program if it needs them",
-                                  what_runs(spec),
-                                  spec.kind == JobKind::TrainJob ? "node" : "replica"),
-                      spec.nproc_per_node);
+        return refuse(
+            spec, "nprocPerNode",
+            fmt::format("has no place in {}: it starts one process per {}; start "
+                        "more from your program if it needs them",
+                        what_runs(spec), spec.kind == JobKind::TrainJob ? "node" : "replica"),
+            spec.nproc_per_node);
     }
     return check_command(spec, framework);
 }
