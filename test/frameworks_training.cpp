@@ -237,6 +237,10 @@ TEST_CASE("a local TFJob's replicas find each other through TF_CONFIG; PS are st
         CHECK(done.reason == "TFJobSucceeded");
         CHECK(done.message == std::string(c.lead) + " completed successfully");
         CHECK(contains_line(lines, std::string(c.lead) + " | peers=" + std::to_string(c.peers)));
+        // Its operator's variables, as describe shows them.
+        CHECK(contains(jobs.kftrain({"describe", "tf", "--local"}).out, "TF_CONFIG={\"cluster\""));
+        // A parameter server stopped by the job's success did not fail.
+        CHECK(done.counts.at("PS").failed == 0);
         // A parameter server serves until stopped: the job's end stopped it.
         for (const auto& replica : done.replicas) {
             if (replica.name.rfind("ps-", 0) == 0) {
@@ -247,4 +251,39 @@ TEST_CASE("a local TFJob's replicas find each other through TF_CONFIG; PS are st
             }
         }
     }
+}
+
+TEST_CASE(
+    "a refused local submit leaves the running job of its name alone, and the operator's "
+    "variables cannot come from the shell",
+    "[local][e2e][frameworks]") {
+    LocalJobs jobs;
+    const std::string running =
+        python_job(jobs, "ds", "kind: JAXJob\n", 1, {"-c", "import time; time.sleep(300)"});
+    REQUIRE(jobs.kftrain({"submit", "-f", running, "--local"}).code == 0);
+    jobs.wait_for(
+        "ds", [](const kftrain::cli::job::JobStatus& s) { return s.phase == JobPhase::Running; });
+    const std::string mpi = jobs.dir() + "/mpi.yaml";
+    write_file(mpi,
+               "kind: TrainJob\nruntime: mlx-distributed\nname: ds\n"
+               "command: [mpirun, python3, x.py]\n");
+    auto replaced = jobs.kftrain({"submit", "-f", mpi, "--local", "--replace"});
+    CHECK(replaced.code == 2);
+    CHECK(contains(replaced.err, "cannot run an MPI runtime"));
+    auto still = jobs.backend().status("ds");
+    REQUIRE(still);
+    CHECK(still->phase == JobPhase::Running);
+    CHECK(jobs.kftrain({"delete", "ds", "--local"}).code == 0);
+
+    const std::string tf = jobs.dir() + "/tf.yaml";
+    write_file(tf,
+               "kind: TFJob\nname: tf-shell\nroles: {worker: 2}\n"
+               "command: [/usr/bin/python3, -c, 'print(1)']\n");
+    auto from_shell = run_kftrain({"submit", "-f", tf, "--local", "--env-from-shell", "TF_CONFIG"},
+                                  {{"XDG_STATE_HOME", jobs.dir() + "/state"}, {"TF_CONFIG", "x"}});
+    CHECK(from_shell.code == 2);
+    CHECK(contains(from_shell.err,
+                   "--env-from-shell: TF_CONFIG is set by the Training Operator "
+                   "in every replica of a TFJob"));
+    CHECK_FALSE(jobs.backend().status("tf-shell"));
 }

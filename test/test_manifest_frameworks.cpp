@@ -311,3 +311,50 @@ TEST_CASE("a template whose Master is not exactly one is refused, as the operato
           "mine.yaml: the rendered XGBoostJob's spec.xgbReplicaSpecs.Master.replicas must be 1: "
           "the operator refuses a job without exactly one Master (got 2)");
 }
+
+TEST_CASE("names, roles, launchers and reserved env: what a hostile review of the kinds found",
+          "[manifest][frameworks]") {
+    // The longest Service of any type counts, not the last type's.
+    const std::string name55(55, 'a');
+    auto many =
+        try_load("kind: TFJob\nname: " + name55 + "\nroles: {worker: 1000, ps: 1}\n" + k_own);
+    REQUIRE_FALSE(many);
+    CHECK_THAT(many.error(), Catch::Contains(name55 + "-worker-999"));
+    // An MPI runtime's launcher pod is <name>-launcher-0-0.
+    const std::string name52(52, 'b');
+    auto launcher = try_load("kind: TrainJob\nruntime: deepspeed-distributed\nname: " + name52 +
+                             "\ncommand: [mpirun, python3, x.py]\n");
+    REQUIRE_FALSE(launcher);
+    CHECK_THAT(launcher.error(), Catch::Contains(name52 + "-launcher-0-0"));
+    // roles may not pass the replica cap that replicas has.
+    auto huge =
+        try_load("kind: TFJob\nname: a\nroles: {chief: 1, worker: 10000, ps: 10000}\n" + k_own);
+    REQUIRE_FALSE(huge);
+    CHECK_THAT(huge.error(), Catch::Contains("roles: must come to at most 10000 replicas (got "
+                                             "20001)"));
+    // What the operator does not set in a job of one replica is the job's to set.
+    CHECK(try_load("kind: TFJob\nname: a\nreplicas: 1\nenv: {TF_CONFIG: '{}'}\n" + k_own));
+    CHECK(try_load("kind: XGBoostJob\nname: a\nreplicas: 1\nenv: {WORKER_PORT: '1'}\n" + k_own));
+    // MPI's launcher by any of its names; anything else is not it.
+    for (const char* program :
+         {"mpirun", "/usr/bin/mpirun", "mpirun.openmpi", "mpiexec", "mpiexec.hydra"}) {
+        INFO(program);
+        CHECK(manifest::is_mpi_launcher(program));
+    }
+    for (const char* program : {"sh", "mpirunner", "python3", ""}) {
+        INFO(program);
+        CHECK_FALSE(manifest::is_mpi_launcher(program));
+    }
+}
+
+TEST_CASE("a TFJob template with more than one Chief is refused", "[manifest][frameworks]") {
+    const manifest::JobSpec spec =
+        load("kind: TFJob\nname: a\nroles: {chief: 1, worker: 1}\n" + k_own);
+    std::string text = manifest::default_template(manifest::JobKind::TFJob).text;
+    const std::string chief = "    Chief:\n      replicas: \"{{ chiefReplicas }}\"\n";
+    REQUIRE(text.find(chief) != std::string::npos);
+    text.replace(text.find(chief), chief.size(), "    Chief:\n      replicas: 2\n");
+    auto rendered = manifest::render_job(spec, manifest::Template{text, "mine.yaml"});
+    REQUIRE_FALSE(rendered);
+    CHECK_THAT(rendered.error(), Catch::Contains("spec.tfReplicaSpecs.Chief.replicas must be 1"));
+}

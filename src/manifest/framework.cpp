@@ -11,13 +11,7 @@
 #include "util/text.h"
 
 namespace kftrain::manifest {
-namespace {
-
-std::vector<std::string> names_of(const char* const* begin, const char* const* end) {
-    return std::vector<std::string>(begin, end);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::optional<Framework> runtime_framework(const std::string& runtime) {
     if (runtime == "torch-distributed" || runtime == "torch-distributed-with-cache" ||
@@ -127,54 +121,104 @@ std::optional<Framework> parse_framework(const std::string& name) {
     return std::nullopt;
 }
 
-ReservedEnv reserved_env(const JobSpec& spec) {
-    const char* const upserted =
-        "the runtime sets it on every node, replacing the job's value: remove it";
-    switch (spec.kind) {
+std::vector<std::string> operator_variables(JobKind kind, Framework framework) {
+    auto names = [](const auto& list) {
+        return std::vector<std::string>(std::begin(list), std::end(list));
+    };
+    switch (kind) {
         case JobKind::PyTorchJob:
-            return {names_of(std::begin(k_pytorchjob_operator_env),
-                             std::end(k_pytorchjob_operator_env)),
-                    "is set by the Training Operator in every replica, after the job's env, so "
-                    "this value would never reach the program: remove it"};
-        case JobKind::XGBoostJob:
-            return {names_of(std::begin(k_xgboostjob_operator_env),
-                             std::end(k_xgboostjob_operator_env)),
-                    "is set by the Training Operator in every XGBoostJob replica, after the "
-                    "job's env, so this value would never reach the program: remove it"};
-        case JobKind::JAXJob:
-            return {names_of(std::begin(k_jaxjob_operator_env), std::end(k_jaxjob_operator_env)),
-                    "is set by the Training Operator in every JAXJob replica, after the job's "
-                    "env, so this value would never reach the program: remove it"};
+            return names(k_pytorchjob_operator_env);
+        case JobKind::XGBoostJob: {
+            auto all = names(k_xgboostjob_operator_env);
+            all.emplace_back("PYTHONUNBUFFERED");
+            return all;
+        }
+        case JobKind::JAXJob: {
+            auto all = names(k_jaxjob_operator_env);
+            all.emplace_back("PYTHONUNBUFFERED");
+            return all;
+        }
         case JobKind::TFJob:
-            return {{"TF_CONFIG"},
-                    "is set by the Training Operator in every replica of a TFJob of more than "
-                    "one replica, after the job's env, so this value would never reach the "
-                    "program: remove it"};
+            return {"TF_CONFIG"};
         case JobKind::TrainJob:
             break;
     }
-    switch (job_framework(spec)) {
+    switch (framework) {
         case Framework::xgboost:
-            return {names_of(std::begin(k_xgboost_runtime_env), std::end(k_xgboost_runtime_env)),
-                    fmt::format("is reserved by the XGBoost runtime ({}), which refuses a job "
-                                "that sets it: remove it",
-                                spec.runtime)};
+            return names(k_xgboost_runtime_env);
         case Framework::jax:
-            return {names_of(std::begin(k_jax_runtime_env), std::end(k_jax_runtime_env)),
-                    fmt::format("is set by the JAX runtime ({}): {}", spec.runtime, upserted)};
+            return names(k_jax_runtime_env);
         case Framework::mpi:
-            return {names_of(std::begin(k_mpi_runtime_env), std::end(k_mpi_runtime_env)),
-                    fmt::format("is reserved by the MPI runtime ({}), which refuses a job that "
-                                "sets it: remove it",
-                                spec.runtime)};
+            return names(k_mpi_runtime_env);
         case Framework::torch:
         case Framework::tensorflow:
             break;
     }
-    return {names_of(std::begin(k_trainjob_operator_env), std::end(k_trainjob_operator_env)),
+    return names(k_trainjob_operator_env);
+}
+
+ReservedEnv reserved_env(const JobSpec& spec) {
+    const Framework framework = job_framework(spec);
+    std::vector<std::string> names = operator_variables(spec.kind, framework);
+    // Set only in a job of several replicas (tensorflow/util.go isDistributed) or beside
+    // Workers (xgboost.go): otherwise the job's own value reaches the program.
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&spec](const std::string& name) {
+                                   return name == "PYTHONUNBUFFERED" ||
+                                          (spec.replicas <= 1 &&
+                                           (name == "TF_CONFIG" || name == "WORKER_PORT" ||
+                                            name == "WORKER_ADDRS"));
+                               }),
+                names.end());
+    const std::string after_env =
+        "after the job's env, so this value would never reach the "
+        "program: remove it";
+    switch (spec.kind) {
+        case JobKind::PyTorchJob:
+            return {names, "is set by the Training Operator in every replica, " + after_env};
+        case JobKind::XGBoostJob:
+        case JobKind::JAXJob:
+            return {names, fmt::format("is set by the Training Operator in every {} replica, {}",
+                                       kind_name(spec.kind), after_env)};
+        case JobKind::TFJob:
+            return {names,
+                    "is set by the Training Operator in every replica of a TFJob of "
+                    "more than one replica, " +
+                        after_env};
+        case JobKind::TrainJob:
+            break;
+    }
+    switch (framework) {
+        case Framework::xgboost:
+            return {names, fmt::format("is reserved by the XGBoost runtime ({}), which refuses a "
+                                       "job that sets it: remove it",
+                                       spec.runtime)};
+        case Framework::jax:
+            return {names, fmt::format("is set by the JAX runtime ({}): the runtime sets it on "
+                                       "every node, replacing the job's value: remove it",
+                                       spec.runtime)};
+        case Framework::mpi:
+            return {names, fmt::format("is reserved by the MPI runtime ({}), which refuses a job "
+                                       "that sets it: remove it",
+                                       spec.runtime)};
+        case Framework::torch:
+        case Framework::tensorflow:
+            break;
+    }
+    return {names,
             "is reserved in a TrainJob: Trainer sets PET_NNODES, PET_NPROC_PER_NODE, "
             "PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT on every node itself and "
             "refuses a job that sets one: remove it"};
+}
+
+bool is_mpi_launcher(const std::string& program) {
+    const std::string name = program.substr(program.rfind('/') + 1);
+    for (const std::string launcher : {"mpirun", "mpiexec"}) {
+        if (name == launcher || name.rfind(launcher + ".", 0) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace kftrain::manifest

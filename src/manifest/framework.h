@@ -54,7 +54,16 @@ struct ReservedEnv {
     std::string why;
 };
 
-// Return the variables reserved for a job of this kind and runtime.
+// Return the variables reserved for a job of this kind and runtime: those its operator sets
+// (TF_CONFIG only with more than one replica, XGBoost's WORKER_* only with Workers).
 ReservedEnv reserved_env(const JobSpec& spec);
+
+// Return every variable the operator (or runtime plugin) may set in a replica of a job of this
+// kind and framework, for showing them apart from the job's own.
+std::vector<std::string> operator_variables(JobKind kind, Framework framework);
+
+// Return whether a program starts MPI's launcher: mpirun or mpiexec (mpirun.openmpi,
+// mpiexec.hydra), by its file name.
+bool is_mpi_launcher(const std::string& program);
 
 }  // namespace kftrain::manifest

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <iterator>
 #include <regex>
@@ -23,10 +24,31 @@ namespace {
 using util::error;
 using util::Status;
 
+constexpr int k_max_replicas = 10000;  // the schema's bound on replicas
+
 Status fail(const JobSpec& spec, const std::string& path, const std::string& what,
             const std::string& got) {
     return error(fmt::format("{}: {} (got {})", spec.source.locate(path), what,
                              got.empty() ? "nothing" : got));
+}
+
+// The Training Operator names a Service after every replica (<name>-<type>-<index>), for each
+// type; Trainer's JobSet names every node pod's host <name>-node-0-<index>, and an MPI
+// runtime's launcher <name>-launcher-0-0. Return the longest.
+std::string longest_host_name(const JobSpec& spec) {
+    std::vector<std::string> names;
+    if (spec.kind == JobKind::TrainJob) {
+        names.push_back(fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1));
+        if (job_framework(spec) == Framework::mpi) {
+            names.push_back(spec.name + "-launcher-0-0");
+        }
+    } else {
+        for (const auto& [type, count] : replica_types(spec)) {
+            names.push_back(fmt::format("{}-{}-{}", spec.name, util::to_lower(type), count - 1));
+        }
+    }
+    return *std::max_element(names.begin(), names.end(),
+                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
 }
 
 Status check_name(const JobSpec& spec) {
@@ -39,15 +61,8 @@ Status check_name(const JobSpec& spec) {
                     "starting with a letter and ending with a letter or digit",
                     spec.name);
     }
-    // The Training Operator names a Service after every replica (<name>-worker-<index>);
-    // Trainer's JobSet names every node pod's host <name>-node-0-<index>.
     const bool v2 = spec.kind == JobKind::TrainJob;
-    std::string longest = fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1);
-    if (!v2) {
-        const auto types = replica_types(spec);
-        longest = fmt::format("{}-{}-{}", spec.name, util::to_lower(types.back().first),
-                              types.back().second - 1);
-    }
+    const std::string longest = longest_host_name(spec);
     if (longest.size() > k_max_dns_label) {
         return fail(
             spec, "name",
@@ -85,6 +100,10 @@ Status check_roles(const JobSpec& spec) {
             "a TFJob needs a chief or at least one worker: its success is the Chief's, "
             "else Worker 0's",
             fmt::format("chief 0, worker 0, ps {}, evaluator {}", roles.ps, roles.evaluator));
+    }
+    if (roles.total() > k_max_replicas) {
+        return fail(spec, "roles", fmt::format("must come to at most {} replicas", k_max_replicas),
+                    std::to_string(roles.total()));
     }
     const bool replicas_given =
         spec.source.lines.count("replicas") > 0 || spec.source.from_flags.count("replicas") > 0;

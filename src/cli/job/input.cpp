@@ -48,11 +48,11 @@ void add_job_file_flags(CLI::App& sub, JobInput& input) {
 void add_job_input_flags(CLI::App& sub, JobInput& input) {
     add_job_file_flags(sub, input);
     sub.add_option("--kind", input.kind,
-                   "What to render: PyTorchJob (Training Operator v1) or TrainJob (Kubeflow "
-                   "Trainer v2); overrides the job file's kind");
+                   "What to render: PyTorchJob, TFJob, XGBoostJob, JAXJob (Training Operator "
+                   "v1) or TrainJob (Kubeflow Trainer v2); overrides the job file's kind");
     sub.add_option("--template", input.template_file,
                    "Template to render into, of the job's kind (default: the built-in "
-                   "templates/pytorchjob.yaml or templates/trainjob.yaml)");
+                   "templates/<kind>.yaml)");
 }
 
 void add_queue_flags(CLI::App& sub, JobInput& input) {

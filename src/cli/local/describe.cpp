@@ -8,7 +8,7 @@
 
 #include "cli/local/state/state_dir.h"
 #include "cli/view/status_json.h"
-#include "manifest/render/operator_env.h"
+#include "manifest/framework.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
 #include "util/text.h"
@@ -22,9 +22,14 @@ std::string or_dash(const std::string& text) {
 
 // The variables the operator injects that a replica has, in the order the operator's docs
 // list them (a TrainJob's are among a PyTorchJob's), credentials masked.
-std::vector<std::pair<std::string, std::string>> injected_env(const ReplicaState& r) {
+// Return what the job's operator set in a replica's env (its kind's and framework's variables).
+std::vector<std::pair<std::string, std::string>> injected_env(const JobState& state,
+                                                              const ReplicaState& r) {
+    const auto kind = manifest::parse_kind(state.kind).value_or(manifest::JobKind::PyTorchJob);
+    const auto framework =
+        manifest::parse_framework(state.framework).value_or(manifest::Framework::torch);
     std::vector<std::pair<std::string, std::string>> env;
-    for (const char* name : manifest::k_pytorchjob_operator_env) {
+    for (const std::string& name : manifest::operator_variables(kind, framework)) {
         auto it = r.env.find(name);
         if (it != r.env.end()) {
             env.emplace_back(name, util::redact_credentials(it->second));
@@ -44,7 +49,7 @@ std::vector<std::string> metrics_urls(const ReplicaState& r) {
     return urls;
 }
 
-void describe_replica(std::string& out, const ReplicaState& r) {
+void describe_replica(std::string& out, const JobState& state, const ReplicaState& r) {
     out += fmt::format("  {}:\n", r.name);
     out += fmt::format("    State:     {}{}\n", r.state,
                        r.reason.empty() ? "" : " (" + r.reason + ")");
@@ -59,7 +64,7 @@ void describe_replica(std::string& out, const ReplicaState& r) {
         out += fmt::format("    Metrics:   {}\n", url);
     }
     out += "    Environment:\n";
-    for (const auto& [name, value] : injected_env(r)) {
+    for (const auto& [name, value] : injected_env(state, r)) {
         out += fmt::format("      {}={}\n", name, value);
     }
 }
@@ -102,7 +107,7 @@ std::string describe_text(const JobState& state, const job::JobStatus& status) {
     }
     out += "Replicas:\n";
     for (const auto& replica : state.replicas) {
-        describe_replica(out, replica);
+        describe_replica(out, state, replica);
     }
     out += fmt::format("Logs:            {}\n", logs_dir(state.name));
     return out;
@@ -129,7 +134,7 @@ nlohmann::json describe_data(const JobState& state, const job::JobStatus& status
         replica["finished"] = r->finished;
         replica["command"] = std::move(command);
         nlohmann::json env = nlohmann::json::object();
-        for (const auto& [name, value] : injected_env(*r)) {
+        for (const auto& [name, value] : injected_env(state, *r)) {
             env[name] = value;
         }
         replica["environment"] = std::move(env);

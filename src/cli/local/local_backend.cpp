@@ -163,20 +163,6 @@ util::Status prepare_dir(const JobState& state, const std::vector<ReplicaLaunch>
 
 // Return the values of the variables the user passes from the shell; error (exit 2) naming
 // one that is not set.
-util::Result<std::map<std::string, std::string>> shell_values(
-    const std::vector<std::string>& names) {
-    std::map<std::string, std::string> values;
-    for (const auto& name : names) {
-        const char* value = std::getenv(name.c_str());
-        if (value == nullptr) {
-            return util::error(fmt::format("--env-from-shell: {} is not set in this shell", name),
-                               k_exit_bad_input);
-        }
-        values[name] = value;
-    }
-    return values;
-}
-
 // Refuse to submit over a job of the name that runs, or whose state cannot be read; stop it
 // first with --replace.
 util::Status make_room(const std::string& name, bool replace) {
@@ -226,7 +212,7 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
             "(got server with the local backend)",
             k_exit_bad_input);
     }
-    auto from_shell = shell_values(flags.env_from_shell);
+    auto from_shell = shell_values(spec, flags.env_from_shell);
     if (!from_shell) {
         return from_shell.error_value();
     }
@@ -234,10 +220,7 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
     if (!lock) {
         return lock.error_value();
     }
-    auto room = make_room(spec.name, flags.replace);
-    if (!room) {
-        return room.error_value();
-    }
+    // Planned before anything is stopped: a job refused here leaves a running one alone.
     auto context = plan_context(m_kftrain);
     if (!context) {
         return context.error_value();
@@ -245,6 +228,10 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
     auto state = plan_job(job, *context);
     if (!state) {
         return state.error_value();
+    }
+    auto room = make_room(spec.name, flags.replace);
+    if (!room) {
+        return room.error_value();
     }
     print_notes(m_err, job, *from_shell);
     auto launch = split_launch(*state, *from_shell);

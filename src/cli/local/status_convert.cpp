@@ -43,7 +43,10 @@ void count(job::JobStatus& status, const job::ReplicaStatus& replica) {
     } else if (replica.state == "Succeeded") {
         counts.succeeded += 1;
     } else if (replica.state == "Failed" ||
-               (replica.state == "Terminated" && replica.reason != "Suspended")) {
+               (replica.state == "Terminated" && replica.reason != "Suspended" &&
+                status.phase != job::JobPhase::Succeeded)) {
+        // A replica the job's success stopped (a TFJob's parameter server, a Worker still
+        // running when the Master ended) did not fail.
         counts.failed += 1;
     }
 }

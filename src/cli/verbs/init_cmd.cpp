@@ -21,7 +21,8 @@ void setup_init(CLI::App& app, Context& ctx) {
         "  kftrain init --name mnist --kind TrainJob > job.yaml");
     sub->add_option("--name", options->name, "Job name to put in the file");
     sub->add_option("--kind", options->kind_text,
-                    "What the file renders: PyTorchJob (default) or TrainJob");
+                    "What the file renders: PyTorchJob (default), TrainJob, TFJob, XGBoostJob "
+                    "or JAXJob");
     sub->add_flag_callback(
         "--reference",
         [&ctx] {

@@ -31,7 +31,8 @@ constexpr const char* k_render_examples =
 
 void setup_render(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<RenderOptions>();
-    auto* sub = app.add_subcommand("render", "Print the PyTorchJob or TrainJob a job file makes");
+    auto* sub = app.add_subcommand(
+        "render", "Print the Kubeflow job (PyTorchJob, TrainJob, ...) a job file makes");
     sub->footer(k_render_examples);
     job::add_job_input_flags(*sub, options->job);
     job::add_queue_flags(*sub, options->job);

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "manifest/framework.h"
 
 namespace kftrain::manifest {
@@ -33,12 +31,11 @@ util::Status check_command(const JobSpec& spec, Framework framework) {
                                   what_runs(spec), framework_name(framework)),
                       "kftrain-trainer, the default");
     }
-    const std::string program = std::filesystem::path(spec.command.front()).filename().string();
-    if (framework == Framework::mpi && program != "mpirun") {
+    if (framework == Framework::mpi && !is_mpi_launcher(spec.command.front())) {
         return refuse(spec, "command",
                       fmt::format("{} starts the job from its launcher node with mpirun, which "
                                   "reaches every node through the hostfile the runtime mounts: "
-                                  "the command must start with mpirun, e.g. [mpirun, "
+                                  "the command must start with mpirun (or mpiexec), e.g. [mpirun, "
                                   "--hostfile, /etc/mpi/hostfile, python3, train.py]",
                                   what_runs(spec)),
                       spec.command.front());

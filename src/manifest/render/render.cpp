@@ -174,8 +174,8 @@ util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl) {
     }
     YAML::Node root = *parsed;
     if (!root.IsMap()) {
-        return error(fmt::format("{}: a template must be a YAML map (a PyTorchJob or a TrainJob)",
-                                 tmpl.name));
+        return error(fmt::format(
+            "{}: a template must be a YAML map (a Kubeflow job such as a PyTorchJob)", tmpl.name));
     }
     const std::string template_kind = root["kind"].IsScalar() ? root["kind"].Scalar() : "";
     if (template_kind != kind_name(spec.kind)) {

@@ -120,12 +120,13 @@ std::pair<std::string, std::string> explain_missing(const Template& tmpl,
     return {template_name, "the template does not set it"};
 }
 
-// A PyTorchJob or XGBoostJob has exactly one Master: the operator's webhook refuses any other
-// count (webhooks/xgboost validateXGBReplicaSpecs, "must be 1"); left out, it defaults to 1.
+// A PyTorchJob or XGBoostJob has exactly one Master, a TFJob at most one Chief: the operator's
+// webhook refuses any other count (webhooks/xgboost validateXGBReplicaSpecs, "must be 1"); left
+// out, it defaults to 1.
 util::Status check_one_master(const YAML::Node& rendered, const Template& tmpl,
                               const JobSpec& spec) {
     const OperatorKind& v1 = operator_kind(spec.kind);
-    if (!is_operator_kind(spec.kind) || spec.kind == JobKind::TFJob || v1.master_type == nullptr) {
+    if (!is_operator_kind(spec.kind) || v1.master_type == nullptr) {
         return util::ok_status();
     }
     const std::vector<std::string> parts = {"spec", v1.replica_specs, v1.master_type, "replicas"};

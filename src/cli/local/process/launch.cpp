@@ -3,12 +3,46 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "cli/exit_codes.h"
 #include "cli/local/state/state_dir.h"
+#include "manifest/framework.h"
+#include "manifest/render/operator_env.h"
 #include "util/redact.h"
 
 namespace kftrain::cli::local {
+
+util::Result<std::map<std::string, std::string>> shell_values(
+    const manifest::JobSpec& spec, const std::vector<std::string>& names) {
+    const manifest::ReservedEnv reserved = manifest::reserved_env(spec);
+    std::map<std::string, std::string> values;
+    for (const auto& name : names) {
+        const bool status_server = std::find(std::begin(manifest::k_status_server_env),
+                                             std::end(manifest::k_status_server_env),
+                                             name) != std::end(manifest::k_status_server_env);
+        if (status_server ||
+            std::find(reserved.names.begin(), reserved.names.end(), name) != reserved.names.end()) {
+            return util::error(
+                fmt::format("--env-from-shell: {} {} (got {})", name,
+                            status_server ? "is reserved: kftrain --local points it at the "
+                                            "job's status server"
+                                          : reserved.why,
+                            name),
+                k_exit_bad_input);
+        }
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) {
+            return util::error(fmt::format("--env-from-shell: {} is not set in this shell", name),
+                               k_exit_bad_input);
+        }
+        values[name] = value;
+    }
+    return values;
+}
 
 std::vector<ReplicaLaunch> split_launch(JobState& state,
                                         const std::map<std::string, std::string>& from_shell) {

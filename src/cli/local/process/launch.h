@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/local/state/job_state.h"
+#include "manifest/job_spec.h"
 #include "util/result.h"
 
 namespace kftrain::cli::local {
@@ -16,6 +17,12 @@ struct ReplicaLaunch {
     std::vector<std::string> argv;
     std::map<std::string, std::string> env;
 };
+
+// Read the variables --env-from-shell names from this process's environment: exit 2 for one
+// that is not set, or that the job's operator sets itself (manifest::reserved_env) or the
+// status server's, as the job's env refuses them.
+util::Result<std::map<std::string, std::string>> shell_values(
+    const manifest::JobSpec& spec, const std::vector<std::string>& names);
 
 // Return the replicas' launch from a planned job, with from_shell (variables the user
 // passes from the shell: --env-from-shell) set in every replica's env, and mask the state's
