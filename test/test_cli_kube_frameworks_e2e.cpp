@@ -141,3 +141,24 @@ TEST_CASE("describe reads each kind's replicas from its own pods", "[cluster][e2
         }
     }
 }
+
+TEST_CASE("suspend patches a TFJob's runPolicy and waits for its pods to go",
+          "[cluster][e2e][frameworks][lifecycle]") {
+    FakeCluster cluster("suspend-tfjob");
+    auto run = cluster.run({"suspend", "tf-dist", "-n", "ml-training", "--interval", "10ms"});
+    CHECK(run.err == "");
+    CHECK(run.code == 0);
+    CHECK(run.out == "tfjob/tf-dist suspended\n");
+    bool patched = false;
+    for (const auto& call : cluster.calls()) {
+        patched = patched || call == std::vector<std::string>{
+                                         "patch",  "tfjobs.kubeflow.org",
+                                         "--type", "merge",
+                                         "-p",     R"({"spec":{"runPolicy":{"suspend":true}}})",
+                                         "-n",     "ml-training",
+                                         "--",     "tf-dist"};
+    }
+    CHECK(patched);
+    auto status = cluster.run({"status", "tf-dist", "-n", "ml-training"});
+    CHECK(contains(status.out, "State:      Suspended (TFJobSuspended)"));
+}
