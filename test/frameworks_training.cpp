@@ -287,3 +287,25 @@ TEST_CASE(
                    "in every replica of a TFJob"));
     CHECK_FALSE(jobs.backend().status("tf-shell"));
 }
+
+TEST_CASE("examples/xgboost/tune.yaml searches eta over XGBoostJob trials here",
+          "[local][e2e][frameworks][python][tune]") {
+    if (!python_module_ready("xgboost", "python3-xgboost")) {
+        return;
+    }
+    LocalJobs jobs;
+    const std::string dir = jobs.dir() + "/xgboost";
+    REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+    for (const std::string part : {"train.py", "tune.yaml"}) {
+        auto text = kftrain::cli::local::read_state_file(std::string(KFTRAIN_SOURCE_DIR) +
+                                                         "/examples/xgboost/" + part);
+        REQUIRE(text.ok());
+        write_file(dir + "/" + part, *text);
+    }
+    auto [code, out] = kftrain_in(jobs, dir, {"tune", "-f", "tune.yaml", "--local"});
+    INFO(out);
+    CHECK(code == 0);
+    CHECK(contains(out, "4 succeeded"));
+    CHECK(contains(out, "Best: trial "));
+    CHECK(contains(out, "(logloss=0."));
+}
