@@ -1,5 +1,7 @@
 // Fuzz the template renderer: the input is a job template, rendered with the example jobs
-// examples/mnist-ddp.yaml (a PyTorchJob) and examples/mnist-trainjob.yaml (a TrainJob).
+// of every kind: examples/mnist-ddp.yaml (a PyTorchJob), examples/mnist-trainjob.yaml (a
+// TrainJob), examples/tensorflow/tfjob.yaml, examples/xgboost/xgboostjob.yaml and
+// examples/jax/jaxjob.yaml.
 // Properties: nothing throws or crashes, every error has a message, and what renders is
 // emitted as YAML that parses back.
 
@@ -19,7 +21,8 @@ using namespace kftrain;
 
 std::vector<manifest::JobSpec> load_examples() {
     std::vector<manifest::JobSpec> specs;
-    for (const char* name : {"mnist-ddp.yaml", "mnist-trainjob.yaml"}) {
+    for (const char* name : {"mnist-ddp.yaml", "mnist-trainjob.yaml", "tensorflow/tfjob.yaml",
+                             "xgboost/xgboostjob.yaml", "jax/jaxjob.yaml"}) {
         const std::string path = std::string(KFTRAIN_SOURCE_DIR) + "/examples/" + name;
         auto spec = manifest::load_job_file(path, {});
         if (!spec.ok()) {

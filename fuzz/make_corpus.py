@@ -37,10 +37,16 @@ def job_files():
                  "resources.memory=16Gi", "-n team-a"]
     write("fuzz_job_file", "mnist-ddp-set", "\0".join([ddp] + overrides))
     write("fuzz_job_file", "mnist-ddp-trainjob", "\0".join([ddp, "--kind TrainJob"]))
+    for name in ["tensorflow/tfjob.yaml", "xgboost/xgboostjob.yaml", "jax/jaxjob.yaml",
+                 "deepspeed/trainjob.yaml"]:
+        write("fuzz_job_file", name.replace("/", "-"), (ROOT / "examples" / name).read_bytes())
+    tf = (ROOT / "examples" / "tensorflow" / "tfjob.yaml").read_text()
+    write("fuzz_job_file", "tfjob-roles-set", "\0".join([tf, "roles.ps=2", "roles.evaluator=1"]))
 
 
 def templates():
-    for name in ["pytorchjob.yaml", "trainjob.yaml"]:
+    for name in ["pytorchjob.yaml", "trainjob.yaml", "tfjob.yaml", "xgboostjob.yaml",
+                 "jaxjob.yaml"]:
         write("fuzz_template", name, (ROOT / "templates" / name).read_bytes())
 
 

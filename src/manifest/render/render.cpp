@@ -140,9 +140,15 @@ class Substituter {
 // A v1 job has only the replica types it has replicas of (one replica: only its Master; a
 // TFJob: its roles'): a type left without replicas would default to one.
 void drop_empty_types(const JobSpec& spec, YAML::Node& root) {
+    // yaml-cpp: a missing key of a const map is an invalid node that throws on IsMap(), so each
+    // step is tested with IsDefined() first.
     const YAML::Node& document = root;
-    if (!is_operator_kind(spec.kind) || !document["spec"].IsMap() ||
-        !document["spec"][operator_kind(spec.kind).replica_specs].IsMap()) {
+    const YAML::Node job_spec = document["spec"];
+    if (!is_operator_kind(spec.kind) || !job_spec.IsDefined() || !job_spec.IsMap()) {
+        return;
+    }
+    const YAML::Node present = job_spec[operator_kind(spec.kind).replica_specs];
+    if (!present.IsDefined() || !present.IsMap()) {
         return;
     }
     YAML::Node replica_specs = root["spec"][operator_kind(spec.kind).replica_specs];
