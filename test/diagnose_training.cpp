@@ -76,9 +76,11 @@ TEST_CASE("diagnose names workers that never reached their master a rendezvous t
 
 TEST_CASE("diagnose names a replica killed by SIGKILL and one out of memory", "[diagnose][e2e]") {
     LocalJobs jobs;
+    // $$$$: the kubelet (and kftrain --local) reads $$ in args as an escaped $, so the shell
+    // gets $$, its own pid, as it would in the pod.
     json killed = diagnose_failed(
         jobs, "diag-kill", 2,
-        "[\"sh\", \"-c\", \"echo rank $RANK up; if [ $RANK = 1 ]; then kill -9 $$; fi; "
+        "[\"sh\", \"-c\", \"echo rank $RANK up; if [ $RANK = 1 ]; then kill -9 $$$$; fi; "
         "exec sleep 60\"]");
     CHECK(killed["cause"] == "signal");
     CHECK(killed["replica"] == "worker-0");

@@ -309,3 +309,21 @@ TEST_CASE("examples/xgboost/tune.yaml searches eta over XGBoostJob trials here",
     CHECK(contains(out, "Best: trial "));
     CHECK(contains(out, "(logloss=0."));
 }
+
+TEST_CASE("a local replica's args expand $(NAME) from its env, the operator's variables included",
+          "[local][e2e][frameworks]") {
+    LocalJobs jobs;
+    const std::string file =
+        python_job(jobs, "expand", "kind: JAXJob\n", 2,
+                   {"-c", "import sys; print('args=' + ' '.join(sys.argv[1:]))",
+                    "$(COORDINATOR_ADDRESS):$(COORDINATOR_PORT)", "id=$(PROCESS_ID)",
+                    "$$(PROCESS_ID)", "$(NOT_SET)"});
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    const auto done = jobs.wait_finished("expand");
+    CHECK(done.phase == JobPhase::Succeeded);
+    const auto lines = jobs.log_lines("expand");
+    CHECK(contains_line(lines, "worker-1 | args=127.0.0.1:"));
+    CHECK(contains_line(lines, " id=1 $(PROCESS_ID) $(NOT_SET)"));
+    CHECK(contains_line(lines, " id=0 $(PROCESS_ID) $(NOT_SET)"));
+    CHECK_FALSE(contains_line(lines, "$(COORDINATOR_PORT)"));
+}

@@ -19,6 +19,7 @@
 #include "cli/local/state/name_lock.h"
 #include "cli/local/state/state_dir.h"
 #include "cli/local/suspend.h"
+#include "manifest/k8s/expansion.h"
 #include "manifest/render/metrics_scrape.h"
 
 namespace kftrain::cli::local {
@@ -94,8 +95,12 @@ void Supervisor::start_replica(size_t i) {
     ReplicaState& replica = m_state.replicas[i];
     Slot& slot = m_slots[i];
     util::SpawnOptions options;
-    options.argv = m_launch[i].argv;
     options.env = m_launch[i].env;
+    // $(NAME) in the command and args, as the kubelet expands them from the container's env
+    // (the operator's variables, with the ports this start was given, included).
+    for (const auto& arg : m_launch[i].argv) {
+        options.argv.push_back(manifest::expand_references(arg, options.env));
+    }
     options.unset_env = names_to_unset(current_environment(), options.env);
     options.cwd = m_state.cwd;
     options.new_session = true;
