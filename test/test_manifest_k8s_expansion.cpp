@@ -14,7 +14,7 @@ TEST_CASE("$(NAME) in a command expands as the kubelet expands it", "[manifest][
         {"host:$(COORDINATOR_PORT)", "host:6666"},
         {"$(VAR_EMPTY)x", "x"},
         {"$(VAR_UNDEFINED)", "$(VAR_UNDEFINED)"},  // left as written
-        {"$$(VAR_A)", "$(VAR_A)"},                // $$ escapes the reference
+        {"$$(VAR_A)", "$(VAR_A)"},                 // $$ escapes the reference
         {"$$$$(VAR_A)", "$$(VAR_A)"},
         {"$$$(VAR_A)", "$A"},
         {"$(VAR_A", "$(VAR_A"},  // unclosed
