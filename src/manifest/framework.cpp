@@ -11,7 +11,6 @@
 #include "util/text.h"
 
 namespace kftrain::manifest {
-namespace {}  // namespace
 
 std::optional<Framework> runtime_framework(const std::string& runtime) {
     if (runtime == "torch-distributed" || runtime == "torch-distributed-with-cache" ||
@@ -157,7 +156,15 @@ std::vector<std::string> operator_variables(JobKind kind, Framework framework) {
     return names(k_trainjob_operator_env);
 }
 
-ReservedEnv reserved_env(const JobSpec& spec) {
+namespace {
+
+// The variables a job's operator sets, and why the job may not set them.
+struct OperatorReserved {
+    std::vector<std::string> names;
+    std::string why;
+};
+
+OperatorReserved operator_reserved(const JobSpec& spec) {
     const Framework framework = job_framework(spec);
     std::vector<std::string> names = operator_variables(spec.kind, framework);
     // Set only in a job of several replicas (tensorflow/util.go isDistributed) or beside
@@ -209,6 +216,22 @@ ReservedEnv reserved_env(const JobSpec& spec) {
             "is reserved in a TrainJob: Trainer sets PET_NNODES, PET_NPROC_PER_NODE, "
             "PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT on every node itself and "
             "refuses a job that sets one: remove it"};
+}
+
+}  // namespace
+
+std::vector<ReservedName> reserved_env(const JobSpec& spec) {
+    const OperatorReserved by_operator = operator_reserved(spec);
+    std::vector<ReservedName> reserved;
+    for (const std::string& name : by_operator.names) {
+        reserved.push_back({name, by_operator.why});
+    }
+    for (const char* name : k_status_server_env) {
+        reserved.push_back({name,
+                            "is reserved: Kubeflow Trainer (and kftrain --local, for either kind) "
+                            "sets it to point the program at its status server: remove it"});
+    }
+    return reserved;
 }
 
 bool is_mpi_launcher(const std::string& program) {

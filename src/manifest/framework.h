@@ -47,16 +47,17 @@ const char* framework_name(Framework framework);
 // Parse a framework_name (PyTorch, XGBoost, JAX, MPI); nullopt for another text.
 std::optional<Framework> parse_framework(const std::string& name);
 
-// The environment variables the operator (or runtime plugin) sets itself, which the job's
-// env may therefore not set, and why, for the message.
-struct ReservedEnv {
-    std::vector<std::string> names;
+// An environment variable the job's env (and --env-from-shell) may not set, and why, for the
+// message.
+struct ReservedName {
+    std::string name;
     std::string why;
 };
 
 // Return the variables reserved for a job of this kind and runtime: those its operator sets
-// (TF_CONFIG only with more than one replica, XGBoost's WORKER_* only with Workers).
-ReservedEnv reserved_env(const JobSpec& spec);
+// (TF_CONFIG only with more than one replica, XGBoost's WORKER_* only with Workers), then the
+// status server's, which Trainer and kftrain --local set.
+std::vector<ReservedName> reserved_env(const JobSpec& spec);
 
 // Return every variable the operator (or runtime plugin) may set in a replica of a job of this
 // kind and framework, for showing them apart from the job's own.

@@ -15,7 +15,6 @@
 #include "manifest/k8s/rules.h"
 #include "manifest/nproc.h"
 #include "manifest/render/metrics_scrape.h"
-#include "manifest/render/operator_env.h"
 #include "util/text.h"
 
 namespace kftrain::manifest {
@@ -185,24 +184,14 @@ Status check_env(const JobSpec& spec) {
     }
     // What the operator sets itself: the Training Operator appends its variables after the
     // job's env (the last wins), Trainer's runtime plugins refuse or replace them.
-    const ReservedEnv reserved = reserved_env(spec);
-    for (const std::string& name : reserved.names) {
-        auto it = spec.env.find(name);
+    for (const ReservedName& reserved : reserved_env(spec)) {
+        auto it = spec.env.find(reserved.name);
         if (it == spec.env.end()) {
             continue;
         }
         return fail(
-            spec, "env." + name, reserved.why,
+            spec, "env." + reserved.name, reserved.why,
             it->second.secret_name.empty() ? it->second.value : "secret " + it->second.secret_name);
-    }
-    for (const char* name : k_status_server_env) {
-        if (auto it = spec.env.find(name); it != spec.env.end()) {
-            return fail(spec, std::string("env.") + name,
-                        "is reserved: Kubeflow Trainer (and kftrain --local, for either kind) "
-                        "sets it to point the program at its status server: remove it",
-                        it->second.secret_name.empty() ? it->second.value
-                                                       : "secret " + it->second.secret_name);
-        }
     }
     return util::ok_status();
 }

@@ -17,10 +17,10 @@
 #include "cli/job/interrupt.h"
 #include "cli/local/local_backend.h"
 #include "cli/local/process/proc_info.h"
+#include "cli/local/process/replica_env.h"
 #include "cli/local/state/log_store.h"
 #include "cli/local/state/state_dir.h"
 #include "cli/view/progress.h"
-#include "manifest/framework.h"
 #include "manifest/job_kind.h"
 #include "manifest/render/render.h"
 #include "util/text.h"
@@ -60,11 +60,7 @@ manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas,
 
 // Return the replica whose rank 0 prints the progress lines.
 std::string lead_name(const manifest::JobSpec& spec) {
-    if (spec.kind == manifest::JobKind::TrainJob) {
-        return "node-0";
-    }
-    // The first replica type: the Master, a TFJob's Chief, else Worker.
-    return util::to_lower(manifest::replica_types(spec).front().first) + "-0";
+    return local::replica_refs(spec).front().name;  // the Master, Chief, Worker 0 or node-0
 }
 
 // What one size's run showed.

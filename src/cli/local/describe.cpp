@@ -20,9 +20,8 @@ std::string or_dash(const std::string& text) {
     return text.empty() ? "-" : text;
 }
 
-// The variables the operator injects that a replica has, in the order the operator's docs
-// list them (a TrainJob's are among a PyTorchJob's), credentials masked.
-// Return what the job's operator set in a replica's env (its kind's and framework's variables).
+// Return what the job's operator set in a replica's env (its kind's and framework's variables),
+// in the order the operator's docs list them, credentials masked.
 std::vector<std::pair<std::string, std::string>> injected_env(const JobState& state,
                                                               const ReplicaState& r) {
     const auto kind = manifest::parse_kind(state.kind).value_or(manifest::JobKind::PyTorchJob);

@@ -161,8 +161,6 @@ util::Status prepare_dir(const JobState& state, const std::vector<ReplicaLaunch>
     return filled;
 }
 
-// Return the values of the variables the user passes from the shell; error (exit 2) naming
-// one that is not set.
 // Refuse to submit over a job of the name that runs, or whose state cannot be read; stop it
 // first with --replace.
 util::Status make_room(const std::string& name, bool replace) {

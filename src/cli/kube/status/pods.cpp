@@ -80,12 +80,10 @@ bool read_jobset_identity(const json& pod, job::ReplicaStatus& r) {
 std::string operator_container(const json& containers) {
     for (manifest::JobKind kind : manifest::k_kinds) {
         const char* name = manifest::operator_kind(kind).container;
-        if (manifest::is_operator_kind(kind) && containers.is_array()) {
-            for (const auto& container : containers) {
-                if (string_at(container, "name") == name) {
-                    return name;
-                }
-            }
+        // training_container falls back to the first: only a container of that name counts.
+        if (manifest::is_operator_kind(kind) &&
+            string_at(training_container(containers, name), "name") == name) {
+            return name;
         }
     }
     return "pytorch";

@@ -5,33 +5,25 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "cli/exit_codes.h"
 #include "cli/local/state/state_dir.h"
 #include "manifest/framework.h"
-#include "manifest/render/operator_env.h"
 #include "util/redact.h"
 
 namespace kftrain::cli::local {
 
 util::Result<std::map<std::string, std::string>> shell_values(
     const manifest::JobSpec& spec, const std::vector<std::string>& names) {
-    const manifest::ReservedEnv reserved = manifest::reserved_env(spec);
+    const auto reserved = manifest::reserved_env(spec);
     std::map<std::string, std::string> values;
     for (const auto& name : names) {
-        const bool status_server = std::find(std::begin(manifest::k_status_server_env),
-                                             std::end(manifest::k_status_server_env),
-                                             name) != std::end(manifest::k_status_server_env);
-        if (status_server ||
-            std::find(reserved.names.begin(), reserved.names.end(), name) != reserved.names.end()) {
+        auto taken = std::find_if(reserved.begin(), reserved.end(),
+                                  [&name](const auto& r) { return r.name == name; });
+        if (taken != reserved.end()) {
             return util::error(
-                fmt::format("--env-from-shell: {} {} (got {})", name,
-                            status_server ? "is reserved: kftrain --local points it at the "
-                                            "job's status server"
-                                          : reserved.why,
-                            name),
+                fmt::format("--env-from-shell: {} {} (got {})", name, taken->why, name),
                 k_exit_bad_input);
         }
         const char* value = std::getenv(name.c_str());
