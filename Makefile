@@ -32,14 +32,18 @@ PREFIX ?= /usr/local
 # Build (and package) kftrain-trainer too, where libtorch is installed.
 TRAINER ?= ON
 
-.PHONY: demo test setup configure build build-tools release install package clean format \
+.PHONY: demo test e2e setup configure build build-tools release install package clean format \
 	format-check
 
 demo: build-tools
 	scripts/demo.sh $(BUILD_DIR)
 
 test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 900 -j $(TEST_JOBS)
+	cd $(BUILD_DIR) && ctest -LE e2e --output-on-failure --timeout 900 -j $(TEST_JOBS)
+
+# The cluster suite on a real single-node Kubernetes (test/e2e/run.sh; needs root).
+e2e: build
+	test/e2e/run.sh $(BUILD_DIR)
 
 setup:
 	scripts/setup.sh

@@ -4,6 +4,9 @@
 #   scripts/setup.sh           CLI, trainer and test dependencies
 #   scripts/setup.sh --cli     only what the CLI and its tests need (no libtorch)
 #   scripts/setup.sh --image   only the tools scripts/check-image.sh needs (podman, buildah)
+#   scripts/setup.sh --e2e     only what the cluster suite adds (test/e2e/run.sh, make e2e):
+#                              its images and CRDs; ../shared/cluster/minicluster.sh installs
+#                              the cluster's own packages
 #   scripts/setup.sh --bench   only the reference bench/trainer_vs_pytorch.sh runs against
 #                              (PyTorch's Python DDP, the same libtorch); CI does not need it
 set -euo pipefail
@@ -36,6 +39,12 @@ image_packages=(
     podman buildah debootstrap
 )
 
+e2e_packages=(
+    podman buildah  # the images test/e2e/images.sh makes and the cluster imports
+    busybox-static  # their shell, the data helper's tar and the init container's nslookup
+    python3-yaml    # test/e2e/crds.py
+)
+
 bench_packages=(
     python3-torch
 )
@@ -43,6 +52,7 @@ bench_packages=(
 case "${1:-}" in
     --cli) packages=("${cli_packages[@]}") ;;
     --image) packages=("${image_packages[@]}") ;;
+    --e2e) packages=("${e2e_packages[@]}") ;;
     --bench) packages=("${bench_packages[@]}") ;;
     *) packages=("${cli_packages[@]}" "${trainer_packages[@]}") ;;
 esac
@@ -65,7 +75,7 @@ fi
 # The MCP server's tests drive it with the official TypeScript SDK client (test/mcp-client,
 # installed by npm ci from its lockfile): Node.js 18+ and npm. A machine that has both, from any
 # source, keeps them; otherwise Debian's.
-if [[ "${1:-}" != "--image" && "${1:-}" != "--bench" ]] &&
+if [[ "${1:-}" != "--image" && "${1:-}" != "--bench" && "${1:-}" != "--e2e" ]] &&
     ! { command -v node && command -v npm; } >/dev/null 2>&1; then
     echo "setup: installing nodejs npm" >&2
     export DEBIAN_FRONTEND=noninteractive

@@ -22,7 +22,7 @@ TEST_CASE("diagnose names the cluster's causes from pods, events, logs and Kueue
          "master-0 cannot start: the image cannot be pulled: Back-off pulling image "
          "\"registry.example.com/ml/kftrain-trainer:0.1.0\""},
         {"pending-unschedulable", "unschedulable", "master-0",
-         "master-0 cannot start: no node can run the pod: 0/3 nodes are available: 3 "
+         "master-0 cannot start: no node can run the pod: 0/1 nodes are available: 1 "
          "Insufficient cpu."},
         {"evicted", "evicted", "worker-0",
          "worker-0 failed first (killed by SIGKILL): the pod was evicted: The node was low on "

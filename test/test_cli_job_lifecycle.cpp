@@ -65,6 +65,9 @@ TEST_CASE("a suspend settles once nothing runs, a resume once a replica is back"
          with(JobPhase::Suspended, {"Terminated", "Failed"}), true},
         {"suspended, a pod left", Change::Suspend, with(JobPhase::Suspended, {"Running", ""}),
          false},
+        // A real pod after its deletion: the trainer still checkpoints in it.
+        {"suspended, a pod terminating", Change::Suspend,
+         with(JobPhase::Suspended, {"Terminating"}), false},
         {"not yet suspended", Change::Suspend, with(JobPhase::Running, {}), false},
         {"resumed, pods pending", Change::Resume, with(JobPhase::Created, {"Pending"}), true},
         {"resumed, pods running", Change::Resume, with(JobPhase::Running, {"Running"}), true},

@@ -317,6 +317,10 @@ TEST_CASE("wait --for running waits through the queue instead of failing",
           "cluster-queue gpu): couldn't assign flavors to pod set worker: insufficient unused "
           "quota for nvidia.com/gpu in flavor a100, 4 more needed\n"
           "pytorchjob/mnist-ddp: Admitted to gpu\n"
+          // Once admitted, the workers' containers wait as PodInitializing behind
+          // init-pytorch, as a real kubelet reports them.
+          "  worker-0: waiting in init container init-pytorch for the master to start\n"
+          "  worker-1: waiting in init container init-pytorch for the master to start\n"
           "pytorchjob/mnist-ddp: Running (PyTorchJobRunning): PyTorchJob mnist-ddp is "
           "running.\n");
 }

@@ -166,19 +166,21 @@ TEST_CASE("a stuck job is diagnosed from its pods and events", "[cluster][kube]"
          "events-v19-imagepull.json",
          {"master-0: ImagePullBackOff: Failed to pull image \"" + image +
               "\": rpc error: code = NotFound desc = failed to pull and unpack image \"" + image +
-              "\": not found",
+              "\": failed to resolve reference \"" + image + "\": " + image + ": not found",
           "worker-0" + init_line, "worker-1" + init_line}},
         {"unschedulable",
          "pods-v19-unschedulable.json",
          "events-v19-unschedulable.json",
-         {"master-0: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 "
-          "nodes are available: 3 No preemption victims found for incoming pod.",
+         {"master-0: Unschedulable: 0/1 nodes are available: 1 Insufficient cpu.",
           "worker-0" + init_line, "worker-1" + init_line}},
         {"pending with a warning event",
          "pods-v19-creating.json",
          "events-v19-creating.json",
          {"master-0: Pending: FailedMount: MountVolume.SetUp failed for volume \"data\" : "
-          "configmap \"mnist-data\" not found"}},
+          "configmap \"mnist-data\" not found",
+          // The workers' containers wait as PodInitializing behind init-pytorch, as a real
+          // kubelet reports them (kubectl: Init:0/1).
+          "worker-0" + init_line, "worker-1" + init_line}},
         {"crash loop",
          "pods-v19-crashloop.json",
          "events-empty.json",
@@ -208,14 +210,22 @@ TEST_CASE("a created job without pods says so", "[cluster][kube]") {
 TEST_CASE("events keep only the job's objects, newest last", "[cluster][kube]") {
     auto events = kube::parse_events(read_test_data("kube/events-v19-imagepull.json"),
                                      {"mnist-ddp", "mnist-ddp-master-0"});
-    REQUIRE(events.size() == 5);
+    // The pod's Scheduled, Pulling, Failed (the pull's error, then "Error: ErrImagePull"),
+    // BackOff and Failed ("Error: ImagePullBackOff") events, as a real kubelet records them.
+    REQUIRE(events.size() == 8);
     CHECK(events.front().reason == "SuccessfulCreatePod");
     CHECK(events.back().reason == "BackOff");
     CHECK(events.back().count == 9);
     auto scheduler = kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
                                         {"mnist-ddp-master-0"});
-    REQUIRE(scheduler.size() == 1);
+    // The scheduler's first attempt, then a second Event whose series counts the retries.
+    REQUIRE(scheduler.size() == 2);
     CHECK(scheduler[0].time == "2024-05-01T10:00:01.123456Z");
+    CHECK(scheduler[0].count == 1);
+    // events.k8s.io events have no count or lastTimestamp: their series says how often and
+    // when last.
+    CHECK(scheduler[1].count == 4);
+    CHECK(scheduler[1].time == "2024-05-01T10:02:05.345678Z");
     CHECK(kube::parse_events("garbage", {"x"}).empty());
 }
 

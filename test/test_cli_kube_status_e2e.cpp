@@ -158,7 +158,7 @@ TEST_CASE("status explains a job stuck in Created", "[cluster][e2e]") {
          "Diagnosis:  master-0: ImagePullBackOff: Failed to pull image "
          "\"registry.example.com/ml/kftrain-trainer:0.1.0\": rpc error: code = NotFound"},
         {"pending-unschedulable",
-         "Diagnosis:  master-0: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu."},
+         "Diagnosis:  master-0: Unschedulable: 0/1 nodes are available: 1 Insufficient cpu."},
         {"pending-init",
          "Diagnosis:  worker-0: waiting in init container init-pytorch for the master to start\n"
          "            worker-1: waiting in init container init-pytorch for the master to start\n"},

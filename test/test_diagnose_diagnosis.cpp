@@ -121,6 +121,13 @@ TEST_CASE("diagnose reads a pod's own reasons before its lines", "[diagnose]") {
     looping.reason = "CrashLoopBackOff";
     looping.last_reason = "Error";
     looping.restarts = 5;
+    // A real kubelet's OnFailure container killed for memory: waiting in CrashLoopBackOff, its
+    // previous attempt OOMKilled, the back-off text its only message.
+    ReplicaEvidence oom_looping = replica("worker-0", "Restarting", 137, "2026-01-01T00:00:01Z");
+    oom_looping.reason = "CrashLoopBackOff";
+    oom_looping.last_reason = "OOMKilled";
+    oom_looping.message = "back-off 1m20s restarting failed container=pytorch pod=w_ns(uid)";
+    oom_looping.restarts = 3;
     struct Case {
         ReplicaEvidence replica;
         Cause cause;
@@ -139,6 +146,9 @@ TEST_CASE("diagnose reads a pod's own reasons before its lines", "[diagnose]") {
         {looping, Cause::Exception,
          "worker-0 failed first (exit code 1, 5 restarts): an exception in the program: "
          "ImportError: x"},
+        {oom_looping, Cause::OutOfMemory,
+         "worker-0 failed first (killed by SIGKILL, 3 restarts): out of memory: OOMKilled on its "
+         "previous attempt, now CrashLoopBackOff"},
     };
     for (const Case& c : cases) {
         INFO(c.why);

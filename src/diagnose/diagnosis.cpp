@@ -90,7 +90,13 @@ ReplicaEnd replica_end(const ReplicaEvidence& r, LogFinding& finding) {
     end.restarts = r.restarts;
     end.last_line = r.lines.empty() ? "" : r.lines.back().text;
     finding = read_log(r.lines);
-    if (Cause cause = pod_cause(r); cause != Cause::None) {
+    if (Cause cause = pod_cause(r); cause == Cause::OutOfMemory && r.reason != "OOMKilled") {
+        // Killed on its previous attempt, and now restarting (CrashLoopBackOff): the back-off
+        // message says nothing of memory.
+        end.cause = cause;
+        end.detail = r.reason.empty() ? "OOMKilled on its previous attempt"
+                                      : "OOMKilled on its previous attempt, now " + r.reason;
+    } else if (cause != Cause::None) {
         end.cause = cause;
         end.detail = util::trim(r.message.empty() ? (r.reason.empty() ? r.last_reason : r.reason)
                                                   : r.message);

@@ -22,6 +22,17 @@ bool any_holding(const JobStatus& status) {
     return false;
 }
 
+// A pod being deleted still runs its container (the trainer checkpointing after SIGTERM) and
+// holds its node's resources until it is gone.
+bool any_stopping(const JobStatus& status) {
+    for (const auto& replica : status.replicas) {
+        if (replica.state == "Terminating") {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 const char* change_verb(Change change) {
@@ -40,7 +51,7 @@ util::Status check_change(Change change, const JobStatus& status) {
 
 bool change_settled(Change change, const JobStatus& status) {
     if (change == Change::Suspend) {
-        return status.phase == JobPhase::Suspended && !any_holding(status);
+        return status.phase == JobPhase::Suspended && !any_holding(status) && !any_stopping(status);
     }
     if (status.phase == JobPhase::Suspended) {
         return false;

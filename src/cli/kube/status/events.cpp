@@ -27,18 +27,38 @@ KubeEvent event_from(const json& item) {
     if (count != item.end() && count->is_number_integer()) {
         event.count = count->get<int>();
     }
+    // Events of the events.k8s.io API (the scheduler's) carry no count or lastTimestamp: a
+    // repeat is counted in series, with the time it was last seen.
+    const json& series = item.contains("series") ? item["series"] : json();
+    if (series.is_object()) {
+        auto repeats = series.find("count");
+        if (repeats != series.end() && repeats->is_number_integer()) {
+            event.count = std::max(event.count, repeats->get<int>());
+        }
+        event.time = std::max(event.time, string_at(series, "lastObservedTime"));
+    }
     return event;
 }
 
-// The newest warning event about a pod, if any.
+// Whether an event only names the error of another: the kubelet follows each "Failed to pull
+// image ...: <why>" with "Error: ErrImagePull", and each back-off with "Error: ImagePullBackOff".
+bool names_only_an_error(const KubeEvent& event) {
+    const std::string prefix = "Error: ";
+    return event.message.rfind(prefix, 0) == 0 &&
+           event.message.find(' ', prefix.size()) == std::string::npos;
+}
+
+// The newest warning event about a pod that says why, else the newest at all, if any.
 const KubeEvent* newest_warning(const std::vector<KubeEvent>& events, const std::string& pod) {
     const KubeEvent* found = nullptr;
+    const KubeEvent* saying_why = nullptr;
     for (const auto& event : events) {
         if (event.object == pod && event.type == "Warning") {
             found = &event;
+            saying_why = names_only_an_error(event) ? saying_why : &event;
         }
     }
-    return found;
+    return saying_why != nullptr ? saying_why : found;
 }
 
 std::string with_message(std::string line, const std::string& message) {
@@ -54,6 +74,9 @@ std::string replica_problem(const job::ReplicaStatus& r, const std::vector<KubeE
     }
     if (reason == "CrashLoopBackOff") {
         std::string exit = r.exit_code ? fmt::format(", last exit code {}", *r.exit_code) : "";
+        if (!r.last_reason.empty() && r.last_reason != "Error") {
+            exit += " (" + r.last_reason + ")";
+        }
         return fmt::format(
             "{}: CrashLoopBackOff: the container keeps crashing (restarted {} "
             "times{}); see 'kftrain logs --previous --replica {}'",
