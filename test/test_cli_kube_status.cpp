@@ -226,6 +226,14 @@ TEST_CASE("events keep only the job's objects, newest last", "[cluster][kube]") 
     // when last.
     CHECK(scheduler[1].count == 4);
     CHECK(scheduler[1].time == "2024-05-01T10:02:05.345678Z");
+    // Events before the job was created are an earlier job's of the same name: left out.
+    auto since = kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
+                                    {"mnist-ddp-master-0"}, "2024-05-01T10:00:02Z");
+    REQUIRE(since.size() == 1);
+    CHECK(since[0].count == 4);
+    CHECK(kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
+                             {"mnist-ddp-master-0"}, "2024-05-01T10:00:01Z")
+              .size() == 2);
     CHECK(kube::parse_events("garbage", {"x"}).empty());
 }
 
@@ -264,4 +272,24 @@ TEST_CASE("status reads each replica type's resource requests from the job", "[c
         CHECK(parsed->requests[0].cpu_cores == 1.5);
         CHECK(parsed->requests[0].memory_bytes == gib);
     }
+}
+
+TEST_CASE("a job the operator failed without a completionTime ended when it turned Failed",
+          "[cluster][kube]") {
+    // What the v1.9 operator writes for a replica that failed with restartPolicy ExitCode
+    // (seen from the cluster suite's stand-in, which follows common/job.go).
+    auto status = kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"},
+        "status":{"startTime":"2026-11-27T20:00:00Z","conditions":[
+          {"type":"Created","status":"True","lastTransitionTime":"2026-11-27T19:59:59Z"},
+          {"type":"Failed","status":"True","reason":"PyTorchJobFailed",
+           "lastTransitionTime":"2026-11-27T20:01:30Z"}]}})");
+    REQUIRE(status);
+    CHECK(status->phase == job::JobPhase::Failed);
+    CHECK(status->finished == "2026-11-27T20:01:30Z");
+    // A running job has not finished, whatever its conditions' times.
+    auto running = kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"},
+        "status":{"conditions":[{"type":"Running","status":"True",
+          "lastTransitionTime":"2026-11-27T20:00:00Z"}]}})");
+    REQUIRE(running);
+    CHECK(running->finished.empty());
 }

@@ -229,7 +229,7 @@ class KubernetesBackend : public job::Backend {
     }
 
     std::vector<diagnose::EventEvidence> events(const job::JobStatus& status) override {
-        return event_evidence(m_queries.events(event_objects(status)));
+        return event_evidence(m_queries.events(event_objects(status), status.created));
     }
 
     util::Result<job::JobDescription> describe(const std::string& job) override {
@@ -282,7 +282,7 @@ class KubernetesBackend : public job::Backend {
         }
         std::vector<KubeEvent> events;
         if (all_events != nullptr || (want_events && !job::is_finished(status.phase))) {
-            events = m_queries.events(event_objects(status));
+            events = m_queries.events(event_objects(status), status.created);
         }
         status.diagnosis = diagnose(status, events);
         if (all_events != nullptr) {

@@ -85,12 +85,13 @@ util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods(
     return std::vector<job::ReplicaStatus>{};
 }
 
-std::vector<KubeEvent> KubeQueries::events(const std::set<std::string>& objects) {
+std::vector<KubeEvent> KubeQueries::events(const std::set<std::string>& objects,
+                                           const std::string& since) {
     auto out = run({"get", "events", "-o", "json"}, "reading events");
     if (!out) {
         return {};
     }
-    return parse_events(*out, objects);
+    return parse_events(*out, objects, since);
 }
 
 std::optional<job::Progress> KubeQueries::progress(const std::string& pod,

@@ -27,8 +27,9 @@ class KubeQueries {
     // Return the job's pods as replicas, from the first of these selectors that finds any.
     util::Result<std::vector<job::ReplicaStatus>> pods(const std::string& job,
                                                        const std::vector<std::string>& selectors);
-    // Return the events about these objects, oldest first (none when unreadable).
-    std::vector<KubeEvent> events(const std::set<std::string>& objects);
+    // Return the events about these objects last seen since a time (RFC 3339; "": any), oldest
+    // first (none when unreadable).
+    std::vector<KubeEvent> events(const std::set<std::string>& objects, const std::string& since);
     // Return the last progress line in the recent log of a pod's container, if any.
     std::optional<job::Progress> progress(const std::string& pod, const std::string& container);
     // Return whether the cluster serves a kind's resource (`kubectl api-resources`).

@@ -117,7 +117,10 @@ std::string replica_problem(const job::ReplicaStatus& r, const std::vector<KubeE
 }  // namespace
 
 std::vector<KubeEvent> parse_events(const std::string& json_text,
-                                    const std::set<std::string>& objects) {
+                                    const std::set<std::string>& objects,
+                                    const std::string& since) {
+    // Seconds are the coarsest precision of either time ("...:01Z" and "...:01.123456Z").
+    const std::string since_second = since.substr(0, 19);
     std::vector<KubeEvent> events;
     json parsed = json::parse(json_text, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("items") ||
@@ -126,7 +129,7 @@ std::vector<KubeEvent> parse_events(const std::string& json_text,
     }
     for (const auto& item : parsed["items"]) {
         KubeEvent event = event_from(item);
-        if (objects.count(event.object) > 0) {
+        if (objects.count(event.object) > 0 && event.time.substr(0, 19) >= since_second) {
             events.push_back(std::move(event));
         }
     }

@@ -19,10 +19,14 @@ struct KubeEvent {
     int count = 1;
 };
 
-// Read `kubectl get events -o json`, keeping those about the named objects,
-// oldest first (newest last, as describe shows them). Unreadable text gives none.
+// Read `kubectl get events -o json`, keeping those about the named objects last seen at or
+// after since (an RFC 3339 time, to the second; "": any), oldest first (newest last, as
+// describe shows them). Unreadable text gives none. A job's since is its creation: events
+// about an earlier job of the same name and its pods (the API keeps them for an hour) are
+// not its own.
 std::vector<KubeEvent> parse_events(const std::string& json_text,
-                                    const std::set<std::string>& objects);
+                                    const std::set<std::string>& objects,
+                                    const std::string& since = "");
 
 // Explain why a job is pending or failing, one line per replica with a
 // problem: unschedulable, image pull, crash loop, waiting for the master in

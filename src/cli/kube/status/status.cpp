@@ -76,6 +76,13 @@ job::JobStatus job_status_from(const json& job) {
     }
     status.started = string_at(job_status, "startTime");
     status.finished = string_at(job_status, "completionTime");
+    // The operator leaves completionTime unset when a job fails through an ExitCode replica
+    // (common/job.go sets it only on the other paths): it ended when it turned Failed.
+    if (status.finished.empty() && job::is_finished(status.phase)) {
+        if (const json* condition = current_condition(member(job_status, "conditions"))) {
+            status.finished = string_at(*condition, "lastTransitionTime");
+        }
+    }
     read_counts(member(job_status, "replicaStatuses"), status);
     read_requests(member(job, "spec"), kind.value_or(manifest::JobKind::PyTorchJob), status);
     for (const auto& request : status.requests) {
