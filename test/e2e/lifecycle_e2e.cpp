@@ -5,6 +5,7 @@
 #include <dirent.h>
 
 #include <catch2/catch.hpp>
+#include <future>
 #include <nlohmann/json.hpp>
 
 #include "e2e/cluster.h"
@@ -56,9 +57,16 @@ TEST_CASE("a suspended job's pods go, and on resume it trains on from its checkp
         return !last.empty();
     });
 
-    auto suspended = ns.kftrain({"suspend", "pause", "--timeout", "2m", "--interval", "1s"});
-    INFO(suspended.out << suspended.err);
+    // Two suspends at once (two terminals, a script and an agent): both patch, both see the
+    // pods go, neither waits for its --timeout.
+    const std::vector<std::string> suspend{"suspend", "pause",      "--timeout",
+                                           "2m",      "--interval", "1s"};
+    auto other = std::async(std::launch::async, [&] { return ns.kftrain(suspend); });
+    auto suspended = ns.kftrain(suspend);
+    auto also = other.get();
+    INFO(suspended.out << suspended.err << also.out << also.err);
     REQUIRE(suspended.code == 0);
+    REQUIRE(also.code == 0);
     auto status = json::parse(ns.kftrain({"status", "pause", "-o", "json"}).out);
     CHECK(status["state"] == "Suspended");
     CHECK(ns.kubectl({"get", "pods", "-o", "name"}).out.empty());
