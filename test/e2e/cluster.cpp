@@ -9,7 +9,6 @@
 #include <thread>
 
 #include "support/files.h"
-#include "util/run.h"
 
 namespace kftrain::e2e {
 
@@ -34,18 +33,6 @@ std::string random_suffix() {
     return suffix;
 }
 
-CliRun run_program(std::vector<std::string> argv, const std::string& input) {
-    util::RunOptions options;
-    options.argv = std::move(argv);
-    options.input = input;
-    options.timeout = std::chrono::minutes(3);
-    auto result = util::run(options);
-    if (!result) {
-        FAIL(result.error());
-    }
-    return CliRun{result->status.as_shell_code(), result->out, result->err};
-}
-
 }  // namespace
 
 std::string trainer_image() {
@@ -59,7 +46,7 @@ CliRun kubectl(const std::vector<std::string>& args, const std::string& input) {
     required_env("KUBECONFIG");
     std::vector<std::string> argv{"kubectl"};
     argv.insert(argv.end(), args.begin(), args.end());
-    return run_program(argv, input);
+    return test::run_program(argv, input);
 }
 
 CliRun kftrain(const std::string& namespace_, std::vector<std::string> args) {
@@ -91,6 +78,15 @@ CliRun Namespace::kftrain(const std::vector<std::string>& args) const {
 CliRun Namespace::kubectl(std::vector<std::string> args, const std::string& input) const {
     args.insert(args.end(), {"-n", m_name});
     return e2e::kubectl(args, input);
+}
+
+void Namespace::submit(const std::string& job_file_text,
+                       const std::vector<std::string>& flags) const {
+    std::vector<std::string> args{"submit", "-f", write_temp("job.yaml", job_file_text)};
+    args.insert(args.end(), flags.begin(), flags.end());
+    auto submitted = kftrain(args);
+    INFO(submitted.out << submitted.err);
+    REQUIRE(submitted.code == 0);
 }
 
 void Namespace::apply(const std::string& manifest) const {

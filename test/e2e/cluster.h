@@ -39,6 +39,8 @@ class Namespace {
     CliRun kftrain(const std::vector<std::string>& args) const;
     // kubectl with -n this namespace.
     CliRun kubectl(std::vector<std::string> args, const std::string& input = "") const;
+    // kftrain submit of this job file with these flags (fails the test unless it succeeds).
+    void submit(const std::string& job_file_text, const std::vector<std::string>& flags = {}) const;
     // kubectl apply -f - of this manifest, in this namespace (fails the test if refused).
     void apply(const std::string& manifest) const;
 

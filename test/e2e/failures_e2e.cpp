@@ -48,13 +48,6 @@ json replica_reaches(const Namespace& ns, const std::string& job, const std::str
     return doc;
 }
 
-void submit(const Namespace& ns, const std::string& job_file_text) {
-    auto file = kftrain::e2e::write_temp("job.yaml", job_file_text);
-    auto submitted = ns.kftrain({"submit", "-f", file});
-    INFO(submitted.out << submitted.err);
-    REQUIRE(submitted.code == 0);
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -62,7 +55,7 @@ TEST_CASE(
     "previous run's logs",
     "[e2e]") {
     Namespace ns("crash");
-    submit(ns, shell_job("crash", "echo attempt at $(date +%s%N); exit 3"));
+    ns.submit(shell_job("crash", "echo attempt at $(date +%s%N); exit 3"));
     json doc = replica_reaches(ns, "crash", "CrashLoopBackOff", [](const json& r) {
         return r["reason"] == "CrashLoopBackOff" && r["restarts"].get<int>() >= 1;
     });
@@ -81,8 +74,8 @@ TEST_CASE(
 TEST_CASE("a replica over its memory limit reads as OOMKilled with exit code 137", "[e2e]") {
     Namespace ns("oom");
     // 64 MiB of a shell variable in a 32 MiB container; restartPolicy Never ends the job.
-    submit(ns, shell_job("oom", "x=$(head -c 67108864 /dev/zero | tr \"\\\\0\" x); echo ${#x}",
-                         "restartPolicy: Never\n", "{cpu: 50m, memory: 32Mi}"));
+    ns.submit(shell_job("oom", "x=$(head -c 67108864 /dev/zero | tr \"\\\\0\" x); echo ${#x}",
+                        "restartPolicy: Never\n", "{cpu: 50m, memory: 32Mi}"));
     json doc = replica_reaches(ns, "oom", "OOMKilled",
                                [](const json& r) { return r["reason"] == "OOMKilled"; });
     CHECK(doc["replicas"][0]["exitCode"] == 137);
@@ -98,7 +91,7 @@ TEST_CASE(
     "message",
     "[e2e]") {
     Namespace ns("unsched");
-    submit(ns, shell_job("huge", "sleep 1", "", "{cpu: '64', memory: 64Mi}"));
+    ns.submit(shell_job("huge", "sleep 1", "", "{cpu: '64', memory: 64Mi}"));
     json doc = replica_reaches(ns, "huge", "Unschedulable",
                                [](const json& r) { return r["reason"] == "Unschedulable"; });
     CHECK(doc["replicas"][0]["state"] == "Pending");
@@ -113,7 +106,7 @@ TEST_CASE(
     "init container for the master's name",
     "[e2e]") {
     Namespace ns("pull");
-    submit(ns, fmt::format(R"(name: nopull
+    ns.submit(fmt::format(R"(name: nopull
 image: localhost/kftrain-e2e-missing:1
 replicas: 2
 resources: {{cpu: 50m, memory: 64Mi}}

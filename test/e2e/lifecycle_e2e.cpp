@@ -38,19 +38,14 @@ TEST_CASE("a suspended job's pods go, and on resume it trains on from its checkp
     const std::string kind = GENERATE("PyTorchJob", "TrainJob");
     Namespace ns("pause");
     const std::string host_dir = kftrain::e2e::make_host_claim(ns, "checkpoints");
-    auto file = kftrain::e2e::write_temp("job.yaml", kftrain::e2e::trainer_job("pause", kind, 2,
-                                                                               R"(volumes:
+    // With more samples, the run lasts long enough to be suspended half way.
+    ns.submit(kftrain::e2e::trainer_job("pause", kind, 2, R"(volumes:
   - name: checkpoints
     claim: checkpoints
     mountPath: /checkpoints
-)"));
-    // With more samples, the run lasts long enough to be suspended half way.
-    auto submitted =
-        ns.kftrain({"submit", "-f", file, "--set", "trainer.samples=16384", "--set",
-                    "trainer.epochs=2", "--set", "trainer.checkpointDir=/checkpoints/pause",
-                    "--set", "trainer.checkpointEvery=4"});
-    INFO(submitted.out << submitted.err);
-    REQUIRE(submitted.code == 0);
+)"),
+              {"--set", "trainer.samples=16384", "--set", "trainer.epochs=2", "--set",
+               "trainer.checkpointDir=/checkpoints/pause", "--set", "trainer.checkpointEvery=4"});
 
     poll_until("a checkpoint on the claim", std::chrono::seconds(180), [&](std::string& last) {
         last = entries(host_dir + "/pause");

@@ -24,11 +24,7 @@ TEST_CASE("a 2-replica job of the trainer image trains to Succeeded through real
     const std::string kind = GENERATE("PyTorchJob", "TrainJob");
     const bool v1 = kind == "PyTorchJob";
     Namespace ns("train");
-    auto file = kftrain::e2e::write_temp("job.yaml", kftrain::e2e::trainer_job("ddp", kind, 2));
-
-    auto submitted = ns.kftrain({"submit", "-f", file});
-    INFO(submitted.out << submitted.err);
-    REQUIRE(submitted.code == 0);
+    ns.submit(kftrain::e2e::trainer_job("ddp", kind, 2));
 
     auto waited =
         ns.kftrain({"wait", "ddp", "--for", "succeeded", "--timeout", "5m", "--interval", "1s"});
@@ -88,12 +84,10 @@ TEST_CASE("a 2-replica job of the trainer image trains to Succeeded through real
 
 TEST_CASE("logs -f follows every replica of a running job until it ends", "[e2e]") {
     Namespace ns("follow");
-    auto file = kftrain::e2e::write_temp(
-        "job.yaml", kftrain::e2e::trainer_job("follow", "PyTorchJob", 2,
-                                              "args: [--dataset, synthetic, --model, mlp, "
-                                              "--samples, '2048', --epochs, '2', --threads, '1', "
-                                              "--log-every, '8', --log-format, json]\n"));
-    REQUIRE(ns.kftrain({"submit", "-f", file}).code == 0);
+    ns.submit(kftrain::e2e::trainer_job("follow", "PyTorchJob", 2,
+                                        "args: [--dataset, synthetic, --model, mlp, "
+                                        "--samples, '2048', --epochs, '2', --threads, '1', "
+                                        "--log-every, '8', --log-format, json]\n"));
     poll_until("the job to run", std::chrono::seconds(120), [&](std::string& last) {
         last = ns.kftrain({"status", "follow"}).out;
         return has(last, "Running") || has(last, "Succeeded");

@@ -6,11 +6,10 @@
 
 namespace kftrain::test {
 
-CliRun run_kftrain(const std::vector<std::string>& args,
-                   const std::map<std::string, std::string>& env, const std::string& input) {
+CliRun run_program(const std::vector<std::string>& argv, const std::string& input,
+                   const std::map<std::string, std::string>& env) {
     util::RunOptions options;
-    options.argv.push_back(KFTRAIN_BINARY);
-    options.argv.insert(options.argv.end(), args.begin(), args.end());
+    options.argv = argv;
     options.env = env;
     options.input = input;
     options.timeout = std::chrono::minutes(5);
@@ -19,6 +18,13 @@ CliRun run_kftrain(const std::vector<std::string>& args,
         FAIL(result.error());
     }
     return CliRun{result->status.as_shell_code(), result->out, result->err};
+}
+
+CliRun run_kftrain(const std::vector<std::string>& args,
+                   const std::map<std::string, std::string>& env, const std::string& input) {
+    std::vector<std::string> argv{KFTRAIN_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_program(argv, input, env);
 }
 
 }  // namespace kftrain::test

@@ -13,6 +13,10 @@ struct CliRun {
     std::string err;
 };
 
+// Run a program (argv[0] found on PATH) with this standard input, for at most five minutes.
+CliRun run_program(const std::vector<std::string>& argv, const std::string& input = "",
+                   const std::map<std::string, std::string>& env = {});
+
 // Run the built kftrain with these arguments and extra environment variables; input, when
 // given, is its standard input (else it reads /dev/null).
 CliRun run_kftrain(const std::vector<std::string>& args,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/exit_codes.h"
 
 namespace kftrain::cli::job {
@@ -13,24 +15,14 @@ bool holds_resources(const ReplicaStatus& replica) {
            replica.state == "Restarting" || replica.state == "Unknown";
 }
 
-bool any_holding(const JobStatus& status) {
-    for (const auto& replica : status.replicas) {
-        if (holds_resources(replica)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // A pod being deleted still runs its container (the trainer checkpointing after SIGTERM) and
 // holds its node's resources until it is gone.
-bool any_stopping(const JobStatus& status) {
-    for (const auto& replica : status.replicas) {
-        if (replica.state == "Terminating") {
-            return true;
-        }
-    }
-    return false;
+bool stopping(const ReplicaStatus& replica) {
+    return replica.state == "Terminating";
+}
+
+bool any_replica(const JobStatus& status, bool (*matches)(const ReplicaStatus&)) {
+    return std::any_of(status.replicas.begin(), status.replicas.end(), matches);
 }
 
 }  // namespace
@@ -51,12 +43,13 @@ util::Status check_change(Change change, const JobStatus& status) {
 
 bool change_settled(Change change, const JobStatus& status) {
     if (change == Change::Suspend) {
-        return status.phase == JobPhase::Suspended && !any_holding(status) && !any_stopping(status);
+        return status.phase == JobPhase::Suspended && !any_replica(status, holds_resources) &&
+               !any_replica(status, stopping);
     }
     if (status.phase == JobPhase::Suspended) {
         return false;
     }
-    return is_finished(status.phase) || any_holding(status);
+    return is_finished(status.phase) || any_replica(status, holds_resources);
 }
 
 util::Status check_scale(const std::string& job, int workers, const ElasticBounds& bounds) {

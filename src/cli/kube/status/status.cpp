@@ -66,6 +66,8 @@ job::JobStatus job_status_from(const json& job) {
     status.namespace_ = string_at(metadata, "namespace");
     status.created = string_at(metadata, "creationTimestamp");
     const json& job_status = member(job, "status");
+    status.started = string_at(job_status, "startTime");
+    status.finished = string_at(job_status, "completionTime");
     if (const json* condition = current_condition(member(job_status, "conditions"))) {
         status.phase = job::parse_phase(string_at(*condition, "type"));
         status.reason = string_at(*condition, "reason");
@@ -73,13 +75,10 @@ job::JobStatus job_status_from(const json& job) {
         if (status.phase == job::JobPhase::Suspended) {
             status.suspended_since = string_at(*condition, "lastTransitionTime");
         }
-    }
-    status.started = string_at(job_status, "startTime");
-    status.finished = string_at(job_status, "completionTime");
-    // The operator leaves completionTime unset when a job fails through an ExitCode replica
-    // (common/job.go sets it only on the other paths): it ended when it turned Failed.
-    if (status.finished.empty() && job::is_finished(status.phase)) {
-        if (const json* condition = current_condition(member(job_status, "conditions"))) {
+        // The operator leaves completionTime unset when a job fails through an ExitCode
+        // replica (common/job.go sets it only on the other paths): it ended when it turned
+        // Failed.
+        if (status.finished.empty() && job::is_finished(status.phase)) {
             status.finished = string_at(*condition, "lastTransitionTime");
         }
     }
