@@ -43,10 +43,16 @@ phase() {
 }
 
 standin=""
+tests=""
 was_up=""
 cleanup() {
     local code=$?
     trap - EXIT INT TERM
+    # The tests run in a session of their own: stop ctest and every test it started.
+    if [[ -n $tests ]]; then
+        kill -TERM -- -"$tests" 2>/dev/null || true
+        wait "$tests" 2>/dev/null || true
+    fi
     if [[ -n $standin ]]; then
         kill "$standin" 2>/dev/null || true
         wait "$standin" 2>/dev/null || true
@@ -124,4 +130,11 @@ start_standin() {
 phase standin start_standin
 
 # Two at a time: each job's pods share this machine's two cores.
-phase tests bash -c "cd '$build' && ctest -L e2e --output-on-failure --timeout 900 -j 2"
+# In the background, waited for: bash runs a trap only once its foreground command ends, so a
+# SIGTERM or SIGINT sent to this script alone (a CI runner's cancel) would wait for the tests.
+run_tests() {
+    (cd "$build" && exec setsid ctest -L e2e --output-on-failure --timeout 900 -j 2) &
+    tests=$!
+    wait "$tests"
+}
+phase tests run_tests
