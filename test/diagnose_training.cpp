@@ -1,9 +1,13 @@
 // kftrain diagnose on real failures of real programs, run locally: a Python DDP script whose
 // rank 1 raises, a replica killed with SIGKILL, a memory limit hit, workers whose master never
 // comes, and a job that stops printing.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "cli/local/state/state_dir.h"
 #include "local/local_fixture.h"
 #include "support/files.h"
 #include "support/python_torch.h"
@@ -136,4 +140,35 @@ TEST_CASE("diagnose calls a job that stopped printing stuck, with each replica's
     CHECK(jobs.kftrain({"diagnose", "diag-quiet"}).out.find("(running)") != std::string::npos);
     CHECK(jobs.kftrain({"diagnose", "nosuch"}).code == 3);
     CHECK(jobs.kftrain({"diagnose", "diag-quiet", "--stuck-after", "soon"}).code == 2);
+}
+
+TEST_CASE("diagnose of a program printing secrets, escapes and bytes that are not UTF-8",
+          "[diagnose][e2e]") {
+    LocalJobs jobs;
+    json d = diagnose_failed(jobs, "diag-hostile", 1,
+                             "[python3, \"" + k_scripts + "/hostile_failure.py\"]");
+    // Valid JSON (the bytes replaced), the secrets masked.
+    const std::string why = d["why"];
+    CHECK_THAT(why, Catch::Contains("password=***") && !Catch::Contains("hunter2"));
+    CHECK_THAT(d.dump(), !Catch::Contains("hf_abc"));
+    CHECK_THAT(why, Catch::Contains("caf\xef\xbf\xbd \xef\xbf\xbd"));
+    // The text view shows the escape as text.
+    CliRun text = jobs.kftrain({"diagnose", "diag-hostile"});
+    CHECK(text.out.find('\x1b') == std::string::npos);
+    CHECK_THAT(text.out, Catch::Contains("\\x1b[2J"));
+    CHECK_THAT(jobs.kftrain({"status", "diag-hostile"}).out,
+               Catch::Contains("Why:") && !Catch::Contains("hunter2"));
+
+    // A log that is no longer the file kftrain wrote (a link to /dev/zero, a FIFO) is not
+    // read: diagnose still answers from the job's state.
+    const std::string log = kftrain::cli::local::combined_log_path("diag-hostile");
+    std::filesystem::remove(log);
+    std::filesystem::create_symlink("/dev/zero", log);
+    CliRun zero = jobs.kftrain({"diagnose", "diag-hostile", "-o", "json"});
+    CHECK(zero.code == 0);
+    std::filesystem::remove(log);
+    REQUIRE(::mkfifo(log.c_str(), 0600) == 0);
+    CliRun fifo = jobs.kftrain({"diagnose", "diag-hostile", "-o", "json"});
+    CHECK(fifo.code == 0);
+    CHECK(json::parse(fifo.out)["replica"] == "master-0");
 }

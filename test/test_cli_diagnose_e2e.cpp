@@ -1,5 +1,6 @@
 // kftrain diagnose on the cluster's own causes, through the fake kubectl playing pods, events
 // and logs as kubectl returns them.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -77,6 +78,38 @@ TEST_CASE("diagnose of a TrainJob past its active deadline says so", "[diagnose]
     CHECK(d["kind"] == "TrainJob");
     CHECK(d["cause"] == "deadline-exceeded");
     CHECK(d["why"] == "the active deadline ran out: TrainJob exceeded its active deadline");
+}
+
+TEST_CASE("diagnose refuses a --stuck-after that is no duration of 1s to 24h, before kubectl",
+          "[diagnose][cluster][e2e]") {
+    FakeCluster cluster("crashloop");
+    for (const char* bad :
+         {"", "0", "soon", "nans", "infs", "0x10s", "1e-300s", "500ms", "25h", "99999999999d"}) {
+        INFO(bad);
+        CliRun run = cluster.run({"diagnose", "mnist-ddp", "--stuck-after", bad});
+        CHECK(run.code == 2);
+        CHECK(contains(run.err, std::string("--stuck-after: must be a duration from 1s to 24h") +
+                                    " such as 10m or 90s (got \"" + bad + "\")"));
+    }
+    CHECK(cluster.calls().empty());
+}
+
+TEST_CASE("diagnose pays one deadline when logs never come, and says what it could not read",
+          "[diagnose][cluster][e2e]") {
+    FakeCluster cluster("crashloop-logs-hang");
+    CliRun run = cluster.run(
+        {"diagnose", "mnist-ddp", "-n", "ml-training", "--request-timeout", "1s", "-o", "json"});
+    INFO(run.err);
+    REQUIRE(run.code == 0);
+    auto d = nlohmann::json::parse(run.out);
+    CHECK(d["replica"] == "worker-1");  // from its pod: restarting, in CrashLoopBackOff
+    REQUIRE(d["notes"].size() > 0);
+    CHECK(contains(d["notes"][0].get<std::string>(), "the command's time"));
+    int logs_calls = 0;
+    for (const auto& call : cluster.calls()) {
+        logs_calls += std::count(call.begin(), call.end(), "logs") > 0 ? 1 : 0;
+    }
+    CHECK(logs_calls == 1);  // the first hung to the deadline; none was started after it
 }
 
 }  // namespace kftrain::test

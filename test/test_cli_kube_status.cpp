@@ -140,6 +140,27 @@ TEST_CASE("a replica's reason, restarts and exit code come from its container", 
     CHECK_FALSE(kube::has_started(init[1]));
 }
 
+TEST_CASE("a pod anyone could label with huge numbers reads without stopping status",
+          "[cluster][kube]") {
+    auto pod = nlohmann::json::parse(R"({
+        "metadata": {"name": "mnist-ddp-worker-99999999999",
+                     "labels": {"training.kubeflow.org/replica-type": "worker",
+                                "training.kubeflow.org/replica-index": "99999999999"}},
+        "status": {"phase": "Running", "containerStatuses": [{"name": "pytorch",
+            "restartCount": 4611686018427387904, "state": {"running": {}},
+            "lastState": {"terminated": {"exitCode": 1099511627776, "reason": "Error"}}}]}})");
+    auto r = kube::replica_from_pod(pod, "mnist-ddp");
+    CHECK(r.index == 0);       // not an int: no index, not an exception
+    CHECK(r.restarts == 0);    // 2^62 restarts is no count
+    CHECK_FALSE(r.exit_code);  // 2^40 is no exit code, and not 0 either
+    pod["status"]["containerStatuses"][0]["restartCount"] = 3;
+    pod["status"]["containerStatuses"][0]["lastState"]["terminated"]["exitCode"] = 137;
+    auto restarted = kube::replica_from_pod(pod, "mnist-ddp");
+    CHECK(restarted.restarts == 3);
+    CHECK(restarted.exit_code == 137);  // running again: the exit code is its previous attempt's
+    CHECK(restarted.last_reason == "Error");
+}
+
 TEST_CASE("the replica filter picks a type, a replica or a pod", "[cluster][kube]") {
     auto replicas = pods_from("pods-v19-running.json");
     CHECK(job::replica_matches(replicas[1], "worker"));

@@ -98,6 +98,20 @@ TEST_CASE("numbers out of range in a program's progress line are left out, not c
     CHECK(*whole->epoch == 3);
 }
 
+TEST_CASE("a progress line nested past 64 levels, or with non-text times, is not read as one",
+          "[cluster][progress]") {
+    // 20 KB, well under a line's 64 KiB: printing or converting it would recurse 10000 deep.
+    const std::string deep = R"({"event":"progress","global_step":1,"time":)" +
+                             std::string(10000, '[') + std::string(10000, ']') + "}";
+    CHECK_FALSE(view::parse_progress_line(deep));
+    auto odd = view::parse_progress_line(
+        R"({"event":"progress","global_step":1,"time":[[1]],"message":{"a":1},"path":7})");
+    REQUIRE(odd);
+    CHECK(odd->time.empty());
+    CHECK(odd->message.empty());
+    CHECK(odd->path.empty());
+}
+
 TEST_CASE("lines that are not trainer JSON are not parsed", "[cluster][progress]") {
     for (const char* line :
          {"Epoch 1 done", "", "{not json", "{\"a\":1}", "{\"event\":3}", "[1,2]"}) {

@@ -27,6 +27,12 @@ TEST_CASE("describe-style fields show control bytes escaped", "[view]") {
     std::ostringstream out;
     print_field(out, "Message", "quota \x1b]0;owned\x07 exceeded");
     CHECK(out.str() == "Message:    quota \\x1b]0;owned\\x07 exceeded\n");
+    // A pod's message cannot forge a field line of its own, nor a C1 CSI reach the terminal.
+    std::ostringstream forged;
+    print_field(forged, "Why",
+                "ImagePull\nCause:      image-pull: FORGED \xc2\x9b"
+                "2J");
+    CHECK(forged.str() == "Why:        ImagePull\\x0aCause:      image-pull: FORGED \\u009b2J\n");
 }
 
 TEST_CASE("completion leaves out names with control bytes and escapes descriptions", "[cli]") {

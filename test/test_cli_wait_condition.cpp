@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
 
 #include "cli/job/wait_condition.h"
 #include "util/time_text.h"
@@ -48,7 +50,12 @@ TEST_CASE("durations for --timeout and --interval read like kubectl's", "[cluste
     CHECK(kftrain::util::parse_duration("90s") == 90.0);
     CHECK(kftrain::util::parse_duration("500ms") == 0.5);
     CHECK(kftrain::util::parse_duration("0") == 0.0);
-    for (const char* bad : {"", "2", "two hours", "-5s", "5x", "h"}) {
+    CHECK(kftrain::util::parse_duration("1.5m") == 90.0);
+    // Only decimal numbers as Go writes them: no hexadecimal, exponent, nan, inf or sign.
+    const std::string huge(400, '9');
+    for (const std::string& bad :
+         std::vector<std::string>{"", "2", "two hours", "-5s", "5x", "h", "0x10s", "nans", "infs",
+                                  "1e-300s", "1.2.3s", "+5s", " 5s", ".s", huge + "d"}) {
         CAPTURE(bad);
         CHECK_FALSE(kftrain::util::parse_duration(bad));
     }

@@ -244,3 +244,70 @@ TEST_CASE("a rank more than 20% slower than the median is a straggler", "[diagno
 }
 
 }  // namespace kftrain::diagnose
+
+namespace kftrain::diagnose {
+
+TEST_CASE("diagnose cuts a non-ASCII line on a character and masks what it quotes", "[diagnose]") {
+    std::string accents;
+    for (int i = 0; i < 300; ++i) {
+        accents += "\xc3\xa9";
+    }
+    Diagnosis cut = diagnose_job(
+        failed_job({replica("master-0", "Failed", 1, "2026-01-01T00:00:01Z",
+                            {"Traceback (most recent call last):", "ValueError: " + accents})}));
+    const std::string& detail = cut.timeline[0].detail;
+    REQUIRE(detail.size() <= 400);
+    REQUIRE(detail.size() > 3);
+    // The byte before "..." ends a character: no half of an é for JSON to refuse.
+    CHECK(static_cast<unsigned char>(detail[detail.size() - 4]) == 0xa9);
+
+    Diagnosis masked = diagnose_job(failed_job(
+        {replica("master-0", "Failed", 1, "2026-01-01T00:00:01Z",
+                 {"connecting with HF_TOKEN=hf_abc", "Traceback (most recent call last):",
+                  "RuntimeError: cannot reach http://bob:s3cret@db/x password=hunter2"})}));
+    CHECK(masked.why ==
+          "master-0 failed first (exit code 1): an exception in the program: RuntimeError: "
+          "cannot reach http://***@db/x password=***");
+    CHECK(masked.timeline[0].detail.find("s3cret") == std::string::npos);
+    for (const auto& line : masked.evidence) {
+        CHECK(line.text.find("hf_abc") == std::string::npos);
+        CHECK(line.text.find("hunter2") == std::string::npos);
+    }
+}
+
+TEST_CASE("diagnose: a peer's NCCL report of the same second is a consequence of the kill",
+          "[diagnose]") {
+    const std::string nccl =
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1275, remote "
+        "process exited or there was a network error";
+    Diagnosis d = diagnose_job(failed_job({
+        replica("master-0", "Failed", 1, "2026-01-01T00:00:05Z",
+                {"Traceback (most recent call last):", nccl}),
+        replica("worker-0", "Failed", 137, "2026-01-01T00:00:05Z", {"epoch 1 step 40"}),
+        replica("worker-1", "Failed", 1, "2026-01-01T00:00:05Z",
+                {"Traceback (most recent call last):", nccl}),
+    }));
+    CHECK(d.replica == "worker-0");
+    CHECK(d.cause == Cause::Signal);
+    CHECK(d.consequences == std::vector<std::string>{"master-0", "worker-1"});
+}
+
+TEST_CASE("diagnose puts an end time it cannot read after those it can", "[diagnose]") {
+    Diagnosis d = diagnose_job(failed_job({
+        replica("master-0", "Failed", 1, "not a time", {"ValueError: late"}),
+        replica("worker-0", "Failed", 1, "2026-01-01T00:00:05Z", {"KeyError: 'x'"}),
+    }));
+    CHECK(d.replica == "worker-0");
+    CHECK(d.timeline[0].name == "worker-0");
+}
+
+TEST_CASE("diagnose reads a program's JSON lines of any shape without failing", "[diagnose]") {
+    Diagnosis d = diagnose_job(failed_job({replica(
+        "master-0", "Failed", 1, "2026-01-01T00:00:05Z",
+        {R"({"event":3})", R"({"event":["error"]})", "{\"event\":" + std::string(100, '[') + "}",
+         R"({"event":"error","message":"loss is NaN"})"})}));
+    CHECK(d.replica == "master-0");
+    CHECK_THAT(d.why, Catch::Contains("loss is NaN"));
+}
+
+}  // namespace kftrain::diagnose

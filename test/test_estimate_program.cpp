@@ -1,6 +1,8 @@
 // The estimate of a user's own program from what `estimate --measure` saw it do: the rate of
 // progress and start-up at each size, the fit of its step over sizes, and the profile file.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "cli/cost/program_measure.h"
@@ -161,6 +163,29 @@ TEST_CASE("progress reports become shares of the run: steps, else percent, else 
     bare.event = "progress";
     bare.loss = 0.3;
     CHECK_FALSE(progress_point(bare, 0));
+
+    // Counts no run has, from a program's line, are not arithmetic that overflows.
+    kftrain::cli::job::Progress huge;
+    huge.event = "progress";
+    huge.steps_per_epoch = 1LL << 62;
+    huge.epochs = 8;
+    huge.global_step = 1;
+    auto overflowing = progress_point(huge, 0);
+    CHECK_FALSE(overflowing);  // steps_per_epoch x epochs past a long long: no steps basis
+    huge.steps_per_epoch = 100;
+    huge.global_step.reset();
+    huge.epoch = std::numeric_limits<int>::min();
+    huge.step = std::numeric_limits<long long>::max();
+    auto negative = progress_point(huge, 0);
+    REQUIRE(negative);
+    CHECK(std::isfinite(negative->fraction));
+}
+
+TEST_CASE("a measurement whose reports give no finite rate is refused, not saved", "[estimate]") {
+    const double tiny = std::numeric_limits<double>::denorm_min();
+    auto instant = kftrain::estimate::measure_size({at(0, 0.1), at(tiny, 0.9)}, 1, 1, 60, false);
+    REQUIRE_FALSE(instant.ok());
+    CHECK_THAT(instant.error(), Catch::Contains("no usable rate"));
 }
 
 TEST_CASE("two measured sizes give the step's compute and communication; others are predicted",

@@ -34,10 +34,21 @@ TEST_CASE("estimate parses deadlines with units", "[estimate]") {
         std::optional<double> seconds;
     };
     const Case cases[] = {
-        {"2h", 7200},        {"90m", 5400},           {"1h30m", 5400},
-        {"45s", 45},         {"3600", 3600},          {"1d", 86400},
-        {"1.5h", 5400},      {"30m1h", std::nullopt}, {"2 hours", std::nullopt},
-        {"h", std::nullopt}, {"", std::nullopt},      {"-5m", std::nullopt},
+        {"2h", 7200},
+        {"90m", 5400},
+        {"1h30m", 5400},
+        {"45s", 45},
+        {"3600", 3600},
+        {"1d", 86400},
+        {"1.5h", 5400},
+        {"30m1h", std::nullopt},
+        {"2 hours", std::nullopt},
+        {"h", std::nullopt},
+        {"", std::nullopt},
+        {"-5m", std::nullopt},
+        {"0x10s", std::nullopt},
+        {"infs", std::nullopt},
+        {"nan", std::nullopt},
     };
     for (const auto& c : cases) {
         INFO(c.text);

@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "cli/local/state/job_state.h"
 #include "cli/local/state/log_store.h"
 #include "cli/local/state/state_dir.h"
+#include "support/files.h"
 #include "util/time_text.h"
 
 using kftrain::cli::local::LogRecord;
@@ -95,4 +97,27 @@ TEST_CASE("a job name that is not a DNS-1035 label never becomes a path", "[loca
     auto read = kftrain::cli::local::read_job_state("../x");
     REQUIRE_FALSE(read.ok());
     CHECK(read.error() == "job name: must be a lower-case DNS-1035 label (got ../x)");
+}
+
+TEST_CASE("a log cursor reads a log that outgrew it a bounded slice at a time", "[local]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    const std::string path = dir + "/all.log";
+    const std::string line = "2026-11-27T10:00:00.000000000Z\tworker-0\t" + std::string(1000, 'x');
+    std::string log;
+    const size_t lines = (kftrain::cli::local::LogCursor::k_max_read / line.size()) * 3;
+    for (size_t i = 0; i < lines; ++i) {
+        log += line + "\n";
+    }
+    kftrain::test::write_file(path, log);
+    kftrain::cli::local::LogCursor cursor(path);
+    auto first = cursor.next();
+    CHECK_FALSE(cursor.caught_up());
+    CHECK(first.size() < lines);
+    size_t read = first.size();
+    for (int calls = 0; !cursor.caught_up() && calls < 10; ++calls) {
+        read += cursor.next().size();
+    }
+    CHECK(cursor.caught_up());
+    CHECK(read == lines);  // nothing lost between slices
+    std::filesystem::remove_all(dir);
 }

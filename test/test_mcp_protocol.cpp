@@ -196,14 +196,4 @@ TEST_CASE("mcp: what a tool returns has credentials masked", "[mcp]") {
     CHECK(mask_credentials(json{{"name", "GH_PAT"}, {"value", "ghp_1"}})["value"] == "***");
 }
 
-TEST_CASE("mcp: credentials in free text are masked, long lines included", "[mcp]") {
-    CHECK(mask_text("export HF_TOKEN=hf_abc; run --password=pw --lr=0.1") ==
-          "export HF_TOKEN=***; run --password=*** --lr=0.1");
-    CHECK(mask_text("TOKENIZERS_PARALLELISM=false a=b =c KEY=") ==
-          "TOKENIZERS_PARALLELISM=false a=b =c KEY=");
-    CHECK(mask_text("s3://u:p@bucket/x") == "s3://***@bucket/x");
-    std::string long_line = "API_KEY=" + std::string(2 << 20, 'x');
-    CHECK(mask_text(long_line) == "API_KEY=***");
-}
-
 }  // namespace kftrain::mcp

@@ -2,6 +2,7 @@
 
 #include "util/redact.h"
 
+using kftrain::util::mask_secrets;
 using kftrain::util::redact_credentials;
 
 TEST_CASE("redact_credentials masks what a URI carries to log in, and nothing else", "[util]") {
@@ -42,4 +43,14 @@ TEST_CASE("redact_credentials masks URIs of any scheme, not only http", "[util]"
     CHECK(redact_credentials("see (postgresql+psycopg2://u:p@db/x)") ==
           "see (postgresql+psycopg2://***@db/x)");
     CHECK(redact_credentials("ratio 3://4 is not a URI") == "ratio 3://4 is not a URI");
+}
+
+TEST_CASE("Credentials in free text are masked, long lines included", "[util]") {
+    CHECK(mask_secrets("export HF_TOKEN=hf_abc; run --password=pw --lr=0.1") ==
+          "export HF_TOKEN=***; run --password=*** --lr=0.1");
+    CHECK(mask_secrets("TOKENIZERS_PARALLELISM=false a=b =c KEY=") ==
+          "TOKENIZERS_PARALLELISM=false a=b =c KEY=");
+    CHECK(mask_secrets("s3://u:p@bucket/x") == "s3://***@bucket/x");
+    std::string long_line = "API_KEY=" + std::string(2 << 20, 'x');
+    CHECK(mask_secrets(long_line) == "API_KEY=***");
 }

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <limits>
 
+#include "util/redact.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -19,19 +21,29 @@ constexpr size_t k_last_lines = 10;  // of a failure no line explains
 constexpr size_t k_max_detail = 400;
 constexpr size_t k_max_line = 2000;
 
-// Return text cut to at most limit bytes, "..." marking the cut.
+// Return text cut to at most limit bytes on a UTF-8 character's boundary, "..." marking the
+// cut.
 std::string clip(const std::string& text, size_t limit) {
-    return text.size() <= limit ? text : text.substr(0, limit - 3) + "...";
+    if (text.size() <= limit) {
+        return text;
+    }
+    size_t cut = limit - 3;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+        --cut;
+    }
+    return text.substr(0, cut) + "...";
 }
 
-// Cut what a diagnosis quotes from programs to readable lengths.
+// Cut what a diagnosis quotes from programs and the cluster to readable lengths, credentials
+// masked (status, describe and CI logs show the why line).
 void clip_quotes(Diagnosis& d) {
+    d.why = util::mask_secrets(d.why);
     for (ReplicaEnd& end : d.timeline) {
-        end.detail = clip(end.detail, k_max_detail);
-        end.last_line = clip(end.last_line, k_max_line);
+        end.detail = util::mask_secrets(clip(end.detail, k_max_detail));
+        end.last_line = util::mask_secrets(clip(end.last_line, k_max_line));
     }
     for (LogEvidence& line : d.evidence) {
-        line.text = clip(line.text, k_max_line);
+        line.text = util::mask_secrets(clip(line.text, k_max_line));
     }
 }
 
@@ -131,8 +143,10 @@ bool earlier(const ReplicaEnd& a, const ReplicaEnd& b) {
     if (a.ended.empty() != b.ended.empty()) {
         return !a.ended.empty();
     }
-    double ta = util::parse_timestamp_seconds(a.ended).value_or(0);
-    double tb = util::parse_timestamp_seconds(b.ended).value_or(0);
+    // A time that cannot be read is no earlier than any other.
+    const double unknown = std::numeric_limits<double>::infinity();
+    double ta = util::parse_timestamp_seconds(a.ended).value_or(unknown);
+    double tb = util::parse_timestamp_seconds(b.ended).value_or(unknown);
     if (ta != tb) {
         return ta < tb;
     }

@@ -37,6 +37,8 @@ struct Diagnosis {
     std::vector<std::string> consequences;  // replicas that failed because of the first
     std::vector<ReplicaEnd> timeline;       // every replica, ended ones first by time
     std::optional<Straggler> straggler;     // a rank holding the others back, while it runs
+    std::vector<std::string> notes;         // what could not be read ("worker-1: ..."): the
+                                            // diagnosis stands on the rest
 };
 
 // Diagnose a job from what the backends gathered: put every replica's end on one time axis,

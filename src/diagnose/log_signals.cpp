@@ -3,6 +3,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "util/json_text.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::diagnose {
@@ -22,6 +23,12 @@ const Pattern k_patterns[] = {
     {Cause::OutOfMemory, "out of memory"},  // CUDA error: out of memory
     {Cause::Divergence, "training diverged"},
     {Cause::Divergence, "loss is not finite"},
+    // Before NCCL's and the rendezvous' own errors, which quote them when a peer died first
+    // ("NCCL error: remote process exited or there was a network error").
+    {Cause::PeerGone, "Connection reset by peer"},
+    {Cause::PeerGone, "Connection closed by peer"},
+    {Cause::PeerGone, "Broken pipe"},
+    {Cause::PeerGone, "remote process exited"},
     {Cause::Nccl, "NCCL error"},
     {Cause::Nccl, "ncclSystemError"},
     {Cause::Nccl, "ncclInternalError"},
@@ -36,10 +43,6 @@ const Pattern k_patterns[] = {
     {Cause::Rendezvous, "Socket Timeout"},
     {Cause::Rendezvous, "RendezvousTimeoutError"},
     {Cause::Rendezvous, "cannot connect to"},  // kftrain-trainer's rendezvous error
-    {Cause::PeerGone, "Connection reset by peer"},
-    {Cause::PeerGone, "Connection closed by peer"},
-    {Cause::PeerGone, "Broken pipe"},
-    {Cause::PeerGone, "remote process exited"},
 };
 
 Cause line_cause(const std::string& text) {
@@ -56,8 +59,10 @@ std::optional<std::string> error_event(const std::string& text) {
     if (text.empty() || text.front() != '{') {
         return std::nullopt;
     }
-    auto doc = nlohmann::json::parse(text, nullptr, false);
-    if (!doc.is_object() || doc.value("event", "") != wire::event::k_error) {
+    auto doc = util::parse_untrusted_json(text);
+    const auto event = doc.is_object() ? doc.find("event") : doc.end();
+    if (!doc.is_object() || event == doc.end() || !event->is_string() ||
+        *event != wire::event::k_error) {
         return std::nullopt;
     }
     auto message = doc.find("message");

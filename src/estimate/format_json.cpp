@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "estimate/format.h"
+#include "util/json_text.h"
 
 namespace kftrain::estimate {
 namespace {
@@ -103,7 +104,7 @@ OrderedJson report_to_json(const Report& r) {
 }
 
 std::string format_json(const Report& report) {
-    return report_to_json(report).dump(2) + "\n";
+    return util::json_text(report_to_json(report), 2) + "\n";
 }
 
 }  // namespace kftrain::estimate

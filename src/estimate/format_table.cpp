@@ -143,7 +143,9 @@ std::string assumptions(const Report& r) {
     std::string out = "\nAssumptions (each says whether it was measured, given, or a default):\n";
     std::vector<Row> rows;
     for (const Assumption& a : r.plan.assumptions) {
-        rows.push_back({"  " + a.name, a.value, a.source});
+        // A measured profile quotes the program's command line, as the file it came from has it.
+        rows.push_back({"  " + util::escape_controls(a.name), util::escape_controls(a.value),
+                        util::escape_controls(a.source)});
     }
     print_columns(out, rows);
     if (!r.plan.profile.measured) {

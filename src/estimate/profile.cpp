@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "estimate/profile_reader.h"
+#include "util/json_text.h"
 
 namespace kftrain::estimate {
 namespace {
@@ -14,7 +15,7 @@ using Json = nlohmann::json;
 }  // namespace
 
 util::Result<Profile> parse_profile(const std::string& text, const std::string& source) {
-    const Json json = Json::parse(text, nullptr, false);
+    const Json json = util::parse_untrusted_json(text);
     if (json.is_discarded()) {
         return util::error(
             fmt::format("{}: not valid JSON (a profile written by "

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "util/json_text.h"
+
 namespace kftrain::estimate {
 
 // Reads keys of one profile object (a trainer's or a program's), keeping the first error:
@@ -98,7 +100,7 @@ class ProfileReader {
     }
 
     void fail(const char* key, const std::string& what, const nlohmann::json& got) {
-        set_error(fmt::format("{}: {}: {} (got {})", m_source, key, what, got.dump()));
+        set_error(fmt::format("{}: {}: {} (got {})", m_source, key, what, util::json_excerpt(got)));
     }
 
     void set_error(std::string message) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -19,7 +20,12 @@ std::optional<std::pair<double, std::string>> split_number(const std::string& te
     const char* begin = text.c_str();
     char* end = nullptr;
     const double value = std::strtod(begin, &end);
-    if (end == begin || !std::isfinite(value) || value < 0) {
+    // Decimal only: strtod would also read "0x10" as 16, and "inf" and "nan".
+    const bool decimal = std::all_of(begin, static_cast<const char*>(end), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' ||
+               c == '-' || c == '+';
+    });
+    if (end == begin || !decimal || !std::isfinite(value) || value < 0) {
         return std::nullopt;
     }
     std::string unit(end);

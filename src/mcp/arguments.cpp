@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "util/json_text.h"
+
 namespace kftrain::mcp {
 
 std::string describe_value(const nlohmann::json& value) {
-    std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string text = util::json_text(value);
     if (text.size() > 60) {
         text = text.substr(0, 57) + "...";
     }

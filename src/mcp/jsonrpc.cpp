@@ -3,37 +3,10 @@
 #include <fmt/format.h>
 
 #include "mcp/protocol.h"
+#include "util/json_text.h"
 
 namespace kftrain::mcp {
 namespace {
-
-// Return whether the nesting of arrays and objects in text goes deeper than limit, looking
-// only at brackets outside strings: checked before parsing, which would recurse that deep.
-bool nests_deeper_than(std::string_view text, int limit) {
-    int depth = 0;
-    bool in_string = false;
-    bool escaped = false;
-    for (char c : text) {
-        if (in_string) {
-            if (escaped) {
-                escaped = false;
-            } else if (c == '\\') {
-                escaped = true;
-            } else if (c == '"') {
-                in_string = false;
-            }
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > limit) {
-                return true;
-            }
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return false;
-}
 
 Incoming invalid(int code, std::string what, nlohmann::json id = nullptr) {
     Incoming message;
@@ -50,7 +23,7 @@ bool valid_id(const nlohmann::json& id) {
 }  // namespace
 
 Incoming parse_message(std::string_view line) {
-    if (nests_deeper_than(line, k_max_nesting)) {
+    if (util::json_nests_deeper_than(line, k_max_nesting)) {
         return invalid(error::k_parse_error,
                        fmt::format("message nests deeper than {} levels", k_max_nesting));
     }
@@ -115,7 +88,7 @@ nlohmann::json notification_message(const std::string& method, nlohmann::json pa
 }
 
 std::string to_line(const nlohmann::json& message) {
-    return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return util::json_text(message) + "\n";
 }
 
 }  // namespace kftrain::mcp

@@ -11,9 +11,4 @@ namespace kftrain::mcp {
 // entry of a manifest or a status has it. What a tool returns goes through this first.
 nlohmann::json mask_credentials(nlohmann::json value);
 
-// Return text with credentials masked: those of URIs, and the value of every NAME=value or
-// --name=value whose name names a credential (HF_TOKEN=..., --password=...); for log lines,
-// messages and progress.
-std::string mask_text(const std::string& text);
-
 }  // namespace kftrain::mcp

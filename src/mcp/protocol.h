@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "util/json_text.h"
+
 namespace kftrain::mcp {
 
 // The Model Context Protocol as `kftrain mcp` speaks it: JSON-RPC 2.0, one message a line on
@@ -39,7 +41,7 @@ inline constexpr int k_internal_error = -32603;
 // Limits on what the server reads: a longer line is answered with a parse error and skipped,
 // deeper nesting is a parse error before any JSON is built.
 inline constexpr size_t k_max_message_bytes = size_t{4} << 20;
-inline constexpr int k_max_nesting = 64;
+inline constexpr int k_max_nesting = util::k_max_json_depth;
 
 // Tools listed per tools/list page.
 inline constexpr size_t k_tools_page_size = 50;

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "mcp/protocol.h"
+#include "util/json_text.h"
 
 namespace kftrain::mcp {
 namespace {
@@ -111,9 +112,7 @@ Dispatch notification(const Incoming& message) {
 }  // namespace
 
 json tool_result(const json& structured) {
-    return {{"content",
-             {{{"type", "text"},
-               {"text", structured.dump(-1, ' ', false, json::error_handler_t::replace)}}}},
+    return {{"content", {{{"type", "text"}, {"text", util::json_text(structured)}}}},
             {"structuredContent", structured},
             {"isError", false}};
 }

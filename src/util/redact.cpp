@@ -96,7 +96,49 @@ std::string redact_rest(const std::string& rest) {
     return out + tail.substr(0, question + 1) + redact_query(query) + fragment;
 }
 
+bool name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+}
+
+bool value_end(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == ',' ||
+           c == ';' || c == '&';
+}
+
+// Mask the value of every NAME=value and --name=value whose name names a credential. A scan,
+// not a regex: a line may be a megabyte long.
+std::string mask_assignments(const std::string& text) {
+    std::string out;
+    size_t copied = 0;
+    for (size_t eq = text.find('='); eq != std::string::npos; eq = text.find('=', eq + 1)) {
+        size_t start = eq;
+        while (start > copied && name_char(text[start - 1])) {
+            --start;
+        }
+        std::string name = text.substr(start, eq - start);
+        name.erase(0, name.find_first_not_of('-'));
+        size_t end = eq + 1;
+        while (end < text.size() && !value_end(text[end])) {
+            ++end;
+        }
+        if (name.empty() || !std::isalpha(static_cast<unsigned char>(name.front())) ||
+            end == eq + 1 || !names_credential(name)) {
+            continue;
+        }
+        out.append(text, copied, eq + 1 - copied);
+        out += k_mask;
+        copied = end;
+        eq = end - 1;
+    }
+    out.append(text, copied, std::string::npos);
+    return out;
+}
+
 }  // namespace
+
+std::string mask_secrets(const std::string& text) {
+    return mask_assignments(redact_credentials(text));
+}
 
 std::string redact_credentials(const std::string& text) {
     const std::string lower = to_lower(text);

@@ -11,6 +11,12 @@ namespace kftrain::util {
 // Everything else is kept as it is, so the text still says which server it names.
 std::string redact_credentials(const std::string& text);
 
+// Return text with every credential kftrain can spot masked as ***: those of URIs, as
+// redact_credentials does, and the value of every NAME=value or --name=value whose name names a
+// credential (HF_TOKEN=..., --password=...). For a program's lines and messages that kftrain
+// quotes: a scan, not a regex, as a line may be a megabyte long.
+std::string mask_secrets(const std::string& text);
+
 // Return whether a variable name has a word (between '_', '-' or '.') that names a credential:
 // PASSWORD, PASSWD, PASSPHRASE, TOKEN, SECRET, KEY, APIKEY, CREDENTIAL(S), AUTH or PAT, in any
 // case (HF_TOKEN, AWS_SECRET_ACCESS_KEY, GH_PAT; not TOKENIZERS_PARALLELISM or AUTHOR).

@@ -1,5 +1,7 @@
 #include "util/text.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -100,14 +102,53 @@ void append_printable(std::string& out, unsigned char byte) {
     }
 }
 
+namespace {
+
+// Return whether text holds a C1 control's UTF-8 encoding at i.
+bool c1_control_at(std::string_view text, size_t i) {
+    return static_cast<unsigned char>(text[i]) == 0xC2 && i + 1 < text.size() &&
+           static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+           static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+}
+
+}  // namespace
+
+size_t append_printable_at(std::string& out, std::string_view text, size_t i) {
+    if (c1_control_at(text, i)) {
+        out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));
+        return i + 2;
+    }
+    append_printable(out, static_cast<unsigned char>(text[i]));
+    return i + 1;
+}
+
+std::string escape_line(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size();) {
+        i = append_printable_at(out, text, i);
+    }
+    return out;
+}
+
+bool has_controls(std::string_view text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte < 0x20 || byte == 0x7f || c1_control_at(text, i)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::string escape_controls(const std::string& text) {
     std::string out;
     out.reserve(text.size());
-    for (const char c : text) {
-        if (c == '\n') {
-            out += c;
+    for (size_t i = 0; i < text.size();) {
+        if (text[i] == '\n') {
+            out += text[i++];
         } else {
-            append_printable(out, static_cast<unsigned char>(c));
+            i = append_printable_at(out, text, i);
         }
     }
     return out;

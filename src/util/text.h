@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kftrain::util {
@@ -33,9 +34,21 @@ std::string counted(long long count, const std::string& noun, const std::string&
 // bytes (C0, DEL) as \xNN, anything else as it is.
 void append_printable(std::string& out, unsigned char byte);
 
-// Return text with its control bytes escaped as append_printable does, newlines kept: for
+// Append the character of text at i as a terminal shows it harmlessly, as append_printable
+// does, and a C1 control (U+0080 to U+009F: U+009B is a CSI to many terminals) as \u00NN;
+// return the index after it.
+size_t append_printable_at(std::string& out, std::string_view text, size_t i);
+
+// Return whether text holds anything append_printable_at escapes.
+bool has_controls(std::string_view text);
+
+// Return text with its control characters escaped as append_printable_at does, newlines kept: for
 // messages that echo what a user or a program gave (an ESC in a job-file key must not reach
 // the terminal as a command).
 std::string escape_controls(const std::string& text);
+
+// Return text as one line: escaped as escape_controls does, newlines too (\x0a), so a value
+// from the cluster or a program cannot start a line of its own in a field view.
+std::string escape_line(const std::string& text);
 
 }  // namespace kftrain::util

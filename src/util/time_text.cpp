@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace kftrain::util {
@@ -92,17 +94,15 @@ std::optional<double> parse_duration(const std::string& text) {
     double total = 0;
     size_t pos = 0;
     while (pos < text.size()) {
-        size_t used = 0;
-        double value = 0;
-        try {
-            value = std::stod(text.substr(pos), &used);
-        } catch (const std::exception&) {
+        // Decimal digits with at most one point, as Go writes durations: no sign, exponent,
+        // hexadecimal, nan or inf.
+        const size_t number_end = text.find_first_not_of("0123456789.", pos);
+        const std::string number = text.substr(pos, number_end - pos);
+        if (number.empty() || number == "." || std::count(number.begin(), number.end(), '.') > 1) {
             return std::nullopt;
         }
-        if (value < 0 || text[pos] == '+' || std::isspace(static_cast<unsigned char>(text[pos]))) {
-            return std::nullopt;
-        }
-        pos += used;
+        const double value = std::strtod(number.c_str(), nullptr);  // too large: inf
+        pos += number.size();
         size_t unit_end = text.find_first_of("0123456789.", pos);
         std::string unit =
             text.substr(pos, unit_end == std::string::npos ? std::string::npos : unit_end - pos);
@@ -121,7 +121,10 @@ std::optional<double> parse_duration(const std::string& text) {
             return std::nullopt;
         }
     }
-    return text.empty() ? std::nullopt : std::optional<double>(total);
+    if (text.empty() || !std::isfinite(total)) {
+        return std::nullopt;
+    }
+    return total;
 }
 
 std::string format_timeout(double seconds) {

@@ -23,6 +23,7 @@
 #include "cli/view/progress.h"
 #include "manifest/job_kind.h"
 #include "manifest/render/render.h"
+#include "util/redact.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -34,19 +35,24 @@ using Clock = std::chrono::steady_clock;
 
 constexpr auto k_poll = std::chrono::milliseconds(200);
 constexpr auto k_post_poll = std::chrono::seconds(1);
+// How far a program's own report times may stray outside the measurement (a timestamp taken
+// before a line is flushed, a rounded clock) and still be its times.
+constexpr double k_clock_slack_s = 2;
 
 double wall_now() {
     return static_cast<double>(local::now_nanoseconds()) / 1e9;
 }
 
-// The job as it runs at one size: its own name and size, nothing queued, and every writable
-// volume an empty directory of its own under scratch.
+// The job as it runs at one size: its own name and size, nothing queued, never restarted (a
+// crash is the measurement's failure, not time to measure), and every writable volume an
+// empty directory of its own under scratch.
 manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas,
                             const std::string& scratch) {
     manifest::JobSpec m = job;
     m.name = fmt::format("{}-measure-{}", job.name, replicas);
     m.replicas = replicas;
     m.backend = "local";
+    m.restart_policy = "Never";
     m.queue.clear();
     m.queue_priority_class.clear();
     m.elastic_policy.reset();
@@ -125,7 +131,9 @@ class SizeWatch {
         if (!status || !job::is_finished(status->phase)) {
             return false;
         }
-        take_lines();
+        do {
+            take_lines();
+        } while (!m_log.caught_up());
         m_run.finished = status->phase == job::JobPhase::Succeeded;
         if (!m_run.finished) {
             m_run.failed = *status;
@@ -136,11 +144,14 @@ class SizeWatch {
     SizeRun& run() { return m_run; }
 
   private:
-    // Return when a report was made, in seconds since the job started: its own time when it
-    // gives one (the machine's clock, as ours), else now.
+    // Return when a report was made, in seconds since the job started: the time it gives when
+    // that falls within the measurement (the machine's clock, as ours), else now.
     double since_start(const std::string& time) const {
+        const double now = wall_now();
         const auto when = util::parse_timestamp_seconds(time);
-        return (when ? *when : wall_now()) - m_started;
+        const bool believable =
+            when && *when >= m_started - k_clock_slack_s && *when <= now + k_clock_slack_s;
+        return std::max(0.0, (believable ? *when : now) - m_started);
     }
 
     static void add(std::vector<estimate::ProgressPoint>& to,
@@ -234,7 +245,8 @@ util::Result<estimate::SizeMeasurement> measure_one(local::LocalBackend& jobs,
         const auto& s = *run->failed;
         std::string lines;
         for (const auto& line : run->last_lines) {
-            lines += "\n  " + lead_name(spec) + " | " + util::escape_controls(line);
+            lines +=
+                "\n  " + lead_name(spec) + " | " + util::escape_controls(util::mask_secrets(line));
         }
         return util::error(
             fmt::format("{} failed at {} before it could be measured: {}{}{}", request.spec.name,
@@ -261,7 +273,43 @@ std::string command_line(const manifest::JobSpec& spec) {
     if (spec.args) {
         words.insert(words.end(), spec.args->begin(), spec.args->end());
     }
-    return fmt::format("{}", fmt::join(words, " "));
+    return util::mask_secrets(fmt::format("{}", fmt::join(words, " ")));
+}
+
+// Save the profile beside the local jobs' state and at profile_out (when given), once it reads
+// back: a figure the reader refuses would break every later use. Its source becomes where
+// it was written last.
+util::Status save_profile(estimate::ProgramProfile& profile, const std::string& profile_out) {
+    const std::string text = estimate::program_profile_json(profile);
+    profile.source = saved_profile_path(profile.job);
+    if (auto reread = estimate::parse_program_profile(text, profile.source); !reread) {
+        return util::error(
+            fmt::format("--measure: the measured profile is not sound, nothing "
+                        "saved: {}",
+                        reread.error()));
+    }
+    for (const std::string& path : {profile.source, profile_out}) {
+        if (path.empty()) {
+            continue;
+        }
+        if (path == profile_out) {
+            if (auto free = check_profile_out(path); !free) {  // again: minutes have passed
+                return free.error_value();
+            }
+        } else {
+            if (auto made = local::make_private_dir(fs::path(path).parent_path()); !made) {
+                return util::error(made.error());
+            }
+        }
+        if (auto written = local::write_file_atomic(path, text); !written) {
+            return util::error((path == profile_out ? "--profile-out: " : "") + written.error(),
+                               k_exit_bad_input);
+        }
+    }
+    if (!profile_out.empty()) {
+        profile.source = profile_out;
+    }
+    return util::ok_status();
 }
 
 }  // namespace
@@ -271,9 +319,11 @@ std::optional<estimate::ProgressPoint> progress_point(const job::Progress& p, do
     point.t = t;
     point.samples_per_sec = p.samples_per_sec;
     const auto& spe = p.steps_per_epoch;
-    if (spe && *spe > 0 && p.epochs && *p.epochs > 0) {
+    long long per_run = 0;
+    if (spe && *spe > 0 && p.epochs && *p.epochs > 0 &&
+        !__builtin_mul_overflow(*spe, static_cast<long long>(*p.epochs), &per_run)) {
         point.steps_per_epoch = *spe;
-        point.steps_per_run = *spe * *p.epochs;
+        point.steps_per_run = per_run;  // counts past a long long are no real run's
     }
     if (p.event == "finish") {
         point.fraction = 1;
@@ -281,8 +331,12 @@ std::optional<estimate::ProgressPoint> progress_point(const job::Progress& p, do
         return point;
     }
     if (point.steps_per_run && (p.global_step || (p.epoch && p.step))) {
-        const long long done = p.global_step ? *p.global_step : (*p.epoch - 1) * *spe + *p.step;
-        point.fraction = static_cast<double>(done) / static_cast<double>(*point.steps_per_run);
+        // In doubles: a line's epoch and step are the program's, whatever their size or sign.
+        const double done = p.global_step
+                                ? static_cast<double>(*p.global_step)
+                                : (static_cast<double>(*p.epoch) - 1) * static_cast<double>(*spe) +
+                                      static_cast<double>(*p.step);
+        point.fraction = done / static_cast<double>(*point.steps_per_run);
         point.basis = "steps";
         return point;
     }
@@ -297,6 +351,22 @@ std::optional<estimate::ProgressPoint> progress_point(const job::Progress& p, do
         return point;
     }
     return std::nullopt;
+}
+
+util::Status check_measure_jobs(const manifest::JobSpec& spec, const std::vector<int>& sizes) {
+    for (int replicas : sizes) {
+        const std::string name = sized_job(spec, replicas, "").name;
+        if (!local::check_job_name(name)) {
+            const size_t suffix = name.size() - spec.name.size();
+            return util::error(
+                fmt::format("--measure: at {} the job runs as {}, longer than the 63 characters "
+                            "a job name may have: shorten its name to at most {} characters",
+                            util::counted(replicas, "replica"), name,
+                            suffix < 63 ? 63 - suffix : 0),
+                k_exit_bad_input);
+        }
+    }
+    return util::ok_status();
 }
 
 util::Result<estimate::ProgramProfile> measure_program(const MeasureRequest& request,
@@ -334,25 +404,8 @@ util::Result<estimate::ProgramProfile> measure_program(const MeasureRequest& req
     }
     std::sort(profile.sizes.begin(), profile.sizes.end(),
               [](const auto& a, const auto& b) { return a.world_size < b.world_size; });
-    const std::string text = estimate::program_profile_json(profile);
-    profile.source = saved_profile_path(request.spec.name);
-    for (const std::string& path : {profile.source, request.profile_out}) {
-        if (path.empty()) {
-            continue;
-        }
-        if (path == profile.source) {
-            if (auto made = local::make_private_dir(fs::path(path).parent_path()); !made) {
-                return util::error(made.error());
-            }
-        }
-        if (auto written = local::write_file_atomic(path, text); !written) {
-            return util::error(
-                (path == request.profile_out ? "--profile-out: " : "") + written.error(),
-                k_exit_bad_input);
-        }
-    }
-    if (!request.profile_out.empty()) {
-        profile.source = request.profile_out;
+    if (auto saved = save_profile(profile, request.profile_out); !saved) {
+        return saved.error_value();
     }
     return profile;
 }

@@ -31,6 +31,10 @@ struct MeasureRequest {
 util::Result<estimate::ProgramProfile> measure_program(const MeasureRequest& request,
                                                        std::ostream& err);
 
+// Check the name of the local job each size runs as (<job>-measure-<n>): a DNS-1035 label of
+// at most 63 characters, else an error (exit 2) saying how short the job's name must be.
+util::Status check_measure_jobs(const manifest::JobSpec& spec, const std::vector<int>& sizes);
+
 // Turn one progress report into a share of the whole run (nullopt when it says none):
 // steps from global_step (or epoch and step) over steps_per_epoch x epochs, else percent,
 // else finished epochs over epochs; a finish event is the whole run. t is when it was made,

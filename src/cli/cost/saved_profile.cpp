@@ -1,14 +1,20 @@
 #include "cli/cost/saved_profile.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "cli/exit_codes.h"
 #include "cli/local/state/state_dir.h"
 #include "manifest/job_kind.h"
 #include "manifest/load.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::cost {
 
@@ -28,10 +34,46 @@ std::string program_fingerprint(const manifest::JobSpec& spec) {
     j["resources"] = {spec.resources.cpu, spec.resources.memory, spec.resources.gpus};
     // FNV-1a, 64 bits: stable from one build to the next, unlike std::hash.
     std::uint64_t hash = 14695981039346656037ULL;
-    for (unsigned char c : j.dump()) {
+    for (unsigned char c : util::json_text(j)) {
         hash = (hash ^ c) * 1099511628211ULL;
     }
     return fmt::format("{:016x}", hash);
+}
+
+util::Status check_profile_out(const std::string& path) {
+    auto refuse = [&path](const std::string& why) {
+        return util::error(fmt::format("--profile-out: {} (got {})", why, path), k_exit_bad_input);
+    };
+    if (path.empty()) {
+        return refuse("must name a file");
+    }
+    const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        return refuse(fmt::format("{} is not a directory", dir.string()));
+    }
+    if (::access(dir.c_str(), W_OK) != 0) {
+        return refuse(fmt::format("{} cannot be written: {}", dir.string(), std::strerror(errno)));
+    }
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0) {
+        return errno == ENOENT ? util::ok_status()
+                               : refuse(fmt::format("cannot check it: {}", std::strerror(errno)));
+    }
+    if (S_ISLNK(info.st_mode)) {
+        return refuse("is a symbolic link: name the file itself");
+    }
+    if (!S_ISREG(info.st_mode)) {
+        return refuse("exists and is not a regular file (a directory, device, FIFO or socket)");
+    }
+    if (info.st_size == 0) {
+        return util::ok_status();
+    }
+    auto text = manifest::read_file(path);
+    if (!text || !estimate::is_program_profile(*text)) {
+        return refuse("exists and is not a profile kftrain wrote: remove it or name another file");
+    }
+    return util::ok_status();
 }
 
 std::string saved_profile_path(const std::string& job) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/view/text_table.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace kftrain::cli::data {
@@ -139,7 +140,7 @@ std::string format_bytes(uint64_t bytes) {
 
 void print_listing(const Listing& listing, view::OutputFormat format, std::ostream& out) {
     if (format == view::OutputFormat::Json) {
-        out << listing_json(listing).dump(4) << "\n";
+        out << util::json_text(listing_json(listing), 4) << "\n";
         return;
     }
     if (format == view::OutputFormat::Yaml) {

@@ -4,12 +4,18 @@
 
 #include <map>
 
+#include "util/redact.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::diagnosis {
 namespace {
 
 constexpr int k_tail_lines = 60;
+constexpr double k_clock_skew_s = 300;
+// Each previous attempt is a call of its own (and on a cluster, a lookup of the job): a job of
+// hundreds of restarted pods must not cost hundreds of calls.
+constexpr size_t k_max_previous_reads = 4;
+constexpr size_t k_max_notes = 10;
 
 // Split "2026-11-27T10:47:09.123Z text" (logs --timestamps) into its time and text.
 diagnose::LogEvidence timestamped(const std::string& line) {
@@ -21,26 +27,39 @@ diagnose::LogEvidence timestamped(const std::string& line) {
 }
 
 // The last lines of each replica: one logs call for all, one more per replica whose current
-// attempt follows a restart (its previous attempt holds the failure).
-std::map<std::string, std::vector<diagnose::LogEvidence>> read_lines(job::Backend& backend,
-                                                                     const job::JobStatus& status) {
+// attempt follows a restart (its previous attempt holds the failure), for the first
+// k_max_previous_reads of them. What could not be read goes to notes.
+std::map<std::string, std::vector<diagnose::LogEvidence>> read_lines(
+    job::Backend& backend, const job::JobStatus& status, std::vector<std::string>& notes) {
     std::map<std::string, std::vector<diagnose::LogEvidence>> lines;
-    auto keep = [&lines](const job::LogLine& line) {
+    auto keep = [&lines, &notes](const job::LogLine& line) {
         if (!line.notice) {
             lines[line.replica].push_back(timestamped(line.text));
+        } else if (notes.size() < k_max_notes) {
+            notes.push_back(line.replica + ": " + line.text);
+        }
+    };
+    // A read that failed as a whole (the job's lookup, the deadline) is noted as one.
+    auto read = [&](const job::LogOptions& options, const std::string& what) {
+        const size_t noted = notes.size();
+        auto done = backend.logs(status.name, options, keep);
+        if (!done && notes.size() == noted && notes.size() < k_max_notes) {
+            notes.push_back(what + ": " + done.error());
         }
     };
     job::LogOptions options;
     options.tail = k_tail_lines;
     options.timestamps = true;
-    backend.logs(status.name, options, keep);  // a replica without a log just has no lines
+    read(options, "logs");  // a replica without a log just has no lines
+    size_t previous_reads = 0;
     for (const job::ReplicaStatus& replica : status.replicas) {
-        if (replica.restarts > 0 && replica.state != "Failed") {
+        if (replica.restarts > 0 && replica.state != "Failed" &&
+            previous_reads++ < k_max_previous_reads) {
             std::vector<diagnose::LogEvidence> current = std::move(lines[replica.name]);
             lines[replica.name].clear();
             options.previous = true;
             options.replica = replica.name;
-            backend.logs(status.name, options, keep);
+            read(options, replica.name + " (its previous attempt)");
             if (lines[replica.name].empty()) {
                 lines[replica.name] = std::move(current);
             }
@@ -85,8 +104,12 @@ std::optional<double> idle_seconds(const diagnose::JobEvidence& job, const job::
         return std::nullopt;
     }
     std::optional<double> newest;
-    auto seen = [&newest](const std::string& time) {
-        if (auto t = util::parse_timestamp_seconds(time); t && (!newest || *t > *newest)) {
+    // A time past now by more than a clock's skew is a wrong clock's (a node's, a program's):
+    // it must not make a stuck job look busy until that date.
+    const double latest = static_cast<double>(now) + k_clock_skew_s;
+    auto seen = [&newest, latest](const std::string& time) {
+        if (auto t = util::parse_timestamp_seconds(time);
+            t && *t <= latest && (!newest || *t > *newest)) {
             newest = t;
         }
     };
@@ -111,7 +134,8 @@ diagnose::Diagnosis diagnose_status(job::Backend& backend, const job::JobStatus&
                                     std::vector<diagnose::EventEvidence> events,
                                     double stuck_after_s, std::time_t now) {
     diagnose::JobEvidence evidence = evidence_of(status);
-    auto lines = read_lines(backend, status);
+    std::vector<std::string> notes;
+    auto lines = read_lines(backend, status, notes);
     for (size_t i = 0; i < evidence.replicas.size(); ++i) {
         auto& replica = evidence.replicas[i];
         replica.lines = std::move(lines[replica.name]);
@@ -130,7 +154,11 @@ diagnose::Diagnosis diagnose_status(job::Backend& backend, const job::JobStatus&
     if (status.progress) {
         evidence.rank_step_s = status.progress->rank_step_s;
     }
-    return diagnose::diagnose_job(evidence);
+    diagnose::Diagnosis d = diagnose::diagnose_job(evidence);
+    for (const std::string& note : notes) {
+        d.notes.push_back(util::mask_secrets(note));
+    }
+    return d;
 }
 
 util::Result<diagnose::Diagnosis> diagnose_with(job::Backend& backend, const std::string& job,

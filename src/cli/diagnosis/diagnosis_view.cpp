@@ -56,6 +56,9 @@ void print_diagnosis(std::ostream& out, const std::string& job_ref, const diagno
         }
         table.print(out);
     }
+    for (size_t i = 0; i < d.notes.size(); ++i) {
+        view::print_field(out, i == 0 ? "Not read" : "", d.notes[i]);
+    }
     if (!d.evidence.empty()) {
         out << "\n"
             << (d.replica.empty() ? std::string("Last lines:")
@@ -102,6 +105,7 @@ nlohmann::ordered_json diagnosis_to_json(const std::string& job, const std::stri
         {"consequences", d.consequences},
         {"timeline", timeline},
         {"evidence", evidence},
+        {"notes", d.notes},
         {"straggler", d.straggler ? nlohmann::ordered_json{{"rank", d.straggler->rank},
                                                            {"stepSeconds", d.straggler->step_s},
                                                            {"medianSeconds", d.straggler->median_s},

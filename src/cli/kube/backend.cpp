@@ -117,7 +117,7 @@ class KubernetesBackend : public job::Backend {
         }
         std::vector<job::JobStatus> jobs;
         for (const auto& item : *items) {
-            auto kind = manifest::parse_kind(item.value("kind", ""));
+            auto kind = manifest::parse_kind(string_at(item, "kind"));
             if (kind) {
                 jobs.push_back(job_reader(*kind).status_from(item));
             }

@@ -1,12 +1,24 @@
 #include "cli/kube/json_fields.h"
 
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <limits>
+
 #include "cli/exit_codes.h"
 #include "manifest/k8s/quantity.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::kube {
 
 util::Result<nlohmann::json> parse_json_object(const std::string& text) {
-    nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    nlohmann::json parsed = util::parse_untrusted_json(text);
+    if (parsed.is_discarded() && util::json_nests_deeper_than(text)) {
+        return util::error(fmt::format("kubectl printed JSON nested deeper than {} levels, which "
+                                       "no Kubernetes object is",
+                                       util::k_max_json_depth),
+                           k_exit_cluster);
+    }
     if (parsed.is_discarded() || !parsed.is_object()) {
         return util::error("kubectl printed something that is not a JSON object", k_exit_cluster);
     }
@@ -27,9 +39,24 @@ std::string string_at(const nlohmann::json& object, const char* key) {
     return value.is_string() ? value.get<std::string>() : "";
 }
 
+std::optional<int> int_value(const nlohmann::json& value) {
+    if (value.is_number_unsigned()) {
+        const auto n = value.get<std::uint64_t>();
+        return n <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())
+                   ? std::optional<int>(static_cast<int>(n))
+                   : std::nullopt;
+    }
+    if (value.is_number_integer()) {
+        const auto n = value.get<std::int64_t>();
+        return n >= std::numeric_limits<int>::min() && n <= std::numeric_limits<int>::max()
+                   ? std::optional<int>(static_cast<int>(n))
+                   : std::nullopt;
+    }
+    return std::nullopt;
+}
+
 int int_at(const nlohmann::json& object, const char* key) {
-    const nlohmann::json& value = member(object, key);
-    return value.is_number_integer() ? value.get<int>() : 0;
+    return int_value(member(object, key)).value_or(0);
 }
 
 const nlohmann::json& training_container(const nlohmann::json& containers,

@@ -125,6 +125,12 @@ class ProcessKubectl : public KubectlRunner {
             options.cancelled = [seen] { return job::interrupt_count() != seen; };
         }
         options.timeout = capped(limit);
+        if (options.timeout && options.timeout->count() == 0) {  // the command's time is up
+            return util::error(fmt::format("kubectl {} was not run: the command's time (one "
+                                           "deadline, --request-timeout) had run out",
+                                           args.empty() ? "" : args[0]),
+                               k_exit_cluster);
+        }
         auto result = util::run_streaming(options, on_line, util::LineCallback{});
         if (!result) {
             return util::Error{result.error()};

@@ -101,8 +101,8 @@ std::optional<manifest::JobKind> unserved_kind(const std::string& stderr_text) {
 std::string printable_line(const std::string& text, size_t max_chars) {
     std::string out;
     size_t shown = 0;
-    for (; shown < text.size() && out.size() < max_chars; ++shown) {
-        util::append_printable(out, static_cast<unsigned char>(text[shown]));
+    while (shown < text.size() && out.size() < max_chars) {
+        shown = util::append_printable_at(out, text, shown);
     }
     while (shown < text.size() && shown > 0 && (text[shown] & 0xC0) == 0x80) {
         --shown;  // end on a whole UTF-8 character

@@ -30,6 +30,7 @@
 #include "cli/local/state/state_dir.h"
 #include "cli/local/status_convert.h"
 #include "cli/local/suspend.h"
+#include "util/json_text.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
 
@@ -127,7 +128,7 @@ util::Status fill_dir(const std::string& dir, const JobState& state,
                       const std::vector<ReplicaLaunch>& launch) {
     auto done = make_private_dir(dir + "/logs");
     if (done) {
-        done = write_file_atomic(dir + "/state.json", to_json(state).dump(2) + "\n");
+        done = write_file_atomic(dir + "/state.json", util::json_text(to_json(state), 2) + "\n");
     }
     if (done) {
         done = write_file_atomic(dir + "/launch.json", launch_json(launch));

@@ -100,6 +100,23 @@ util::Status check_replica(const std::string& job, const JobState& state,
     return util::ok_status();
 }
 
+// Emit what the log holds now, read a slice at a time: with a tail, only the tail is kept.
+template <typename Select, typename Emit>
+void read_to_end(LogCursor& cursor, std::optional<int> tail, const Select& select,
+                 const Emit& emit) {
+    std::vector<LogRecord> kept;
+    do {
+        auto slice = select(cursor.next());
+        if (tail) {
+            kept.insert(kept.end(), slice.begin(), slice.end());
+            kept = tail_per_replica(kept, *tail);
+        } else {
+            emit(slice);
+        }
+    } while (!cursor.caught_up());
+    emit(kept);
+}
+
 }  // namespace
 
 util::Status read_logs(const std::string& job, const job::LogOptions& options,
@@ -147,14 +164,13 @@ util::Status read_logs(const std::string& job, const job::LogOptions& options,
     };
     LogCursor cursor(combined_log_path(job));
     JobEnd end(job);
-    auto first = select(cursor.next());
-    emit(options.tail ? tail_per_replica(first, *options.tail) : first);
+    read_to_end(cursor, options.tail, select, emit);
     while (options.follow && !options.previous) {  // a previous attempt is over
-        bool over = end.reached();
-        emit(select(cursor.next()));
-        if (over) {
+        if (end.reached()) {
+            read_to_end(cursor, std::nullopt, select, emit);  // all it wrote before it ended
             break;
         }
+        emit(select(cursor.next()));
         if (job::interrupt_requested()) {
             return util::error("interrupted", k_exit_interrupted);
         }

@@ -5,6 +5,7 @@
 #include "cli/job/trainer_status.h"
 #include "cli/view/progress.h"
 #include "manifest/k8s/quantity.h"
+#include "util/json_text.h"
 #include "util/redact.h"
 
 namespace kftrain::cli::local {
@@ -136,8 +137,7 @@ std::optional<job::Progress> posted_progress_of(const JobState& state) {
     if (state.trainer_status.empty()) {
         return std::nullopt;
     }
-    return job::trainer_status_progress(
-        nlohmann::json::parse(state.trainer_status, nullptr, false));
+    return job::trainer_status_progress(util::parse_untrusted_json(state.trainer_status));
 }
 
 job::JobStatus status_from_state(const JobState& state, const Observed& seen) {

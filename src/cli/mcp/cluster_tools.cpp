@@ -6,6 +6,7 @@
 #include "cli/mcp/tools.h"
 #include "mcp/arguments.h"
 #include "mcp/tool_catalog.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace kftrain::cli::mcp {
@@ -102,7 +103,7 @@ util::Result<json> run_json_verb(const ChildRequest& request, const CallContext&
     if (!outcome) {
         return outcome.error_value();
     }
-    json doc = json::parse(outcome->out, nullptr, false);
+    json doc = util::parse_untrusted_json(outcome->out);
     if (doc.is_discarded() || !doc.is_object()) {
         return util::error(fmt::format("kftrain {} printed no JSON object", request.args.at(0)));
     }

@@ -13,6 +13,7 @@
 #include "cli/mcp/tools.h"
 #include "mcp/masking.h"
 #include "mcp/protocol.h"
+#include "util/redact.h"
 
 namespace kftrain::cli::mcp {
 namespace {
@@ -180,7 +181,7 @@ void Server::run_call(const proto::ToolCall& call, Call& state) {
         }
         json params = {{"progressToken", *call.progress_token},
                        {"progress", ++step},
-                       {"message", proto::mask_text(text.substr(0, k_max_progress_text))}};
+                       {"message", util::mask_secrets(text.substr(0, k_max_progress_text))}};
         write(proto::notification_message(proto::method::k_progress, std::move(params)));
     };
     CallContext ctx{m_policy, m_runner, state.cancelled, progress};
@@ -188,7 +189,7 @@ void Server::run_call(const proto::ToolCall& call, Call& state) {
     try {
         auto result = run_tool(call.tool, call.arguments, ctx);
         json content = result ? proto::tool_result(proto::mask_credentials(*result))
-                              : proto::tool_error(proto::mask_text(result.error()));
+                              : proto::tool_error(util::mask_secrets(result.error()));
         response = proto::result_message(call.id, std::move(content));
     } catch (const std::exception& e) {
         m_err << fmt::format("kftrain mcp: {} failed: {}", call.tool, e.what()) << std::endl;

@@ -11,6 +11,7 @@
 #include "cli/search/trial_json.h"
 #include "util/json_fields.h"
 #include "util/json_optional.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::search {
 namespace fs = std::filesystem;
@@ -192,7 +193,7 @@ util::Result<SearchRecord> read_search(const std::string& name, bool hint) {
     if (!text) {
         return damaged(text.error());
     }
-    json doc = json::parse(*text, nullptr, false);
+    json doc = util::parse_untrusted_json(*text);
     if (doc.is_discarded()) {
         return damaged(fmt::format("{}: not valid JSON", path));
     }
@@ -217,7 +218,7 @@ util::Status write_search(const SearchRecord& record) {
     if (!made) {
         return made;
     }
-    return local::write_file_atomic(path, record_to_json(record).dump(2) + "\n");
+    return local::write_file_atomic(path, util::json_text(record_to_json(record), 2) + "\n");
 }
 
 util::Status remove_search(const std::string& name) {

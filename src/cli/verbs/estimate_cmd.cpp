@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <memory>
 #include <sstream>
 
 #include "cli/cost/estimate_inputs.h"
 #include "cli/cost/program_measure.h"
+#include "cli/cost/saved_profile.h"
 #include "cli/exit_codes.h"
 #include "cli/verb.h"
 #include "estimate/format.h"
@@ -313,14 +313,11 @@ util::Status EstimateOptions::validate_measure() {
             return refused;
         }
         // Checked before a measurement of minutes, not after it.
-        const auto dir = std::filesystem::path(*profile_out).parent_path();
-        std::error_code ec;
-        if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
-            return util::error(fmt::format("--profile-out: {} is not a directory (got {})",
-                                           dir.string(), *profile_out));
+        if (auto checked = cost::check_profile_out(*profile_out); !checked) {
+            return checked;
         }
     }
-    return util::ok_status();
+    return cost::check_measure_jobs(spec, measure_sizes);
 }
 
 int EstimateOptions::run(Context& ctx) const {

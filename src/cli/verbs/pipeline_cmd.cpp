@@ -12,6 +12,7 @@
 #include "manifest/schema.h"
 #include "manifest/yaml/emit.h"
 #include "pipeline/ir_check.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace kftrain::cli {
@@ -209,7 +210,7 @@ int PipelineOptions::run(Context& ctx) const {
             k_exit_job_failed);
     }
     if (format == view::OutputFormat::Json) {
-        ctx.out << manifest::to_json(spec).dump(2) << "\n";
+        ctx.out << util::json_text(manifest::to_json(spec), 2) << "\n";
         return k_exit_ok;
     }
     // The SDK's header: the inputs and outputs with their Python types, in name order.

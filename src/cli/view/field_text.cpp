@@ -10,7 +10,7 @@ namespace kftrain::cli::view {
 void print_field(std::ostream& out, const char* label, const std::string& value) {
     if (!value.empty()) {
         std::string head = *label == '\0' ? "" : std::string(label) + ":";
-        out << fmt::format("{:<11} {}\n", head, util::escape_controls(value));
+        out << fmt::format("{:<11} {}\n", head, util::escape_line(value));
     }
 }
 

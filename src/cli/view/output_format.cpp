@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "manifest/yaml/emit.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::view {
 namespace {
@@ -53,7 +54,7 @@ void print_any(std::ostream& out, const Json& data, OutputFormat format) {
     if (format == OutputFormat::Yaml) {
         out << manifest::to_yaml(to_yaml_node(data));
     } else {
-        out << data.dump(2) << "\n";
+        out << util::json_text(data, 2) << "\n";
     }
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/job/trainer_status.h"
+#include "util/json_text.h"
 #include "util/text.h"
 #include "util/time_text.h"
 #include "wire/progress_events.h"
@@ -58,12 +59,10 @@ std::optional<T> number(const json& object, const char* key) {
     return it->get<T>();
 }
 
+// Return a text field: what is not a string (a number, an object) is not that field's text.
 std::string text(const json& object, const char* key) {
     auto it = object.find(key);
-    if (it == object.end() || it->is_null()) {
-        return "";
-    }
-    return it->is_string() ? it->get<std::string>() : it->dump();
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // Append " <label> <value>" for each field present, in the order called.
@@ -231,7 +230,7 @@ std::optional<json> trainer_object(const std::string& line) {
     if (start == std::string::npos || line[start] != '{') {
         return std::nullopt;
     }
-    json object = json::parse(line.begin() + static_cast<long>(start), line.end(), nullptr, false);
+    json object = util::parse_untrusted_json(std::string_view(line).substr(start));
     if (object.is_discarded() || !object.is_object() || !object.contains(field::k_event) ||
         !object[field::k_event].is_string()) {
         return std::nullopt;

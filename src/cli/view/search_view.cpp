@@ -10,6 +10,7 @@
 #include "cli/view/text_table.h"
 #include "estimate/units.h"
 #include "util/json_optional.h"
+#include "util/json_text.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::view {
@@ -256,7 +257,7 @@ void print_search(std::ostream& out, const SearchStatus& status, OutputFormat fo
             print_search_table(out, status, format == OutputFormat::Wide, now);
             return;
         case OutputFormat::Json:
-            out << search_to_json(status, now).dump(2) << "\n";
+            out << util::json_text(search_to_json(status, now), 2) << "\n";
             return;
         case OutputFormat::Yaml:
             print_json_as_yaml(out, search_to_json(status, now));

@@ -9,6 +9,7 @@
 #include "cli/view/text_table.h"
 #include "diagnose/stragglers.h"
 #include "estimate/units.h"
+#include "util/json_text.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::view {
@@ -155,7 +156,7 @@ void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat 
             print_status_table(out, status, format == OutputFormat::Wide, now, pricing);
             return;
         case OutputFormat::Json:
-            out << status_to_json(status, now, pricing).dump(2) << "\n";
+            out << util::json_text(status_to_json(status, now, pricing), 2) << "\n";
             return;
         case OutputFormat::Yaml:
             print_json_as_yaml(out, status_to_json(status, now, pricing));

@@ -15,13 +15,8 @@ void TextTable::add_row(std::vector<std::string> cells) {
     for (auto& cell : cells) {
         // Cells hold what the cluster and programs wrote: a control byte must not reach the
         // terminal as a command, nor a newline break the row.
-        if (std::any_of(cell.begin(), cell.end(),
-                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
-            std::string shown;
-            for (char c : cell) {
-                util::append_printable(shown, static_cast<unsigned char>(c));
-            }
-            cell = std::move(shown);
+        if (util::has_controls(cell)) {
+            cell = util::escape_line(cell);
         }
     }
     m_rows.push_back(std::move(cells));

@@ -7,12 +7,16 @@
 #include <nlohmann/json.hpp>
 
 #include "estimate/profile_reader.h"
+#include "util/json_text.h"
 #include "util/stats.h"
 
 namespace kftrain::estimate {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
+
+// Above this a program's samples/s is a wrong figure, not a speed.
+constexpr double k_max_samples_per_sec = 1e12;
 
 // Keep the reports that move the run on: in time order, each further than the one before.
 std::vector<ProgressPoint> advancing(std::vector<ProgressPoint> points) {
@@ -86,7 +90,8 @@ std::optional<long long> optional_count(ProfileReader& r, const nlohmann::json& 
 
 util::Result<SizeMeasurement> parse_size(const nlohmann::json& j, const std::string& where) {
     if (!j.is_object()) {
-        return util::error(fmt::format("{}: must be an object (got {})", where, j.dump()));
+        return util::error(
+            fmt::format("{}: must be an object (got {})", where, util::json_excerpt(j)));
     }
     ProfileReader r(j, where);
     SizeMeasurement s;
@@ -131,6 +136,11 @@ util::Result<SizeMeasurement> measure_size(const std::vector<ProgressPoint>& poi
     const ProgressPoint& first = kept.front();
     const ProgressPoint& last = kept.back();
     const double rate = (last.fraction - first.fraction) / (last.t - first.t);
+    if (!std::isfinite(rate) || rate <= 0 || !std::isfinite(1 / rate)) {
+        return util::error(
+            fmt::format("its progress reports give no usable rate ({:.3g}% of the run in {:.3g}s)",
+                        (last.fraction - first.fraction) * 100, last.t - first.t));
+    }
     SizeMeasurement s;
     s.replicas = replicas;
     s.world_size = world_size;
@@ -139,7 +149,7 @@ util::Result<SizeMeasurement> measure_size(const std::vector<ProgressPoint>& poi
     s.reports = static_cast<int>(kept.size());
     s.basis = last.basis;
     s.training_s = 1 / rate;
-    s.startup_s = std::clamp(first.t - first.fraction / rate, 0.0, first.t);
+    s.startup_s = std::max(0.0, std::min(first.t - first.fraction / rate, first.t));
     if (finished && seconds > s.training_s) {
         s.startup_s = seconds - s.training_s;  // the whole run is known: all but its training
     }
@@ -152,7 +162,8 @@ util::Result<SizeMeasurement> measure_size(const std::vector<ProgressPoint>& poi
         if (p.steps_per_epoch) {
             s.steps_per_epoch = p.steps_per_epoch;
         }
-        if (p.samples_per_sec && *p.samples_per_sec > 0) {
+        if (p.samples_per_sec && *p.samples_per_sec > 0 &&
+            *p.samples_per_sec <= k_max_samples_per_sec) {
             speeds.push_back(*p.samples_per_sec);
         }
     }
@@ -177,18 +188,18 @@ std::string program_profile_json(const ProgramProfile& p) {
     for (const SizeMeasurement& s : p.sizes) {
         j["sizes"].push_back(size_json(s));
     }
-    return j.dump(2) + "\n";
+    return util::json_text(j, 2) + "\n";
 }
 
 bool is_program_profile(const std::string& text) {
-    const auto j = nlohmann::json::parse(text, nullptr, false);
+    const auto j = util::parse_untrusted_json(text);
     return j.is_object() && j.contains("measured_from") &&
            j["measured_from"] == k_program_profile_mark;
 }
 
 util::Result<ProgramProfile> parse_program_profile(const std::string& text,
                                                    const std::string& source) {
-    const auto j = nlohmann::json::parse(text, nullptr, false);
+    const auto j = util::parse_untrusted_json(text);
     if (!j.is_object()) {
         return util::error(fmt::format(
             "{}: not a profile (a JSON object written by `kftrain estimate --measure`)", source));

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/kube/json_fields.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::kube {
 namespace {
@@ -25,7 +26,7 @@ KubeEvent event_from(const json& item) {
     }
     auto count = item.find("count");
     if (count != item.end() && count->is_number_integer()) {
-        event.count = count->get<int>();
+        event.count = int_value(*count).value_or(1);
     }
     // Events of the events.k8s.io API (the scheduler's) carry no count or lastTimestamp: a
     // repeat is counted in series, with the time it was last seen.
@@ -33,7 +34,7 @@ KubeEvent event_from(const json& item) {
     if (series.is_object()) {
         auto repeats = series.find("count");
         if (repeats != series.end() && repeats->is_number_integer()) {
-            event.count = std::max(event.count, repeats->get<int>());
+            event.count = std::max(event.count, int_value(*repeats).value_or(1));
         }
         event.time = std::max(event.time, string_at(series, "lastObservedTime"));
     }
@@ -122,7 +123,7 @@ std::vector<KubeEvent> parse_events(const std::string& json_text,
     // Seconds are the coarsest precision of either time ("...:01Z" and "...:01.123456Z").
     const std::string since_second = since.substr(0, 19);
     std::vector<KubeEvent> events;
-    json parsed = json::parse(json_text, nullptr, false);
+    json parsed = util::parse_untrusted_json(json_text);
     if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("items") ||
         !parsed["items"].is_array()) {
         return events;

@@ -2,16 +2,28 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <system_error>
 
 #include "cli/exit_codes.h"
 #include "cli/kube/json_fields.h"
 #include "manifest/job_kind.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace kftrain::cli::kube {
 namespace {
 
 using nlohmann::json;
+
+// Return a replica's index from a label or name: its decimal digits within an int, else 0 (a
+// pod anyone can label must not stop status with a number too big).
+int index_number(const std::string& text) {
+    int index = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, index);
+    return ec == std::errc() && ptr == end && !text.empty() && text[0] != '-' ? index : 0;
+}
 
 // The first label present among these keys.
 std::string label(const json& labels, std::initializer_list<const char*> keys) {
@@ -59,8 +71,7 @@ bool read_jobset_identity(const json& pod, job::ReplicaStatus& r) {
     if (index.empty()) {
         index = label(labels, {k_completion_index});
     }
-    bool numeric = !index.empty() && std::all_of(index.begin(), index.end(), ::isdigit);
-    r.index = numeric ? std::stoi(index) : 0;
+    r.index = index_number(index);
     // The runtimes name the container after its step; a custom one may not.
     std::string container =
         string_at(training_container(member(member(pod, "spec"), "containers"), step), "name");
@@ -108,8 +119,7 @@ void read_identity(const json& pod, const std::string& job, job::ReplicaStatus& 
         index = rest.substr(dash + 1);
     }
     r.type = type_name(type);
-    r.index =
-        std::all_of(index.begin(), index.end(), ::isdigit) && !index.empty() ? std::stoi(index) : 0;
+    r.index = index_number(index);
     r.name = type.empty() ? r.pod : type + "-" + std::to_string(r.index);
     r.container = operator_container(member(member(pod, "spec"), "containers"));
 }
@@ -127,8 +137,7 @@ bool has_memory_limit(const json& containers, const std::string& name) {
 }
 
 void read_container(const json& container, job::ReplicaStatus& r) {
-    const json& restarts = member(container, "restartCount");
-    r.restarts = restarts.is_number_integer() ? restarts.get<int>() : 0;
+    r.restarts = std::max(0, int_at(container, "restartCount"));
     const json& state = member(container, "state");
     const json& waiting = member(state, "waiting");
     const json& terminated = member(state, "terminated");
@@ -137,19 +146,20 @@ void read_container(const json& container, job::ReplicaStatus& r) {
         r.last_reason = string_at(last, "reason");
         r.finished = string_at(last, "finishedAt");
     }
-    if (waiting.is_object()) {
-        r.reason = string_at(waiting, "reason");
-        r.message = string_at(waiting, "message");
-        if (last.is_object() && member(last, "exitCode").is_number_integer()) {
-            r.exit_code = member(last, "exitCode").get<int>();
-        }
-    } else if (terminated.is_object()) {
+    if (terminated.is_object()) {
         r.reason = string_at(terminated, "reason");
         r.message = string_at(terminated, "message");
         r.finished = string_at(terminated, "finishedAt");
-        if (member(terminated, "exitCode").is_number_integer()) {
-            r.exit_code = member(terminated, "exitCode").get<int>();
-        }
+        r.exit_code = int_value(member(terminated, "exitCode"));
+        return;
+    }
+    if (waiting.is_object()) {
+        r.reason = string_at(waiting, "reason");
+        r.message = string_at(waiting, "message");
+    }
+    // Waiting to restart, or running again: the exit code is its previous attempt's.
+    if (last.is_object() && (waiting.is_object() || r.restarts > 0)) {
+        r.exit_code = int_value(member(last, "exitCode"));
     }
 }
 
@@ -245,7 +255,7 @@ job::ReplicaStatus replica_from_pod(const json& pod, const std::string& job) {
 
 util::Result<std::vector<job::ReplicaStatus>> parse_pods(const std::string& json_text,
                                                          const std::string& job) {
-    json parsed = json::parse(json_text, nullptr, false);
+    json parsed = util::parse_untrusted_json(json_text);
     if (parsed.is_discarded() || !parsed.is_object() || !member(parsed, "items").is_array()) {
         return util::error("kubectl printed a pod list that is not JSON with items",
                            k_exit_cluster);

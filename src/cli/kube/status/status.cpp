@@ -5,6 +5,7 @@
 #include "cli/exit_codes.h"
 #include "cli/kube/json_fields.h"
 #include "manifest/job_kind.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::kube {
 namespace {
@@ -107,7 +108,7 @@ util::Result<job::JobStatus> parse_job_status(const std::string& json_text) {
 }
 
 std::vector<std::string> status_selectors(const std::string& json_text) {
-    return status_selectors(json::parse(json_text, nullptr, false));
+    return status_selectors(util::parse_untrusted_json(json_text));
 }
 
 std::vector<std::string> status_selectors(const json& job) {

@@ -9,6 +9,7 @@
 
 #include "cli/local/process/proc_info.h"
 #include "cli/local/state/last_word.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -80,7 +81,7 @@ Observed observe_job(const JobState& state) {
 
 JobState salvage_processes(const std::string& state_text) {
     JobState found;
-    auto doc = nlohmann::json::parse(state_text, nullptr, false);
+    auto doc = util::parse_untrusted_json(state_text);
     if (!doc.is_object()) {
         return found;
     }

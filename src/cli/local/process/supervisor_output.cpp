@@ -12,12 +12,16 @@
 #include "cli/local/process/supervisor.h"
 #include "cli/local/state/state_dir.h"
 #include "cli/view/progress.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::local {
 namespace {
 
 // A line longer than this is cut into pieces of it: a replica cannot grow the supervisor.
 constexpr size_t k_max_line = 64 * 1024;
+// The most read from one stream at one turn: a replica that floods its pipe faster than the
+// supervisor writes its log must not keep it from a stop request or the other replicas.
+constexpr size_t k_max_read_per_turn = 1024 * 1024;
 
 }  // namespace
 
@@ -43,7 +47,7 @@ void Supervisor::take_posted_status() {
         return;
     }
     if (auto posted = m_status_server->take_accepted()) {
-        m_state.trainer_status = posted->dump();
+        m_state.trainer_status = util::json_text(*posted);
         m_dirty = true;
     }
 }
@@ -62,7 +66,7 @@ void Supervisor::emit_line(size_t i, const std::string& line) {
 
 void Supervisor::read_stream(size_t i, Stream& stream) {
     char buffer[8192];
-    while (stream.open) {
+    for (size_t taken = 0; stream.open && taken < k_max_read_per_turn;) {
         ssize_t n = ::read(stream.fd, buffer, sizeof(buffer));
         if (n < 0 && errno == EINTR) {
             continue;
@@ -74,6 +78,7 @@ void Supervisor::read_stream(size_t i, Stream& stream) {
             stream.open = false;
             break;
         }
+        taken += static_cast<size_t>(n);
         stream.partial.append(buffer, static_cast<size_t>(n));
         size_t start = 0;
         for (size_t nl; (nl = stream.partial.find('\n', start)) != std::string::npos;) {
@@ -86,7 +91,7 @@ void Supervisor::read_stream(size_t i, Stream& stream) {
             stream.partial.clear();
         }
     }
-    if (!stream.partial.empty()) {
+    if (!stream.open && !stream.partial.empty()) {  // the last line, without its newline
         emit_line(i, stream.partial);
         stream.partial.clear();
     }

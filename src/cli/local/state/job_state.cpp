@@ -10,6 +10,7 @@
 #include "cli/local/state/state_dir.h"
 #include "util/json_fields.h"
 #include "util/json_optional.h"
+#include "util/json_text.h"
 
 namespace kftrain::cli::local {
 namespace {
@@ -197,7 +198,7 @@ util::Result<JobState> read_job_state(const std::string& name) {
     if (!text) {
         return unreadable(fmt::format("cannot read {}", state_path(name)));
     }
-    json doc = json::parse(*text, nullptr, false);
+    json doc = util::parse_untrusted_json(*text);
     if (doc.is_discarded()) {
         return unreadable("not valid JSON");
     }
@@ -212,7 +213,7 @@ util::Result<JobState> read_job_state(const std::string& name) {
 }
 
 util::Status write_job_state(const JobState& state) {
-    return write_file_atomic(state_path(state.name), to_json(state).dump(2) + "\n");
+    return write_file_atomic(state_path(state.name), util::json_text(to_json(state), 2) + "\n");
 }
 
 int total_restarts(const JobState& state) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/local/state/state_dir.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace kftrain::cli::local {
@@ -26,8 +27,7 @@ util::Status write_last_word(const std::string& job, const LastWord& word) {
                        {"reason", cut(word.reason)},
                        {"message", cut(word.message)},
                        {"finished", cut(word.finished)}};
-    return write_in_place(last_word_path(job),
-                          doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return write_in_place(last_word_path(job), util::json_text(doc));
 }
 
 std::optional<LastWord> read_last_word(const std::string& job) {
@@ -35,7 +35,7 @@ std::optional<LastWord> read_last_word(const std::string& job) {
     if (!text || util::trim(*text).empty()) {
         return std::nullopt;
     }
-    auto doc = nlohmann::json::parse(*text, nullptr, false);
+    auto doc = util::parse_untrusted_json(*text);
     if (!doc.is_object()) {
         return std::nullopt;
     }

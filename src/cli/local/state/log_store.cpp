@@ -1,6 +1,7 @@
 #include "cli/local/state/log_store.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -132,17 +133,27 @@ LogCursor::~LogCursor() {
 std::vector<LogRecord> LogCursor::next() {
     std::vector<LogRecord> records;
     if (m_fd < 0) {
-        m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+        // The log kftrain writes is a regular file: a link, FIFO or device put in its place
+        // (to /dev/zero, say) is not read, nor waited on.
+        m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        struct stat info {};
+        if (m_fd >= 0 && (::fstat(m_fd, &info) != 0 || !S_ISREG(info.st_mode))) {
+            ::close(m_fd);
+            m_fd = -1;
+        }
     }
     char buffer[65536];
-    while (m_fd >= 0) {
+    m_caught_up = m_fd < 0;
+    for (size_t taken = 0; m_fd >= 0 && taken < k_max_read;) {
         ssize_t n = ::read(m_fd, buffer, sizeof(buffer));
         if (n < 0 && errno == EINTR) {
             continue;
         }
         if (n <= 0) {
+            m_caught_up = true;
             break;
         }
+        taken += static_cast<size_t>(n);
         m_partial.append(buffer, static_cast<size_t>(n));
     }
     size_t start = 0;
@@ -154,6 +165,9 @@ std::vector<LogRecord> LogCursor::next() {
         start = nl + 1;
     }
     m_partial.erase(0, start);
+    if (m_partial.size() > k_max_read) {
+        m_partial.clear();  // no line kftrain writes is this long: not its log
+    }
     return records;
 }
 

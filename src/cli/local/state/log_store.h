@@ -45,13 +45,21 @@ class LogCursor {
     LogCursor(const LogCursor&) = delete;
     LogCursor& operator=(const LogCursor&) = delete;
 
-    // Return the complete records written since the last call.
+    // Return the complete records written since the last call, at most k_max_read bytes of
+    // them: a log that grows faster than it is read is caught up over later calls, never held
+    // in memory whole.
     std::vector<LogRecord> next();
+
+    // Return whether the last next() read all there was (else call again for the rest).
+    bool caught_up() const { return m_caught_up; }
+
+    static constexpr size_t k_max_read = size_t{8} << 20;
 
   private:
     std::string m_path;
     int m_fd = -1;
     std::string m_partial;
+    bool m_caught_up = false;
 };
 
 // Parse a line of the combined log; nullopt when it is not "time\treplica\ttext".

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "util/json_text.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::local {
@@ -289,7 +290,7 @@ std::optional<PostRequest> parse_request_head(std::string_view head) {
 }
 
 std::string http_answer_text(const PostAnswer& answer) {
-    const std::string body = answer.body.dump() + "\n";
+    const std::string body = util::json_text(answer.body) + "\n";
     return fmt::format(
         "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n"
         "Connection: close\r\n\r\n{}",
@@ -323,8 +324,8 @@ PostAnswer answer_post(const PostRequest& request, const PostTarget& target) {
     }
     json decoded;
     try {
-        const json body = json::parse(request.body);
-        if (!body.is_object() && !body.is_null()) {
+        const json body = util::parse_untrusted_json(request.body);
+        if (!body.is_object() && !body.is_null()) {  // not JSON (discarded), or not an object
             throw InvalidPayload{};
         }
         const auto it = body.is_object() ? body.find("trainerStatus") : body.end();

@@ -60,11 +60,13 @@ util::Status DiagnoseOptions::validate() {
     }
     format = *parsed;
     stuck_after_s = diagnosis::k_default_stuck_after_s;
-    if (!stuck_after.empty()) {
-        auto seconds = util::parse_duration(stuck_after);
-        if (!seconds || *seconds <= 0) {
-            return util::error(fmt::format(
-                "--stuck-after: must be a duration such as 10m or 90s (got {})", stuck_after));
+    if (stuck_after) {
+        auto seconds = util::parse_duration(*stuck_after);
+        if (!seconds || *seconds < 1 || *seconds > 86400) {
+            return util::error(
+                fmt::format("--stuck-after: must be a duration from 1s to 24h such as 10m or "
+                            "90s (got \"{}\")",
+                            *stuck_after));
         }
         stuck_after_s = *seconds;
     }
@@ -72,7 +74,7 @@ util::Status DiagnoseOptions::validate() {
 }
 
 int DiagnoseOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
+    auto backend = make_backend(ctx, "", namespace_, one_read_deadline(ctx));
     auto diagnosis = diagnosis::diagnose_with(*backend, job, stuck_after_s, std::time(nullptr));
     if (!diagnosis) {
         return report_error(ctx, diagnosis.error(), diagnosis.error_code(k_exit_cluster));

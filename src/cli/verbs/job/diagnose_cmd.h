@@ -13,9 +13,9 @@ namespace kftrain::cli {
 // Everything `kftrain diagnose` takes.
 struct DiagnoseOptions {
     std::string job;
-    std::string output;       // -o as typed: "" (text), json or yaml
-    std::string stuck_after;  // --stuck-after as typed
-    std::string namespace_;   // derived: -n, else kubectl's
+    std::string output;                      // -o as typed: "" (text), json or yaml
+    std::optional<std::string> stuck_after;  // --stuck-after as typed
+    std::string namespace_;                  // derived: -n, else kubectl's
     std::optional<view::OutputFormat> format;
     double stuck_after_s = 0;
 

@@ -90,7 +90,8 @@ util::Status StatusOptions::validate() {
 }
 
 int StatusOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
+    // One status pays one deadline; --watch reads on for as long as it runs.
+    auto backend = make_backend(ctx, "", namespace_, watch ? std::nullopt : one_read_deadline(ctx));
     std::string last;
     while (true) {
         auto status = backend->status(job);
