@@ -90,6 +90,10 @@ TEST_CASE("state.json is read field by field and a wrong field is named", "[loca
         {"supervisor ticks", [](auto& d) { d["supervisor"]["start_ticks"] = "soon"; },
          "field 'supervisor.start_ticks' is not a number"},
         {"phase", [](auto& d) { d["phase"] = 1; }, "field 'phase' is not a string"},
+        {"exit code past a byte", [](auto& d) { d["replicas"][0]["exit_code"] = 1LL << 40; },
+         "field 'replicas[0].exit_code' is not an exit code from 0 to 255"},
+        {"negative restarts", [](auto& d) { d["replicas"][0]["restarts"] = -5; },
+         "field 'replicas[0].restarts' is not a number >= 0"},
     };
     for (const auto& c : cases) {
         INFO(c.name);

@@ -90,7 +90,7 @@ TEST_CASE("A program that crashes fails its measurement with its last lines, sec
     CHECK(kftrain::cli::local::job_names().empty());
 }
 
-TEST_CASE("--profile-out never replaces what is not a profile, checked before measuring",
+TEST_CASE("A --profile-out that is not a profile is never replaced, checked before measuring",
           "[estimate][local]") {
     LocalJobs jobs;
     const std::string file = python_job(jobs, "own", "import time\ntime.sleep(60)\n");

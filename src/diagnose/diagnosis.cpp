@@ -97,7 +97,9 @@ ReplicaEnd replica_end(const ReplicaEvidence& r, LogFinding& finding) {
     end.state = r.state;
     end.ended = r.finished;
     end.exit_code = r.exit_code;
-    end.signal = r.exit_code && *r.exit_code > 128 ? *r.exit_code - 128 : 0;
+    // 128 and the signal, as shells and Kubernetes report a process killed by one.
+    end.signal =
+        r.exit_code && *r.exit_code > 128 && *r.exit_code <= 128 + 64 ? *r.exit_code - 128 : 0;
     end.reason = r.reason;
     end.restarts = r.restarts;
     end.last_line = r.lines.empty() ? "" : r.lines.back().text;

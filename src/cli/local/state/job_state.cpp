@@ -59,9 +59,14 @@ ReplicaState replica_from_json(const Fields& f) {
     r.pid = f.get("pid", 0LL);
     r.start_ticks = f.get("start_ticks", 0ULL);
     r.restarts = f.get("restarts", 0);
+    f.check(r.restarts >= 0, "restarts", "a count");
     if (f.doc().contains("exit_code") && !f.doc().at("exit_code").is_null()) {
-        f.check(f.doc().at("exit_code").is_number_integer(), "exit_code", "a number");
-        r.exit_code = f.doc().at("exit_code").get<int>();
+        // As a shell reports a process's end: its status, or 128 and the signal.
+        const json& code = f.doc().at("exit_code");
+        f.check(
+            code.is_number_integer() && code.get<long long>() >= 0 && code.get<long long>() <= 255,
+            "exit_code", "an exit code from 0 to 255");
+        r.exit_code = code.get<int>();
     }
     r.started = f.get<std::string>("started", "");
     r.finished = f.get<std::string>("finished", "");
