@@ -70,6 +70,13 @@ TEST_CASE("a bad global flag exits 2 before kubectl runs", "[cli]") {
         {{"list", "-n", ""},
          "kftrain: error: --namespace: must not be empty\nRun 'kftrain list --help' for "
          "usage.\n"},
+        // An unset variable in a script (-o "$FORMAT") is not the table.
+        {{"status", "mnist", "-o", ""},
+         "kftrain: error: --output: must not be empty\nRun 'kftrain status --help' for "
+         "usage.\n"},
+        {{"diagnose", "mnist", "--output", ""},
+         "kftrain: error: --output: must not be empty\nRun 'kftrain diagnose --help' for "
+         "usage.\n"},
         {{"submit", "-f", std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml", "--dry-run",
           "--wait"},
          "kftrain: error: --wait: a dry run creates no job to wait for (drop --dry-run or "

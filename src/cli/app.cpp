@@ -57,12 +57,25 @@ constexpr const char* k_footer =
     "Exit codes: 0 ok, 1 job failed, 2 bad input, 3 not found, 4 cluster or kubectl\n"
     "error, 5 timed out, 130 interrupted.";
 
+// An empty value is an unset variable in a script, never the flag's default.
+std::string refuse_empty(const std::string& value) {
+    return value.empty() ? std::string("must not be empty") : std::string();
+}
+
+// Refuse an empty value of the option named name (as "--output") in every verb under app.
+void refuse_empty_everywhere(CLI::App& app, const std::string& name) {
+    if (CLI::Option* option = app.get_option_no_throw(name)) {
+        option->check(refuse_empty);
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        refuse_empty_everywhere(*sub, name);
+    }
+}
+
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
     app.add_option("-n,--namespace", global.namespace_,
                    "Namespace of the job (overrides the job file's namespace)")
-        ->check([](const std::string& value) {
-            return value.empty() ? std::string("must not be empty") : std::string();
-        });
+        ->check(refuse_empty);
     app.add_option("--context", global.context, "kubeconfig context to use");
     app.add_option("--kubeconfig", global.kubeconfig, "Path to the kubeconfig file");
     app.add_option("--request-timeout", global.request_timeout,
@@ -214,6 +227,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_mcp(app, ctx);
     setup_completion(app, ctx, [](Context& c) { return make_app(c); });
     local::setup_supervise(app, ctx);
+    refuse_empty_everywhere(app, "--output");
     if (program != "kftrain") {
         name_program_in_help(app, program);
     }
