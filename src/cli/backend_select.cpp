@@ -5,7 +5,6 @@
 
 #include "cli/job/backend.h"
 #include "cli/kube/backend.h"
-#include "cli/kube/kubectl.h"
 #include "cli/local/local_backend.h"
 #include "cli/search/kube_search.h"
 #include "cli/search/local_search.h"
@@ -74,15 +73,6 @@ std::unique_ptr<job::Backend> make_backend(
         return local::make_local_backend(ctx.err);
     }
     return kube::make_kubernetes_backend(ctx.global, ns, give_up_at);
-}
-
-std::optional<std::chrono::steady_clock::time_point> one_read_deadline(const Context& ctx) {
-    // Logs are the slowest read such a verb makes; kubectl gives them its longest deadline.
-    auto limit = kube::call_limit(ctx.global.request_timeout, {"logs"});
-    if (!limit) {
-        return std::nullopt;
-    }
-    return std::chrono::steady_clock::now() + *limit;
 }
 
 std::unique_ptr<search::SearchBackend> make_search_backend(Context& ctx,

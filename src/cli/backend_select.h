@@ -22,11 +22,6 @@ std::unique_ptr<job::Backend> make_backend(
     Context& ctx, const std::string& job_backend, const std::string& ns,
     std::optional<std::chrono::steady_clock::time_point> give_up_at = std::nullopt);
 
-// Return when a verb that only reads (status, describe, diagnose) gives up on the cluster: one
-// read's deadline from now (--request-timeout plus 5 s, else 2 minutes), so that however many
-// calls it makes, it pays that deadline once; nullopt with --request-timeout 0 (no limit).
-std::optional<std::chrono::steady_clock::time_point> one_read_deadline(const Context& ctx);
-
 // Choose the backend of a `tune` verb as make_backend chooses a job's: --local, the job
 // file's backend key, else the cluster (kubectl in namespace ns).
 std::unique_ptr<search::SearchBackend> make_search_backend(Context& ctx,

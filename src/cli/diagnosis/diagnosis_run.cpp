@@ -28,7 +28,7 @@ diagnose::LogEvidence timestamped(const std::string& line) {
 
 // The last lines of each replica: one logs call for all, one more per replica whose current
 // attempt follows a restart (its previous attempt holds the failure), for the first
-// k_max_previous_reads of them. What could not be read goes to notes.
+// k_max_previous_reads of them and until one fails. What could not be read goes to notes.
 std::map<std::string, std::vector<diagnose::LogEvidence>> read_lines(
     job::Backend& backend, const job::JobStatus& status, std::vector<std::string>& notes) {
     std::map<std::string, std::vector<diagnose::LogEvidence>> lines;
@@ -46,6 +46,7 @@ std::map<std::string, std::vector<diagnose::LogEvidence>> read_lines(
         if (!done && notes.size() == noted && notes.size() < k_max_notes) {
             notes.push_back(what + ": " + done.error());
         }
+        return done.ok();
     };
     job::LogOptions options;
     options.tail = k_tail_lines;
@@ -59,9 +60,12 @@ std::map<std::string, std::vector<diagnose::LogEvidence>> read_lines(
             lines[replica.name].clear();
             options.previous = true;
             options.replica = replica.name;
-            read(options, replica.name + " (its previous attempt)");
+            const bool read_ok = read(options, replica.name + " (its previous attempt)");
             if (lines[replica.name].empty()) {
                 lines[replica.name] = std::move(current);
+            }
+            if (!read_ok) {
+                break;  // one read lost (to its deadline, say): the next would go the same way
             }
         }
     }

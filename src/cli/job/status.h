@@ -103,7 +103,8 @@ struct JobStatus {
     std::map<std::string, ReplicaCounts> counts;  // by type: Master, Worker
     std::vector<ReplicaStatus> replicas;          // master first, then workers by index
     std::optional<Progress> progress;             // the Master's last progress line
-    std::vector<std::string> diagnosis;           // why it is pending or failing, one line each
+    std::string progress_unread;         // why its log could not be read for progress ("": it was)
+    std::vector<std::string> diagnosis;  // why it is pending or failing, one line each
     std::string why;  // why it failed or looks stuck, one line (kftrain diagnose's); set by the
                       // verbs that show it: status, describe
     int replicas_wanted = 0;  // replicas the job asks for (Master included); 0 if unknown

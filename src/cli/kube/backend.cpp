@@ -309,8 +309,13 @@ class KubernetesBackend : public job::Backend {
         }
         for (const auto& replica : status.replicas) {
             if (replica.name == lead && has_started(replica)) {
-                status.progress = m_queries.progress(
+                auto read = m_queries.progress(
                     replica.pod, replica.container.empty() ? "pytorch" : replica.container);
+                if (read) {
+                    status.progress = *read;
+                } else {
+                    status.progress_unread = read.error();
+                }
                 return;
             }
         }

@@ -1,6 +1,7 @@
 #include "cli/kube/kubectl.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -126,9 +127,9 @@ class ProcessKubectl : public KubectlRunner {
         }
         options.timeout = capped(limit);
         if (options.timeout && options.timeout->count() == 0) {  // the command's time is up
-            return util::error(fmt::format("kubectl {} was not run: the command's time (one "
-                                           "deadline, --request-timeout) had run out",
-                                           args.empty() ? "" : args[0]),
+            return util::error(fmt::format("kubectl {} was not run: the time this command was "
+                                           "given (--timeout) had run out",
+                                           fmt::join(args, " ")),
                                k_exit_cluster);
         }
         auto result = util::run_streaming(options, on_line, util::LineCallback{});

@@ -94,12 +94,12 @@ std::vector<KubeEvent> KubeQueries::events(const std::set<std::string>& objects,
     return parse_events(*out, objects, since);
 }
 
-std::optional<job::Progress> KubeQueries::progress(const std::string& pod,
-                                                   const std::string& container) {
+util::Result<std::optional<job::Progress>> KubeQueries::progress(const std::string& pod,
+                                                                 const std::string& container) {
     auto out = run({"logs", pod, "-c", container, "--tail=" + std::to_string(k_progress_tail)},
                    "reading the log of " + pod);
     if (!out) {
-        return std::nullopt;
+        return out.error_value();
     }
     return view::last_progress(split_lines(*out));
 }

@@ -112,6 +112,9 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
     if (s.queue) {
         doc["queue"] = queue_to_json(*s.queue);
     }
+    if (!s.progress_unread.empty()) {
+        doc["progressNotRead"] = s.progress_unread;  // null progress is then unknown, not none
+    }
     return doc;
 }
 

@@ -64,6 +64,9 @@ std::string progress_field(const job::JobStatus& status) {
     if (status.progress) {
         return format_progress(*status.progress);
     }
+    if (!status.progress_unread.empty()) {  // not the same as a program that reported none
+        return "not read: " + status.progress_unread;
+    }
     const bool has_run = !status.started.empty() || status.phase == job::JobPhase::Running ||
                          job::is_finished(status.phase);
     return has_run ? "none reported: the program printed no progress lines and posted no "

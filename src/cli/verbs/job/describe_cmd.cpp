@@ -47,7 +47,7 @@ util::Status DescribeOptions::validate() {
 }
 
 int DescribeOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_, one_read_deadline(ctx));
+    auto backend = make_backend(ctx, "", namespace_);
     auto described = backend->describe(job);
     if (!described) {
         return report_error(ctx, described.error(), described.error_code(k_exit_cluster));

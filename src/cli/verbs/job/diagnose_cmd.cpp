@@ -74,7 +74,7 @@ util::Status DiagnoseOptions::validate() {
 }
 
 int DiagnoseOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_, one_read_deadline(ctx));
+    auto backend = make_backend(ctx, "", namespace_);
     auto diagnosis = diagnosis::diagnose_with(*backend, job, stuck_after_s, std::time(nullptr));
     if (!diagnosis) {
         return report_error(ctx, diagnosis.error(), diagnosis.error_code(k_exit_cluster));

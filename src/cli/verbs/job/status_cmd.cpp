@@ -90,8 +90,7 @@ util::Status StatusOptions::validate() {
 }
 
 int StatusOptions::run(Context& ctx) const {
-    // One status pays one deadline; --watch reads on for as long as it runs.
-    auto backend = make_backend(ctx, "", namespace_, watch ? std::nullopt : one_read_deadline(ctx));
+    auto backend = make_backend(ctx, "", namespace_);
     std::string last;
     while (true) {
         auto status = backend->status(job);
