@@ -119,5 +119,9 @@ TEST_CASE("a log cursor reads a log that outgrew it a bounded slice at a time", 
     }
     CHECK(cursor.caught_up());
     CHECK(read == lines);  // nothing lost between slices
+
+    // Cut short and written again (truncated in place): read from its start, not lost.
+    kftrain::test::write_file(path, line + "\n" + line + "\n");
+    CHECK(cursor.next().size() == 2);
     std::filesystem::remove_all(dir);
 }

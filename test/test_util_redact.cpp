@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <string>
+#include <utility>
 
 #include "util/redact.h"
 
@@ -53,4 +55,31 @@ TEST_CASE("Credentials in free text are masked, long lines included", "[util]") 
     CHECK(mask_secrets("s3://u:p@bucket/x") == "s3://***@bucket/x");
     std::string long_line = "API_KEY=" + std::string(2 << 20, 'x');
     CHECK(mask_secrets(long_line) == "API_KEY=***");
+}
+
+TEST_CASE("Credentials quoted, in JSON, as bearer tokens or named in other ways are masked",
+          "[util]") {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"(password="x y" next)", R"(password="***" next)"},
+        {"password='x'", "password='***'"},
+        {R"({"password": "x", "user": "bob"})", R"({"password": "***", "user": "bob"})"},
+        {"Authorization: Bearer abc.def", "Authorization: Bearer ***"},
+        {"aws_secret_access_key = AKIA123", "aws_secret_access_key = ***"},
+        {"PGPASSWORD=pw DB_PASS=pw2", "PGPASSWORD=*** DB_PASS=***"},
+        {"accessToken=t privateKey=k", "accessToken=*** privateKey=***"},
+        // Not credentials: an exception's name, a count of tokens, a tokenizer.
+        {"KeyError: 'label'", "KeyError: 'label'"},
+        {"max_tokens=128 tokenizer=bpe numKeys=3", "max_tokens=128 tokenizer=bpe numKeys=3"},
+    };
+    for (const auto& [in, out] : cases) {
+        CHECK(mask_secrets(in) == out);
+    }
+    // Linear in the line: a megabyte of separators is no quadratic scan.
+    const std::string separators(2 << 20, '=');
+    CHECK(mask_secrets(separators) == separators);
+    std::string pairs;
+    for (int i = 0; i < 500000; ++i) {
+        pairs += "a=";
+    }
+    CHECK(mask_secrets(pairs) == pairs);
 }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "util/text.h"
 
@@ -105,30 +107,77 @@ bool value_end(char c) {
            c == ';' || c == '&';
 }
 
-// Mask the value of every NAME=value and --name=value whose name names a credential. A scan,
-// not a regex: a line may be a megabyte long.
+// Return where the value after a separator at sep starts (past spaces) and ends
+// (its closing quote when quoted); an empty range when there is none.
+std::pair<size_t, size_t> value_at(const std::string& text, size_t sep) {
+    size_t start = sep + 1;
+    while (start < text.size() && text[start] == ' ') {
+        ++start;
+    }
+    if (start < text.size() && (text[start] == '"' || text[start] == '\'')) {
+        const size_t close = text.find(text[start], start + 1);
+        return {start + 1, close == std::string::npos ? text.size() : close};
+    }
+    size_t end = start;
+    while (end < text.size() && !value_end(text[end])) {
+        ++end;
+    }
+    return {start, end};
+}
+
+// Return the name a separator at sep follows: NAME= or --name= before '=', and only a quoted
+// "name" before ':' (JSON), so "KeyError: x" is not a key's value; "" when there is none.
+std::string name_before(const std::string& text, size_t sep, size_t from) {
+    size_t end = sep;
+    while (text[sep] == '=' && end > from && text[end - 1] == ' ') {
+        --end;  // aws_secret_access_key = ...
+    }
+    if (text[sep] == ':') {
+        if (end == from || text[end - 1] != '"') {
+            return "";
+        }
+        --end;
+    }
+    size_t start = end;
+    while (start > from && name_char(text[start - 1])) {
+        --start;
+    }
+    if (text[sep] == ':' && (start == from || text[start - 1] != '"')) {
+        return "";
+    }
+    std::string name = text.substr(start, end - start);
+    name.erase(0, name.find_first_not_of('-'));
+    return name;
+}
+
+// Mask the value of every NAME=value, --name=value, NAME="value" and "name": "value" whose
+// name names a credential, and the token after "Bearer ". A scan, not a regex, that looks
+// past a separator only after a credential's name: a line may be a megabyte long.
 std::string mask_assignments(const std::string& text) {
     std::string out;
     size_t copied = 0;
-    for (size_t eq = text.find('='); eq != std::string::npos; eq = text.find('=', eq + 1)) {
-        size_t start = eq;
-        while (start > copied && name_char(text[start - 1])) {
-            --start;
+    for (size_t sep = text.find_first_of("=: "); sep != std::string::npos;
+         sep = text.find_first_of("=: ", sep + 1)) {
+        bool secret = false;
+        if (text[sep] == ' ') {
+            secret = sep >= 6 && (text.compare(sep - 6, 6, "Bearer") == 0 ||
+                                  text.compare(sep - 6, 6, "bearer") == 0);
+        } else {
+            const std::string name = name_before(text, sep, copied);
+            secret = !name.empty() && std::isalpha(static_cast<unsigned char>(name.front())) &&
+                     names_credential(name);
         }
-        std::string name = text.substr(start, eq - start);
-        name.erase(0, name.find_first_not_of('-'));
-        size_t end = eq + 1;
-        while (end < text.size() && !value_end(text[end])) {
-            ++end;
-        }
-        if (name.empty() || !std::isalpha(static_cast<unsigned char>(name.front())) ||
-            end == eq + 1 || !names_credential(name)) {
+        if (!secret) {
             continue;
         }
-        out.append(text, copied, eq + 1 - copied);
+        const auto [start, end] = value_at(text, sep);
+        if (end <= start) {
+            continue;
+        }
+        out.append(text, copied, start - copied);
         out += k_mask;
         copied = end;
-        eq = end - 1;
+        sep = end - 1;
     }
     out.append(text, copied, std::string::npos);
     return out;
@@ -159,18 +208,27 @@ std::string redact_credentials(const std::string& text) {
 }
 
 bool names_credential(const std::string& name) {
-    std::string upper = name;
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    std::replace_if(
-        upper.begin(), upper.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+    // Words split at '_', '-', '.' and where camelCase turns upper (privateKey, accessToken).
+    std::string upper;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const auto c = static_cast<unsigned char>(name[i]);
+        if (i > 0 && std::isupper(c) && std::islower(static_cast<unsigned char>(name[i - 1]))) {
+            upper += '_';
+        }
+        upper += c == '-' || c == '.' ? '_' : static_cast<char>(std::toupper(c));
+    }
     std::istringstream words(upper);
     std::string word;
+    auto ends_with = [&word](const char* suffix) {
+        const size_t n = std::strlen(suffix);
+        return word.size() >= n && word.compare(word.size() - n, n, suffix) == 0;
+    };
     while (std::getline(words, word, '_')) {
-        if (word == "PASSWORD" || word == "PASSWD" || word == "PASSPHRASE" || word == "TOKEN" ||
-            word == "SECRET" || word == "KEY" || word == "CREDENTIAL" || word == "CREDENTIALS" ||
-            word == "AUTH" || word == "APIKEY" || word == "PAT") {
-            return true;
+        if (word == "PASSPHRASE" || word == "KEY" || word == "CREDENTIAL" ||
+            word == "CREDENTIALS" || word == "AUTH" || word == "PAT" || word == "PASS" ||
+            ends_with("PASSWORD") || ends_with("PASSWD") || ends_with("TOKEN") ||
+            ends_with("SECRET") || ends_with("APIKEY")) {
+            return true;  // PGPASSWORD, APITOKEN too
         }
     }
     return false;

@@ -12,14 +12,17 @@ namespace kftrain::util {
 std::string redact_credentials(const std::string& text);
 
 // Return text with every credential kftrain can spot masked as ***: those of URIs, as
-// redact_credentials does, and the value of every NAME=value or --name=value whose name names a
-// credential (HF_TOKEN=..., --password=...). For a program's lines and messages that kftrain
+// redact_credentials does, the value of every NAME=value, --name=value, NAME="value" and JSON
+// "name": "value" whose name names a credential (HF_TOKEN=..., --password=...), and a
+// "Bearer" token. For a program's lines and messages that kftrain
 // quotes: a scan, not a regex, as a line may be a megabyte long.
 std::string mask_secrets(const std::string& text);
 
-// Return whether a variable name has a word (between '_', '-' or '.') that names a credential:
-// PASSWORD, PASSWD, PASSPHRASE, TOKEN, SECRET, KEY, APIKEY, CREDENTIAL(S), AUTH or PAT, in any
-// case (HF_TOKEN, AWS_SECRET_ACCESS_KEY, GH_PAT; not TOKENIZERS_PARALLELISM or AUTHOR).
+// Return whether a variable name has a word (between '_', '-', '.' or at a camelCase turn)
+// that names a credential: PASSPHRASE, KEY, CREDENTIAL(S), AUTH, PAT or PASS, or one ending in
+// PASSWORD, PASSWD, TOKEN, SECRET or APIKEY, in any case (HF_TOKEN, AWS_SECRET_ACCESS_KEY,
+// GH_PAT, PGPASSWORD, DB_PASS, accessToken, privateKey; not TOKENIZERS_PARALLELISM, AUTHOR or
+// max_tokens).
 bool names_credential(const std::string& name);
 
 }  // namespace kftrain::util

@@ -142,6 +142,11 @@ std::vector<LogRecord> LogCursor::next() {
             m_fd = -1;
         }
     }
+    struct stat now {};
+    if (m_fd >= 0 && ::fstat(m_fd, &now) == 0 && now.st_size < ::lseek(m_fd, 0, SEEK_CUR)) {
+        ::lseek(m_fd, 0, SEEK_SET);  // cut short (truncated): what it holds now is all new
+        m_partial.clear();
+    }
     char buffer[65536];
     m_caught_up = m_fd < 0;
     for (size_t taken = 0; m_fd >= 0 && taken < k_max_read;) {
