@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdint>
-#include <limits>
-
 #include "cli/exit_codes.h"
 #include "manifest/k8s/quantity.h"
 #include "util/json_text.h"
@@ -39,24 +36,8 @@ std::string string_at(const nlohmann::json& object, const char* key) {
     return value.is_string() ? value.get<std::string>() : "";
 }
 
-std::optional<int> int_value(const nlohmann::json& value) {
-    if (value.is_number_unsigned()) {
-        const auto n = value.get<std::uint64_t>();
-        return n <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())
-                   ? std::optional<int>(static_cast<int>(n))
-                   : std::nullopt;
-    }
-    if (value.is_number_integer()) {
-        const auto n = value.get<std::int64_t>();
-        return n >= std::numeric_limits<int>::min() && n <= std::numeric_limits<int>::max()
-                   ? std::optional<int>(static_cast<int>(n))
-                   : std::nullopt;
-    }
-    return std::nullopt;
-}
-
 int int_at(const nlohmann::json& object, const char* key) {
-    return int_value(member(object, key)).value_or(0);
+    return util::json_number<int>(member(object, key)).value_or(0);
 }
 
 const nlohmann::json& training_container(const nlohmann::json& containers,

@@ -2,7 +2,6 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 
 #include "cli/job/status.h"
@@ -21,10 +20,6 @@ const nlohmann::json& member(const nlohmann::json& object, const char* key);
 
 // Return the string at key, or "" when it is missing or not a string.
 std::string string_at(const nlohmann::json& object, const char* key);
-
-// Return value as an int: nullopt when it is not an integer or out of an int's range (a
-// forged or damaged object's 2^40 is not 0).
-std::optional<int> int_value(const nlohmann::json& value);
 
 // Return the integer at key, or 0 when it is missing or not an integer in an int's range.
 int int_at(const nlohmann::json& object, const char* key);

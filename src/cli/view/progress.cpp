@@ -30,33 +30,7 @@ using nlohmann::json;
 template <typename T>
 std::optional<T> number(const json& object, const char* key) {
     auto it = object.find(key);
-    if (it == object.end() || !it->is_number()) {
-        return std::nullopt;
-    }
-    if constexpr (std::is_integral_v<T>) {
-        if (it->is_number_float()) {
-            const double value = it->get<double>();
-            if (!(value >= static_cast<double>(std::numeric_limits<T>::min()) &&
-                  value < -static_cast<double>(std::numeric_limits<T>::min())) ||
-                value != std::floor(value)) {
-                return std::nullopt;
-            }
-            return static_cast<T>(value);
-        }
-        if (it->is_number_unsigned()) {
-            const auto value = it->get<std::uint64_t>();
-            if (value > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) {
-                return std::nullopt;
-            }
-            return static_cast<T>(value);
-        }
-        const auto value = it->get<std::int64_t>();
-        if (value < std::numeric_limits<T>::min() || value > std::numeric_limits<T>::max()) {
-            return std::nullopt;
-        }
-        return static_cast<T>(value);
-    }
-    return it->get<T>();
+    return it == object.end() ? std::nullopt : util::json_number<T>(*it);
 }
 
 // Return a text field: what is not a string (a number, an object) is not that field's text.

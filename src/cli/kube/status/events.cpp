@@ -26,7 +26,7 @@ KubeEvent event_from(const json& item) {
     }
     auto count = item.find("count");
     if (count != item.end() && count->is_number_integer()) {
-        event.count = int_value(*count).value_or(1);
+        event.count = util::json_number<int>(*count).value_or(1);
     }
     // Events of the events.k8s.io API (the scheduler's) carry no count or lastTimestamp: a
     // repeat is counted in series, with the time it was last seen.
@@ -34,7 +34,7 @@ KubeEvent event_from(const json& item) {
     if (series.is_object()) {
         auto repeats = series.find("count");
         if (repeats != series.end() && repeats->is_number_integer()) {
-            event.count = std::max(event.count, int_value(*repeats).value_or(1));
+            event.count = std::max(event.count, util::json_number<int>(*repeats).value_or(1));
         }
         event.time = std::max(event.time, string_at(series, "lastObservedTime"));
     }

@@ -150,7 +150,7 @@ void read_container(const json& container, job::ReplicaStatus& r) {
         r.reason = string_at(terminated, "reason");
         r.message = string_at(terminated, "message");
         r.finished = string_at(terminated, "finishedAt");
-        r.exit_code = int_value(member(terminated, "exitCode"));
+        r.exit_code = util::json_number<int>(member(terminated, "exitCode"));
         return;
     }
     if (waiting.is_object()) {
@@ -159,7 +159,7 @@ void read_container(const json& container, job::ReplicaStatus& r) {
     }
     // Waiting to restart, or running again: the exit code is its previous attempt's.
     if (last.is_object() && (waiting.is_object() || r.restarts > 0)) {
-        r.exit_code = int_value(member(last, "exitCode"));
+        r.exit_code = util::json_number<int>(member(last, "exitCode"));
     }
 }
 
