@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "cli/search/experiment_reader.h"
+#include "backend/kube/search/experiment_reader.h"
 #include "fuzz_input.h"
 
 using namespace kftrain;
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     const auto parts = fuzz::split_nul(data, size);
     const std::string trials =
         parts.size() > 1 ? parts[1] : std::string(R"({"kind": "List", "items": []})");
-    auto search = cli::search::read_cluster_search(parts[0], trials);
+    auto search = backend::kube::read_cluster_search(parts[0], trials);
     if (search.ok() && search->trial_jobs.size() != search->status.trials.size()) {
         fuzz::fail("trial_jobs and status.trials differ in size");
     }

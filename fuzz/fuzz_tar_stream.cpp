@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/data/member_plan.h"
-#include "cli/data/tar_reader.h"
 #include "fuzz_input.h"
+#include "job/data/member_plan.h"
+#include "job/data/tar_reader.h"
 
-using namespace kftrain::cli::data;
+using namespace kftrain::job::data;
 
 namespace {
 

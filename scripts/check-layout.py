@@ -6,7 +6,11 @@
   - no folder under src/ with more than 32 files;
   - no include circle between file pairs (a.h/a.cpp is one unit: a circle is a.* including b.h
     while b.* includes a.h, directly or through others);
-  - the pure core (manifest/, estimate/, tune/, wire/, pipeline/) includes nothing from cli/.
+  - every include points down the layers (LAYERS below, docs/development.md "Layers"): a file
+    includes only its own layer's files and lower layers', and the two backends never include
+    each other;
+  - every folder under src/ has its line in the folder map of docs/development.md, and every
+    folder the map names exists.
 
 Prints each breach and exits 1, or prints a one-line summary and exits 0.
   scripts/check-layout.py [SRC_DIR]
@@ -19,7 +23,18 @@ import sys
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 60
 MAX_FOLDER_FILES = 32
-PURE_CORE = ("manifest", "estimate", "tune", "wire", "pipeline", "mcp", "diagnose")
+# The layers, lowest first: (name, folders). A folder is matched by its longest prefix.
+# The trainer is a program of its own beside them, over util/ and wire/ only.
+LAYERS = [
+    ("util", ("util", "wire")),
+    ("model", ("manifest", "estimate", "tune", "pipeline", "mcp", "diagnose")),
+    ("job", ("job",)),
+    ("backend", ("backend/kube", "backend/local", "agent")),
+    ("selector", ("backend",)),
+    ("cli", ("cli",)),
+]
+TRAINER = "trainer"
+MAP_FILE = os.path.join("docs", "development.md")
 INCLUDE = re.compile(r'^\s*#include "([^"]+)"', re.M)
 
 
@@ -86,6 +101,57 @@ def circles(graph):
     return found
 
 
+def layer_of(unit):
+    """Return (rank, folder) of a unit: its layer's rank and the layer folder it lies in."""
+    best = None
+    for rank, (_, folders) in enumerate(LAYERS):
+        for folder in folders:
+            if unit.startswith(folder + "/") and (best is None or len(folder) > len(best[1])):
+                best = (rank, folder)
+    if unit.startswith(TRAINER + "/"):
+        return (None, TRAINER)
+    return best
+
+
+def layer_breaches(graph):
+    """Includes that point up a layer, across peers of one layer, or from the trainer into the
+    CLI's layers."""
+    for unit, targets in graph.items():
+        mine = layer_of(unit)
+        for target, path in targets.items():
+            theirs = layer_of(target)
+            if mine is None or theirs is None:
+                continue
+            if mine[1] == TRAINER or theirs[1] == TRAINER:
+                if mine[1] != theirs[1] and not (mine[1] == TRAINER and theirs[0] == 0):
+                    yield f"{path} includes {target}.h: the trainer and the CLI share util/ " \
+                          "and wire/ only"
+                continue
+            if theirs[0] > mine[0]:
+                yield f"{path} includes {target}.h: {LAYERS[mine[0]][0]} ({mine[1]}/) may " \
+                      f"not include the {LAYERS[theirs[0]][0]} layer above it ({theirs[1]}/)"
+            elif theirs[0] == mine[0] and theirs[1] != mine[1] and mine[0] == 3:
+                yield f"{path} includes {target}.h: {mine[1]}/ and {theirs[1]}/ are peers " \
+                      "and never include each other"
+
+
+def map_breaches(root):
+    """Folders of src/ missing from the folder map, and folders the map names that are gone."""
+    repo = os.path.dirname(root)
+    with open(os.path.join(repo, MAP_FILE), encoding="utf-8") as f:
+        text = f.read()
+    mapped = set(re.findall(r"^(src/[\w/]*?)/?\s", text, re.M))
+    folders = set()
+    for folder, _, _ in os.walk(root):
+        rel = os.path.relpath(folder, repo)
+        if rel != "src":
+            folders.add(rel)
+    for folder in sorted(folders - mapped):
+        yield f"{folder}/ is missing from the folder map in {MAP_FILE}"
+    for folder in sorted(mapped - folders):
+        yield f"{MAP_FILE} maps {folder}/, which does not exist"
+
+
 def long_functions(root):
     out = subprocess.run(
         ["ctags", "-R", "--languages=C++", "--kinds-C++=f", "--fields=+ne", "-f", "-", root],
@@ -122,18 +188,15 @@ def main():
         edges = [f"{graph[a][b]} includes {b}.h" for a in component for b in component
                  if b in graph.get(a, {})]
         problems.append("include circle: " + "; ".join(edges))
-    for unit, targets in graph.items():
-        if unit.split("/")[0] in PURE_CORE:
-            for target, path in targets.items():
-                if target.startswith("cli/"):
-                    problems.append(f"{path} includes {target}.h: the pure core includes "
-                                    "nothing from cli/")
+    problems.extend(layer_breaches(graph))
+    problems.extend(map_breaches(root))
     for problem in problems:
         print(f"check-layout: {problem}")
     if problems:
         return 1
     print(f"check-layout: ok: {len(files)} files, none over {MAX_FILE_LINES} lines, no "
-          f"function over {MAX_FUNCTION_LINES}, no include circle, a pure core")
+          f"function over {MAX_FUNCTION_LINES}, no include circle, includes only down the layers, "
+          "every folder mapped")
     return 0
 
 

@@ -19,7 +19,7 @@ TEST_CASE("diagnose names the trainer's NaN stop at a learning rate of 10 diverg
                "threads: 1, logEvery: 4}\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     auto status = jobs.wait_finished("diag-nan");
-    REQUIRE(status.phase == kftrain::cli::job::JobPhase::Failed);
+    REQUIRE(status.phase == kftrain::job::JobPhase::Failed);
     CliRun run = jobs.kftrain({"diagnose", "diag-nan", "--local", "-o", "json"});
     REQUIRE(run.code == 0);
     auto d = nlohmann::json::parse(run.out);
@@ -39,7 +39,7 @@ TEST_CASE("the trainer's progress lines carry every rank's compute time per step
                "trainer: {dataset: synthetic, model: mlp, epochs: 1, samples: 1024, threads: 1, "
                "logEvery: 4}\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
-    REQUIRE(jobs.wait_finished("rank-times").phase == kftrain::cli::job::JobPhase::Succeeded);
+    REQUIRE(jobs.wait_finished("rank-times").phase == kftrain::job::JobPhase::Succeeded);
     const std::string raw = jobs.kftrain({"logs", "rank-times", "--local", "--raw"}).out;
     int reports = 0;
     std::istringstream lines(raw);

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "cli/local/state/state_dir.h"
+#include "backend/local/state/state_dir.h"
 #include "local/local_fixture.h"
 #include "support/files.h"
 #include "support/python_torch.h"
@@ -27,7 +27,7 @@ json diagnose_failed(LocalJobs& jobs, const std::string& name, int replicas,
                    "\ncommand: " + command + "\nrunPolicy: {backoffLimit: 0}\n");
     REQUIRE(jobs.kftrain({"submit", "-f", jobs.dir() + "/" + name + ".yaml"}).code == 0);
     jobs.wait_for(
-        name, [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Failed; },
+        name, [](const auto& s) { return s.phase == kftrain::job::JobPhase::Failed; },
         std::chrono::seconds(120));
     CliRun run = jobs.kftrain({"diagnose", name, "-o", "json"});
     INFO(run.err);
@@ -161,7 +161,7 @@ TEST_CASE("diagnose of a program printing secrets, escapes and bytes that are no
 
     // A log that is no longer the file kftrain wrote (a link to /dev/zero, a FIFO) is not
     // read: diagnose still answers from the job's state.
-    const std::string log = kftrain::cli::local::combined_log_path("diag-hostile");
+    const std::string log = kftrain::backend::local::combined_log_path("diag-hostile");
     std::filesystem::remove(log);
     std::filesystem::create_symlink("/dev/zero", log);
     CliRun zero = jobs.kftrain({"diagnose", "diag-hostile", "-o", "json"});

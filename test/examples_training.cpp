@@ -32,6 +32,6 @@ TEST_CASE("make local makes the data set and trains examples/mnist-local.yaml he
     CHECK(run->status.success());
     CHECK(std::filesystem::exists(work + "/data/mnist/train-images-idx3-ubyte"));
     CHECK(run->out.find("job mnist-local started (local)\n") != std::string::npos);
-    CHECK(jobs.wait_finished("mnist-local").phase == kftrain::cli::job::JobPhase::Succeeded);
+    CHECK(jobs.wait_finished("mnist-local").phase == kftrain::job::JobPhase::Succeeded);
     CHECK(std::filesystem::is_directory(work + "/checkpoints/mnist-local"));
 }

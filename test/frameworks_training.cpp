@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "cli/local/state/state_dir.h"
+#include "backend/local/state/state_dir.h"
 #include "local/local_fixture.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
@@ -18,7 +18,7 @@
 #include "util/subprocess.h"
 
 using namespace kftrain::test;
-using kftrain::cli::job::JobPhase;
+using kftrain::job::JobPhase;
 using nlohmann::json;
 
 namespace {
@@ -41,7 +41,7 @@ std::pair<int, std::string> kftrain_in(LocalJobs& jobs, const std::string& dir,
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     while (std::chrono::steady_clock::now() < deadline) {
         if (auto status = process->try_wait()) {
-            auto out = kftrain::cli::local::read_state_file(dir + "/kftrain.out");
+            auto out = kftrain::job::read_state_file(dir + "/kftrain.out");
             return {status->as_shell_code(), out.ok() ? *out : ""};
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -91,10 +91,10 @@ TEST_CASE("examples/xgboost trains distributed XGBoost as a local XGBoostJob and
         INFO(c.file);
         LocalJobs jobs;
         const std::string dir = jobs.dir() + "/xgboost";
-        REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+        REQUIRE(kftrain::util::make_private_dir(dir).ok());
         for (const std::string part : {"train.py", "xgboostjob.yaml", "trainjob.yaml"}) {
-            auto text = kftrain::cli::local::read_state_file(std::string(KFTRAIN_SOURCE_DIR) +
-                                                             "/examples/xgboost/" + part);
+            auto text = kftrain::job::read_state_file(std::string(KFTRAIN_SOURCE_DIR) +
+                                                      "/examples/xgboost/" + part);
             REQUIRE(text.ok());
             write_file(dir + "/" + part, *text);
         }
@@ -129,7 +129,7 @@ TEST_CASE("JAX processes of a JAXJob and of jax-distributed find their coordinat
         REQUIRE(run.code == 0);
         const auto done = jobs.wait_finished("jax-peers");
         const auto lines = jobs.log_lines("jax-peers");
-        INFO(kftrain::cli::job::phase_name(done.phase) << ": " << done.message);
+        INFO(kftrain::job::phase_name(done.phase) << ": " << done.message);
         CHECK(done.phase == JobPhase::Succeeded);
         const std::string lead =
             std::string(head).find("JAXJob") != std::string::npos ? "worker-0 | " : "node-0 | ";
@@ -189,7 +189,7 @@ TEST_CASE("an MPI runtime is refused here with the reason, and nothing starts",
     CHECK(contains(run.err,
                    "runtime deepspeed-distributed: kftrain --local cannot run an MPI "
                    "runtime: its launcher reaches every node with mpirun over SSH"));
-    CHECK(kftrain::cli::local::job_names().empty());
+    CHECK(kftrain::backend::local::job_names().empty());
     // It renders for a cluster all the same.
     CHECK(jobs.kftrain({"render", "-f", path}).code == 0);
 }
@@ -210,7 +210,7 @@ TEST_CASE("a framework job that cannot run is refused before anything starts",
     run = jobs.kftrain({"submit", "-f", path, "--local"});
     CHECK(run.code == 2);
     CHECK(contains(run.err, "command: an XGBoostJob runs your own XGBoost program"));
-    CHECK(kftrain::cli::local::job_names().empty());
+    CHECK(kftrain::backend::local::job_names().empty());
 }
 
 TEST_CASE("a local TFJob's replicas find each other through TF_CONFIG; PS are stopped at the end",
@@ -261,8 +261,8 @@ TEST_CASE(
     const std::string running =
         python_job(jobs, "ds", "kind: JAXJob\n", 1, {"-c", "import time; time.sleep(300)"});
     REQUIRE(jobs.kftrain({"submit", "-f", running, "--local"}).code == 0);
-    jobs.wait_for(
-        "ds", [](const kftrain::cli::job::JobStatus& s) { return s.phase == JobPhase::Running; });
+    jobs.wait_for("ds",
+                  [](const kftrain::job::JobStatus& s) { return s.phase == JobPhase::Running; });
     const std::string mpi = jobs.dir() + "/mpi.yaml";
     write_file(mpi,
                "kind: TrainJob\nruntime: mlx-distributed\nname: ds\n"
@@ -295,10 +295,10 @@ TEST_CASE("examples/xgboost/tune.yaml searches eta over XGBoostJob trials here",
     }
     LocalJobs jobs;
     const std::string dir = jobs.dir() + "/xgboost";
-    REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+    REQUIRE(kftrain::util::make_private_dir(dir).ok());
     for (const std::string part : {"train.py", "tune.yaml"}) {
-        auto text = kftrain::cli::local::read_state_file(std::string(KFTRAIN_SOURCE_DIR) +
-                                                         "/examples/xgboost/" + part);
+        auto text = kftrain::job::read_state_file(std::string(KFTRAIN_SOURCE_DIR) +
+                                                  "/examples/xgboost/" + part);
         REQUIRE(text.ok());
         write_file(dir + "/" + part, *text);
     }

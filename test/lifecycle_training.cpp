@@ -10,9 +10,11 @@
 
 #include "local/local_fixture.h"
 
+using namespace kftrain;
+
 using kftrain::test::LocalJobs;
 
-namespace job = kftrain::cli::job;
+namespace job = kftrain::job;
 
 namespace {
 

@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli/local/process/proc_info.h"
 #include "local/local_fixture.h"
 #include "support/metrics_scrape.h"
 #include "trainer/http/client.h"
+#include "util/process_info.h"
 #include "util/run.h"
 #include "util/subprocess.h"
 
@@ -25,7 +25,7 @@ namespace {
 class Prometheus {
   public:
     Prometheus(const std::string& dir, const std::vector<std::string>& targets) {
-        auto port = kftrain::cli::local::free_port();
+        auto port = kftrain::util::free_port();
         REQUIRE(port.ok());
         m_url = "http://127.0.0.1:" + std::to_string(*port);
         std::string list;
@@ -118,7 +118,7 @@ TEST_CASE("a real Prometheus scrapes both ranks of a local job and their sample 
                "logEvery: 4, metricsPort: 9400}\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     jobs.wait_for("metrics-e2e",
-                  [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Running; });
+                  [](const auto& s) { return s.phase == kftrain::job::JobPhase::Running; });
     // Each replica serves on a port of its own, which describe lists.
     auto described =
         json::parse(jobs.kftrain({"describe", "metrics-e2e", "--local", "-o", "json"}).out);
@@ -197,7 +197,7 @@ TEST_CASE("each local process of a replica serves its own rank's metrics, listed
                "logEvery: 4, metricsPort: 9400}\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     jobs.wait_for("metrics-nproc",
-                  [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Running; });
+                  [](const auto& s) { return s.phase == kftrain::job::JobPhase::Running; });
     const auto urls =
         json::parse(jobs.kftrain({"describe", "metrics-nproc", "--local", "-o", "json"})
                         .out)["replicas"][0]["metrics"];
@@ -212,7 +212,7 @@ TEST_CASE("each local process of a replica serves its own rank's metrics, listed
     // Suspended, the replica runs no more: describe lists no metrics for it.
     REQUIRE(jobs.kftrain({"suspend", "metrics-nproc", "--local"}).code == 0);
     jobs.wait_for("metrics-nproc",
-                  [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Suspended; });
+                  [](const auto& s) { return s.phase == kftrain::job::JobPhase::Suspended; });
     const auto after =
         json::parse(jobs.kftrain({"describe", "metrics-nproc", "--local", "-o", "json"}).out);
     CHECK(after["replicas"][0]["metrics"].empty());

@@ -29,7 +29,7 @@ TEST_CASE("a 2-node TrainJob trains locally with the real trainer from PET_* alo
 
     auto status = jobs.wait_finished("v2-train");
     CHECK(status.kind == "TrainJob");
-    CHECK(status.phase == kftrain::cli::job::JobPhase::Succeeded);
+    CHECK(status.phase == kftrain::job::JobPhase::Succeeded);
     REQUIRE(status.progress.has_value());
     CHECK(status.progress->event == "finish");
 
@@ -59,7 +59,7 @@ TEST_CASE("an elastic PyTorchJob with two processes per pod trains locally from 
     REQUIRE(run.code == 0);
 
     auto status = jobs.wait_finished("elastic");
-    CHECK(status.phase == kftrain::cli::job::JobPhase::Succeeded);
+    CHECK(status.phase == kftrain::job::JobPhase::Succeeded);
 
     // The operator's PET_NNODES is the policy's range, not a node count; the two pods of two
     // processes each make one world of 4, the Worker's processes ranks 2 and 3.

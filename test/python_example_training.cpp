@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "cli/local/state/state_dir.h"
-#include "cli/search/local_search.h"
+#include "backend/local/search/local_search.h"
+#include "backend/local/state/state_dir.h"
 #include "local/local_fixture.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
@@ -73,9 +73,9 @@ TEST_CASE("examples/python-ddp trains as a local PyTorchJob and TrainJob and sho
         INFO(file);
         LocalJobs jobs;
         const std::string dir = jobs.dir() + "/python-ddp";
-        REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+        REQUIRE(kftrain::util::make_private_dir(dir).ok());
         for (const std::string part : {"ddp.py", "pytorchjob.yaml", "trainjob.yaml"}) {
-            auto text = kftrain::cli::local::read_state_file(k_example_dir + "/" + part);
+            auto text = kftrain::job::read_state_file(k_example_dir + "/" + part);
             REQUIRE(text.ok());
             write_file(dir + "/" + part, *text);
         }
@@ -104,14 +104,13 @@ TEST_CASE("examples/python-ddp trains as a local PyTorchJob and TrainJob and sho
         CHECK(progress.at("metrics").contains("loss"));
 
         const auto done = jobs.wait_finished(name);
-        CHECK(done.phase == kftrain::cli::job::JobPhase::Succeeded);
+        CHECK(done.phase == kftrain::job::JobPhase::Succeeded);
         const json after = status_of(jobs, name);
         INFO(after.dump());
         CHECK(after.at("progress").value("percent", -1.0) == 100);
         CHECK(std::stod(after.at("progress").at("metrics").value("eval_accuracy", "0")) > 0.9);
         // It checkpointed where the volume's localPath maps /checkpoints.
-        CHECK(kftrain::cli::local::read_state_file(dir + "/checkpoints/" + name + "/checkpoint.pt")
-                  .ok());
+        CHECK(kftrain::job::read_state_file(dir + "/checkpoints/" + name + "/checkpoint.pt").ok());
     }
 }
 
@@ -137,9 +136,9 @@ TEST_CASE("estimate --measure of examples/python-ddp measures it at 1 and 2 repl
     }
     LocalJobs jobs;
     const std::string dir = jobs.dir() + "/python-ddp";
-    REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+    REQUIRE(kftrain::util::make_private_dir(dir).ok());
     for (const std::string part : {"ddp.py", "pytorchjob.yaml"}) {
-        auto text = kftrain::cli::local::read_state_file(k_example_dir + "/" + part);
+        auto text = kftrain::job::read_state_file(k_example_dir + "/" + part);
         REQUIRE(text.ok());
         write_file(dir + "/" + part, *text);
     }
@@ -165,7 +164,7 @@ TEST_CASE("estimate --measure of examples/python-ddp measures it at 1 and 2 repl
     CHECK(profile.at("sizes")[1].at("steps_per_run") == 160);
     // The measurement never touched the job's own checkpoints.
     CHECK_FALSE(std::filesystem::exists(dir + "/checkpoints"));
-    CHECK(kftrain::cli::local::job_names().empty());
+    CHECK(kftrain::backend::local::job_names().empty());
 }
 
 TEST_CASE(
@@ -177,9 +176,9 @@ TEST_CASE(
     }
     LocalJobs jobs;
     const std::string dir = jobs.dir() + "/python-ddp";
-    REQUIRE(kftrain::cli::local::make_private_dir(dir).ok());
+    REQUIRE(kftrain::util::make_private_dir(dir).ok());
     for (const std::string part : {"ddp.py", "tune.yaml"}) {
-        auto text = kftrain::cli::local::read_state_file(k_example_dir + "/" + part);
+        auto text = kftrain::job::read_state_file(k_example_dir + "/" + part);
         REQUIRE(text.ok());
         write_file(dir + "/" + part, *text);
     }
@@ -191,7 +190,7 @@ TEST_CASE(
     REQUIRE(code == 0);
 
     std::ostringstream notes;
-    kftrain::cli::search::LocalSearch searches(notes, KFTRAIN_BINARY);
+    kftrain::backend::local::LocalSearch searches(notes, KFTRAIN_BINARY);
     auto status = searches.status("python-ddp-tune");
     REQUIRE(status.ok());
     CHECK(status->phase == "Succeeded");

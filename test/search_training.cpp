@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "cli/search/local_search.h"
-#include "cli/search/search_store.h"
+#include "backend/local/search/local_search.h"
+#include "job/search/search_store.h"
 #include "local/local_fixture.h"
 #include "util/subprocess.h"
 
@@ -42,7 +42,7 @@ TEST_CASE("a local search of the real trainer finds a better lr than its worst t
     REQUIRE(run.code == 0);
 
     std::ostringstream notes;
-    kftrain::cli::search::LocalSearch searches(notes, KFTRAIN_BINARY);
+    kftrain::backend::local::LocalSearch searches(notes, KFTRAIN_BINARY);
     auto status = searches.status("lr-search");
     REQUIRE(status.ok());
     CHECK(status->phase == "Succeeded");
@@ -60,7 +60,7 @@ TEST_CASE("a local search of the real trainer finds a better lr than its worst t
             worst = &trial;
         }
         // Each trial ran as its own job, with its own state and logs holding its metric line.
-        CHECK(std::filesystem::exists(kftrain::cli::local::state_path(trial.name)));
+        CHECK(std::filesystem::exists(kftrain::backend::local::state_path(trial.name)));
         CHECK(kftrain::test::contains_line(jobs.log_lines(trial.name), "master-0 | "));
         CHECK(kftrain::test::contains_line(jobs.log_lines(trial.name), " accuracy="));
     }
@@ -119,7 +119,7 @@ struct TrialProcess {
 // Return the supervisor and the started replicas of a trial's job, as its state.json says.
 std::vector<TrialProcess> trial_processes(const std::string& job) {
     std::vector<TrialProcess> found;
-    auto state = kftrain::cli::local::read_job_state(job);
+    auto state = kftrain::backend::local::read_job_state(job);
     if (!state) {
         return found;
     }
@@ -137,7 +137,7 @@ std::vector<TrialProcess> trial_processes(const std::string& job) {
 // Return the names of the search's Running trials whose trainer runs now.
 std::set<std::string> trials_training(const std::string& search) {
     std::set<std::string> names;
-    auto record = kftrain::cli::search::read_search(search);
+    auto record = kftrain::job::search::read_search(search);
     if (!record) {
         return names;
     }
@@ -147,7 +147,7 @@ std::set<std::string> trials_training(const std::string& search) {
         }
         for (const auto& p : trial_processes(trial.name)) {
             if (p.what != trial.name + " supervisor" &&
-                kftrain::cli::local::process_alive(p.pid, p.ticks)) {
+                kftrain::util::process_alive(p.pid, p.ticks)) {
                 names.insert(trial.name);
             }
         }
@@ -158,7 +158,7 @@ std::set<std::string> trials_training(const std::string& search) {
 // Return the supervisor and replicas of every trial the search has recorded.
 std::vector<TrialProcess> search_processes(const std::string& search) {
     std::vector<TrialProcess> found;
-    auto record = kftrain::cli::search::read_search(search);
+    auto record = kftrain::job::search::read_search(search);
     REQUIRE(record.ok());
     for (const auto& trial : record->status.trials) {
         auto more = trial_processes(trial.name);
@@ -187,11 +187,11 @@ void check_all_ended(const std::vector<TrialProcess>& processes) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
     for (const auto& p : processes) {
         INFO(p.what << " (pid " << p.pid << ")");
-        while (kftrain::cli::local::process_alive(p.pid, p.ticks) &&
+        while (kftrain::util::process_alive(p.pid, p.ticks) &&
                std::chrono::steady_clock::now() < deadline) {
             std::this_thread::sleep_for(k_poll);
         }
-        CHECK_FALSE(kftrain::cli::local::process_alive(p.pid, p.ticks));
+        CHECK_FALSE(kftrain::util::process_alive(p.pid, p.ticks));
     }
 }
 
@@ -213,8 +213,8 @@ TEST_CASE("Ctrl-C interrupts a local search with exit 130 and kills its running 
     REQUIRE(spawned.ok());
     Reaped tune{std::move(*spawned)};
     auto printed = [&] {
-        auto out = kftrain::cli::local::read_state_file(jobs.dir() + "/tune.out");
-        auto err = kftrain::cli::local::read_state_file(jobs.dir() + "/tune.err");
+        auto out = kftrain::job::read_state_file(jobs.dir() + "/tune.out");
+        auto err = kftrain::job::read_state_file(jobs.dir() + "/tune.err");
         return (out ? *out : "") + "\n--- stderr:\n" + (err ? *err : "");
     };
 
@@ -265,7 +265,7 @@ TEST_CASE("Ctrl-C interrupts a local search with exit 130 and kills its running 
     check_all_ended(after);
 
     // The table was printed as the search ended.
-    auto out = kftrain::cli::local::read_state_file(jobs.dir() + "/tune.out");
+    auto out = kftrain::job::read_state_file(jobs.dir() + "/tune.out");
     REQUIRE(out.ok());
     CHECK(out->find("search ctrl-c started (local)") != std::string::npos);
     CHECK(out->find("State:      Interrupted (ExperimentInterrupted): stopped by an interrupt "

@@ -11,8 +11,8 @@
 #include "cli/completion/scripts.h"
 #include "cli/completion/values.h"
 #include "cli/flags.h"
-#include "cli/job/wait_condition.h"
 #include "cli/view/output_format.h"
+#include "job/wait_condition.h"
 #include "local/local_fixture.h"
 #include "manifest/job_kind.h"
 #include "support/fake_cluster.h"
@@ -270,8 +270,8 @@ TEST_CASE("the closed sets offered are what the verbs accept", "[completion]") {
     for (const auto& value : kftrain::cli::dry_run_values()) {
         CHECK(kftrain::cli::parse_dry_run(value).ok());
     }
-    for (const auto& value : kftrain::cli::job::wait_for_names()) {
-        CHECK(kftrain::cli::job::parse_wait_for(value).has_value());
+    for (const auto& value : kftrain::job::wait_for_names()) {
+        CHECK(kftrain::job::parse_wait_for(value).has_value());
     }
     for (auto kind : kftrain::manifest::k_kinds) {
         CHECK(kftrain::manifest::parse_kind(kftrain::manifest::kind_name(kind)) == kind);

@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli/data/claim_path.h"
-#include "cli/data/helper_pod.h"
-#include "cli/data/pod_start.h"
+#include "backend/kube/data/helper_pod.h"
+#include "backend/kube/data/pod_start.h"
+#include "job/data/claim_path.h"
 #include "support/data_cluster.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
@@ -70,7 +70,7 @@ std::vector<std::string> verbs(const FakeCluster& cluster) {
 }  // namespace
 
 TEST_CASE("A --path is normalized inside the claim, never outside it", "[data]") {
-    using kftrain::cli::data::normalize_claim_path;
+    using kftrain::job::data::normalize_claim_path;
     const std::vector<std::pair<std::string, std::string>> good = {{"/", "/"},
                                                                    {"/mnist", "/mnist"},
                                                                    {"/mnist/", "/mnist"},
@@ -81,7 +81,7 @@ TEST_CASE("A --path is normalized inside the claim, never outside it", "[data]")
         auto path = normalize_claim_path(given);
         REQUIRE(path);
         CHECK(*path == normalized);
-        CHECK(kftrain::cli::data::pod_path(*path) ==
+        CHECK(kftrain::job::data::pod_path(*path) ==
               (normalized == "/" ? "/kftrain/claim" : "/kftrain/claim" + normalized));
     }
     for (const std::string bad : {"", "mnist", "./mnist", "/..", "/a/../../b", "/a/\n/b"}) {
@@ -91,7 +91,7 @@ TEST_CASE("A --path is normalized inside the claim, never outside it", "[data]")
 }
 
 TEST_CASE("A Multi-Attach event names the pods that hold the claim", "[data]") {
-    using kftrain::cli::data::pods_named_in;
+    using kftrain::backend::kube::pods_named_in;
     CHECK(pods_named_in("Multi-Attach error for volume \"pvc-1\" Volume is already used by "
                         "pod(s) train-master-0, train-worker-0") ==
           std::vector<std::string>{"train-master-0", "train-worker-0"});
@@ -104,7 +104,7 @@ TEST_CASE("A Multi-Attach event names the pods that hold the claim", "[data]") {
 }
 
 TEST_CASE("The helper pod's name fits a hostname whatever the claim", "[data]") {
-    using kftrain::cli::data::helper_pod_name;
+    using kftrain::backend::kube::helper_pod_name;
     CHECK(helper_pod_name("mnist-data", "x7k2p") == "kftrain-data-mnist-data-x7k2p");
     CHECK(helper_pod_name("data.v2", "x7k2p") == "kftrain-data-data-v2-x7k2p");
     CHECK(helper_pod_name(std::string(253, 'a'), "x7k2p").size() == 13 + 40 + 6);

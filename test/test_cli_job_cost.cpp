@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include "cli/cost/job_cost.h"
+#include "job/cost/job_cost.h"
 #include "util/time_text.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 using kftrain::estimate::CpuPrice;
 using kftrain::estimate::GpuPrice;
 using kftrain::estimate::PriceCatalog;
@@ -47,7 +47,7 @@ job::JobStatus gpu_job(const std::map<std::string, std::string>& node_selector) 
 }  // namespace
 
 TEST_CASE("a running job costs elapsed hours x replicas x price per replica-hour", "[cost]") {
-    auto cost = cost::job_cost(cpu_job(3), {catalog(), ""}, at("2024-05-01T12:00:00Z"));
+    auto cost = job::cost::job_cost(cpu_job(3), {catalog(), ""}, at("2024-05-01T12:00:00Z"));
     REQUIRE(cost);
     const double per_replica = 2 * 0.03 + 4 * 0.004;
     CHECK(cost->replicas == 4);
@@ -63,7 +63,7 @@ TEST_CASE("a finished job's cost stops at its completion", "[cost]") {
     job::JobStatus s = cpu_job(1);
     s.phase = job::JobPhase::Succeeded;
     s.finished = "2024-05-01T10:30:00Z";
-    auto later = cost::job_cost(s, {catalog(), ""}, at("2024-06-01T00:00:00Z"));
+    auto later = job::cost::job_cost(s, {catalog(), ""}, at("2024-06-01T00:00:00Z"));
     REQUIRE(later);
     CHECK(later->final);
     CHECK(later->elapsed_s == 1800);
@@ -74,7 +74,7 @@ TEST_CASE("replica types asking for different resources are priced each", "[cost
     job::JobStatus s = cpu_job(2);
     s.requests[0].cpu_cores = 4;
     s.requests[1].memory_bytes = 0;
-    auto cost = cost::job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
+    auto cost = job::cost::job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->amount == Approx((4 * 0.03 + 4 * 0.004) + 2 * (2 * 0.03)));
     CHECK(cost->basis == "1 Master x $0.1360/h (4 cores, 4 GiB) + 2 Worker x $0.0600/h (2 cores)");
@@ -83,15 +83,16 @@ TEST_CASE("replica types asking for different resources are priced each", "[cost
 TEST_CASE("a replica without a CPU request is priced as one core, and says so", "[cost]") {
     job::JobStatus s = cpu_job(1);
     s.requests = {{"Master", 1, 0, 0, 0}, {"Worker", 1, 0, 0, 0}};
-    auto cost = cost::job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
+    auto cost = job::cost::job_cost(s, {catalog(), ""}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->amount == Approx(2 * 0.03));
     CHECK(cost->basis == "2 replicas x $0.0300/h each (1 core assumed: no CPU request)");
 }
 
 TEST_CASE("GPU replicas are priced by the type the node selector names", "[cost]") {
-    auto cost = cost::job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
-                               {catalog(), ""}, at("2024-05-01T11:00:00Z"));
+    auto cost =
+        job::cost::job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
+                            {catalog(), ""}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->gpu == "a100");
     CHECK(cost->amount == Approx(4 * 2 * 4.0));
@@ -99,8 +100,9 @@ TEST_CASE("GPU replicas are priced by the type the node selector names", "[cost]
 }
 
 TEST_CASE("the --gpu flag names the GPU type over the node selector", "[cost]") {
-    auto cost = cost::job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
-                               {catalog(), "t4"}, at("2024-05-01T11:00:00Z"));
+    auto cost =
+        job::cost::job_cost(gpu_job({{"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"}}),
+                            {catalog(), "t4"}, at("2024-05-01T11:00:00Z"));
     REQUIRE(cost);
     CHECK(cost->gpu == "t4");
     CHECK(cost->amount == Approx(4 * 2 * 0.5));
@@ -123,7 +125,7 @@ TEST_CASE("the GPU type is read from the usual node labels", "[cost]") {
     };
     for (const auto& c : cases) {
         SECTION(std::string(c.key) + "=" + c.value) {
-            CHECK(cost::gpu_type_from_selector({{c.key, c.value}}, catalog()) == c.gpu);
+            CHECK(job::cost::gpu_type_from_selector({{c.key, c.value}}, catalog()) == c.gpu);
         }
     }
 }
@@ -131,7 +133,7 @@ TEST_CASE("the GPU type is read from the usual node labels", "[cost]") {
 TEST_CASE("a job that cannot be priced says why", "[cost]") {
     const auto now = at("2024-05-01T11:00:00Z");
     SECTION("GPU type unknown") {
-        auto cost = cost::job_cost(gpu_job({}), {catalog(), ""}, now);
+        auto cost = job::cost::job_cost(gpu_job({}), {catalog(), ""}, now);
         REQUIRE_FALSE(cost);
         CHECK(cost.error() ==
               "its GPU type is unknown: name it with --gpu (one of a100, l4, t4 in prices.yaml)");
@@ -139,21 +141,21 @@ TEST_CASE("a job that cannot be priced says why", "[cost]") {
     SECTION("no CPU prices in the catalog") {
         PriceCatalog gpus_only = catalog();
         gpus_only.cpu.reset();
-        auto cost = cost::job_cost(cpu_job(1), {gpus_only, ""}, now);
+        auto cost = job::cost::job_cost(cpu_job(1), {gpus_only, ""}, now);
         REQUIRE_FALSE(cost);
         CHECK(cost.error() == "prices.yaml has no CPU prices");
     }
     SECTION("resources not known") {
         job::JobStatus s = cpu_job(1);
         s.requests.clear();
-        auto cost = cost::job_cost(s, {catalog(), ""}, now);
+        auto cost = job::cost::job_cost(s, {catalog(), ""}, now);
         REQUIRE_FALSE(cost);
         CHECK(cost.error() == "the replicas' resource requests are not known");
     }
     SECTION("no start or creation time") {
         job::JobStatus s = cpu_job(1);
         s.started.clear();
-        auto cost = cost::job_cost(s, {catalog(), ""}, now);
+        auto cost = job::cost::job_cost(s, {catalog(), ""}, now);
         REQUIRE_FALSE(cost);
         CHECK(cost.error() == "the job has not started");
     }

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
-#include "cli/job/input.h"
+#include "job/input.h"
 #include "manifest/load.h"
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
@@ -141,7 +141,7 @@ TEST_CASE("reading a job file from a stream takes what a pipe holds and refuses 
     const std::string text = "name: piped\nreplicas: 2\n";
     REQUIRE(::write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
     ::close(fds[1]);
-    auto read = kftrain::cli::job::read_job_stream(fds[0]);
+    auto read = kftrain::job::read_job_stream(fds[0]);
     ::close(fds[0]);
     REQUIRE(read.ok());
     CHECK(*read == text);
@@ -152,7 +152,7 @@ TEST_CASE("reading a job file from a stream takes what a pipe holds and refuses 
     REQUIRE(::unlockpt(master) == 0);
     const int terminal = ::open(::ptsname(master), O_RDWR | O_NOCTTY);
     REQUIRE(terminal >= 0);
-    auto refused = kftrain::cli::job::read_job_stream(terminal);
+    auto refused = kftrain::job::read_job_stream(terminal);
     ::close(terminal);
     ::close(master);
     REQUIRE_FALSE(refused.ok());

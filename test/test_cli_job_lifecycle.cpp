@@ -2,14 +2,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/job/lifecycle.h"
-#include "cli/kube/lifecycle_patch.h"
-#include "cli/kube/status/status.h"
-#include "cli/kube/status/trainjob_status.h"
+#include "backend/kube/lifecycle_patch.h"
+#include "backend/kube/status/status.h"
+#include "backend/kube/status/trainjob_status.h"
+#include "job/lifecycle.h"
 #include "support/files.h"
 
-namespace job = kftrain::cli::job;
-namespace kube = kftrain::cli::kube;
+using namespace kftrain;
+
+namespace job = kftrain::job;
+namespace kube = kftrain::backend::kube;
 using job::Change;
 using job::JobPhase;
 using nlohmann::json;
@@ -82,13 +84,13 @@ TEST_CASE("a suspend settles once nothing runs, a resume once a replica is back"
 }
 
 TEST_CASE("the suspend patch sets runPolicy.suspend or spec.suspend by kind", "[lifecycle]") {
-    CHECK(kube::suspend_patch(kftrain::manifest::JobKind::PyTorchJob, true) ==
+    CHECK(backend::kube::suspend_patch(kftrain::manifest::JobKind::PyTorchJob, true) ==
           R"({"spec":{"runPolicy":{"suspend":true}}})");
-    CHECK(kube::suspend_patch(kftrain::manifest::JobKind::PyTorchJob, false) ==
+    CHECK(backend::kube::suspend_patch(kftrain::manifest::JobKind::PyTorchJob, false) ==
           R"({"spec":{"runPolicy":{"suspend":false}}})");
-    CHECK(kube::suspend_patch(kftrain::manifest::JobKind::TrainJob, true) ==
+    CHECK(backend::kube::suspend_patch(kftrain::manifest::JobKind::TrainJob, true) ==
           R"({"spec":{"suspend":true}})");
-    CHECK(kube::suspend_patch(kftrain::manifest::JobKind::TrainJob, false) ==
+    CHECK(backend::kube::suspend_patch(kftrain::manifest::JobKind::TrainJob, false) ==
           R"({"spec":{"suspend":false}})");
 }
 
@@ -96,12 +98,12 @@ TEST_CASE("the scale patch stays within elasticPolicy and refuses what cannot sc
           "[lifecycle]") {
     json elastic = kube_file("job-v19-elastic-running.json");
     for (int workers : {2, 4, 6}) {
-        auto body = kube::scale_patch(elastic, workers);
+        auto body = backend::kube::scale_patch(elastic, workers);
         REQUIRE(body);
         CHECK(*body == R"({"spec":{"pytorchReplicaSpecs":{"Worker":{"replicas":)" +
                            std::to_string(workers) + "}}}}");
     }
-    auto above = kube::scale_patch(elastic, 7);
+    auto above = backend::kube::scale_patch(elastic, 7);
     REQUIRE_FALSE(above);
     CHECK(above.error() ==
           "--replicas: must be within mnist-ddp's elasticPolicy minReplicas..maxReplicas (2..6) "
@@ -109,18 +111,18 @@ TEST_CASE("the scale patch stays within elasticPolicy and refuses what cannot sc
     CHECK(above.error_code(0) == 2);
     elastic["spec"]["elasticPolicy"].erase("maxReplicas");
     elastic["spec"]["elasticPolicy"].erase("minReplicas");
-    CHECK(kube::scale_patch(elastic, 40));
-    CHECK(kube::scale_patch(elastic, 0).error() ==
+    CHECK(backend::kube::scale_patch(elastic, 40));
+    CHECK(backend::kube::scale_patch(elastic, 0).error() ==
           "--replicas: must be within mnist-ddp's elasticPolicy minReplicas..maxReplicas (1 or "
           "more) (got 0)");
-    CHECK(kube::scale_patch(kube_file("job-v19-running.json"), 3).error() ==
+    CHECK(backend::kube::scale_patch(kube_file("job-v19-running.json"), 3).error() ==
           "cannot scale pytorchjob/mnist-ddp: it is not elastic (its spec has no elasticPolicy); "
           "set elasticPolicy.minReplicas and maxReplicas in the job file and submit it again");
     // kftrain-trainer takes its world size once, at start: a scaled job would never regroup.
     json trainer = kube_file("job-v19-elastic-running.json");
     trainer["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]
            ["command"] = json::array({"/usr/local/bin/kftrain-trainer"});
-    const auto fixed = kube::scale_patch(trainer, 4);
+    const auto fixed = backend::kube::scale_patch(trainer, 4);
     REQUIRE_FALSE(fixed);
     CHECK(fixed.error_code(0) == 2);
     CHECK(fixed.error() ==
@@ -128,24 +130,25 @@ TEST_CASE("the scale patch stays within elasticPolicy and refuses what cannot sc
           "is fixed when it starts (it does no elastic rendezvous), so a Worker added or removed "
           "now would never join or be missed; delete the job and submit it with the replicas you "
           "want (the trainer resumes from its newest checkpoint)");
-    CHECK(kube::scale_patch(kube_file("trainjob-v23-running.json"), 3).error() ==
+    CHECK(backend::kube::scale_patch(kube_file("trainjob-v23-running.json"), 3).error() ==
           "cannot scale trainjob/mnist-trainjob: scaling a TrainJob is not supported by Kubeflow "
           "Trainer yet (only elastic PyTorchJobs scale)");
 }
 
 TEST_CASE("status reads since when a job is suspended and never calls a resumed job Suspended",
           "[lifecycle]") {
-    auto suspended = kube::job_status_from(kube_file("job-v19-suspended.json"));
+    auto suspended = backend::kube::job_status_from(kube_file("job-v19-suspended.json"));
     CHECK(suspended.phase == JobPhase::Suspended);
     CHECK(suspended.suspended_since == "2024-05-01T10:03:00Z");
     // The last condition is Suspended (False): kubectl's State column says Suspended.
-    auto resumed = kube::job_status_from(kube_file("job-v19-resumed.json"));
+    auto resumed = backend::kube::job_status_from(kube_file("job-v19-resumed.json"));
     CHECK(resumed.phase == JobPhase::Created);
     CHECK(resumed.suspended_since == "");
-    auto trainjob = kube::trainjob_status_from(kube_file("trainjob-v23-suspended.json"));
+    auto trainjob = backend::kube::trainjob_status_from(kube_file("trainjob-v23-suspended.json"));
     CHECK(trainjob.phase == JobPhase::Suspended);
     CHECK(trainjob.suspended_since == "2026-05-01T10:00:00Z");
-    auto trainjob_resumed = kube::trainjob_status_from(kube_file("trainjob-v23-resumed.json"));
+    auto trainjob_resumed =
+        backend::kube::trainjob_status_from(kube_file("trainjob-v23-resumed.json"));
     CHECK(trainjob_resumed.phase != JobPhase::Suspended);
     CHECK(trainjob_resumed.suspended_since == "");
 }

@@ -1,33 +1,34 @@
 #include <catch2/catch.hpp>
 
-#include "cli/kube/job_lookup.h"
-#include "cli/kube/kubectl_errors.h"
-#include "cli/kube/runtimes.h"
-#include "cli/kube/submit.h"
+#include "backend/kube/job_lookup.h"
+#include "backend/kube/kubectl_errors.h"
+#include "backend/kube/runtimes.h"
+#include "backend/kube/submit.h"
 #include "support/files.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 using kftrain::manifest::JobKind;
 using kftrain::test::read_test_data;
 
 TEST_CASE("a lookup of both kinds finds the job of either, a PyTorchJob first", "[cluster][kube]") {
-    auto none = kube::pick_found_job("");  // --ignore-not-found: kubectl printed nothing
+    auto none = backend::kube::pick_found_job("");  // --ignore-not-found: kubectl printed nothing
     REQUIRE(none);
     CHECK_FALSE(*none);
-    auto empty = kube::pick_found_job(R"({"apiVersion": "v1", "items": [], "kind": "List"})");
+    auto empty =
+        backend::kube::pick_found_job(R"({"apiVersion": "v1", "items": [], "kind": "List"})");
     REQUIRE(empty);
     CHECK_FALSE(*empty);
     const std::string trainjob = read_test_data("kube/trainjob-v23-running.json");
-    auto one = kube::pick_found_job(R"({"kind": "List", "items": [)" + trainjob + "]}");
+    auto one = backend::kube::pick_found_job(R"({"kind": "List", "items": [)" + trainjob + "]}");
     REQUIRE(one);
     REQUIRE(*one);
     CHECK((*one)->kind == JobKind::TrainJob);
     CHECK((*one)->object["metadata"]["name"] == "mnist-trainjob");
-    auto both = kube::pick_found_job(R"({"kind": "List", "items": [)" + trainjob + "," +
-                                     read_test_data("kube/job-v19-running.json") + "]}");
+    auto both = backend::kube::pick_found_job(R"({"kind": "List", "items": [)" + trainjob + "," +
+                                              read_test_data("kube/job-v19-running.json") + "]}");
     REQUIRE(both);
     CHECK((*both)->kind == JobKind::PyTorchJob);
-    auto garbage = kube::pick_found_job("<html>");
+    auto garbage = backend::kube::pick_found_job("<html>");
     REQUIRE_FALSE(garbage);
     CHECK(garbage.error_code(0) == 4);
 }
@@ -52,26 +53,27 @@ TEST_CASE("kubectl's stderr says which kind the cluster does not serve", "[clust
     };
     for (const auto& c : cases) {
         CAPTURE(c.stderr_text);
-        CHECK(kube::unserved_kind(c.stderr_text) == c.kind);
+        CHECK(backend::kube::unserved_kind(c.stderr_text) == c.kind);
     }
-    CHECK(kube::classify_kubectl_error(cases[0].stderr_text) == kube::KubectlFailure::CrdMissing);
-    CHECK(kube::explain_kubectl_error(cases[0].stderr_text, "reading trainjob/x") ==
+    CHECK(backend::kube::classify_kubectl_error(cases[0].stderr_text) ==
+          backend::kube::KubectlFailure::CrdMissing);
+    CHECK(backend::kube::explain_kubectl_error(cases[0].stderr_text, "reading trainjob/x") ==
           "reading trainjob/x: the server doesn't have a resource type \"trainjobs\" (hint: "
           "Kubeflow Trainer v2 (TrainJob CRD) is not installed in this cluster)");
 }
 
 TEST_CASE("submitting a kind the cluster lacks names the kind it serves", "[cluster][kube]") {
-    CHECK(kube::other_kind_hint(JobKind::PyTorchJob) ==
+    CHECK(backend::kube::other_kind_hint(JobKind::PyTorchJob) ==
           "this cluster serves TrainJob (Kubeflow Trainer v2): use --kind TrainJob");
-    CHECK(kube::other_kind_hint(JobKind::TrainJob) ==
+    CHECK(backend::kube::other_kind_hint(JobKind::TrainJob) ==
           "this cluster serves PyTorchJob (Kubeflow Training Operator): use --kind PyTorchJob");
-    CHECK(kube::other_kind_hint(JobKind::XGBoostJob) ==
+    CHECK(backend::kube::other_kind_hint(JobKind::XGBoostJob) ==
           "this cluster serves TrainJob (Kubeflow Trainer v2): use --kind TrainJob with runtime "
           "xgboost-distributed");
 }
 
 TEST_CASE("training runtimes read their kind, framework label and numNodes", "[cluster][kube]") {
-    auto runtimes = kube::parse_runtimes(read_test_data("kube/runtimes-v23.json"));
+    auto runtimes = backend::kube::parse_runtimes(read_test_data("kube/runtimes-v23.json"));
     REQUIRE(runtimes);
     REQUIRE(runtimes->size() == 3);
     const auto& torch = runtimes->at(1);
@@ -85,12 +87,12 @@ TEST_CASE("training runtimes read their kind, framework label and numNodes", "[c
     CHECK(small.namespace_ == "ml-training");
     CHECK(small.num_nodes == 2);
     CHECK(small.created == "2026-04-28T15:30:00Z");
-    CHECK_FALSE(kube::parse_runtimes("{}"));
+    CHECK_FALSE(backend::kube::parse_runtimes("{}"));
 }
 
 TEST_CASE("a runtime without the framework label is known by its mlPolicy's source",
           "[cluster][kube][frameworks]") {
-    auto runtimes = kube::parse_runtimes(R"({"kind": "List", "items": [
+    auto runtimes = backend::kube::parse_runtimes(R"({"kind": "List", "items": [
         {"kind": "ClusterTrainingRuntime", "metadata": {"name": "my-boost"},
          "spec": {"mlPolicy": {"numNodes": 2, "xgboost": {}}}},
         {"kind": "ClusterTrainingRuntime", "metadata": {"name": "my-mpi",

@@ -1,13 +1,13 @@
 // How long kftrain lets one kubectl call run, and how it prints what kubectl said.
 #include <catch2/catch.hpp>
 
-#include "cli/kube/kubectl.h"
-#include "cli/kube/kubectl_errors.h"
+#include "backend/kube/kubectl.h"
+#include "backend/kube/kubectl_errors.h"
 
 namespace {
 
-using kftrain::cli::kube::call_limit;
-using kftrain::cli::kube::printable_line;
+using kftrain::backend::kube::call_limit;
+using kftrain::backend::kube::printable_line;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 

@@ -3,9 +3,9 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "cli/kube/logs.h"
+#include "backend/kube/logs.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 namespace util = kftrain::util;
 
 namespace {
@@ -13,12 +13,12 @@ namespace {
 // A kubectl that answers `logs POD` with "POD line 1/2", counting how many
 // calls run at once. The master's call waits until every other call has
 // finished, so it completes last.
-class CountingKubectl : public kube::KubectlRunner {
+class CountingKubectl : public backend::kube::KubectlRunner {
   public:
     explicit CountingKubectl(size_t others) : m_others(others) {}
 
-    util::Result<kube::KubectlResult> run(const std::vector<std::string>& args,
-                                          const std::string&) override {
+    util::Result<backend::kube::KubectlResult> run(const std::vector<std::string>& args,
+                                                   const std::string&) override {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_now += 1;
         m_max = std::max(m_max, m_now);
@@ -30,14 +30,15 @@ class CountingKubectl : public kube::KubectlRunner {
         m_finished += 1;
         m_done.notify_all();
         if (pod.find("broken") != std::string::npos) {
-            return kube::KubectlResult{1, "", "Error from server (BadRequest): something broke\n"};
+            return backend::kube::KubectlResult{
+                1, "", "Error from server (BadRequest): something broke\n"};
         }
-        return kube::KubectlResult{0, pod + " line 1\n" + pod + " line 2\n", ""};
+        return backend::kube::KubectlResult{0, pod + " line 1\n" + pod + " line 2\n", ""};
     }
 
-    util::Result<kube::KubectlResult> stream(const std::vector<std::string>& args,
-                                             const util::LineCallback&,
-                                             const std::atomic<bool>*) override {
+    util::Result<backend::kube::KubectlResult> stream(const std::vector<std::string>& args,
+                                                      const util::LineCallback&,
+                                                      const std::atomic<bool>*) override {
         return run(args, "");
     }
 
@@ -68,7 +69,7 @@ std::vector<job::ReplicaStatus> replicas(size_t workers) {
 TEST_CASE("logs without -f are grouped per replica in replica order", "[cluster][logs]") {
     CountingKubectl kubectl(2);
     std::vector<std::string> shown;
-    auto done = kube::fetch_logs(
+    auto done = backend::kube::fetch_logs(
         kubectl, replicas(2), job::LogOptions{}, {},
         [&](const job::LogLine& line) { shown.push_back(line.replica + "|" + line.text); });
     REQUIRE(done);
@@ -81,7 +82,7 @@ TEST_CASE("logs without -f are grouped per replica in replica order", "[cluster]
 TEST_CASE("logs never run more kubectl calls at once than the bound", "[cluster][logs]") {
     CountingKubectl kubectl(8);
     size_t lines = 0;
-    auto done = kube::fetch_logs(
+    auto done = backend::kube::fetch_logs(
         kubectl, replicas(8), job::LogOptions{}, {}, [&](const job::LogLine&) { ++lines; }, 4);
     REQUIRE(done);
     CHECK(lines == 18);
@@ -93,8 +94,8 @@ TEST_CASE("a replica whose log fails is a notice; the others still print", "[clu
     auto chosen = replicas(2);
     chosen[1].pod = "job-broken-0";
     std::vector<job::LogLine> shown;
-    auto done = kube::fetch_logs(kubectl, chosen, job::LogOptions{}, {},
-                                 [&](const job::LogLine& line) { shown.push_back(line); });
+    auto done = backend::kube::fetch_logs(kubectl, chosen, job::LogOptions{}, {},
+                                          [&](const job::LogLine& line) { shown.push_back(line); });
     REQUIRE_FALSE(done);
     CHECK(done.error() == "could not read the logs of 1 of 3 replicas");
     CHECK(done.error_code(0) == 4);
@@ -115,18 +116,18 @@ TEST_CASE("kubectl logs gets the container, tail, since, timestamps and previous
     options.previous = true;
     job::ReplicaStatus worker;
     worker.pod = "job-worker-3";
-    CHECK(kube::log_args(worker, options, {"-n", "ml"}) ==
+    CHECK(backend::kube::log_args(worker, options, {"-n", "ml"}) ==
           std::vector<std::string>{"logs", "job-worker-3", "-c", "pytorch", "--tail=100",
                                    "--since=10m", "--timestamps", "-p", "-n", "ml"});
     job::LogOptions follow;
     follow.follow = true;
     job::ReplicaStatus pod;
     pod.pod = "p";
-    CHECK(kube::log_args(pod, follow, {}) ==
+    CHECK(backend::kube::log_args(pod, follow, {}) ==
           std::vector<std::string>{"logs", "p", "-c", "pytorch", "-f"});
     job::ReplicaStatus node;
     node.pod = "mnist-trainjob-node-0-1-q9w4m";
     node.container = "node";
-    CHECK(kube::log_args(node, follow, {}) ==
+    CHECK(backend::kube::log_args(node, follow, {}) ==
           std::vector<std::string>{"logs", "mnist-trainjob-node-0-1-q9w4m", "-c", "node", "-f"});
 }

@@ -1,24 +1,24 @@
 #include <catch2/catch.hpp>
 
-#include "cli/kube/status/events.h"
-#include "cli/kube/status/pods.h"
-#include "cli/kube/status/status.h"
+#include "backend/kube/status/events.h"
+#include "backend/kube/status/pods.h"
+#include "backend/kube/status/status.h"
 #include "support/files.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 using kftrain::test::read_test_data;
 
 namespace {
 
 job::JobStatus job_from(const std::string& file) {
-    auto status = kube::parse_job_status(read_test_data("kube/" + file));
+    auto status = backend::kube::parse_job_status(read_test_data("kube/" + file));
     REQUIRE(status);
     return *status;
 }
 
 std::vector<job::ReplicaStatus> pods_from(const std::string& file,
                                           const std::string& job = "mnist-ddp") {
-    auto pods = kube::parse_pods(read_test_data("kube/" + file), job);
+    auto pods = backend::kube::parse_pods(read_test_data("kube/" + file), job);
     REQUIRE(pods);
     return *pods;
 }
@@ -32,8 +32,8 @@ job::JobStatus diagnosed(const std::string& job, const std::string& pods,
     for (const auto& r : status.replicas) {
         objects.insert(r.pod);
     }
-    status.diagnosis =
-        kube::diagnose(status, kube::parse_events(read_test_data("kube/" + events), objects));
+    status.diagnosis = backend::kube::diagnose(
+        status, backend::kube::parse_events(read_test_data("kube/" + events), objects));
     return status;
 }
 
@@ -77,11 +77,11 @@ TEST_CASE("replica counts and times come from the job's status", "[cluster][kube
 }
 
 TEST_CASE("a job with missing fields reads as Unknown without failing", "[cluster][kube]") {
-    auto bare = kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"}})");
+    auto bare = backend::kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"}})");
     REQUIRE(bare);
     CHECK(bare->phase == job::JobPhase::Unknown);
     CHECK(bare->replicas_wanted == 0);
-    auto odd = kube::parse_job_status(
+    auto odd = backend::kube::parse_job_status(
         R"({"kind":"PyTorchJob","status":{"conditions":"yes","replicaStatuses":[1]},"spec":3})");
     REQUIRE(odd);
     CHECK(odd->phase == job::JobPhase::Unknown);
@@ -90,7 +90,7 @@ TEST_CASE("a job with missing fields reads as Unknown without failing", "[cluste
 TEST_CASE("text that is not a PyTorchJob is an error with exit code 4", "[cluster][kube]") {
     for (const char* text : {"", "not json", "[1,2]", "{\"kind\":\"Pod\"}", "{\"items\":"}) {
         CAPTURE(text);
-        auto status = kube::parse_job_status(text);
+        auto status = backend::kube::parse_job_status(text);
         REQUIRE_FALSE(status);
         CHECK(status.error_code(0) == 4);
     }
@@ -114,12 +114,13 @@ TEST_CASE("pods of every operator version become master-0, worker-0, worker-1", 
 }
 
 TEST_CASE("pod selectors try the v1.6+ label first, then the older ones", "[cluster][kube]") {
-    CHECK(kube::pod_selectors("x") == std::vector<std::string>{"training.kubeflow.org/job-name=x",
-                                                               "job-name=x", "pytorch-job-name=x"});
-    auto selectors = kube::status_selectors(read_test_data("kube/job-v19-running.json"));
+    CHECK(backend::kube::pod_selectors("x") ==
+          std::vector<std::string>{"training.kubeflow.org/job-name=x", "job-name=x",
+                                   "pytorch-job-name=x"});
+    auto selectors = backend::kube::status_selectors(read_test_data("kube/job-v19-running.json"));
     REQUIRE(selectors.size() == 2);
     CHECK(selectors[0].find("training.kubeflow.org/replica-type=master") != std::string::npos);
-    CHECK(kube::status_selectors(read_test_data("kube/job-v13-running.json")).empty());
+    CHECK(backend::kube::status_selectors(read_test_data("kube/job-v13-running.json")).empty());
 }
 
 TEST_CASE("a replica's reason, restarts and exit code come from its container", "[cluster][kube]") {
@@ -137,7 +138,7 @@ TEST_CASE("a replica's reason, restarts and exit code come from its container", 
     CHECK(failed[0].exit_code == 137);
     auto init = pods_from("pods-v19-init-wait.json");
     CHECK(init[1].reason == "Init:init-pytorch");
-    CHECK_FALSE(kube::has_started(init[1]));
+    CHECK_FALSE(backend::kube::has_started(init[1]));
 }
 
 TEST_CASE("a pod anyone could label with huge numbers reads without stopping status",
@@ -149,13 +150,13 @@ TEST_CASE("a pod anyone could label with huge numbers reads without stopping sta
         "status": {"phase": "Running", "containerStatuses": [{"name": "pytorch",
             "restartCount": 4611686018427387904, "state": {"running": {}},
             "lastState": {"terminated": {"exitCode": 1099511627776, "reason": "Error"}}}]}})");
-    auto r = kube::replica_from_pod(pod, "mnist-ddp");
+    auto r = backend::kube::replica_from_pod(pod, "mnist-ddp");
     CHECK(r.index == 0);       // not an int: no index, not an exception
     CHECK(r.restarts == 0);    // 2^62 restarts is no count
     CHECK_FALSE(r.exit_code);  // 2^40 is no exit code, and not 0 either
     pod["status"]["containerStatuses"][0]["restartCount"] = 3;
     pod["status"]["containerStatuses"][0]["lastState"]["terminated"]["exitCode"] = 137;
-    auto restarted = kube::replica_from_pod(pod, "mnist-ddp");
+    auto restarted = backend::kube::replica_from_pod(pod, "mnist-ddp");
     CHECK(restarted.restarts == 3);
     CHECK(restarted.exit_code == 137);  // running again: the exit code is its previous attempt's
     CHECK(restarted.last_reason == "Error");
@@ -229,16 +230,16 @@ TEST_CASE("a created job without pods says so", "[cluster][kube]") {
 }
 
 TEST_CASE("events keep only the job's objects, newest last", "[cluster][kube]") {
-    auto events = kube::parse_events(read_test_data("kube/events-v19-imagepull.json"),
-                                     {"mnist-ddp", "mnist-ddp-master-0"});
+    auto events = backend::kube::parse_events(read_test_data("kube/events-v19-imagepull.json"),
+                                              {"mnist-ddp", "mnist-ddp-master-0"});
     // The pod's Scheduled, Pulling, Failed (the pull's error, then "Error: ErrImagePull"),
     // BackOff and Failed ("Error: ImagePullBackOff") events, as a real kubelet records them.
     REQUIRE(events.size() == 8);
     CHECK(events.front().reason == "SuccessfulCreatePod");
     CHECK(events.back().reason == "BackOff");
     CHECK(events.back().count == 9);
-    auto scheduler = kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
-                                        {"mnist-ddp-master-0"});
+    auto scheduler = backend::kube::parse_events(
+        read_test_data("kube/events-v19-unschedulable.json"), {"mnist-ddp-master-0"});
     // The scheduler's first attempt, then a second Event whose series counts the retries.
     REQUIRE(scheduler.size() == 2);
     CHECK(scheduler[0].time == "2024-05-01T10:00:01.123456Z");
@@ -248,14 +249,14 @@ TEST_CASE("events keep only the job's objects, newest last", "[cluster][kube]") 
     CHECK(scheduler[1].count == 4);
     CHECK(scheduler[1].time == "2024-05-01T10:02:05.345678Z");
     // Events before the job was created are an earlier job's of the same name: left out.
-    auto since = kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
-                                    {"mnist-ddp-master-0"}, "2024-05-01T10:00:02Z");
+    auto since = backend::kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
+                                             {"mnist-ddp-master-0"}, "2024-05-01T10:00:02Z");
     REQUIRE(since.size() == 1);
     CHECK(since[0].count == 4);
-    CHECK(kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
-                             {"mnist-ddp-master-0"}, "2024-05-01T10:00:01Z")
+    CHECK(backend::kube::parse_events(read_test_data("kube/events-v19-unschedulable.json"),
+                                      {"mnist-ddp-master-0"}, "2024-05-01T10:00:01Z")
               .size() == 2);
-    CHECK(kube::parse_events("garbage", {"x"}).empty());
+    CHECK(backend::kube::parse_events("garbage", {"x"}).empty());
 }
 
 TEST_CASE("status reads each replica type's resource requests from the job", "[cluster][kube]") {
@@ -281,7 +282,7 @@ TEST_CASE("status reads each replica type's resource requests from the job", "[c
         CHECK(status.node_selector.at("cloud.google.com/gke-accelerator") == "nvidia-tesla-a100");
     }
     SECTION("limits only, millicores and a sidecar before the training container") {
-        auto parsed = kube::parse_job_status(R"({"kind": "PyTorchJob",
+        auto parsed = backend::kube::parse_job_status(R"({"kind": "PyTorchJob",
             "metadata": {"name": "j"},
             "spec": {"pytorchReplicaSpecs": {"Master": {"template": {"spec": {"containers": [
                 {"name": "istio-proxy", "resources": {"requests": {"cpu": "100m"}}},
@@ -299,7 +300,7 @@ TEST_CASE("a job the operator failed without a completionTime ended when it turn
           "[cluster][kube]") {
     // What the v1.9 operator writes for a replica that failed with restartPolicy ExitCode
     // (seen from the cluster suite's stand-in, which follows common/job.go).
-    auto status = kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"},
+    auto status = backend::kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"},
         "status":{"startTime":"2026-11-27T20:00:00Z","conditions":[
           {"type":"Created","status":"True","lastTransitionTime":"2026-11-27T19:59:59Z"},
           {"type":"Failed","status":"True","reason":"PyTorchJobFailed",
@@ -308,7 +309,7 @@ TEST_CASE("a job the operator failed without a completionTime ended when it turn
     CHECK(status->phase == job::JobPhase::Failed);
     CHECK(status->finished == "2026-11-27T20:01:30Z");
     // A running job has not finished, whatever its conditions' times.
-    auto running = kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"},
+    auto running = backend::kube::parse_job_status(R"({"kind":"PyTorchJob","metadata":{"name":"x"},
         "status":{"conditions":[{"type":"Running","status":"True",
           "lastTransitionTime":"2026-11-27T20:00:00Z"}]}})");
     REQUIRE(running);

@@ -1,13 +1,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/job/trainer_status.h"
-#include "cli/kube/status/events.h"
-#include "cli/kube/status/pods.h"
-#include "cli/kube/status/trainjob_status.h"
+#include "backend/kube/status/events.h"
+#include "backend/kube/status/pods.h"
+#include "backend/kube/status/trainjob_status.h"
+#include "job/trainer_status.h"
 #include "support/files.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 using kftrain::test::read_test_data;
 using nlohmann::json;
 
@@ -18,17 +18,17 @@ json trainjob(const std::string& state) {
 }
 
 std::vector<job::ReplicaStatus> pods(const std::string& state) {
-    auto replicas = kube::parse_pods(read_test_data("kube/pods-trainjob-v23-" + state + ".json"),
-                                     "mnist-trainjob");
+    auto replicas = backend::kube::parse_pods(
+        read_test_data("kube/pods-trainjob-v23-" + state + ".json"), "mnist-trainjob");
     REQUIRE(replicas);
     return *replicas;
 }
 
 // A TrainJob with its pods, read as the backend reads it.
 job::JobStatus with_pods(const std::string& job_state, const std::string& pod_state) {
-    job::JobStatus status = kube::trainjob_status_from(trainjob(job_state));
+    job::JobStatus status = backend::kube::trainjob_status_from(trainjob(job_state));
     status.replicas = pods(pod_state);
-    kube::settle_trainjob_status(status);
+    backend::kube::settle_trainjob_status(status);
     return status;
 }
 
@@ -55,7 +55,7 @@ TEST_CASE("a TrainJob's phase comes from its conditions, else from jobsStatus", 
     };
     for (const auto& c : cases) {
         SECTION(c.state) {
-            job::JobStatus status = kube::trainjob_status_from(trainjob(c.state));
+            job::JobStatus status = backend::kube::trainjob_status_from(trainjob(c.state));
             CHECK(status.kind == "TrainJob");
             CHECK(status.name == "mnist-trainjob");
             CHECK(status.namespace_ == "ml-training");
@@ -71,23 +71,23 @@ TEST_CASE("a TrainJob created suspended is Suspended before the controller says 
     json job = trainjob("created");
     job["spec"]["suspend"] = true;
     job.erase("status");
-    CHECK(kube::trainjob_status_from(job).phase == job::JobPhase::Suspended);
+    CHECK(backend::kube::trainjob_status_from(job).phase == job::JobPhase::Suspended);
 }
 
 TEST_CASE("a TrainJob's times: finished from its last condition, started when resumed",
           "[cluster][kube]") {
-    job::JobStatus complete = kube::trainjob_status_from(trainjob("complete"));
+    job::JobStatus complete = backend::kube::trainjob_status_from(trainjob("complete"));
     CHECK(complete.created == "2026-05-01T10:00:00Z");
     CHECK(complete.started == "");
     CHECK(complete.finished == "2026-05-01T10:07:40Z");
-    job::JobStatus resumed = kube::trainjob_status_from(trainjob("resumed"));
+    job::JobStatus resumed = backend::kube::trainjob_status_from(trainjob("resumed"));
     CHECK(resumed.started == "2026-05-01T10:20:00Z");
     CHECK(resumed.finished == "");
 }
 
 TEST_CASE("numNodes and resourcesPerNode are the wanted replicas and what each costs",
           "[cluster][kube]") {
-    job::JobStatus cpu = kube::trainjob_status_from(trainjob("running"));
+    job::JobStatus cpu = backend::kube::trainjob_status_from(trainjob("running"));
     CHECK(cpu.replicas_wanted == 2);
     REQUIRE(cpu.requests.size() == 1);
     CHECK(cpu.requests[0].type == "Node");
@@ -95,7 +95,7 @@ TEST_CASE("numNodes and resourcesPerNode are the wanted replicas and what each c
     CHECK(cpu.requests[0].cpu_cores == 2);
     CHECK(cpu.requests[0].memory_bytes == 4.0 * 1024 * 1024 * 1024);
     CHECK(cpu.requests[0].gpus == 0);
-    job::JobStatus gpu = kube::trainjob_status_from(trainjob("gpu-complete"));
+    job::JobStatus gpu = backend::kube::trainjob_status_from(trainjob("gpu-complete"));
     CHECK(gpu.requests.at(0).gpus == 1);
     CHECK(gpu.requests.at(0).cpu_cores == 8);
     // The node selector a runtime patch gives the node step, where the GPU type shows.
@@ -104,8 +104,9 @@ TEST_CASE("numNodes and resourcesPerNode are the wanted replicas and what each c
 }
 
 TEST_CASE("node counts come from jobsStatus, then from the pods", "[cluster][kube]") {
-    CHECK(kube::trainjob_status_from(trainjob("running")).counts.at("Node").active == 2);
-    CHECK(kube::trainjob_status_from(trainjob("complete")).counts.at("Node").succeeded == 2);
+    CHECK(backend::kube::trainjob_status_from(trainjob("running")).counts.at("Node").active == 2);
+    CHECK(backend::kube::trainjob_status_from(trainjob("complete")).counts.at("Node").succeeded ==
+          2);
     job::JobStatus restarted = with_pods("running", "restarted");
     CHECK(restarted.counts.at("Node").active == 2);
     job::JobStatus done = with_pods("init-done", "init-done");
@@ -120,9 +121,9 @@ TEST_CASE("a TrainJob is Running once one of its pods runs, Created while all wa
     CHECK(with_pods("created", "running").phase == job::JobPhase::Running);
     json no_nodes = trainjob("running");
     no_nodes["spec"]["trainer"].erase("numNodes");
-    job::JobStatus counted = kube::trainjob_status_from(no_nodes);
+    job::JobStatus counted = backend::kube::trainjob_status_from(no_nodes);
     counted.replicas = pods("running");
-    kube::settle_trainjob_status(counted);
+    backend::kube::settle_trainjob_status(counted);
     CHECK(counted.replicas_wanted == 2);
     CHECK(counted.requests.at(0).replicas == 2);
 }
@@ -155,12 +156,12 @@ TEST_CASE("a TrainJob's stuck or crashing nodes are diagnosed as a PyTorchJob's 
     CHECK(node1.reason == "CrashLoopBackOff");
     CHECK(node1.restarts == 3);
     CHECK(node1.exit_code == 1);
-    CHECK(kube::diagnose(crashing, {}) ==
+    CHECK(backend::kube::diagnose(crashing, {}) ==
           std::vector<std::string>{
               "node-1: CrashLoopBackOff: the container keeps crashing (restarted 3 times, last "
               "exit code 1); see 'kftrain logs --previous --replica node-1'"});
     job::JobStatus pending = with_pods("pending", "unschedulable");
-    auto lines = kube::diagnose(pending, {});
+    auto lines = backend::kube::diagnose(pending, {});
     REQUIRE(lines.size() == 2);
     CHECK(lines[0] ==
           "node-0: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 "
@@ -168,7 +169,7 @@ TEST_CASE("a TrainJob's stuck or crashing nodes are diagnosed as a PyTorchJob's 
 }
 
 TEST_CASE("trainerStatus reads into the progress status shows", "[cluster][kube]") {
-    job::JobStatus status = kube::trainjob_status_from(trainjob("running-progress"));
+    job::JobStatus status = backend::kube::trainjob_status_from(trainjob("running-progress"));
     REQUIRE(status.progress);
     const job::Progress& p = *status.progress;
     CHECK(p.event == "progress");
@@ -180,7 +181,7 @@ TEST_CASE("trainerStatus reads into the progress status shows", "[cluster][kube]
     CHECK(p.epoch == 2);
     CHECK(p.epochs == 3);
     CHECK(p.time == "2026-05-01T10:03:12Z");
-    CHECK_FALSE(kube::trainjob_status_from(trainjob("running")).progress);
+    CHECK_FALSE(backend::kube::trainjob_status_from(trainjob("running")).progress);
 }
 
 TEST_CASE("trainerStatus metrics named as the Kubeflow SDK and Transformers name them",
@@ -217,6 +218,6 @@ TEST_CASE("trainerStatus metrics named as the Kubeflow SDK and Transformers name
 }
 
 TEST_CASE("a TrainJob's pods are every step of the JobSet of its name", "[cluster][kube]") {
-    CHECK(kube::trainjob_pod_selector("mnist-trainjob") ==
+    CHECK(backend::kube::trainjob_pod_selector("mnist-trainjob") ==
           "jobset.sigs.k8s.io/jobset-name=mnist-trainjob");
 }

@@ -1,11 +1,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/job/wait_condition.h"
-#include "cli/kube/kueue/workload.h"
+#include "backend/kube/kueue/workload.h"
 #include "cli/view/queue_view.h"
+#include "job/wait_condition.h"
 #include "support/files.h"
 
+using namespace kftrain;
 using namespace kftrain::cli;
 using nlohmann::json;
 
@@ -20,9 +21,9 @@ json data(const std::string& name) {
 
 job::QueueStatus pj_status(const std::string& file) {
     json list = data(file);
-    const json* workload = kube::find_workload(list, "PyTorchJob", "mnist-ddp", k_pj_uid);
+    const json* workload = backend::kube::find_workload(list, "PyTorchJob", "mnist-ddp", k_pj_uid);
     REQUIRE(workload != nullptr);
-    return kube::interpret_workload(*workload);
+    return backend::kube::interpret_workload(*workload);
 }
 
 }  // namespace
@@ -58,21 +59,23 @@ TEST_CASE("a Workload's conditions say where the job stands in its queue", "[kue
 
 TEST_CASE("a TrainJob's Workload is found by its owner and read the same way", "[kueue]") {
     json list = data("workloads-v23-admitted.json");
-    CHECK(kube::find_workload(list, "PyTorchJob", "mnist-trainjob", k_tj_uid) == nullptr);
-    CHECK(kube::find_workload(list, "TrainJob", "mnist-trainjob", "another-uid") == nullptr);
-    const json* workload = kube::find_workload(list, "TrainJob", "mnist-trainjob", k_tj_uid);
+    CHECK(backend::kube::find_workload(list, "PyTorchJob", "mnist-trainjob", k_tj_uid) == nullptr);
+    CHECK(backend::kube::find_workload(list, "TrainJob", "mnist-trainjob", "another-uid") ==
+          nullptr);
+    const json* workload =
+        backend::kube::find_workload(list, "TrainJob", "mnist-trainjob", k_tj_uid);
     REQUIRE(workload != nullptr);
-    auto status = kube::interpret_workload(*workload);
+    auto status = backend::kube::interpret_workload(*workload);
     CHECK(status.state == job::QueueState::Admitted);
     CHECK(status.cluster_queue == "gpu");
     CHECK(status.priority_class == "");
-    CHECK(view::format_queue_state(status) == "Admitted to gpu");
+    CHECK(job::format_queue_state(status) == "Admitted to gpu");
 }
 
 TEST_CASE("of several Workloads the job's newest unfinished one counts, another job's never",
           "[kueue]") {
     json list = data("workloads-v19-requeued.json");  // bert-finetune's first, then ours
-    const json* ours = kube::find_workload(list, "PyTorchJob", "mnist-ddp", "");
+    const json* ours = backend::kube::find_workload(list, "PyTorchJob", "mnist-ddp", "");
     REQUIRE(ours != nullptr);
     CHECK((*ours)["metadata"]["name"] == "pytorchjob-mnist-ddp-3f9a2");
     json finished = list["items"][1];
@@ -81,25 +84,25 @@ TEST_CASE("of several Workloads the job's newest unfinished one counts, another 
     finished["status"]["conditions"] =
         json::array({{{"type", "Finished"}, {"status", "True"}, {"reason", "Succeeded"}}});
     list["items"].push_back(finished);
-    CHECK((*kube::find_workload(list, "PyTorchJob", "mnist-ddp", ""))["metadata"]["name"] ==
-          "pytorchjob-mnist-ddp-3f9a2");
+    CHECK((*backend::kube::find_workload(list, "PyTorchJob", "mnist-ddp",
+                                         ""))["metadata"]["name"] == "pytorchjob-mnist-ddp-3f9a2");
 }
 
 TEST_CASE("positions come 1-based from the pending workloads of the LocalQueue", "[kueue]") {
     auto status = pj_status("workloads-v19-pending.json");
     status.cluster_queue = "gpu";
-    kube::apply_positions(status, data("pending-team-a.json"));
+    backend::kube::apply_positions(status, data("pending-team-a.json"));
     CHECK(status.position == 3);
     CHECK(status.pending_in_queue == 7);
     CHECK(status.position_in_cluster == 12);
     status.message.clear();
-    CHECK(view::format_queue_state(status) ==
+    CHECK(job::format_queue_state(status) ==
           "Queued in team-a (position 3 of 7 in team-a, 12 in cluster-queue gpu)");
 
     auto unlisted = pj_status("workloads-v19-pending.json");
-    kube::apply_positions(unlisted, data("pending-team-a-trainjob.json"));
+    backend::kube::apply_positions(unlisted, data("pending-team-a-trainjob.json"));
     CHECK_FALSE(unlisted.position);
-    CHECK(kube::pending_workloads_path("v1beta2", "ml", "team-a") ==
+    CHECK(backend::kube::pending_workloads_path("v1beta2", "ml", "team-a") ==
           "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/ml/localqueues/team-a/"
           "pendingworkloads");
 }
@@ -140,7 +143,7 @@ TEST_CASE("wait --for admitted is met once the queue admits the job, or at once 
 }
 
 TEST_CASE("LocalQueues are read with their ClusterQueue, counts and activity", "[kueue]") {
-    auto queues = kube::local_queues_from(data("localqueues-ml-training.json"));
+    auto queues = backend::kube::local_queues_from(data("localqueues-ml-training.json"));
     REQUIRE(queues.size() == 3);
     CHECK(queues[0].name == "team-a");
     CHECK(queues[0].cluster_queue == "gpu");

@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "cli/view/live_progress.h"
-#include "cli/view/terminal.h"
 #include "local/local_fixture.h"
 #include "support/pty_runner.h"
 #include "support/screen.h"
+#include "util/terminal.h"
 
-using kftrain::cli::job::LogLine;
+using namespace kftrain;
+
 using kftrain::cli::view::LiveProgress;
+using kftrain::job::LogLine;
 using kftrain::test::Screen;
 
 namespace view = kftrain::cli::view;
@@ -219,11 +221,11 @@ TEST_CASE("replica groups are replica names without their index", "[progress]") 
 }
 
 TEST_CASE("the terminal width comes from the terminal, else COLUMNS, else 80", "[progress]") {
-    CHECK(view::choose_width(120, "100") == 120);
-    CHECK(view::choose_width(0, "100") == 100);
-    CHECK(view::choose_width(std::nullopt, nullptr) == 80);
-    CHECK(view::choose_width(std::nullopt, "wide") == 80);
-    CHECK(view::choose_width(std::nullopt, "-5") == 80);
+    CHECK(util::choose_width(120, "100") == 120);
+    CHECK(util::choose_width(0, "100") == 100);
+    CHECK(util::choose_width(std::nullopt, nullptr) == 80);
+    CHECK(util::choose_width(std::nullopt, "wide") == 80);
+    CHECK(util::choose_width(std::nullopt, "-5") == 80);
 }
 
 // End to end: the built kftrain under a pseudo-terminal.

@@ -11,9 +11,11 @@
 #include "local/local_fixture.h"
 #include "util/subprocess.h"
 
+using namespace kftrain;
+
 namespace fs = std::filesystem;
-namespace job = kftrain::cli::job;
-namespace local = kftrain::cli::local;
+namespace job = kftrain::job;
+namespace local = kftrain::backend::local;
 using kftrain::test::LocalJobs;
 
 namespace {
@@ -59,7 +61,7 @@ void poll_until(const std::function<bool()>& pred, const char* what) {
 // Return whether any process of pids (fake replicas; they hold no pipe) still runs.
 bool any_alive(const std::vector<long long>& pids) {
     for (long long pid : pids) {
-        if (local::process_alive(pid)) {
+        if (util::process_alive(pid)) {
             return true;
         }
     }
@@ -113,9 +115,9 @@ TEST_CASE("a corrupt state.json is listed, blocks a submit, and delete --force r
     jobs.wait_for("broken", all_running);
     auto pids = started_pids(jobs.dir() + "/pids");
     REQUIRE(pids.size() == 2);
-    auto doc = nlohmann::json::parse(read_text(local::state_path("broken")));
+    auto doc = nlohmann::json::parse(read_text(backend::local::state_path("broken")));
     doc["replicas"][1]["pid"] = "not-a-pid";
-    kftrain::test::write_file(local::state_path("broken"), doc.dump(2));
+    kftrain::test::write_file(backend::local::state_path("broken"), doc.dump(2));
 
     const std::string why =
         "state.json of job broken: field 'replicas[1].pid' is not a number; remove the job "
@@ -147,7 +149,7 @@ TEST_CASE("a corrupt state.json is listed, blocks a submit, and delete --force r
     CHECK(forced.code == 0);
     CHECK(forced.out == "broken deleted\n");
     CHECK_FALSE(any_alive(pids));  // the supervisor, identified, stopped both replicas
-    CHECK_FALSE(fs::exists(local::job_dir("broken")));
+    CHECK_FALSE(fs::exists(backend::local::job_dir("broken")));
     CHECK(jobs.kftrain({"delete", "nothing-here", "--local", "--force"}).code == 3);
 }
 
@@ -158,15 +160,15 @@ TEST_CASE("a job that ends while its state cannot be written says why, not Super
     auto file = jobs.job_file("unsaved", 2, {"--steps", "0", "--hold-file", release});
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     jobs.wait_for("unsaved", all_running);
-    auto state = local::read_job_state("unsaved");
+    auto state = backend::local::read_job_state("unsaved");
     REQUIRE(state.ok());
     // The supervisor writes state.json.tmp.PID and renames it: a directory there makes every
     // later write of state.json fail, as a full disk would.
-    fs::create_directories(local::state_path("unsaved") + ".tmp." +
+    fs::create_directories(backend::local::state_path("unsaved") + ".tmp." +
                            std::to_string(state->supervisor_pid));
     kftrain::test::write_file(release, "go\n");
 
-    poll_until([&] { return !local::supervisor_alive(*state); }, "the supervisor ends");
+    poll_until([&] { return !backend::local::supervisor_alive(*state); }, "the supervisor ends");
     auto status = jobs.backend().status("unsaved");
     REQUIRE(status.ok());
     CHECK(status->phase == job::JobPhase::Succeeded);
@@ -175,12 +177,12 @@ TEST_CASE("a job that ends while its state cannot be written says why, not Super
     CHECK(status->diagnosis[0] ==
           "kftrain could not save the job's end in its state: cannot "
           "write " +
-              local::state_path("unsaved") +
+              backend::local::state_path("unsaved") +
               ": Is a directory; the replicas show their state as last "
               "saved");
     auto shown = jobs.kftrain({"status", "unsaved", "--local"});
-    CHECK(shown.out.find("cannot write " + local::state_path("unsaved") + ": Is a directory") !=
-          std::string::npos);
+    CHECK(shown.out.find("cannot write " + backend::local::state_path("unsaved") +
+                         ": Is a directory") != std::string::npos);
     CHECK(shown.out.find("SupervisorLost") == std::string::npos);
     CHECK(jobs.kftrain({"wait", "unsaved", "--local", "--timeout", "10s"}).code == 0);
 }
@@ -193,10 +195,10 @@ TEST_CASE(
     auto file = jobs.job_file("orphans", 2, {"--steps", "0", "--hold-rank", "-1"});
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     job::JobStatus running = jobs.wait_for("orphans", all_running);
-    auto state = local::read_job_state("orphans");
+    auto state = backend::local::read_job_state("orphans");
     REQUIRE(state.ok());
     ::kill(static_cast<pid_t>(state->supervisor_pid), SIGKILL);
-    poll_until([&] { return !local::supervisor_alive(*state); }, "the supervisor is gone");
+    poll_until([&] { return !backend::local::supervisor_alive(*state); }, "the supervisor is gone");
 
     auto status = jobs.backend().status("orphans");
     REQUIRE(status.ok());
@@ -205,7 +207,7 @@ TEST_CASE(
     REQUIRE(status->replicas.size() == 2);
     for (const auto& replica : status->replicas) {
         CHECK(replica.state == "Running");
-        CHECK(local::process_alive(replica.pid));
+        CHECK(util::process_alive(replica.pid));
     }
     auto shown = jobs.kftrain({"status", "orphans", "--local"});
     CHECK(shown.code == 0);
@@ -213,7 +215,7 @@ TEST_CASE(
 
     REQUIRE(jobs.kftrain({"delete", "orphans", "--local"}).code == 0);
     for (const auto& replica : running.replicas) {
-        CHECK_FALSE(local::process_alive(replica.pid));
+        CHECK_FALSE(util::process_alive(replica.pid));
     }
 }
 
@@ -249,7 +251,8 @@ TEST_CASE(
     CHECK(jobs.wait_finished("clean-env").phase == job::JobPhase::Succeeded);
     env = read_text(jobs.dir() + "/rank-1.env");
     CHECK(env.find("FAKE_SECRET=from-the-shell\n") != std::string::npos);
-    CHECK(read_text(local::state_path("clean-env")).find("from-the-shell") == std::string::npos);
+    CHECK(read_text(backend::local::state_path("clean-env")).find("from-the-shell") ==
+          std::string::npos);
 
     auto unset = jobs.kftrain({"submit", "-f", file, "--local", "--env-from-shell", "NOT_SET_X"});
     CHECK(unset.code == 2);
@@ -268,7 +271,7 @@ TEST_CASE("a local job's files are private and a tracking URI's credentials neve
     CHECK(submitted.err.find("hunter2") == std::string::npos);
     CHECK(jobs.wait_finished("private").phase == job::JobPhase::Succeeded);
 
-    const std::string dir = local::job_dir("private");
+    const std::string dir = backend::local::job_dir("private");
     for (const auto& path : {dir, dir + "/logs"}) {
         INFO(path);
         CHECK((fs::status(path).permissions() & fs::perms::all) == fs::perms::owner_all);
@@ -279,8 +282,8 @@ TEST_CASE("a local job's files are private and a tracking URI's credentials neve
         CHECK((fs::status(path).permissions() & fs::perms::all) ==
               (fs::perms::owner_read | fs::perms::owner_write));
     }
-    CHECK_FALSE(fs::exists(local::launch_path("private")));  // read and removed
-    std::string state = read_text(local::state_path("private"));
+    CHECK_FALSE(fs::exists(backend::local::launch_path("private")));  // read and removed
+    std::string state = read_text(backend::local::state_path("private"));
     CHECK(state.find("hunter2") == std::string::npos);
     CHECK(state.find("t0k") == std::string::npos);
     CHECK(state.find("http://***@mlflow:5000/?token=***") != std::string::npos);

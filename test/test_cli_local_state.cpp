@@ -9,27 +9,29 @@
 #include <filesystem>
 #include <functional>
 
-#include "cli/local/process/clean_env.h"
-#include "cli/local/process/launch.h"
-#include "cli/local/state/job_state.h"
-#include "cli/local/state/name_lock.h"
-#include "cli/local/state/state_dir.h"
-#include "cli/local/status_convert.h"
+#include "backend/local/process/clean_env.h"
+#include "backend/local/process/launch.h"
+#include "backend/local/state/job_state.h"
+#include "backend/local/state/name_lock.h"
+#include "backend/local/state/state_dir.h"
+#include "backend/local/status_convert.h"
 #include "support/files.h"
 
-namespace local = kftrain::cli::local;
-namespace job = kftrain::cli::job;
+using namespace kftrain;
+
+namespace local = kftrain::backend::local;
+namespace job = kftrain::job;
 
 namespace {
 
-local::JobState two_replicas() {
-    local::JobState state;
+backend::local::JobState two_replicas() {
+    backend::local::JobState state;
     state.name = "mnist";
     state.phase = "Running";
     state.supervisor_pid = 4242;
     state.supervisor_ticks = 7;
     for (const char* name : {"master-0", "worker-0"}) {
-        local::ReplicaState replica;
+        backend::local::ReplicaState replica;
         replica.name = name;
         replica.type = name[0] == 'm' ? "Master" : "Worker";
         replica.state = "Running";
@@ -47,7 +49,7 @@ local::JobState two_replicas() {
 TEST_CASE("a write to a full disk says which file and No space left on device", "[local]") {
     int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
     REQUIRE(fd >= 0);
-    auto written = local::write_fd(fd, "{\"phase\": \"Succeeded\"}\n", "/jobs/mnist/state.json");
+    auto written = util::write_fd(fd, "{\"phase\": \"Succeeded\"}\n", "/jobs/mnist/state.json");
     ::close(fd);
     REQUIRE_FALSE(written.ok());
     CHECK(written.error() == "cannot write /jobs/mnist/state.json: No space left on device");
@@ -56,20 +58,20 @@ TEST_CASE("a write to a full disk says which file and No space left on device", 
 TEST_CASE("write_file_atomic leaves a private file and names the file it could not write",
           "[local]") {
     std::string dir = kftrain::test::make_temp_dir();
-    REQUIRE(local::write_file_atomic(dir + "/state.json", "{}\n").ok());
-    CHECK(*local::read_state_file(dir + "/state.json") == "{}\n");
+    REQUIRE(util::write_file_atomic(dir + "/state.json", "{}\n").ok());
+    CHECK(*job::read_state_file(dir + "/state.json") == "{}\n");
     const auto perms = std::filesystem::status(dir + "/state.json").permissions();
     CHECK((perms & std::filesystem::perms::all) ==
           (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
-    auto failed = local::write_file_atomic(dir + "/missing/state.json", "{}\n");
+    auto failed = util::write_file_atomic(dir + "/missing/state.json", "{}\n");
     REQUIRE_FALSE(failed.ok());
     CHECK(failed.error() ==
           "cannot write " + dir + "/missing/state.json: No such file or directory");
 }
 
 TEST_CASE("state.json is read field by field and a wrong field is named", "[local]") {
-    auto doc = local::to_json(two_replicas());
-    REQUIRE(local::job_state_from_json(doc).ok());
+    auto doc = backend::local::to_json(two_replicas());
+    REQUIRE(backend::local::job_state_from_json(doc).ok());
     struct Case {
         const char* name;
         std::function<void(nlohmann::json&)> spoil;
@@ -99,7 +101,7 @@ TEST_CASE("state.json is read field by field and a wrong field is named", "[loca
         INFO(c.name);
         nlohmann::json spoiled = doc;
         c.spoil(spoiled);
-        auto read = local::job_state_from_json(spoiled);
+        auto read = backend::local::job_state_from_json(spoiled);
         REQUIRE_FALSE(read.ok());
         CHECK(read.error() == c.error);
     }
@@ -108,17 +110,17 @@ TEST_CASE("state.json is read field by field and a wrong field is named", "[loca
 TEST_CASE("a second lock of a job name waits, then says another kftrain holds it", "[local]") {
     std::string dir = kftrain::test::make_temp_dir();
     ::setenv("XDG_STATE_HOME", dir.c_str(), 1);
-    auto first = local::NameLock::acquire("mnist", std::chrono::milliseconds(0));
+    auto first = backend::local::NameLock::acquire("mnist", std::chrono::milliseconds(0));
     REQUIRE(first.ok());
-    auto second = local::NameLock::acquire("mnist", std::chrono::milliseconds(100));
+    auto second = backend::local::NameLock::acquire("mnist", std::chrono::milliseconds(100));
     REQUIRE_FALSE(second.ok());
     CHECK(second.error_code(0) == 2);
     CHECK(second.error() ==
           "job mnist is being submitted or deleted by another kftrain (it holds " + dir +
               "/kftrain/jobs/.locks/mnist.lock); try again when it is done");
-    CHECK(local::NameLock::acquire("other", std::chrono::milliseconds(0)).ok());
+    CHECK(backend::local::NameLock::acquire("other", std::chrono::milliseconds(0)).ok());
     { auto released = std::move(*first); }
-    CHECK(local::NameLock::acquire("mnist", std::chrono::milliseconds(0)).ok());
+    CHECK(backend::local::NameLock::acquire("mnist", std::chrono::milliseconds(0)).ok());
 }
 
 TEST_CASE("a replica inherits only the allowlisted variables of the shell", "[local]") {
@@ -128,14 +130,14 @@ TEST_CASE("a replica inherits only the allowlisted variables of the shell", "[lo
         "OMP_NUM_THREADS=4",       "MLFLOW_TRACKING_TOKEN=secret",
         "AWS_SECRET_ACCESS_KEY=k", "RANK=7",
         "XDG_STATE_HOME=/tmp/x",   "FAKE_USER_VAR=from-shell"};
-    auto unset = local::names_to_unset(shell, {{"FAKE_USER_VAR", "from-job"}});
+    auto unset = backend::local::names_to_unset(shell, {{"FAKE_USER_VAR", "from-job"}});
     CHECK(unset == std::vector<std::string>{"MLFLOW_TRACKING_TOKEN", "AWS_SECRET_ACCESS_KEY",
                                             "RANK", "XDG_STATE_HOME"});
 }
 
 TEST_CASE("the launch keeps real values while state.json gets them masked", "[local]") {
-    local::JobState state = two_replicas();
-    auto launch = local::split_launch(state, {{"FAKE_SECRET", "s3cr3t"}});
+    backend::local::JobState state = two_replicas();
+    auto launch = backend::local::split_launch(state, {{"FAKE_SECRET", "s3cr3t"}});
     REQUIRE(launch.size() == 2);
     CHECK(launch[1].argv[2] == "http://ann:hunter2@mlflow:5000");
     CHECK(launch[1].env.at("MLFLOW_TRACKING_URI") == "https://ann:hunter2@mlflow/?token=t1");
@@ -146,9 +148,9 @@ TEST_CASE("the launch keeps real values while state.json gets them masked", "[lo
 }
 
 TEST_CASE("with the supervisor gone, replicas seen running show Running", "[local]") {
-    local::Observed seen;
+    backend::local::Observed seen;
     seen.replica_alive = {false, true};
-    auto status = local::status_from_state(two_replicas(), seen);
+    auto status = backend::local::status_from_state(two_replicas(), seen);
     CHECK(status.phase == job::JobPhase::Running);
     CHECK(status.reason == "SupervisorLost");
     CHECK(status.message ==
@@ -159,18 +161,18 @@ TEST_CASE("with the supervisor gone, replicas seen running show Running", "[loca
     CHECK(status.counts["Worker"].active == 1);
 
     seen.replica_alive = {false, false};
-    auto gone = local::status_from_state(two_replicas(), seen);
+    auto gone = backend::local::status_from_state(two_replicas(), seen);
     CHECK(gone.phase == job::JobPhase::Failed);
     CHECK(gone.reason == "SupervisorLost");
 }
 
 TEST_CASE("a job that ended unsaved shows the supervisor's last word, not SupervisorLost",
           "[local]") {
-    local::Observed seen;
-    seen.last_word =
-        local::LastWord{"cannot write /j/state.json: No space left on device", "Succeeded",
-                        "PyTorchJobSucceeded", "every replica completed", "2026-11-23T05:00:00Z"};
-    auto status = local::status_from_state(two_replicas(), seen);
+    backend::local::Observed seen;
+    seen.last_word = backend::local::LastWord{"cannot write /j/state.json: No space left on device",
+                                              "Succeeded", "PyTorchJobSucceeded",
+                                              "every replica completed", "2026-11-23T05:00:00Z"};
+    auto status = backend::local::status_from_state(two_replicas(), seen);
     CHECK(status.phase == job::JobPhase::Succeeded);
     CHECK(status.reason == "PyTorchJobSucceeded");
     REQUIRE(status.diagnosis.size() == 1);
@@ -180,7 +182,7 @@ TEST_CASE("a job that ended unsaved shows the supervisor's last word, not Superv
 
     seen.supervisor_alive = true;
     seen.last_word->phase.clear();
-    auto running = local::status_from_state(two_replicas(), seen);
+    auto running = backend::local::status_from_state(two_replicas(), seen);
     CHECK(running.phase == job::JobPhase::Running);
     REQUIRE(running.diagnosis.size() == 1);
     CHECK(running.diagnosis[0].rfind("kftrain cannot save the job's state: cannot write", 0) == 0);
@@ -192,9 +194,9 @@ TEST_CASE("a state file past the state directory's limit is refused, not read", 
     // A sparse file: 16 MiB and one byte, with no blocks written.
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT, 0600);
     REQUIRE(fd >= 0);
-    REQUIRE(::ftruncate(fd, static_cast<off_t>(local::k_max_state_bytes + 1)) == 0);
+    REQUIRE(::ftruncate(fd, static_cast<off_t>(job::k_max_state_bytes + 1)) == 0);
     ::close(fd);
-    auto read = local::read_state_file(path);
+    auto read = job::read_state_file(path);
     REQUIRE_FALSE(read.ok());
     CHECK(read.error() == path + ": larger than 16384 KiB");
     std::filesystem::remove_all(dir);

@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include "cli/view/progress.h"
+#include "job/progress_line.h"
 #include "util/time_text.h"
 
+using namespace kftrain;
 using namespace kftrain::cli;
 
 namespace {
@@ -16,7 +18,7 @@ const char* k_progress_line =
 }  // namespace
 
 TEST_CASE("a trainer progress line reads into Progress", "[cluster][progress]") {
-    auto p = view::parse_progress_line(k_progress_line);
+    auto p = job::parse_progress_line(k_progress_line);
     REQUIRE(p);
     CHECK(p->event == "progress");
     CHECK(*p->epoch == 2);
@@ -28,7 +30,7 @@ TEST_CASE("a trainer progress line reads into Progress", "[cluster][progress]") 
 
 TEST_CASE("a progress line formats with epoch, loss, accuracy, speed and ETA",
           "[cluster][progress]") {
-    auto p = view::parse_progress_line(k_progress_line);
+    auto p = job::parse_progress_line(k_progress_line);
     REQUIRE(p);
     CHECK(view::format_progress(*p) ==
           "epoch 2/3 step 120/469 loss 0.3121 acc 91.2% 1234 samples/s ETA 1m40s");
@@ -84,7 +86,7 @@ TEST_CASE("every trainer event formats readably", "[cluster][progress]") {
 TEST_CASE("numbers out of range in a program's progress line are left out, not cast",
           "[cluster][progress]") {
     // A custom command prints what it likes: 1e308 as an epoch is no int.
-    auto p = view::parse_progress_line(
+    auto p = job::parse_progress_line(
         R"({"event":"progress","epoch":1e308,"epochs":2.5,"step":18446744073709551615,)"
         R"("steps_per_epoch":-1e30,"loss":0.5,"eta_s":1e300})");
     REQUIRE(p);
@@ -93,7 +95,7 @@ TEST_CASE("numbers out of range in a program's progress line are left out, not c
     CHECK_FALSE(p->step);
     CHECK_FALSE(p->steps_per_epoch);
     CHECK(view::format_progress(*p) == "loss 0.5000 ETA >1000y");
-    auto whole = view::parse_progress_line(R"({"event":"progress","epoch":3.0,"epochs":4})");
+    auto whole = job::parse_progress_line(R"({"event":"progress","epoch":3.0,"epochs":4})");
     REQUIRE(whole);
     CHECK(*whole->epoch == 3);
 }
@@ -103,8 +105,8 @@ TEST_CASE("a progress line nested past 64 levels, or with non-text times, is not
     // 20 KB, well under a line's 64 KiB: printing or converting it would recurse 10000 deep.
     const std::string deep = R"({"event":"progress","global_step":1,"time":)" +
                              std::string(10000, '[') + std::string(10000, ']') + "}";
-    CHECK_FALSE(view::parse_progress_line(deep));
-    auto odd = view::parse_progress_line(
+    CHECK_FALSE(job::parse_progress_line(deep));
+    auto odd = job::parse_progress_line(
         R"({"event":"progress","global_step":1,"time":[[1]],"message":{"a":1},"path":7})");
     REQUIRE(odd);
     CHECK(odd->time.empty());
@@ -116,7 +118,7 @@ TEST_CASE("lines that are not trainer JSON are not parsed", "[cluster][progress]
     for (const char* line :
          {"Epoch 1 done", "", "{not json", "{\"a\":1}", "{\"event\":3}", "[1,2]"}) {
         CAPTURE(line);
-        CHECK_FALSE(view::parse_progress_line(line));
+        CHECK_FALSE(job::parse_progress_line(line));
         CHECK_FALSE(view::format_trainer_line(line));
     }
 }
@@ -126,10 +128,10 @@ TEST_CASE("the last progress line skips later non-progress lines", "[cluster][pr
         k_progress_line,
         R"({"event":"checkpoint","rank":0,"world_size":4,"time":"t","path":"p","epoch":2})",
         "plain text"};
-    auto p = view::last_progress(lines);
+    auto p = job::last_progress(lines);
     REQUIRE(p);
     CHECK(p->event == "progress");
-    CHECK_FALSE(view::last_progress({"plain", "text"}));
+    CHECK_FALSE(job::last_progress({"plain", "text"}));
 }
 
 TEST_CASE("durations read like kubectl's", "[cluster][progress]") {
@@ -153,7 +155,7 @@ TEST_CASE("timestamps parse with fractions and offsets", "[cluster][progress]") 
 
 TEST_CASE("a program's progress line may add a percentage and metrics of its own",
           "[cluster][progress]") {
-    auto p = view::parse_progress_line(
+    auto p = job::parse_progress_line(
         R"({"event":"progress","time":"2026-11-26T10:03:12.345Z","epoch":2,"epochs":5,)"
         R"("loss":0.31,"percent":32.5,"metrics":{"grad_norm":1.5,"phase":"warmup","bad":[1],)"
         R"("":"x"}})");
@@ -163,7 +165,7 @@ TEST_CASE("a program's progress line may add a percentage and metrics of its own
                                                                          {"phase", "warmup"}});
     CHECK(view::format_progress(*p) == "32.5% epoch 2/5 loss 0.3100 grad_norm 1.5 phase warmup");
     // A percentage outside 0..100 is left out; a line of a later format version is skipped.
-    CHECK_FALSE(view::parse_progress_line(R"({"event":"progress","percent":250})")->percent);
-    CHECK_FALSE(view::parse_progress_line(R"({"event":"progress","v":2,"percent":5})"));
-    CHECK(view::parse_progress_line(R"({"event":"progress","v":1,"percent":5})"));
+    CHECK_FALSE(job::parse_progress_line(R"({"event":"progress","percent":250})")->percent);
+    CHECK_FALSE(job::parse_progress_line(R"({"event":"progress","v":2,"percent":5})"));
+    CHECK(job::parse_progress_line(R"({"event":"progress","v":1,"percent":5})"));
 }

@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/search/experiment_reader.h"
+#include "backend/kube/search/experiment_reader.h"
 #include "support/files.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 using kftrain::test::read_test_data;
 using kftrain::tune::TrialState;
 using nlohmann::json;
@@ -14,18 +14,19 @@ using Params = std::vector<std::pair<std::string, std::string>>;
 
 namespace {
 
-search::ClusterSearch read_data(const std::string& name) {
-    auto read = search::read_cluster_search(read_test_data("kube/experiment-" + name + ".json"),
-                                            read_test_data("kube/trials-" + name + ".json"));
+backend::kube::ClusterSearch read_data(const std::string& name) {
+    auto read =
+        backend::kube::read_cluster_search(read_test_data("kube/experiment-" + name + ".json"),
+                                           read_test_data("kube/trials-" + name + ".json"));
     REQUIRE(read);
     return std::move(*read);
 }
 
 // A search of one experiment text and a List of these trials.
-kftrain::util::Result<search::ClusterSearch> read_texts(const std::string& experiment,
-                                                        const std::string& trials_items) {
-    return search::read_cluster_search(experiment,
-                                       R"({"kind": "List", "items": [)" + trials_items + "]}");
+kftrain::util::Result<backend::kube::ClusterSearch> read_texts(const std::string& experiment,
+                                                               const std::string& trials_items) {
+    return backend::kube::read_cluster_search(
+        experiment, R"({"kind": "List", "items": [)" + trials_items + "]}");
 }
 
 const char* const k_maximize_accuracy = R"({"kind": "Experiment", "metadata": {"name": "t"},
@@ -174,7 +175,7 @@ TEST_CASE("a trial's state is its last true condition", "[search]") {
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);
-        CHECK(search::trial_state(json::parse(c.trial)) == c.state);
+        CHECK(backend::kube::trial_state(json::parse(c.trial)) == c.state);
     }
 }
 
@@ -191,7 +192,7 @@ TEST_CASE("Katib's metric strings read as numbers, unavailable as none", "[searc
     };
     for (const auto& c : cases) {
         CAPTURE(c.value);
-        CHECK(search::metric_value(json::parse(c.value)) == c.number);
+        CHECK(backend::kube::metric_value(json::parse(c.value)) == c.number);
     }
 }
 
@@ -293,7 +294,7 @@ TEST_CASE("what kubectl printed that is not an Experiment and a List of Trials i
     };
     for (const auto& c : cases) {
         CAPTURE(c.experiment, c.trials);
-        auto read = search::read_cluster_search(c.experiment, c.trials);
+        auto read = backend::kube::read_cluster_search(c.experiment, c.trials);
         REQUIRE_FALSE(read);
         CHECK(read.error() == c.message);
         CHECK(read.error_code(0) == 4);
@@ -329,7 +330,7 @@ TEST_CASE("an Experiment missing its fields or with fields of other types reads 
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);
-        kftrain::util::Result<search::ClusterSearch> read = kftrain::util::error("not read");
+        kftrain::util::Result<backend::kube::ClusterSearch> read = kftrain::util::error("not read");
         REQUIRE_NOTHROW(read = read_texts(c.experiment, c.trials));
         REQUIRE(read);
         const auto& status = read->status;

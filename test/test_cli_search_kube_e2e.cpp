@@ -6,11 +6,11 @@
 #include <optional>
 #include <sstream>
 
-#include "cli/search/kube_search.h"
+#include "backend/kube/search/kube_search.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
 using kftrain::test::read_test_data;
@@ -39,8 +39,8 @@ class FakeKubectl {
     }
 
     // The cluster's search backend in namespace ml-training, priced with the built-in prices.
-    std::unique_ptr<search::SearchBackend> backend() const {
-        return search::make_kube_search(GlobalOptions{}, "ml-training");
+    std::unique_ptr<job::search::SearchBackend> backend() const {
+        return backend::kube::make_kube_search(job::BackendOptions{}, "ml-training");
     }
 
     FakeCluster cluster;
@@ -51,8 +51,8 @@ class FakeKubectl {
 
 // A request to start the running search's Experiment, as kftrain would apply it: without the
 // status and the fields the API server adds.
-search::SearchRequest start_request(job::DryRun dry_run) {
-    search::SearchRequest request;
+job::search::SearchRequest start_request(job::DryRun dry_run) {
+    job::search::SearchRequest request;
     request.experiment = YAML::Load(read_test_data("kube/experiment-katib-running.json"));
     request.experiment.remove("status");
     for (const char* key : {"annotations", "creationTimestamp", "finalizers", "generation",
@@ -72,7 +72,7 @@ TEST_CASE("tune start applies the Experiment to the job's namespace and says wha
     SECTION("applied") {
         FakeKubectl fake("katib-running");
         std::ostringstream out, err;
-        Context ctx{out, err, {}};
+        job::Context ctx{out, err, {}};
         CHECK(fake.backend()->start(start_request(job::DryRun::None), ctx) == 0);
         CHECK(err.str() == "");
         CHECK(out.str() ==
@@ -89,7 +89,7 @@ TEST_CASE("tune start applies the Experiment to the job's namespace and says wha
     SECTION("checked by the server, nothing created") {
         FakeKubectl fake("katib-running");
         std::ostringstream out, err;
-        Context ctx{out, err, {}};
+        job::Context ctx{out, err, {}};
         CHECK(fake.backend()->start(start_request(job::DryRun::Server), ctx) == 0);
         CHECK(out.str() == "experiment.kubeflow.org/mnist-tune created (server dry run)\n");
         CHECK(fake.cluster.calls() == std::vector<Argv>{{"apply", "-f", "-", "--namespace",
@@ -101,7 +101,7 @@ TEST_CASE("tune start of a search whose name is taken says how to free it",
           "[search][cluster][e2e]") {
     FakeKubectl fake("katib-exists");
     std::ostringstream out, err;
-    Context ctx{out, err, {}};
+    job::Context ctx{out, err, {}};
     CHECK(fake.backend()->start(start_request(job::DryRun::None), ctx) == 4);
     CHECK(out.str() == "");
     CHECK(err.str() ==
@@ -115,7 +115,7 @@ TEST_CASE("tune on a cluster without Katib fails with exit 4 and says Katib is m
           "[search][cluster][e2e]") {
     FakeKubectl fake("katib-missing");
     std::ostringstream out, err;
-    Context ctx{out, err, {}};
+    job::Context ctx{out, err, {}};
     auto backend = fake.backend();
     CHECK(backend->start(start_request(job::DryRun::None), ctx) == 4);
     CHECK(out.str() == "");

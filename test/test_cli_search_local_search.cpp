@@ -7,12 +7,13 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli/exit_codes.h"
-#include "cli/local/local_backend.h"
-#include "cli/local/state/name_lock.h"
-#include "cli/search/local_search.h"
-#include "cli/search/local_trial.h"
-#include "cli/search/search_store.h"
+#include "backend/local/local_backend.h"
+#include "backend/local/search/local_search.h"
+#include "backend/local/search/local_trial.h"
+#include "backend/local/state/name_lock.h"
+#include "cli/view/search_view.h"
+#include "job/exit_codes.h"
+#include "job/search/search_store.h"
 #include "local/local_fixture.h"
 #include "manifest/load.h"
 #include "tune/experiment.h"
@@ -25,16 +26,17 @@ using kftrain::test::LocalJobs;
 namespace {
 
 // A search over lr of a job running command (a one-replica job that never restarts).
-search::SearchRequest request_for(const std::string& name, const std::string& command,
-                                  int max_trials, int parallel, int max_failed) {
+job::search::SearchRequest request_for(const std::string& name, const std::string& command,
+                                       int max_trials, int parallel, int max_failed) {
     auto job = manifest::load_job_text("name: " + name +
                                            "\nreplicas: 1\nrestartPolicy: Never\n"
                                            "runPolicy:\n  backoffLimit: 0\ncommand: " +
                                            command + "\n",
                                        "job.yaml", {});
     REQUIRE(job.ok());
-    search::SearchRequest request;
+    job::search::SearchRequest request;
     request.job = *job;
+    request.report = cli::view::search_report();
     request.spec.name = name;
     auto lr = tune::parse_param("lr", "0.001:0.1:log", "--param lr");
     REQUIRE(lr.ok());
@@ -52,9 +54,10 @@ struct SearchRun {
     std::string err;
 };
 
-SearchRun run_search(search::LocalSearch& searches, const search::SearchRequest& request) {
+SearchRun run_search(backend::local::LocalSearch& searches,
+                     const job::search::SearchRequest& request) {
     std::ostringstream out, err;
-    Context ctx{out, err, {}, 0};
+    job::Context ctx{out, err, {}, 0};
     SearchRun run;
     run.code = searches.start(request, ctx);
     run.out = out.str();
@@ -62,8 +65,8 @@ SearchRun run_search(search::LocalSearch& searches, const search::SearchRequest&
     return run;
 }
 
-std::unique_ptr<search::LocalSearch> make_searches(std::ostream& err) {
-    auto searches = std::make_unique<search::LocalSearch>(err, KFTRAIN_BINARY);
+std::unique_ptr<backend::local::LocalSearch> make_searches(std::ostream& err) {
+    auto searches = std::make_unique<backend::local::LocalSearch>(err, KFTRAIN_BINARY);
     searches->set_poll_interval(std::chrono::milliseconds(20));
     return searches;
 }
@@ -165,12 +168,12 @@ TEST_CASE("a local search names its trials, and delete removes their jobs and th
     CHECK(missing.error_code(0) == k_exit_not_found);
     CHECK(missing.error() == "search named has no trial 9 (it has 1 to 3)");
     for (const char* trial : {"named-1", "named-2", "named-3"}) {
-        CHECK(std::filesystem::exists(local::state_path(trial)));
+        CHECK(std::filesystem::exists(backend::local::state_path(trial)));
     }
 
     REQUIRE(searches->remove("named").ok());
     for (const char* trial : {"named-1", "named-2", "named-3"}) {
-        CHECK_FALSE(std::filesystem::exists(local::job_dir(trial)));
+        CHECK_FALSE(std::filesystem::exists(backend::local::job_dir(trial)));
     }
     auto gone = searches->status("named");
     REQUIRE_FALSE(gone.ok());
@@ -192,16 +195,16 @@ TEST_CASE("a local search refuses bayesian optimization and a search already run
           "locally\n");
 
     // A search another kftrain runs: it holds the name's lock, its record names it.
-    auto held = local::NameLock::acquire_file(search::search_lock_path("busy"), "busy",
-                                              std::chrono::milliseconds(0));
+    auto held = backend::local::NameLock::acquire_file(job::search::search_lock_path("busy"),
+                                                       "busy", std::chrono::milliseconds(0));
     REQUIRE(held.ok());
-    search::SearchRecord running;
+    job::search::SearchRecord running;
     running.status.name = "busy";
     running.status.phase = "Running";
     running.status.objective_metric = "accuracy";
     running.pid = ::getpid();
-    running.pid_ticks = local::process_start_ticks(running.pid).value_or(0);
-    REQUIRE(search::write_search(running).ok());
+    running.pid_ticks = util::process_start_ticks(running.pid).value_or(0);
+    REQUIRE(job::search::write_search(running).ok());
     request.spec.algorithm = "random";
     auto busy = run_search(*searches, request);
     CHECK(busy.code == k_exit_bad_input);
@@ -209,7 +212,7 @@ TEST_CASE("a local search refuses bayesian optimization and a search already run
                                   "machine (pid {}); wait for it or delete it with `kftrain tune "
                                   "delete busy --local`\n",
                                   ::getpid()));
-    auto record = search::read_search("busy");  // left as it was
+    auto record = job::search::read_search("busy");  // left as it was
     REQUIRE(record.ok());
     CHECK(record->status.phase == "Running");
 }
@@ -218,12 +221,12 @@ TEST_CASE("a search whose kftrain is gone shows as lost", "[search][local]") {
     LocalJobs jobs;
     std::ostringstream notes;
     auto searches = make_searches(notes);
-    search::SearchRecord record;
+    job::search::SearchRecord record;
     record.status.name = "lost";
     record.status.phase = "Running";
     record.status.objective_metric = "accuracy";
     record.pid = 999999999;  // no such process
-    REQUIRE(search::write_search(record).ok());
+    REQUIRE(job::search::write_search(record).ok());
     auto status = searches->status("lost");
     REQUIRE(status.ok());
     CHECK(status->phase == "Failed");
@@ -285,7 +288,7 @@ TEST_CASE("a local search refuses to take over a local job named like one of its
     auto own = request_for("mine-2", "[\"true\"]", 1, 1, 0);
     auto manifest = manifest::render_job(own.job, own.job_template);
     REQUIRE(manifest.ok());
-    local::LocalBackend backend(notes, KFTRAIN_BINARY);
+    backend::local::LocalBackend backend(notes, KFTRAIN_BINARY);
     REQUIRE(backend.submit(job::RenderedJob{own.job, *manifest}, job::SubmitFlags{}).ok());
 
     auto run = run_search(*searches, request_for("mine", "[\"true\"]", 3, 1, 3));
@@ -294,8 +297,8 @@ TEST_CASE("a local search refuses to take over a local job named like one of its
           "kftrain: error: a local job named mine-2 exists and is not a trial of search mine; "
           "the trials of a search are named mine-1 to mine-3: delete that job or choose another "
           "--name\n");
-    CHECK(std::filesystem::exists(local::state_path("mine-2")));
-    CHECK_FALSE(std::filesystem::exists(local::job_dir("mine-1")));
+    CHECK(std::filesystem::exists(backend::local::state_path("mine-2")));
+    CHECK_FALSE(std::filesystem::exists(backend::local::job_dir("mine-1")));
 }
 
 TEST_CASE("a local search run again without --replace is refused and its record kept",
@@ -307,7 +310,7 @@ TEST_CASE("a local search run again without --replace is refused and its record 
     auto first = run_search(*searches, request);
     INFO(first.out << first.err);
     REQUIRE(first.code == k_exit_ok);
-    auto before = search::read_search("again");
+    auto before = job::search::read_search("again");
     REQUIRE(before.ok());
 
     auto refused = run_search(*searches, request);
@@ -317,15 +320,15 @@ TEST_CASE("a local search run again without --replace is refused and its record 
           "kftrain: error: search again exists on this machine (Succeeded, 2 trials); run again "
           "with --replace to delete it and its trials' jobs first, or delete it with `kftrain "
           "tune delete again --local`; nothing was started\n");
-    auto after = search::read_search("again");
+    auto after = job::search::read_search("again");
     REQUIRE(after.ok());
-    CHECK(search::record_to_json(*after) == search::record_to_json(*before));
+    CHECK(job::search::record_to_json(*after) == job::search::record_to_json(*before));
 
     request.replace = true;
     auto replaced = run_search(*searches, request);
     INFO(replaced.out << replaced.err);
     CHECK(replaced.code == k_exit_ok);
-    auto now = search::read_search("again");
+    auto now = job::search::read_search("again");
     REQUIRE(now.ok());
     CHECK(now->run != before->run);  // a new run: its trials checkpoint elsewhere
     CHECK(now->run.size() == 8);
@@ -338,7 +341,7 @@ TEST_CASE("a local search's directory is private (0700) and its record 0600", "[
     auto run = run_search(*searches, request_for("private", "[\"true\"]", 1, 1, 1));
     INFO(run.out << run.err);
     namespace fs = std::filesystem;
-    const fs::path record = search::search_path("private");
+    const fs::path record = job::search::search_path("private");
     const auto perms = [](const fs::path& path) {
         return fs::status(path).permissions() & fs::perms::all;
     };
@@ -357,8 +360,8 @@ TEST_CASE("a local search refuses more trials than its cap before anything runs"
     CHECK(refused.err ==
           "kftrain: error: --max-trials (tune.maxTrials) 1000000000: a local search runs at most "
           "10000 trials; run a larger one on a cluster (Katib)\n");
-    CHECK_FALSE(std::filesystem::exists(search::search_path("huge")));
-    CHECK(local::job_names().empty());
+    CHECK_FALSE(std::filesystem::exists(job::search::search_path("huge")));
+    CHECK(backend::local::job_names().empty());
 }
 
 TEST_CASE("a trial of a program of its own runs with its value and reports through progress lines",
@@ -382,7 +385,7 @@ command:
 )yaml",
         "job.yaml", {});
     REQUIRE(job.ok());
-    search::SearchRequest request;
+    job::search::SearchRequest request;
     request.job = *job;
     request.spec.name = "echoes";
     auto lr = tune::parse_placeholder_param("lr", "0.001:0.1:log", "--param lr");

@@ -11,8 +11,8 @@
 #include <optional>
 #include <thread>
 
-#include "cli/exit_codes.h"
-#include "cli/search/search_store.h"
+#include "job/exit_codes.h"
+#include "job/search/search_store.h"
 #include "local/local_fixture.h"
 #include "util/run.h"
 #include "util/subprocess.h"
@@ -119,8 +119,8 @@ class FakeTrainerSearch {
 
     // Return what a started kftrain printed.
     std::string printed(const std::string& tag) {
-        auto out = cli::local::read_state_file(m_jobs.dir() + "/" + tag + ".out");
-        auto err = cli::local::read_state_file(m_jobs.dir() + "/" + tag + ".err");
+        auto out = job::read_state_file(m_jobs.dir() + "/" + tag + ".out");
+        auto err = job::read_state_file(m_jobs.dir() + "/" + tag + ".err");
         return (out ? *out : "") + "\n--- stderr:\n" + (err ? *err : "");
     }
 
@@ -152,7 +152,7 @@ class FakeTrainerSearch {
     size_t running_trainers() {
         size_t n = 0;
         for (const auto& [pid, ticks] : trainers()) {
-            n += cli::local::process_alive(pid, ticks) ? 1 : 0;
+            n += util::process_alive(pid, ticks) ? 1 : 0;
         }
         return n;
     }
@@ -203,23 +203,23 @@ TEST_CASE("a local search run again never resumes the earlier run's trial checkp
     auto first =
         bench.kftrain({"tune", "-f", bench.job_file("rerun", "0.001:0.002", 1, 2), "--local"});
     INFO(first.out << first.err);
-    REQUIRE(first.code == cli::k_exit_ok);
+    REQUIRE(first.code == k_exit_ok);
 
     // Without --replace the rerun is refused and the earlier record stays.
     const std::string again = bench.job_file("rerun", "0.5:0.9", 1, 2);
     auto refused = bench.kftrain({"tune", "-f", again, "--local"});
-    CHECK(refused.code == cli::k_exit_bad_input);
+    CHECK(refused.code == k_exit_bad_input);
     CHECK(refused.err.rfind("kftrain: error: search rerun exists on this machine (Succeeded, 2 "
                             "trials); run again with --replace",
                             0) == 0);
-    REQUIRE(cli::search::read_search("rerun").ok());
+    REQUIRE(job::search::read_search("rerun").ok());
 
     // With it, each trial reports its own lr (0.5 to 0.9), none the first run's (0.001 to
     // 0.002) from a checkpoint directory of the same name.
     auto second = bench.kftrain({"tune", "-f", again, "--local", "--replace"});
     INFO(second.out << second.err);
-    REQUIRE(second.code == cli::k_exit_ok);
-    auto record = cli::search::read_search("rerun");
+    REQUIRE(second.code == k_exit_ok);
+    auto record = job::search::read_search("rerun");
     REQUIRE(record.ok());
     REQUIRE(record->status.trials.size() == 2);
     for (const auto& trial : record->status.trials) {
@@ -245,9 +245,9 @@ TEST_CASE("SIGTERM and SIGHUP stop a local search and its trials as Ctrl-C does"
     auto ended = wait_exit(tune.process, printed);
     INFO(printed());
     CHECK(ended.signal == 0);
-    CHECK(ended.code == cli::k_exit_interrupted);
+    CHECK(ended.code == k_exit_interrupted);
     check_trainers_end(bench);
-    auto record = cli::search::read_search(name);
+    auto record = job::search::read_search(name);
     REQUIRE(record.ok());
     CHECK(record->status.phase == "Interrupted");
     CHECK(record->status.message == std::string("stopped by ") +
@@ -265,14 +265,14 @@ TEST_CASE("tune delete of a running local search stops every trial before it ret
 
     auto deleted = bench.kftrain({"tune", "delete", "doomed", "--local"});
     INFO(deleted.out << deleted.err << printed());
-    CHECK(deleted.code == cli::k_exit_ok);
+    CHECK(deleted.code == k_exit_ok);
     CHECK(deleted.out == "search doomed deleted, with its trials' jobs\n");
     // Already when delete returns: no trainer runs, no trial's job or record is left.
     CHECK(bench.running_trainers() == 0);
-    CHECK(cli::local::job_names().empty());
-    CHECK_FALSE(fs::exists(cli::search::search_path("doomed")));
+    CHECK(backend::local::job_names().empty());
+    CHECK_FALSE(fs::exists(job::search::search_path("doomed")));
     auto ended = wait_exit(tune.process, printed);
-    CHECK(ended.code == cli::k_exit_interrupted);
+    CHECK(ended.code == k_exit_interrupted);
 }
 
 TEST_CASE("two local searches of one name started at once: exactly one runs",
@@ -296,8 +296,8 @@ TEST_CASE("two local searches of one name started at once: exactly one runs",
     Reaped& survivor = ended_a ? b : a;
     const std::string refused_tag = ended_a ? "a" : "b";
     const util::ExitStatus refused = ended_a ? *ended_a : *ended_b;
-    CHECK(refused.code == cli::k_exit_bad_input);
-    auto err = cli::local::read_state_file(bench.jobs().dir() + "/" + refused_tag + ".err");
+    CHECK(refused.code == k_exit_bad_input);
+    auto err = job::read_state_file(bench.jobs().dir() + "/" + refused_tag + ".err");
     REQUIRE(err.ok());
     CHECK(err->rfind("kftrain: error: search twice is already running on this machine", 0) == 0);
     bench.wait_trainers(2, printed);
@@ -305,7 +305,7 @@ TEST_CASE("two local searches of one name started at once: exactly one runs",
     CHECK(bench.trainers().size() == 2);  // the refused one started none
 
     auto deleted = bench.kftrain({"tune", "delete", "twice", "--local"});
-    CHECK(deleted.code == cli::k_exit_ok);
+    CHECK(deleted.code == k_exit_ok);
     CHECK(bench.running_trainers() == 0);
     wait_exit(survivor.process, printed);
 }

@@ -1,11 +1,11 @@
 #include <catch2/catch.hpp>
 
-#include "cli/search/experiment_reader.h"
-#include "cli/search/search_cost.h"
+#include "backend/kube/search/experiment_reader.h"
+#include "job/search/search_cost.h"
 #include "support/files.h"
 #include "util/time_text.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 using kftrain::estimate::CpuPrice;
 using kftrain::estimate::PriceCatalog;
 using kftrain::test::read_test_data;
@@ -17,16 +17,17 @@ std::time_t at(const char* when) {
 }
 
 // CPU prices alone: a replica of 2 cores and 4 GiB costs $0.076 an hour.
-cost::Pricing cpu_pricing() {
+job::cost::Pricing cpu_pricing() {
     PriceCatalog catalog;
     catalog.file = "prices.yaml";
     catalog.cpu = CpuPrice{"n2", 0.03, 0.004, std::nullopt};
     return {catalog, ""};
 }
 
-search::ClusterSearch read_data(const std::string& name) {
-    auto read = search::read_cluster_search(read_test_data("kube/experiment-" + name + ".json"),
-                                            read_test_data("kube/trials-" + name + ".json"));
+backend::kube::ClusterSearch read_data(const std::string& name) {
+    auto read =
+        backend::kube::read_cluster_search(read_test_data("kube/experiment-" + name + ".json"),
+                                           read_test_data("kube/trials-" + name + ".json"));
     REQUIRE(read);
     return std::move(*read);
 }
@@ -36,8 +37,8 @@ search::ClusterSearch read_data(const std::string& name) {
 TEST_CASE("a search costs each trial's time x its replicas' price, and their sum", "[search]") {
     auto search = read_data("katib-running");
     auto& status = search.status;
-    search::price_search(status, search.trial_jobs, search.template_job, cpu_pricing(),
-                         at("2024-05-02T09:20:00Z"));
+    job::search::price_search(status, search.trial_jobs, search.template_job, cpu_pricing(),
+                              at("2024-05-02T09:20:00Z"));
     const double per_second = 2 * 0.076 / 3600;  // 2 replicas of a trial
     // Finished trials cost start to finish, running ones until now; the pending one (the
     // sixth, created 440 s ago) has not started and costs nothing.
@@ -61,8 +62,8 @@ TEST_CASE("a search costs each trial's time x its replicas' price, and their sum
 
 TEST_CASE("a search of TrainJob trials is priced per node", "[search]") {
     auto search = read_data("katib-trainjob");
-    search::price_search(search.status, search.trial_jobs, search.template_job, cpu_pricing(),
-                         at("2024-05-04T09:00:03Z"));
+    job::search::price_search(search.status, search.trial_jobs, search.template_job, cpu_pricing(),
+                              at("2024-05-04T09:00:03Z"));
     CHECK(search.status.cost_basis ==
           "$0.3040/h per trial: 2 replicas x $0.1520/h each (4 cores, 8 GiB), prices.yaml");
     const auto& trials = search.status.trials;
@@ -80,8 +81,8 @@ TEST_CASE("a search that cannot be priced has no cost, and no error", "[search]"
             job.requests = {{"Master", 1, 8, 0, 1}};
         }
         search.template_job->requests = {{"Master", 1, 8, 0, 1}};
-        search::price_search(search.status, search.trial_jobs, search.template_job, cpu_pricing(),
-                             at("2024-05-02T09:20:00Z"));
+        job::search::price_search(search.status, search.trial_jobs, search.template_job,
+                                  cpu_pricing(), at("2024-05-02T09:20:00Z"));
         CHECK_FALSE(search.status.cost);
         CHECK(search.status.cost_basis == "");
         CHECK_FALSE(search.status.trials[0].cost);
@@ -92,8 +93,8 @@ TEST_CASE("a search that cannot be priced has no cost, and no error", "[search]"
             job.requests.clear();
         }
         search.template_job.reset();
-        search::price_search(search.status, search.trial_jobs, search.template_job, cpu_pricing(),
-                             at("2024-05-02T09:20:00Z"));
+        job::search::price_search(search.status, search.trial_jobs, search.template_job,
+                                  cpu_pricing(), at("2024-05-02T09:20:00Z"));
         CHECK_FALSE(search.status.cost);
         CHECK(search.status.currency == "");
     }

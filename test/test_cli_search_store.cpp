@@ -3,14 +3,14 @@
 #include <filesystem>
 #include <functional>
 
-#include "cli/exit_codes.h"
-#include "cli/local/state/state_dir.h"
-#include "cli/search/search_store.h"
-#include "cli/search/trial_json.h"
+#include "backend/local/state/state_dir.h"
+#include "job/exit_codes.h"
+#include "job/search/search_store.h"
+#include "job/search/trial_json.h"
 #include "support/files.h"
 
 using namespace kftrain;
-using namespace kftrain::cli::search;
+using namespace kftrain::job::search;
 
 namespace {
 
@@ -98,12 +98,12 @@ TEST_CASE("reading a search that does not exist is not found (exit 3)", "[search
     StateHome home;
     auto missing = read_search("no-such-search");
     REQUIRE_FALSE(missing.ok());
-    CHECK(missing.error_code(0) == cli::k_exit_not_found);
+    CHECK(missing.error_code(0) == k_exit_not_found);
     CHECK(missing.error() == "search no-such-search not found on this machine (no " + home.dir +
                                  "/kftrain/searches/no-such-search/search.json)");
     auto bad = read_search("../etc");
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.error_code(0) == cli::k_exit_bad_input);
+    CHECK(bad.error_code(0) == k_exit_bad_input);
 }
 
 TEST_CASE("a malformed search record is an error naming its file", "[search]") {
@@ -112,7 +112,7 @@ TEST_CASE("a malformed search record is an error naming its file", "[search]") {
     test::write_file(home.dir + "/kftrain/searches/broken/search.json", R"({"name": "broken"})");
     auto broken = read_search("broken");
     REQUIRE_FALSE(broken.ok());
-    CHECK(broken.error_code(0) == cli::k_exit_cluster);
+    CHECK(broken.error_code(0) == k_exit_cluster);
     CHECK(broken.error() == home.dir +
                                 "/kftrain/searches/broken/search.json: field 'objective' is not "
                                 "an object; remove the search with: kftrain tune delete broken "
@@ -161,7 +161,7 @@ TEST_CASE(
         test::write_file(path, doc.dump());
         auto read = read_search("mnist-tune");
         REQUIRE_FALSE(read.ok());
-        CHECK(read.error_code(0) == cli::k_exit_cluster);
+        CHECK(read.error_code(0) == k_exit_cluster);
         CHECK(read.error() ==
               path + ": " + c.message +
                   "; remove the search with: kftrain tune delete mnist-tune --local");
@@ -171,10 +171,10 @@ TEST_CASE(
           path +
               ": not valid JSON; remove the search with: kftrain tune delete mnist-tune --local");
     // Past the state directory's limit: refused without reading it all, not "not found".
-    test::write_file(path, std::string(cli::local::k_max_state_bytes + 1, ' '));
+    test::write_file(path, std::string(job::k_max_state_bytes + 1, ' '));
     auto large = read_search("mnist-tune");
     REQUIRE_FALSE(large.ok());
-    CHECK(large.error_code(0) == cli::k_exit_cluster);
+    CHECK(large.error_code(0) == k_exit_cluster);
     CHECK(large.error().rfind(path + ": larger than ", 0) == 0);
 }
 

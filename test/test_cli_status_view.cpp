@@ -2,10 +2,11 @@
 #include <sstream>
 
 #include "cli/view/log_line.h"
-#include "cli/view/status_json.h"
 #include "cli/view/status_view.h"
+#include "job/status_json.h"
 #include "util/time_text.h"
 
+using namespace kftrain;
 using namespace kftrain::cli;
 
 namespace {
@@ -75,7 +76,7 @@ TEST_CASE("status -o wide adds pod, node and exit code", "[cluster][view]") {
 }
 
 TEST_CASE("status -o json carries the same fields", "[cluster][view]") {
-    auto json = view::status_to_json(running_job(), at("2024-05-01T10:03:17Z"));
+    auto json = job::status_to_json(running_job(), at("2024-05-01T10:03:17Z"));
     CHECK(json["state"] == "Running");
     CHECK(json["durationSeconds"] == 192.0);
     CHECK(json["replicas"][1]["restarts"] == 2);

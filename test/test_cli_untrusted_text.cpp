@@ -6,12 +6,12 @@
 
 #include "cli/completion/candidates.h"
 #include "cli/view/field_text.h"
-#include "cli/view/text_table.h"
+#include "util/text_table.h"
 
 using kftrain::cli::completion::Completion;
 using kftrain::cli::completion::format_completion;
 using kftrain::cli::view::print_field;
-using kftrain::cli::view::TextTable;
+using kftrain::util::TextTable;
 
 TEST_CASE("table cells show control bytes escaped, on one row", "[view]") {
     TextTable table({"NAME", "MESSAGE"});

@@ -2,10 +2,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/job/wait_condition.h"
+#include "job/wait_condition.h"
 #include "util/time_text.h"
 
-using namespace kftrain::cli;
+using namespace kftrain;
 
 TEST_CASE("wait judges each phase against each condition", "[cluster][wait]") {
     using V = job::WaitVerdict;

@@ -10,19 +10,19 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/data/member_plan.h"
-#include "cli/data/tar_reader.h"
-#include "cli/data/tree_copy.h"
-#include "cli/data/tree_writer.h"
+#include "job/data/member_plan.h"
+#include "job/data/tar_reader.h"
+#include "job/data/tree_copy.h"
+#include "job/data/tree_writer.h"
 #include "support/files.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using kftrain::cli::data::clean_member_path;
-using kftrain::cli::data::TarReader;
-using kftrain::cli::data::TreeSink;
-using kftrain::cli::data::TreeWriter;
+using kftrain::job::data::clean_member_path;
+using kftrain::job::data::TarReader;
+using kftrain::job::data::TreeSink;
+using kftrain::job::data::TreeWriter;
 using kftrain::test::make_temp_dir;
 using kftrain::test::mode_of;
 using kftrain::test::read_bytes;

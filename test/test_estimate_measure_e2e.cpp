@@ -10,9 +10,9 @@
 #include <string>
 #include <thread>
 
-#include "cli/local/process/proc_info.h"
-#include "cli/local/state/state_dir.h"
+#include "backend/local/state/state_dir.h"
 #include "local/local_fixture.h"
+#include "util/process_info.h"
 #include "util/subprocess.h"
 
 using namespace kftrain::test;
@@ -28,7 +28,7 @@ std::string program_job(LocalJobs& jobs, const std::string& name,
 
 // Return the names of the local jobs that exist.
 std::vector<std::string> local_jobs() {
-    return kftrain::cli::local::job_names();
+    return kftrain::backend::local::job_names();
 }
 
 }  // namespace
@@ -88,7 +88,7 @@ TEST_CASE("estimate --measure runs the program at each size, saves its profile a
     }
     // The measurement's jobs are gone; the profile is saved beside the local state.
     CHECK(local_jobs().empty());
-    const std::string saved = kftrain::cli::local::jobs_root() + "/../profiles/own.json";
+    const std::string saved = kftrain::backend::local::jobs_root() + "/../profiles/own.json";
     REQUIRE(std::filesystem::exists(saved));
 
     SECTION("a later estimate and submit --max-cost reuse the saved profile") {
@@ -234,7 +234,7 @@ TEST_CASE("Ctrl-C during estimate --measure exits 130 and leaves no process", "[
         const auto pid = static_cast<pid_t>(std::stoll(entry.path().stem().string()));
         INFO("replica pid " << pid);
         // Gone, or a zombie its reaper has not yet collected.
-        const auto gone = [&] { return !kftrain::cli::local::process_alive(pid); };
+        const auto gone = [&] { return !kftrain::util::process_alive(pid); };
         while (!gone() && std::chrono::steady_clock::now() < deadline) {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
@@ -242,5 +242,5 @@ TEST_CASE("Ctrl-C during estimate --measure exits 130 and leaves no process", "[
     }
     CHECK(local_jobs().empty());
     CHECK_FALSE(
-        std::filesystem::exists(kftrain::cli::local::jobs_root() + "/../profiles/held.json"));
+        std::filesystem::exists(kftrain::backend::local::jobs_root() + "/../profiles/held.json"));
 }

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/local/state/state_dir.h"
+#include "backend/local/state/state_dir.h"
 #include "local/local_fixture.h"
 
 using namespace kftrain::test;
@@ -56,7 +56,7 @@ TEST_CASE("A measured program's impossible lines and wrong clock give a sound pr
     INFO(run.out << run.err);
     REQUIRE(run.code == 0);
     const json profile =
-        json::parse(read_bytes(kftrain::cli::local::jobs_root() + "/../profiles/liar.json"));
+        json::parse(read_bytes(kftrain::backend::local::jobs_root() + "/../profiles/liar.json"));
     const json& size = profile["sizes"][0];
     // Read times stand in for the program's: the run took seconds, not 1999 or 2099 years.
     CHECK(size["training_s"].get<double>() > 0);
@@ -87,7 +87,7 @@ TEST_CASE("A program that crashes fails its measurement with its last lines, sec
                             Catch::Contains("its last lines") &&
                             Catch::Contains("http://***@db/ with password=***"));
     CHECK_THAT(run.err, !Catch::Contains("hunter2"));
-    CHECK(kftrain::cli::local::job_names().empty());
+    CHECK(kftrain::backend::local::job_names().empty());
 }
 
 TEST_CASE("A --profile-out that is not a profile is never replaced, checked before measuring",
@@ -115,7 +115,7 @@ TEST_CASE("A --profile-out that is not a profile is never replaced, checked befo
         CHECK_THAT(run.err, !Catch::Contains("measuring"));
     }
     CHECK(read_bytes(dir + "/notes.txt") == "my notes\n");
-    CHECK(kftrain::cli::local::job_names().empty());
+    CHECK(kftrain::backend::local::job_names().empty());
 }
 
 TEST_CASE("A job name too long for one of the sizes measured is refused before any runs",
@@ -130,5 +130,5 @@ TEST_CASE("A job name too long for one of the sizes measured is refused before a
                                         "-measure-10, longer than the 63 characters") &&
                             Catch::Contains("at most 52 characters"));
     CHECK_THAT(run.err, !Catch::Contains("measuring"));
-    CHECK(kftrain::cli::local::job_names().empty());
+    CHECK(kftrain::backend::local::job_names().empty());
 }

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "cli/cost/program_measure.h"
+#include "backend/local/measure/program_measure.h"
 #include "estimate/format.h"
 #include "estimate/program/model.h"
 
@@ -126,8 +126,8 @@ TEST_CASE("a program that reports nothing, or once, cannot be measured and says 
 
 TEST_CASE("progress reports become shares of the run: steps, else percent, else epochs",
           "[estimate]") {
-    using kftrain::cli::cost::progress_point;
-    kftrain::cli::job::Progress p;
+    using kftrain::backend::local::progress_point;
+    kftrain::job::Progress p;
     p.event = "progress";
     p.epochs = 4;
     p.steps_per_epoch = 50;
@@ -144,28 +144,28 @@ TEST_CASE("progress reports become shares of the run: steps, else percent, else 
     p.step = 10;
     CHECK(progress_point(p, 0)->fraction == Approx(60.0 / 200));
 
-    kftrain::cli::job::Progress posted;
+    kftrain::job::Progress posted;
     posted.percent = 45;
     CHECK(progress_point(posted, 0)->fraction == Approx(0.45));
     CHECK(progress_point(posted, 0)->basis == "percent");
 
-    kftrain::cli::job::Progress epoch;
+    kftrain::job::Progress epoch;
     epoch.event = "epoch";
     epoch.epoch = 1;
     epoch.epochs = 4;
     CHECK(progress_point(epoch, 0)->fraction == Approx(0.25));
 
-    kftrain::cli::job::Progress finish;
+    kftrain::job::Progress finish;
     finish.event = "finish";
     CHECK(progress_point(finish, 0)->fraction == 1);
 
-    kftrain::cli::job::Progress bare;
+    kftrain::job::Progress bare;
     bare.event = "progress";
     bare.loss = 0.3;
     CHECK_FALSE(progress_point(bare, 0));
 
     // Counts no run has, from a program's line, are not arithmetic that overflows.
-    kftrain::cli::job::Progress huge;
+    kftrain::job::Progress huge;
     huge.event = "progress";
     huge.steps_per_epoch = 1LL << 62;
     huge.epochs = 8;

@@ -91,7 +91,7 @@ TEST_CASE("make local runs a 2-replica job here and fails when training fails",
     CHECK(contains(ok.out, "job make-ok started (local)\n"));
     CHECK(contains(ok.out, "master-0 | "));
     CHECK(contains(ok.out, "worker-0 | "));
-    CHECK(jobs.wait_finished("make-ok").phase == kftrain::cli::job::JobPhase::Succeeded);
+    CHECK(jobs.wait_finished("make-ok").phase == kftrain::job::JobPhase::Succeeded);
     CHECK(std::filesystem::is_directory(jobs.dir() + "/work"));
 
     auto bad_file = jobs.job_file("make-fails", 2, {"--fail-rank", "0"}, "restartPolicy: Never\n");

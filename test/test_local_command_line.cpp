@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/process/command_line.h"
+#include "backend/local/process/command_line.h"
 
-using kftrain::cli::local::map_volume_paths;
-using kftrain::cli::local::resolve_command;
+using kftrain::backend::local::map_volume_paths;
+using kftrain::backend::local::resolve_command;
 using kftrain::manifest::Volume;
 
 TEST_CASE("volume mount paths in arguments point into their localPath", "[local]") {
@@ -46,7 +46,7 @@ TEST_CASE("an unknown command is an error naming the field", "[local]") {
 }
 
 TEST_CASE("a replica's --metrics-port is pointed at the port the supervisor picked", "[local]") {
-    using kftrain::cli::local::set_metrics_port;
+    using kftrain::backend::local::set_metrics_port;
     std::vector<std::string> argv = {"kftrain-trainer", "--epochs", "3", "--metrics-port", "9400",
                                      "--log-format",    "json"};
     CHECK(set_metrics_port(argv, 41000));

@@ -1,12 +1,12 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/process/exit_rules.h"
+#include "backend/local/process/exit_rules.h"
 
-using kftrain::cli::local::decide_exit;
-using kftrain::cli::local::ExitAction;
-using kftrain::cli::local::ReplicaExit;
-using kftrain::cli::local::restart_delay_seconds;
-using kftrain::cli::local::RestartRules;
+using kftrain::backend::local::decide_exit;
+using kftrain::backend::local::ExitAction;
+using kftrain::backend::local::ReplicaExit;
+using kftrain::backend::local::restart_delay_seconds;
+using kftrain::backend::local::RestartRules;
 
 TEST_CASE("decide_exit applies restartPolicy and backoffLimit like the operator", "[local]") {
     struct Case {

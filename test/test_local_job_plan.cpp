@@ -1,15 +1,15 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/job_plan.h"
-#include "cli/local/state/job_state.h"
+#include "backend/local/job_plan.h"
+#include "backend/local/state/job_state.h"
 #include "manifest/render/render.h"
 
-using kftrain::cli::local::job_state_from_json;
-using kftrain::cli::local::JobState;
-using kftrain::cli::local::plan_job;
-using kftrain::cli::local::PlanContext;
-using kftrain::cli::local::Ports;
-using kftrain::cli::local::to_json;
+using kftrain::backend::local::job_state_from_json;
+using kftrain::backend::local::JobState;
+using kftrain::backend::local::plan_job;
+using kftrain::backend::local::PlanContext;
+using kftrain::backend::local::Ports;
+using kftrain::backend::local::to_json;
 
 namespace {
 
@@ -28,7 +28,7 @@ kftrain::manifest::JobSpec trainer_job() {
 }
 
 // Render a job with the built-in template, as submit does.
-kftrain::cli::job::RenderedJob rendered(
+kftrain::job::RenderedJob rendered(
     const kftrain::manifest::JobSpec& spec,
     const std::optional<kftrain::manifest::Template>& tmpl = std::nullopt) {
     auto manifest = kftrain::manifest::render_job(

@@ -10,12 +10,14 @@
 #include "local/local_fixture.h"
 #include "util/subprocess.h"
 
-using kftrain::cli::job::JobPhase;
-using kftrain::cli::job::JobStatus;
+using namespace kftrain;
+
+using kftrain::job::JobPhase;
+using kftrain::job::JobStatus;
 using kftrain::test::contains_line;
 using kftrain::test::LocalJobs;
 
-namespace job = kftrain::cli::job;
+namespace job = kftrain::job;
 
 namespace {
 
@@ -67,13 +69,13 @@ TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[
     CHECK(contains_line(lines, R"(worker-0 | {"event":"start","rank":1,"world_size":2)"));
     CHECK(contains_line(lines, R"(master-0 | {"event":"progress")"));
 
-    kftrain::cli::job::LogOptions tail;
+    kftrain::job::LogOptions tail;
     tail.tail = 1;
     auto last = jobs.log_lines("two-ok", tail);
     REQUIRE(last.size() == 2);
     CHECK(contains_line(last, R"(master-0 | {"event":"finish")"));
 
-    kftrain::cli::job::LogOptions workers;
+    kftrain::job::LogOptions workers;
     workers.replica = "worker";
     for (const auto& line : jobs.log_lines("two-ok", workers)) {
         CHECK(line.rfind("worker-0 | ", 0) == 0);
@@ -121,7 +123,7 @@ TEST_CASE("a worker exiting 1 with restartPolicy Never fails the job and stops t
     CHECK(status.replicas[1].state == "Failed");
     CHECK(status.replicas[1].exit_code == 1);
     CHECK(status.replicas[0].state == "Terminated");
-    CHECK_FALSE(kftrain::cli::local::process_alive(status.replicas[0].pid));
+    CHECK_FALSE(kftrain::util::process_alive(status.replicas[0].pid));
     CHECK(contains_line(jobs.log_lines("never-fails"),
                         "worker-0 | fake-replica: rank 1 failing with code 1"));
 }
@@ -212,7 +214,7 @@ TEST_CASE("a worker failing every time fails the job when backoffLimit is reache
     CHECK(status.phase == job::JobPhase::Failed);
     CHECK(status.reason == "BackoffLimitExceeded");
     CHECK(status.replicas[1].restarts == 1);
-    CHECK_FALSE(kftrain::cli::local::process_alive(status.replicas[0].pid));
+    CHECK_FALSE(kftrain::util::process_alive(status.replicas[0].pid));
 }
 
 TEST_CASE("delete stops a running job and leaves no process behind", "[local]") {
@@ -220,7 +222,7 @@ TEST_CASE("delete stops a running job and leaves no process behind", "[local]") 
     auto file = jobs.job_file("held", 3, {"--hold-rank", "-1"});
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     job::JobStatus running = jobs.wait_for("held", all_running);
-    auto state = kftrain::cli::local::read_job_state("held");
+    auto state = kftrain::backend::local::read_job_state("held");
     REQUIRE(state.ok());
     std::vector<long long> pids{state->supervisor_pid};
     for (const auto& r : running.replicas) {
@@ -232,9 +234,9 @@ TEST_CASE("delete stops a running job and leaves no process behind", "[local]") 
 
     for (long long pid : pids) {
         INFO("pid " << pid);
-        CHECK_FALSE(kftrain::cli::local::process_alive(pid));
+        CHECK_FALSE(kftrain::util::process_alive(pid));
     }
-    CHECK_FALSE(std::filesystem::exists(kftrain::cli::local::job_dir("held")));
+    CHECK_FALSE(std::filesystem::exists(kftrain::backend::local::job_dir("held")));
     auto gone = jobs.backend().status("held");
     REQUIRE_FALSE(gone.ok());
     CHECK(gone.error_code(0) == 3);
@@ -277,7 +279,7 @@ TEST_CASE("a second submit of a running name is refused unless --replace", "[loc
 
     auto replaced = jobs.kftrain({"submit", "-f", file, "--local", "--replace"});
     CHECK(replaced.code == 0);
-    CHECK_FALSE(kftrain::cli::local::process_alive(first.replicas[0].pid));
+    CHECK_FALSE(kftrain::util::process_alive(first.replicas[0].pid));
     job::JobStatus second = jobs.wait_for("twice", all_running);
     CHECK(second.replicas[0].pid != first.replicas[0].pid);
 }
@@ -287,7 +289,7 @@ TEST_CASE("a running job stays Running until it ends", "[local]") {
     auto file = jobs.job_file("held-status", 2, {"--hold-rank", "-1"});
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     job::JobStatus status = jobs.wait_for("held-status", all_running);
-    CHECK_FALSE(kftrain::cli::job::is_finished(status.phase));
+    CHECK_FALSE(kftrain::job::is_finished(status.phase));
     CHECK(status.counts["Master"].active == 1);
     CHECK(status.counts["Worker"].active == 1);
     REQUIRE(jobs.backend().stop("held-status").ok());
@@ -325,7 +327,7 @@ TEST_CASE("a command that cannot be found is refused with exit 2 and nothing sta
     CHECK(run.err ==
           "kftrain: error: command: not found beside kftrain or on PATH (got "
           "no-such-program-kftrain)\n");
-    CHECK_FALSE(std::filesystem::exists(kftrain::cli::local::job_dir("missing")));
+    CHECK_FALSE(std::filesystem::exists(kftrain::backend::local::job_dir("missing")));
 }
 
 TEST_CASE("submit --follow keeps following across a restart", "[local]") {
@@ -390,7 +392,7 @@ TEST_CASE("Ctrl-C during submit --follow --stop-on-interrupt stops the job too",
     CHECK(status.phase == job::JobPhase::Failed);
     CHECK(status.reason == "Stopped");
     for (const auto& replica : status.replicas) {
-        CHECK_FALSE(kftrain::cli::local::process_alive(replica.pid));
+        CHECK_FALSE(kftrain::util::process_alive(replica.pid));
     }
 }
 
@@ -445,7 +447,7 @@ TEST_CASE("a 2-node local TrainJob gives each node only Trainer v2's variables",
     auto lines = jobs.log_lines("v2-ok");
     CHECK(contains_line(lines, R"(node-0 | {"event":"start","rank":0,"world_size":2)"));
     CHECK(contains_line(lines, R"(node-1 | {"event":"start","rank":1,"world_size":2)"));
-    kftrain::cli::job::LogOptions one;
+    kftrain::job::LogOptions one;
     one.replica = "node-1";
     for (const auto& line : jobs.log_lines("v2-ok", one)) {
         CHECK(line.rfind("node-1 | ", 0) == 0);

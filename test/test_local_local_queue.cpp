@@ -8,20 +8,22 @@
 #include <string>
 #include <vector>
 
-#include "cli/local/queue/local_queue.h"
-#include "cli/local/state/job_state.h"
+#include "backend/local/queue/local_queue.h"
+#include "backend/local/state/job_state.h"
 #include "local/local_fixture.h"
 
-using kftrain::cli::local::JobState;
-using kftrain::cli::local::local_queue_entries;
-using kftrain::cli::local::local_queue_status;
-using kftrain::cli::local::local_queues;
-using kftrain::cli::local::queue_member;
-using kftrain::cli::local::QueueMember;
-using kftrain::cli::local::turn_has_come;
+using namespace kftrain;
+
+using kftrain::backend::local::JobState;
+using kftrain::backend::local::local_queue_entries;
+using kftrain::backend::local::local_queue_status;
+using kftrain::backend::local::local_queues;
+using kftrain::backend::local::queue_member;
+using kftrain::backend::local::QueueMember;
+using kftrain::backend::local::turn_has_come;
 using kftrain::test::LocalJobs;
 
-namespace job = kftrain::cli::job;
+namespace job = kftrain::job;
 
 namespace {
 
@@ -198,7 +200,7 @@ TEST_CASE("two local jobs of one queue run one at a time in submit order", "[loc
     REQUIRE(done_second.queue.has_value());
     CHECK(done_second.queue->state == job::QueueState::Finished);
     // Its replicas met at the port the supervisor took when the turn came.
-    auto state = kftrain::cli::local::read_job_state("second");
+    auto state = kftrain::backend::local::read_job_state("second");
     REQUIRE(state);
     std::ifstream env(jobs.dir() + "/rank-1.env");
     std::string text((std::istreambuf_iterator<char>(env)), std::istreambuf_iterator<char>());
@@ -251,7 +253,7 @@ TEST_CASE("a job whose supervisor was killed holds its local queue until its rep
     jobs.wait_for("first", [](const job::JobStatus& s) {
         return !s.replicas.empty() && s.replicas[0].pid != 0;
     });
-    auto state = kftrain::cli::local::read_job_state("first");
+    auto state = kftrain::backend::local::read_job_state("first");
     REQUIRE(state);
     REQUIRE(::kill(static_cast<pid_t>(state->supervisor_pid), SIGKILL) == 0);
 

@@ -1,22 +1,22 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "cli/local/state/job_state.h"
-#include "cli/local/state/log_store.h"
-#include "cli/local/state/state_dir.h"
+#include "backend/local/state/job_state.h"
+#include "backend/local/state/log_store.h"
+#include "backend/local/state/state_dir.h"
 #include "support/files.h"
 #include "util/time_text.h"
 
-using kftrain::cli::local::LogRecord;
-using kftrain::cli::local::parse_log_record;
-using kftrain::cli::local::replica_matches;
-using kftrain::cli::local::tail_per_replica;
+using kftrain::backend::local::LogRecord;
+using kftrain::backend::local::parse_log_record;
+using kftrain::backend::local::replica_matches;
+using kftrain::backend::local::tail_per_replica;
 using kftrain::util::parse_duration;
-namespace job = kftrain::cli::job;
+namespace job = kftrain::job;
 
 TEST_CASE("a record belongs to an attempt by its replica and time, both ends included", "[local]") {
-    using kftrain::cli::local::AttemptWindow;
-    using kftrain::cli::local::in_attempt;
+    using kftrain::backend::local::AttemptWindow;
+    using kftrain::backend::local::in_attempt;
     const std::map<std::string, AttemptWindow> windows = {
         {"worker-0", {"2026-11-22T04:00:00Z", "2026-11-22T04:00:10Z"}},
         {"worker-1", {"2026-11-22T04:00:00Z", ""}},  // not finished: open-ended
@@ -86,7 +86,7 @@ TEST_CASE("a tail keeps the last lines of each replica in arrival order", "[loca
 }
 
 TEST_CASE("a job name that is not a DNS-1035 label never becomes a path", "[local]") {
-    using kftrain::cli::local::check_job_name;
+    using kftrain::job::check_job_name;
     CHECK(check_job_name("mnist-local").ok());
     for (const char* bad : {"../etc", "a/b", "", "Upper", "-x", "x-"}) {
         INFO(bad);
@@ -94,7 +94,7 @@ TEST_CASE("a job name that is not a DNS-1035 label never becomes a path", "[loca
         REQUIRE_FALSE(checked.ok());
         CHECK(checked.error_code(0) == 2);
     }
-    auto read = kftrain::cli::local::read_job_state("../x");
+    auto read = kftrain::backend::local::read_job_state("../x");
     REQUIRE_FALSE(read.ok());
     CHECK(read.error() == "job name: must be a lower-case DNS-1035 label (got ../x)");
 }
@@ -104,12 +104,12 @@ TEST_CASE("a log cursor reads a log that outgrew it a bounded slice at a time", 
     const std::string path = dir + "/all.log";
     const std::string line = "2026-11-27T10:00:00.000000000Z\tworker-0\t" + std::string(1000, 'x');
     std::string log;
-    const size_t lines = (kftrain::cli::local::LogCursor::k_max_read / line.size()) * 3;
+    const size_t lines = (kftrain::backend::local::LogCursor::k_max_read / line.size()) * 3;
     for (size_t i = 0; i < lines; ++i) {
         log += line + "\n";
     }
     kftrain::test::write_file(path, log);
-    kftrain::cli::local::LogCursor cursor(path);
+    kftrain::backend::local::LogCursor cursor(path);
     auto first = cursor.next();
     CHECK_FALSE(cursor.caught_up());
     CHECK(first.size() < lines);

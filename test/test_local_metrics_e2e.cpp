@@ -17,7 +17,7 @@ TEST_CASE("a program of your own serves metrics at the port and path kftrain giv
                      "/metrics/serve.py\"]\nmetrics: {port: 8000, path: /stats}\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     jobs.wait_for("own-metrics",
-                  [](const auto& s) { return s.phase == kftrain::cli::job::JobPhase::Running; });
+                  [](const auto& s) { return s.phase == kftrain::job::JobPhase::Running; });
     const auto described =
         json::parse(jobs.kftrain({"describe", "own-metrics", "--local", "-o", "json"}).out);
     std::vector<std::string> urls;

@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/process/replica_container.h"
+#include "backend/local/process/replica_container.h"
 #include "manifest/render/render.h"
 
-using kftrain::cli::local::ignored_settings;
-using kftrain::cli::local::read_replica_containers;
+using kftrain::backend::local::ignored_settings;
+using kftrain::backend::local::read_replica_containers;
 
 namespace {
 

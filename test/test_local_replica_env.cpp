@@ -1,11 +1,11 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/process/replica_env.h"
+#include "backend/local/process/replica_env.h"
 
-using kftrain::cli::local::operator_environment;
-using kftrain::cli::local::Ports;
-using kftrain::cli::local::replica_refs;
-using kftrain::cli::local::world_size;
+using kftrain::backend::local::operator_environment;
+using kftrain::backend::local::Ports;
+using kftrain::backend::local::replica_refs;
+using kftrain::backend::local::world_size;
 using kftrain::manifest::JobSpec;
 
 namespace {
@@ -192,8 +192,8 @@ TEST_CASE("a local TFJob's TF_CONFIG gives every replica a port of its own",
                             R"("worker":["127.0.0.1:9102","127.0.0.1:9103"]},)"
                             R"("task":{"type":"ps","index":0},"environment":"cloud"})"}});
     // Resumed with other ports, the same replicas get the new ones, in the same order.
-    kftrain::cli::local::set_ports(env, tf.kind, kftrain::manifest::Framework::tensorflow,
-                                   Ports{1, 2, 7000});
+    kftrain::backend::local::set_ports(env, tf.kind, kftrain::manifest::Framework::tensorflow,
+                                       Ports{1, 2, 7000});
     CHECK(
         env["TF_CONFIG"] ==
         R"({"cluster":{"chief":["127.0.0.1:7000"],"ps":["127.0.0.1:7001"],"worker":["127.0.0.1:7002","127.0.0.1:7003"]},"task":{"type":"ps","index":0},"environment":"cloud"})");

@@ -1,13 +1,15 @@
 #include <catch2/catch.hpp>
 
-#include "cli/local/status_convert.h"
+#include "backend/local/status_convert.h"
 
-using kftrain::cli::job::JobPhase;
-using kftrain::cli::local::JobState;
-using kftrain::cli::local::ReplicaState;
-using kftrain::cli::local::status_from_state;
+using namespace kftrain;
 
-namespace job = kftrain::cli::job;
+using kftrain::backend::local::JobState;
+using kftrain::backend::local::ReplicaState;
+using kftrain::backend::local::status_from_state;
+using kftrain::job::JobPhase;
+
+namespace job = kftrain::job;
 
 namespace {
 
@@ -80,8 +82,8 @@ TEST_CASE("state.json keeps the resources, and older state has none to price", "
     state.cpu = "2";
     state.gpus = 1;
     state.node_selector = {{"nvidia.com/gpu.product", "NVIDIA-L4"}};
-    auto doc = kftrain::cli::local::to_json(state);
-    auto read = kftrain::cli::local::job_state_from_json(doc);
+    auto doc = kftrain::backend::local::to_json(state);
+    auto read = kftrain::backend::local::job_state_from_json(doc);
     REQUIRE(read);
     CHECK(read->cpu == "2");
     CHECK(read->gpus == 1);
@@ -89,7 +91,7 @@ TEST_CASE("state.json keeps the resources, and older state has none to price", "
     CHECK(status_from_state(*read, true).requests.at(1).gpus == 1);
 
     doc.erase("resources");
-    auto old = kftrain::cli::local::job_state_from_json(doc);
+    auto old = kftrain::backend::local::job_state_from_json(doc);
     REQUIRE(old);
     CHECK(status_from_state(*old, true).requests.empty());
 }

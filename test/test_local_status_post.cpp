@@ -2,9 +2,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/local/status_server/post_check.h"
+#include "backend/local/status_server/post_check.h"
 
-using namespace kftrain::cli::local;
+using namespace kftrain::backend::local;
 using nlohmann::json;
 
 namespace {

@@ -60,7 +60,7 @@ TEST_CASE("a local job's status server answers bad posts as Trainer's does and s
             jobs.kftrain({"submit", "-f", poster_job(jobs, name, kind, release, 150), "--local"});
         REQUIRE(submit.code == 0);
         // Both replicas have posted their last, good report: the flood did not break anything.
-        jobs.wait_for(name, [&](const kftrain::cli::job::JobStatus&) {
+        jobs.wait_for(name, [&](const kftrain::job::JobStatus&) {
             const auto lines = jobs.log_lines(name);
             return std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
                        return l.find("answer good") != std::string::npos;
@@ -92,7 +92,7 @@ TEST_CASE("a local job's status server answers bad posts as Trainer's does and s
 
         write_file(release, "");
         const auto done = jobs.wait_finished(name);
-        CHECK(done.phase == kftrain::cli::job::JobPhase::Succeeded);
+        CHECK(done.phase == kftrain::job::JobPhase::Succeeded);
         const json after = status_json(jobs, name);
         REQUIRE(after.at("progress").is_object());
         CHECK(after.at("progress").value("percent", 0.0) == 45);
@@ -125,6 +125,6 @@ TEST_CASE("a job file that sets the status server's variables is refused, naming
         CHECK(run.code == 2);
         CHECK(run.err.find("env.KUBEFLOW_TRAINER_SERVER_URL") != std::string::npos);
         CHECK(run.err.find("is reserved") != std::string::npos);
-        CHECK(kftrain::cli::local::job_names().empty());
+        CHECK(kftrain::backend::local::job_names().empty());
     }
 }

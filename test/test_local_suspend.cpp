@@ -8,13 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "cli/job/status.h"
+#include "job/status.h"
 #include "local/local_fixture.h"
+
+using namespace kftrain;
 
 using kftrain::test::contains_line;
 using kftrain::test::LocalJobs;
 
-namespace job = kftrain::cli::job;
+namespace job = kftrain::job;
 
 namespace {
 

@@ -34,7 +34,7 @@ json render(const manifest::JobSpec& spec) {
 }
 
 bool has_env(const json& container, const std::string& name, const std::string& value) {
-    for (const auto& env : container["env"]) {
+    for (const auto& env : container.value("env", json::array())) {
         if (env["name"] == name && env.value("value", "") == value) {
             return true;
         }
@@ -96,7 +96,7 @@ TEST_CASE("without trainer.metricsPort nothing is scraped", "[manifest]") {
     CHECK(plain.metrics_port() == 0);
     const auto doc = render(plain);
     const auto& pod = doc["spec"]["pytorchReplicaSpecs"]["Master"]["template"];
-    CHECK_FALSE(pod["metadata"].contains("annotations"));
+    CHECK_FALSE(pod.value("metadata", nlohmann::json::object()).contains("annotations"));
     CHECK(pod["spec"]["containers"][0]["ports"].size() == 1);
     CHECK_FALSE(has_env(pod["spec"]["containers"][0], "KFTRAIN_JOB_NAME", "a"));
 }

@@ -6,9 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "backend/local/process/supervise_cmd.h"
 #include "cli/context.h"
-#include "cli/exit_codes.h"
-#include "cli/local/process/supervise_cmd.h"
 #include "cli/verbs/completion_cmd.h"
 #include "cli/verbs/data_cmd.h"
 #include "cli/verbs/estimate_cmd.h"
@@ -32,6 +31,7 @@
 #include "cli/verbs/tune_cmd.h"
 #include "cli/verbs/version_cmd.h"
 #include "cli/view/help_format.h"
+#include "job/exit_codes.h"
 #include "manifest/suggest.h"
 #include "util/text.h"
 
@@ -226,7 +226,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_pipeline(app, ctx);
     setup_mcp(app, ctx);
     setup_completion(app, ctx, [](Context& c) { return make_app(c); });
-    local::setup_supervise(app, ctx);
+    backend::local::setup_supervise(app, ctx);
     refuse_empty_everywhere(app, "--output");
     if (program != "kftrain") {
         name_program_in_help(app, program);

@@ -43,9 +43,4 @@ util::Status check_global_options(const GlobalOptions& global) {
     return util::ok_status();
 }
 
-int report_error(Context& ctx, const std::string& message, int code) {
-    ctx.err << "kftrain: error: " << util::escape_controls(message) << "\n";
-    return code;
-}
-
 }  // namespace kftrain::cli

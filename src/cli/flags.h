@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/job/backend.h"
+#include "job/backend.h"
 #include "util/result.h"
 
 namespace kftrain::cli {

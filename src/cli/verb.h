@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli/context.h"
-#include "cli/exit_codes.h"
+#include "job/exit_codes.h"
 #include "util/result.h"
 
 namespace kftrain::cli {

@@ -1,5 +1,7 @@
 #include "tune/search_status.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "util/time_text.h"
@@ -58,6 +60,10 @@ std::string best_trial(const std::vector<TrialRecord>& trials, bool maximize) {
         }
     }
     return best != nullptr ? best->name : "";
+}
+
+std::string format_metric(double value) {
+    return fmt::format("{:.6g}", value);
 }
 
 bool reaches_goal(double value, double goal, bool maximize) {

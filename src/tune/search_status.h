@@ -74,6 +74,9 @@ struct SearchStatus {
 // lowest otherwise; the earlier trial on a tie), or "" when none has one.
 std::string best_trial(const std::vector<TrialRecord>& trials, bool maximize);
 
+// Format a metric as tables and messages show it: up to six significant digits ("0.9712").
+std::string format_metric(double value);
+
 // Return whether a value reaches the goal (>= when maximizing, <= when minimizing).
 bool reaches_goal(double value, double goal, bool maximize);
 

@@ -13,12 +13,12 @@
 #include <thread>
 #include <vector>
 
-#include "cli/local/local_backend.h"
-#include "cli/local/process/proc_info.h"
-#include "cli/local/process/stop.h"
-#include "cli/local/state/state_dir.h"
+#include "backend/local/local_backend.h"
+#include "backend/local/process/stop.h"
+#include "backend/local/state/state_dir.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "util/process_info.h"
 
 namespace kftrain::test {
 
@@ -27,10 +27,10 @@ class LocalJobs {
   public:
     LocalJobs() : m_dir(make_temp_dir()) {
         ::setenv("XDG_STATE_HOME", (m_dir + "/state").c_str(), 1);
-        m_backend = std::make_unique<cli::local::LocalBackend>(m_err, KFTRAIN_BINARY);
+        m_backend = std::make_unique<backend::local::LocalBackend>(m_err, KFTRAIN_BINARY);
     }
     ~LocalJobs() {
-        for (const auto& name : cli::local::job_names()) {
+        for (const auto& name : backend::local::job_names()) {
             m_backend->force_remove(name);  // also a job whose state a test spoiled
         }
     }
@@ -39,7 +39,7 @@ class LocalJobs {
     const std::string& dir() const { return m_dir; }
 
     // Return the backend, reading the same state as the kftrain the test runs.
-    cli::local::LocalBackend& backend() { return *m_backend; }
+    backend::local::LocalBackend& backend() { return *m_backend; }
 
     // Write a job file running the fake replica with these args; return its path.
     std::string job_file(const std::string& name, int replicas,
@@ -61,9 +61,9 @@ class LocalJobs {
     }
 
     // Poll the job's status until pred holds; fail the test after the deadline.
-    cli::job::JobStatus wait_for(const std::string& job,
-                                 const std::function<bool(const cli::job::JobStatus&)>& pred,
-                                 std::chrono::seconds limit = std::chrono::seconds(60)) {
+    job::JobStatus wait_for(const std::string& job,
+                            const std::function<bool(const job::JobStatus&)>& pred,
+                            std::chrono::seconds limit = std::chrono::seconds(60)) {
         auto deadline = std::chrono::steady_clock::now() + limit;
         while (true) {
             auto status = m_backend->status(job);
@@ -78,17 +78,17 @@ class LocalJobs {
     }
 
     // Wait for the job to end (Succeeded or Failed) and its supervisor to exit.
-    cli::job::JobStatus wait_finished(const std::string& job) {
-        return wait_for(job, [&](const cli::job::JobStatus& s) {
-            auto state = cli::local::read_job_state(job);
-            return cli::job::is_finished(s.phase) && state && !cli::local::supervisor_alive(*state);
+    job::JobStatus wait_finished(const std::string& job) {
+        return wait_for(job, [&](const job::JobStatus& s) {
+            auto state = backend::local::read_job_state(job);
+            return job::is_finished(s.phase) && state && !backend::local::supervisor_alive(*state);
         });
     }
 
     // Return every log line of a job as "replica | text".
-    std::vector<std::string> log_lines(const std::string& job, cli::job::LogOptions options = {}) {
+    std::vector<std::string> log_lines(const std::string& job, job::LogOptions options = {}) {
         std::vector<std::string> lines;
-        auto read = m_backend->logs(job, options, [&](const cli::job::LogLine& line) {
+        auto read = m_backend->logs(job, options, [&](const job::LogLine& line) {
             lines.push_back(line.replica + " | " + line.text);
         });
         REQUIRE(read.ok());
@@ -98,7 +98,7 @@ class LocalJobs {
   private:
     std::string m_dir;
     std::ostringstream m_err;
-    std::unique_ptr<cli::local::LocalBackend> m_backend;
+    std::unique_ptr<backend::local::LocalBackend> m_backend;
 };
 
 // Return whether any line contains the text.

@@ -6,53 +6,14 @@
 #include <functional>
 #include <sstream>
 
-#include "cli/backend_select.h"
-#include "cli/cost/estimate_inputs.h"
-#include "cli/job/input.h"
-#include "cli/job/names.h"
-#include "cli/kube/kubectl.h"
-#include "cli/kube/kueue/workload.h"
-#include "cli/kube/queries.h"
-#include "cli/local/queue/queue_members.h"
-#include "cli/search/kube_search.h"
-#include "cli/search/local_search.h"
-#include "cli/search/search_store.h"
+#include "backend/select.h"
+#include "job/cost/estimate_inputs.h"
+#include "job/input.h"
+#include "job/names.h"
 #include "util/text.h"
 
 namespace kftrain::cli::completion {
 namespace {
-
-// The resource of Katib's Experiments, as kube_search asks kubectl for it.
-constexpr const char* k_experiments = "experiments.kubeflow.org";
-constexpr const char* k_claims = "persistentvolumeclaims";
-
-// The names in `kubectl get -o name` output ("experiment.kubeflow.org/mnist-tune"), each
-// described as what.
-std::vector<Candidate> names_of_objects(const std::string& text, const std::string& what) {
-    std::vector<Candidate> names;
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) {
-        const size_t slash = line.rfind('/');
-        if (slash != std::string::npos && slash + 1 < line.size()) {
-            names.push_back({line.substr(slash + 1), what});
-        }
-    }
-    return names;
-}
-
-// Return the names of the cluster's objects of resource (kubectl get RESOURCE -o name),
-// described as what; nothing past deadline or when kubectl fails.
-std::vector<Candidate> names_on_cluster(const GlobalOptions& global,
-                                        std::chrono::milliseconds deadline, const char* resource,
-                                        const std::string& what) {
-    auto kubectl = kube::make_kubectl_runner(global, kube::Clock::now() + deadline);
-    kube::KubeQueries queries(*kubectl, global.namespace_);
-    auto listed = queries.call({"get", resource, "-o", "name"});
-    if (!listed || !listed->ok()) {
-        return {};
-    }
-    return names_of_objects(listed->out, what);
-}
 
 // Return what list gives with a context on the global flags whose output goes nowhere
 // (notes and errors are not for the shell); nothing when the flags are refused or on any
@@ -71,17 +32,16 @@ std::vector<Candidate> quietly(const GlobalOptions& global,
     }
 }
 
-// Return here()'s names when the verb would run on this machine, else the names of the
-// cluster's objects of resource (kubectl get RESOURCE -o name), described as what; nothing
-// past deadline or on any error, and nothing printed (job_names).
-std::vector<Candidate> names_here_or_on_cluster(const GlobalOptions& global,
-                                                std::chrono::milliseconds deadline,
-                                                const std::function<std::vector<Candidate>()>& here,
-                                                const char* resource, const std::string& what) {
-    return quietly(global, [&](Context& ctx) {
-        return use_local_backend(ctx, "") ? here()
-                                          : names_on_cluster(global, deadline, resource, what);
-    });
+// Return the names list gives, each described as what; nothing on any error.
+std::vector<Candidate> described(const util::Result<std::vector<std::string>>& names,
+                                 const std::string& what) {
+    std::vector<Candidate> candidates;
+    if (names) {
+        for (const auto& name : *names) {
+            candidates.push_back({name, what});
+        }
+    }
+    return candidates;
 }
 
 // The replica types of a job's replicas with their counts (master, worker), then each
@@ -112,29 +72,21 @@ std::vector<Candidate> replica_candidates(const std::vector<job::ReplicaStatus>&
 
 // Return the replicas of a job (replica_candidates), asking no later than give_up_at.
 std::vector<Candidate> job_replicas(Context& ctx, const std::string& job,
-                                    kube::Clock::time_point give_up_at) {
+                                    std::chrono::steady_clock::time_point give_up_at) {
     if (!job::check_object_name("job name", job)) {
         return {};
     }
-    auto backend = make_backend(ctx, "", ctx.global.namespace_, give_up_at);
+    auto backend = backend::make_backend(ctx, "", ctx.global.namespace_, give_up_at);
     auto status = backend->status_without_progress(job);
     return status ? replica_candidates(status->replicas) : std::vector<Candidate>{};
-}
-
-// Return the backend of the `tune` verbs, asking the cluster no later than give_up_at.
-std::unique_ptr<search::SearchBackend> search_backend(Context& ctx,
-                                                      kube::Clock::time_point give_up_at) {
-    if (use_local_backend(ctx, "")) {
-        return search::make_local_search(ctx.err);
-    }
-    return search::make_kube_search(ctx.global, ctx.global.namespace_, std::nullopt, give_up_at);
 }
 
 }  // namespace
 
 std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milliseconds deadline) {
     return quietly(global, [&](Context& ctx) -> std::vector<Candidate> {
-        auto backend = make_backend(ctx, "", global.namespace_, kube::Clock::now() + deadline);
+        auto backend = backend::make_backend(ctx, "", global.namespace_,
+                                             std::chrono::steady_clock::now() + deadline);
         auto jobs = backend->list(false);
         if (!jobs) {
             return {};
@@ -150,7 +102,7 @@ std::vector<Candidate> job_names(const GlobalOptions& global, std::chrono::milli
 std::vector<Candidate> replica_names(const GlobalOptions& global, const std::string& job,
                                      std::chrono::milliseconds deadline) {
     return quietly(global, [&](Context& ctx) {
-        return job_replicas(ctx, job, kube::Clock::now() + deadline);
+        return job_replicas(ctx, job, std::chrono::steady_clock::now() + deadline);
     });
 }
 
@@ -161,22 +113,20 @@ std::vector<Candidate> trial_replica_names(const GlobalOptions& global, const st
         return {};
     }
     return quietly(global, [&](Context& ctx) {
-        const auto give_up_at = kube::Clock::now() + deadline;  // for both lookups
-        auto job = search_backend(ctx, give_up_at)->trial_job(search, trial);
+        const auto give_up_at = std::chrono::steady_clock::now() + deadline;  // for both lookups
+        auto job = backend::make_search_backend(ctx, "", ctx.global.namespace_, give_up_at)
+                       ->trial_job(search, trial);
         return job ? job_replicas(ctx, *job, give_up_at) : std::vector<Candidate>{};
     });
 }
 
 std::vector<Candidate> search_names(const GlobalOptions& global,
                                     std::chrono::milliseconds deadline) {
-    auto here = [] {
-        std::vector<Candidate> names;
-        for (const auto& name : search::search_names()) {
-            names.push_back({name, "search"});
-        }
-        return names;
-    };
-    return names_here_or_on_cluster(global, deadline, here, k_experiments, "search");
+    return quietly(global, [&](Context& ctx) {
+        auto searches = backend::make_search_backend(ctx, "", global.namespace_,
+                                                     std::chrono::steady_clock::now() + deadline);
+        return described(searches->names(), "search");
+    });
 }
 
 std::vector<Candidate> trial_names(const GlobalOptions& global, const std::string& search,
@@ -185,7 +135,9 @@ std::vector<Candidate> trial_names(const GlobalOptions& global, const std::strin
         return {};
     }
     return quietly(global, [&](Context& ctx) -> std::vector<Candidate> {
-        auto status = search_backend(ctx, kube::Clock::now() + deadline)->status(search);
+        auto status = backend::make_search_backend(ctx, "", global.namespace_,
+                                                   std::chrono::steady_clock::now() + deadline)
+                          ->status(search);
         if (!status) {
             return {};
         }
@@ -214,22 +166,15 @@ std::vector<Candidate> claim_names(const GlobalOptions& global, const std::strin
                 job_backend = spec->backend;
             }
         }
-        if (!use_local_backend(ctx, job_backend)) {
-            return names_on_cluster(global, deadline, k_claims, "PersistentVolumeClaim");
-        }
-        std::vector<Candidate> claims;
-        for (const auto& volume : volumes) {
-            if (!volume.claim.empty()) {
-                claims.push_back({volume.claim, "claim of volume " + volume.name});
-            }
-        }
-        return claims;
+        auto backend = backend::make_backend(ctx, job_backend, global.namespace_,
+                                             std::chrono::steady_clock::now() + deadline);
+        return described(backend->claim_names(volumes), "PersistentVolumeClaim");
     });
 }
 
 std::vector<Candidate> gpu_types(const std::string& prices) {
     try {
-        auto pricing = cost::load_pricing(prices, "");
+        auto pricing = job::cost::load_pricing(prices, "");
         if (!pricing) {
             return {};
         }
@@ -245,15 +190,18 @@ std::vector<Candidate> gpu_types(const std::string& prices) {
 
 std::vector<Candidate> queue_names(const GlobalOptions& global,
                                    std::chrono::milliseconds deadline) {
-    auto here = [] {
+    return quietly(global, [&](Context& ctx) {
+        auto backend = backend::make_backend(ctx, "", global.namespace_,
+                                             std::chrono::steady_clock::now() + deadline);
+        auto listed = backend->queues();
         std::vector<Candidate> names;
-        for (const auto& queue : local::local_queues(local::read_queue_members())) {
-            names.push_back({queue.name, "local queue"});
+        if (listed) {
+            for (const auto& queue : listed->queues) {
+                names.push_back({queue.name, "queue"});
+            }
         }
         return names;
-    };
-    return names_here_or_on_cluster(global, deadline, here, kube::k_local_queue_resource,
-                                    "LocalQueue");
+    });
 }
 
 }  // namespace kftrain::cli::completion

@@ -2,8 +2,8 @@
 
 #include "cli/completion/scripts.h"
 #include "cli/flags.h"
-#include "cli/job/wait_condition.h"
 #include "cli/view/output_format.h"
+#include "job/wait_condition.h"
 #include "manifest/job_kind.h"
 #include "tune/tune_spec.h"
 

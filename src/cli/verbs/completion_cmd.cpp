@@ -10,8 +10,8 @@
 #include "cli/completion/candidates.h"
 #include "cli/completion/names.h"
 #include "cli/completion/scripts.h"
-#include "cli/exit_codes.h"
 #include "cli/verb.h"
+#include "job/exit_codes.h"
 
 namespace kftrain::cli {
 namespace {

@@ -6,14 +6,13 @@
 #include <filesystem>
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/data/claim_path.h"
-#include "cli/data/helper_pod.h"
-#include "cli/data/local_staging.h"
-#include "cli/data/staging.h"
+#include "backend/kube/data/helper_pod.h"
+#include "backend/select.h"
 #include "cli/flags.h"
-#include "cli/job/names.h"
 #include "cli/verb.h"
+#include "cli/view/listing_view.h"
+#include "job/data/claim_path.h"
+#include "job/names.h"
 
 namespace kftrain::cli {
 namespace {
@@ -42,7 +41,7 @@ void add_common_flags(CLI::App& sub, DataOptions& o) {
     sub.add_option("--image", o.image,
                    fmt::format("Image of the helper pod: it needs tar, find and stat (default: "
                                "{})",
-                               data::k_default_image));
+                               backend::kube::k_default_image));
     sub.add_option("--timeout", o.timeout,
                    "How long the helper pod may take to become Ready (default: 2m)");
     sub.add_option("-f,--file", o.input.file,
@@ -80,29 +79,6 @@ CLI::App* add_action(CLI::App& data, Context& ctx, DataOptions::Action action, c
     return sub;
 }
 
-// The localPath the job file gives the claim's volume.
-util::Result<std::string> local_path_from_job(const DataOptions& o,
-                                              const std::vector<manifest::Volume>& volumes) {
-    std::string claims;
-    for (const auto& v : volumes) {
-        if (v.claim == o.claim) {
-            if (v.local_path.empty()) {
-                return util::error(fmt::format(
-                    "--claim {}: volume {} in {} has no localPath, so the claim has no directory "
-                    "on this machine (add localPath to the volume, or give --local-path)",
-                    o.claim, v.name, o.input.file));
-            }
-            return v.local_path;
-        }
-        if (!v.claim.empty()) {
-            claims += (claims.empty() ? "" : ", ") + v.claim;
-        }
-    }
-    return util::error(
-        fmt::format("--claim {}: {} mounts no volume with this claim ({})", o.claim, o.input.file,
-                    claims.empty() ? "it mounts no claim" : "its claims: " + claims));
-}
-
 }  // namespace
 
 void setup_data(CLI::App& app, Context& ctx) {
@@ -130,8 +106,6 @@ util::Status DataOptions::complete(Context& ctx) {
     if (action == Action::Get && fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
         return util::error(fmt::format("OUT_DIR: exists and is not a directory (got '{}')", dir));
     }
-    std::string job_backend;
-    std::vector<manifest::Volume> volumes;
     if (!input.file.empty()) {
         auto spec = job::load_job(input, ctx.global);
         if (!spec) {
@@ -141,23 +115,8 @@ util::Status DataOptions::complete(Context& ctx) {
         job_backend = spec->backend;
         volumes = spec->volumes;
     }
-    local = !local_path.empty() || use_local_backend(ctx, job_backend);
-    if (!local) {
-        return util::ok_status();
-    }
     if (!local_path.empty()) {
-        local_root = local_path;
-    } else if (!input.file.empty()) {
-        auto found = local_path_from_job(*this, volumes);
-        if (!found) {
-            return util::Error{found.error_value()};
-        }
-        local_root = *found;
-    } else {
-        return util::error(fmt::format(
-            "--claim {}: on this machine a claim is a directory: give --local-path DIR, or -f "
-            "JOB_FILE whose volume for this claim has a localPath",
-            claim));
+        ctx.global.local = true;  // the claim is a directory here
     }
     return util::ok_status();
 }
@@ -166,7 +125,7 @@ util::Status DataOptions::validate() {
     if (auto name = job::check_object_name("--claim", claim); !name) {
         return name;
     }
-    auto normalized = data::normalize_claim_path(path);
+    auto normalized = job::data::normalize_claim_path(path);
     if (!normalized) {
         return util::Error{normalized.error_value()};
     }
@@ -177,12 +136,12 @@ util::Status DataOptions::validate() {
     }
     start_timeout = std::chrono::seconds(std::max<int64_t>(1, static_cast<int64_t>(*seconds)));
     if (image.empty()) {
-        image = data::k_default_image;
+        image = backend::kube::k_default_image;
     }
     if (std::any_of(image.begin(), image.end(),
                     [](char c) { return static_cast<unsigned char>(c) <= ' '; })) {
         return util::error(fmt::format("--image: must be an image reference such as {} (got '{}')",
-                                       data::k_default_image, image));
+                                       backend::kube::k_default_image, image));
     }
     if (action == Action::List) {
         auto parsed = view::parse_output_format(output, view::k_table_formats);
@@ -195,27 +154,21 @@ util::Status DataOptions::validate() {
 }
 
 int DataOptions::run(Context& ctx) const {
-    if (local) {
-        data::LocalTarget target{claim, local_root, claim_path};
-        switch (action) {
-            case Action::Put:
-                return data::put_local(ctx, target, dir);
-            case Action::Get:
-                return data::get_local(ctx, target, dir, force);
-            case Action::List:
-                return data::list_local(ctx, target, format);
-        }
-    }
-    data::ClaimTarget target{claim, claim_path, namespace_, image, as_root, start_timeout};
+    job::data::ClaimTarget target{claim,         claim_path, namespace_, image,  as_root,
+                                  start_timeout, local_path, input.file, volumes};
+    auto backend = backend::make_backend(ctx, job_backend, namespace_);
     switch (action) {
         case Action::Put:
-            return data::put_to_claim(ctx, target, dir);
+            return backend->put_data(ctx, target, dir);
         case Action::Get:
-            return data::get_from_claim(ctx, target, dir, force);
+            return backend->get_data(ctx, target, dir, force);
         case Action::List:
             break;
     }
-    return data::list_claim(ctx, target, format);
+    return backend->list_data(ctx, target,
+                              [this](const job::data::Listing& listing, std::ostream& out) {
+                                  view::print_listing(listing, format, out);
+                              });
 }
 
 }  // namespace kftrain::cli

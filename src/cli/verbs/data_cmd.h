@@ -3,10 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "cli/context.h"
-#include "cli/job/input.h"
 #include "cli/view/output_format.h"
+#include "job/input.h"
+#include "manifest/job_spec.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -28,14 +30,14 @@ struct DataOptions {
 
     // Derived.
     std::string namespace_;
-    bool local = false;
-    std::string local_root;  // the directory the claim maps to, when local
-    std::string claim_path;  // --path, normalized
+    std::string job_backend;                // the job file's backend key
+    std::vector<manifest::Volume> volumes;  // the job file's: one maps the claim locally
+    std::string claim_path;                 // --path, normalized
     std::chrono::seconds start_timeout{120};
     view::OutputFormat format = view::OutputFormat::Table;
 
-    // Check LOCAL_DIR/OUT_DIR, choose the backend (--local, --local-path, the job file's
-    // backend, or no cluster configured) and, locally, the directory the claim maps to.
+    // Check LOCAL_DIR/OUT_DIR and read the job file (its namespace, backend and volumes);
+    // --local-path means the local backend.
     util::Status complete(Context& ctx);
     // Check --claim, --path, --timeout, --image and -o; the message names flag and value.
     util::Status validate();

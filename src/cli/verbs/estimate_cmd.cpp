@@ -6,13 +6,13 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/cost/estimate_inputs.h"
-#include "cli/cost/program_measure.h"
-#include "cli/cost/saved_profile.h"
-#include "cli/exit_codes.h"
+#include "backend/local/measure/program_measure.h"
 #include "cli/verb.h"
 #include "estimate/format.h"
 #include "estimate/units.h"
+#include "job/cost/estimate_inputs.h"
+#include "job/cost/saved_profile.h"
+#include "job/exit_codes.h"
 #include "manifest/load.h"
 #include "manifest/trial_parameters.h"
 
@@ -313,11 +313,11 @@ util::Status EstimateOptions::validate_measure() {
             return refused;
         }
         // Checked before a measurement of minutes, not after it.
-        if (auto checked = cost::check_profile_out(*profile_out); !checked) {
+        if (auto checked = job::cost::check_profile_out(*profile_out); !checked) {
             return checked;
         }
     }
-    return cost::check_measure_jobs(spec, measure_sizes);
+    return backend::local::check_measure_jobs(spec, measure_sizes);
 }
 
 int EstimateOptions::run(Context& ctx) const {
@@ -328,7 +328,7 @@ int EstimateOptions::run(Context& ctx) const {
         deadline_goal ? GoalFlag{"--deadline", deadline} : GoalFlag{"--budget", budget};
     std::vector<std::string> sources = profiles;
     if (measure) {
-        auto measured = cost::measure_program(
+        auto measured = backend::local::measure_program(
             {spec, measure_sizes, measure_limit_s, profile_out.value_or("")}, ctx.err);
         if (!measured) {
             return report_error(ctx, measured.error(), measured.error_code(k_exit_bad_input));
@@ -336,7 +336,8 @@ int EstimateOptions::run(Context& ctx) const {
         ctx.err << fmt::format("profile saved: {}", measured->source) << std::endl;
         sources = {measured->source};
     }
-    auto report = cost::build_report(spec, flags, request.goal, {sources, prices}, goal_flag.name);
+    auto report =
+        job::cost::build_report(spec, flags, request.goal, {sources, prices}, goal_flag.name);
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }

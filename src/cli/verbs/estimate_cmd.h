@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "cli/context.h"
-#include "cli/job/input.h"
 #include "cli/view/output_format.h"
 #include "estimate/plan.h"
 #include "estimate/report.h"
+#include "job/input.h"
 #include "manifest/job_spec.h"
 #include "util/result.h"
 

@@ -4,9 +4,9 @@
 
 #include <memory>
 
-#include "cli/exit_codes.h"
-#include "cli/job/input.h"
 #include "cli/verb.h"
+#include "job/exit_codes.h"
+#include "job/input.h"
 #include "manifest/starter.h"
 #include "manifest/validate.h"
 

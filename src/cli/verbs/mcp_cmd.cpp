@@ -6,14 +6,14 @@
 #include <csignal>
 #include <filesystem>
 
-#include "cli/job/interrupt.h"
-#include "cli/local/process/proc_info.h"
-#include "cli/mcp/child_runner.h"
-#include "cli/mcp/server.h"
+#include "agent/child_runner.h"
+#include "agent/server.h"
 #include "cli/verb.h"
 #include "estimate/units.h"
+#include "job/interrupt.h"
 #include "manifest/k8s/rules.h"
 #include "mcp/session.h"
+#include "util/process_info.h"
 
 namespace kftrain::cli {
 namespace {
@@ -96,7 +96,7 @@ util::Status McpOptions::validate() {
     }
     policy.allowed_namespaces = allowed_namespaces;
     if (!policy.default_namespace.empty()) {
-        if (auto allowed = mcp::check_job_namespace(policy, policy.default_namespace); !allowed) {
+        if (auto allowed = agent::check_job_namespace(policy, policy.default_namespace); !allowed) {
             return util::error(fmt::format("-n {}: {}", policy.default_namespace, allowed.error()));
         }
     }
@@ -106,10 +106,10 @@ util::Status McpOptions::validate() {
 int McpOptions::run(Context& ctx) const {
     std::signal(SIGPIPE, SIG_IGN);  // a client gone away is seen as a failed write
     job::catch_termination();
-    mcp::ChildRunner runner(local::self_executable(), global_args, policy.root);
+    agent::ChildRunner runner(util::self_executable(), global_args, policy.root);
     kftrain::mcp::ServerDescription description{
-        KFTRAIN_VERSION, fmt::format("{} {}", k_instructions, mcp::describe_policy(policy))};
-    mcp::Server server(policy, description, runner, STDIN_FILENO, STDOUT_FILENO, ctx.err);
+        KFTRAIN_VERSION, fmt::format("{} {}", k_instructions, agent::describe_policy(policy))};
+    agent::Server server(policy, description, runner, STDIN_FILENO, STDOUT_FILENO, ctx.err);
     return server.serve();
 }
 

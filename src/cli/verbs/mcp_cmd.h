@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "agent/policy.h"
 #include "cli/context.h"
-#include "cli/mcp/policy.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -19,7 +19,7 @@ struct McpOptions {
     std::optional<std::string> root;              // --root; default: the working directory
 
     // Derived by complete() and validate().
-    mcp::ServerPolicy policy;
+    agent::ServerPolicy policy;
     std::vector<std::string> global_args;  // passed on to every verb a tool runs
 
     // Take the global flags and resolve --root (it must be a directory).

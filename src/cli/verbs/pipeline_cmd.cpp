@@ -6,9 +6,9 @@
 #include <memory>
 #include <regex>
 
-#include "cli/exit_codes.h"
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
+#include "job/exit_codes.h"
 #include "manifest/schema.h"
 #include "manifest/yaml/emit.h"
 #include "pipeline/ir_check.h"

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cli/context.h"
-#include "cli/job/input.h"
 #include "cli/view/output_format.h"
+#include "job/input.h"
 #include "pipeline/pipeline_spec.h"
 #include "util/result.h"
 

@@ -4,14 +4,10 @@
 
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
-#include "cli/kube/kubectl.h"
-#include "cli/kube/kueue/kueue.h"
-#include "cli/kube/queries.h"
-#include "cli/local/queue/queue_members.h"
+#include "backend/select.h"
 #include "cli/verb.h"
 #include "cli/view/queue_view.h"
+#include "job/exit_codes.h"
 
 namespace kftrain::cli {
 namespace {
@@ -53,31 +49,16 @@ util::Status QueuesOptions::validate() {
     return util::ok_status();
 }
 
-int QueuesOptions::run_local(Context& ctx) const {
-    auto queues = local::local_queues(local::read_queue_members());
-    if (queues.empty() && format == view::OutputFormat::Table) {
-        ctx.err << "No queues on this machine: a job submitted with --queue NAME makes one.\n";
-        return k_exit_ok;
-    }
-    view::print_local_queues(ctx.out, queues, format);
-    return k_exit_ok;
-}
-
 int QueuesOptions::run(Context& ctx) const {
-    if (use_local_backend(ctx, "")) {
-        return run_local(ctx);
+    auto listed = backend::make_backend(ctx, "", namespace_)->queues();
+    if (!listed) {
+        return report_error(ctx, listed.error(), listed.error_code(k_exit_cluster));
     }
-    auto kubectl = kube::make_kubectl_runner(ctx.global);
-    kube::KubeQueries queries(*kubectl, namespace_);
-    auto queues = kube::list_local_queues(queries);
-    if (!queues) {
-        return report_error(ctx, queues.error(), queues.error_code(k_exit_cluster));
-    }
-    if (queues->empty() && format == view::OutputFormat::Table) {
-        ctx.err << fmt::format("No LocalQueues in {}.\n", queries.namespace_text());
+    if (listed->queues.empty() && format == view::OutputFormat::Table) {
+        ctx.err << listed->none_note << "\n";
         return k_exit_ok;
     }
-    view::print_local_queues(ctx.out, *queues, format);
+    view::print_local_queues(ctx.out, listed->queues, format);
     return k_exit_ok;
 }
 

@@ -23,8 +23,6 @@ struct QueuesOptions {
     util::Status validate();
     // List the namespace's Kueue LocalQueues, or this machine's queues; return the exit code.
     int run(Context& ctx) const;
-    // Show this machine's queues (the local backend).
-    int run_local(Context& ctx) const;
 };
 
 // Register `kftrain queues`.

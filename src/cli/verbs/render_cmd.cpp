@@ -4,9 +4,9 @@
 
 #include <memory>
 
-#include "cli/exit_codes.h"
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
+#include "job/exit_codes.h"
 #include "manifest/credentials.h"
 #include "manifest/render/metrics_scrape.h"
 #include "manifest/render/render.h"

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/job/input.h"
 #include "cli/view/output_format.h"
+#include "job/input.h"
 #include "util/result.h"
 
 namespace kftrain::cli {

@@ -3,12 +3,10 @@
 #include <ctime>
 #include <memory>
 
-#include "cli/exit_codes.h"
-#include "cli/kube/kubectl.h"
-#include "cli/kube/queries.h"
-#include "cli/kube/runtimes.h"
+#include "backend/select.h"
 #include "cli/verb.h"
 #include "cli/view/runtimes_view.h"
+#include "job/exit_codes.h"
 
 namespace kftrain::cli {
 namespace {
@@ -52,9 +50,7 @@ util::Status RuntimesOptions::validate() {
 }
 
 int RuntimesOptions::run(Context& ctx) const {
-    auto kubectl = kube::make_kubectl_runner(ctx.global);
-    kube::KubeQueries queries(*kubectl, namespace_);
-    auto runtimes = kube::list_runtimes(queries);
+    auto runtimes = backend::make_backend(ctx, "", namespace_)->runtimes();
     if (!runtimes) {
         return report_error(ctx, runtimes.error(), runtimes.error_code(k_exit_cluster));
     }

@@ -5,14 +5,14 @@
 #include <ctime>
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
+#include "backend/select.h"
 #include "cli/flags.h"
-#include "cli/job/names.h"
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
 #include "cli/view/search_view.h"
-#include "cli/view/status_json.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
+#include "job/status_json.h"
 #include "manifest/trial_parameters.h"
 #include "tune/experiment.h"
 #include "tune/katib_checks.h"
@@ -199,6 +199,7 @@ util::Status TuneOptions::complete(const Context& ctx) {
     request.spec = std::move(*spec);
     request.job_template = std::move(*tmpl);
     request.experiment = *experiment;
+    request.report = view::search_report();
     return util::ok_status();
 }
 
@@ -236,7 +237,7 @@ int TuneOptions::run(Context& ctx) const {
         ctx.out << view::format_manifest(request.experiment, format);
         return k_exit_ok;
     }
-    auto backend = make_search_backend(ctx, request.job.backend, request.job.namespace_);
+    auto backend = backend::make_search_backend(ctx, request.job.backend, request.job.namespace_);
     return backend->start(request, ctx);
 }
 
@@ -258,7 +259,7 @@ util::Status TuneStatusOptions::validate() {
 }
 
 int TuneStatusOptions::run(Context& ctx) const {
-    auto backend = make_search_backend(ctx, "", namespace_);
+    auto backend = backend::make_search_backend(ctx, "", namespace_);
     auto status = backend->status(name);
     if (!status) {
         return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
@@ -288,15 +289,13 @@ util::Status TuneLogsOptions::validate() {
 }
 
 int TuneLogsOptions::run(Context& ctx) {
-    auto backend = make_search_backend(ctx, "", logs.namespace_);
+    auto backend = backend::make_search_backend(ctx, "", logs.namespace_);
     auto job_name = backend->trial_job(name, trial);
     if (!job_name) {
         return report_error(ctx, job_name.error(), job_name.error_code(k_exit_cluster));
     }
     logs.job = *job_name;
-    if (backend->name() == "local") {
-        ctx.global.local = true;  // the trial's job is a local job
-    }
+    ctx.global.local = backend->on_this_machine();  // where the trial's job runs
     return logs.run(ctx);
 }
 
@@ -310,17 +309,12 @@ util::Status TuneDeleteOptions::validate() const {
 }
 
 int TuneDeleteOptions::run(Context& ctx) const {
-    auto backend = make_search_backend(ctx, "", namespace_);
+    auto backend = backend::make_search_backend(ctx, "", namespace_);
     auto removed = backend->remove(name);
     if (!removed) {
         return report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
     }
-    if (backend->name() == "local") {
-        ctx.out << fmt::format("search {} deleted, with its trials' jobs\n", name);
-    } else {
-        ctx.out << fmt::format(
-            "experiment.kubeflow.org/{} deleted; Katib deletes its trials and their jobs\n", name);
-    }
+    ctx.out << *removed << "\n";
     return k_exit_ok;
 }
 

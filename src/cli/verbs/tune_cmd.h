@@ -4,11 +4,11 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/job/backend.h"
-#include "cli/job/input.h"
-#include "cli/search/search_backend.h"
 #include "cli/verbs/job/logs_cmd.h"
 #include "cli/view/output_format.h"
+#include "job/backend.h"
+#include "job/input.h"
+#include "job/search/search_backend.h"
 #include "tune/tune_spec.h"
 #include "util/result.h"
 
@@ -24,7 +24,7 @@ struct TuneOptions {
     std::string output;                       // -o: the dry run's format, yaml or json
 
     // Derived by complete() and validate().
-    search::SearchRequest request;
+    job::search::SearchRequest request;
     view::OutputFormat format = view::OutputFormat::Yaml;
 
     // Load the job file, build the search from its tune section and the flags, and render the

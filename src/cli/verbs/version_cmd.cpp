@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "cli/exit_codes.h"
 #include "cli/verb.h"
+#include "job/exit_codes.h"
 #include "manifest/job_kind.h"
 
 namespace kftrain::cli {

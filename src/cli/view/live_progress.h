@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/job/backend.h"
-#include "cli/job/status.h"
+#include "job/backend.h"
+#include "job/status.h"
 
 namespace kftrain::cli::view {
 

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <string>
 
-#include "cli/job/backend.h"
+#include "job/backend.h"
 
 namespace kftrain::cli::view {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/view/log_line.h"
-#include "cli/view/terminal.h"
+#include "util/terminal.h"
 
 namespace kftrain::cli::view {
 
@@ -34,13 +34,13 @@ void LogPrinter::print(const job::LogLine& line) {
         }
         m_err << fmt::format("kftrain: {}: {}", line.replica, line.text) << std::endl;
         if (m_live) {
-            write_out(m_live->render(terminal_width(m_out), LiveProgress::Clock::now()));
+            write_out(m_live->render(util::terminal_width(m_out), LiveProgress::Clock::now()));
         }
         return;
     }
     if (m_live) {
         m_live->take(line);
-        write_out(m_live->render(terminal_width(m_out), LiveProgress::Clock::now()));
+        write_out(m_live->render(util::terminal_width(m_out), LiveProgress::Clock::now()));
         return;
     }
     m_out << format_log_line(line, m_options.raw, m_options.prefix_width) << "\n";
@@ -53,7 +53,7 @@ void LogPrinter::show_posted(const job::Progress& posted) {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (m_live) {
         m_live->take_posted(posted);
-        write_out(m_live->render(terminal_width(m_out), LiveProgress::Clock::now()));
+        write_out(m_live->render(util::terminal_width(m_out), LiveProgress::Clock::now()));
     }
 }
 
@@ -62,7 +62,7 @@ void LogPrinter::redraw_while_live() {
     while (!m_finished) {
         m_wake.wait_for(lock, LiveProgress::k_redraw_interval);
         if (!m_finished) {
-            write_out(m_live->render(terminal_width(m_out), LiveProgress::Clock::now()));
+            write_out(m_live->render(util::terminal_width(m_out), LiveProgress::Clock::now()));
         }
     }
 }
@@ -75,7 +75,7 @@ void LogPrinter::finish() {
         }
         m_finished = true;
         if (m_live) {
-            write_out(m_live->finish(terminal_width(m_out)));
+            write_out(m_live->finish(util::terminal_width(m_out)));
             m_live.reset();  // later lines, if any, print plainly
         }
         m_out.flush();
@@ -87,7 +87,7 @@ void LogPrinter::finish() {
 }
 
 bool wants_live_progress(const std::ostream& out, bool no_progress, bool raw) {
-    return !no_progress && !raw && is_live_terminal(out);
+    return !no_progress && !raw && util::is_live_terminal(out);
 }
 
 }  // namespace kftrain::cli::view

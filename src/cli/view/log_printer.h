@@ -7,8 +7,8 @@
 #include <ostream>
 #include <thread>
 
-#include "cli/job/backend.h"
 #include "cli/view/live_progress.h"
+#include "job/backend.h"
 
 namespace kftrain::cli::view {
 

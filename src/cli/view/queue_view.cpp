@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/view/output_format.h"
-#include "cli/view/text_table.h"
 #include "util/json_optional.h"
+#include "util/text_table.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::view {
@@ -13,71 +13,7 @@ namespace {
 using nlohmann::json;
 using util::optional_json;
 
-// "position 3 of 7 in team-a, 12 in cluster-queue gpu", or "" without positions.
-std::string format_position(const job::QueueStatus& q) {
-    if (!q.position) {
-        return "";
-    }
-    std::string text = fmt::format("position {}", *q.position);
-    if (q.pending_in_queue) {
-        text += fmt::format(" of {}", *q.pending_in_queue);
-    }
-    text += " in " + q.local_queue;
-    if (q.position_in_cluster) {
-        text += fmt::format(", {} in cluster-queue", *q.position_in_cluster);
-        if (!q.cluster_queue.empty()) {
-            text += " " + q.cluster_queue;
-        }
-    }
-    return text;
-}
-
-// "Queued in team-a (position 3 of 7 ...)", with why it waits and its last eviction.
-std::string format_pending(const job::QueueStatus& q) {
-    std::string line = "Queued in " + q.local_queue;
-    std::vector<std::string> notes;
-    if (std::string position = format_position(q); !position.empty()) {
-        notes.push_back(position);
-    }
-    if (q.workload.empty() && !q.local) {
-        notes.push_back("Kueue has not made its Workload yet");
-    }
-    if (q.inactive) {
-        notes.push_back("deactivated: Kueue admits it only once reactivated");
-    }
-    if (!q.evicted_reason.empty()) {
-        notes.push_back(fmt::format("requeued after eviction ({})", q.evicted_reason));
-    }
-    if (!notes.empty()) {
-        line += fmt::format(" ({})", fmt::join(notes, "; "));
-    }
-    if (!q.message.empty()) {
-        line += ": " + q.message;
-    }
-    return line;
-}
-
 }  // namespace
-
-std::string format_queue_state(const job::QueueStatus& q) {
-    const std::string cluster_queue = q.cluster_queue.empty() ? q.local_queue : q.cluster_queue;
-    switch (q.state) {
-        case job::QueueState::Pending:
-            return format_pending(q);
-        case job::QueueState::QuotaReserved:
-            return fmt::format("Quota reserved in {}, waiting for admission checks{}",
-                               cluster_queue, q.message.empty() ? "" : ": " + q.message);
-        case job::QueueState::Admitted:
-            return "Admitted to " + cluster_queue;
-        case job::QueueState::Evicted:
-            return fmt::format("Evicted from {}{}{}", cluster_queue,
-                               q.reason.empty() ? "" : " (" + q.reason + ")",
-                               q.message.empty() ? "" : ": " + q.message);
-        case job::QueueState::Finished:
-            return "Finished in " + cluster_queue;
-    }
-    return "";
-}
 
 bool shows_queue(const job::JobStatus& status) {
     if (!status.queue || job::is_finished(status.phase)) {
@@ -123,28 +59,6 @@ std::string format_queue_field(const job::QueueStatus& q, std::time_t now) {
     return line;
 }
 
-json queue_to_json(const job::QueueStatus& q) {
-    return {{"state", job::queue_state_name(q.state)},
-            {"localQueue", q.local_queue},
-            {"clusterQueue", q.cluster_queue},
-            {"priorityClass", q.priority_class},
-            {"priority", optional_json(q.priority)},
-            {"workload", q.workload},
-            {"reason", q.reason},
-            {"message", q.message},
-            {"since", q.since},
-            {"queuedSince", q.queued_since},
-            {"active", !q.inactive},
-            {"requeues", q.requeues},
-            {"requeueAt", q.requeue_at},
-            {"evictedReason", q.evicted_reason},
-            {"evictedMessage", q.evicted_message},
-            {"position", optional_json(q.position)},
-            {"pendingInQueue", optional_json(q.pending_in_queue)},
-            {"positionInClusterQueue", optional_json(q.position_in_cluster)},
-            {"summary", format_queue_state(q)}};
-}
-
 void print_queue_entries(std::ostream& out, const std::vector<job::QueueEntry>& entries,
                          OutputFormat format, std::time_t now) {
     auto waited = [now](const job::QueueEntry& e) -> std::optional<double> {
@@ -168,7 +82,7 @@ void print_queue_entries(std::ostream& out, const std::vector<job::QueueEntry>& 
         print_json_items(out, items, format);
         return;
     }
-    TextTable table({"POSITION", "NAME", "KIND", "STATE", "WAITING"});
+    util::TextTable table({"POSITION", "NAME", "KIND", "STATE", "WAITING"});
     for (const auto& e : entries) {
         auto wait = waited(e);
         table.add_row({e.position ? std::to_string(*e.position) : "-", e.job, e.kind,
@@ -195,7 +109,7 @@ void print_local_queues(std::ostream& out, const std::vector<job::LocalQueueInfo
         print_json_items(out, items, format);
         return;
     }
-    TextTable table({"NAME", "CLUSTERQUEUE", "PENDING", "RESERVING", "ADMITTED", "ACTIVE"});
+    util::TextTable table({"NAME", "CLUSTERQUEUE", "PENDING", "RESERVING", "ADMITTED", "ACTIVE"});
     for (const auto& q : queues) {
         std::string active = q.active ? "True" : "False";
         if (!q.active && !q.reason.empty()) {

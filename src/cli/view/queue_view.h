@@ -6,15 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/job/queue_entry.h"
-#include "cli/job/status.h"
 #include "cli/view/output_format.h"
+#include "job/queue_entry.h"
+#include "job/status.h"
 
 namespace kftrain::cli::view {
-
-// Return a queued job's place as one line: "Queued in team-a (position 3 of 7 in team-a, 12
-// in cluster-queue gpu)", "Admitted to gpu", "Evicted from gpu (Preempted): message".
-std::string format_queue_state(const job::QueueStatus& queue);
 
 // Return whether the State line shows the queue rather than the phase: while the job waits
 // in it or is being evicted, and once admitted until its pods run.
@@ -23,9 +19,6 @@ bool shows_queue(const job::JobStatus& status);
 // Return the status table's Queue line: "team-a -> cluster-queue gpu, priority high,
 // workload pytorchjob-mnist-ddp-5c2f1, waiting 12m".
 std::string format_queue_field(const job::QueueStatus& queue, std::time_t now);
-
-// Return a queued job's place as the "queue" member of status -o json.
-nlohmann::json queue_to_json(const job::QueueStatus& queue);
 
 // Print the jobs of a queue in queue order as a table (POSITION NAME KIND STATE WAITING) or
 // as {"items": [...]} in JSON or YAML; the wait is from queuing to now, for pending jobs.

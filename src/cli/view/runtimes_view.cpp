@@ -2,14 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/view/status_json.h"
-#include "cli/view/text_table.h"
+#include "job/status_json.h"
+#include "util/text_table.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::view {
 namespace {
 
-nlohmann::json runtime_to_json(const kube::TrainingRuntime& runtime) {
+nlohmann::json runtime_to_json(const job::TrainingRuntime& runtime) {
     nlohmann::json out = {{"name", runtime.name},
                           {"kind", runtime.kind},
                           {"framework", runtime.framework},
@@ -28,7 +28,7 @@ std::string age(const std::string& created, std::time_t now) {
 
 }  // namespace
 
-void print_runtimes(std::ostream& out, const std::vector<kube::TrainingRuntime>& runtimes,
+void print_runtimes(std::ostream& out, const std::vector<job::TrainingRuntime>& runtimes,
                     OutputFormat format, std::time_t now) {
     if (format == OutputFormat::Json || format == OutputFormat::Yaml) {
         nlohmann::json items = nlohmann::json::array();
@@ -38,7 +38,7 @@ void print_runtimes(std::ostream& out, const std::vector<kube::TrainingRuntime>&
         print_json_items(out, items, format);
         return;
     }
-    TextTable table({"NAME", "KIND", "FRAMEWORK", "NUM NODES", "AGE"});
+    util::TextTable table({"NAME", "KIND", "FRAMEWORK", "NUM NODES", "AGE"});
     for (const auto& runtime : runtimes) {
         table.add_row({runtime.name, runtime.kind,
                        runtime.framework.empty() ? "-" : runtime.framework,

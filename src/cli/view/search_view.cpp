@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
-#include "cli/search/trial_json.h"
 #include "cli/view/field_text.h"
-#include "cli/view/status_json.h"
-#include "cli/view/text_table.h"
 #include "estimate/units.h"
+#include "job/search/trial_json.h"
+#include "job/status_json.h"
 #include "util/json_optional.h"
 #include "util/json_text.h"
+#include "util/text_table.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::view {
@@ -64,7 +64,7 @@ std::string format_objective(const SearchStatus& s) {
     std::string line =
         fmt::format("{} ({}", s.objective_metric, s.maximize ? "maximize" : "minimize");
     if (s.goal) {
-        line += ", goal " + format_metric(*s.goal);
+        line += ", goal " + kftrain::tune::format_metric(*s.goal);
     }
     return line + ")";
 }
@@ -129,7 +129,7 @@ void print_trials(std::ostream& out, const SearchStatus& s, bool wide, std::time
         headers.insert(headers.end(), {"STARTED", "MESSAGE"});
     }
     const std::string best = best_name(s);
-    TextTable table(headers);
+    util::TextTable table(headers);
     for (const auto& t : s.trials) {
         std::vector<std::string> row = {std::to_string(t.index) + (t.name == best ? "*" : ""),
                                         t.name, kftrain::tune::trial_state_name(t.state)};
@@ -138,7 +138,7 @@ void print_trials(std::ostream& out, const SearchStatus& s, bool wide, std::time
                                    [&](const auto& p) { return p.first == name; });
             row.push_back(it != t.params.end() ? it->second : "-");
         }
-        row.push_back(t.objective ? format_metric(*t.objective) : "-");
+        row.push_back(t.objective ? kftrain::tune::format_metric(*t.objective) : "-");
         auto duration = kftrain::tune::trial_duration(t, now);
         row.push_back(duration ? util::format_duration(*duration) : "-");
         if (priced) {
@@ -180,15 +180,20 @@ void print_search_table(std::ostream& out, const SearchStatus& s, bool wide, std
 }
 
 json trial_to_json(const TrialRecord& t, std::time_t now) {
-    json doc = search::trial_to_json(t);
+    json doc = job::search::trial_to_json(t);
     doc["durationSeconds"] = optional_json(kftrain::tune::trial_duration(t, now));
     return doc;
 }
 
 }  // namespace
 
-std::string format_metric(double value) {
-    return fmt::format("{:.6g}", value);
+job::search::SearchReport search_report() {
+    job::search::SearchReport report;
+    report.trial_line = format_trial_line;
+    report.summary = [](std::ostream& out, const SearchStatus& status) {
+        print_search(out, status, OutputFormat::Table, std::time(nullptr));
+    };
+    return report;
 }
 
 std::string format_trial_line(const TrialRecord& trial, const SearchStatus& status) {
@@ -199,7 +204,8 @@ std::string format_trial_line(const TrialRecord& trial, const SearchStatus& stat
         line += "  " + params;
     }
     if (trial.objective) {
-        line += fmt::format("  {}={}", status.objective_metric, format_metric(*trial.objective));
+        line += fmt::format("  {}={}", status.objective_metric,
+                            kftrain::tune::format_metric(*trial.objective));
     } else if (!trial.message.empty()) {
         line += "  " + trial.message;
     }
@@ -212,7 +218,7 @@ std::string format_best_line(const SearchStatus& status) {
         return "";
     }
     return fmt::format("Best: trial {} ({}={}): {}", best->index, status.objective_metric,
-                       format_metric(*best->objective), format_params(*best));
+                       kftrain::tune::format_metric(*best->objective), format_params(*best));
 }
 
 json search_to_json(const SearchStatus& s, std::time_t now) {

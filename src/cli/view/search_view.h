@@ -6,9 +6,14 @@
 #include <string>
 
 #include "cli/view/output_format.h"
+#include "job/search/search_backend.h"
 #include "tune/search_status.h"
 
 namespace kftrain::cli::view {
+
+// Return how a search that runs here reports: format_trial_line per finished trial, then the
+// result table (print_search).
+job::search::SearchReport search_report();
 
 // Print a search the same way for both backends: a header (name, backend, algorithm, state,
 // objective, trials done) and a table of trials with the best one marked by a '*' after its
@@ -28,8 +33,5 @@ std::string format_trial_line(const kftrain::tune::TrialRecord& trial,
 // Return "Best: trial 2 (accuracy=0.9512): lr=0.05 momentum=0.9", or "" when no trial has
 // reached an objective value yet.
 std::string format_best_line(const kftrain::tune::SearchStatus& status);
-
-// Format a metric as the table shows it: up to six significant digits ("0.9712").
-std::string format_metric(double value);
 
 }  // namespace kftrain::cli::view

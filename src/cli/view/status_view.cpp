@@ -5,11 +5,11 @@
 #include "cli/view/field_text.h"
 #include "cli/view/progress.h"
 #include "cli/view/queue_view.h"
-#include "cli/view/status_json.h"
-#include "cli/view/text_table.h"
 #include "diagnose/stragglers.h"
 #include "estimate/units.h"
+#include "job/status_json.h"
 #include "util/json_text.h"
+#include "util/text_table.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli::view {
@@ -44,7 +44,7 @@ void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) 
         headers.insert(headers.end(),
                        {"EXIT", status.backend == "local" ? "PID" : "POD", "NODE", "MESSAGE"});
     }
-    TextTable table(headers);
+    util::TextTable table(headers);
     for (const auto& r : status.replicas) {
         std::vector<std::string> row = {r.name, or_dash(r.state), std::to_string(r.restarts),
                                         r.reason};
@@ -75,7 +75,7 @@ std::string progress_field(const job::JobStatus& status) {
 }
 
 void print_status_table(std::ostream& out, const job::JobStatus& status, bool wide, std::time_t now,
-                        const cost::Pricing* pricing) {
+                        const job::cost::Pricing* pricing) {
     print_field(out, "Name", status.name);
     print_field(out, "Kind", status.kind);
     print_field(out, "Namespace", status.namespace_);
@@ -93,7 +93,7 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
     print_field(out, "Duration", duration ? util::format_duration(*duration) : "");
     print_field(out, "Replicas", format_counts(status));
     if (pricing != nullptr) {
-        print_field(out, "Cost", format_cost(status, cost::job_cost(status, *pricing, now)));
+        print_field(out, "Cost", format_cost(status, job::cost::job_cost(status, *pricing, now)));
     }
     print_field(out, "Progress", progress_field(status));
     if (status.progress && !job::is_finished(status.phase)) {
@@ -139,7 +139,7 @@ std::string format_age(const job::JobStatus& status, std::time_t now) {
 
 std::string format_state(const job::JobStatus& status) {
     if (shows_queue(status)) {
-        return format_queue_state(*status.queue);
+        return job::format_queue_state(*status.queue);
     }
     std::string line = job::phase_name(status.phase);
     if (!status.reason.empty()) {
@@ -152,22 +152,23 @@ std::string format_state(const job::JobStatus& status) {
 }
 
 void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format,
-                  std::time_t now, const cost::Pricing* pricing) {
+                  std::time_t now, const job::cost::Pricing* pricing) {
     switch (format) {
         case OutputFormat::Table:
         case OutputFormat::Wide:
             print_status_table(out, status, format == OutputFormat::Wide, now, pricing);
             return;
         case OutputFormat::Json:
-            out << util::json_text(status_to_json(status, now, pricing), 2) << "\n";
+            out << util::json_text(job::status_to_json(status, now, pricing), 2) << "\n";
             return;
         case OutputFormat::Yaml:
-            print_json_as_yaml(out, status_to_json(status, now, pricing));
+            print_json_as_yaml(out, job::status_to_json(status, now, pricing));
             return;
     }
 }
 
-std::string format_cost(const job::JobStatus& status, const util::Result<cost::JobCost>& cost) {
+std::string format_cost(const job::JobStatus& status,
+                        const util::Result<job::cost::JobCost>& cost) {
     if (!cost) {
         return fmt::format("- ({})", cost.error());
     }
@@ -179,11 +180,11 @@ std::string format_cost(const job::JobStatus& status, const util::Result<cost::J
 }
 
 void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, OutputFormat format,
-                bool all_namespaces, std::time_t now, const cost::Pricing* pricing) {
+                bool all_namespaces, std::time_t now, const job::cost::Pricing* pricing) {
     if (format == OutputFormat::Json || format == OutputFormat::Yaml) {
         nlohmann::json items = nlohmann::json::array();
         for (const auto& job : jobs) {
-            items.push_back(status_to_json(job, now, pricing));
+            items.push_back(job::status_to_json(job, now, pricing));
         }
         print_json_items(out, items, format);
         return;
@@ -199,7 +200,7 @@ void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, Outp
             headers.insert(headers.end() - 1, "COST");
         }
     }
-    TextTable table(headers);
+    util::TextTable table(headers);
     for (const auto& job : jobs) {
         std::vector<std::string> row = {job.name, job.kind, list_state(job),
                                         format_replica_ratio(job), format_age(job, now)};
@@ -211,7 +212,7 @@ void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, Outp
             row.insert(row.end(), {duration ? util::format_duration(*duration) : "-", job.backend,
                                    job.reason, job.progress ? format_progress(*job.progress) : ""});
             if (pricing != nullptr) {
-                auto cost = cost::job_cost(job, *pricing, now);
+                auto cost = job::cost::job_cost(job, *pricing, now);
                 row.insert(row.end() - 1, cost ? estimate::format_money(cost->amount) : "-");
             }
         }

@@ -4,10 +4,10 @@
 
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
-#include "cli/job/names.h"
+#include "backend/select.h"
 #include "cli/verb.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
 
 namespace kftrain::cli {
 namespace {
@@ -55,7 +55,7 @@ util::Status DeleteOptions::validate() const {
 }
 
 int DeleteOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
+    auto backend = backend::make_backend(ctx, "", namespace_);
     if (force) {
         return run_forced(*backend, job, ctx);
     }

@@ -1,11 +1,13 @@
 #include "cli/verbs/job/describe_cmd.h"
 
+#include <ctime>
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
-#include "cli/job/names.h"
+#include "backend/select.h"
 #include "cli/verb.h"
+#include "cli/view/status_view.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
 
 namespace kftrain::cli {
 namespace {
@@ -47,7 +49,7 @@ util::Status DescribeOptions::validate() {
 }
 
 int DescribeOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
+    auto backend = backend::make_backend(ctx, "", namespace_);
     auto described = backend->describe(job);
     if (!described) {
         return report_error(ctx, described.error(), described.error_code(k_exit_cluster));
@@ -55,6 +57,10 @@ int DescribeOptions::run(Context& ctx) const {
     if (format) {
         view::print_data(ctx.out, described->data, *format);
     } else {
+        if (described->summary) {
+            view::print_status(ctx.out, *described->summary, view::OutputFormat::Wide,
+                               std::time(nullptr));
+        }
         ctx.out << described->text;
     }
     return k_exit_ok;

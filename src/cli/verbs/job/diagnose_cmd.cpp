@@ -5,12 +5,12 @@
 #include <ctime>
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/diagnosis/diagnosis_run.h"
-#include "cli/diagnosis/diagnosis_view.h"
-#include "cli/exit_codes.h"
-#include "cli/job/names.h"
+#include "backend/select.h"
 #include "cli/verb.h"
+#include "cli/view/diagnosis_view.h"
+#include "job/diagnosis_run.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli {
@@ -59,7 +59,7 @@ util::Status DiagnoseOptions::validate() {
         return parsed.error_value();
     }
     format = *parsed;
-    stuck_after_s = diagnosis::k_default_stuck_after_s;
+    stuck_after_s = job::k_default_stuck_after_s;
     if (stuck_after) {
         auto seconds = util::parse_duration(*stuck_after);
         if (!seconds || *seconds < 1 || *seconds > 86400) {
@@ -74,16 +74,16 @@ util::Status DiagnoseOptions::validate() {
 }
 
 int DiagnoseOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
-    auto diagnosis = diagnosis::diagnose_with(*backend, job, stuck_after_s, std::time(nullptr));
+    auto backend = backend::make_backend(ctx, "", namespace_);
+    auto diagnosis = job::diagnose_with(*backend, job, stuck_after_s, std::time(nullptr));
     if (!diagnosis) {
         return report_error(ctx, diagnosis.error(), diagnosis.error_code(k_exit_cluster));
     }
     if (format) {
-        view::print_data(ctx.out, diagnosis::diagnosis_to_json(job, diagnosis->kind, *diagnosis),
+        view::print_data(ctx.out, view::diagnosis_to_json(job, diagnosis->kind, *diagnosis),
                          *format);
     } else {
-        diagnosis::print_diagnosis(ctx.out, job::job_ref(diagnosis->kind, job), *diagnosis);
+        view::print_diagnosis(ctx.out, job::job_ref(diagnosis->kind, job), *diagnosis);
     }
     return k_exit_ok;
 }

@@ -5,16 +5,12 @@
 #include <ctime>
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/cost/estimate_inputs.h"
-#include "cli/exit_codes.h"
-#include "cli/kube/kubectl.h"
-#include "cli/kube/kueue/kueue.h"
-#include "cli/kube/queries.h"
-#include "cli/local/queue/queue_members.h"
+#include "backend/select.h"
 #include "cli/verb.h"
 #include "cli/view/queue_view.h"
 #include "cli/view/status_view.h"
+#include "job/cost/estimate_inputs.h"
+#include "job/exit_codes.h"
 
 namespace kftrain::cli {
 namespace {
@@ -49,7 +45,7 @@ void setup_list(CLI::App& app, Context& ctx) {
 }
 
 util::Status ListOptions::complete(const Context& ctx) {
-    auto loaded = cost::load_pricing(prices, "");
+    auto loaded = job::cost::load_pricing(prices, "");
     if (!loaded) {
         return loaded.error_value();
     }
@@ -60,12 +56,7 @@ util::Status ListOptions::complete(const Context& ctx) {
 
 // Return the jobs of the queue: Kueue's Workloads on a cluster, or this machine's local queue.
 util::Result<std::vector<job::QueueEntry>> ListOptions::queue_entries(Context& ctx) const {
-    if (use_local_backend(ctx, "")) {
-        return local::local_queue_entries(local::read_queue_members(), queue);
-    }
-    auto kubectl = kube::make_kubectl_runner(ctx.global);
-    kube::KubeQueries queries(*kubectl, namespace_);
-    return kube::list_queue(queries, queue);
+    return backend::make_backend(ctx, "", namespace_)->queue_entries(queue);
 }
 
 int ListOptions::run_queue(Context& ctx) const {
@@ -100,7 +91,7 @@ int ListOptions::run(Context& ctx) const {
     if (!queue.empty()) {
         return run_queue(ctx);
     }
-    auto backend = make_backend(ctx, "", namespace_);
+    auto backend = backend::make_backend(ctx, "", namespace_);
     auto jobs = backend->list(all_namespaces);
     if (!jobs) {
         return report_error(ctx, jobs.error(), jobs.error_code(k_exit_cluster));

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "cli/context.h"
-#include "cli/cost/job_cost.h"
-#include "cli/job/queue_entry.h"
 #include "cli/view/output_format.h"
+#include "job/cost/job_cost.h"
+#include "job/queue_entry.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -21,7 +21,7 @@ struct ListOptions {
 
     // Derived by complete() and validate().
     view::OutputFormat format = view::OutputFormat::Table;
-    cost::Pricing pricing;
+    job::cost::Pricing pricing;
     std::string namespace_;
 
     // Load the price catalog and take the namespace.

@@ -5,14 +5,14 @@
 #include <memory>
 #include <regex>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
+#include "backend/select.h"
 #include "cli/flags.h"
-#include "cli/job/follow.h"
-#include "cli/job/names.h"
 #include "cli/verb.h"
+#include "cli/verbs/job/follow.h"
 #include "cli/view/log_printer.h"
 #include "cli/view/status_view.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli {
@@ -116,7 +116,7 @@ util::Status LogsOptions::validate_flags() {
 }
 
 int LogsOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
+    auto backend = backend::make_backend(ctx, "", namespace_);
     return print_logs(*backend, job, backend_options, raw, no_progress, ctx);
 }
 
@@ -128,7 +128,7 @@ int print_logs(job::Backend& backend, const std::string& job, const job::LogOpti
     print.flush_each = options.follow;
     print.live = options.follow && view::wants_live_progress(ctx.out, no_progress, raw);
     view::LogPrinter printer(ctx.out, ctx.err, print);
-    auto done = job::stream_logs(backend, job, options, printer, print.live);
+    auto done = cli::stream_logs(backend, job, options, printer, print.live);
     printer.finish();
     if (!done) {
         return report_error(ctx, done.error(), done.error_code(k_exit_cluster));

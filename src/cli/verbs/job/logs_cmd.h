@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/job/backend.h"
+#include "job/backend.h"
 #include "util/result.h"
 
 namespace kftrain::cli {

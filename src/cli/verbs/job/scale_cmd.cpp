@@ -4,10 +4,10 @@
 
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
-#include "cli/job/names.h"
+#include "backend/select.h"
 #include "cli/verb.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
 
 namespace kftrain::cli {
 namespace {
@@ -51,7 +51,7 @@ util::Status ScaleOptions::validate() const {
 }
 
 int ScaleOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
+    auto backend = backend::make_backend(ctx, "", namespace_);
     auto kind = backend->kind_of(job);
     if (!kind) {
         return report_error(ctx, kind.error(), kind.error_code(k_exit_cluster));

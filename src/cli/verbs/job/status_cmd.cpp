@@ -8,14 +8,14 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/backend_select.h"
-#include "cli/cost/estimate_inputs.h"
-#include "cli/diagnosis/diagnosis_run.h"
-#include "cli/exit_codes.h"
+#include "backend/select.h"
 #include "cli/flags.h"
-#include "cli/job/names.h"
 #include "cli/verb.h"
 #include "cli/view/status_view.h"
+#include "job/cost/estimate_inputs.h"
+#include "job/diagnosis_run.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli {
@@ -63,7 +63,7 @@ void setup_status(CLI::App& app, Context& ctx) {
 }
 
 util::Status StatusOptions::complete(const Context& ctx) {
-    auto loaded = cost::load_pricing(prices, gpu);
+    auto loaded = job::cost::load_pricing(prices, gpu);
     if (!loaded) {
         return loaded.error_value();
     }
@@ -90,15 +90,15 @@ util::Status StatusOptions::validate() {
 }
 
 int StatusOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
+    auto backend = backend::make_backend(ctx, "", namespace_);
     std::string last;
     while (true) {
         auto status = backend->status(job);
         if (!status) {
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
-        status->why = diagnosis::why_line(*backend, *status, {}, diagnosis::k_default_stuck_after_s,
-                                          std::time(nullptr));
+        status->why =
+            job::why_line(*backend, *status, {}, job::k_default_stuck_after_s, std::time(nullptr));
         std::string now_seen = fingerprint(*status);
         if (now_seen != last) {
             if (!last.empty()) {

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/cost/job_cost.h"
 #include "cli/view/output_format.h"
+#include "job/cost/job_cost.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -22,7 +22,7 @@ struct StatusOptions {
     // Derived by complete() and validate().
     view::OutputFormat format = view::OutputFormat::Table;
     double interval_s = 5;
-    cost::Pricing pricing;
+    job::cost::Pricing pricing;
     std::string namespace_;
 
     // Load the price catalog (with --gpu checked against it) and take the namespace.

@@ -6,16 +6,16 @@
 #include <filesystem>
 #include <memory>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
+#include "backend/local/state/state_dir.h"
+#include "backend/select.h"
 #include "cli/flags.h"
-#include "cli/job/follow.h"
-#include "cli/job/interrupt.h"
-#include "cli/local/state/state_dir.h"
 #include "cli/verb.h"
+#include "cli/verbs/job/follow.h"
 #include "cli/verbs/job/wait_cmd.h"
 #include "cli/view/manifest_text.h"
-#include "cli/view/status_json.h"
+#include "job/exit_codes.h"
+#include "job/interrupt.h"
+#include "job/status_json.h"
 #include "manifest/credentials.h"
 
 namespace kftrain::cli {
@@ -70,7 +70,7 @@ void setup_submit(CLI::App& app, Context& ctx) {
     sub->add_option("--metrics-out", options->metrics_out,
                     "With --follow or --wait: when the job ends, write its last progress (loss, "
                     "accuracy, its own metrics) as a JSON object to this file");
-    cost::add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
+    job::cost::add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
     // --dry-run alone (no value) means client; CLI11 tells that only through the option.
     sub->callback([options, dry_run, &ctx] {
         if (dry_run->count() > 0 && (dry_run->results().empty() || dry_run->results()[0].empty())) {
@@ -116,13 +116,13 @@ util::Status SubmitOptions::validate() {
     if (stop_on_interrupt && !follow) {
         return util::error("--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)");
     }
-    return cost::validate_cost_guard(cost);  // estimate feature: --max-cost
+    return job::cost::validate_cost_guard(cost);  // estimate feature: --max-cost
 }
 
 int SubmitOptions::run(Context& ctx) const {
     manifest::print_credential_warnings(rendered.spec, ctx.err);
     // Estimate feature: refuse a job over --max-cost before anything is printed or applied.
-    if (int refused = cost::check_cost_guard(cost, rendered.spec, ctx); refused != k_exit_ok) {
+    if (int refused = job::cost::check_cost_guard(cost, rendered.spec, ctx); refused != k_exit_ok) {
         return refused;
     }
     if (dry == job::DryRun::Client) {
@@ -133,8 +133,8 @@ int SubmitOptions::run(Context& ctx) const {
     flags.dry_run = dry;
     flags.replace = replace;
     flags.env_from_shell = env_from_shell;
-    auto backend = make_backend(ctx, rendered.spec.backend, namespace_);
-    if (follow && backend->name() == "local") {
+    auto backend = backend::make_backend(ctx, rendered.spec.backend, namespace_);
+    if (follow && backend->capabilities().logs_need_interrupt_catch) {
         job::catch_interrupts();  // a Ctrl-C from here on is handled after the start
     }
     auto submitted = backend->submit(rendered, flags);
@@ -149,7 +149,7 @@ int SubmitOptions::run(Context& ctx) const {
         return k_exit_ok;
     }
     const int code = wait ? wait_for_job(*backend, rendered.spec.name, WaitPlan{}, ctx)
-                          : job::follow_job(*backend, rendered.spec.name, rendered.spec.replicas,
+                          : cli::follow_job(*backend, rendered.spec.name, rendered.spec.replicas,
                                             {stop_on_interrupt, no_progress}, ctx);
     if (state_out.empty() && metrics_out.empty()) {
         return code;
@@ -170,7 +170,7 @@ util::Status SubmitOptions::write_outputs(job::Backend& backend, Context& ctx) c
     const std::pair<const std::string*, std::string> outputs[] = {
         {&state_out, job::phase_name(status->phase)},
         {&metrics_out,
-         (status->progress ? view::progress_to_json(*status->progress) : nlohmann::json::object())
+         (status->progress ? job::progress_to_json(*status->progress) : nlohmann::json::object())
              .dump()}};
     for (const auto& [path, text] : outputs) {
         if (path->empty()) {
@@ -183,7 +183,7 @@ util::Status SubmitOptions::write_outputs(job::Backend& backend, Context& ctx) c
         }
         // Written beside and renamed over: a FIFO or a reader never sees half a file, and
         // nothing blocks on a FIFO no one reads.
-        if (auto written = local::write_file_atomic(*path, text); !written) {
+        if (auto written = util::write_file_atomic(*path, text); !written) {
             return util::error(fmt::format(
                 "{}: {}", path == &state_out ? "--state-out" : "--metrics-out", written.error()));
         }

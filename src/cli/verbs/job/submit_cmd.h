@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "cli/context.h"
-#include "cli/cost/cost_guard.h"
-#include "cli/job/backend.h"
-#include "cli/job/input.h"
+#include "job/backend.h"
+#include "job/cost/cost_guard.h"
+#include "job/input.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -22,9 +22,9 @@ struct SubmitOptions {
     bool wait = false;                        // wait until the job succeeds (exit 0) or fails (1)
     bool stop_on_interrupt = false;           // with --follow: Ctrl-C stops the job too
     bool no_progress = false;                 // with --follow: plain lines, no live progress lines
-    cost::CostGuard cost;     // --max-cost (estimate feature, cli/cost/cost_guard.h)
-    std::string state_out;    // --state-out: write the job's final state here (a pipeline step)
-    std::string metrics_out;  // --metrics-out: write its final progress as JSON here
+    job::cost::CostGuard cost;  // --max-cost (estimate feature, cli/cost/cost_guard.h)
+    std::string state_out;      // --state-out: write the job's final state here (a pipeline step)
+    std::string metrics_out;    // --metrics-out: write its final progress as JSON here
 
     // Derived by complete() and validate().
     job::RenderedJob rendered;  // the job file, rendered

@@ -6,12 +6,12 @@
 #include <memory>
 #include <thread>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
+#include "backend/kube/backend.h"
+#include "backend/select.h"
 #include "cli/flags.h"
-#include "cli/job/names.h"
-#include "cli/kube/backend.h"
 #include "cli/verb.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli {
@@ -39,8 +39,7 @@ int report_timeout(Context& ctx, const job::Backend& backend, const job::JobStat
         ctx,
         fmt::format("timed out after {} waiting for the {} of {} to {} (it is {}); the job "
                     "stays {}",
-                    util::format_timeout(timeout_s),
-                    backend.name() == "local" ? "replicas" : "pods",
+                    util::format_timeout(timeout_s), backend.capabilities().replicas_are,
                     job::job_ref(last.kind, last.name), suspend ? "stop" : "start again",
                     job::phase_name(last.phase), suspend ? "suspended" : "resumed"),
         k_exit_timeout);
@@ -118,7 +117,7 @@ util::Status SuspendOptions::validate() {
 }
 
 int SuspendOptions::run(Context& ctx) const {
-    auto backend = make_backend(ctx, "", namespace_);
+    auto backend = backend::make_backend(ctx, "", namespace_);
     auto status = backend->status_without_progress(job);
     if (!status) {
         return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
@@ -141,9 +140,7 @@ int SuspendOptions::run(Context& ctx) const {
     if (plan.timeout_s > 0) {
         deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                       std::chrono::duration<double>(plan.timeout_s));
-        if (backend->name() == "kubernetes") {
-            backend = kube::make_kubernetes_backend(ctx.global, namespace_, deadline);
-        }
+        backend = backend::make_backend(ctx, "", namespace_, deadline);
     }
     int code = wait_settled(ctx, *backend, *status, change, plan, deadline);
     if (code == k_exit_ok) {

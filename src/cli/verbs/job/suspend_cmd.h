@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/job/lifecycle.h"
+#include "job/lifecycle.h"
 #include "util/result.h"
 
 namespace kftrain::cli {

@@ -7,12 +7,12 @@
 #include <set>
 #include <thread>
 
-#include "cli/backend_select.h"
-#include "cli/exit_codes.h"
+#include "backend/select.h"
 #include "cli/flags.h"
-#include "cli/job/names.h"
 #include "cli/verb.h"
 #include "cli/view/status_view.h"
+#include "job/exit_codes.h"
+#include "job/names.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli {
@@ -149,7 +149,7 @@ int WaitOptions::run(Context& ctx) const {
         give_up_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                         std::chrono::duration<double>(plan.timeout_s));
     }
-    auto backend = make_backend(ctx, "", namespace_, give_up_at);
+    auto backend = backend::make_backend(ctx, "", namespace_, give_up_at);
     return wait_for_job(*backend, job, plan, ctx, give_up_at);
 }
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/job/backend.h"
-#include "cli/job/wait_condition.h"
+#include "job/backend.h"
+#include "job/wait_condition.h"
 #include "util/result.h"
 
 namespace kftrain::cli {

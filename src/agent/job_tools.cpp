@@ -1,0 +1,119 @@
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "agent/job_verb.h"
+#include "agent/tools.h"
+#include "mcp/arguments.h"
+#include "util/text.h"
+
+namespace kftrain::agent {
+namespace {
+
+using json = nlohmann::json;
+using kftrain::mcp::ArgumentReader;
+using kftrain::mcp::JobArguments;
+
+constexpr std::chrono::minutes k_submit_timeout{10};
+
+}  // namespace
+
+util::Result<json> render_job_tool(const json& arguments, const CallContext& ctx) {
+    ArgumentReader reader(arguments);
+    JobArguments job = kftrain::mcp::read_job_arguments(reader);
+    std::string kind = reader.text("kind");
+    if (auto done = reader.finish({"job_file", "job_yaml", "set", "kind"}); !done) {
+        return done.error_value();
+    }
+    auto verb = job_verb(job, ctx);
+    if (!verb) {
+        return verb.error_value();
+    }
+    auto rendered = render(*verb, kind, ctx);
+    if (!rendered) {
+        return rendered.error_value();
+    }
+    return json{{"kind", rendered->kind},
+                {"name", rendered->name},
+                {"namespace", rendered->ns},
+                {"manifest", rendered->manifest}};
+}
+
+util::Result<json> estimate_job_tool(const json& arguments, const CallContext& ctx) {
+    ArgumentReader reader(arguments);
+    JobArguments job = kftrain::mcp::read_job_arguments(reader);
+    std::vector<long long> replicas = reader.integers("replicas", 1, 4096, 64);
+    bool measure = reader.flag("measure", false);
+    if (measure && ctx.policy.read_only) {
+        reader.refuse(
+            "measure: true runs the job on this machine and saves its profile, and "
+            "this server is read-only (--read-only)");
+    }
+    if (auto done = reader.finish({"job_file", "job_yaml", "set", "replicas", "measure"}); !done) {
+        return done.error_value();
+    }
+    auto verb = job_verb(job, ctx);
+    if (!verb) {
+        return verb.error_value();
+    }
+    return estimate(*verb, replicas, measure, ctx);
+}
+
+util::Result<json> submit_job_tool(const json& arguments, const CallContext& ctx) {
+    ArgumentReader reader(arguments);
+    JobArguments job = kftrain::mcp::read_job_arguments(reader);
+    bool dry_run = reader.flag("dry_run", true);
+    bool confirm = reader.flag("confirm", false);
+    if (auto done = reader.finish({"job_file", "job_yaml", "set", "dry_run", "confirm"}); !done) {
+        return done.error_value();
+    }
+    if (!dry_run && !confirm) {
+        return util::error(
+            "submit_job: nothing submitted; a real submit needs confirm: true with dry_run: "
+            "false");
+    }
+    auto verb = job_verb(job, ctx);
+    if (!verb) {
+        return verb.error_value();
+    }
+    auto rendered = render(*verb, "", ctx);
+    if (!rendered) {
+        return rendered.error_value();
+    }
+    JobCost cost = job_cost(*verb, *rendered, 1, ctx);
+    json result = {{"dry_run", dry_run},        {"submitted", false},
+                   {"kind", rendered->kind},    {"name", rendered->name},
+                   {"namespace", rendered->ns}, {"estimate", cost.estimate},
+                   {"budget", budget_json(ctx)}};
+    const bool refused = ctx.policy.max_cost.has_value() && !cost.why.empty();
+    if (dry_run) {
+        result["manifest"] = rendered->manifest;
+        result["message"] = fmt::format(
+            "dry run: nothing submitted.{} To submit, call again with dry_run: false and "
+            "confirm: true.",
+            refused ? fmt::format(" A real submit would be refused: {}.", cost.why) : "");
+        return result;
+    }
+    if (refused) {
+        return util::error(
+            fmt::format("submit_job {}: refused, nothing submitted: {}", rendered->name, cost.why));
+    }
+    ChildRequest submit = verb->request({"submit"});
+    if (ctx.policy.default_namespace.empty() && !rendered->ns.empty()) {
+        submit.args.insert(submit.args.end(), {"-n", rendered->ns});  // the namespace checked
+    }
+    if (ctx.policy.max_cost) {
+        submit.args.insert(submit.args.end(),
+                           {"--max-cost", fmt::format("{}", *ctx.policy.max_cost)});
+    }
+    submit.timeout = k_submit_timeout;
+    auto outcome = run_verb_ok(submit, ctx);
+    if (!outcome) {
+        return outcome.error_value();
+    }
+    result["submitted"] = true;
+    result["message"] = util::trim(outcome->out);
+    return result;
+}
+
+}  // namespace kftrain::agent

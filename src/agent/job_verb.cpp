@@ -1,0 +1,159 @@
+#include "agent/job_verb.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace kftrain::agent {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::chrono::hours k_measure_timeout{1};
+
+long long manifest_replicas(const json& manifest) {
+    const json spec = manifest.value("spec", json::object());
+    if (spec.contains("pytorchReplicaSpecs")) {
+        long long total = 0;
+        for (const auto& [type, replica] : spec["pytorchReplicaSpecs"].items()) {
+            total += replica.value("replicas", 1LL);
+        }
+        return total;
+    }
+    return spec.value("trainer", json::object()).value("numNodes", 1LL);
+}
+
+// Read estimate -o json into the tool's shape: one row per size.
+json estimate_shape(const json& report) {
+    json rows = json::array();
+    for (const json& size : report.value("sizes", json::array())) {
+        rows.push_back({{"replicas", size.value("replicas", 0)},
+                        {"total_seconds", size.value("total_s", 0.0)},
+                        {"speedup", size.value("speedup", 0.0)},
+                        {"efficiency", size.value("efficiency", 0.0)},
+                        {"cost", size.value("cost", json())},
+                        {"basis", size.value("step_basis", "")}});
+    }
+    return {{"job", report.value("job", "")},
+            {"currency", report.value("currency", "")},
+            {"profile_source", report.value("profile", json::object()).value("source", "")},
+            {"rows", rows},
+            {"fastest", report.value("fastest", json())},
+            {"cheapest", report.value("cheapest", json())},
+            {"assumptions", report.value("assumptions", json::array())}};
+}
+
+}  // namespace
+
+ChildRequest JobVerb::request(std::vector<std::string> head) const {
+    ChildRequest r;
+    r.args = std::move(head);
+    r.args.insert(r.args.end(), args.begin(), args.end());
+    r.input = input;
+    r.timeout = k_verb_timeout;
+    return r;
+}
+
+util::Result<JobVerb> job_verb(const kftrain::mcp::JobArguments& job, const CallContext& ctx) {
+    JobVerb verb;
+    // The job file is read once, here; every verb of the call gets the same text through the
+    // same bounded reader as any -f -.
+    verb.args = {"-f", "-"};
+    verb.input = job.job_yaml;
+    if (!job.job_file.empty()) {
+        auto text = read_job_file(ctx.policy.root, job.job_file);
+        if (!text) {
+            return text.error_value();
+        }
+        verb.input = std::move(*text);
+    }
+    for (const std::string& set : job.sets) {
+        verb.args.insert(verb.args.end(), {"--set", set});
+    }
+    if (!ctx.policy.default_namespace.empty()) {
+        verb.args.insert(verb.args.end(), {"-n", ctx.policy.default_namespace});
+    }
+    return verb;
+}
+
+util::Result<Rendered> render(const JobVerb& verb, const std::string& kind,
+                              const CallContext& ctx) {
+    std::vector<std::string> head = {"render", "-o", "json"};
+    if (!kind.empty()) {
+        head.insert(head.end(), {"--kind", kind});
+    }
+    auto doc = run_json_verb(verb.request(head), ctx);
+    if (!doc) {
+        return doc.error_value();
+    }
+    Rendered rendered;
+    const json metadata = doc->value("metadata", json::object());
+    rendered.kind = doc->value("kind", "");
+    rendered.name = metadata.value("name", "");
+    rendered.ns = metadata.value("namespace", "");
+    rendered.replicas = manifest_replicas(*doc);
+    rendered.manifest = std::move(*doc);
+    if (auto allowed = check_job_namespace(ctx.policy, rendered.ns); !allowed) {
+        return allowed.error_value();
+    }
+    return rendered;
+}
+
+util::Result<json> estimate(const JobVerb& verb, const std::vector<long long>& replicas,
+                            bool measure, const CallContext& ctx) {
+    std::vector<std::string> head = {"estimate", "-o", "json"};
+    if (!replicas.empty()) {
+        head.insert(head.end(), {"--workers", fmt::format("{}", fmt::join(replicas, ","))});
+    }
+    ChildRequest request = verb.request(head);
+    if (measure) {
+        request.args.push_back("--measure");
+        request.timeout = k_measure_timeout;
+        request.grace = k_stop_grace;
+        request.on_err = [&ctx](const std::string& line) { ctx.progress(line); };
+    }
+    auto report = run_json_verb(request, ctx);
+    if (!report) {
+        return report.error_value();
+    }
+    return estimate_shape(*report);
+}
+
+JobCost job_cost(const JobVerb& verb, const Rendered& job, long long runs, const CallContext& ctx) {
+    JobCost cost;
+    auto report = estimate(verb, {job.replicas}, false, ctx);
+    if (!report) {
+        cost.why = fmt::format(
+            "it cannot be estimated: {} (for a program of your own, estimate_job with measure: "
+            "true measures it here and saves its profile)",
+            report.error());
+        return cost;
+    }
+    for (const json& row : (*report)["rows"]) {
+        if (row["replicas"] == job.replicas) {
+            cost.estimate = {{"replicas", job.replicas},
+                             {"total_seconds", row["total_seconds"]},
+                             {"cost", row["cost"]},
+                             {"currency", (*report)["currency"]}};
+        }
+    }
+    const std::optional<double>& budget = ctx.policy.max_cost;
+    if (!budget) {
+        return cost;
+    }
+    if (cost.estimate.is_null() || !cost.estimate["cost"].is_number()) {
+        cost.why = "the estimate has no cost at the job's replicas";
+    } else if (double total = cost.estimate["cost"].get<double>() * static_cast<double>(runs);
+               total > *budget) {
+        cost.why =
+            fmt::format("its estimated cost {:.2f} {} ({} replicas{}) is over the budget of {:.2f}",
+                        total, cost.estimate["currency"].get<std::string>(), job.replicas,
+                        runs > 1 ? fmt::format(", {} trials", runs) : "", *budget);
+    }
+    return cost;
+}
+
+json budget_json(const CallContext& ctx) {
+    return ctx.policy.max_cost ? json(*ctx.policy.max_cost) : json();
+}
+
+}  // namespace kftrain::agent

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "agent/tools.h"
+#include "mcp/arguments.h"
+#include "util/result.h"
+
+namespace kftrain::agent {
+
+// A measurement or a local search stops the jobs it started on SIGINT; it gets this long.
+inline constexpr std::chrono::seconds k_stop_grace{20};
+
+// How a job verb gets the job file: -f - with its text on stdin (read once per call), then
+// --set and -n.
+struct JobVerb {
+    std::vector<std::string> args;
+    std::string input;
+
+    // Return a request for the verb head (e.g. {"render", "-o", "json"}) on this job file.
+    ChildRequest request(std::vector<std::string> head) const;
+};
+
+// Read the job file of a call (job_file inside the root, or job_yaml) into a JobVerb.
+util::Result<JobVerb> job_verb(const kftrain::mcp::JobArguments& job, const CallContext& ctx);
+
+// What render -o json says of the job.
+struct Rendered {
+    std::string kind;
+    std::string name;
+    std::string ns;
+    long long replicas = 1;  // pods: a PyTorchJob's Master and Workers, a TrainJob's numNodes
+    nlohmann::json manifest;
+};
+
+// Render the job (kind: "" for the job file's), refusing a namespace the policy does not allow.
+util::Result<Rendered> render(const JobVerb& verb, const std::string& kind, const CallContext& ctx);
+
+// Run estimate -o json at these replica counts (none: the verb's defaults), measuring first
+// when asked, and return it in estimate_job's shape.
+util::Result<nlohmann::json> estimate(const JobVerb& verb, const std::vector<long long>& replicas,
+                                      bool measure, const CallContext& ctx);
+
+// The estimate of the job at its own replicas, or why there is none.
+struct JobCost {
+    nlohmann::json estimate;  // {replicas, total_seconds, cost, currency}, or null
+    std::string why;          // when there is none, or a budget refuses it
+};
+
+// Estimate the job at its replicas and judge runs of it against the policy's budget.
+JobCost job_cost(const JobVerb& verb, const Rendered& job, long long runs, const CallContext& ctx);
+
+// Return the budget as JSON: the amount, or null without one.
+nlohmann::json budget_json(const CallContext& ctx);
+
+}  // namespace kftrain::agent

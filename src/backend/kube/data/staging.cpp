@@ -1,0 +1,211 @@
+#include "backend/kube/data/staging.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "backend/kube/data/helper_session.h"
+#include "backend/kube/kubectl.h"
+#include "backend/kube/kubectl_errors.h"
+#include "job/data/claim_path.h"
+#include "job/data/local_tree.h"
+#include "job/data/progress_meter.h"
+#include "job/data/stream_pipe.h"
+#include "job/data/tar_reader.h"
+#include "job/data/tree_copy.h"
+#include "job/exit_codes.h"
+#include "job/interrupt.h"
+#include "util/text.h"
+
+namespace kftrain::backend::kube {
+namespace {
+
+std::string where(const job::data::ClaimTarget& target) {
+    return fmt::format("claim {}:{}", target.claim, target.path);
+}
+
+// The last line of a failed copy's stderr that says something, for the message: not
+// kubectl's own "command terminated with exit code N", which the exit status tells.
+std::string last_words(const std::string& err) {
+    auto lines = util::split_lines(err);
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        if (!util::trim(*it).empty() && it->rfind("command terminated with exit code", 0) != 0) {
+            return backend::kube::printable_line(util::trim(*it));
+        }
+    }
+    return "";
+}
+
+// Copy as ends say with a progress meter; an error names what failed. A copy stops on a
+// caught signal (exit 130) and when no byte moves for the stall limit (exit 5).
+util::Status copy(job::Context& ctx, job::data::PipeEnds ends, const std::string& label,
+                  uint64_t estimate, const std::string& pod, bool into_claim) {
+    job::data::ProgressMeter meter(ctx.err, label, estimate);
+    ends.on_bytes = [&meter](uint64_t bytes) { meter.update(bytes); };
+    ends.cancelled = [] { return job::interrupt_requested(); };
+    ends.stall_limit = backend::kube::call_limit(ctx.global.request_timeout, {"exec"});
+    auto piped = job::data::run_pipe(ends);
+    meter.finish();
+    if (!piped) {
+        return util::error(piped.error(), k_exit_cluster);
+    }
+    if (piped->cancelled) {
+        return util::error(fmt::format("interrupted; deleting helper pod {}", pod),
+                           k_exit_interrupted);
+    }
+    if (piped->stalled) {
+        return util::error(
+            fmt::format("{} stalled: no data moved for {} s (--request-timeout); deleting helper "
+                        "pod {}",
+                        label, ends.stall_limit->count() / 1000, pod),
+            k_exit_timeout);
+    }
+    if (!piped->consume_error.empty()) {
+        return util::error(fmt::format("{} stopped: {}", label, piped->consume_error),
+                           piped->consume_code != 0 ? piped->consume_code : k_exit_cluster);
+    }
+    const bool to_ok = ends.to.empty() || piped->to.success();
+    if (piped->from.success() && to_ok) {
+        return util::ok_status();
+    }
+    // The side that failed first says why; the other usually only saw the pipe end.
+    const bool to_failed = !to_ok;
+    std::string why = last_words(to_failed ? piped->to_err : piped->from_err);
+    if (why.empty()) {
+        why = last_words(to_failed ? piped->from_err : piped->to_err);
+    }
+    std::string hint;
+    if (into_claim && util::to_lower(why).find("permission denied") != std::string::npos) {
+        hint =
+            " (hint: the helper pod runs as user 65534; a volume that only root may write "
+            "needs --as-root)";
+    }
+    return util::error(
+        fmt::format("{} failed ({}): {}{}", label, (to_failed ? piped->to : piped->from).describe(),
+                    why.empty() ? "no message" : why, hint),
+        k_exit_cluster);
+}
+
+int fail(job::Context& ctx, const util::Status& status) {
+    return job::report_error(ctx, status.error(), status.error_code(k_exit_cluster));
+}
+
+}  // namespace
+
+int put_to_claim(job::Context& ctx, const job::data::ClaimTarget& target,
+                 const std::string& local_dir) {
+    job::catch_termination();
+    auto listing = job::data::list_directory(local_dir);
+    auto names = job::data::top_level_names(local_dir);
+    if (!listing || !names) {
+        return job::report_error(ctx, !listing ? listing.error() : names.error(), k_exit_cluster);
+    }
+    HelperSession session(ctx, target, true);
+    if (auto claim = session.check_claim(); !claim) {
+        return fail(ctx, claim);
+    }
+    if (names->empty()) {
+        ctx.err << fmt::format("put: {} is empty: nothing to copy\n", local_dir);
+        return k_exit_ok;
+    }
+    if (auto started = session.start(); !started) {
+        return fail(ctx, started);
+    }
+    const std::string dest = job::data::pod_path(target.path);
+    if (target.path != "/") {
+        auto made = session.exec({"mkdir", "-p", "--", dest});
+        if (!made) {
+            return fail(ctx, util::Status(made.error_value()));
+        }
+        if (!made->ok()) {
+            return job::report_error(ctx,
+                                     fmt::format("cannot create {} in claim {}: {}", target.path,
+                                                 target.claim, last_words(made->err)),
+                                     k_exit_cluster);
+        }
+    }
+    std::vector<std::string> tar = {"tar", "-c", "-f", "-", "-C", local_dir, "--"};
+    tar.insert(tar.end(), names->begin(), names->end());
+    job::data::PipeEnds ends;
+    ends.from = tar;
+    ends.to = session.exec_argv({"tar", "-x", "-f", "-", "-C", dest}, true);
+    auto copied = copy(ctx, std::move(ends), "put",
+                       job::data::tar_size_estimate(listing->bytes(), listing->entries.size()),
+                       session.pod_name(), true);
+    if (!copied) {
+        return fail(ctx, copied);
+    }
+    ctx.err << fmt::format("put: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
+                           job::data::format_bytes(listing->bytes()), local_dir, where(target));
+    return k_exit_ok;
+}
+
+int get_from_claim(job::Context& ctx, const job::data::ClaimTarget& target,
+                   const std::string& out_dir, bool force) {
+    job::catch_termination();
+    HelperSession session(ctx, target, false);
+    if (auto claim = session.check_claim(); !claim) {
+        return fail(ctx, claim);
+    }
+    if (auto started = session.start(); !started) {
+        return fail(ctx, started);
+    }
+    auto listing = session.list();
+    if (!listing) {
+        return fail(ctx, util::Status(listing.error_value()));
+    }
+    if (!listing->path_is_directory) {
+        return job::report_error(ctx,
+                                 fmt::format("--path: {} in claim {} is a file, not a directory",
+                                             target.path, target.claim),
+                                 k_exit_bad_input);
+    }
+    if (auto existing = job::data::existing_paths(*listing, out_dir); !force && !existing.empty()) {
+        return fail(ctx, util::Status(job::data::would_replace(existing, out_dir)));
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    auto writer = job::data::TreeWriter::open(out_dir, force);
+    if (ec || !writer) {
+        return job::report_error(
+            ctx, ec ? fmt::format("cannot create {}: {}", out_dir, ec.message()) : writer.error(),
+            k_exit_cluster);
+    }
+    job::data::TreeSink sink(*writer, false, ctx.err);
+    job::data::TarReader reader(sink);
+    job::data::PipeEnds ends;
+    ends.from = session.exec_argv(
+        {"tar", "-c", "-f", "-", "-C", job::data::pod_path(target.path), "."}, false);
+    ends.consume = [&reader](const char* data, size_t size) { return reader.feed(data, size); };
+    auto copied = copy(ctx, std::move(ends), "get",
+                       job::data::tar_size_estimate(listing->bytes(), listing->entries.size()),
+                       session.pod_name(), false);
+    if (copied) {
+        copied = reader.finish();
+    }
+    if (!copied) {
+        return fail(ctx, copied);
+    }
+    ctx.err << job::data::copied_line("get", sink.report(), where(target), out_dir);
+    return k_exit_ok;
+}
+
+int list_claim(job::Context& ctx, const job::data::ClaimTarget& target,
+               const job::data::ListingPrinter& print) {
+    job::catch_termination();
+    HelperSession session(ctx, target, false);
+    if (auto claim = session.check_claim(); !claim) {
+        return fail(ctx, claim);
+    }
+    if (auto started = session.start(); !started) {
+        return fail(ctx, started);
+    }
+    auto listing = session.list();
+    if (!listing) {
+        return fail(ctx, util::Status(listing.error_value()));
+    }
+    print(*listing, ctx.out);
+    return k_exit_ok;
+}
+
+}  // namespace kftrain::backend::kube

@@ -1,0 +1,94 @@
+#include "backend/kube/json_fields.h"
+
+#include <fmt/format.h>
+
+#include "job/exit_codes.h"
+#include "manifest/k8s/quantity.h"
+#include "util/json_text.h"
+
+namespace kftrain::backend::kube {
+
+util::Result<nlohmann::json> parse_json_object(const std::string& text) {
+    nlohmann::json parsed = util::parse_untrusted_json(text);
+    if (parsed.is_discarded() && util::json_nests_deeper_than(text)) {
+        return util::error(fmt::format("kubectl printed JSON nested deeper than {} levels, which "
+                                       "no Kubernetes object is",
+                                       util::k_max_json_depth),
+                           k_exit_cluster);
+    }
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        return util::error("kubectl printed something that is not a JSON object", k_exit_cluster);
+    }
+    return parsed;
+}
+
+const nlohmann::json& member(const nlohmann::json& object, const char* key) {
+    static const nlohmann::json k_null;
+    if (!object.is_object()) {
+        return k_null;
+    }
+    auto it = object.find(key);
+    return it == object.end() ? k_null : *it;
+}
+
+std::string string_at(const nlohmann::json& object, const char* key) {
+    const nlohmann::json& value = member(object, key);
+    return value.is_string() ? value.get<std::string>() : "";
+}
+
+int int_at(const nlohmann::json& object, const char* key) {
+    return util::json_number<int>(member(object, key)).value_or(0);
+}
+
+const nlohmann::json& training_container(const nlohmann::json& containers,
+                                         const std::string& name) {
+    static const nlohmann::json k_null;
+    if (!containers.is_array() || containers.empty()) {
+        return k_null;
+    }
+    for (const auto& container : containers) {
+        if (string_at(container, "name") == name) {
+            return container;
+        }
+    }
+    return containers.front();
+}
+
+double quantity_at(const nlohmann::json& list, const char* key) {
+    const nlohmann::json& value = member(list, key);
+    if (value.is_number()) {
+        return value.get<double>();
+    }
+    return value.is_string() ? manifest::parse_quantity(value.get<std::string>()).value_or(0.0)
+                             : 0.0;
+}
+
+job::ReplicaRequest replica_request(const std::string& type, int replicas,
+                                    const nlohmann::json& resources) {
+    const nlohmann::json& requests = member(resources, "requests");
+    const nlohmann::json& limits = member(resources, "limits");
+    auto either = [&](const char* key) {
+        const double requested = quantity_at(requests, key);
+        return requested > 0 ? requested : quantity_at(limits, key);
+    };
+    job::ReplicaRequest request;
+    request.type = type;
+    request.replicas = replicas;
+    request.cpu_cores = either("cpu");
+    request.memory_bytes = either("memory");
+    request.gpus = static_cast<int>(either("nvidia.com/gpu"));
+    return request;
+}
+
+void copy_strings(const nlohmann::json& object, std::map<std::string, std::string>& out) {
+    if (!object.is_object()) {
+        return;
+    }
+    for (const auto& [key, value] : object.items()) {
+        if (value.is_string()) {
+            out[key] = value.get<std::string>();
+        }
+    }
+}
+
+}  // namespace kftrain::backend::kube

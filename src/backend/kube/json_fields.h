@@ -1,0 +1,45 @@
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "job/status.h"
+#include "util/result.h"
+
+namespace kftrain::backend::kube {
+
+// Read fields of kubectl's JSON without throwing: a missing key, a value of
+// another type or a non-object gives an empty value, never an exception.
+
+// Parse kubectl's output as one JSON object; an error with exit code 4 when it is not one.
+util::Result<nlohmann::json> parse_json_object(const std::string& text);
+
+// Return the member at key, or a null json when object has none.
+const nlohmann::json& member(const nlohmann::json& object, const char* key);
+
+// Return the string at key, or "" when it is missing or not a string.
+std::string string_at(const nlohmann::json& object, const char* key);
+
+// Return the integer at key, or 0 when it is missing or not an integer in an int's range.
+int int_at(const nlohmann::json& object, const char* key);
+
+// Return the element of a list of containers (or container statuses) with this name (the
+// operator requires "pytorch" of the training container; a TrainJob's node container is
+// "node"), else the first; null when empty.
+const nlohmann::json& training_container(const nlohmann::json& containers,
+                                         const std::string& name = "pytorch");
+
+// Return a resource quantity ("2", "500m", "4Gi", or a bare number) in base units; 0 if
+// absent or unreadable.
+double quantity_at(const nlohmann::json& list, const char* key);
+
+// Return what each of replicas replicas of a type asks for, from a container's resources:
+// requests, else limits (which Kubernetes then uses as the requests); GPUs are limits.
+job::ReplicaRequest replica_request(const std::string& type, int replicas,
+                                    const nlohmann::json& resources);
+
+// Copy the string members of a JSON object (a node selector) into out, keeping those there.
+void copy_strings(const nlohmann::json& object, std::map<std::string, std::string>& out);
+
+}  // namespace kftrain::backend::kube

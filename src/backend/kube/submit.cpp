@@ -1,0 +1,73 @@
+#include "backend/kube/submit.h"
+
+#include <fmt/format.h>
+
+#include "backend/kube/kubectl_errors.h"
+#include "backend/kube/kueue/kueue.h"
+#include "job/exit_codes.h"
+#include "manifest/yaml/emit.h"
+
+namespace kftrain::backend::kube {
+namespace {
+
+manifest::JobKind other_kind(manifest::JobKind kind) {
+    return kind == manifest::JobKind::TrainJob ? manifest::JobKind::PyTorchJob
+                                               : manifest::JobKind::TrainJob;
+}
+
+}  // namespace
+
+std::string other_kind_hint(manifest::JobKind unserved) {
+    manifest::JobKind other = other_kind(unserved);
+    // Trainer v2's runtime of the same framework, for a v1 kind other than PyTorchJob.
+    const char* runtime = unserved == manifest::JobKind::XGBoostJob ? "xgboost-distributed"
+                          : unserved == manifest::JobKind::JAXJob   ? "jax-distributed"
+                                                                    : nullptr;
+    return fmt::format("this cluster serves {0} ({1}): use --kind {0}{2}",
+                       manifest::kind_name(other), kind_provider(other),
+                       runtime == nullptr ? "" : fmt::format(" with runtime {}", runtime));
+}
+
+util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJob& job,
+                                     const job::SubmitFlags& flags) {
+    if (!flags.env_from_shell.empty()) {
+        return util::error(fmt::format("--env-from-shell: only for local runs; on a cluster a "
+                                       "replica takes a Secret through secretKeyRef (got {})",
+                                       flags.env_from_shell.front()),
+                           k_exit_bad_input);
+    }
+    const manifest::JobKind kind = job.spec.kind;
+    const std::string ref = fmt::format("{}/{}", manifest::kind_short_name(kind), job.spec.name);
+    if (!job.spec.queue.empty()) {  // Kueue must be there to admit it, or it stays suspended
+        auto queue = check_local_queue(queries, job.spec.namespace_, job.spec.queue,
+                                       job.spec.source.locate("queue"));
+        if (!queue) {
+            return queue.error_value();
+        }
+    }
+    std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};
+    bool server_dry_run = flags.dry_run == job::DryRun::Server;
+    if (server_dry_run) {
+        args.push_back("--dry-run=server");
+    }
+    auto result = queries.call(args, false, manifest::to_yaml(job.manifest));
+    if (!result) {
+        return result.error_value();
+    }
+    if (!result->ok()) {
+        const std::string action = "submitting " + ref;
+        // A TFJob has no Trainer v2 runtime to turn to.
+        if (unserved_kind(result->err) == kind && kind != manifest::JobKind::TFJob &&
+            queries.serves(other_kind(kind))) {
+            return util::error(explain_kubectl_error(result->err, action, other_kind_hint(kind)),
+                               k_exit_cluster);
+        }
+        return util::error(explain_kubectl_error(result->err, action), k_exit_cluster);
+    }
+    if (server_dry_run) {
+        return fmt::format("{} accepted by the server (dry run: nothing created)", ref);
+    }
+    return ref + " submitted";
+}
+
+}  // namespace kftrain::backend::kube

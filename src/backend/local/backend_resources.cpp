@@ -1,0 +1,117 @@
+// What the local backend offers besides running jobs: its queues, claims and data staging
+// (the LocalBackend methods beside local_backend.cpp).
+#include <fmt/format.h>
+
+#include "backend/local/data/local_staging.h"
+#include "backend/local/local_backend.h"
+#include "backend/local/queue/local_queue.h"
+#include "backend/local/queue/queue_members.h"
+#include "job/exit_codes.h"
+
+namespace kftrain::backend::local {
+namespace {
+
+// Return the directory a claim is on this machine: --local-path, or the localPath of the job
+// file's volume for the claim. The errors (exit 2) say which of the two to give.
+util::Result<std::string> claim_root(const job::data::ClaimTarget& target) {
+    if (!target.local_path.empty()) {
+        return target.local_path;
+    }
+    if (target.job_file.empty()) {
+        return util::error(
+            fmt::format("--claim {}: on this machine a claim is a directory: give --local-path "
+                        "DIR, or -f JOB_FILE whose volume for this claim has a localPath",
+                        target.claim),
+            k_exit_bad_input);
+    }
+    std::string claims;
+    for (const auto& v : target.volumes) {
+        if (v.claim == target.claim) {
+            if (v.local_path.empty()) {
+                return util::error(
+                    fmt::format("--claim {}: volume {} in {} has no localPath, so the claim has "
+                                "no directory on this machine (add localPath to the volume, or "
+                                "give --local-path)",
+                                target.claim, v.name, target.job_file),
+                    k_exit_bad_input);
+            }
+            return v.local_path;
+        }
+        if (!v.claim.empty()) {
+            claims += (claims.empty() ? "" : ", ") + v.claim;
+        }
+    }
+    return util::error(fmt::format("--claim {}: {} mounts no volume with this claim ({})",
+                                   target.claim, target.job_file,
+                                   claims.empty() ? "it mounts no claim" : "its claims: " + claims),
+                       k_exit_bad_input);
+}
+
+// Run copy on the claim's directory, or report why there is none.
+template <typename Copy>
+int on_claim_directory(job::Context& ctx, const job::data::ClaimTarget& target, Copy copy) {
+    auto root = claim_root(target);
+    if (!root) {
+        return job::report_error(ctx, root.error(), root.error_code(k_exit_bad_input));
+    }
+    return copy(LocalTarget{target.claim, *root, target.path});
+}
+
+}  // namespace
+
+job::Capabilities LocalBackend::capabilities() const {
+    job::Capabilities capabilities;
+    capabilities.on_this_machine = true;
+    capabilities.every_job_posts = true;
+    capabilities.logs_need_interrupt_catch = true;
+    capabilities.replicas_are = "replicas";
+    return capabilities;
+}
+
+util::Result<std::vector<job::QueueEntry>> LocalBackend::queue_entries(const std::string& queue) {
+    return local_queue_entries(read_queue_members(), queue);
+}
+
+util::Result<job::QueueList> LocalBackend::queues() {
+    return job::QueueList{
+        local_queues(read_queue_members()),
+        "No queues on this machine: a job submitted with --queue NAME makes one."};
+}
+
+util::Result<std::vector<job::TrainingRuntime>> LocalBackend::runtimes() {
+    return util::error(
+        "training runtimes are a cluster's (Kubeflow Trainer v2): on this machine a TrainJob "
+        "needs none",
+        k_exit_bad_input);
+}
+
+util::Result<std::vector<std::string>> LocalBackend::claim_names(
+    const std::vector<manifest::Volume>& job_volumes) {
+    std::vector<std::string> claims;
+    for (const auto& volume : job_volumes) {
+        if (!volume.claim.empty()) {
+            claims.push_back(volume.claim);
+        }
+    }
+    return claims;
+}
+
+int LocalBackend::put_data(job::Context& ctx, const job::data::ClaimTarget& target,
+                           const std::string& local_dir) {
+    return on_claim_directory(
+        ctx, target, [&](const LocalTarget& here) { return put_local(ctx, here, local_dir); });
+}
+
+int LocalBackend::get_data(job::Context& ctx, const job::data::ClaimTarget& target,
+                           const std::string& out_dir, bool force) {
+    return on_claim_directory(
+        ctx, target, [&](const LocalTarget& here) { return get_local(ctx, here, out_dir, force); });
+}
+
+int LocalBackend::list_data(job::Context& ctx, const job::data::ClaimTarget& target,
+                            const job::data::ListingPrinter& print) {
+    return on_claim_directory(
+        ctx, target, [&](const LocalTarget& here) { return list_local(ctx, here, print); });
+}
+
+}  // namespace kftrain::backend::local

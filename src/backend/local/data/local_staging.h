@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+
+#include "job/context.h"
+#include "job/data/listing.h"
+#include "job/data/local_tree.h"
+#include "util/result.h"
+
+namespace kftrain::backend::local {
+
+// A directory in a claim on this machine: the claim maps to the directory root (a volume's
+// localPath, or --local-path), and path is a normalized path inside it.
+struct LocalTarget {
+    std::string claim;
+    std::string root;
+    std::string path = "/";
+};
+
+// Copy the contents of local_dir into the target's directory, made when missing (files there
+// replaced, never written through a symlink in the claim); return the exit code (2 when the two
+// overlap or --path passes through a symlink).
+int put_local(job::Context& ctx, const LocalTarget& target, const std::string& local_dir);
+
+// Copy the contents of the target's directory into out_dir (made when missing) by the rules of
+// the cluster's get (job::data::TreeSink); 3 when the directory does not exist, 2 when it would
+// replace files in out_dir without force.
+int get_local(job::Context& ctx, const LocalTarget& target, const std::string& out_dir, bool force);
+
+// List what is under the target's directory; 3 when it does not exist.
+int list_local(job::Context& ctx, const LocalTarget& target,
+               const job::data::ListingPrinter& print);
+
+}  // namespace kftrain::backend::local

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "backend/local/state/job_state.h"
+#include "job/status.h"
+
+namespace kftrain::backend::local {
+
+// Return the longer account `describe` prints.
+std::string describe_text(const JobState& state, const job::JobStatus& status);
+
+// Return what describe_text shows as data (describe -o json|yaml): the status -o json document
+// with the state and logs directories, working directory, supervisor, restart policy and
+// backoff limit, and each replica's started, finished, command and injected environment
+// (credentials masked, as in the text).
+nlohmann::json describe_data(const JobState& state, const job::JobStatus& status, std::time_t now);
+
+}  // namespace kftrain::backend::local

@@ -1,0 +1,416 @@
+#include "backend/local/measure/program_measure.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "backend/local/local_backend.h"
+#include "backend/local/process/replica_env.h"
+#include "backend/local/state/log_store.h"
+#include "backend/local/state/state_dir.h"
+#include "job/cost/estimate_inputs.h"
+#include "job/cost/saved_profile.h"
+#include "job/exit_codes.h"
+#include "job/input.h"
+#include "job/interrupt.h"
+#include "job/progress_line.h"
+#include "manifest/job_kind.h"
+#include "manifest/render/render.h"
+#include "util/process_info.h"
+#include "util/redact.h"
+#include "util/text.h"
+#include "util/time_text.h"
+
+namespace kftrain::backend::local {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto k_size_poll = std::chrono::milliseconds(200);
+constexpr auto k_post_poll = std::chrono::seconds(1);
+// How far a program's own report times may stray outside the measurement (a timestamp taken
+// before a line is flushed, a rounded clock) and still be its times.
+constexpr double k_clock_slack_s = 2;
+
+double wall_now() {
+    return static_cast<double>(util::now_nanoseconds()) / 1e9;
+}
+
+// The job as it runs at one size: its own name and size, nothing queued, never restarted (a
+// crash is the measurement's failure, not time to measure), and every writable volume an
+// empty directory of its own under scratch.
+manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas,
+                            const std::string& scratch) {
+    manifest::JobSpec m = job;
+    m.name = fmt::format("{}-measure-{}", job.name, replicas);
+    m.replicas = replicas;
+    m.backend = "local";
+    m.restart_policy = "Never";
+    m.queue.clear();
+    m.queue_priority_class.clear();
+    m.elastic_policy.reset();
+    for (auto& volume : m.volumes) {
+        if (!volume.read_only && volume.config_map.empty()) {
+            volume.local_path = scratch + "/" + std::to_string(replicas) + "/" + volume.name;
+        }
+    }
+    return m;
+}
+
+// Return the replica whose rank 0 prints the progress lines.
+std::string lead_name(const manifest::JobSpec& spec) {
+    return backend::local::replica_refs(spec)
+        .front()
+        .name;  // the Master, Chief, Worker 0 or node-0
+}
+
+// What one size's run showed.
+struct SizeRun {
+    std::vector<estimate::ProgressPoint> lines;  // from its progress lines
+    std::vector<estimate::ProgressPoint> posts;  // from its trainerStatus posts
+    // Return the reports to measure by: the lines, unless the posts said more.
+    const std::vector<estimate::ProgressPoint>& points() const {
+        return posts.size() > lines.size() ? posts : lines;
+    }
+    double seconds = 0;
+    bool finished = false;
+    std::optional<job::JobStatus> failed;
+    std::vector<std::string> last_lines;  // of the lead replica, for a failure's message
+};
+
+constexpr std::size_t k_lines_kept = 8;
+
+// Run one size until it ends, the time is up or a signal comes; stop and delete it.
+// Watches one size's job while it runs: the lead replica's new lines, and what was posted.
+class SizeWatch {
+  public:
+    SizeWatch(backend::local::LocalBackend& jobs, const manifest::JobSpec& spec, double started)
+        : m_jobs(jobs),
+          m_name(spec.name),
+          m_started(started),
+          m_lead(lead_name(spec)),
+          m_log(backend::local::combined_log_path(spec.name)) {}
+
+    // Read the lines the lead replica printed since the last look.
+    void take_lines() {
+        for (const backend::local::LogRecord& record : m_log.next()) {
+            if (record.replica != m_lead) {
+                continue;
+            }
+            const std::string& line = record.text;
+            m_run.last_lines.push_back(line);
+            if (m_run.last_lines.size() > k_lines_kept) {
+                m_run.last_lines.erase(m_run.last_lines.begin());
+            }
+            auto progress = job::parse_progress_line(line);
+            if (progress && job::shows_progress(*progress)) {
+                add(m_run.lines, progress_point(*progress, since_start(progress->time)));
+            }
+        }
+    }
+
+    // Read what the program last posted (trainerStatus), when it is new.
+    void take_post() {
+        auto posted = m_jobs.posted_progress(m_name);
+        if (posted && posted->percent && posted->time != m_last_post) {
+            m_last_post = posted->time;
+            job::Progress percent_only;
+            percent_only.percent = posted->percent;
+            add(m_run.posts, progress_point(percent_only, since_start(posted->time)));
+        }
+    }
+
+    // Return whether the job has ended, noting how.
+    bool ended() {
+        auto status = m_jobs.status(m_name);
+        if (!status || !job::is_finished(status->phase)) {
+            return false;
+        }
+        do {
+            take_lines();
+        } while (!m_log.caught_up());
+        m_run.finished = status->phase == job::JobPhase::Succeeded;
+        if (!m_run.finished) {
+            m_run.failed = *status;
+        }
+        return true;
+    }
+
+    SizeRun& run() { return m_run; }
+
+  private:
+    // Return when a report was made, in seconds since the job started: the time it gives when
+    // that falls within the measurement (the machine's clock, as ours), else now.
+    double since_start(const std::string& time) const {
+        const double now = wall_now();
+        const auto when = util::parse_timestamp_seconds(time);
+        const bool believable =
+            when && *when >= m_started - k_clock_slack_s && *when <= now + k_clock_slack_s;
+        return std::max(0.0, (believable ? *when : now) - m_started);
+    }
+
+    static void add(std::vector<estimate::ProgressPoint>& to,
+                    const std::optional<estimate::ProgressPoint>& point) {
+        if (point) {
+            to.push_back(*point);
+        }
+    }
+
+    backend::local::LocalBackend& m_jobs;
+    std::string m_name;
+    double m_started;
+    std::string m_lead;
+    backend::local::LogCursor m_log;
+    SizeRun m_run;
+    std::string m_last_post;
+};
+
+// Start one size's job: an earlier one of its name that has ended is deleted first.
+util::Status start_size(backend::local::LocalBackend& jobs, const manifest::JobSpec& spec) {
+    if (auto existing = jobs.status(spec.name); existing) {
+        if (!job::is_finished(existing->phase)) {
+            return util::error(
+                fmt::format("job {} is running here (an earlier measurement?): delete it with "
+                            "kftrain delete {} --local",
+                            spec.name, spec.name),
+                k_exit_bad_input);
+        }
+        jobs.remove(spec.name, true);
+    }
+    auto tmpl = job::job_template({}, spec.kind);
+    if (!tmpl) {
+        return tmpl.error_value();
+    }
+    auto manifest = manifest::render_job(spec, *tmpl);
+    if (!manifest) {
+        return util::error(manifest.error(), k_exit_bad_input);
+    }
+    auto submitted = jobs.submit({spec, *manifest}, {});
+    if (!submitted) {
+        return util::error(submitted.error(), submitted.error_code(k_exit_bad_input));
+    }
+    return util::ok_status();
+}
+
+// Run one size until it ends, the time is up or a signal comes; stop and delete it.
+util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifest::JobSpec& spec,
+                               double limit_s, std::ostream& err) {
+    const double started = wall_now();
+    const auto start = Clock::now();
+    if (auto started_job = start_size(jobs, spec); !started_job) {
+        return started_job.error_value();
+    }
+    err << fmt::format("measuring {}: {} for at most {}", spec.name,
+                       util::counted(spec.replicas, "replica"), util::format_duration(limit_s))
+        << std::endl;
+    SizeWatch watch(jobs, spec, started);
+    auto next_post = start;
+    while (true) {
+        const auto now = Clock::now();
+        watch.run().seconds = std::chrono::duration<double>(now - start).count();
+        watch.take_lines();
+        if (now >= next_post) {
+            next_post = now + k_post_poll;
+            watch.take_post();
+        }
+        if (watch.ended() || job::interrupt_requested() || watch.run().seconds >= limit_s) {
+            break;
+        }
+        std::this_thread::sleep_for(k_size_poll);
+    }
+    jobs.remove(spec.name, true);
+    if (job::interrupt_requested()) {
+        return util::error(fmt::format("stopped by {}: the measurement's processes were stopped "
+                                       "and its job {} deleted",
+                                       job::interrupt_name(), spec.name),
+                           k_exit_interrupted);
+    }
+    return watch.run();
+}
+
+util::Result<estimate::SizeMeasurement> measure_one(backend::local::LocalBackend& jobs,
+                                                    const MeasureRequest& request, int replicas,
+                                                    const std::string& scratch, std::ostream& err) {
+    const manifest::JobSpec spec = sized_job(request.spec, replicas, scratch);
+    auto run = run_size(jobs, spec, request.seconds, err);
+    if (!run) {
+        return run.error_value();
+    }
+    if (run->failed) {
+        const auto& s = *run->failed;
+        std::string lines;
+        for (const auto& line : run->last_lines) {
+            lines +=
+                "\n  " + lead_name(spec) + " | " + util::escape_controls(util::mask_secrets(line));
+        }
+        return util::error(
+            fmt::format("{} failed at {} before it could be measured: {}{}{}", request.spec.name,
+                        util::counted(replicas, "replica"), s.reason.empty() ? "" : s.reason + ": ",
+                        s.message, lines.empty() ? "" : "; its last lines:" + lines),
+            k_exit_job_failed);
+    }
+    const int world = replicas * job::cost::job_facts(spec).procs_per_replica;
+    auto measured =
+        estimate::measure_size(run->points(), replicas, world, run->seconds, run->finished);
+    if (!measured) {
+        return util::error(fmt::format("--measure: {} at {}: {}", request.spec.name,
+                                       util::counted(replicas, "replica"), measured.error()),
+                           k_exit_bad_input);
+    }
+    return *measured;
+}
+
+std::string command_line(const manifest::JobSpec& spec) {
+    std::vector<std::string> words = spec.command;
+    if (words.empty()) {
+        words.push_back("kftrain-trainer");
+    }
+    if (spec.args) {
+        words.insert(words.end(), spec.args->begin(), spec.args->end());
+    }
+    return util::mask_secrets(fmt::format("{}", fmt::join(words, " ")));
+}
+
+// Save the profile beside the local jobs' state and at profile_out (when given), once it reads
+// back: a figure the reader refuses would break every later use. Its source becomes where
+// it was written last.
+util::Status save_profile(estimate::ProgramProfile& profile, const std::string& profile_out) {
+    const std::string text = estimate::program_profile_json(profile);
+    profile.source = job::cost::saved_profile_path(profile.job);
+    if (auto reread = estimate::parse_program_profile(text, profile.source); !reread) {
+        return util::error(
+            fmt::format("--measure: the measured profile is not sound, nothing "
+                        "saved: {}",
+                        reread.error()));
+    }
+    for (const std::string& path : {profile.source, profile_out}) {
+        if (path.empty()) {
+            continue;
+        }
+        if (path == profile_out) {
+            if (auto free = job::cost::check_profile_out(path);
+                !free) {  // again: minutes have passed
+                return free.error_value();
+            }
+        } else {
+            if (auto made = util::make_private_dir(fs::path(path).parent_path()); !made) {
+                return util::error(made.error());
+            }
+        }
+        if (auto written = util::write_file_atomic(path, text); !written) {
+            return util::error((path == profile_out ? "--profile-out: " : "") + written.error(),
+                               k_exit_bad_input);
+        }
+    }
+    if (!profile_out.empty()) {
+        profile.source = profile_out;
+    }
+    return util::ok_status();
+}
+
+}  // namespace
+
+std::optional<estimate::ProgressPoint> progress_point(const job::Progress& p, double t) {
+    estimate::ProgressPoint point;
+    point.t = t;
+    point.samples_per_sec = p.samples_per_sec;
+    const auto& spe = p.steps_per_epoch;
+    long long per_run = 0;
+    if (spe && *spe > 0 && p.epochs && *p.epochs > 0 &&
+        !__builtin_mul_overflow(*spe, static_cast<long long>(*p.epochs), &per_run)) {
+        point.steps_per_epoch = *spe;
+        point.steps_per_run = per_run;  // counts past a long long are no real run's
+    }
+    if (p.event == "finish") {
+        point.fraction = 1;
+        point.basis = point.steps_per_run ? "steps" : "percent";
+        return point;
+    }
+    if (point.steps_per_run && (p.global_step || (p.epoch && p.step))) {
+        // In doubles: a line's epoch and step are the program's, whatever their size or sign.
+        const double done = p.global_step
+                                ? static_cast<double>(*p.global_step)
+                                : (static_cast<double>(*p.epoch) - 1) * static_cast<double>(*spe) +
+                                      static_cast<double>(*p.step);
+        point.fraction = done / static_cast<double>(*point.steps_per_run);
+        point.basis = "steps";
+        return point;
+    }
+    if (p.percent) {
+        point.fraction = *p.percent / 100;
+        point.basis = "percent";
+        return point;
+    }
+    if (p.event == "epoch" && p.epoch && p.epochs && *p.epochs > 0) {
+        point.fraction = static_cast<double>(*p.epoch) / *p.epochs;
+        point.basis = "epochs";
+        return point;
+    }
+    return std::nullopt;
+}
+
+util::Status check_measure_jobs(const manifest::JobSpec& spec, const std::vector<int>& sizes) {
+    for (int replicas : sizes) {
+        const std::string name = sized_job(spec, replicas, "").name;
+        if (!job::check_job_name(name)) {
+            const size_t suffix = name.size() - spec.name.size();
+            return util::error(
+                fmt::format("--measure: at {} the job runs as {}, longer than the 63 characters "
+                            "a job name may have: shorten its name to at most {} characters",
+                            util::counted(replicas, "replica"), name,
+                            suffix < 63 ? 63 - suffix : 0),
+                k_exit_bad_input);
+        }
+    }
+    return util::ok_status();
+}
+
+util::Result<estimate::ProgramProfile> measure_program(const MeasureRequest& request,
+                                                       std::ostream& err) {
+    job::catch_termination();
+    char scratch_template[] = "/tmp/kftrain-measure-XXXXXX";
+    const char* made = ::mkdtemp(scratch_template);
+    if (made == nullptr) {
+        return util::error("--measure: cannot make a scratch directory in /tmp");
+    }
+    const std::string scratch = made;
+    backend::local::LocalBackend jobs(err);
+    estimate::ProgramProfile profile;
+    profile.job = request.spec.name;
+    profile.program = command_line(request.spec);
+    profile.kind = manifest::kind_name(request.spec.kind);
+    profile.fingerprint = job::cost::program_fingerprint(request.spec);
+    profile.measured_at = util::now_timestamp();
+    profile.seconds_limit = request.seconds;
+    profile.procs_per_replica = job::cost::job_facts(request.spec).procs_per_replica;
+    profile.host_cpus = static_cast<int>(std::thread::hardware_concurrency());
+    std::optional<util::Error> failure;
+    for (int replicas : request.replicas) {
+        auto size = measure_one(jobs, request, replicas, scratch, err);
+        if (!size) {
+            failure = size.error_value();
+            break;
+        }
+        profile.sizes.push_back(*size);
+    }
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+    if (failure) {
+        return *failure;
+    }
+    std::sort(profile.sizes.begin(), profile.sizes.end(),
+              [](const auto& a, const auto& b) { return a.world_size < b.world_size; });
+    if (auto saved = save_profile(profile, request.profile_out); !saved) {
+        return saved.error_value();
+    }
+    return profile;
+}
+
+}  // namespace kftrain::backend::local

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/local/process/exit_rules.h"
+#include "backend/local/process/launch.h"
+#include "backend/local/state/job_state.h"
+#include "backend/local/state/log_store.h"
+#include "backend/local/status_server/status_endpoint.h"
+#include "util/subprocess.h"
+
+namespace kftrain::backend::local {
+
+// Runs the replicas of one local job until it ends: starts each as its own
+// process group with its launch (launch.h) in a clean environment (clean_env.h), copies their
+// output to the job's logs, applies the restart rules, and keeps state.json
+// current. Succeeded when the Master exits 0; Failed otherwise, and then the
+// remaining replicas get SIGTERM, and SIGKILL after a grace period. A job of a local queue
+// first waits for its turn (local_queue.h).
+class Supervisor {
+  public:
+    // Take over a job whose state.json submit has written, with the replicas' launch (empty:
+    // the argv and env of state.json).
+    Supervisor(JobState state, std::vector<ReplicaLaunch> launch);
+
+    // Run the job to its end; return 0 when it Succeeded, 1 when it Failed.
+    int run();
+
+  private:
+    using Clock = std::chrono::steady_clock;
+
+    struct Stream {
+        int fd = -1;
+        std::string partial;
+        bool open = false;
+    };
+    struct Slot {
+        std::optional<util::Process> process;
+        Stream out;
+        Stream err;
+        std::optional<Clock::time_point> restart_at;
+        bool stopped = false;  // the supervisor signalled this run of the replica to stop
+    };
+    struct Outcome {
+        std::string phase;
+        std::string reason;
+        std::string message;
+    };
+
+    // Wait in the job's queue until its turn comes (local_queue.h); false when asked to stop
+    // first. A job in no queue goes at once.
+    bool wait_for_turn();
+    // Leave the queue on a stop request before the job's turn came: no replica started.
+    void leave_queue();
+    // Point the replicas at ports free now (replica_env.h set_ports).
+    void take_fresh_ports();
+    // Give each replica that serves metrics free ports for them and point its command line
+    // at them (each local job's replicas share 127.0.0.1).
+    void take_metrics_ports();
+    // Start every replica and look after them until all have ended.
+    void supervise();
+    // What a stop request means: Suspended when kftrain suspend asked, else Failed (Stopped).
+    Outcome stop_outcome() const;
+    // Serve the job's status endpoint and point every replica at it; a server that cannot
+    // start is noted in supervisor.log and the job runs without it.
+    void start_status_server();
+    // Record the newest trainerStatus a replica posted, if any came.
+    void take_posted_status();
+    void start_replica(size_t i);
+    void pump(int timeout_ms);
+    void read_stream(size_t i, Stream& stream);
+    void emit_line(size_t i, const std::string& line);
+    void reap();
+    void on_exit(size_t i, int code);
+    void apply(size_t i, const ExitDecision& decision);
+    void begin_stop(Outcome outcome, bool immediately);
+    void advance_stop();
+    void start_due_restarts();
+    void check_deadline();
+    bool any_running() const;
+    void save(bool force);
+    void save_final();
+    Outcome suspended_outcome() const;
+    int finish_suspended();
+
+    JobState m_state;
+    std::vector<ReplicaLaunch> m_launch;
+    std::string m_save_error;  // why the last save failed; "" when it did not
+    std::vector<Slot> m_slots;
+    LogWriter m_log;
+    RestartRules m_rules;
+    Clock::time_point m_started;
+    std::optional<Outcome> m_outcome;
+    std::optional<Clock::time_point> m_term_at;
+    std::optional<Clock::time_point> m_kill_at;
+    bool m_dirty = false;
+    Clock::time_point m_saved;
+    std::unique_ptr<StatusEndpoint> m_status_server;
+};
+
+// Run the supervisor of a job in this process (the hidden `__supervise --foreground`).
+int run_supervisor(const std::string& job);
+
+}  // namespace kftrain::backend::local

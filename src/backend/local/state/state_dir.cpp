@@ -1,0 +1,53 @@
+#include "backend/local/state/state_dir.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "job/state_files.h"
+#include "manifest/validate.h"
+
+namespace kftrain::backend::local {
+namespace fs = std::filesystem;
+
+std::string jobs_root() {
+    return job::state_root() + "/jobs";
+}
+
+std::string job_dir(const std::string& name) {
+    return jobs_root() + "/" + name;
+}
+
+std::string state_path(const std::string& name) {
+    return job_dir(name) + "/state.json";
+}
+
+std::string logs_dir(const std::string& name) {
+    return job_dir(name) + "/logs";
+}
+
+std::string combined_log_path(const std::string& name) {
+    return logs_dir(name) + "/all.log";
+}
+
+std::string last_word_path(const std::string& name) {
+    return job_dir(name) + "/supervisor.json";
+}
+
+std::string launch_path(const std::string& name) {
+    return job_dir(name) + "/launch.json";
+}
+
+std::vector<std::string> job_names() {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(jobs_root(), ec)) {
+        std::string name = entry.path().filename().string();
+        if (entry.is_directory(ec) && manifest::is_dns1035_label(name)) {
+            names.push_back(name);
+        }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+}  // namespace kftrain::backend::local

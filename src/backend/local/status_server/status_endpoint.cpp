@@ -1,0 +1,247 @@
+#include "backend/local/status_server/status_endpoint.h"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netinet/in.h>
+#include <openssl/rand.h>
+#include <openssl/ssl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "backend/local/state/state_dir.h"
+#include "util/signal_free_thread.h"
+
+namespace kftrain::backend::local {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Trainer's server gives a request 10 s to arrive and its answer 10 s to leave.
+constexpr auto k_request_deadline = std::chrono::seconds(10);
+constexpr int k_accept_poll_ms = 200;
+constexpr std::size_t k_max_head = 16 * 1024;
+constexpr int k_token_bytes = 32;
+
+util::Result<std::string> new_token() {
+    unsigned char bytes[k_token_bytes];
+    if (RAND_bytes(bytes, k_token_bytes) != 1) {
+        return util::error("status server token: no random bytes");
+    }
+    std::string hex;
+    for (unsigned char b : bytes) {
+        hex += fmt::format("{:02x}", b);
+    }
+    return hex;
+}
+
+// Listen on 127.0.0.1 at a port the kernel picks; return the socket and the port.
+util::Result<std::pair<int, int>> listen_loopback() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return util::error(std::string("status server socket: ") + std::strerror(errno));
+    }
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 64) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::close(fd);
+        return util::error("status server on 127.0.0.1: " + reason);
+    }
+    return std::pair<int, int>{fd, ntohs(addr.sin_port)};
+}
+
+// One accepted TLS connection, read and written under one deadline.
+class Connection {
+  public:
+    Connection(SSL_CTX* ctx, int fd) : m_fd(fd), m_ssl(SSL_new(ctx)) {
+        if (m_ssl != nullptr) {
+            SSL_set_fd(m_ssl, fd);
+        }
+    }
+    ~Connection() {
+        if (m_ssl != nullptr) {
+            SSL_shutdown(m_ssl);
+            SSL_free(m_ssl);
+        }
+        ::close(m_fd);
+    }
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    bool handshake() {
+        return m_ssl != nullptr && wait_for([&] { return SSL_accept(m_ssl); });
+    }
+
+    // Read more bytes onto buffer; false at the end, on an error or past the deadline.
+    bool read_more(std::string& buffer) {
+        char chunk[4096];
+        int n = 0;
+        if (!wait_for([&] { return n = SSL_read(m_ssl, chunk, sizeof chunk); })) {
+            return false;
+        }
+        buffer.append(chunk, static_cast<size_t>(n));
+        return true;
+    }
+
+    void write_all(const std::string& text) {
+        std::size_t sent = 0;
+        while (sent < text.size()) {
+            int n = 0;
+            if (!wait_for([&] {
+                    return n = SSL_write(m_ssl, text.data() + sent,
+                                         static_cast<int>(text.size() - sent));
+                })) {
+                return;
+            }
+            sent += static_cast<size_t>(n);
+        }
+    }
+
+  private:
+    // Run an OpenSSL call on the non-blocking socket until it succeeds (> 0), fails, or the
+    // deadline passes, waiting for the socket as it asks.
+    template <typename Call>
+    bool wait_for(Call call) {
+        while (true) {
+            const int rc = call();
+            if (rc > 0) {
+                return true;
+            }
+            const int err = SSL_get_error(m_ssl, rc);
+            short events = 0;
+            if (err == SSL_ERROR_WANT_READ) {
+                events = POLLIN;
+            } else if (err == SSL_ERROR_WANT_WRITE) {
+                events = POLLOUT;
+            } else {
+                return false;
+            }
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - Clock::now());
+            pollfd p{m_fd, events, 0};
+            if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) {
+                return false;
+            }
+        }
+    }
+
+    int m_fd;
+    SSL* m_ssl;
+    Clock::time_point m_deadline = Clock::now() + k_request_deadline;
+};
+
+}  // namespace
+
+util::Result<std::unique_ptr<StatusEndpoint>> StatusEndpoint::start(const std::string& dir,
+                                                                    const std::string& ns,
+                                                                    const std::string& name) {
+    if (auto made = util::make_private_dir(dir); !made) {
+        return util::error(made.error());
+    }
+    EndpointAddress address{"", dir + "/ca.crt", dir + "/token"};
+    auto ctx = make_tls_identity(address.ca_cert);
+    if (!ctx) {
+        return util::error(ctx.error());
+    }
+    auto token = new_token();
+    if (!token) {
+        return util::error(token.error());
+    }
+    if (auto written = util::write_file_atomic(address.token_file, *token); !written) {
+        return util::error(written.error());
+    }
+    auto listener = listen_loopback();
+    if (!listener) {
+        return util::error(listener.error());
+    }
+    address.url =
+        fmt::format("https://127.0.0.1:{}{}", listener->second, status_post_path(ns, name));
+    return std::unique_ptr<StatusEndpoint>(new StatusEndpoint(
+        std::move(*ctx), PostTarget{ns, name, *token}, std::move(address), listener->first));
+}
+
+StatusEndpoint::StatusEndpoint(TlsServerContext ctx, PostTarget target, EndpointAddress address,
+                               int fd)
+    : m_ctx(std::move(ctx)),
+      m_target(std::move(target)),
+      m_address(std::move(address)),
+      m_listen_fd(fd) {
+    m_thread = util::signal_free_thread([this] { serve(); });
+}
+
+StatusEndpoint::~StatusEndpoint() {
+    m_stop = true;
+    if (m_thread.joinable()) {
+        m_thread.join();
+    }
+    ::close(m_listen_fd);
+    ::unlink(m_address.token_file.c_str());  // the job has ended: nobody posts any more
+}
+
+std::optional<nlohmann::json> StatusEndpoint::take_accepted() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    std::optional<nlohmann::json> out;
+    out.swap(m_accepted);
+    return out;
+}
+
+void StatusEndpoint::serve() {
+    while (!m_stop) {
+        pollfd p{m_listen_fd, POLLIN, 0};
+        if (::poll(&p, 1, k_accept_poll_ms) <= 0) {
+            continue;
+        }
+        const int fd = ::accept4(m_listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd >= 0) {
+            handle(fd);
+        }
+    }
+}
+
+void StatusEndpoint::handle(int fd) {
+    Connection connection(m_ctx.get(), fd);
+    if (!connection.handshake()) {
+        return;  // a client that refused the certificate, or no TLS at all
+    }
+    std::string buffer;
+    std::size_t head_end = std::string::npos;
+    while ((head_end = buffer.find("\r\n\r\n")) == std::string::npos) {
+        if (buffer.size() > k_max_head || !connection.read_more(buffer)) {
+            return;
+        }
+    }
+    auto request = parse_request_head(std::string_view(buffer).substr(0, head_end + 2));
+    PostAnswer answer;
+    if (!request) {
+        answer = {400, failure_status(400, "BadRequest", "Bad request"), std::nullopt};
+    } else if (request->chunked) {
+        answer = {411, failure_status(411, "BadRequest", "Length required"), std::nullopt};
+    } else {
+        request->body = buffer.substr(head_end + 4);
+        const std::size_t length = request->content_length.value_or(0);
+        while (length <= k_max_status_body && request->body.size() < length) {
+            if (!connection.read_more(request->body)) {
+                return;
+            }
+        }
+        request->body.resize(std::min(request->body.size(), length));
+        answer = answer_post(*request, m_target);
+    }
+    if (answer.trainer_status) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_accepted = std::move(answer.trainer_status);
+    }
+    connection.write_all(http_answer_text(answer));
+    m_answered += 1;
+}
+
+}  // namespace kftrain::backend::local

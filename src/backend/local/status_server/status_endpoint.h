@@ -1,0 +1,62 @@
+#pragma once
+
+// The local stand-in for Kubeflow Trainer's status server: HTTPS on 127.0.0.1 for one local
+// job, with a CA and a bearer token made for the job, answering every post as Trainer's own
+// server does (post_check.h) from a thread of its own. The supervisor injects the three
+// variables Trainer injects (replica_env.h) and records what the replicas report.
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "backend/local/status_server/post_check.h"
+#include "backend/local/status_server/tls_identity.h"
+#include "util/result.h"
+
+namespace kftrain::backend::local {
+
+// Where a job's replicas find the server: KUBEFLOW_TRAINER_SERVER_URL, _CA_CERT, _TOKEN.
+struct EndpointAddress {
+    std::string url;
+    std::string ca_cert;
+    std::string token_file;
+};
+
+class StatusEndpoint {
+  public:
+    // Serve the status of job name (namespace ns) on a free loopback port; the CA certificate
+    // and the token are written into dir (mode 0600), made anew on every start.
+    static util::Result<std::unique_ptr<StatusEndpoint>> start(const std::string& dir,
+                                                               const std::string& ns,
+                                                               const std::string& name);
+    ~StatusEndpoint();
+    StatusEndpoint(const StatusEndpoint&) = delete;
+    StatusEndpoint& operator=(const StatusEndpoint&) = delete;
+
+    const EndpointAddress& address() const { return m_address; }
+    // Return the newest trainerStatus accepted since the last call, if any.
+    std::optional<nlohmann::json> take_accepted();
+    // Count the posts answered so far, whatever the answer.
+    long answered() const { return m_answered; }
+
+  private:
+    StatusEndpoint(TlsServerContext ctx, PostTarget target, EndpointAddress address, int fd);
+    void serve();
+    void handle(int fd);
+
+    TlsServerContext m_ctx;
+    PostTarget m_target;
+    EndpointAddress m_address;
+    int m_listen_fd = -1;
+    std::atomic<bool> m_stop{false};
+    std::atomic<long> m_answered{0};
+    std::mutex m_mutex;
+    std::optional<nlohmann::json> m_accepted;
+    std::thread m_thread;
+};
+
+}  // namespace kftrain::backend::local

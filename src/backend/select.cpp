@@ -1,0 +1,87 @@
+#include "backend/select.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "backend/kube/backend.h"
+#include "backend/kube/search/kube_search.h"
+#include "backend/local/local_backend.h"
+#include "backend/local/search/local_search.h"
+#include "job/backend.h"
+
+namespace kftrain::backend {
+namespace {
+
+bool is_file(const std::string& path) {
+    std::error_code ec;
+    return !path.empty() && std::filesystem::is_regular_file(path, ec) &&
+           std::filesystem::file_size(path, ec) > 0;
+}
+
+// Return whether kubectl would find a cluster: --kubeconfig, a non-empty file
+// named by KUBECONFIG, ~/.kube/config, KFTRAIN_KUBECTL naming a kubectl, or a pod's own
+// (KUBERNETES_SERVICE_HOST, which the kubelet sets in every container: kubectl then uses the
+// pod's service account, as in a pipeline step).
+bool cluster_configured(const job::BackendOptions& global) {
+    if (!global.kubeconfig.empty() || !global.context.empty()) {
+        return true;
+    }
+    const char* in_pod = std::getenv("KUBERNETES_SERVICE_HOST");
+    if (in_pod != nullptr && *in_pod != '\0') {
+        return true;
+    }
+    const char* kubectl = std::getenv("KFTRAIN_KUBECTL");
+    if (kubectl != nullptr && *kubectl != '\0') {
+        return true;
+    }
+    const char* list = std::getenv("KUBECONFIG");
+    if (list != nullptr && *list != '\0') {
+        std::string paths = list;
+        size_t start = 0;
+        while (start <= paths.size()) {
+            size_t end = paths.find(':', start);
+            end = end == std::string::npos ? paths.size() : end;
+            if (is_file(paths.substr(start, end - start))) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
+    }
+    const char* home = std::getenv("HOME");
+    return home != nullptr && is_file(std::string(home) + "/.kube/config");
+}
+
+}  // namespace
+
+bool use_local_backend(job::Context& ctx, const std::string& job_backend) {
+    if (ctx.global.local || job_backend == "local") {
+        return true;
+    }
+    if (job_backend != "kubernetes" && !cluster_configured(ctx.global)) {
+        ctx.err << "kftrain: note: no kubeconfig (KUBECONFIG, ~/.kube/config), no --context and "
+                   "not in a pod: using the local backend (--local)\n";
+        return true;
+    }
+    return false;
+}
+
+std::unique_ptr<job::Backend> make_backend(
+    job::Context& ctx, const std::string& job_backend, const std::string& ns,
+    std::optional<std::chrono::steady_clock::time_point> give_up_at) {
+    if (use_local_backend(ctx, job_backend)) {
+        return backend::local::make_local_backend(ctx.err);
+    }
+    return backend::kube::make_kubernetes_backend(ctx.global, ns, give_up_at);
+}
+
+std::unique_ptr<job::search::SearchBackend> make_search_backend(
+    job::Context& ctx, const std::string& job_backend, const std::string& ns,
+    std::optional<std::chrono::steady_clock::time_point> give_up_at) {
+    if (use_local_backend(ctx, job_backend)) {
+        return backend::local::make_local_search(ctx.err);
+    }
+    return backend::kube::make_kube_search(ctx.global, ns, std::nullopt, give_up_at);
+}
+
+}  // namespace kftrain::backend

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <ostream>
+
+#include "cli/view/output_format.h"
+#include "job/data/listing.h"
+
+namespace kftrain::cli::view {
+
+// Print a listing: a table (PATH, TYPE, SIZE, MODIFIED) and a total line, or JSON or YAML.
+void print_listing(const job::data::Listing& listing, OutputFormat format, std::ostream& out);
+
+}  // namespace kftrain::cli::view

@@ -1,0 +1,168 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diagnose/evidence.h"
+#include "job/context.h"
+#include "job/data/claim_path.h"
+#include "job/data/listing.h"
+#include "job/input.h"
+#include "job/queue_entry.h"
+#include "job/queue_status.h"
+#include "job/runtimes.h"
+#include "job/status.h"
+#include "util/result.h"
+
+namespace kftrain::job {
+
+// What --dry-run asks for: nothing (apply), print only, or let the API server check it.
+enum class DryRun { None, Client, Server };
+
+// How submit should treat the job it starts.
+struct SubmitFlags {
+    DryRun dry_run = DryRun::None;  // None or Server (client dry runs never reach a backend)
+    bool replace = false;           // replace a running job of the same name
+    // Variables of kftrain's own shell every replica gets (--env-from-shell): local runs only,
+    // a cluster refuses them (exit 2) since a pod takes a Secret through secretKeyRef.
+    std::vector<std::string> env_from_shell;
+};
+
+// What `logs` asks for.
+struct LogOptions {
+    bool follow = false;
+    std::optional<int> tail;  // last N lines per replica
+    std::string since;        // a duration as kubectl takes it: 10m, 1h
+    bool timestamps = false;
+    std::string replica;    // "", "master", "worker", "worker-3", "master-0"
+    bool previous = false;  // the last terminated container (locally: the attempt before the
+                            // last restart)
+    std::chrono::milliseconds poll_interval{2000};  // following: how often to look for pods
+};
+
+// One line of a replica's output.
+struct LogLine {
+    std::string replica;  // master-0, worker-2
+    std::string text;     // without the newline
+    bool notice = false;  // a message about the replica (waiting, unreadable) for stderr
+};
+
+// A job's longer account, read once: the text describe prints and the same facts as data for
+// describe -o json|yaml (the status -o json document plus conditions, events and the like).
+struct JobDescription {
+    std::optional<JobStatus> summary;  // where set, shown first as `status -o wide` shows it
+    std::string text;                  // the rest of the account, after the summary
+    nlohmann::json data;
+};
+
+// What a backend is, for the verbs that word a message or take a step by it: no verb asks a
+// backend which one it is.
+struct Capabilities {
+    bool on_this_machine = false;  // jobs run here: the commands it suggests take --local
+    bool every_job_posts = false;  // any job may post trainerStatus (else a TrainJob only)
+    bool logs_need_interrupt_catch = false;  // its log loops end on Ctrl-C only once
+                                             // job::catch_interrupts() ran (kubectl ends itself)
+    std::string replicas_are = "pods";       // what a job's replicas are: "pods" or "replicas"
+};
+
+// The queues jobs may be submitted to (`kftrain queues`), and what to say when there are none.
+struct QueueList {
+    std::vector<LocalQueueInfo> queues;
+    std::string none_note;  // "No LocalQueues in team-a."
+};
+
+// Receives log lines; called from one thread at a time.
+using LogSink = std::function<void(const LogLine&)>;
+
+// Where jobs run: the cluster through kubectl, or this machine. Every verb
+// talks to this interface, so both print the same way and exit with the same
+// codes. Errors carry the exit code (util::Error::code) from exit_codes.h.
+class Backend {
+  public:
+    virtual ~Backend() = default;
+
+    // Return what this backend is and can do (Capabilities).
+    virtual Capabilities capabilities() const = 0;
+    // Start a rendered job; return the line to print ("pytorchjob/x submitted").
+    virtual util::Result<std::string> submit(const RenderedJob& job, const SubmitFlags& flags) = 0;
+    // Read a job's status (error code 3 when it does not exist).
+    virtual util::Result<JobStatus> status(const std::string& job) = 0;
+    // Read a job's status without the master's progress line, for loops that look at the
+    // phase and replicas only (on a cluster the progress costs a kubectl logs per look).
+    virtual util::Result<JobStatus> status_without_progress(const std::string& job) {
+        return status(job);
+    }
+    // Return what the job's program last posted as trainerStatus (a TrainJob on a cluster, any
+    // job locally), for the live line of a followed job; nullopt when nothing was posted or it
+    // cannot be read. Safe to call from another thread while logs() runs.
+    virtual std::optional<Progress> posted_progress(const std::string& /*job*/) {
+        return std::nullopt;
+    }
+    // Return the events about a job and its replicas, oldest first (diagnose reads the pods'
+    // evictions and preemptions there); none where the backend has no events (this machine).
+    virtual std::vector<diagnose::EventEvidence> events(const JobStatus& /*status*/) { return {}; }
+    // Return a job's kind, "PyTorchJob" or "TrainJob" (error code 3 when it does not exist).
+    virtual util::Result<std::string> kind_of(const std::string& job) {
+        auto status = status_without_progress(job);
+        if (!status) {
+            return status.error_value();
+        }
+        return status->kind;
+    }
+    // List the jobs (in every namespace when all_namespaces).
+    virtual util::Result<std::vector<JobStatus>> list(bool all_namespaces) = 0;
+    // Stream the logs of a job's replicas to sink until done (or, following, until the job ends).
+    virtual util::Status logs(const std::string& job, const LogOptions& options,
+                              const LogSink& sink) = 0;
+    // Delete a job, stopping what runs; with wait, until it is gone. Return its kind
+    // ("PyTorchJob" or "TrainJob"), found by the same lookup that deleted it.
+    virtual util::Result<std::string> remove(const std::string& job, bool wait) = 0;
+    // Delete a job whatever its recorded state says (`delete --force`), stopping what can be
+    // found of it; exit 2 where the backend has no such thing (a cluster).
+    virtual util::Status force_remove(const std::string& job) = 0;
+    // Return a longer account of a job: conditions, replicas and events.
+    virtual util::Result<JobDescription> describe(const std::string& job) = 0;
+    // Stop what a job runs (submit --follow --stop-on-interrupt); the local
+    // backend keeps the job's state and logs, a cluster deletes the job.
+    virtual util::Status stop(const std::string& job) {
+        auto removed = remove(job, true);
+        return removed ? util::ok_status() : util::Status(removed.error_value());
+    }
+    // Suspend a job (its replicas stop, the job stays) or resume it; returns once asked,
+    // callers watch status() until it has taken effect (job/lifecycle.h).
+    virtual util::Status set_suspended(const std::string& job, bool suspended) = 0;
+    // Set an elastic job's Worker replicas (exit 2 where the job or backend cannot scale).
+    virtual util::Status scale(const std::string& job, int workers) = 0;
+
+    // Return the jobs of a queue in queue order (`list --queue`): a LocalQueue's Workloads on a
+    // cluster, this machine's queue locally.
+    virtual util::Result<std::vector<QueueEntry>> queue_entries(const std::string& queue) = 0;
+    // Return the queues jobs may be submitted to (`queues`).
+    virtual util::Result<QueueList> queues() = 0;
+    // Return the training runtimes a TrainJob may name (`runtimes`); exit 2 where jobs need
+    // none (this machine).
+    virtual util::Result<std::vector<TrainingRuntime>> runtimes() = 0;
+    // Return the claims a job may mount (shell completion): a cluster's
+    // PersistentVolumeClaims, or locally the claims of the job file's volumes.
+    virtual util::Result<std::vector<std::string>> claim_names(
+        const std::vector<manifest::Volume>& job_volumes) = 0;
+
+    // `data put|get|ls`: copy local_dir into the claim's path, copy its contents into out_dir
+    // (existing files replaced only with force), or list it through print. Each prints its
+    // errors as "kftrain: error: ..." and progress on ctx.err, and returns the exit code: 2 for
+    // bad input (nothing copied), 3 for a missing claim or path, 4 for a failed copy, 5 when a
+    // helper pod is not Ready in time, 130 on Ctrl-C.
+    virtual int put_data(Context& ctx, const data::ClaimTarget& target,
+                         const std::string& local_dir) = 0;
+    virtual int get_data(Context& ctx, const data::ClaimTarget& target, const std::string& out_dir,
+                         bool force) = 0;
+    virtual int list_data(Context& ctx, const data::ClaimTarget& target,
+                          const data::ListingPrinter& print) = 0;
+};
+
+}  // namespace kftrain::job

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "util/result.h"
+
+namespace kftrain::job::data {
+
+// Writes files and directories beneath one directory and never outside it: every path is
+// walked part by part from that directory without following a symlink (openat with
+// O_NOFOLLOW), so a link already there, or one made by a race, cannot lead a write elsewhere.
+// Nothing is chowned; modes are permission bits only, under the process's umask.
+class TreeWriter {
+  public:
+    // Write beneath root, an existing directory. replace_files: an existing file or symlink
+    // where a file goes is replaced (never written through); otherwise it is an error naming it.
+    static util::Result<TreeWriter> open(const std::string& root, bool replace_files);
+    TreeWriter(TreeWriter&& other) noexcept;
+    TreeWriter& operator=(TreeWriter&&) = delete;
+    TreeWriter(const TreeWriter&) = delete;
+    ~TreeWriter();
+
+    // Make the directory (and missing parents); an existing directory keeps its mode.
+    util::Status make_directory(const std::string& path, uint32_t mode);
+    // Start a file: its content comes through write(), then end_file().
+    util::Status begin_file(const std::string& path, uint32_t mode);
+    util::Status write(const char* data, size_t size);
+    // Close the file, setting its modification time (seconds since the epoch).
+    util::Status end_file(int64_t modified);
+    // Write a copy of from (a file written earlier beneath root) at path.
+    util::Status copy_file(const std::string& from, const std::string& path, uint32_t mode);
+    // Make a symlink at path to target (target is not checked: a link is never followed here).
+    util::Status make_symlink(const std::string& path, const std::string& target);
+
+  private:
+    TreeWriter(std::string root, int root_fd, bool replace_files)
+        : m_root(std::move(root)), m_root_fd(root_fd), m_replace(replace_files) {}
+    util::Result<int> open_parent(const std::string& path, std::string& leaf);
+    util::Status clear_for_file(int dir, const std::string& leaf, const std::string& path);
+    util::Result<int> open_room(const std::string& path, std::string& leaf);
+    util::Status create_file(const std::string& path, uint32_t mode);
+    std::string shown(const std::string& path) const;
+
+    std::string m_root;
+    int m_root_fd = -1;
+    bool m_replace = false;
+    int m_file = -1;  // the file being written
+    std::string m_file_path;
+};
+
+}  // namespace kftrain::job::data

@@ -1,0 +1,239 @@
+#include "job/input.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
+#include "job/exit_codes.h"
+#include "manifest/load.h"
+#include "manifest/render/render.h"
+#include "manifest/trial_parameters.h"
+#include "manifest/yaml/emit.h"
+#include "manifest/yaml/input.h"
+#include "util/bounded_read.h"
+
+namespace kftrain::job {
+namespace {
+
+constexpr const char* k_pipe_hint =
+    "pipe the job file in (envsubst < job.yaml | kftrain submit -f -) or give its path";
+
+// Return the job file on standard input, read on the first call only: a second read would
+// find it drained.
+const util::Result<std::string>& stdin_job_text() {
+    static const util::Result<std::string> text = read_job_stream(STDIN_FILENO);
+    return text;
+}
+
+}  // namespace
+
+void add_job_file_flags(CLI::App& sub, JobInput& input) {
+    auto* file =
+        sub.add_option("-f,--file", input.file,
+                       "Job file (YAML), or - to read it from standard input; see 'kftrain init'");
+    auto* text = sub.add_option("--job-yaml", input.job_yaml,
+                                "The job file's text itself, instead of -f (a pipeline step "
+                                "passes it so)");
+    file->excludes(text);
+    sub.add_option("--set", input.sets,
+                   "Override a job-file key, typed as the key: --set replicas=8 "
+                   "--set trainer.epochs=5 (repeatable; overrides the job file); "
+                   "--set trialParameters.NAME=VALUE fills the job file's "
+                   "${trialParameters.NAME} for render and submit");
+}
+
+void add_job_input_flags(CLI::App& sub, JobInput& input) {
+    add_job_file_flags(sub, input);
+    sub.add_option("--kind", input.kind,
+                   "What to render: PyTorchJob, TFJob, XGBoostJob, JAXJob (Training Operator "
+                   "v1) or TrainJob (Kubeflow Trainer v2); overrides the job file's kind");
+    sub.add_option("--template", input.template_file,
+                   "Template to render into, of the job's kind (default: the built-in "
+                   "templates/<kind>.yaml)");
+}
+
+void add_queue_flags(CLI::App& sub, JobInput& input) {
+    sub.add_option("--queue", input.queue,
+                   "Kueue LocalQueue to wait in: the job is created suspended and labelled "
+                   "kueue.x-k8s.io/queue-name, and Kueue starts it when the queue admits it; "
+                   "overrides queue")
+        ->type_name("NAME");
+    sub.add_option("--priority-class", input.priority_class,
+                   "Kueue WorkloadPriorityClass of the queued job (needs --queue or queue); "
+                   "overrides priorityClass")
+        ->type_name("NAME");
+}
+
+void add_env_from_shell_flag(CLI::App& sub, std::vector<std::string>& names) {
+    sub.add_option("--env-from-shell", names,
+                   "Local: pass this variable of your shell to every replica (repeat or "
+                   "comma-separate), e.g. one the job takes from a Secret on the cluster; "
+                   "replicas get no other shell variable than PATH, HOME, USER, LANG, LC_*, TZ, "
+                   "TMPDIR and a few the trainer reads")
+        ->delimiter(',')
+        ->type_name("NAME");
+}
+
+namespace {
+
+// Return whether name can name an environment variable: [A-Za-z_][A-Za-z0-9_]*.
+bool is_variable_name(const std::string& name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+        return false;
+    }
+    for (char c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+util::Status check_env_from_shell(const std::vector<std::string>& names) {
+    for (const auto& name : names) {
+        if (!is_variable_name(name)) {
+            return util::error(fmt::format(
+                "--env-from-shell: must be a variable name: letters, digits and _ (got {})", name));
+        }
+    }
+    return util::ok_status();
+}
+
+util::Result<std::string> read_job_stream(int fd) {
+    if (::isatty(fd) == 1) {
+        return util::error(
+            fmt::format("-f/--file: standard input is a terminal; {} (got -)", k_pipe_hint));
+    }
+    // Read one byte past the limit at most, so an endless stream ends at once (parse_yaml
+    // refuses what is past the limit as it does for a file), and give up on a stdin that
+    // stays silent or never ends.
+    auto read = util::read_stream(fd, manifest::k_max_input_bytes, util::k_read_idle_limit);
+    if (!read) {
+        return util::error(fmt::format("-f/--file: standard input: {} (got -)", read.error()));
+    }
+    const std::string& text = *read;
+    if (text.empty()) {
+        return util::error(
+            fmt::format("-f/--file: standard input is empty; {} (got -)", k_pipe_hint));
+    }
+    return text;
+}
+
+util::Status refuse_stdin(const std::string& flag, const std::string& value) {
+    if (value == "-") {
+        return util::error(
+            fmt::format("{}: standard input is read only by -f/--file; give a file (got -)", flag));
+    }
+    return util::ok_status();
+}
+
+util::Result<manifest::JobKind> parse_kind_flag(const std::string& text) {
+    auto kind = manifest::parse_kind(text);
+    if (!kind) {
+        return util::error(fmt::format("--kind: must be {} (got {})", manifest::k_kind_choices,
+                                       text.empty() ? "\"\"" : text),
+                           k_exit_bad_input);
+    }
+    return *kind;
+}
+
+util::Result<manifest::JobSpec> load_job(const JobInput& input, const job::BackendOptions& global) {
+    if (auto refused = refuse_stdin("--template", input.template_file); !refused) {
+        return refused.error_value();
+    }
+    manifest::Overrides overrides;
+    overrides.sets = input.sets;
+    if (!global.namespace_.empty()) {
+        overrides.namespace_ = global.namespace_;
+    }
+    if (input.kind) {
+        auto kind = parse_kind_flag(*input.kind);
+        if (!kind) {
+            return kind.error_value();
+        }
+        overrides.kind = *kind;
+    }
+    if (input.queue && input.queue->empty()) {
+        return util::error("--queue: must name a LocalQueue (got \"\")", k_exit_bad_input);
+    }
+    if (input.priority_class && input.priority_class->empty()) {
+        return util::error("--priority-class: must name a WorkloadPriorityClass (got \"\")",
+                           k_exit_bad_input);
+    }
+    overrides.queue = input.queue;
+    overrides.priority_class = input.priority_class;
+    if (input.file.empty() && !input.job_yaml) {
+        return util::error(
+            "-f/--file: give the job file, or its text with --job-yaml (got neither)",
+            k_exit_bad_input);
+    }
+    if (input.job_yaml) {
+        if (input.job_yaml->empty()) {
+            return util::error("--job-yaml: must hold the job file's text (got \"\")",
+                               k_exit_bad_input);
+        }
+        if (input.job_yaml->size() > manifest::k_max_input_bytes) {
+            return util::error(fmt::format("--job-yaml: {} bytes; at most {} (got a longer text)",
+                                           input.job_yaml->size(), manifest::k_max_input_bytes),
+                               k_exit_bad_input);
+        }
+        return manifest::load_job_text(*input.job_yaml, k_job_yaml_name, overrides);
+    }
+    if (input.file != "-") {
+        return manifest::load_job_file(input.file, overrides);
+    }
+    const auto& text = stdin_job_text();
+    if (!text) {
+        return text.error_value();
+    }
+    return manifest::load_job_text(*text, k_stdin_name, overrides);
+}
+
+util::Result<std::string> job_file_text(const JobInput& input) {
+    if (input.job_yaml) {
+        return *input.job_yaml;
+    }
+    if (input.file == "-") {
+        return stdin_job_text();
+    }
+    return manifest::read_file(input.file);
+}
+
+util::Result<manifest::Template> job_template(const JobInput& input, manifest::JobKind kind) {
+    if (input.template_file.empty()) {
+        return manifest::default_template(kind);
+    }
+    auto text = manifest::read_file(input.template_file);
+    if (!text) {
+        return util::Error{"--template: " + text.error()};
+    }
+    return manifest::Template{*text, input.template_file};
+}
+
+util::Result<RenderedJob> load_and_render(const JobInput& input,
+                                          const job::BackendOptions& global) {
+    auto spec = load_job(input, global);
+    if (!spec) {
+        return util::Error{spec.error()};
+    }
+    // render and submit (both backends) pass here; tune fills placeholders per trial instead.
+    if (auto filled = manifest::require_no_placeholders(*spec); !filled) {
+        return util::error(filled.error(), k_exit_bad_input);
+    }
+    auto tmpl = job_template(input, spec->kind);
+    if (!tmpl) {
+        return tmpl.error_value();
+    }
+    auto rendered = manifest::render_job(*spec, *tmpl);
+    if (!rendered) {
+        return util::Error{rendered.error()};
+    }
+    return RenderedJob{std::move(spec.value()), *rendered};
+}
+
+}  // namespace kftrain::job

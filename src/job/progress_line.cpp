@@ -1,0 +1,146 @@
+#include "job/progress_line.h"
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "job/trainer_status.h"
+#include "util/json_text.h"
+#include "wire/progress_events.h"
+
+namespace kftrain::job {
+namespace {
+
+namespace event = wire::event;
+namespace field = wire::field;
+
+using nlohmann::json;
+
+// Read key as a T; nullopt when it is missing, no number, or (for an integer type) not a whole
+// number within T's range: a program's progress line is not to be trusted (epoch 1e308 cast to
+// int is undefined).
+template <typename T>
+std::optional<T> number(const json& object, const char* key) {
+    auto it = object.find(key);
+    return it == object.end() ? std::nullopt : util::json_number<T>(*it);
+}
+
+// Return a text field: what is not a string (a number, an object) is not that field's text.
+std::string text(const json& object, const char* key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The program's own metrics of a line ("metrics": {"name": value}), numbers and strings, in
+// the limits of a trainerStatus: at most 256, names and values of 1..64 characters.
+std::vector<std::pair<std::string, std::string>> line_metrics(const json& object) {
+    constexpr size_t k_max_metrics = 256;
+    constexpr size_t k_max_text = 64;
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto it = object.find(field::k_metrics);
+    if (it == object.end() || !it->is_object()) {
+        return out;
+    }
+    for (const auto& [name, value] : it->items()) {
+        std::string shown;
+        if (value.is_string()) {
+            shown = value.get<std::string>();
+        } else if (value.is_number()) {
+            shown = fmt::format("{:g}", value.get<double>());
+        }
+        if (out.size() == k_max_metrics || name.empty() || name.size() > k_max_text ||
+            shown.empty() || shown.size() > k_max_text) {
+            continue;
+        }
+        out.emplace_back(name, std::move(shown));
+    }
+    return out;
+}
+
+// The most ranks a progress line's rank_step_s may list.
+constexpr size_t k_max_ranks = 100000;
+
+}  // namespace
+
+std::optional<json> progress_object(const std::string& line) {
+    size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] != '{') {
+        return std::nullopt;
+    }
+    json object = util::parse_untrusted_json(std::string_view(line).substr(start));
+    if (object.is_discarded() || !object.is_object() || !object.contains(field::k_event) ||
+        !object[field::k_event].is_string()) {
+        return std::nullopt;
+    }
+    // A line of a later, incompatible version of the format is not this kftrain's to read.
+    if (auto version = number<double>(object, field::k_version);
+        version && *version > wire::k_progress_format_version) {
+        return std::nullopt;
+    }
+    return object;
+}
+
+Progress progress_from(const json& object) {
+    Progress p;
+    p.event = object[field::k_event].get<std::string>();
+    p.time = text(object, field::k_time);
+    p.rank = number<int>(object, field::k_rank);
+    p.epoch = number<int>(object, field::k_epoch);
+    p.epochs = number<int>(object, field::k_epochs);
+    p.step = number<long long>(object, field::k_step);
+    p.steps_per_epoch = number<long long>(object, field::k_steps_per_epoch);
+    p.global_step = number<long long>(object, field::k_global_step);
+    p.loss = number<double>(object, field::k_loss);
+    p.accuracy = number<double>(object, field::k_accuracy);
+    p.samples_per_sec = number<double>(object, field::k_samples_per_sec);
+    p.lr = number<double>(object, field::k_lr);
+    p.elapsed_s = number<double>(object, field::k_elapsed_s);
+    p.eta_s = number<double>(object, field::k_eta_s);
+    p.epoch_time_s = number<double>(object, field::k_epoch_time_s);
+    p.samples = number<long long>(object, field::k_samples);
+    p.message = text(object, field::k_message);
+    p.path = text(object, field::k_path);
+    if (auto percent = number<double>(object, field::k_percent);
+        percent && *percent >= 0 && *percent <= 100) {
+        p.percent = percent;
+    }
+    p.metrics = line_metrics(object);
+    if (auto ranks = object.find(field::k_rank_step_s);
+        ranks != object.end() && ranks->is_array() && ranks->size() <= k_max_ranks) {
+        for (const json& seconds : *ranks) {
+            if (!seconds.is_number()) {
+                p.rank_step_s.clear();
+                break;
+            }
+            p.rank_step_s.push_back(seconds.get<double>());
+        }
+    }
+    return p;
+}
+
+std::optional<Progress> parse_progress_line(const std::string& line) {
+    auto object = progress_object(line);
+    if (!object) {
+        return std::nullopt;
+    }
+    return progress_from(*object);
+}
+
+bool shows_progress(const Progress& progress) {
+    const std::string& e = progress.event;
+    return e == event::k_progress || e == event::k_epoch || e == event::k_finish;
+}
+
+std::optional<Progress> last_progress(const std::vector<std::string>& lines) {
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        auto parsed = parse_progress_line(*it);
+        if (parsed && shows_progress(*parsed)) {
+            return parsed;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace kftrain::job

@@ -1,0 +1,83 @@
+#include "job/status.h"
+
+#include "util/text.h"
+#include "util/time_text.h"
+
+namespace kftrain::job {
+
+const char* phase_name(JobPhase phase) {
+    switch (phase) {
+        case JobPhase::Created:
+            return "Created";
+        case JobPhase::Running:
+            return "Running";
+        case JobPhase::Restarting:
+            return "Restarting";
+        case JobPhase::Succeeded:
+            return "Succeeded";
+        case JobPhase::Failed:
+            return "Failed";
+        case JobPhase::Suspended:
+            return "Suspended";
+        case JobPhase::Unknown:
+            break;
+    }
+    return "Unknown";
+}
+
+JobPhase parse_phase(const std::string& name) {
+    for (JobPhase phase : {JobPhase::Created, JobPhase::Running, JobPhase::Restarting,
+                           JobPhase::Succeeded, JobPhase::Failed, JobPhase::Suspended}) {
+        if (name == phase_name(phase)) {
+            return phase;
+        }
+    }
+    return JobPhase::Unknown;
+}
+
+bool replica_matches(const ReplicaStatus& replica, const std::string& wanted) {
+    if (wanted.empty()) {
+        return true;
+    }
+    const std::string want = util::to_lower(wanted);
+    return want == replica.name || want == util::to_lower(replica.type) || want == replica.pod;
+}
+
+std::string no_restart_message(const std::string& job, const std::string& wanted) {
+    return "--previous: no replica of " + job + (wanted.empty() ? "" : " matching " + wanted) +
+           " has restarted";
+}
+
+std::string no_replica_message(const std::string& job, const std::string& wanted,
+                               const std::vector<std::string>& names) {
+    std::string has = names.empty() ? " (it has none yet)" : "; it has ";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        has += (i == 0 ? "" : ", ") + names[i];
+    }
+    return "--replica: matches no replica of " + job + " by name or type" + has + " (got " +
+           wanted + ")";
+}
+
+std::string job_ref(const std::string& kind, const std::string& name) {
+    return util::to_lower(kind) + "/" + name;
+}
+
+std::optional<double> job_duration(const JobStatus& status, std::time_t now) {
+    const bool waits_in_queue = status.started.empty() && status.queue &&
+                                (status.queue->state == QueueState::Pending ||
+                                 status.queue->state == QueueState::QuotaReserved);
+    if (waits_in_queue) {
+        return 0.0;  // nothing has run yet: its wait is not run time, nor cost
+    }
+    auto start = util::parse_timestamp(status.started.empty() ? status.created : status.started);
+    if (!start) {
+        return std::nullopt;
+    }
+    auto end = util::parse_timestamp(status.finished);
+    if (!end && status.phase == JobPhase::Suspended) {
+        end = util::parse_timestamp(status.suspended_since);  // nothing runs while suspended
+    }
+    return std::difftime(end ? *end : now, *start);
+}
+
+}  // namespace kftrain::job

@@ -1,0 +1,137 @@
+#pragma once
+
+#include <ctime>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "job/queue_status.h"
+
+namespace kftrain::job {
+
+// The phase of a job, as the operator's last condition (and kubectl's State
+// column) names it. The local backend uses the same names.
+enum class JobPhase { Unknown, Created, Running, Restarting, Succeeded, Failed, Suspended };
+
+// Return the phase's name as shown: "Created", "Running", ...
+const char* phase_name(JobPhase phase);
+
+// Parse a condition type into a phase; Unknown when it is none of them.
+JobPhase parse_phase(const std::string& name);
+
+// Return whether the phase is final (Succeeded or Failed).
+inline bool is_finished(JobPhase phase) {
+    return phase == JobPhase::Succeeded || phase == JobPhase::Failed;
+}
+
+// The last progress line of the trainer (rank 0), parsed from its JSON.
+struct Progress {
+    std::string event;  // progress, epoch, eval, finish, ...
+    std::optional<int> epoch;
+    std::optional<int> epochs;
+    std::optional<long long> step;
+    std::optional<long long> steps_per_epoch;
+    std::optional<double> loss;
+    std::optional<double> accuracy;
+    std::optional<double> samples_per_sec;
+    std::optional<double> elapsed_s;
+    std::optional<double> eta_s;
+    std::string time;  // ISO-8601 UTC
+    std::optional<long long> global_step;
+    std::optional<double> lr;
+    std::optional<double> epoch_time_s;
+    std::optional<long long> samples;  // eval: samples evaluated; start: dataset size
+    std::optional<int> rank;
+    std::string message;                 // warning and error events
+    std::string path;                    // checkpoint events
+    std::optional<double> percent = {};  // done, 0-100: a TrainJob's trainerStatus
+    std::vector<std::pair<std::string, std::string>> metrics = {};  // trainerStatus's, by name
+    std::vector<double> rank_step_s = {};  // each rank's compute seconds per step, by rank
+};
+
+// One replica: a pod on the cluster, a process group locally.
+struct ReplicaStatus {
+    std::string name;    // master-0, worker-2 (PyTorchJob), node-0 (TrainJob): the log prefix
+    std::string type;    // Master or Worker (PyTorchJob); Node or an initializer step (TrainJob)
+    int index = 0;       // index within its type
+    std::string state;   // Pending, Running, Succeeded, Failed, Terminated, Unknown
+    std::string reason;  // ImagePullBackOff, CrashLoopBackOff, Unschedulable, OOMKilled, ...
+    std::string message;
+    int restarts = 0;
+    std::optional<int> exit_code;
+    std::string pod;               // pod name (cluster) or empty
+    std::string node;              // node name (cluster) or empty
+    long long pid = 0;             // process id (local) or 0
+    std::string container = {};    // the container whose log is the replica's (cluster): pytorch,
+                                   // node, dataset-initializer; empty: pytorch
+    std::string finished = {};     // when its last attempt ended (RFC 3339); empty while it runs
+    std::string last_reason = {};  // how the attempt before this one ended: OOMKilled, Error
+    bool memory_limited = false;   // its container has a memory limit (exit 137: likely OOM)
+};
+
+// What each replica of one type asks for, from the job's pod template: what prices it.
+struct ReplicaRequest {
+    std::string type;  // Master or Worker
+    int replicas = 0;
+    double cpu_cores = 0;     // 0: not requested
+    double memory_bytes = 0;  // 0: not requested
+    int gpus = 0;             // nvidia.com/gpu
+};
+
+// Counts per replica type, as status.replicaStatuses reports them.
+struct ReplicaCounts {
+    int active = 0;
+    int succeeded = 0;
+    int failed = 0;
+};
+
+// Everything `status` shows about a job, from either backend.
+struct JobStatus {
+    std::string name;
+    std::string namespace_;
+    std::string backend;              // "kubernetes" or "local"
+    std::string kind = "PyTorchJob";  // PyTorchJob or TrainJob (manifest::kind_name)
+    JobPhase phase = JobPhase::Unknown;
+    std::string reason;  // of the last condition
+    std::string message;
+    std::string created;  // ISO-8601 UTC timestamps; empty if unknown
+    std::string started;
+    std::string finished;
+    std::string suspended_since;                  // when it was suspended, while it is Suspended
+    std::map<std::string, ReplicaCounts> counts;  // by type: Master, Worker
+    std::vector<ReplicaStatus> replicas;          // master first, then workers by index
+    std::optional<Progress> progress;             // the Master's last progress line
+    std::string progress_unread;         // why its log could not be read for progress ("": it was)
+    std::vector<std::string> diagnosis;  // why it is pending or failing, one line each
+    std::string why;  // why it failed or looks stuck, one line (kftrain diagnose's); set by the
+                      // verbs that show it: status, describe
+    int replicas_wanted = 0;  // replicas the job asks for (Master included); 0 if unknown
+    std::vector<ReplicaRequest> requests;              // by type; empty when unknown
+    std::map<std::string, std::string> node_selector;  // the pods' (a GPU type may show)
+    std::optional<QueueStatus> queue;  // where a job submitted with a queue stands in it
+};
+
+// Return whether a replica's name, type or pod matches --replica ("", worker, Worker,
+// worker-3, master-0); both backends select replicas with it.
+bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);
+
+// Return the message for logs --previous where no replica (of those --replica matches, when
+// given) has restarted, for exit code 3; and the notice for one replica that has not.
+std::string no_restart_message(const std::string& job, const std::string& wanted);
+inline constexpr const char* k_no_previous_attempt = "has not restarted: no previous attempt";
+
+// Return the message for a --replica that matches none of a job's replicas (names, in its
+// order), for exit code 3: the same on the cluster and here.
+std::string no_replica_message(const std::string& job, const std::string& wanted,
+                               const std::vector<std::string>& names);
+
+// Return "trainjob/name" or "pytorchjob/name": how kubectl names a job of this kind.
+std::string job_ref(const std::string& kind, const std::string& name);
+
+// Return the seconds the job has run: start (or creation) to finish, to its suspension while
+// Suspended, or to now; 0 while it waits in a queue, not started.
+std::optional<double> job_duration(const JobStatus& status, std::time_t now);
+
+}  // namespace kftrain::job
