@@ -11,7 +11,7 @@
 #include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/verbs/job/follow.h"
-#include "cli/verbs/job/wait_cmd.h"
+#include "cli/verbs/job/wait_loop.h"
 #include "cli/view/manifest_text.h"
 #include "job/exit_codes.h"
 #include "job/interrupt.h"
