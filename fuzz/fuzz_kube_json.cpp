@@ -16,7 +16,6 @@
 #include "job/trainer_status.h"
 
 using namespace kftrain;
-using namespace kftrain::cli;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -144,7 +144,8 @@ TEST_CASE("estimate --measure of examples/python-ddp measures it at 1 and 2 repl
     }
     // The job file as it is, measured as the README shows; it runs to its end at each size.
     REQUIRE(kftrain_in(dir, {"--local", "estimate", "-f", "pytorchjob.yaml", "--measure",
-                             "--measure-seconds", "40", "--profile-out", "ddp-profile.json"}) == 0);
+                             "--measure-seconds", "40s", "--profile-out", "ddp-profile.json"}) ==
+            0);
     const std::string table = read_bytes(dir + "/kftrain.out");
     INFO(table << read_bytes(dir + "/kftrain.err"));
     CHECK_THAT(table, Catch::Contains("its own program, measured running at 1 and 2 replicas"));

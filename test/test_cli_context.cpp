@@ -24,9 +24,14 @@ TEST_CASE("global flags kubectl or the cluster would reject are refused first", 
         {"no timeout", with([](auto& g) { g.request_timeout = "0"; }), ""},
         {"a compound duration", with([](auto& g) { g.request_timeout = "1m30s"; }), ""},
         {"a word", with([](auto& g) { g.request_timeout = "banana"; }),
-         "--request-timeout: not a duration such as 30s, 2m or 0 (got banana)"},
+         "--request-timeout: not a duration such as 90s, 1h30m or 500ms (got banana)"},
         {"days, which kubectl does not take", with([](auto& g) { g.request_timeout = "1d"; }),
-         "--request-timeout: not a duration such as 30s, 2m or 0 (got 1d)"},
+         "--request-timeout: not a duration such as 90s, 1h30m or 500ms (got 1d; kubectl takes "
+         "no d: write a day as 24h)"},
+        {"whole seconds past 100 years",
+         with([](auto& g) { g.request_timeout = std::string(400, '9'); }),
+         "--request-timeout: must be a duration of at most 876000h, 100 years (got " +
+             std::string(400, '9') + ")"},
         {"a namespace", with([](auto& g) { g.namespace_ = "ml-training"; }), ""},
         {"a namespace with a slash", with([](auto& g) { g.namespace_ = "../etc"; }),
          "-n/--namespace: must be a DNS-1123 label: lower-case letters, digits and '-', at most "
@@ -63,7 +68,8 @@ TEST_CASE("a bad global flag exits 2 before kubectl runs", "[cli]") {
     };
     const std::vector<Case> cases = {
         {{"status", "mnist", "--request-timeout", "banana"},
-         "kftrain: error: --request-timeout: not a duration such as 30s, 2m or 0 (got banana)\n"},
+         "kftrain: error: --request-timeout: not a duration such as 90s, 1h30m or 500ms (got "
+         "banana)\n"},
         {{"delete", "mnist", "--local", "--context", "prod"},
          "kftrain: error: --local runs on this machine, but --context names a cluster: give one "
          "or the other\n"},

@@ -35,6 +35,9 @@ TEST_CASE("Each kubectl call gets a limit from --request-timeout or its verb", "
         {"--request-timeout in whole seconds", "2", {"get", "pods"}, seconds(7)},
         {"--request-timeout in milliseconds", "500ms", {"get", "pods"}, milliseconds(5500)},
         {"--request-timeout 0: no limit", "0", {"get", "pods"}, std::nullopt},
+        {"--request-timeout of 100 years", "3153600000", {"get", "pods"}, seconds(3153600000 + 5)},
+        // Refused by the verb before any call; never an exception here.
+        {"whole seconds past 100 years", std::string(400, '9'), {"get", "pods"}, seconds(60)},
         {"a waiting delete keeps its own limit",
          "1s",
          {"delete", "pytorchjobs", "x"},

@@ -195,9 +195,9 @@ TEST_CASE("suspend and resume reject bad flags before any kubectl call",
     };
     const Case cases[] = {
         {{"suspend", "mnist-ddp", "--timeout", "soon"},
-         "kftrain: error: --timeout: not a duration such as 5m or 30s (got soon)\n"},
+         "kftrain: error: --timeout: not a duration such as 90s, 1h30m or 500ms (got soon)\n"},
         {{"resume", "mnist-ddp", "--interval", "0s"},
-         "kftrain: error: --interval: must be a positive duration such as 2s (got 0s)\n"},
+         "kftrain: error: --interval: must be a duration longer than 0 (got 0s)\n"},
         {{"suspend", "Bad_Name"}, "kftrain: error: job name"},
     };
     for (const auto& c : cases) {

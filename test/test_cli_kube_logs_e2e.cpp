@@ -183,7 +183,7 @@ TEST_CASE("wait times out with exit 5 and not-found exits 3", "[cluster][e2e][wa
         {"wait", "mnist-ddp", "-n", "ml-training", "--timeout", "300ms", "--interval", "50ms"});
     CHECK(run.code == 5);
     // The deadline falls between two looks at the job or during one (kubectl is stopped then).
-    CHECK(contains(run.err, "kftrain: error: timed out after 0.3s waiting for "));
+    CHECK(contains(run.err, "kftrain: error: timed out after 300ms waiting for "));
     CHECK(contains(run.err, "mnist-ddp to be succeeded ("));
     FakeCluster missing("not-found");
     CHECK(missing.run({"wait", "mnist-ddp", "-n", "ml-training"}).code == 3);

@@ -49,7 +49,7 @@ backend::local::JobState two_replicas() {
 TEST_CASE("a write to a full disk says which file and No space left on device", "[local]") {
     int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
     REQUIRE(fd >= 0);
-    auto written = util::write_fd(fd, "{\"phase\": \"Succeeded\"}\n", "/jobs/mnist/state.json");
+    auto written = util::write_all(fd, "{\"phase\": \"Succeeded\"}\n", "/jobs/mnist/state.json");
     ::close(fd);
     REQUIRE_FALSE(written.ok());
     CHECK(written.error() == "cannot write /jobs/mnist/state.json: No space left on device");

@@ -134,15 +134,6 @@ TEST_CASE("the last progress line skips later non-progress lines", "[cluster][pr
     CHECK_FALSE(job::last_progress({"plain", "text"}));
 }
 
-TEST_CASE("durations read like kubectl's", "[cluster][progress]") {
-    CHECK(kftrain::util::format_duration(0) == "0s");
-    CHECK(kftrain::util::format_duration(-5) == "0s");
-    CHECK(kftrain::util::format_duration(45) == "45s");
-    CHECK(kftrain::util::format_duration(192) == "3m12s");
-    CHECK(kftrain::util::format_duration(7500) == "2h5m");
-    CHECK(kftrain::util::format_duration(3 * 86400 + 4 * 3600) == "3d4h");
-}
-
 TEST_CASE("timestamps parse with fractions and offsets", "[cluster][progress]") {
     auto base = kftrain::util::parse_timestamp("2024-05-01T10:00:00Z");
     REQUIRE(base);

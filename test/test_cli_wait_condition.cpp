@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "job/wait_condition.h"
-#include "util/time_text.h"
 
 using namespace kftrain;
 
@@ -42,21 +41,4 @@ TEST_CASE("wait condition names are parsed", "[cluster][wait]") {
     CHECK(job::parse_wait_for("running") == job::WaitFor::Running);
     CHECK_FALSE(job::parse_wait_for("Succeeded"));
     CHECK_FALSE(job::parse_wait_for("done"));
-}
-
-TEST_CASE("durations for --timeout and --interval read like kubectl's", "[cluster][wait]") {
-    CHECK(kftrain::util::parse_duration("2h") == 7200.0);
-    CHECK(kftrain::util::parse_duration("1h30m") == 5400.0);
-    CHECK(kftrain::util::parse_duration("90s") == 90.0);
-    CHECK(kftrain::util::parse_duration("500ms") == 0.5);
-    CHECK(kftrain::util::parse_duration("0") == 0.0);
-    CHECK(kftrain::util::parse_duration("1.5m") == 90.0);
-    // Only decimal numbers as Go writes them: no hexadecimal, exponent, nan, inf or sign.
-    const std::string huge(400, '9');
-    for (const std::string& bad :
-         std::vector<std::string>{"", "2", "two hours", "-5s", "5x", "h", "0x10s", "nans", "infs",
-                                  "1e-300s", "1.2.3s", "+5s", " 5s", ".s", huge + "d"}) {
-        CAPTURE(bad);
-        CHECK_FALSE(kftrain::util::parse_duration(bad));
-    }
 }

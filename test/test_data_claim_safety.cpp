@@ -1,6 +1,7 @@
 // data get, put and ls against what a claim may hold and how a cluster may fail: a claim whose
 // files are hostile (setuid, FIFOs, links, a "." of mode 0777), links inside a claim on this
-// machine, files already in OUT_DIR, a kubectl call that hangs and a copy that stalls.
+// machine, links swapped in while a copy runs, files already in OUT_DIR, a kubectl call that
+// hangs and a copy that stalls.
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -8,8 +9,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
+#include "job/data/tree_copy.h"
+#include "job/data/tree_writer.h"
 #include "support/data_cluster.h"
 #include "support/files.h"
 #include "util/subprocess.h"
@@ -17,6 +21,8 @@
 namespace {
 
 namespace fs = std::filesystem;
+using kftrain::job::data::claim_directory;
+using kftrain::job::data::TreeWriter;
 using kftrain::test::contains;
 using kftrain::test::DataCluster;
 using kftrain::test::make_temp_dir;
@@ -24,6 +30,13 @@ using kftrain::test::mode_of;
 using kftrain::test::read_bytes;
 using kftrain::test::run_kftrain;
 using kftrain::test::write_file;
+
+// Put a symlink to target where the directory path was (moved to path.old), as a job writing in
+// the claim could while a copy runs.
+void swap_for_symlink(const std::string& path, const std::string& target) {
+    fs::rename(path, path + ".old");
+    fs::create_symlink(target, path);
+}
 
 // A claim as a training job could leave it: a setuid file, a FIFO, a link out, a "." of 0777.
 void fill_hostile_claim(const std::string& dir, const std::string& outside) {
@@ -141,6 +154,64 @@ TEST_CASE("data on this machine never follows a link inside a claim", "[data]") 
     CHECK(get.code == 0);
     CHECK_FALSE(fs::exists(out + "/link/secret"));
     CHECK(contains(get.err, "skipped link: a symlink"));
+}
+
+TEST_CASE("data put on this machine writes where it checked, not through a link swapped in after",
+          "[data]") {
+    const std::string root = make_temp_dir() + "/claim";
+    const std::string outside = make_temp_dir();
+    fs::create_directories(outside + "/latest");
+    auto dir = claim_directory(root, "/runs/latest", "c", true);
+    REQUIRE(dir);
+    swap_for_symlink(root + "/runs", outside);
+
+    auto writer = TreeWriter::beneath(std::move(dir->fd), dir->path, true);
+    REQUIRE(writer.begin_file("model.pt", 0644));
+    REQUIRE(writer.write("weights", 7));
+    REQUIRE(writer.end_file(0));
+    CHECK(fs::is_empty(outside + "/latest"));
+    CHECK(read_bytes(root + "/runs.old/latest/model.pt") == "weights");
+}
+
+TEST_CASE("data get on this machine reads what it checked, not through a link swapped in after",
+          "[data]") {
+    const std::string root = make_temp_dir() + "/claim";
+    const std::string outside = make_temp_dir();
+    fs::create_directories(root + "/runs/latest");
+    write_file(root + "/runs/latest/model.pt", "weights");
+    fs::create_directories(outside + "/latest");
+    write_file(outside + "/latest/secret", "not the claim's");
+    auto dir = claim_directory(root, "/runs/latest", "c", false);
+    REQUIRE(dir);
+    swap_for_symlink(root + "/runs", outside);
+
+    const std::string out = make_temp_dir();
+    auto writer = TreeWriter::open(out, false);
+    REQUIRE(writer);
+    std::ostringstream warn;
+    kftrain::job::data::TreeSink sink(*writer, false, warn);
+    REQUIRE(kftrain::job::data::read_tree(std::move(dir->fd), dir->path, sink));
+    CHECK(read_bytes(out + "/model.pt") == "weights");
+    CHECK_FALSE(fs::exists(out + "/secret"));
+}
+
+TEST_CASE("A directory swapped for a link between two writes of a copy is not written through",
+          "[data]") {
+    const std::string out = make_temp_dir() + "/out";
+    const std::string outside = make_temp_dir();
+    fs::create_directories(out);
+    auto writer = TreeWriter::open(out, true);
+    REQUIRE(writer);
+    REQUIRE(writer->make_directory("runs", 0755));
+    swap_for_symlink(out + "/runs", outside);
+
+    auto begun = writer->begin_file("runs/model.pt", 0644);
+    REQUIRE_FALSE(begun);
+    CHECK(begun.error() == out +
+                               "/runs is a symlink or a file where a directory goes: kftrain never "
+                               "writes through one (remove it, or copy elsewhere)");
+    CHECK(begun.error_code(0) == 2);
+    CHECK(fs::is_empty(outside));
 }
 
 TEST_CASE("data stops at SIGTERM while a kubectl call hangs, and starts nothing after it",

@@ -100,10 +100,14 @@ TEST_CASE("estimate rejects bad flags with exit 2 naming the flag", "[estimate]"
         {{"--network", "fast"},
          "--network: must be a bandwidth such as 100Gbps or 10GB/s (got fast)"},
         {{"--latency", "30"}, "--latency: must be a time such as 30us or 0.5ms (got 30)"},
-        {{"--overhead", "soon"}, "--overhead: must be a duration such as 90s or 5m (got soon)"},
+        {{"--overhead", "soon"},
+         "--overhead: not a duration such as 90s, 1h30m or 500ms (got soon)"},
         {{"--replicas-per-node", "0"}, "--replicas-per-node: must be a whole number >= 1 (got 0)"},
         {{"--deadline", "soon"},
-         "--deadline: must be a duration such as 2h, 90m or 1h30m (got soon)"},
+         "--deadline: not a duration such as 90s, 1h30m or 500ms (got soon)"},
+        {{"--deadline", "3600"},
+         "--deadline: not a duration such as 90s, 1h30m or 500ms (got 3600; add a unit, as in "
+         "3600s)"},
         {{"--budget", "lots"}, "--budget: must be an amount such as 50 or 12.50 (got lots)"},
         {{"--deadline", "2h", "--budget", "50"},
          "--budget: give --deadline or --budget, not both (got 50)"},
@@ -145,8 +149,8 @@ TEST_CASE("estimate asks for --gpu when the job has GPUs", "[estimate]") {
 TEST_CASE("estimate exits 2 when no size meets the deadline, after the table", "[estimate]") {
     const Outcome o = estimate({"--workers", "1,2", "--deadline", "1m"});
     CHECK(o.code == 2);
-    CHECK(o.out.find("For the deadline 1m00s: no size fits.") != std::string::npos);
-    CHECK(o.err.find("kftrain: error: --deadline: no size of 1, 2 finishes within 1m00s; the "
+    CHECK(o.out.find("For the deadline 1m0s: no size fits.") != std::string::npos);
+    CHECK(o.err.find("kftrain: error: --deadline: no size of 1, 2 finishes within 1m0s; the "
                      "fastest, 2 replicas, takes ") == 0);
     const Outcome met = estimate({"--workers", "1,2", "--deadline", "1h"});
     CHECK(met.code == 0);

@@ -27,7 +27,7 @@ Plan plan(bool priced) {
         p.input.price_per_replica_hour = 0.5;
     }
     p.input.replicas = {1, 2, 4};
-    p.assumptions = {{"start-up overhead", "1m00s", "default: pod scheduling"}};
+    p.assumptions = {{"start-up overhead", "1m0s", "default: pod scheduling"}};
     return p;
 }
 

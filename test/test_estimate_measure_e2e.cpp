@@ -142,7 +142,7 @@ TEST_CASE("estimate --measure reads a program that only posts trainerStatus",
     write_file(file, "name: poster\nreplicas: 1\ncommand: [/usr/bin/python3, " + script + "]\n");
     const std::string out = jobs.dir() + "/poster.json";
     auto run = jobs.kftrain({"--local", "estimate", "-f", file, "--measure", "--measure-replicas",
-                             "1", "--measure-seconds", "60", "--profile-out", out});
+                             "1", "--measure-seconds", "60s", "--profile-out", out});
     INFO(run.out << run.err);
     REQUIRE(run.code == 0);
     const json profile = json::parse(read_bytes(out));
@@ -161,8 +161,8 @@ TEST_CASE("estimate --measure of a program that reports no progress exits 2 and 
     LocalJobs jobs;
     const std::string file = jobs.dir() + "/quiet.yaml";
     write_file(file, "name: quiet\nreplicas: 1\ncommand: [/bin/sleep, \"60\"]\n");
-    auto run = jobs.kftrain(
-        {"estimate", "-f", file, "--measure", "--measure-replicas", "1", "--measure-seconds", "2"});
+    auto run = jobs.kftrain({"estimate", "-f", file, "--measure", "--measure-replicas", "1",
+                             "--measure-seconds", "2s"});
     INFO(run.err);
     CHECK(run.code == 2);
     CHECK_THAT(run.err, Catch::Contains("--measure: quiet at 1 replica: it reported no progress") &&
@@ -178,8 +178,10 @@ TEST_CASE("estimate --measure flags are checked before anything runs", "[estimat
         {{"--measure", "--measure-replicas", "1,x"}, "--measure-replicas: must be"},
         {{"--measure", "--measure-replicas", ""}, "--measure-replicas: must name"},
         {{"--measure", "--measure-replicas", "65"}, "from 1 to 64"},
-        {{"--measure", "--measure-seconds", "soon"}, "--measure-seconds: must be a duration"},
-        {{"--measure", "--measure-seconds", "0s"}, "--measure-seconds: must be a duration"},
+        {{"--measure", "--measure-seconds", "soon"}, "--measure-seconds: not a duration"},
+        {{"--measure", "--measure-seconds", "60"}, "(got 60; add a unit, as in 60s)"},
+        {{"--measure", "--measure-seconds", "0s"},
+         "--measure-seconds: must be a duration from 1s to 24h (got 0s)"},
         {{"--measure-seconds", "30s"}, "--measure-seconds: needs --measure"},
         {{"--profile-out", "p.json"}, "--profile-out: needs --measure"},
         {{"--measure", "--profile", "p.json"}, "--profile: --measure makes the profile"},

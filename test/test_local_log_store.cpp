@@ -5,13 +5,11 @@
 #include "backend/local/state/log_store.h"
 #include "backend/local/state/state_dir.h"
 #include "support/files.h"
-#include "util/time_text.h"
 
 using kftrain::backend::local::LogRecord;
 using kftrain::backend::local::parse_log_record;
 using kftrain::backend::local::replica_matches;
 using kftrain::backend::local::tail_per_replica;
-using kftrain::util::parse_duration;
 namespace job = kftrain::job;
 
 TEST_CASE("a record belongs to an attempt by its replica and time, both ends included", "[local]") {
@@ -62,15 +60,6 @@ TEST_CASE("the --replica filter selects a type or one replica", "[local]") {
         INFO(c.filter << " " << c.replica);
         CHECK(replica_matches(c.filter, c.replica) == c.selected);
     }
-}
-
-TEST_CASE("logs take kubectl-style --since durations", "[local]") {
-    CHECK(kftrain::util::parse_duration("30s") == 30);
-    CHECK(kftrain::util::parse_duration("10m") == 600);
-    CHECK(kftrain::util::parse_duration("1h30m") == 5400);
-    CHECK_FALSE(kftrain::util::parse_duration("10").has_value());
-    CHECK_FALSE(kftrain::util::parse_duration("abc").has_value());
-    CHECK_FALSE(kftrain::util::parse_duration("").has_value());
 }
 
 TEST_CASE("a tail keeps the last lines of each replica in arrival order", "[local]") {

@@ -12,26 +12,10 @@
 #include <filesystem>
 
 #include "manifest/yaml/input.h"
+#include "util/fd/dir_beneath.h"
 
 namespace kftrain::agent {
 namespace fs = std::filesystem;
-
-namespace {
-
-// Close a descriptor when it goes out of scope.
-struct Fd {
-    int fd = -1;
-    explicit Fd(int f) : fd(f) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd >= 0) {
-            ::close(fd);
-        }
-    }
-};
-
-}  // namespace
 
 util::Result<std::string> read_job_file(const std::string& root, const std::string& path) {
     auto refuse = [&path](const std::string& why) {
@@ -57,18 +41,18 @@ util::Result<std::string> read_job_file(const std::string& root, const std::stri
     if (parts.empty()) {
         return refuse("not a file");
     }
-    Fd dir(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    for (size_t i = 0; dir.fd >= 0 && i + 1 < parts.size(); ++i) {
-        int next =
-            ::openat(dir.fd, parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        ::close(dir.fd);
-        dir.fd = next;
-    }
-    Fd file(dir.fd < 0 ? -1
-                       : ::openat(dir.fd, parts.back().c_str(),
-                                  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    const std::string leaf = parts.back();
+    parts.pop_back();
+    const util::UniqueFd top(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    const util::DirBeneath dir =
+        top ? util::open_dir_beneath(top.get(), fmt::format("{}", fmt::join(parts, "/")), false)
+            : util::DirBeneath{};
+    const util::UniqueFd file(
+        dir.fd ? ::openat(dir.fd.get(), leaf.c_str(),
+                          O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+               : -1);
     struct stat st {};
-    if (file.fd < 0 || ::fstat(file.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (!file || ::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
         return refuse(
             "no regular file of that name inside the server's root (symlinks are "
             "not followed)");
@@ -79,7 +63,7 @@ util::Result<std::string> read_job_file(const std::string& root, const std::stri
     std::string text;
     char buffer[65536];
     ssize_t n = 0;
-    while ((n = ::read(file.fd, buffer, sizeof buffer)) > 0 &&
+    while ((n = ::read(file.get(), buffer, sizeof buffer)) > 0 &&
            text.size() <= manifest::k_max_input_bytes) {
         text.append(buffer, static_cast<size_t>(n));
     }

@@ -8,6 +8,7 @@
 
 #include "backend/local/process/supervise_cmd.h"
 #include "cli/context.h"
+#include "cli/flags.h"
 #include "cli/verbs/completion_cmd.h"
 #include "cli/verbs/data_cmd.h"
 #include "cli/verbs/estimate_cmd.h"
@@ -34,6 +35,7 @@
 #include "job/exit_codes.h"
 #include "manifest/suggest.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -62,6 +64,11 @@ std::string refuse_empty(const std::string& value) {
     return value.empty() ? std::string("must not be empty") : std::string();
 }
 
+// Refuse an empty duration as the duration flags do (the verbs check the rest).
+std::string refuse_empty_duration(const std::string& value) {
+    return value.empty() ? util::parse_duration(value).error() : std::string();
+}
+
 // Refuse an empty value of the option named name (as "--output") in every verb under app.
 void refuse_empty_everywhere(CLI::App& app, const std::string& name) {
     if (CLI::Option* option = app.get_option_no_throw(name)) {
@@ -79,7 +86,9 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
     app.add_option("--context", global.context, "kubeconfig context to use");
     app.add_option("--kubeconfig", global.kubeconfig, "Path to the kubeconfig file");
     app.add_option("--request-timeout", global.request_timeout,
-                   "kubectl request timeout, e.g. 30s");
+                   duration_help("How long kubectl waits for each request; 0: no limit; also "
+                                 "whole seconds (30), as kubectl takes them"))
+        ->check(refuse_empty_duration);
     app.add_flag("--local", global.local, "Run on this machine instead of a cluster");
 }
 

@@ -43,14 +43,8 @@ util::Result<job::DryRun> parse_dry_run(const std::string& text) {
         fmt::format("--dry-run: must be {} (got {})", fmt::join(dry_run_values(), " or "), text));
 }
 
-util::Result<double> parse_interval(const std::string& flag, const std::string& text,
-                                    const std::string& example) {
-    auto seconds = util::parse_duration(text);
-    if (!seconds || *seconds <= 0) {
-        return util::error(fmt::format("{}: must be a positive duration such as {} (got {})", flag,
-                                       example, text));
-    }
-    return *seconds;
+std::string duration_help(const std::string& what) {
+    return fmt::format("{} ({})", what, util::k_duration_forms);
 }
 
 }  // namespace kftrain::cli

@@ -18,9 +18,8 @@ std::vector<std::string> dry_run_values();
 // "--dry-run: must be client or server (got x)" otherwise.
 util::Result<job::DryRun> parse_dry_run(const std::string& text);
 
-// Parse a flag that takes a positive duration (--interval 5s, --poll-interval 2s), in
-// seconds; the error names the flag, an example and the value.
-util::Result<double> parse_interval(const std::string& flag, const std::string& text,
-                                    const std::string& example);
+// Return the help of a flag that takes a duration: what it does, then the forms every
+// duration flag takes ("How often to look at the job (a duration: 90s, 1h30m, 500ms)").
+std::string duration_help(const std::string& what);
 
 }  // namespace kftrain::cli

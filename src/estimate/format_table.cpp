@@ -6,6 +6,7 @@
 #include "estimate/format.h"
 #include "estimate/units.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::estimate {
 namespace {
@@ -41,11 +42,11 @@ Row size_row(const Report& r, std::size_t i) {
     return {std::to_string(s.replicas),
             std::to_string(s.global_batch),
             std::to_string(s.steps_per_epoch),
-            format_duration(s.step_s),
-            s.world_size > 1 ? format_duration(s.allreduce_s - s.hidden_s) : "-",
+            util::format_duration(s.step_s),
+            s.world_size > 1 ? util::format_duration(s.allreduce_s - s.hidden_s) : "-",
             link_name(s),
-            format_duration(s.epoch_s),
-            format_duration(s.total_s),
+            util::format_duration(s.epoch_s),
+            util::format_duration(s.total_s),
             fmt::format("{:.2f}x", s.speedup),
             fmt::format("{:.0f}%", s.efficiency * 100),
             s.cost ? format_money(*s.cost) : "-",
@@ -61,10 +62,10 @@ Row program_row(const Report& r, std::size_t i) {
     const bool steps = s.steps_per_epoch > 0;
     return {std::to_string(s.replicas),
             steps ? std::to_string(s.steps_per_epoch) : "-",
-            steps ? format_duration(s.step_s) : "-",
-            s.world_size > 1 && steps ? format_duration(s.allreduce_s) : "-",
-            steps ? format_duration(s.epoch_s) : "-",
-            format_duration(s.total_s),
+            steps ? util::format_duration(s.step_s) : "-",
+            s.world_size > 1 && steps ? util::format_duration(s.allreduce_s) : "-",
+            steps ? util::format_duration(s.epoch_s) : "-",
+            util::format_duration(s.total_s),
             fmt::format("{:.2f}x", s.speedup),
             fmt::format("{:.0f}%", s.efficiency * 100),
             s.cost ? format_money(*s.cost) : "-",
@@ -93,7 +94,8 @@ void print_columns(std::string& out, const std::vector<Row>& rows) {
 
 std::string describe_size(const SizeEstimate& s) {
     return fmt::format("{} replica{} ({}{})", s.replicas, s.replicas == 1 ? "" : "s",
-                       format_duration(s.total_s), s.cost ? ", " + format_money(*s.cost) : "");
+                       util::format_duration(s.total_s),
+                       s.cost ? ", " + format_money(*s.cost) : "");
 }
 
 std::string header(const Report& r) {

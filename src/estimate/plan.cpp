@@ -10,7 +10,7 @@
 #include "estimate/network_shape.h"
 #include "estimate/plan_parts.h"
 #include "estimate/profile_median.h"
-#include "estimate/units.h"
+#include "util/time_text.h"
 
 namespace kftrain::estimate {
 namespace {
@@ -132,9 +132,10 @@ void resolve_measured_steps(const JobFacts& job, const std::vector<Profile>& pro
             p.batch_size * static_cast<double>(p.world_size) / p.samples_per_sec};
         plan.input.measured_steps.push_back(step);
         plan.assumptions.push_back(
-            {name, format_duration(step.step_s),
+            {name, util::format_duration(step.step_s),
              fmt::format("measured: {} (compute {}, all-reduce {} alone, overlapped)", p.source,
-                         format_duration(step.compute_s), format_duration(step.allreduce_s))});
+                         util::format_duration(step.compute_s),
+                         util::format_duration(step.allreduce_s))});
     }
 }
 
@@ -178,7 +179,8 @@ void resolve_step(const JobFacts& job, const PlanFlags& flags, const Profile& p,
                          "built-in {} profile: {} parameters, 3 x forward FLOPs / device "
                          "speed",
                          p.model, p.parameters);
-    plan.assumptions.push_back({"compute per step", format_duration(p.compute_s_per_step), source});
+    plan.assumptions.push_back(
+        {"compute per step", util::format_duration(p.compute_s_per_step), source});
     const std::string gradients =
         p.measured ? source : fmt::format("{} FP32 parameters", p.parameters);
     plan.assumptions.push_back({"gradients per step",

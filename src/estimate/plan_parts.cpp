@@ -7,6 +7,7 @@
 #include "estimate/network_shape.h"
 #include "estimate/running_cost.h"
 #include "estimate/units.h"
+#include "util/time_text.h"
 #include "wire/dataset_sizes.h"
 
 namespace kftrain::estimate {
@@ -58,7 +59,7 @@ Pick startup_overhead(const PlanFlags& flags, const Profile& p) {
     if (p.startup_s > 0) {
         return {k_default_startup_s + p.startup_s,
                 fmt::format("default {}: pod scheduling, image pull; {}",
-                            format_duration(k_default_startup_s), process)};
+                            util::format_duration(k_default_startup_s), process)};
     }
     return {k_default_startup_s, "default: pod scheduling, image pull, rendezvous"};
 }
@@ -145,11 +146,11 @@ void resolve_run(const JobFacts& job, Plan& plan) {
     const double steps_extra = std::max(0.0, p.warmup_s - p.warmup_steps * p.compute_s_per_step);
     run.warmup_extra_s = steps_extra + p.eval_warmup_s;
     if (p.warmup_s > 0) {
-        a.push_back({"warm-up", "+" + format_duration(run.warmup_extra_s),
+        a.push_back({"warm-up", "+" + util::format_duration(run.warmup_extra_s),
                      fmt::format("{}: the first {} steps +{}, the first evaluation +{} (once a "
                                  "run)",
-                                 measured, p.warmup_steps, format_duration(steps_extra),
-                                 format_duration(p.eval_warmup_s))});
+                                 measured, p.warmup_steps, util::format_duration(steps_extra),
+                                 util::format_duration(p.eval_warmup_s))});
     } else {
         a.push_back({"warm-up", "0s",
                      p.measured ? "not measured: a profile without warmup_s"
@@ -159,7 +160,7 @@ void resolve_run(const JobFacts& job, Plan& plan) {
     run.eval_s_per_sample =
         eval_measured ? p.eval_s_per_sample : p.forward_s_per_step / std::max(job.batch_size, 1);
     a.push_back(
-        {"evaluation per test sample", format_duration(run.eval_s_per_sample),
+        {"evaluation per test sample", util::format_duration(run.eval_s_per_sample),
          eval_measured ? measured : "assumed: the profile's forward time per training sample"});
     run.checkpoints = job.checkpoints;
     run.checkpoint_every = job.checkpoint_every;
@@ -175,13 +176,13 @@ void resolve_run(const JobFacts& job, Plan& plan) {
     if (p.checkpoint_s > 0) {
         run.checkpoint_s = p.checkpoint_s;
         a.push_back(
-            {"checkpoint", format_duration(run.checkpoint_s),
+            {"checkpoint", util::format_duration(run.checkpoint_s),
              fmt::format("{} ({:.1f} MB); written {}", measured, p.checkpoint_bytes / 1e6, when)});
         return;
     }
     const double bytes = k_checkpoint_size_factor * static_cast<double>(p.gradient_bytes);
     run.checkpoint_s = bytes / k_default_disk_bytes_per_s;
-    a.push_back({"checkpoint", format_duration(run.checkpoint_s),
+    a.push_back({"checkpoint", util::format_duration(run.checkpoint_s),
                  fmt::format("assumed: {:.1f} MB (parameters and momentum) at {}; written {}",
                              bytes / 1e6, format_bandwidth(k_default_disk_bytes_per_s), when)});
 }
@@ -228,11 +229,11 @@ void resolve_links(const PlanFlags& flags, const PriceCatalog& prices, Plan& pla
     a.push_back({"intra-node bandwidth", format_bandwidth(intra.value), intra.source});
     a.push_back({"inter-node bandwidth", format_bandwidth(inter.value), inter.source});
     a.push_back({"latency per hop", fmt::format("{:g}us", latency.value * 1e6), latency.source});
-    a.push_back({"rendezvous", format_duration(links.rendezvous_s), rendezvous.source});
+    a.push_back({"rendezvous", util::format_duration(links.rendezvous_s), rendezvous.source});
     a.push_back({"replicas per node",
                  links.replicas_per_node > 0 ? std::to_string(links.replicas_per_node) : "all",
                  per_node.source});
-    a.push_back({"start-up overhead", format_duration(startup.value), startup.source});
+    a.push_back({"start-up overhead", util::format_duration(startup.value), startup.source});
 }
 
 util::Status resolve_device(const JobFacts& job, const PlanFlags& flags, const PriceCatalog& prices,

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "estimate/units.h"
 #include "util/stats.h"
+#include "util/time_text.h"
 
 namespace kftrain::estimate {
 
@@ -92,8 +92,8 @@ util::Result<Profile> median_profile(const std::vector<Profile>& repeats) {
             return a.compute_s_per_step < b.compute_s_per_step;
         });
     m.source = fmt::format("median of {} (compute per step {} to {}): {}", repeats.size(),
-                           format_duration(fastest->compute_s_per_step),
-                           format_duration(slowest->compute_s_per_step), sources);
+                           util::format_duration(fastest->compute_s_per_step),
+                           util::format_duration(slowest->compute_s_per_step), sources);
     m.compute_s_per_step = median_of(repeats, &F::compute_s_per_step);
     m.compute_s_mean = median_of(repeats, &F::compute_s_mean);
     m.compute_s_stddev = median_of(repeats, &F::compute_s_stddev);

@@ -7,6 +7,7 @@
 #include "estimate/choice.h"
 #include "estimate/units.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::estimate {
 
@@ -29,7 +30,7 @@ void choose(Report& r) {
 }
 
 std::string describe_goal(const Goal& goal) {
-    return goal.kind == Goal::Kind::deadline ? "deadline " + format_duration(goal.limit)
+    return goal.kind == Goal::Kind::deadline ? "deadline " + util::format_duration(goal.limit)
                                              : "budget " + format_money(goal.limit);
 }
 
@@ -45,8 +46,8 @@ std::string unmet_goal_message(const Report& report) {
     if (report.goal->kind == Goal::Kind::deadline) {
         const SizeEstimate& f = report.estimate.sizes[report.estimate.fastest];
         return fmt::format("no size of {} finishes within {}; the fastest, {}, takes {}", sizes,
-                           format_duration(report.goal->limit),
-                           util::counted(f.replicas, "replica"), format_duration(f.total_s));
+                           util::format_duration(report.goal->limit),
+                           util::counted(f.replicas, "replica"), util::format_duration(f.total_s));
     }
     const SizeEstimate& c = report.estimate.sizes[report.estimate.cheapest.value_or(0)];
     return fmt::format("no size of {} costs at most {}; the cheapest, {}, costs {}", sizes,

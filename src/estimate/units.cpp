@@ -84,38 +84,6 @@ std::optional<double> parse_bandwidth(const std::string& text) {
     return std::nullopt;
 }
 
-std::optional<double> parse_duration(const std::string& text) {
-    if (text.empty()) {
-        return std::nullopt;
-    }
-    if (const auto plain = split_number(text); plain && plain->second.empty()) {
-        return plain->first;
-    }
-    static const std::vector<std::pair<char, double>> k_units = {
-        {'d', 86400.0}, {'h', 3600.0}, {'m', 60.0}, {'s', 1.0}};
-    double total = 0;
-    std::string rest = text;
-    std::size_t next_unit = 0;
-    while (!rest.empty()) {
-        const auto split = split_number(rest);
-        if (!split || split->second.empty()) {
-            return std::nullopt;
-        }
-        const char unit = split->second.front();
-        std::size_t i = next_unit;
-        while (i < k_units.size() && k_units[i].first != unit) {
-            ++i;
-        }
-        if (i == k_units.size()) {
-            return std::nullopt;
-        }
-        total += split->first * k_units[i].second;
-        next_unit = i + 1;
-        rest = split->second.substr(1);
-    }
-    return total;
-}
-
 std::optional<double> parse_latency(const std::string& text) {
     const auto split = split_number(text);
     if (!split) {
@@ -138,32 +106,6 @@ std::optional<double> parse_money(const std::string& text) {
         return std::nullopt;
     }
     return split->first;
-}
-
-std::string format_duration(double seconds) {
-    if (seconds <= 0) {
-        return "0s";
-    }
-    if (seconds < 1e-3) {
-        return fmt::format("{:.0f}us", seconds * 1e6);
-    }
-    if (seconds < 1e-2) {
-        return fmt::format("{:.2f}ms", seconds * 1e3);
-    }
-    if (seconds < 1.0) {
-        return fmt::format("{:.0f}ms", seconds * 1e3);
-    }
-    if (seconds < 60.0) {
-        return fmt::format("{:.1f}s", seconds);
-    }
-    const auto whole = static_cast<long long>(std::llround(seconds));
-    if (whole < 3600) {
-        return fmt::format("{}m{:02}s", whole / 60, whole % 60);
-    }
-    if (whole < 86400) {
-        return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);
-    }
-    return fmt::format("{}d{:02}h", whole / 86400, whole % 86400 / 3600);
 }
 
 std::string format_bandwidth(double bytes_per_s) {

@@ -9,17 +9,11 @@ namespace kftrain::estimate {
 // second; bits ("bps", "b/s") and bytes ("B/s") both take decimal or binary prefixes.
 std::optional<double> parse_bandwidth(const std::string& text);
 
-// Parse a duration such as "2h", "90m", "1h30m", "45s" or "3600" (seconds) to seconds.
-std::optional<double> parse_duration(const std::string& text);
-
 // Parse a short time such as "30us", "0.5ms" or "1s" to seconds.
 std::optional<double> parse_latency(const std::string& text);
 
 // Parse an amount of money such as "50", "$50" or "12.5" (non-negative).
 std::optional<double> parse_money(const std::string& text);
-
-// Format seconds for people: "0s", "42us", "1.25ms", "850ms", "42.0s", "3m05s", "2h07m", "3d04h".
-std::string format_duration(double seconds);
 
 // Format bytes per second in decimal units with the bit rate after it: "12.5 GB/s (100 Gbps)".
 std::string format_bandwidth(double bytes_per_s);

@@ -210,7 +210,7 @@ util::Result<manifest::Template> job_template(const JobInput& input, manifest::J
     }
     auto text = manifest::read_file(input.template_file);
     if (!text) {
-        return util::Error{"--template: " + text.error()};
+        return util::error("--template: " + text.error());
     }
     return manifest::Template{*text, input.template_file};
 }
@@ -219,7 +219,7 @@ util::Result<RenderedJob> load_and_render(const JobInput& input,
                                           const job::BackendOptions& global) {
     auto spec = load_job(input, global);
     if (!spec) {
-        return util::Error{spec.error()};
+        return util::error(spec.error());
     }
     // render and submit (both backends) pass here; tune fills placeholders per trial instead.
     if (auto filled = manifest::require_no_placeholders(*spec); !filled) {
@@ -231,7 +231,7 @@ util::Result<RenderedJob> load_and_render(const JobInput& input,
     }
     auto rendered = manifest::render_job(*spec, *tmpl);
     if (!rendered) {
-        return util::Error{rendered.error()};
+        return util::error(rendered.error());
     }
     return RenderedJob{std::move(spec.value()), *rendered};
 }

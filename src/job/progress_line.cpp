@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "job/trainer_status.h"
+#include "util/json_fields.h"
 #include "util/json_text.h"
 #include "wire/progress_events.h"
 
@@ -25,12 +26,6 @@ template <typename T>
 std::optional<T> number(const json& object, const char* key) {
     auto it = object.find(key);
     return it == object.end() ? std::nullopt : util::json_number<T>(*it);
-}
-
-// Return a text field: what is not a string (a number, an object) is not that field's text.
-std::string text(const json& object, const char* key) {
-    auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // The program's own metrics of a line ("metrics": {"name": value}), numbers and strings, in
@@ -85,7 +80,7 @@ std::optional<json> progress_object(const std::string& line) {
 Progress progress_from(const json& object) {
     Progress p;
     p.event = object[field::k_event].get<std::string>();
-    p.time = text(object, field::k_time);
+    p.time = util::string_at(object, field::k_time);
     p.rank = number<int>(object, field::k_rank);
     p.epoch = number<int>(object, field::k_epoch);
     p.epochs = number<int>(object, field::k_epochs);
@@ -100,8 +95,8 @@ Progress progress_from(const json& object) {
     p.eta_s = number<double>(object, field::k_eta_s);
     p.epoch_time_s = number<double>(object, field::k_epoch_time_s);
     p.samples = number<long long>(object, field::k_samples);
-    p.message = text(object, field::k_message);
-    p.path = text(object, field::k_path);
+    p.message = util::string_at(object, field::k_message);
+    p.path = util::string_at(object, field::k_path);
     if (auto percent = number<double>(object, field::k_percent);
         percent && *percent >= 0 && *percent <= 100) {
         p.percent = percent;

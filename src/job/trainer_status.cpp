@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "util/json_fields.h"
 #include "util/time_text.h"
 #include "wire/progress_events.h"
 #include "wire/trainer_status_metrics.h"
@@ -16,19 +17,8 @@ namespace {
 using nlohmann::json;
 namespace field = wire::field;
 
-const json& member(const json& object, const char* key) {
-    static const json k_null;
-    if (!object.is_object()) {
-        return k_null;
-    }
-    const auto it = object.find(key);
-    return it == object.end() ? k_null : *it;
-}
-
-std::string string_at(const json& object, const char* key) {
-    const json& value = member(object, key);
-    return value.is_string() ? value.get<std::string>() : std::string();
-}
+using util::member;
+using util::string_at;
 
 std::optional<double> number_text(const std::string& text) {
     char* end = nullptr;

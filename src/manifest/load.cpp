@@ -65,7 +65,7 @@ util::Result<std::string> read_file(const std::string& path) {
 util::Result<JobSpec> load_job_file(const std::string& path, const Overrides& overrides) {
     auto text = read_file(path);
     if (!text) {
-        return util::Error{text.error()};
+        return util::error(text.error());
     }
     return load_job_text(*text, path, overrides);
 }
@@ -102,13 +102,13 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
     for (const auto& assignment : sets) {
         auto applied = apply_set(root, assignment, source);
         if (!applied) {
-            return util::Error{applied.error()};
+            return util::error(applied.error());
         }
     }
     apply_key_flags(root, overrides, source);
     auto checked = check_against_schema(root, source);
     if (!checked) {
-        return util::Error{checked.error()};
+        return util::error(checked.error());
     }
     JobSpec converted = to_job_spec(root);
     converted.source = std::move(source);
@@ -119,7 +119,7 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
     JobSpec spec = std::move(*filled);
     auto valid = validate_job(spec);
     if (!valid) {
-        return util::Error{valid.error()};
+        return util::error(valid.error());
     }
     return spec;
 }

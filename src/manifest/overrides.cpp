@@ -94,7 +94,7 @@ util::Status apply_set(YAML::Node& root, const std::string& assignment, SourceMa
         if (last) {
             auto value = parse_value(text, *def, path);
             if (!value) {
-                return util::Error{value.error()};
+                return util::error(value.error());
             }
             parent[part] = *value;
             source.from_flags[path] = "--set";

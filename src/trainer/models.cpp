@@ -142,8 +142,8 @@ util::Result<std::shared_ptr<Net>> make_model(const std::string& name, int chann
                                               int cols) {
     if (name == "mnist-cnn") {
         if (rows < 6 || cols < 6) {
-            return util::Error{fmt::format(
-                "--model: mnist-cnn needs images of at least 6x6 (got {}x{})", rows, cols)};
+            return util::error(fmt::format(
+                "--model: mnist-cnn needs images of at least 6x6 (got {}x{})", rows, cols));
         }
         return std::shared_ptr<Net>(std::make_shared<MnistCnn>(channels, rows, cols));
     }
@@ -153,7 +153,7 @@ util::Result<std::shared_ptr<Net>> make_model(const std::string& name, int chann
     if (name == "resnet18") {
         return std::shared_ptr<Net>(std::make_shared<ResNet18>(channels));
     }
-    return util::Error{fmt::format("--model: unknown model (got {})", name)};
+    return util::error(fmt::format("--model: unknown model (got {})", name));
 }
 
 }  // namespace kftrain::trainer

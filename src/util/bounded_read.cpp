@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/fd/unique_fd.h"
+
 namespace kftrain::util {
 namespace {
 
@@ -64,17 +66,16 @@ Result<std::string> read_stream(int fd, std::size_t max_bytes, std::chrono::mill
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes,
                               const std::string& too_large_hint) {
     // O_NONBLOCK: opening a FIFO with no writer must not block; reads poll first.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (!fd) {
         return error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
     }
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        ::close(fd);
+    if (::fstat(fd.get(), &st) == 0 && S_ISDIR(st.st_mode)) {
         return error(fmt::format("{}: is a directory, not a file", path));
     }
-    auto text = read_stream(fd, max_bytes, k_read_idle_limit);
-    ::close(fd);
+    auto text = read_stream(fd.get(), max_bytes, k_read_idle_limit);
+    fd.reset();
     if (!text) {
         return error(fmt::format("{}: {}", path, text.error()));
     }

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "util/fd/unique_fd.h"
+
 namespace kftrain::util {
 namespace fs = std::filesystem;
 
@@ -27,10 +29,9 @@ util::Status make_private_dir(const std::string& path) {
     return util::ok_status();
 }
 
-util::Status write_fd(int fd, const std::string& text, const std::string& path) {
-    size_t done = 0;
-    while (done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+util::Status write_all(int fd, std::string_view text, const std::string& path) {
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
         if (n < 0 && errno == EINTR) {
             continue;
         }
@@ -38,87 +39,77 @@ util::Status write_fd(int fd, const std::string& text, const std::string& path) 
             return util::error(
                 fmt::format("cannot write {}: {}", path, std::strerror(n < 0 ? errno : ENOSPC)));
         }
-        done += static_cast<size_t>(n);
+        text.remove_prefix(static_cast<size_t>(n));
     }
     return util::ok_status();
 }
 
 namespace {
 
-util::Status fail(const std::string& path, const std::string& tmp, int fd) {
-    int saved = errno;
-    if (fd >= 0) {
-        ::close(fd);
-    }
+util::Status fail(const std::string& path, const std::string& tmp) {
+    const int saved = errno;
     ::unlink(tmp.c_str());
     return util::error(fmt::format("cannot write {}: {}", path, std::strerror(saved)));
 }
 
-// Make a rename durable: fsync the directory that holds path.
+// Make a rename durable: fsync the directory that holds path ("." for a bare name).
 void sync_parent(const std::string& path) {
-    int dir = ::open(fs::path(path).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir >= 0) {
-        ::fsync(dir);
-        ::close(dir);
+    const fs::path parent = fs::path(path).parent_path();
+    UniqueFd dir(::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir) {
+        ::fsync(dir.get());
     }
 }
 
 }  // namespace
 
-util::Status write_file_atomic(const std::string& path, const std::string& text) {
-    std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        return fail(path, tmp, fd);
+util::Status write_file_atomic(const std::string& path, std::string_view text, mode_t mode) {
+    const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+    UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode));
+    if (!fd) {
+        return fail(path, tmp);
     }
-    auto written = write_fd(fd, text, path);
-    if (!written) {
-        ::close(fd);
+    if (auto written = write_all(fd.get(), text, path); !written) {
+        fd.reset();
         ::unlink(tmp.c_str());
         return written;
     }
-    if (::fsync(fd) != 0) {
-        return fail(path, tmp, fd);
-    }
-    if (::close(fd) != 0) {
-        return fail(path, tmp, -1);
+    if (::fsync(fd.get()) != 0 || !fd.close_checked()) {
+        return fail(path, tmp);
     }
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        return fail(path, tmp, -1);
+        return fail(path, tmp);
     }
     sync_parent(path);
     return util::ok_status();
 }
 
 util::Status reserve_file(const std::string& path, size_t size) {
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) {
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (!fd) {
         return util::error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
     }
     // Written, not only fallocate()d: every file system then holds the blocks.
-    auto written = write_fd(fd, std::string(size, ' '), path);
-    if (written && ::fsync(fd) != 0) {
+    auto written = write_all(fd.get(), std::string(size, ' '), path);
+    if (written && ::fsync(fd.get()) != 0) {
         written = util::error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
     }
-    ::close(fd);
     return written;
 }
 
 util::Status write_in_place(const std::string& path, const std::string& text) {
-    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) {
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    if (!fd) {
         return util::error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
     }
     struct stat info {};
-    ::fstat(fd, &info);
+    ::fstat(fd.get(), &info);
     if (text.size() > static_cast<size_t>(info.st_size)) {
-        ::close(fd);
         return util::error(fmt::format("cannot write {}: {} bytes do not fit the {} reserved", path,
                                        text.size(), info.st_size));
     }
-    auto written = write_fd(fd, text + std::string(info.st_size - text.size(), ' '), path);
-    ::fsync(fd);
-    ::close(fd);
+    auto written = write_all(fd.get(), text + std::string(info.st_size - text.size(), ' '), path);
+    ::fsync(fd.get());
     return written;
 }
 

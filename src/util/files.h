@@ -1,7 +1,10 @@
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "util/result.h"
 
@@ -11,12 +14,14 @@ namespace kftrain::util {
 // PATH: reason".
 util::Status make_private_dir(const std::string& path);
 
-// Write all of text to fd; error "cannot write PATH: reason" (e.g. No space left on device).
-util::Status write_fd(int fd, const std::string& text, const std::string& path);
+// Write all of text to fd (the one write-all loop), again after EINTR and after a short write;
+// error "cannot write PATH: reason" (a write that takes nothing: No space left on device).
+util::Status write_all(int fd, std::string_view text, const std::string& path);
 
-// Write a file atomically, mode 0600: write PATH.tmp.PID beside it, fsync it, rename it over
-// PATH and fsync the directory. Errors name PATH and the reason.
-util::Status write_file_atomic(const std::string& path, const std::string& text);
+// Write a file atomically (the one atomic writer): write PATH.tmp.PID beside it with mode
+// (under the umask), fsync it, rename it over PATH and fsync the directory that holds it.
+// Errors read "cannot write PATH: reason".
+util::Status write_file_atomic(const std::string& path, std::string_view text, mode_t mode = 0600);
 
 // Create a file of size bytes (mode 0600) whose blocks are allocated now, so that it can be
 // rewritten in place (write_in_place) when the disk is full.

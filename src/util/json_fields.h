@@ -11,6 +11,20 @@
 
 namespace kftrain::util {
 
+// The lenient readers, for JSON from outside that a missing or odd field must not stop
+// (kubectl's objects, a progress line, a status post): a missing key, a value of another type
+// or a non-object gives an empty value, never an exception. JsonFields below is the strict
+// one, for the files kftrain keeps.
+
+// Return the member at key, or a null json when object is no object or has none.
+const nlohmann::json& member(const nlohmann::json& object, const char* key);
+
+// Return the string at key, or "" when it is missing or not a string.
+std::string string_at(const nlohmann::json& object, const char* key);
+
+// Return the integer at key, or 0 when it is missing or not an integer in an int's range.
+int int_at(const nlohmann::json& object, const char* key);
+
 // A field of a JSON file kftrain keeps (a job's state.json, a search record) that is not what
 // kftrain writes: "field 'replicas[1].pid' is not a number".
 struct JsonFieldError {

@@ -13,6 +13,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "util/fd/unique_fd.h"
 #include "util/proc_stat.h"
 #include "util/time_text.h"
 
@@ -42,8 +43,8 @@ namespace {
 // Bind a TCP socket to port (0: one the kernel picks) on 127.0.0.1 and return the port bound,
 // closing the socket; an error when it is taken.
 util::Result<int> try_port(int port) {
-    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
+    const UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd) {
         return util::error(fmt::format("cannot open a socket: {}", std::strerror(errno)));
     }
     sockaddr_in addr{};
@@ -51,13 +52,10 @@ util::Result<int> try_port(int port) {
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = htons(static_cast<uint16_t>(port));
     socklen_t len = sizeof(addr);
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-        int saved = errno;
-        ::close(fd);
-        return util::error(fmt::format("cannot find a free port: {}", std::strerror(saved)));
+    if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+        ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+        return util::error(fmt::format("cannot find a free port: {}", std::strerror(errno)));
     }
-    ::close(fd);
     return static_cast<int>(ntohs(addr.sin_port));
 }
 

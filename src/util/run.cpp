@@ -249,7 +249,7 @@ Result<RunResult> run_streaming(const RunOptions& options, const LineCallback& o
     spawn.own_group = true;
     auto started = Process::spawn(spawn);
     if (!started) {
-        return Error{started.error()};
+        return error(started.error());
     }
     Process proc = std::move(started.value());
     RunResult result;
@@ -258,7 +258,7 @@ Result<RunResult> run_streaming(const RunOptions& options, const LineCallback& o
     child.finish();
     auto status = proc.wait();
     if (!status) {
-        return Error{status.error()};
+        return error(status.error());
     }
     result.status = *status;
     return result;

@@ -21,13 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void close_fd(int& fd) {
-    if (fd >= 0) {
-        ::close(fd);
-        fd = -1;
-    }
-}
-
 std::vector<std::string> build_environment(const SpawnOptions& options) {
     std::map<std::string, std::string> merged;
     for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
@@ -63,7 +56,7 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 
 // Arrange one standard stream of the child; returns the parent's pipe end or -1.
 Status plan_stream(posix_spawn_file_actions_t* actions, const Redirect& redirect, int target,
-                   int& parent_end, int& child_end) {
+                   UniqueFd& parent_end, UniqueFd& child_end) {
     switch (redirect.kind) {
         case Redirect::Kind::Inherit:
             return ok_status();
@@ -80,9 +73,9 @@ Status plan_stream(posix_spawn_file_actions_t* actions, const Redirect& redirect
             if (::pipe2(fds, O_CLOEXEC) != 0) {
                 return error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
             }
-            parent_end = target == 0 ? fds[1] : fds[0];
-            child_end = target == 0 ? fds[0] : fds[1];
-            posix_spawn_file_actions_adddup2(actions, child_end, target);
+            parent_end.reset(target == 0 ? fds[1] : fds[0]);
+            child_end.reset(target == 0 ? fds[0] : fds[1]);
+            posix_spawn_file_actions_adddup2(actions, child_end.get(), target);
             return ok_status();
         }
     }
@@ -194,21 +187,21 @@ Result<Process> Process::spawn(const SpawnOptions& options) {
     posix_spawnattr_init(&attr);
 
     Process proc;
-    int child_ends[3] = {-1, -1, -1};
-    int* parent_ends[3] = {&proc.m_stdin, &proc.m_stdout, &proc.m_stderr};
+    UniqueFd child_ends[3];
+    UniqueFd* parent_ends[3] = {&proc.m_stdin, &proc.m_stdout, &proc.m_stderr};
     const Redirect* redirects[3] = {&options.stdin_from, &options.stdout_to, &options.stderr_to};
     auto cleanup = [&] {
         posix_spawn_file_actions_destroy(&actions);
         posix_spawnattr_destroy(&attr);
-        for (int& fd : child_ends) {
-            close_fd(fd);
+        for (UniqueFd& fd : child_ends) {
+            fd.reset();
         }
     };
     for (int i = 0; i < 3; ++i) {
         auto planned = plan_stream(&actions, *redirects[i], i, *parent_ends[i], child_ends[i]);
         if (!planned) {
             cleanup();
-            return Error{planned.error()};
+            return error(planned.error());
         }
     }
     if (!options.cwd.empty()) {
@@ -236,8 +229,8 @@ Result<Process> Process::spawn(const SpawnOptions& options) {
         proc.close_all();
         return error(fmt::format("cannot run '{}': {}", options.argv[0], std::strerror(rc)));
     }
-    if (proc.m_stdin >= 0) {
-        ::fcntl(proc.m_stdin, F_SETFL, ::fcntl(proc.m_stdin, F_GETFL) | O_NONBLOCK);
+    if (proc.m_stdin) {
+        ::fcntl(proc.m_stdin.get(), F_SETFL, ::fcntl(proc.m_stdin.get(), F_GETFL) | O_NONBLOCK);
     }
     return proc;
 }
@@ -252,9 +245,9 @@ Process& Process::operator=(Process&& other) noexcept {
         m_pid = std::exchange(other.m_pid, -1);
         m_group = other.m_group;
         m_listed = std::exchange(other.m_listed, false);
-        m_stdin = std::exchange(other.m_stdin, -1);
-        m_stdout = std::exchange(other.m_stdout, -1);
-        m_stderr = std::exchange(other.m_stderr, -1);
+        m_stdin = std::move(other.m_stdin);
+        m_stdout = std::move(other.m_stdout);
+        m_stderr = std::move(other.m_stderr);
         m_status = other.m_status;
     }
     return *this;
@@ -265,13 +258,13 @@ Process::~Process() {
 }
 
 void Process::close_all() {
-    close_fd(m_stdin);
-    close_fd(m_stdout);
-    close_fd(m_stderr);
+    m_stdin.reset();
+    m_stdout.reset();
+    m_stderr.reset();
 }
 
 void Process::close_stdin() {
-    close_fd(m_stdin);
+    m_stdin.reset();
 }
 
 void Process::signal(int sig) const {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "util/fd/unique_fd.h"
 #include "util/result.h"
 
 namespace kftrain::util {
@@ -68,9 +69,9 @@ class Process {
     ~Process();
 
     pid_t pid() const { return m_pid; }
-    int stdin_fd() const { return m_stdin; }
-    int stdout_fd() const { return m_stdout; }
-    int stderr_fd() const { return m_stderr; }
+    int stdin_fd() const { return m_stdin.get(); }
+    int stdout_fd() const { return m_stdout.get(); }
+    int stderr_fd() const { return m_stderr.get(); }
 
     // Close the write end of the child's stdin.
     void close_stdin();
@@ -93,9 +94,9 @@ class Process {
     pid_t m_pid = -1;
     bool m_group = false;
     bool m_listed = false;  // in the table kill_child_groups() reads
-    int m_stdin = -1;
-    int m_stdout = -1;
-    int m_stderr = -1;
+    UniqueFd m_stdin;
+    UniqueFd m_stdout;
+    UniqueFd m_stderr;
     std::optional<ExitStatus> m_status;
 };
 

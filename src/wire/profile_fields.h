@@ -6,6 +6,43 @@
 
 namespace kftrain::wire {
 
+// The profile's JSON keys, spelled once for the writer (the trainer) and the reader (the
+// estimate), in the order the trainer writes them.
+namespace profile_key {
+inline constexpr char k_model[] = "model";
+inline constexpr char k_dataset[] = "dataset";
+inline constexpr char k_parameters[] = "parameters";
+inline constexpr char k_gradient_bytes[] = "gradient_bytes";
+inline constexpr char k_batch_size[] = "batch_size";
+inline constexpr char k_threads[] = "threads";
+inline constexpr char k_world_size[] = "world_size";
+inline constexpr char k_steps[] = "steps";
+inline constexpr char k_warmup_steps[] = "warmup_steps";
+inline constexpr char k_compute_s_per_step[] = "compute_s_per_step";
+inline constexpr char k_compute_s_mean[] = "compute_s_mean";
+inline constexpr char k_compute_s_stddev[] = "compute_s_stddev";
+inline constexpr char k_forward_s_per_step[] = "forward_s_per_step";
+inline constexpr char k_backward_s_per_step[] = "backward_s_per_step";
+inline constexpr char k_grad_compression[] = "grad_compression";
+inline constexpr char k_backend[] = "backend";
+inline constexpr char k_allreduce_bytes_per_step[] = "allreduce_bytes_per_step";
+inline constexpr char k_allreduce_s_per_step[] = "allreduce_s_per_step";
+inline constexpr char k_allreduce_bandwidth_bytes_per_s[] = "allreduce_bandwidth_bytes_per_s";
+inline constexpr char k_overlap_fraction[] = "overlap_fraction";
+inline constexpr char k_samples_per_sec[] = "samples_per_sec";
+inline constexpr char k_startup_s[] = "startup_s";
+inline constexpr char k_warmup_s[] = "warmup_s";
+inline constexpr char k_eval_s_per_sample[] = "eval_s_per_sample";
+inline constexpr char k_eval_warmup_s[] = "eval_warmup_s";
+inline constexpr char k_checkpoint_bytes[] = "checkpoint_bytes";
+inline constexpr char k_checkpoint_s[] = "checkpoint_s";
+inline constexpr char k_bucket_bytes[] = "bucket_bytes";
+inline constexpr char k_buckets[] = "buckets";
+inline constexpr char k_link_latency_s[] = "link_latency_s";
+inline constexpr char k_link_bytes_per_s[] = "link_bytes_per_s";
+inline constexpr char k_trainer_version[] = "trainer_version";
+}  // namespace profile_key
+
 // What one replica's training step costs: the fields of the profile JSON that
 // `kftrain-trainer --benchmark` writes and `kftrain estimate` reads. Header-only, so the
 // trainer (the writer) and the estimate (the reader) share one definition without linking.

@@ -1,15 +1,19 @@
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "temp_dir.h"
 #include "trainer/data/file_bytes.h"
+#include "util/files.h"
 
 using namespace kftrain::trainer::data;
+using kftrain::util::write_file_atomic;
 
 TEST_CASE("write_file_atomic replaces the file and leaves no temporary", "[trainer][checkpoint]") {
     TempDir dir;
     write_text(dir.file("a.pt"), "old");
-    REQUIRE(write_file_atomic(dir.file("a.pt"), "new contents").ok());
+    REQUIRE(write_file_atomic(dir.file("a.pt"), "new contents", k_file_mode).ok());
     CHECK(*read_file_bytes(dir.file("a.pt")) == "new contents");
     int files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
@@ -21,7 +25,19 @@ TEST_CASE("write_file_atomic replaces the file and leaves no temporary", "[train
 
 TEST_CASE("write_file_atomic reports a directory that does not exist", "[trainer][checkpoint]") {
     TempDir dir;
-    auto r = write_file_atomic(dir.file("missing/a.pt"), "x");
+    auto r = write_file_atomic(dir.file("missing/a.pt"), "x", k_file_mode);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().find("cannot create") == 0);
+    CHECK(r.error() == "cannot write " + dir.file("missing/a.pt") + ": No such file or directory");
+}
+
+TEST_CASE("The trainer's files are written for the job's other programs to read",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    const mode_t old_mask = ::umask(022);
+    auto written = write_file_atomic(dir.file("ckpt-00000001.pt"), "x", k_file_mode);
+    ::umask(old_mask);
+    REQUIRE(written.ok());
+    struct stat st {};
+    REQUIRE(::stat(dir.file("ckpt-00000001.pt").c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0644);
 }

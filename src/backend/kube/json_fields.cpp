@@ -22,24 +22,6 @@ util::Result<nlohmann::json> parse_json_object(const std::string& text) {
     return parsed;
 }
 
-const nlohmann::json& member(const nlohmann::json& object, const char* key) {
-    static const nlohmann::json k_null;
-    if (!object.is_object()) {
-        return k_null;
-    }
-    auto it = object.find(key);
-    return it == object.end() ? k_null : *it;
-}
-
-std::string string_at(const nlohmann::json& object, const char* key) {
-    const nlohmann::json& value = member(object, key);
-    return value.is_string() ? value.get<std::string>() : "";
-}
-
-int int_at(const nlohmann::json& object, const char* key) {
-    return util::json_number<int>(member(object, key)).value_or(0);
-}
-
 const nlohmann::json& training_container(const nlohmann::json& containers,
                                          const std::string& name) {
     static const nlohmann::json k_null;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "job/status.h"
+#include "util/json_fields.h"
 #include "util/result.h"
 
 namespace kftrain::backend::kube {
@@ -15,14 +16,10 @@ namespace kftrain::backend::kube {
 // Parse kubectl's output as one JSON object; an error with exit code 4 when it is not one.
 util::Result<nlohmann::json> parse_json_object(const std::string& text);
 
-// Return the member at key, or a null json when object has none.
-const nlohmann::json& member(const nlohmann::json& object, const char* key);
-
-// Return the string at key, or "" when it is missing or not a string.
-std::string string_at(const nlohmann::json& object, const char* key);
-
-// Return the integer at key, or 0 when it is missing or not an integer in an int's range.
-int int_at(const nlohmann::json& object, const char* key);
+// The lenient readers every layer shares (util/json_fields.h).
+using util::int_at;
+using util::member;
+using util::string_at;
 
 // Return the element of a list of containers (or container statuses) with this name (the
 // operator requires "pytorch" of the training container; a TrainJob's node container is

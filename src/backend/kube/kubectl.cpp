@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -21,16 +20,11 @@ using std::chrono::seconds;
 // kftrain's limit past --request-timeout: kubectl is given the time to end on its own first.
 constexpr seconds k_grace{5};
 
-// Return --request-timeout in seconds: whole seconds or a duration; nullopt when not given.
+// Return --request-timeout in seconds: whole seconds or a duration; nullopt when not given
+// (or not one: the verb refused it before any call).
 std::optional<double> request_timeout_seconds(const std::string& text) {
-    if (text.empty()) {
-        return std::nullopt;
-    }
-    if (std::all_of(text.begin(), text.end(),
-                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
-        return std::stod(text);
-    }
-    return util::parse_duration(text);
+    auto seconds = util::parse_duration(text, util::k_request_timeout.whole_seconds);
+    return seconds ? std::optional<double>(*seconds) : std::nullopt;
 }
 
 // kubectl's verb and the names after it ("get pytorchjobs.kubeflow.org mnist"), for messages.
@@ -45,11 +39,6 @@ std::string call_words(const std::vector<std::string>& args) {
     return words;
 }
 
-// "6s" below a minute, "2m0s" above.
-std::string duration_text(double seconds) {
-    return seconds < 60 ? fmt::format("{:g}s", seconds) : util::format_duration(seconds);
-}
-
 // Why a finished call is no answer at all; "" when kubectl ended by itself.
 std::string abnormal_end(const util::RunResult& run, const std::vector<std::string>& args,
                          std::optional<milliseconds> limit) {
@@ -58,7 +47,7 @@ std::string abnormal_end(const util::RunResult& run, const std::vector<std::stri
         return fmt::format(
             "{} did not finish within {}; kftrain stopped it (hint: the cluster may be slow or "
             "unreachable; give kubectl longer with --request-timeout)",
-            words, duration_text(limit ? static_cast<double>(limit->count()) / 1000 : 0));
+            words, util::format_duration(limit ? static_cast<double>(limit->count()) / 1000 : 0));
     }
     if (run.out_overflow) {
         return fmt::format("{} printed more than {} MiB; kftrain stopped it", words,
@@ -134,7 +123,7 @@ class ProcessKubectl : public KubectlRunner {
         }
         auto result = util::run_streaming(options, on_line, util::LineCallback{});
         if (!result) {
-            return util::Error{result.error()};
+            return util::error(result.error());
         }
         if (result->cancelled && cancel == nullptr) {
             return util::error("interrupted", k_exit_interrupted);

@@ -1,7 +1,6 @@
 #include "backend/local/logs.h"
 
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -76,11 +75,9 @@ util::Result<std::time_t> since_time_of(const job::LogOptions& options) {
     if (options.since.empty()) {
         return std::time_t{0};
     }
-    auto seconds = util::parse_duration(options.since);
+    auto seconds = util::parse_duration_flag("--since", options.since, util::k_any_duration);
     if (!seconds) {
-        return util::error(
-            fmt::format("--since: must be a duration like 30s, 10m or 1h (got {})", options.since),
-            k_exit_bad_input);
+        return util::error(seconds.error(), k_exit_bad_input);
     }
     return std::time(nullptr) - static_cast<std::time_t>(*seconds);
 }

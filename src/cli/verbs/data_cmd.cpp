@@ -13,6 +13,7 @@
 #include "cli/view/listing_view.h"
 #include "job/data/claim_path.h"
 #include "job/names.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -43,7 +44,8 @@ void add_common_flags(CLI::App& sub, DataOptions& o) {
                                "{})",
                                backend::kube::k_default_image));
     sub.add_option("--timeout", o.timeout,
-                   "How long the helper pod may take to become Ready (default: 2m)");
+                   duration_help("How long the helper pod may take to become Ready (default: "
+                                 "2m)"));
     sub.add_option("-f,--file", o.input.file,
                    "Job file whose volume for --claim gives its localPath (local backend; on a "
                    "cluster it gives the namespace)");
@@ -109,7 +111,7 @@ util::Status DataOptions::complete(Context& ctx) {
     if (!input.file.empty()) {
         auto spec = job::load_job(input, ctx.global);
         if (!spec) {
-            return util::Error{spec.error_value()};
+            return spec.error_value();
         }
         namespace_ = spec->namespace_;
         job_backend = spec->backend;
@@ -127,12 +129,12 @@ util::Status DataOptions::validate() {
     }
     auto normalized = job::data::normalize_claim_path(path);
     if (!normalized) {
-        return util::Error{normalized.error_value()};
+        return normalized.error_value();
     }
     claim_path = *normalized;
-    auto seconds = parse_interval("--timeout", timeout, "2m");
+    auto seconds = util::parse_duration_flag("--timeout", timeout, util::k_positive_duration);
     if (!seconds) {
-        return util::Error{seconds.error_value()};
+        return seconds.error_value();
     }
     start_timeout = std::chrono::seconds(std::max<int64_t>(1, static_cast<int64_t>(*seconds)));
     if (image.empty()) {
@@ -146,7 +148,7 @@ util::Status DataOptions::validate() {
     if (action == Action::List) {
         auto parsed = view::parse_output_format(output, view::k_table_formats);
         if (!parsed) {
-            return util::Error{parsed.error_value()};
+            return parsed.error_value();
         }
         format = *parsed;
     }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "backend/local/measure/program_measure.h"
+#include "cli/flags.h"
 #include "cli/verb.h"
 #include "estimate/format.h"
 #include "estimate/units.h"
@@ -15,6 +16,7 @@
 #include "job/exit_codes.h"
 #include "manifest/load.h"
 #include "manifest/trial_parameters.h"
+#include "util/time_text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -36,7 +38,7 @@ constexpr const char* k_estimate_examples =
     "  kftrain estimate -f job.yaml --profile p1.json --profile p2.json --profile p3.json\n"
     "  # Your own program: run it here at 1 and 2 replicas for up to a minute each, then predict\n"
     "  kftrain estimate -f examples/python-ddp/pytorchjob.yaml --measure\n"
-    "  kftrain estimate -f job.yaml --measure --measure-replicas 1,2,4 --measure-seconds 30 \\\n"
+    "  kftrain estimate -f job.yaml --measure --measure-replicas 1,2,4 --measure-seconds 30s \\\n"
     "      --profile-out ddp-profile.json\n\n"
     "For kftrain-trainer without --profile, a built-in profile computed from the model's FLOPs\n"
     "and an assumed device speed is used, and the output says so. A job that runs its own\n"
@@ -75,27 +77,23 @@ util::Result<std::vector<int>> parse_workers(const std::string& text,
     return workers;
 }
 
-// The most replicas --measure starts on this machine at once, and the longest it runs each.
+// The most replicas --measure starts on this machine at once, and the time it runs each:
+// a second to a day.
 constexpr int k_most_measured_replicas = 64;
-constexpr double k_longest_measure_s = 24 * 3600;
+constexpr util::DurationRule k_measure_seconds{1, 24 * 3600, "from 1s to 24h"};
 
-// Parse --measure-seconds: a duration (30s, 2m) or a plain number of seconds, 1 s to 24 h.
-util::Result<double> parse_measure_seconds(const std::string& text) {
-    auto seconds = estimate::parse_duration(text);
+// Parse an optional duration flag by its rule; unset when not given.
+util::Result<std::optional<double>> optional_duration(const std::string& flag,
+                                                      const std::optional<std::string>& text,
+                                                      const util::DurationRule& rule) {
+    if (!text) {
+        return std::optional<double>();
+    }
+    auto seconds = util::parse_duration_flag(flag, *text, rule);
     if (!seconds) {
-        char* end = nullptr;
-        const double plain = std::strtod(text.c_str(), &end);
-        if (!text.empty() && *end == '\0') {
-            seconds = plain;
-        }
+        return seconds.error_value();
     }
-    if (!seconds || !(*seconds >= 1) || *seconds > k_longest_measure_s) {
-        return util::error(fmt::format(
-            "--measure-seconds: must be a duration from 1s to 24h, such as 60, 30s or 2m (got "
-            "\"{}\")",
-            text));
-    }
-    return *seconds;
+    return std::optional<double>(*seconds);
 }
 
 // Parse an optional flag with parse; unset when the text is empty.
@@ -113,12 +111,11 @@ util::Result<std::optional<double>> optional_flag(const std::string& flag, const
 }
 
 util::Status parse_goal(const EstimateOptions& o, EstimateRequest& r) {
-    if (!o.deadline.empty() && !o.budget.empty()) {
+    if (o.deadline && !o.budget.empty()) {
         return util::error(
             fmt::format("--budget: give --deadline or --budget, not both (got {})", o.budget));
     }
-    auto deadline = optional_flag("--deadline", o.deadline, estimate::parse_duration,
-                                  "a duration such as 2h, 90m or 1h30m");
+    auto deadline = optional_duration("--deadline", o.deadline, util::k_positive_duration);
     auto budget =
         optional_flag("--budget", o.budget, estimate::parse_money, "an amount such as 50 or 12.50");
     for (const auto* parsed : {&deadline, &budget}) {
@@ -158,8 +155,7 @@ util::Result<EstimateRequest> parse_request(const EstimateOptions& o) {
                                estimate::parse_bandwidth, "a bandwidth such as 600GB/s or 100Gbps");
     auto latency = optional_flag("--latency", o.latency, estimate::parse_latency,
                                  "a time such as 30us or 0.5ms");
-    auto overhead = optional_flag("--overhead", o.overhead, estimate::parse_duration,
-                                  "a duration such as 90s or 5m");
+    auto overhead = optional_duration("--overhead", o.overhead, util::k_any_duration);
     auto per_node = optional_flag("--replicas-per-node", o.replicas_per_node, parse_count,
                                   "a whole number >= 1");
     for (const auto* parsed : {&network, &intra, &latency, &overhead, &per_node}) {
@@ -211,13 +207,13 @@ void setup_estimate(CLI::App& app, Context& ctx) {
                     "Replicas that share a node (default: GPUs per node / GPUs per replica; "
                     "1 for CPU replicas; all with --local)");
     sub->add_option("--overhead", o->overhead,
-                    "Start-up time of the job: scheduling, image pull, rendezvous (default: "
-                    "60s; 5s with --local)");
+                    duration_help("Start-up time of the job: scheduling, image pull, "
+                                  "rendezvous (default: 60s; 5s with --local)"));
     sub->add_option("--prices", o->prices,
                     "Price catalog (default: $KFTRAIN_PRICES, else the built-in "
                     "examples/prices.yaml)");
     sub->add_option("--deadline", o->deadline,
-                    "Choose the cheapest size that finishes within this time, e.g. 2h");
+                    duration_help("Choose the cheapest size that finishes within this time"));
     sub->add_option("--budget", o->budget,
                     "Choose the fastest size that costs at most this many dollars, e.g. 50");
     sub->add_flag("--measure", o->measure,
@@ -227,7 +223,8 @@ void setup_estimate(CLI::App& app, Context& ctx) {
     sub->add_option("--measure-replicas", o->measure_replicas,
                     "With --measure: replica counts to run it at, e.g. 1,2,4 (default: 1,2)");
     sub->add_option("--measure-seconds", o->measure_seconds,
-                    "With --measure: the longest each size runs, e.g. 30s or 2m (default: 60s)");
+                    duration_help("With --measure: the longest each size runs; 1s to 24h "
+                                  "(default: 60s)"));
     sub->add_option("--profile-out", o->profile_out,
                     "With --measure: also write the measured profile to this file");
     sub->add_option("-o,--output", o->output, view::output_flag_help(view::k_table_formats));
@@ -299,7 +296,8 @@ util::Status EstimateOptions::validate_measure() {
         measure_sizes = *sizes;
     }
     if (measure_seconds) {
-        auto seconds = parse_measure_seconds(*measure_seconds);
+        auto seconds =
+            util::parse_duration_flag("--measure-seconds", *measure_seconds, k_measure_seconds);
         if (!seconds) {
             return seconds.error_value();
         }
@@ -324,8 +322,8 @@ int EstimateOptions::run(Context& ctx) const {
     estimate::PlanFlags flags = request.flags;
     flags.local = ctx.global.local || spec.backend == "local";
     const bool deadline_goal = request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
-    const GoalFlag goal_flag =
-        deadline_goal ? GoalFlag{"--deadline", deadline} : GoalFlag{"--budget", budget};
+    const GoalFlag goal_flag = deadline_goal ? GoalFlag{"--deadline", deadline.value_or("")}
+                                             : GoalFlag{"--budget", budget};
     std::vector<std::string> sources = profiles;
     if (measure) {
         auto measured = backend::local::measure_program(

@@ -31,9 +31,9 @@ struct EstimateOptions {
     std::string intra_node_network;
     std::string latency;
     std::string replicas_per_node;
-    std::string overhead;
+    std::optional<std::string> overhead;  // as typed; unset: the default start-up time
     std::string prices;
-    std::string deadline;
+    std::optional<std::string> deadline;  // as typed; unset: no deadline
     std::string budget;
     std::string output;    // -o as typed: "", table, json or yaml
     bool measure = false;  // --measure

@@ -11,6 +11,7 @@
 #include "job/exit_codes.h"
 #include "manifest/schema.h"
 #include "manifest/yaml/emit.h"
+#include "manifest/yaml/input.h"
 #include "pipeline/ir_check.h"
 #include "util/json_text.h"
 #include "util/text.h"
@@ -169,12 +170,9 @@ util::Status PipelineOptions::validate() {
             "with a letter or digit (got \"{}\")",
             util::escape_controls(request.name)));
     }
-    YAML::Node root;
-    try {
-        root = YAML::Load(request.job_yaml);
-    } catch (const YAML::Exception&) {
-        root = YAML::Node();  // already loaded once: cannot happen, and only defaults are lost
-    }
+    // Read through the bounded reader that loaded the job file: the same text, the same limits.
+    auto job_doc = manifest::parse_yaml(request.job_yaml, job.file);
+    const YAML::Node root = job_doc ? *job_doc : YAML::Node();
     for (const auto& key : params) {
         auto type = param_type(key);
         if (!type) {

@@ -12,6 +12,7 @@
 
 #include "job/progress_line.h"
 #include "job/trainer_status.h"
+#include "util/json_fields.h"
 #include "util/json_text.h"
 #include "util/text.h"
 #include "util/time_text.h"
@@ -30,12 +31,6 @@ template <typename T>
 std::optional<T> number(const json& object, const char* key) {
     auto it = object.find(key);
     return it == object.end() ? std::nullopt : util::json_number<T>(*it);
-}
-
-// Return a text field: what is not a string (a number, an object) is not that field's text.
-std::string text(const json& object, const char* key) {
-    auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // Append " <label> <value>" for each field present, in the order called.
@@ -140,15 +135,15 @@ std::string format_finish(const job::Progress& p) {
 
 // The start line names the run's setup; those fields are not part of Progress.
 std::string format_start_line(const json& o) {
-    std::string out = fmt::format("start: model {} dataset {}", text(o, field::k_model),
-                                  text(o, field::k_dataset));
+    std::string out = fmt::format("start: model {} dataset {}", util::string_at(o, field::k_model),
+                                  util::string_at(o, field::k_dataset));
     Parts parts(out);
     parts.count(number<int>(o, field::k_epochs), "epoch");
     parts.add("batch {}", number<long long>(o, field::k_batch_size));
     parts.add("(global {})", number<long long>(o, field::k_global_batch_size));
     parts.add("lr {:g}", number<double>(o, field::k_lr));
     auto present = [&o](const char* key) {
-        std::string value = text(o, key);
+        std::string value = util::string_at(o, key);
         return value.empty() ? std::nullopt : std::optional<std::string>(value);
     };
     parts.add("backend {}", present(field::k_backend));
@@ -162,7 +157,7 @@ std::string format_start_line(const json& o) {
     parts.add("buckets {:.2f} MiB", bucket_mib);
     parts.add("{} samples", number<long long>(o, field::k_samples));
     parts.add("{} steps/epoch", number<long long>(o, field::k_steps_per_epoch));
-    std::string resumed = text(o, field::k_resumed_from);
+    std::string resumed = util::string_at(o, field::k_resumed_from);
     if (!resumed.empty()) {
         return parts.str() + ", resumed from " + resumed;
     }

@@ -7,8 +7,8 @@
 
 #include "estimate/plan.h"
 #include "estimate/plan_parts.h"
-#include "estimate/units.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::estimate {
 namespace {
@@ -125,13 +125,13 @@ void measured_assumptions(const ProgramProfile& p, std::vector<Assumption>& a) {
                  fmt::format("measured: {} ran `{}` on this machine ({} CPUs) at {}, at most "
                              "{} each",
                              p.source, p.program, p.host_cpus, p.measured_at,
-                             format_duration(p.seconds_limit))});
+                             util::format_duration(p.seconds_limit))});
     for (const SizeMeasurement& m : p.sizes) {
         a.push_back({fmt::format("at world size {}", m.world_size),
-                     fmt::format("training {}, start-up {}", format_duration(m.training_s),
-                                 format_duration(m.startup_s)),
+                     fmt::format("training {}, start-up {}", util::format_duration(m.training_s),
+                                 util::format_duration(m.startup_s)),
                      fmt::format("measured: {} reports of {} over {}{}, rate spread {}", m.reports,
-                                 m.basis, format_duration(m.seconds),
+                                 m.basis, util::format_duration(m.seconds),
                                  m.finished ? " (ran to its end)" : "", percent(m.spread))});
     }
 }
@@ -153,7 +153,7 @@ void program_assumptions(const ProgramProfile& p, const ProgramFit& fit, const J
                      ? "measured: the steps per run reported at two sizes"
                      : "assumed: each process takes 1/P of the data (DistributedSampler)"});
     a.push_back({"compute per step",
-                 fmt::format("{} at world size {}", format_duration(fit.compute_s), r),
+                 fmt::format("{} at world size {}", util::format_duration(fit.compute_s), r),
                  "measured: the part of a step that scales with each process's share"});
     std::string communication =
         "assumed none: measured at one size only; measure at two (--measure-replicas 1,2)";
@@ -165,9 +165,9 @@ void program_assumptions(const ProgramProfile& p, const ProgramFit& fit, const J
             "fixed costs), x 2(P-1)/P";
     }
     a.push_back({"communication per step",
-                 fmt::format("{} at world size 2", format_duration(fit.communication_s)),
+                 fmt::format("{} at world size 2", util::format_duration(fit.communication_s)),
                  communication});
-    a.push_back({"scheduling", format_duration(overhead_s),
+    a.push_back({"scheduling", util::format_duration(overhead_s),
                  flags.startup_s ? "given: --overhead"
                  : flags.local   ? "none: the replicas start on this machine"
                                  : "default: scheduling and the image pull on a cluster "

@@ -7,6 +7,7 @@
 #include "job/exit_codes.h"
 #include "job/input.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::job::cost {
 
@@ -72,7 +73,7 @@ int check_cost_guard(const CostGuard& guard, const manifest::JobSpec& spec, job:
                     "replica-hour{}), more than the budget; nothing was submitted (got {})",
                     util::counted(size.replicas, "replica"),
                     estimate::format_money(size.cost.value_or(0)),
-                    estimate::format_duration(size.total_s),
+                    util::format_duration(size.total_s),
                     estimate::format_money(report->plan.input.price_per_replica_hour.value_or(0)),
                     report->plan.profile.measured ? "" : ", built-in profile", guard.max_cost),
         k_exit_bad_input);

@@ -190,7 +190,7 @@ util::Result<PipeResult> run_pipe(const PipeEnds& ends) {
     if (!ends.to.empty()) {
         auto started = start(ends.to, true);
         if (!started) {
-            return util::Error{started.error()};
+            return util::error(started.error());
         }
         sink.emplace(std::move(*started));
     }
@@ -200,7 +200,7 @@ util::Result<PipeResult> run_pipe(const PipeEnds& ends) {
             sink->signal(SIGKILL);
             sink->wait();
         }
-        return util::Error{source.error()};
+        return util::error(source.error());
     }
     PipeResult result;
     Pipeline pipeline(ends, *source, sink ? &*sink : nullptr, result);

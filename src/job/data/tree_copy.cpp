@@ -14,6 +14,7 @@
 #include "job/data/claim_path.h"
 #include "job/exit_codes.h"
 #include "job/interrupt.h"
+#include "util/fd/dir_beneath.h"
 #include "util/text.h"
 
 namespace kftrain::job::data {
@@ -49,13 +50,13 @@ TarEntry entry_of(const std::string& name, const struct stat& st) {
     return entry;
 }
 
-// The names in the open directory fd, sorted; fd is consumed.
-util::Result<std::vector<std::string>> names_in(int fd, const std::string& path) {
-    DIR* dir = ::fdopendir(fd);
+// The names in the open directory fd, sorted.
+util::Result<std::vector<std::string>> names_in(util::UniqueFd fd, const std::string& path) {
+    DIR* dir = ::fdopendir(fd.get());
     if (dir == nullptr) {
-        ::close(fd);
-        return util::Error{read_error(path).error_value()};
+        return read_error(path).error_value();
     }
+    fd.release();  // closedir closes it
     std::vector<std::string> names;
     while (const dirent* d = ::readdir(dir)) {
         std::string name = d->d_name;
@@ -69,24 +70,24 @@ util::Result<std::vector<std::string>> names_in(int fd, const std::string& path)
 }
 
 util::Status send_file(int dir, const std::string& name, const std::string& path, TarSink& sink) {
-    int fd = ::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
+    const util::UniqueFd fd(
+        ::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    if (!fd) {
         return read_error(path);
     }
     char buffer[65536];
     util::Status status = util::ok_status();
-    for (ssize_t n; status && (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+    for (ssize_t n; status && (n = ::read(fd.get(), buffer, sizeof buffer)) != 0;) {
         if (n < 0 && errno == EINTR) {
             continue;
         }
         status = n < 0 ? read_error(path) : sink.content(buffer, static_cast<size_t>(n));
     }
-    ::close(fd);
     return status;
 }
 
-util::Status read_level(int dir, const std::string& path, const std::string& prefix, TarSink& sink,
-                        int depth);
+util::Status read_level(util::UniqueFd fd, const std::string& path, const std::string& prefix,
+                        TarSink& sink, int depth);
 
 util::Status send_member(int dir, const std::string& name, const std::string& path,
                          const std::string& member, TarSink& sink, int depth) {
@@ -117,38 +118,34 @@ util::Status send_member(int dir, const std::string& name, const std::string& pa
     if (!S_ISDIR(st.st_mode)) {
         return util::ok_status();
     }
-    int sub = ::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (sub < 0) {
+    util::UniqueFd sub(
+        ::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!sub) {
         return read_error(path);
     }
-    return read_level(sub, path, member + "/", sink, depth + 1);
+    return read_level(std::move(sub), path, member + "/", sink, depth + 1);
 }
 
-// Send the members of the open directory fd (consumed), named prefix + name.
-util::Status read_level(int fd, const std::string& path, const std::string& prefix, TarSink& sink,
-                        int depth) {
+// Send the members of the open directory fd, named prefix + name.
+util::Status read_level(util::UniqueFd fd, const std::string& path, const std::string& prefix,
+                        TarSink& sink, int depth) {
     if (depth > k_max_depth) {
-        ::close(fd);
         return util::error(fmt::format("{}: more than {} directories deep",
                                        util::escape_controls(path), k_max_depth),
                            k_exit_bad_input);
     }
-    int dir = ::dup(fd);
-    auto names = names_in(fd, path);
-    if (!names || dir < 0) {
-        if (dir >= 0) {
-            ::close(dir);
-        }
+    const util::UniqueFd dir(::fcntl(fd.get(), F_DUPFD_CLOEXEC, 0));
+    auto names = names_in(std::move(fd), path);
+    if (!names || !dir) {
         return names ? read_error(path) : util::Status(names.error_value());
     }
     util::Status status = util::ok_status();
     for (const auto& name : *names) {
-        status = send_member(dir, name, path + "/" + name, prefix + name, sink, depth);
+        status = send_member(dir.get(), name, path + "/" + name, prefix + name, sink, depth);
         if (!status) {
             break;
         }
     }
-    ::close(dir);
     return status;
 }
 
@@ -225,55 +222,44 @@ std::string copied_line(const std::string& verb, const CopyReport& report, const
 }
 
 util::Status read_tree(const std::string& dir, TarSink& sink) {
-    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
+    util::UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd) {
         return read_error(dir);
     }
-    return read_level(fd, dir, "", sink, 0);
+    return read_tree(std::move(fd), dir, sink);
 }
 
-util::Result<std::string> claim_directory(const std::string& root, const std::string& claim_path,
-                                          const std::string& claim, bool create) {
+util::Status read_tree(util::UniqueFd dir, const std::string& shown, TarSink& sink) {
+    return read_level(std::move(dir), shown, "", sink, 0);
+}
+
+util::Result<ClaimDir> claim_directory(const std::string& root, const std::string& claim_path,
+                                       const std::string& claim, bool create) {
     if (create) {
         std::error_code ec;
         std::filesystem::create_directories(root, ec);  // the claim's own directory: put makes it
     }
-    int dir = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir < 0) {
+    const util::UniqueFd top(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!top) {
         return util::error(fmt::format("claim {}: its directory {} on this machine: {}", claim,
                                        root, std::strerror(errno)),
                            errno == ENOENT ? k_exit_not_found : k_exit_cluster);
     }
-    std::string walked;
-    size_t start = 1;
-    while (start < claim_path.size()) {
-        size_t end = std::min(claim_path.find('/', start), claim_path.size());
-        const std::string part = claim_path.substr(start, end - start);
-        walked += "/" + part;
-        start = end + 1;
-        int next = ::openat(dir, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (next < 0 && errno == ENOENT && create && ::mkdirat(dir, part.c_str(), 0755) == 0) {
-            next = ::openat(dir, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        }
-        const int why = errno;
-        ::close(dir);
-        if (next < 0 && why == ENOENT) {
-            return util::error(fmt::format("--path: {} not found in claim {} on this machine "
-                                           "(no directory {}{})",
-                                           claim_path, claim, root, walked),
-                               k_exit_not_found);
-        }
-        if (next < 0) {
-            return util::error(
-                fmt::format("--path: {} in claim {} is a symlink or a file, not a directory: "
-                            "kftrain never follows a link inside a claim",
-                            walked, claim),
-                k_exit_bad_input);
-        }
-        dir = next;
+    auto walk = util::open_dir_beneath(top.get(), claim_path, create);
+    if (walk.fd) {
+        return ClaimDir{local_claim_path(root, claim_path), std::move(walk.fd)};
     }
-    ::close(dir);
-    return local_claim_path(root, claim_path);
+    const std::string walked = "/" + walk.stop.walked;
+    if (walk.stop.error == ENOENT) {
+        return util::error(fmt::format("--path: {} not found in claim {} on this machine "
+                                       "(no directory {}{})",
+                                       claim_path, claim, root, walked),
+                           k_exit_not_found);
+    }
+    return util::error(fmt::format("--path: {} in claim {} is a symlink or a file, not a "
+                                   "directory: kftrain never follows a link inside a claim",
+                                   walked, claim),
+                       k_exit_bad_input);
 }
 
 std::vector<std::string> existing_paths(const Listing& listing, const std::string& out_dir) {

@@ -10,6 +10,7 @@
 #include "job/data/member_plan.h"
 #include "job/data/tar_reader.h"
 #include "job/data/tree_writer.h"
+#include "util/fd/unique_fd.h"
 #include "util/result.h"
 
 namespace kftrain::job::data {
@@ -56,12 +57,21 @@ std::string copied_line(const std::string& verb, const CopyReport& report, const
 // following a symlink inside it (a symlink is a member of its own); stops with exit 130 when a
 // caught signal arrives.
 util::Status read_tree(const std::string& dir, TarSink& sink);
+// Read the tree under dir, an open directory named shown in messages, as above.
+util::Status read_tree(util::UniqueFd dir, const std::string& shown, TarSink& sink);
 
-// Return the directory claim_path names under root, refusing (exit 2) a path whose parts
+// A claim's directory on this machine, open: what put writes beneath and get reads from, so
+// that a link swapped in along its path after the walk cannot lead either out of the claim.
+struct ClaimDir {
+    std::string path;  // for messages and the overlap checks
+    util::UniqueFd fd;
+};
+
+// Open the directory claim_path names under root, refusing (exit 2) a path whose parts
 // include a symlink, so that a link inside a claim cannot lead put, get or ls out of it; exit
 // 3 when it does not exist (unless create, which makes it).
-util::Result<std::string> claim_directory(const std::string& root, const std::string& claim_path,
-                                          const std::string& claim, bool create);
+util::Result<ClaimDir> claim_directory(const std::string& root, const std::string& claim_path,
+                                       const std::string& claim, bool create);
 
 // Return the files of listing that already exist in out_dir (as anything), and its directories
 // that exist there as something else than a directory: what a copy would replace.

@@ -3,23 +3,30 @@
 #include <cstdint>
 #include <string>
 
+#include "util/fd/unique_fd.h"
 #include "util/result.h"
 
 namespace kftrain::job::data {
 
 // Writes files and directories beneath one directory and never outside it: every path is
-// walked part by part from that directory without following a symlink (openat with
-// O_NOFOLLOW), so a link already there, or one made by a race, cannot lead a write elsewhere.
+// walked part by part from that directory without following a symlink (util::open_dir_beneath),
+// and its last part made with openat(O_NOFOLLOW) in the directory the walk opened, so a link
+// already there, or one made by a race, cannot lead a write elsewhere.
 // Nothing is chowned; modes are permission bits only, under the process's umask.
 class TreeWriter {
   public:
-    // Write beneath root, an existing directory. replace_files: an existing file or symlink
-    // where a file goes is replaced (never written through); otherwise it is an error naming it.
+    // Write beneath root, an existing directory (the user's own: a symlink to one is followed).
+    // replace_files: an existing file or symlink where a file goes is replaced (never written
+    // through); otherwise it is an error naming it.
     static util::Result<TreeWriter> open(const std::string& root, bool replace_files);
-    TreeWriter(TreeWriter&& other) noexcept;
+    // Write beneath root_fd, an open directory named root in messages: one a walk reached
+    // without following a link (claim_directory), so that nothing swapped in along its path
+    // since then is followed either.
+    static TreeWriter beneath(util::UniqueFd root_fd, std::string root, bool replace_files);
+    TreeWriter(TreeWriter&& other) noexcept = default;
     TreeWriter& operator=(TreeWriter&&) = delete;
     TreeWriter(const TreeWriter&) = delete;
-    ~TreeWriter();
+    ~TreeWriter() = default;
 
     // Make the directory (and missing parents); an existing directory keeps its mode.
     util::Status make_directory(const std::string& path, uint32_t mode);
@@ -34,18 +41,18 @@ class TreeWriter {
     util::Status make_symlink(const std::string& path, const std::string& target);
 
   private:
-    TreeWriter(std::string root, int root_fd, bool replace_files)
-        : m_root(std::move(root)), m_root_fd(root_fd), m_replace(replace_files) {}
-    util::Result<int> open_parent(const std::string& path, std::string& leaf);
+    TreeWriter(std::string root, util::UniqueFd root_fd, bool replace_files)
+        : m_root(std::move(root)), m_root_fd(std::move(root_fd)), m_replace(replace_files) {}
+    util::Result<util::UniqueFd> open_parent(const std::string& path, std::string& leaf);
     util::Status clear_for_file(int dir, const std::string& leaf, const std::string& path);
-    util::Result<int> open_room(const std::string& path, std::string& leaf);
+    util::Result<util::UniqueFd> open_room(const std::string& path, std::string& leaf);
     util::Status create_file(const std::string& path, uint32_t mode);
     std::string shown(const std::string& path) const;
 
     std::string m_root;
-    int m_root_fd = -1;
+    util::UniqueFd m_root_fd;
     bool m_replace = false;
-    int m_file = -1;  // the file being written
+    util::UniqueFd m_file;  // the file being written
     std::string m_file_path;
 };
 

@@ -142,7 +142,6 @@ class Substituter {
 void drop_empty_types(const JobSpec& spec, YAML::Node& root) {
     // yaml-cpp: a missing key of a const map is an invalid node that throws on IsMap(), so each
     // step is tested with IsDefined() first.
-    const YAML::Node& document = root;
     const YAML::Node job_spec = document["spec"];
     if (!is_operator_kind(spec.kind) || !job_spec.IsDefined() || !job_spec.IsMap()) {
         return;
@@ -194,22 +193,21 @@ util::Result<YAML::Node> render_job(const JobSpec& spec, const Template& tmpl) {
     if (spec.kind == JobKind::TrainJob) {
         auto expressible = check_trainjob_fields(spec);
         if (!expressible) {
-            return util::Error{expressible.error()};
+            return util::error(expressible.error());
         }
     }
     if (auto fits = check_framework_fields(spec); !fits) {
-        return util::Error{fits.error()};
+        return util::error(fits.error());
     }
     Values values = template_values(spec);
     auto done = Substituter(values, tmpl).run(root);
     if (!done) {
-        return util::Error{done.error()};
+        return util::error(done.error());
     }
-    const YAML::Node& document = root;
     drop_empty_types(spec, root);
     auto complete = check_required_fields(root, tmpl, spec);
     if (!complete) {
-        return util::Error{complete.error()};
+        return util::error(complete.error());
     }
     return root;
 }

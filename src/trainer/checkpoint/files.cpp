@@ -11,6 +11,7 @@
 
 #include "trainer/checkpoint/frame.h"
 #include "trainer/data/file_bytes.h"
+#include "util/fd/unique_fd.h"
 
 namespace kftrain::trainer::checkpoint {
 namespace fs = std::filesystem;
@@ -114,7 +115,7 @@ util::Result<std::string> read_checkpoint_file(const std::string& path, bool& le
     legacy = false;
     auto bytes = data::read_file_bytes(path);
     if (!bytes.ok()) {
-        return util::Error{bytes.error()};
+        return util::error(bytes.error());
     }
     if (is_legacy_checkpoint(*bytes)) {
         // Written before frames existed: accepted so that a job resumes across an upgrade of
@@ -124,7 +125,7 @@ util::Result<std::string> read_checkpoint_file(const std::string& path, bool& le
     }
     auto payload = read_frame(*bytes);
     if (!payload.ok()) {
-        return util::Error{fmt::format("{}: {}", path, payload.error())};
+        return util::error(fmt::format("{}: {}", path, payload.error()));
     }
     return std::string(*payload);
 }
@@ -150,15 +151,15 @@ util::Result<ResumeChoice> choose_checkpoint(const std::string& dir, const LoadP
     for (const auto& s : choice.skipped) {
         reasons += fmt::format("{}{}", reasons.empty() ? "" : "; ", s.reason);
     }
-    return util::Error{fmt::format(
+    return util::error(fmt::format(
         "{}: none of its {} checkpoints can be resumed from ({}); move them away to start "
         "again from step 0",
-        dir, all.size(), reasons)};
+        dir, all.size(), reasons));
 }
 
 util::Status check_writable_dir(const std::string& dir) {
     const auto fail = [&dir](const std::string& why) {
-        return util::Error{fmt::format("--checkpoint-dir {}: {}", dir, why)};
+        return util::error(fmt::format("--checkpoint-dir {}: {}", dir, why));
     };
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
@@ -170,19 +171,19 @@ util::Status check_writable_dir(const std::string& dir) {
     }
     const auto probe =
         (fs::path(dir) / fmt::format(".kftrain-write-check.{}", ::getpid())).string();
-    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) {
+    util::UniqueFd fd(::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (!fd) {
         return fail(fmt::format("cannot write in it: {}", std::strerror(errno)));
     }
     // One byte, so that a full file system says so now, not at the first checkpoint.
-    const bool written = ::write(fd, "k", 1) == 1;
+    const bool written = ::write(fd.get(), "k", 1) == 1;
     const int write_errno = errno;
-    ::close(fd);
+    fd.reset();
     ::unlink(probe.c_str());
     if (!written) {
         return fail(fmt::format("cannot write in it: {}", std::strerror(write_errno)));
     }
-    return util::Unit{};
+    return util::ok_status();
 }
 
 }  // namespace kftrain::trainer::checkpoint

@@ -17,7 +17,7 @@ std::string checkpoint_name(int64_t global_step);
 std::optional<int64_t> checkpoint_step(const std::string& file_name);
 
 // Tell whether a file name is a temporary file of an interrupted checkpoint write, as
-// data::write_file_atomic names them: ckpt-<digits>.pt.tmp.<pid>.
+// util::write_file_atomic names them: ckpt-<digits>.pt.tmp.<pid>.
 bool is_checkpoint_temp(const std::string& file_name);
 
 // List the checkpoint paths in dir, oldest step first.

@@ -29,7 +29,7 @@ uint64_t get_le(std::string_view bytes, std::size_t offset, int width) {
 }
 
 util::Error frame_error(std::string message) {
-    return util::Error{std::move(message)};
+    return util::error(std::move(message));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "trainer/checkpoint/frame.h"
 #include "trainer/data/file_bytes.h"
+#include "util/files.h"
 #include "util/text.h"
 
 namespace kftrain::trainer::checkpoint {
@@ -102,10 +103,10 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
         archive.read("model", model_archive);
         archive.read("optimizer", optimizer_archive);
         if (auto mismatch = shape_mismatch(model, model_archive, ""); !mismatch.empty()) {
-            return util::Error{
+            return util::error(
                 fmt::format("{}: a checkpoint of another model or image size: {} (another --model, "
                             "--dataset or image size than the run that wrote it)",
-                            name, mismatch)};
+                            name, mismatch));
         }
         model.load(model_archive);
         // Loading replaced each parameter's data with the checkpoint's, laid out as the
@@ -117,9 +118,9 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
             // Another optimizer's state (Adam's averages where SGD keeps momentum) fails inside
             // libtorch with an internal assertion asking to report a bug to PyTorch.
             const bool sgd = dynamic_cast<torch::optim::SGD*>(&optimizer) != nullptr;
-            return util::Error{fmt::format(
+            return util::error(fmt::format(
                 "{}: its optimizer state is not {}'s (written with another --optimizer)", name,
-                sgd ? "sgd" : "adam")};
+                sgd ? "sgd" : "adam"));
         }
         lay_out_optimizer_state(optimizer, model.memory_format());
         torch::Tensor epoch, step;
@@ -127,8 +128,8 @@ util::Result<TrainPosition> load_checkpoint_bytes(const std::string& bytes, cons
         archive.read("global_step", step);
         return TrainPosition{epoch.item<int64_t>(), step.item<int64_t>()};
     } catch (const std::exception& e) {
-        return util::Error{fmt::format("{}: not a checkpoint of this model and optimizer ({})",
-                                       name, util::first_line(e.what()))};
+        return util::error(fmt::format("{}: not a checkpoint of this model and optimizer ({})",
+                                       name, util::first_line(e.what())));
     }
 }
 
@@ -139,16 +140,17 @@ util::Result<ResumeChoice> load_newest_usable(const std::string& dir, Net& model
         dir, [&](const std::string& path, const std::string& payload) -> util::Status {
             auto loaded = load_checkpoint_bytes(payload, path, model, optimizer);
             if (!loaded.ok()) {
-                return util::Error{loaded.error()};
+                return util::error(loaded.error());
             }
             pos = *loaded;
-            return util::Unit{};
+            return util::ok_status();
         });
 }
 
 util::Status save_checkpoint(const std::string& path, Net& model,
                              torch::optim::Optimizer& optimizer, TrainPosition pos) {
-    return data::write_file_atomic(path, encode_frame(checkpoint_bytes(model, optimizer, pos)));
+    return util::write_file_atomic(path, encode_frame(checkpoint_bytes(model, optimizer, pos)),
+                                   data::k_file_mode);
 }
 
 util::Status write_params_dump(const std::string& path, Net& model) {
@@ -158,7 +160,7 @@ util::Status write_params_dump(const std::string& path, Net& model) {
         const auto* data = reinterpret_cast<const char*>(flat.data_ptr<float>());
         bytes.append(data, static_cast<std::size_t>(flat.numel()) * sizeof(float));
     }
-    return data::write_file_atomic(path, bytes);
+    return util::write_file_atomic(path, bytes, data::k_file_mode);
 }
 
 }  // namespace kftrain::trainer::checkpoint

@@ -19,7 +19,7 @@ const char* backend_name(Backend backend) {
 util::Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cuda, int local_procs,
                                      const std::function<CudaFacts()>& probe) {
     if (flag != "auto" && flag != "gloo" && flag != "nccl") {
-        return util::Error{fmt::format("--backend: must be auto, gloo or nccl (got {})", flag)};
+        return util::error(fmt::format("--backend: must be auto, gloo or nccl (got {})", flag));
     }
     if (flag == "gloo" || (flag == "auto" && !tensors_on_cuda)) {
         return Backend::gloo;
@@ -29,27 +29,27 @@ util::Result<Backend> choose_backend(const std::string& flag, bool tensors_on_cu
         return facts.nccl_built && local_procs <= facts.devices ? Backend::nccl : Backend::gloo;
     }
     if (!facts.nccl_built) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "--backend: nccl needs kftrain-trainer built with NCCL (the CUDA toolkit's nccl.h "
             "and libnccl); this build has only gloo (got {})",
-            flag)};
+            flag));
     }
     if (!facts.error.empty()) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "--backend: nccl needs a visible CUDA device; cudaGetDeviceCount failed with \"{}\" "
             "(got {})",
-            facts.error, flag)};
+            facts.error, flag));
     }
     if (facts.devices < 1) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "--backend: nccl needs a visible CUDA device; cudaGetDeviceCount found none (got {})",
-            flag)};
+            flag));
     }
     if (local_procs > facts.devices) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "--backend: nccl needs a CUDA device per process; {} processes on this host share "
             "{} device(s): use gloo, or fewer processes per host (got {})",
-            local_procs, facts.devices, flag)};
+            local_procs, facts.devices, flag));
     }
     return Backend::nccl;
 }

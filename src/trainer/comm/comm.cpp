@@ -188,8 +188,8 @@ util::Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env,
                                                   std::chrono::milliseconds timeout) {
     if (env.rank == 0) {
         if (const auto why = listen_error(env.master_port); !why.empty()) {
-            return util::Error{
-                fmt::format("rank 0 cannot listen on MASTER_PORT {}: {}", env.master_port, why)};
+            return util::error(
+                fmt::format("rank 0 cannot listen on MASTER_PORT {}: {}", env.master_port, why));
         }
     }
     auto impl = std::make_unique<Impl>();
@@ -213,9 +213,9 @@ util::Result<std::unique_ptr<Comm>> Comm::connect(const DistEnv& env,
         impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl->store, env.rank,
                                                                   env.world_size, options);
     } catch (const std::exception& e) {
-        return util::Error{fmt::format("cannot connect to {}:{} as rank {} of {} within {}s: {}",
+        return util::error(fmt::format("cannot connect to {}:{} as rank {} of {} within {}s: {}",
                                        env.master_addr, env.master_port, env.rank, env.world_size,
-                                       timeout.count() / 1000, util::first_line(e.what()))};
+                                       timeout.count() / 1000, util::first_line(e.what())));
     }
     return std::unique_ptr<Comm>(new Comm(std::move(impl), env.rank, env.world_size));
 }
@@ -234,18 +234,18 @@ util::Status Comm::use_nccl(int local_rank) {
         // An empty id tells the others that rank 0 has none, so every rank stops now.
         id = broadcast_bytes(id);
     } catch (const std::exception& e) {
-        return util::Error{"cannot share the NCCL id over Gloo: " + util::first_line(e.what())};
+        return util::error("cannot share the NCCL id over Gloo: " + util::first_line(e.what()));
     }
     if (id.empty()) {
-        return util::Error{m_rank == 0 ? error
-                                       : "rank 0 could not create an NCCL id (see its error)"};
+        return util::error(m_rank == 0 ? error
+                                       : "rank 0 could not create an NCCL id (see its error)");
     }
     auto group = NcclGroup::connect(id, m_rank, m_world, local_rank, m_impl->timeout);
     if (!group.ok()) {
-        return util::Error{group.error()};
+        return util::error(group.error());
     }
     m_impl->nccl = std::move(*group);
-    return util::Unit{};
+    return util::ok_status();
 }
 
 util::Result<bool> Comm::use_shared_memory() {
@@ -274,7 +274,7 @@ util::Result<bool> Comm::use_shared_memory() {
         group->unlink();  // every rank that could open it has
     }
     if (!error.empty()) {
-        return util::Error{error};
+        return util::error(error);
     }
     if (opened < m_world) {
         return false;

@@ -20,6 +20,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "util/fd/unique_fd.h"
+
 namespace kftrain::trainer::comm {
 
 namespace {
@@ -183,7 +185,7 @@ struct HostGroup::Impl {
     int world = 0;
     std::size_t slot_bytes = 0;
     Layout layout{0, 0};
-    int fd = -1;
+    util::UniqueFd fd;
     void* base = MAP_FAILED;
     std::size_t mapped = 0;
     bool holds_alive = false;
@@ -201,9 +203,7 @@ struct HostGroup::Impl {
         if (base != MAP_FAILED) {
             ::munmap(base, mapped);
         }
-        if (fd >= 0) {
-            ::close(fd);
-        }
+        fd.reset();
         if (owns_name) {
             ::shm_unlink(name.c_str());  // a group dropped before every rank opened it
         }
@@ -217,13 +217,13 @@ struct HostGroup::Impl {
     char* slot(int r) const { return at(layout.slots + static_cast<std::size_t>(r) * slot_bytes); }
 
     util::Status map(std::size_t size) {
-        base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
         if (base == MAP_FAILED) {
-            return util::Error{
-                fmt::format("cannot map shared memory {}: {}", name, errno_text(errno))};
+            return util::error(
+                fmt::format("cannot map shared memory {}: {}", name, errno_text(errno)));
         }
         mapped = size;
-        return util::Unit{};
+        return util::ok_status();
     }
 
     // Return why the group cannot go on when a peer has let go of its mutex: it exited (the
@@ -308,20 +308,20 @@ util::Result<std::unique_ptr<HostGroup>> HostGroup::create(int world, std::size_
     std::random_device random;
     const std::uint64_t token = (static_cast<std::uint64_t>(random()) << 32) ^ random();
     impl->name = fmt::format("/kftrain-{}-{:016x}", ::getpid(), token);
-    impl->fd = ::shm_open(impl->name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-    if (impl->fd < 0) {
-        return util::Error{
-            fmt::format("cannot create shared memory {}: {}", impl->name, errno_text(errno))};
+    impl->fd.reset(::shm_open(impl->name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600));
+    if (!impl->fd) {
+        return util::error(
+            fmt::format("cannot create shared memory {}: {}", impl->name, errno_text(errno)));
     }
     impl->owns_name = true;
     // Reserve the pages now: a full /dev/shm is an error here rather than SIGBUS later.
     const std::size_t size = impl->layout.size;
-    if (const int err = ::posix_fallocate(impl->fd, 0, static_cast<off_t>(size)); err != 0) {
-        return util::Error{fmt::format("cannot reserve {:.1f} MiB of shared memory in /dev/shm: {}",
-                                       static_cast<double>(size) / (1 << 20), errno_text(err))};
+    if (const int err = ::posix_fallocate(impl->fd.get(), 0, static_cast<off_t>(size)); err != 0) {
+        return util::error(fmt::format("cannot reserve {:.1f} MiB of shared memory in /dev/shm: {}",
+                                       static_cast<double>(size) / (1 << 20), errno_text(err)));
     }
     if (auto mapped = impl->map(size); !mapped.ok()) {
-        return util::Error{mapped.error()};
+        return util::error(mapped.error());
     }
     auto* header = new (impl->at(0)) Header{};
     header->world = static_cast<std::uint64_t>(world);
@@ -348,17 +348,18 @@ util::Result<std::unique_ptr<HostGroup>> HostGroup::open(const std::string& name
     impl->name = name;
     impl->rank = rank;
     impl->world = world;
-    impl->fd = ::shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0);
-    if (impl->fd < 0) {
-        return util::Error{
-            fmt::format("cannot open shared memory {}: {}", name, errno_text(errno))};
+    impl->fd.reset(::shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0));
+    if (!impl->fd) {
+        return util::error(
+            fmt::format("cannot open shared memory {}: {}", name, errno_text(errno)));
     }
     struct stat st {};
-    if (::fstat(impl->fd, &st) != 0 || static_cast<std::size_t>(st.st_size) < sizeof(Header)) {
-        return util::Error{fmt::format("shared memory {} is not a kftrain group", name)};
+    if (::fstat(impl->fd.get(), &st) != 0 ||
+        static_cast<std::size_t>(st.st_size) < sizeof(Header)) {
+        return util::error(fmt::format("shared memory {} is not a kftrain group", name));
     }
     if (auto mapped = impl->map(static_cast<std::size_t>(st.st_size)); !mapped.ok()) {
-        return util::Error{mapped.error()};
+        return util::error(mapped.error());
     }
     const Header& header = impl->header();
     const std::uint64_t magic = header.magic;
@@ -367,16 +368,16 @@ util::Result<std::unique_ptr<HostGroup>> HostGroup::open(const std::string& name
     const std::uint64_t slot_bytes = header.slot_bytes;
     if (magic != k_magic || header_world != static_cast<std::uint64_t>(world) ||
         slot_bytes < k_line || rank < 1 || rank >= world) {
-        return util::Error{
-            fmt::format("shared memory {} is not a kftrain group of {} ranks", name, world)};
+        return util::error(
+            fmt::format("shared memory {} is not a kftrain group of {} ranks", name, world));
     }
     impl->slot_bytes = static_cast<std::size_t>(slot_bytes);
     impl->layout = Layout(static_cast<std::size_t>(world), impl->slot_bytes);
     if (impl->mapped != impl->layout.size) {
-        return util::Error{fmt::format("shared memory {} is not a kftrain group", name)};
+        return util::error(fmt::format("shared memory {} is not a kftrain group", name));
     }
     if (const int got = pthread_mutex_trylock(&impl->alive(rank).mutex); got != 0) {
-        return util::Error{fmt::format("shared memory {}: rank {} is taken", name, rank)};
+        return util::error(fmt::format("shared memory {}: rank {} is taken", name, rank));
     }
     impl->holds_alive = true;
     return std::unique_ptr<HostGroup>(new HostGroup(std::move(impl)));

@@ -16,12 +16,12 @@ CudaFacts probe_cuda() {
 }
 
 util::Result<std::string> NcclGroup::make_id() {
-    return util::Error{k_not_built};
+    return util::error(k_not_built);
 }
 
 util::Result<std::unique_ptr<NcclGroup>> NcclGroup::connect(const std::string&, int, int, int,
                                                             std::chrono::milliseconds) {
-    return util::Error{k_not_built};
+    return util::error(k_not_built);
 }
 
 NcclGroup::NcclGroup(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -30,12 +30,12 @@ NcclGroup::~NcclGroup() = default;
 
 util::Result<std::unique_ptr<NcclGroup::Op>> NcclGroup::allreduce_sum(void*, std::size_t, NcclType,
                                                                       bool) {
-    return util::Error{k_not_built};
+    return util::error(k_not_built);
 }
 
 util::Result<std::unique_ptr<NcclGroup::Op>> NcclGroup::broadcast(void*, std::size_t, NcclType,
                                                                   bool) {
-    return util::Error{k_not_built};
+    return util::error(k_not_built);
 }
 
 int NcclGroup::device() const {

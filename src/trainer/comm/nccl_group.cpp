@@ -104,12 +104,12 @@ struct NcclGroup::Impl {
         broken = true;
     }
     util::Error aborted(const char* call) const {
-        return util::Error{
-            fmt::format("{}: the NCCL communicator was aborted by an earlier error", call)};
+        return util::error(
+            fmt::format("{}: the NCCL communicator was aborted by an earlier error", call));
     }
     util::Error fail(std::string message) {
         abort();
-        return util::Error{std::move(message)};
+        return util::error(std::move(message));
     }
     // Poll the communicator once: true while a non-blocking call is still in progress, an
     // error (and an aborted communicator) when NCCL reports one.
@@ -137,10 +137,10 @@ struct NcclGroup::Impl {
         for (;;) {
             auto busy = in_progress(call);
             if (!busy.ok()) {
-                return util::Error{busy.error()};
+                return util::error(busy.error());
             }
             if (!*busy) {
-                return util::Unit{};
+                return util::ok_status();
             }
             if (Clock::now() >= deadline) {
                 return timed_out(call);
@@ -188,7 +188,7 @@ class NcclOp : public NcclGroup::Op {
             }
             // Not done: an asynchronous error (a peer's connection broke) ends the wait early.
             if (auto healthy = g.in_progress(m_call); !healthy.ok()) {
-                return util::Error{healthy.error()};
+                return util::error(healthy.error());
             }
             if (Clock::now() >= deadline) {
                 return g.timed_out(m_call);
@@ -201,7 +201,7 @@ class NcclOp : public NcclGroup::Op {
             m_staging->busy = false;  // only now: the device may write it until the event
             m_staging = nullptr;
         }
-        return util::Unit{};
+        return util::ok_status();
     }
 
   private:
@@ -225,11 +225,11 @@ util::Result<Staging*> NcclGroup::Impl::take_staging(std::size_t bytes) {
     }
     auto s = std::make_unique<Staging>();
     if (auto e = cudaMallocHost(&s->host, bytes); e != cudaSuccess) {
-        return util::Error{cuda_message("cudaMallocHost", e)};
+        return util::error(cuda_message("cudaMallocHost", e));
     }
     if (auto e = cudaMalloc(&s->device, bytes); e != cudaSuccess) {
         cudaFreeHost(s->host);
-        return util::Error{cuda_message("cudaMalloc", e)};
+        return util::error(cuda_message("cudaMalloc", e));
     }
     s->bytes = bytes;
     s->busy = true;
@@ -249,7 +249,7 @@ util::Status NcclGroup::Impl::stage_in(void* data, std::size_t bytes, Staging*& 
     if (e != cudaSuccess) {
         return fail(cuda_message("cudaMemcpyAsync", e));
     }
-    return util::Unit{};
+    return util::ok_status();
 }
 
 util::Status NcclGroup::Impl::wait_for_torch() {
@@ -262,7 +262,7 @@ util::Status NcclGroup::Impl::wait_for_torch() {
     if (e != cudaSuccess) {
         return fail(cuda_message("cudaStreamWaitEvent", e));
     }
-    return util::Unit{};
+    return util::ok_status();
 }
 
 util::Result<std::unique_ptr<NcclGroup::Op>> NcclGroup::Impl::launch(bool allreduce, void* data,
@@ -280,7 +280,7 @@ util::Result<std::unique_ptr<NcclGroup::Op>> NcclGroup::Impl::launch(bool allred
     Staging* stage = nullptr;
     auto input = on_device ? wait_for_torch() : stage_in(data, bytes, stage);
     if (!input.ok()) {
-        return util::Error{input.error()};
+        return util::error(input.error());
     }
     void* buffer = on_device ? data : stage->device;
     const ncclResult_t started =
@@ -290,7 +290,7 @@ util::Result<std::unique_ptr<NcclGroup::Op>> NcclGroup::Impl::launch(bool allred
         // Non-blocking communicator: the call finishes enqueueing in the background (the
         // first one also connects to the peers).
         if (auto ok = settle(call, Clock::now() + timeout); !ok.ok()) {
-            return util::Error{ok.error()};
+            return util::error(ok.error());
         }
     } else if (started != ncclSuccess) {
         return fail(nccl_message(call, started, comm));
@@ -327,7 +327,7 @@ CudaFacts probe_cuda() {
 util::Result<std::string> NcclGroup::make_id() {
     ncclUniqueId id;
     if (auto r = ncclGetUniqueId(&id); r != ncclSuccess) {
-        return util::Error{nccl_message("ncclGetUniqueId", r, nullptr)};
+        return util::error(nccl_message("ncclGetUniqueId", r, nullptr));
     }
     return std::string(id.internal, sizeof id.internal);
 }
@@ -337,26 +337,26 @@ util::Result<std::unique_ptr<NcclGroup>> NcclGroup::connect(const std::string& i
                                                             std::chrono::milliseconds timeout) {
     ncclUniqueId uid;
     if (id.size() != sizeof uid.internal) {
-        return util::Error{fmt::format("NCCL id from rank 0 has {} bytes, expected {}", id.size(),
-                                       sizeof uid.internal)};
+        return util::error(fmt::format("NCCL id from rank 0 has {} bytes, expected {}", id.size(),
+                                       sizeof uid.internal));
     }
     std::memcpy(uid.internal, id.data(), id.size());
     int devices = 0;
     if (auto e = cudaGetDeviceCount(&devices); e != cudaSuccess) {
-        return util::Error{cuda_message("cudaGetDeviceCount", e)};
+        return util::error(cuda_message("cudaGetDeviceCount", e));
     }
     if (devices < 1) {
-        return util::Error{"cudaGetDeviceCount: no CUDA device is visible"};
+        return util::error("cudaGetDeviceCount: no CUDA device is visible");
     }
     auto impl = std::make_unique<Impl>();
     impl->device = local_rank % devices;
     impl->timeout = timeout;
     if (auto e = cudaSetDevice(impl->device); e != cudaSuccess) {
-        return util::Error{cuda_message("cudaSetDevice", e)};
+        return util::error(cuda_message("cudaSetDevice", e));
     }
     if (auto e = cudaStreamCreateWithFlags(&impl->stream, cudaStreamNonBlocking);
         e != cudaSuccess) {
-        return util::Error{cuda_message("cudaStreamCreateWithFlags", e)};
+        return util::error(cuda_message("cudaStreamCreateWithFlags", e));
     }
     std::unique_ptr<NcclGroup> group(new NcclGroup(std::move(impl)));
     auto& g = *group->m_impl;
@@ -370,8 +370,8 @@ util::Result<std::unique_ptr<NcclGroup>> NcclGroup::connect(const std::string& i
         running ? g.settle("ncclCommInitRankConfig", Clock::now() + timeout)
                 : util::Status(g.fail(nccl_message("ncclCommInitRankConfig", started, g.comm)));
     if (!joined.ok()) {
-        return util::Error{fmt::format("cannot start NCCL as rank {} of {} on CUDA device {}: {}",
-                                       rank, world, g.device, joined.error())};
+        return util::error(fmt::format("cannot start NCCL as rank {} of {} on CUDA device {}: {}",
+                                       rank, world, g.device, joined.error()));
     }
     return group;
 }

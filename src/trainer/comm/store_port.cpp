@@ -12,6 +12,8 @@
 #include <memory>
 #include <thread>
 
+#include "util/fd/unique_fd.h"
+
 namespace kftrain::trainer::comm {
 namespace {
 
@@ -24,50 +26,47 @@ constexpr auto k_retry = std::chrono::milliseconds(10);
 // Return whether a connection to addr completes before the deadline (non-blocking connect,
 // so an unreachable host cannot hold the caller past it).
 bool connects(const addrinfo& addr, Clock::time_point deadline) {
-    const int fd =
-        ::socket(addr.ai_family, addr.ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, addr.ai_protocol);
-    if (fd < 0) {
+    const util::UniqueFd fd(::socket(
+        addr.ai_family, addr.ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, addr.ai_protocol));
+    if (!fd) {
         return false;
     }
-    bool ok = ::connect(fd, addr.ai_addr, addr.ai_addrlen) == 0;
+    bool ok = ::connect(fd.get(), addr.ai_addr, addr.ai_addrlen) == 0;
     if (!ok && errno == EINPROGRESS) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-        pollfd p{fd, POLLOUT, 0};
+        pollfd p{fd.get(), POLLOUT, 0};
         int error = 0;
         socklen_t size = sizeof(error);
         ok = left.count() > 0 && ::poll(&p, 1, static_cast<int>(left.count())) == 1 &&
-             ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 && error == 0;
+             ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &error, &size) == 0 && error == 0;
     }
-    ::close(fd);
     return ok;
 }
 
 // Return errno of binding port on the wildcard address of family (0 on success).
 int bind_error(int family, int port) {
-    const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
+    const util::UniqueFd fd(::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd) {
         return errno;
     }
     const int on = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     int rc = 0;
     if (family == AF_INET6) {
         sockaddr_in6 addr{};
         addr.sin6_family = AF_INET6;
         addr.sin6_addr = in6addr_any;
         addr.sin6_port = htons(static_cast<uint16_t>(port));
-        rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+        rc = ::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
     } else {
         sockaddr_in addr{};
         addr.sin_family = AF_INET;
         addr.sin_addr.s_addr = htonl(INADDR_ANY);
         addr.sin_port = htons(static_cast<uint16_t>(port));
-        rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+        rc = ::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
     }
-    const int error = rc == 0 ? 0 : errno;
-    ::close(fd);
-    return error;
+    return rc == 0 ? 0 : errno;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "trainer/data/file_bytes.h"
+#include "util/files.h"
 
 namespace kftrain::trainer::data {
 namespace {
@@ -22,24 +23,24 @@ ImageSet empty_cifar_set() {
 util::Status append_batch(const FileBytes& f, ImageSet& set) {
     const std::size_t size = f.bytes.size();
     if (size == 0 || size % k_cifar_record_bytes != 0) {
-        return util::Error{
+        return util::error(
             fmt::format("{}: {} bytes is not a whole number of {}-byte records "
                         "(truncated or corrupt)",
-                        f.path, size, k_cifar_record_bytes)};
+                        f.path, size, k_cifar_record_bytes));
     }
     const std::size_t records = size / k_cifar_record_bytes;
     for (std::size_t r = 0; r < records; ++r) {
         const char* rec = f.bytes.data() + r * k_cifar_record_bytes;
         const auto label = static_cast<uint8_t>(rec[0]);
         if (label >= k_num_classes) {
-            return util::Error{fmt::format("{}: label {} in record {} is not below {}", f.path,
-                                           int{label}, r, k_num_classes)};
+            return util::error(fmt::format("{}: label {} in record {} is not below {}", f.path,
+                                           int{label}, r, k_num_classes));
         }
         set.labels.push_back(label);
         set.pixels.insert(set.pixels.end(), rec + 1, rec + k_cifar_record_bytes);
     }
     set.count += static_cast<int64_t>(records);
-    return util::Unit{};
+    return util::ok_status();
 }
 
 }  // namespace
@@ -49,10 +50,10 @@ util::Result<ImageSet> read_cifar_batches(const std::vector<std::string>& paths)
     for (const auto& path : paths) {
         auto bytes = read_maybe_gz(path);
         if (!bytes.ok()) {
-            return util::Error{bytes.error()};
+            return util::error(bytes.error());
         }
         if (auto ok = append_batch(*bytes, set); !ok.ok()) {
-            return util::Error{ok.error()};
+            return util::error(ok.error());
         }
     }
     return set;
@@ -66,11 +67,11 @@ util::Result<DataSplits> load_cifar10(const std::string& dir) {
     }
     auto train = read_cifar_batches(train_paths);
     if (!train.ok()) {
-        return util::Error{train.error()};
+        return util::error(train.error());
     }
     auto test = read_cifar_batches({(d / "test_batch.bin").string()});
     if (!test.ok()) {
-        return util::Error{test.error()};
+        return util::error(test.error());
     }
     return DataSplits{std::move(*train), std::move(*test)};
 }
@@ -83,7 +84,7 @@ util::Status write_cifar_batch(const ImageSet& set, const std::string& path) {
         const auto* start = set.pixels.data() + i * image;
         bytes.append(start, start + image);
     }
-    return write_file_atomic(path, bytes);
+    return util::write_file_atomic(path, bytes, k_file_mode);
 }
 
 }  // namespace kftrain::trainer::data

@@ -48,8 +48,8 @@ util::Status make_dataset(const MakeDatasetOptions& o) {
     std::error_code ec;
     fs::create_directories(o.out, ec);
     if (ec) {
-        return util::Error{
-            fmt::format("--out: cannot create directory: {} (got {})", ec.message(), o.out)};
+        return util::error(
+            fmt::format("--out: cannot create directory: {} (got {})", ec.message(), o.out));
     }
     const auto seed = static_cast<uint64_t>(o.seed);
     const auto train = make_synthetic(o.samples, 1, 28, 28, seed);

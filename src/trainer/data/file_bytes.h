@@ -1,5 +1,7 @@
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 
 #include "util/result.h"
@@ -18,7 +20,8 @@ util::Result<FileBytes> read_maybe_gz(const std::string& path);
 // Read a whole file.
 util::Result<std::string> read_file_bytes(const std::string& path);
 
-// Write bytes to path atomically: temporary file, fsync, rename, fsync of the directory.
-util::Status write_file_atomic(const std::string& path, const std::string& bytes);
+// The mode of the files the trainer writes (with util::write_file_atomic): checkpoints, data
+// sets and the MLflow run id are for other programs of the job to read too.
+inline constexpr mode_t k_file_mode = 0644;
 
 }  // namespace kftrain::trainer::data

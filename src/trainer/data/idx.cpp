@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "trainer/data/file_bytes.h"
+#include "util/files.h"
 
 namespace kftrain::trainer::data {
 namespace {
@@ -27,22 +28,22 @@ void put_be32(std::string& b, uint32_t v) {
 
 util::Status check_header(const FileBytes& f, uint32_t magic, std::size_t header) {
     if (f.bytes.size() < header) {
-        return util::Error{fmt::format("{}: truncated header ({} bytes, need {})", f.path,
-                                       f.bytes.size(), header)};
+        return util::error(fmt::format("{}: truncated header ({} bytes, need {})", f.path,
+                                       f.bytes.size(), header));
     }
     if (be32(f.bytes, 0) != magic) {
-        return util::Error{
-            fmt::format("{}: bad magic number {} (expected {})", f.path, be32(f.bytes, 0), magic)};
+        return util::error(
+            fmt::format("{}: bad magic number {} (expected {})", f.path, be32(f.bytes, 0), magic));
     }
-    return util::Unit{};
+    return util::ok_status();
 }
 
 util::Status check_size(const FileBytes& f, uint64_t expected, const std::string& formula) {
     if (f.bytes.size() != expected) {
-        return util::Error{fmt::format("{}: {} bytes, expected {} = {} (truncated or corrupt)",
-                                       f.path, f.bytes.size(), expected, formula)};
+        return util::error(fmt::format("{}: {} bytes, expected {} = {} (truncated or corrupt)",
+                                       f.path, f.bytes.size(), expected, formula));
     }
-    return util::Unit{};
+    return util::ok_status();
 }
 
 util::Status parse_images(const FileBytes& f, ImageSet& set) {
@@ -52,8 +53,8 @@ util::Status parse_images(const FileBytes& f, ImageSet& set) {
     const uint32_t rows = be32(f.bytes, 8);
     const uint32_t cols = be32(f.bytes, 12);
     if (rows == 0 || cols == 0 || rows > k_max_side || cols > k_max_side) {
-        return util::Error{fmt::format("{}: images of {}x{} pixels (each side must be 1 to {})",
-                                       f.path, rows, cols, k_max_side)};
+        return util::error(fmt::format("{}: images of {}x{} pixels (each side must be 1 to {})",
+                                       f.path, rows, cols, k_max_side));
     }
     set.count = be32(f.bytes, 4);
     set.rows = static_cast<int>(rows);
@@ -64,7 +65,7 @@ util::Status parse_images(const FileBytes& f, ImageSet& set) {
         return ok;
     }
     set.pixels.assign(f.bytes.begin() + 16, f.bytes.end());
-    return util::Unit{};
+    return util::ok_status();
 }
 
 util::Status parse_labels(const FileBytes& f, ImageSet& set) {
@@ -76,17 +77,17 @@ util::Status parse_labels(const FileBytes& f, ImageSet& set) {
         return ok;
     }
     if (count != set.count) {
-        return util::Error{fmt::format("{}: {} labels but the images file has {} images", f.path,
-                                       count, set.count)};
+        return util::error(fmt::format("{}: {} labels but the images file has {} images", f.path,
+                                       count, set.count));
     }
     set.labels.assign(f.bytes.begin() + 8, f.bytes.end());
     for (std::size_t i = 0; i < set.labels.size(); ++i) {
         if (set.labels[i] >= k_num_classes) {
-            return util::Error{fmt::format("{}: label {} at index {} is not below {}", f.path,
-                                           int{set.labels[i]}, i, k_num_classes)};
+            return util::error(fmt::format("{}: label {} at index {} is not below {}", f.path,
+                                           int{set.labels[i]}, i, k_num_classes));
         }
     }
-    return util::Unit{};
+    return util::ok_status();
 }
 
 }  // namespace
@@ -96,20 +97,20 @@ util::Result<ImageSet> read_idx_pair(const std::string& images_path,
     ImageSet set;
     auto images = read_maybe_gz(images_path);
     if (!images.ok()) {
-        return util::Error{images.error()};
+        return util::error(images.error());
     }
     if (auto ok = parse_images(*images, set); !ok.ok()) {
-        return util::Error{ok.error()};
+        return util::error(ok.error());
     }
     auto labels = read_maybe_gz(labels_path);
     if (!labels.ok()) {
-        return util::Error{labels.error()};
+        return util::error(labels.error());
     }
     if (auto ok = parse_labels(*labels, set); !ok.ok()) {
-        return util::Error{ok.error()};
+        return util::error(ok.error());
     }
     if (set.count == 0) {
-        return util::Error{fmt::format("{}: holds no images", images->path)};
+        return util::error(fmt::format("{}: holds no images", images->path));
     }
     return set;
 }
@@ -119,21 +120,21 @@ util::Result<DataSplits> load_mnist(const std::string& dir) {
     auto train =
         read_idx_pair((d / k_mnist_train_images).string(), (d / k_mnist_train_labels).string());
     if (!train.ok()) {
-        return util::Error{train.error()};
+        return util::error(train.error());
     }
     auto test =
         read_idx_pair((d / k_mnist_test_images).string(), (d / k_mnist_test_labels).string());
     if (!test.ok()) {
-        return util::Error{test.error()};
+        return util::error(test.error());
     }
     // The model is built for the training images' size: test images of another fail the
     // first evaluation, after a whole epoch (and before its checkpoint).
     if (test->rows != train->rows || test->cols != train->cols) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "{}: images of {}x{}, where the training images ({}) are {}x{}: both sets must be "
             "of one size",
             (d / k_mnist_test_images).string(), test->rows, test->cols,
-            (d / k_mnist_train_images).string(), train->rows, train->cols)};
+            (d / k_mnist_train_images).string(), train->rows, train->cols));
     }
     return DataSplits{std::move(*train), std::move(*test)};
 }
@@ -150,10 +151,10 @@ util::Status write_idx_pair(const ImageSet& set, const std::string& images_path,
     put_be32(labels, k_labels_magic);
     put_be32(labels, static_cast<uint32_t>(set.count));
     labels.append(set.labels.begin(), set.labels.end());
-    if (auto ok = write_file_atomic(images_path, images); !ok.ok()) {
+    if (auto ok = util::write_file_atomic(images_path, images, k_file_mode); !ok.ok()) {
         return ok;
     }
-    return write_file_atomic(labels_path, labels);
+    return util::write_file_atomic(labels_path, labels, k_file_mode);
 }
 
 }  // namespace kftrain::trainer::data

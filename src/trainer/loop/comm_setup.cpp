@@ -180,18 +180,18 @@ util::Status check_same_settings(Session& s) {
     }
     const double others = s.sum_over_ranks({differs.empty() ? 0.0 : 1.0})[0];
     if (others == 0) {
-        return util::Unit{};
+        return util::ok_status();
     }
     if (!differs.empty()) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "rank {} was started with other settings than rank 0: {}; every rank of a job must "
             "run the same command",
-            s.rank(), differs)};
+            s.rank(), differs));
     }
-    return util::Error{
+    return util::error(
         fmt::format("{} of the {} ranks were started with other settings than rank 0 (their "
                     "errors say which); every rank of a job must run the same command",
-                    static_cast<int>(others), s.world())};
+                    static_cast<int>(others), s.world()));
 }
 
 }  // namespace
@@ -199,7 +199,7 @@ util::Status check_same_settings(Session& s) {
 util::Status setup_comm(Session& s) {
     auto connected = connect_peers(s);
     if (!connected.ok()) {
-        return util::Error{connected.error()};
+        return util::error(connected.error());
     }
     s.comm = std::move(*connected);
     if (auto same = check_same_settings(s); !same.ok()) {
@@ -210,11 +210,11 @@ util::Status setup_comm(Session& s) {
     auto backend = comm::choose_backend(s.options.backend, s.device.is_cuda(), s.env.local_procs,
                                         comm::probe_cuda);
     if (!backend.ok()) {
-        return util::Error{backend.error()};
+        return util::error(backend.error());
     }
     if (*backend == comm::Backend::nccl) {
         if (auto ok = s.comm->use_nccl(s.env.local_rank); !ok.ok()) {  // its own deadline
-            return util::Error{ok.error()};
+            return util::error(ok.error());
         }
     } else if (s.options.backend == "auto" && !s.device.is_cuda()) {
         if (auto shared = s.comm->use_shared_memory(); !shared.ok()) {
@@ -232,7 +232,7 @@ util::Status setup_comm(Session& s) {
     s.reducer = std::make_unique<comm::GradientReducer>(
         *s.comm, std::move(params), std::min(comm::k_first_bucket_bytes, s.bucket_bytes),
         s.bucket_bytes, compression);
-    return util::Unit{};
+    return util::ok_status();
 }
 
 }  // namespace kftrain::trainer

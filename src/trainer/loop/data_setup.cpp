@@ -23,7 +23,7 @@ TensorSet to_tensors(const data::ImageSet& set) {
 util::Status setup_data(Session& s) {
     auto splits = data::load_datasets(s.options);
     if (!splits.ok()) {
-        return util::Error{splits.error()};
+        return util::error(splits.error());
     }
     const auto& train = splits->train;
     s.train = to_tensors(train);
@@ -40,7 +40,7 @@ util::Status setup_data(Session& s) {
     s.steps_per_epoch = (s.shard_size + b - 1) / b;
     auto model = make_model(s.options.model, c, train.rows, train.cols);
     if (!model.ok()) {
-        return util::Error{model.error()};
+        return util::error(model.error());
     }
     s.model = *model;
     // Initialised on the host from the seed, so every device starts from the same weights.
@@ -49,7 +49,7 @@ util::Status setup_data(Session& s) {
         choose_channels_last(s.options.memory_format, s.model->convolutional(), s.device.is_cuda());
     s.model->set_memory_format(channels_last ? torch::MemoryFormat::ChannelsLast
                                              : torch::MemoryFormat::Contiguous);
-    return util::Unit{};
+    return util::ok_status();
 }
 
 }  // namespace kftrain::trainer

@@ -45,8 +45,6 @@ class ProgressLog {
     // accuracy=0.971200 loss=0.084300", to out and flush it, on rank 0 only, in both
     // formats: Katib's collector and kftrain's local search read it as it comes.
     void print_metrics(double accuracy, double loss);
-    // Change the world size reported (known once the process group is up).
-    void set_world(int world) { m_world = world; }
     // Pass every event emitted from now on to listener too (set it before training starts).
     void set_listener(Listener listener) { m_listener = std::move(listener); }
 

@@ -51,7 +51,7 @@ util::Result<std::unique_ptr<Session>> open_session(const TrainOptions& options,
     }
     auto device = choose_device(options.device, env.local_rank, probe_torch_cuda());
     if (!device.ok()) {
-        return util::Error{device.error()};
+        return util::error(device.error());
     }
     s->device = torch::Device(*device);
     if (s->device.is_cuda()) {
@@ -63,12 +63,12 @@ util::Result<std::unique_ptr<Session>> open_session(const TrainOptions& options,
     // alone leaving the others to time out.
     if (!options.checkpoint_dir.empty()) {
         if (auto ok = checkpoint::check_writable_dir(options.checkpoint_dir); !ok.ok()) {
-            return util::Error{ok.error()};
+            return util::error(ok.error());
         }
     }
     torch::manual_seed(static_cast<uint64_t>(options.seed));
     if (auto ok = setup_data(*s); !ok.ok()) {
-        return util::Error{ok.error()};
+        return util::error(ok.error());
     }
     s->optimizer = make_optimizer(options, *s->model);
     s->schedule =
@@ -76,7 +76,7 @@ util::Result<std::unique_ptr<Session>> open_session(const TrainOptions& options,
                    options.lr_step, options.lr_gamma, s->steps_per_epoch};
     if (env.world_size > 1) {
         if (auto ok = setup_comm(*s); !ok.ok()) {
-            return util::Error{ok.error()};
+            return util::error(ok.error());
         }
     }
     return s;

@@ -31,7 +31,7 @@ util::Result<std::string> Trainer::pick_checkpoint(checkpoint::TrainPosition& po
     }
     auto choice = checkpoint::load_newest_usable(dir, *m_s.model, *m_s.optimizer, pos);
     if (!choice.ok()) {
-        return util::Error{choice.error()};
+        return util::error(choice.error());
     }
     for (const auto& skipped : choice->skipped) {
         warn(fmt::format("skipped checkpoint {}; resuming from {}", skipped.reason, choice->path));
@@ -52,7 +52,7 @@ util::Result<checkpoint::TrainPosition> Trainer::resume() {
         auto message =
             m_s.comm->broadcast_bytes(picked.ok() ? "C" + *picked : "E" + picked.error());
         if (message.empty() || message[0] == 'E') {
-            return util::Error{m_s.rank() == 0 ? picked.error() : "rank 0: " + message.substr(1)};
+            return util::error(m_s.rank() == 0 ? picked.error() : "rank 0: " + message.substr(1));
         }
         resumed = message.size() > 1;
         if (m_s.rank() != 0 && resumed) {
@@ -66,7 +66,7 @@ util::Result<checkpoint::TrainPosition> Trainer::resume() {
             pos = *loaded;
         }
     } else if (!picked.ok()) {
-        return util::Error{picked.error()};
+        return util::error(picked.error());
     }
     if (resumed) {
         m_last_checkpoint = pos.global_step;

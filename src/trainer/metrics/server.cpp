@@ -36,10 +36,10 @@ bool head_complete(const std::string& head) {
 }
 
 // Listen on port: IPv6 with IPv4 mapped in, or IPv4 alone where the host has no IPv6.
-util::Result<std::pair<int, int>> listen_any(int port) {
+util::Result<std::pair<util::UniqueFd, int>> listen_any(int port) {
     for (const int family : {AF_INET6, AF_INET}) {
-        const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        if (fd < 0) {
+        util::UniqueFd fd(::socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+        if (!fd) {
             if (family == AF_INET6) {
                 continue;
             }
@@ -47,11 +47,11 @@ util::Result<std::pair<int, int>> listen_any(int port) {
         }
         const int on = 1;
         const int off = 0;
-        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
         sockaddr_storage storage{};
         socklen_t len = 0;
         if (family == AF_INET6) {
-            ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+            ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
             auto* a = reinterpret_cast<sockaddr_in6*>(&storage);
             a->sin6_family = AF_INET6;
             a->sin6_addr = in6addr_any;
@@ -65,10 +65,9 @@ util::Result<std::pair<int, int>> listen_any(int port) {
             len = sizeof *a;
         }
         auto* addr = reinterpret_cast<sockaddr*>(&storage);
-        if (::bind(fd, addr, len) != 0 || ::listen(fd, 64) != 0 ||
-            ::getsockname(fd, addr, &len) != 0) {
+        if (::bind(fd.get(), addr, len) != 0 || ::listen(fd.get(), 64) != 0 ||
+            ::getsockname(fd.get(), addr, &len) != 0) {
             const int err = errno;
-            ::close(fd);
             if (family == AF_INET6 && err == EAFNOSUPPORT) {
                 continue;
             }
@@ -78,7 +77,7 @@ util::Result<std::pair<int, int>> listen_any(int port) {
         const int bound = family == AF_INET6
                               ? ntohs(reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port)
                               : ntohs(reinterpret_cast<sockaddr_in*>(&storage)->sin_port);
-        return std::pair<int, int>{fd, bound};
+        return std::pair<util::UniqueFd, int>{std::move(fd), bound};
     }
     return util::error(fmt::format("--metrics-port {}: no IPv4 or IPv6 socket", port));
 }
@@ -150,11 +149,11 @@ util::Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, Body
         return util::error(listener.error());
     }
     return std::unique_ptr<MetricsServer>(
-        new MetricsServer(listener->first, listener->second, std::move(body)));
+        new MetricsServer(std::move(listener->first), listener->second, std::move(body)));
 }
 
-MetricsServer::MetricsServer(int fd, int port, Body body)
-    : m_listen_fd(fd), m_port(port), m_body(std::move(body)) {
+MetricsServer::MetricsServer(util::UniqueFd listen_fd, int port, Body body)
+    : m_listen_fd(std::move(listen_fd)), m_port(port), m_body(std::move(body)) {
     m_thread = util::signal_free_thread([this] { serve(); });
 }
 
@@ -163,7 +162,6 @@ MetricsServer::~MetricsServer() {
     if (m_thread.joinable()) {
         m_thread.join();
     }
-    ::close(m_listen_fd);
 }
 
 void MetricsServer::serve() {
@@ -174,10 +172,10 @@ void MetricsServer::serve() {
         polled.clear();
         for (const auto& c : open) {
             const bool reads = c.phase != Connection::Phase::writing;
-            polled.push_back({c.fd, static_cast<short>(reads ? POLLIN : POLLOUT), 0});
+            polled.push_back({c.fd.get(), static_cast<short>(reads ? POLLIN : POLLOUT), 0});
         }
         const bool accepting = Clock::now() >= accept_after;
-        polled.push_back({accepting ? m_listen_fd : -1, POLLIN, 0});
+        polled.push_back({accepting ? m_listen_fd.get() : -1, POLLIN, 0});
         if (::poll(polled.data(), polled.size(), k_poll_ms) < 0 && errno != EINTR) {
             return;
         }
@@ -195,12 +193,8 @@ void MetricsServer::serve() {
                 ++it;
                 continue;
             }
-            ::close(it->fd);
-            it = open.erase(it);
+            it = open.erase(it);  // closes it
         }
-    }
-    for (const auto& c : open) {
-        ::close(c.fd);
     }
 }
 
@@ -219,15 +213,14 @@ bool MetricsServer::accept_one(std::vector<Connection>& open, Clock::time_point 
         if (oldest == open.end()) {
             return true;  // every slot is answering: the client waits in the listen queue
         }
-        ::close(oldest->fd);
-        open.erase(oldest);
+        open.erase(oldest);  // closes it
     }
-    const int fd = ::accept4(m_listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (fd < 0) {
+    util::UniqueFd fd(::accept4(m_listen_fd.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+    if (!fd) {
         return errno == EAGAIN || errno == EINTR || errno == ECONNABORTED;
     }
     Connection c;
-    c.fd = fd;
+    c.fd = std::move(fd);
     c.accepted = now;
     c.deadline = now + k_request_deadline;
     open.push_back(std::move(c));
@@ -237,7 +230,7 @@ bool MetricsServer::accept_one(std::vector<Connection>& open, Clock::time_point 
 bool MetricsServer::step(Connection& c, Clock::time_point now) {
     char chunk[2048];
     if (c.phase != Connection::Phase::writing) {
-        const ssize_t n = ::recv(c.fd, chunk, sizeof chunk, 0);
+        const ssize_t n = ::recv(c.fd.get(), chunk, sizeof chunk, 0);
         if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
             return true;
         }
@@ -258,7 +251,8 @@ bool MetricsServer::step(Connection& c, Clock::time_point now) {
         c.phase = Connection::Phase::writing;
         c.deadline = now + k_answer_deadline;
     }
-    const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
+    const ssize_t n =
+        ::send(c.fd.get(), c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
         return true;
     }
@@ -272,7 +266,7 @@ bool MetricsServer::step(Connection& c, Clock::time_point now) {
     // Answered: end the stream, and read what the client still sends (a body, a pipelined
     // request) until it closes, so that closing never resets the connection under an answer
     // it has yet to read.
-    ::shutdown(c.fd, SHUT_WR);
+    ::shutdown(c.fd.get(), SHUT_WR);
     c.phase = Connection::Phase::draining;
     c.deadline = std::min(c.deadline, now + k_drain_deadline);
     return true;

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "util/fd/unique_fd.h"
 #include "util/result.h"
 
 namespace kftrain::trainer::metrics {
@@ -62,7 +63,7 @@ class MetricsServer {
     // still sends read and dropped until it closes.
     struct Connection {
         enum class Phase { reading, writing, draining };
-        int fd = -1;
+        util::UniqueFd fd;
         Phase phase = Phase::reading;
         Clock::time_point accepted;
         Clock::time_point deadline;  // closed then, whatever its phase
@@ -71,7 +72,7 @@ class MetricsServer {
         std::size_t sent = 0;
     };
 
-    MetricsServer(int fd, int port, Body body);
+    MetricsServer(util::UniqueFd listen_fd, int port, Body body);
     // Serve every connection from one poll loop until the server is stopped.
     void serve();
     // Accept one waiting client, closing the oldest silent one when every slot is taken;
@@ -82,7 +83,7 @@ class MetricsServer {
     // Return the answer to a request head.
     Response respond(const std::string& head) const;
 
-    int m_listen_fd;
+    util::UniqueFd m_listen_fd;
     int m_port;
     Body m_body;
     std::atomic<bool> m_stop{false};

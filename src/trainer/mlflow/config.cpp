@@ -58,9 +58,9 @@ util::Result<std::optional<MlflowConfig>> read_mlflow_config(const EnvLookup& en
     c.insecure_tls = truthy(get(env, "MLFLOW_TRACKING_INSECURE_TLS"));
     c.cert_path = get(env, "MLFLOW_TRACKING_SERVER_CERT_PATH");
     if (!starts_with(c.tracking_uri, "http://") && !starts_with(c.tracking_uri, "https://")) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "MLFLOW_TRACKING_URI must be an http:// or https:// URL of a tracking server (got {})",
-            printable_uri(c))};
+            printable_uri(c)));
     }
     return std::optional<MlflowConfig>{std::move(c)};
 }

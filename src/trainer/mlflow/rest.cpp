@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "util/json_fields.h"
+
 namespace kftrain::trainer::mlflow {
 namespace {
 
@@ -19,14 +21,7 @@ json parse_or_null(const std::string& body) {
     return json::parse(body, nullptr, false);
 }
 
-// Return j[key] when it is a string, else "".
-std::string string_at(const json& j, const char* key) {
-    if (!j.is_object()) {
-        return "";
-    }
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
+using util::string_at;
 
 }  // namespace
 

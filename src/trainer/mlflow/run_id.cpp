@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "trainer/data/file_bytes.h"
+#include "util/files.h"
 
 namespace kftrain::trainer::mlflow {
 
@@ -30,7 +31,8 @@ std::optional<std::string> read_run_id(const std::string& dir) {
 util::Status write_run_id(const std::string& dir, const std::string& run_id) {
     std::error_code ec;
     fs::create_directories(dir, ec);
-    return data::write_file_atomic((fs::path(dir) / k_run_id_file).string(), run_id + "\n");
+    return util::write_file_atomic((fs::path(dir) / k_run_id_file).string(), run_id + "\n",
+                                   data::k_file_mode);
 }
 
 }  // namespace kftrain::trainer::mlflow

@@ -9,43 +9,45 @@
 
 namespace kftrain::trainer {
 
+namespace key = wire::profile_key;
+
 nlohmann::ordered_json profile_json(const Profile& p) {
     auto opt = [](const std::optional<double>& v) {
         return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
     };
     nlohmann::ordered_json j;
-    j["model"] = p.model;
-    j["dataset"] = p.dataset;
-    j["parameters"] = p.parameters;
-    j["gradient_bytes"] = p.gradient_bytes;
-    j["batch_size"] = p.batch_size;
-    j["threads"] = p.threads;
-    j["world_size"] = p.world_size;
-    j["steps"] = p.steps;
-    j["warmup_steps"] = p.warmup_steps;
-    j["compute_s_per_step"] = p.compute_s_per_step;
-    j["compute_s_mean"] = p.compute_s_mean;
-    j["compute_s_stddev"] = p.compute_s_stddev;
-    j["forward_s_per_step"] = p.forward_s_per_step;
-    j["backward_s_per_step"] = p.backward_s_per_step;
-    j["grad_compression"] = p.grad_compression;
-    j["backend"] = p.backend;
-    j["allreduce_bytes_per_step"] = p.allreduce_bytes_per_step;
-    j["allreduce_s_per_step"] = p.allreduce_s_per_step;
-    j["allreduce_bandwidth_bytes_per_s"] = opt(p.allreduce_bandwidth_bytes_per_s);
-    j["overlap_fraction"] = opt(p.overlap_fraction);
-    j["samples_per_sec"] = p.samples_per_sec;
-    j["startup_s"] = p.startup_s;
-    j["warmup_s"] = p.warmup_s;
-    j["eval_s_per_sample"] = p.eval_s_per_sample;
-    j["eval_warmup_s"] = p.eval_warmup_s;
-    j["checkpoint_bytes"] = p.checkpoint_bytes;
-    j["checkpoint_s"] = p.checkpoint_s;
-    j["bucket_bytes"] = p.bucket_bytes;
-    j["buckets"] = p.buckets;
-    j["link_latency_s"] = opt(p.link_latency_s);
-    j["link_bytes_per_s"] = opt(p.link_bytes_per_s);
-    j["trainer_version"] = k_trainer_version;
+    j[key::k_model] = p.model;
+    j[key::k_dataset] = p.dataset;
+    j[key::k_parameters] = p.parameters;
+    j[key::k_gradient_bytes] = p.gradient_bytes;
+    j[key::k_batch_size] = p.batch_size;
+    j[key::k_threads] = p.threads;
+    j[key::k_world_size] = p.world_size;
+    j[key::k_steps] = p.steps;
+    j[key::k_warmup_steps] = p.warmup_steps;
+    j[key::k_compute_s_per_step] = p.compute_s_per_step;
+    j[key::k_compute_s_mean] = p.compute_s_mean;
+    j[key::k_compute_s_stddev] = p.compute_s_stddev;
+    j[key::k_forward_s_per_step] = p.forward_s_per_step;
+    j[key::k_backward_s_per_step] = p.backward_s_per_step;
+    j[key::k_grad_compression] = p.grad_compression;
+    j[key::k_backend] = p.backend;
+    j[key::k_allreduce_bytes_per_step] = p.allreduce_bytes_per_step;
+    j[key::k_allreduce_s_per_step] = p.allreduce_s_per_step;
+    j[key::k_allreduce_bandwidth_bytes_per_s] = opt(p.allreduce_bandwidth_bytes_per_s);
+    j[key::k_overlap_fraction] = opt(p.overlap_fraction);
+    j[key::k_samples_per_sec] = p.samples_per_sec;
+    j[key::k_startup_s] = p.startup_s;
+    j[key::k_warmup_s] = p.warmup_s;
+    j[key::k_eval_s_per_sample] = p.eval_s_per_sample;
+    j[key::k_eval_warmup_s] = p.eval_warmup_s;
+    j[key::k_checkpoint_bytes] = p.checkpoint_bytes;
+    j[key::k_checkpoint_s] = p.checkpoint_s;
+    j[key::k_bucket_bytes] = p.bucket_bytes;
+    j[key::k_buckets] = p.buckets;
+    j[key::k_link_latency_s] = opt(p.link_latency_s);
+    j[key::k_link_bytes_per_s] = opt(p.link_bytes_per_s);
+    j[key::k_trainer_version] = k_trainer_version;
     return j;
 }
 

@@ -7,23 +7,23 @@ namespace kftrain::trainer {
 util::Result<std::string> choose_device(const std::string& flag, int local_rank,
                                         const TorchCuda& cuda) {
     if (flag != "auto" && flag != "cpu" && flag != "cuda") {
-        return util::Error{fmt::format("--device: must be one of auto, cpu, cuda (got {})", flag)};
+        return util::error(fmt::format("--device: must be one of auto, cpu, cuda (got {})", flag));
     }
     const bool usable = cuda.built && cuda.devices > 0;
     if (flag == "cpu" || (flag == "auto" && !usable)) {
         return std::string("cpu");
     }
     if (!cuda.built) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "--device: cuda needs a CUDA build of libtorch; this kftrain-trainer's libtorch is a "
             "CPU build (got {})",
-            flag)};
+            flag));
     }
     if (cuda.devices < 1) {
-        return util::Error{
+        return util::error(
             fmt::format("--device: cuda needs a visible CUDA device; libtorch sees none (check "
                         "CUDA_VISIBLE_DEVICES and the driver) (got {})",
-                        flag)};
+                        flag));
     }
     return fmt::format("cuda:{}", local_rank % cuda.devices);
 }

@@ -28,7 +28,7 @@ util::Result<int> parse_int(const EnvLookup& env, const std::string& name, int f
     if (auto value = to_int(*raw, min)) {
         return *value;
     }
-    return util::Error{fmt::format("{}: must be an integer >= {} (got {})", name, min, *raw)};
+    return util::error(fmt::format("{}: must be an integer >= {} (got {})", name, min, *raw));
 }
 
 // A TCP port from name: 1 to 65535 (a larger number was cut to 16 bits: 70000 listened on 4464).
@@ -36,7 +36,7 @@ util::Result<int> parse_port(const EnvLookup& env, const std::string& name, int 
     const auto raw = env(name);
     const auto port = raw && !raw->empty() ? to_int(*raw, 1) : std::optional<int>(fallback);
     if (!port || *port > 65535) {
-        return util::Error{fmt::format("{}: must be a port from 1 to 65535 (got {})", name, *raw)};
+        return util::error(fmt::format("{}: must be a port from 1 to 65535 (got {})", name, *raw));
     }
     return *port;
 }
@@ -52,14 +52,14 @@ util::Result<int> parse_nproc(const EnvLookup& env, const TorchCudaProbe& cuda) 
     if (raw && *raw == "gpu") {
         const TorchCuda facts = cuda ? cuda() : TorchCuda{};
         if (!facts.built) {
-            return util::Error{
+            return util::error(
                 "PET_NPROC_PER_NODE: gpu needs a CUDA build of kftrain-trainer; this one "
-                "runs on CPU (got gpu)"};
+                "runs on CPU (got gpu)");
         }
         if (facts.devices < 1) {
-            return util::Error{
+            return util::error(
                 "PET_NPROC_PER_NODE: gpu needs a visible CUDA device; libtorch sees none "
-                "(check CUDA_VISIBLE_DEVICES and the driver) (got gpu)"};
+                "(check CUDA_VISIBLE_DEVICES and the driver) (got gpu)");
         }
         return facts.devices;
     }
@@ -107,27 +107,27 @@ util::Result<int> parse_nnodes(const EnvLookup& env, int nproc) {
     const auto min = to_int(raw->substr(0, colon), 1);
     const auto max = to_int(raw->substr(colon + 1), 1);
     if (!min || !max || *min > *max) {
-        return util::Error{fmt::format(
-            "PET_NNODES: must be an integer >= 1 or MIN:MAX with 1 <= MIN <= MAX (got {})", *raw)};
+        return util::error(fmt::format(
+            "PET_NNODES: must be an integer >= 1 or MIN:MAX with 1 <= MIN <= MAX (got {})", *raw));
     }
     const auto world = parse_int(env, "WORLD_SIZE", 0, 1);
     if (!world.ok()) {
-        return util::Error{world.error()};
+        return util::error(world.error());
     }
     if (*world == 0) {
         if (*min != *max) {
-            return util::Error{
+            return util::error(
                 fmt::format("PET_NNODES: a range needs WORLD_SIZE to say how many nodes started: "
                             "kftrain-trainer does no elastic rendezvous (got {})",
-                            *raw)};
+                            *raw));
         }
         return *min;
     }
     if (*world % nproc != 0) {
-        return util::Error{fmt::format(
+        return util::error(fmt::format(
             "WORLD_SIZE: must be a multiple of the {} processes per node (PET_NPROC_PER_NODE) "
             "(got {})",
-            nproc, *world)};
+            nproc, *world));
     }
     return *world / nproc;
 }
@@ -138,7 +138,7 @@ util::Result<int> parse_nnodes(const EnvLookup& env, int nproc) {
 util::Status place_by_node(const EnvLookup& env, int nproc, DistEnv& out) {
     const auto nnodes = parse_nnodes(env, nproc);
     if (!nnodes.ok()) {
-        return util::Error{nnodes.error()};
+        return util::error(nnodes.error());
     }
     // Unset, the node rank is 0 on a single node, as torchrun's --node-rank defaults; on
     // several it is v1's RANK, the replica's index, where the operator sets no PET_NODE_RANK.
@@ -146,12 +146,12 @@ util::Status place_by_node(const EnvLookup& env, int nproc, DistEnv& out) {
     const auto pet_port = parse_port(env, "PET_MASTER_PORT", out.master_port);
     for (const auto* r : {&node, &pet_port}) {
         if (!r->ok()) {
-            return util::Error{r->error()};
+            return util::error(r->error());
         }
     }
     if (*node >= *nnodes) {
-        return util::Error{
-            fmt::format("PET_NODE_RANK must be < PET_NNODES (got {} of {})", *node, *nnodes)};
+        return util::error(
+            fmt::format("PET_NODE_RANK must be < PET_NNODES (got {} of {})", *node, *nnodes));
     }
     out.node_rank = *node;
     out.local_procs = nproc;
@@ -164,7 +164,7 @@ util::Status place_by_node(const EnvLookup& env, int nproc, DistEnv& out) {
     if (!spawned) {
         out.local_rank = 0;
     }
-    return util::Unit{};
+    return util::ok_status();
 }
 
 }  // namespace
@@ -192,7 +192,7 @@ util::Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe&
     const auto nproc = parse_nproc(env, cuda);
     for (const auto* r : {&world, &rank, &local, &port, &nproc}) {
         if (!r->ok()) {
-            return util::Error{r->error()};
+            return util::error(r->error());
         }
     }
     out.world_size = *world;
@@ -203,7 +203,7 @@ util::Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe&
     out.socket_ifname = get_or(env, "GLOO_SOCKET_IFNAME", "");
     if (node_layout_from_pet(env, *nproc)) {
         if (auto placed = place_by_node(env, *nproc, out); !placed.ok()) {
-            return util::Error{placed.error()};
+            return util::error(placed.error());
         }
     }
     if (*nproc == 1 && is_loopback(out.master_addr)) {
@@ -215,8 +215,8 @@ util::Result<DistEnv> parse_dist_env(const EnvLookup& env, const TorchCudaProbe&
         }
     }
     if (out.rank >= out.world_size) {
-        return util::Error{
-            fmt::format("RANK: must be below WORLD_SIZE {} (got {})", out.world_size, out.rank)};
+        return util::error(
+            fmt::format("RANK: must be below WORLD_SIZE {} (got {})", out.world_size, out.rank));
     }
     return out;
 }

@@ -10,7 +10,7 @@ namespace kftrain::trainer {
 namespace {
 
 util::Error flag_error(const std::string& flag, const std::string& what, const std::string& raw) {
-    return util::Error{fmt::format("{}: {} (got {})", flag, what, raw.empty() ? "\"\"" : raw)};
+    return util::error(fmt::format("{}: {} (got {})", flag, what, raw.empty() ? "\"\"" : raw));
 }
 
 }  // namespace

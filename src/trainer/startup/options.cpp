@@ -49,10 +49,10 @@ auto into(T Opts::*field, Convert<V> convert) {
         [field, convert](const std::string& flag, const std::string& raw, Opts& o) -> util::Status {
             auto value = convert(flag, raw);
             if (!value.ok()) {
-                return util::Error{value.error()};
+                return util::error(value.error());
             }
             o.*field = static_cast<T>(*value);
-            return util::Unit{};
+            return util::ok_status();
         };
 }
 
@@ -218,14 +218,14 @@ CommandSpec<MakeDatasetOptions> make_dataset_command() {
 
 util::Status check_combinations(const TrainOptions& o) {
     if ((o.dataset == "mnist" || o.dataset == "cifar10") && o.data_dir.empty()) {
-        return util::Error{
-            fmt::format("--data-dir: required for --dataset {} (got \"\")", o.dataset)};
+        return util::error(
+            fmt::format("--data-dir: required for --dataset {} (got \"\")", o.dataset));
     }
     if (!o.profile_out.empty() && o.benchmark_steps == 0) {
-        return util::Error{
-            fmt::format("--profile-out: needs --benchmark STEPS (got {})", o.profile_out)};
+        return util::error(
+            fmt::format("--profile-out: needs --benchmark STEPS (got {})", o.profile_out));
     }
-    return util::Unit{};
+    return util::ok_status();
 }
 
 // Parse with CLI11 into raw strings; return whether help was asked for, or the error.
@@ -238,15 +238,15 @@ util::Result<bool> parse_raw(CLI::App& app, std::vector<std::string> args) {
     } catch (const CLI::ArgumentMismatch& e) {
         const std::string what = e.what();
         const auto flag = what.substr(0, what.find(':'));
-        return util::Error{fmt::format("{}: needs a value (got nothing)", flag)};
+        return util::error(fmt::format("{}: needs a value (got nothing)", flag));
     } catch (const CLI::ParseError& e) {
-        return util::Error{e.what()};
+        return util::error(e.what());
     }
     if (!app.remaining().empty()) {
         const auto extra = app.remaining().front();
         const bool flag = extra.rfind("-", 0) == 0;
-        return util::Error{fmt::format("{}: {} (got {})", extra,
-                                       flag ? "unknown option" : "unexpected argument", extra)};
+        return util::error(fmt::format("{}: {} (got {})", extra,
+                                       flag ? "unknown option" : "unexpected argument", extra));
     }
     return false;
 }
@@ -276,7 +276,7 @@ util::Result<std::optional<std::string>> parse_flags(const CommandSpec<Opts>& co
     }
     auto help = parse_raw(app, args);
     if (!help.ok()) {
-        return util::Error{help.error()};
+        return util::error(help.error());
     }
     if (*help) {
         return std::optional<std::string>(app.help());
@@ -287,7 +287,7 @@ util::Result<std::optional<std::string>> parse_flags(const CommandSpec<Opts>& co
             continue;
         }
         if (auto stored = f.store(f.name, raw[f.name], options); !stored.ok()) {
-            return util::Error{stored.error()};
+            return util::error(stored.error());
         }
     }
     return std::optional<std::string>();
@@ -297,7 +297,7 @@ util::Result<Invocation> parse_train(const std::vector<std::string>& args) {
     Invocation out;
     auto parsed = parse_flags(train_command(), args, out.train);
     if (!parsed.ok()) {
-        return util::Error{parsed.error()};
+        return util::error(parsed.error());
     }
     if (*parsed) {
         out.command = Command::help;
@@ -305,7 +305,7 @@ util::Result<Invocation> parse_train(const std::vector<std::string>& args) {
         return out;
     }
     if (auto ok = check_combinations(out.train); !ok.ok()) {
-        return util::Error{ok.error()};
+        return util::error(ok.error());
     }
     return out;
 }
@@ -315,7 +315,7 @@ util::Result<Invocation> parse_make_dataset(const std::vector<std::string>& args
     out.command = Command::make_dataset;
     auto parsed = parse_flags(make_dataset_command(), args, out.make_dataset);
     if (!parsed.ok()) {
-        return util::Error{parsed.error()};
+        return util::error(parsed.error());
     }
     if (*parsed) {
         out.command = Command::help;

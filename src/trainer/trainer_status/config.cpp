@@ -30,11 +30,11 @@ util::Result<std::optional<ServerConfig>> read_server_config(const EnvLookup& en
         return std::optional<ServerConfig>{};
     }
     if (!missing.empty()) {
-        return util::Error{
-            fmt::format("{} must be set too, as Kubeflow Trainer sets all three", missing)};
+        return util::error(
+            fmt::format("{} must be set too, as Kubeflow Trainer sets all three", missing));
     }
     if (c.url.rfind("https://", 0) != 0) {
-        return util::Error{fmt::format("{} must be an https:// URL (got {})", k_url, c.url)};
+        return util::error(fmt::format("{} must be an https:// URL (got {})", k_url, c.url));
     }
     return std::optional<ServerConfig>{std::move(c)};
 }
@@ -42,11 +42,11 @@ util::Result<std::optional<ServerConfig>> read_server_config(const EnvLookup& en
 util::Result<std::string> read_token(const std::string& path) {
     auto bytes = data::read_file_bytes(path);
     if (!bytes.ok()) {
-        return util::Error{"token file " + bytes.error()};
+        return util::error("token file " + bytes.error());
     }
     std::string token = util::trim(*bytes);
     if (token.empty()) {
-        return util::Error{fmt::format("token file {}: empty", path)};
+        return util::error(fmt::format("token file {}: empty", path));
     }
     return token;
 }

@@ -87,19 +87,19 @@ PosterStats StatusPoster::stats() const {
 util::Status StatusPoster::post(http::HttpClient& client, const TrainerStatus& status) {
     auto token = read_token(m_config.token_file);
     if (!token.ok()) {
-        return util::Error{token.error()};
+        return util::error(token.error());
     }
     http::RequestAuth auth;
     auth.bearer_token = *token;
     auth.ca_file = m_config.ca_cert;
     const auto answer = client.post_json(m_config.url, trainer_status_body(status), auth);
     if (answer.status >= 200 && answer.status < 300) {
-        return util::Unit{};
+        return util::ok_status();
     }
     if (answer.status == 0) {
-        return util::Error{answer.transport_error};
+        return util::error(answer.transport_error);
     }
-    return util::Error{fmt::format("HTTP {}: {}", answer.status, answer_message(answer.body))};
+    return util::error(fmt::format("HTTP {}: {}", answer.status, answer_message(answer.body)));
 }
 
 // Count a post's outcome; return the warning to print, if one is due. m_mutex is held.

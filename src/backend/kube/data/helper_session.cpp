@@ -91,7 +91,7 @@ util::Status HelperSession::check_claim() {
     args.push_back(m_target.claim);
     auto got = m_kubectl->run(args);
     if (!got) {
-        return util::Error{got.error(), got.error_code(k_exit_cluster)};
+        return util::error(got.error(), got.error_code(k_exit_cluster));
     }
     if (!got->ok()) {
         if (backend::kube::classify_kubectl_error(got->err) ==
@@ -108,7 +108,7 @@ util::Status HelperSession::check_claim() {
     }
     auto claim = backend::kube::parse_json_object(got->out);
     if (!claim) {
-        return util::Error{claim.error(), k_exit_cluster};
+        return util::error(claim.error(), k_exit_cluster);
     }
     const std::string phase =
         backend::kube::string_at(backend::kube::member(*claim, "status"), "phase");
@@ -127,7 +127,7 @@ util::Status HelperSession::start() {
     args.insert(args.end(), ns.begin(), ns.end());
     auto applied = m_kubectl->run(args, helper_pod_manifest(m_pod));
     if (!applied) {
-        return util::Error{applied.error(), applied.error_code(k_exit_cluster)};
+        return util::error(applied.error(), applied.error_code(k_exit_cluster));
     }
     if (!applied->ok()) {
         return util::error(
@@ -172,7 +172,7 @@ util::Status HelperSession::check_once(bool& ready, std::string& last_warning_te
     get_pod.push_back(m_pod.name);
     auto pod_text = m_kubectl->run(get_pod);
     if (!pod_text) {
-        return util::Error{pod_text.error(), pod_text.error_code(k_exit_cluster)};
+        return util::error(pod_text.error(), pod_text.error_code(k_exit_cluster));
     }
     if (!pod_text->ok()) {
         return util::error(
@@ -181,7 +181,7 @@ util::Status HelperSession::check_once(bool& ready, std::string& last_warning_te
     }
     auto pod = backend::kube::parse_json_object(pod_text->out);
     if (!pod) {
-        return util::Error{pod.error(), k_exit_cluster};
+        return util::error(pod.error(), k_exit_cluster);
     }
     if (pod_ready(*pod)) {
         ready = true;
@@ -265,7 +265,7 @@ util::Result<backend::kube::KubectlResult> HelperSession::exec(
     const std::vector<std::string>& command) {
     auto ran = m_kubectl->run(exec_args(command, false));
     if (!ran) {
-        return util::Error{ran.error(), ran.error_code(k_exit_cluster)};
+        return util::error(ran.error(), ran.error_code(k_exit_cluster));
     }
     return ran;
 }
@@ -274,7 +274,7 @@ util::Result<job::data::Listing> HelperSession::list() {
     const std::string base = job::data::pod_path(m_target.path);
     auto found = exec({"find", base, "-exec", "stat", "-c", job::data::k_stat_format, "{}", "+"});
     if (!found) {
-        return util::Error{found.error_value()};
+        return found.error_value();
     }
     job::data::Listing listing = job::data::parse_stat_lines(found->out, base);
     if (!found->ok() && !listing.found) {

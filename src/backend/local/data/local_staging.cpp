@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 
 #include "job/data/claim_path.h"
 #include "job/data/tree_copy.h"
@@ -25,17 +26,13 @@ bool overlap(const std::string& a, const std::string& b) {
     return x.compare(0, y.size(), y) == 0 || y.compare(0, x.size(), x) == 0;
 }
 
-// Copy the tree under from into the directory to, as job::data::TreeSink lays it down.
-util::Result<job::data::CopyReport> copy_tree(const std::string& from, const std::string& to,
-                                              bool replace, bool keep_symlinks,
-                                              std::ostream& warn) {
-    auto writer = job::data::TreeWriter::open(to, replace);
-    if (!writer) {
-        return util::Error{writer.error_value()};
-    }
-    job::data::TreeSink sink(*writer, keep_symlinks, warn);
-    if (auto copied = job::data::read_tree(from, sink); !copied) {
-        return util::Error{copied.error_value()};
+// Copy the tree read sends into writer, as job::data::TreeSink lays it down.
+util::Result<job::data::CopyReport> copy_tree(
+    job::data::TreeWriter& writer, bool keep_symlinks, std::ostream& warn,
+    const std::function<util::Status(job::data::TarSink&)>& read) {
+    job::data::TreeSink sink(writer, keep_symlinks, warn);
+    if (auto copied = read(sink); !copied) {
+        return copied.error_value();
     }
     return sink.report();
 }
@@ -62,8 +59,12 @@ int put_local(job::Context& ctx, const LocalTarget& target, const std::string& l
     if (!dest) {
         return job::report_error(ctx, dest.error(), dest.error_code(k_exit_cluster));
     }
-    // The user's own files: replaced in the claim as tar does, their symlinks kept as links.
-    auto copied = copy_tree(local_dir, *dest, true, true, ctx.err);
+    // The user's own files: replaced in the claim as tar does, their symlinks kept as links;
+    // written beneath the directory the walk opened, never through a path looked up again.
+    auto writer = job::data::TreeWriter::beneath(std::move(dest->fd), dest->path, true);
+    auto copied = copy_tree(writer, true, ctx.err, [&local_dir](job::data::TarSink& sink) {
+        return job::data::read_tree(local_dir, sink);
+    });
     if (!copied) {
         return job::report_error(ctx, copied.error(), copied.error_code(k_exit_cluster));
     }
@@ -78,14 +79,14 @@ int get_local(job::Context& ctx, const LocalTarget& target, const std::string& o
     if (!dir) {
         return job::report_error(ctx, dir.error(), dir.error_code(k_exit_not_found));
     }
-    if (overlap(*dir, out_dir)) {
+    if (overlap(dir->path, out_dir)) {
         return job::report_error(
             ctx,
             fmt::format("OUT_DIR: {} and {} overlap: copy to a directory outside the claim's",
-                        out_dir, *dir),
+                        out_dir, dir->path),
             k_exit_bad_input);
     }
-    auto listing = job::data::list_directory(*dir);
+    auto listing = job::data::list_directory(dir->path);
     if (!listing) {
         return job::report_error(ctx, listing.error(), listing.error_code(k_exit_cluster));
     }
@@ -99,7 +100,14 @@ int get_local(job::Context& ctx, const LocalTarget& target, const std::string& o
         return job::report_error(ctx, fmt::format("cannot create {}: {}", out_dir, ec.message()),
                                  k_exit_cluster);
     }
-    auto copied = copy_tree(*dir, out_dir, force, false, ctx.err);
+    auto writer = job::data::TreeWriter::open(out_dir, force);
+    if (!writer) {
+        return job::report_error(ctx, writer.error(), writer.error_code(k_exit_cluster));
+    }
+    // Read from the directory the walk opened, never through a path looked up again.
+    auto copied = copy_tree(*writer, false, ctx.err, [&dir](job::data::TarSink& sink) {
+        return job::data::read_tree(std::move(dir->fd), dir->path, sink);
+    });
     if (!copied) {
         return job::report_error(ctx, copied.error(), copied.error_code(k_exit_cluster));
     }
@@ -113,13 +121,13 @@ int list_local(job::Context& ctx, const LocalTarget& target,
     if (!dir) {
         return job::report_error(ctx, dir.error(), dir.error_code(k_exit_not_found));
     }
-    auto listing = job::data::list_directory(*dir);
+    auto listing = job::data::list_directory(dir->path);
     if (!listing) {
         return job::report_error(ctx, listing.error(), listing.error_code(k_exit_cluster));
     }
     listing->claim = target.claim;
     listing->path = target.path;
-    listing->local_path = *dir;
+    listing->local_path = dir->path;
     print(*listing, ctx.out);
     return k_exit_ok;
 }

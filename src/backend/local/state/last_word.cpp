@@ -17,10 +17,6 @@ std::string cut(const std::string& text) {
 
 }  // namespace
 
-util::Status reserve_last_word(const std::string& job) {
-    return util::reserve_file(last_word_path(job), k_last_word_size);
-}
-
 util::Status write_last_word(const std::string& job, const LastWord& word) {
     nlohmann::json doc{{"error", cut(word.error)},
                        {"phase", cut(word.phase)},

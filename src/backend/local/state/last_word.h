@@ -22,9 +22,6 @@ struct LastWord {
 // The bytes submit reserves for supervisor.json.
 constexpr size_t k_last_word_size = 4096;
 
-// Reserve a job's supervisor.json (submit, before the supervisor starts).
-util::Status reserve_last_word(const std::string& job);
-
 // Write a job's supervisor.json in its reserved space; long texts are cut to fit.
 util::Status write_last_word(const std::string& job, const LastWord& word);
 

@@ -8,54 +8,36 @@
 
 #include "backend/local/state/state_dir.h"
 #include "job/status.h"
+#include "util/files.h"
 #include "util/process_info.h"
 #include "util/time_text.h"
 
 namespace kftrain::backend::local {
 namespace {
 
-void write_all(int fd, const std::string& text) {
-    size_t done = 0;
-    while (fd >= 0 && done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return;
-        }
-        done += static_cast<size_t>(n);
+// Append text to a log when it is open; what cannot be written is dropped: the replica goes on.
+void append_to(const util::UniqueFd& log, const std::string& text) {
+    if (log) {
+        util::write_all(log.get(), text, "a log");
     }
 }
 
-int open_append(const std::string& path) {
-    return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+util::UniqueFd open_append(const std::string& path) {
+    return util::UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
 }
 
 }  // namespace
 
-LogWriter::LogWriter(const std::string& job) : m_dir(logs_dir(job)) {
-    m_all = open_append(combined_log_path(job));
-}
-
-LogWriter::~LogWriter() {
-    if (m_all >= 0) {
-        ::close(m_all);
-    }
-    for (const auto& [name, fd] : m_files) {
-        if (fd >= 0) {
-            ::close(fd);
-        }
-    }
-}
+LogWriter::LogWriter(const std::string& job)
+    : m_dir(logs_dir(job)), m_all(open_append(combined_log_path(job))) {}
 
 void LogWriter::append(const std::string& replica, const std::string& text) {
     auto it = m_files.find(replica);
     if (it == m_files.end()) {
         it = m_files.emplace(replica, open_append(m_dir + "/" + replica + ".log")).first;
     }
-    write_all(it->second, text + "\n");
-    write_all(m_all, util::now_timestamp() + "\t" + replica + "\t" + text + "\n");
+    append_to(it->second, text + "\n");
+    append_to(m_all, util::now_timestamp() + "\t" + replica + "\t" + text + "\n");
 }
 
 std::optional<LogRecord> parse_log_record(const std::string& line) {
@@ -124,33 +106,26 @@ job::LogLine to_log_line(const LogRecord& record, bool timestamps) {
     return job::LogLine{record.replica, timestamps ? record.time + " " + record.text : record.text};
 }
 
-LogCursor::~LogCursor() {
-    if (m_fd >= 0) {
-        ::close(m_fd);
-    }
-}
-
 std::vector<LogRecord> LogCursor::next() {
     std::vector<LogRecord> records;
-    if (m_fd < 0) {
+    if (!m_fd) {
         // The log kftrain writes is a regular file: a link, FIFO or device put in its place
         // (to /dev/zero, say) is not read, nor waited on.
-        m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        m_fd.reset(::open(m_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
         struct stat info {};
-        if (m_fd >= 0 && (::fstat(m_fd, &info) != 0 || !S_ISREG(info.st_mode))) {
-            ::close(m_fd);
-            m_fd = -1;
+        if (m_fd && (::fstat(m_fd.get(), &info) != 0 || !S_ISREG(info.st_mode))) {
+            m_fd.reset();
         }
     }
     struct stat now {};
-    if (m_fd >= 0 && ::fstat(m_fd, &now) == 0 && now.st_size < ::lseek(m_fd, 0, SEEK_CUR)) {
-        ::lseek(m_fd, 0, SEEK_SET);  // cut short (truncated): what it holds now is all new
+    if (m_fd && ::fstat(m_fd.get(), &now) == 0 && now.st_size < ::lseek(m_fd.get(), 0, SEEK_CUR)) {
+        ::lseek(m_fd.get(), 0, SEEK_SET);  // cut short (truncated): what it holds now is all new
         m_partial.clear();
     }
     char buffer[65536];
-    m_caught_up = m_fd < 0;
-    for (size_t taken = 0; m_fd >= 0 && taken < k_max_read;) {
-        ssize_t n = ::read(m_fd, buffer, sizeof(buffer));
+    m_caught_up = !m_fd;
+    for (size_t taken = 0; m_fd && taken < k_max_read;) {
+        ssize_t n = ::read(m_fd.get(), buffer, sizeof(buffer));
         if (n < 0 && errno == EINTR) {
             continue;
         }

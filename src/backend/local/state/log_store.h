@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "job/backend.h"
+#include "util/fd/unique_fd.h"
 
 namespace kftrain::backend::local {
 
@@ -16,7 +17,6 @@ class LogWriter {
   public:
     // Open the logs of a job (its logs directory must exist).
     explicit LogWriter(const std::string& job);
-    ~LogWriter();
     LogWriter(const LogWriter&) = delete;
     LogWriter& operator=(const LogWriter&) = delete;
 
@@ -25,8 +25,8 @@ class LogWriter {
 
   private:
     std::string m_dir;
-    int m_all = -1;
-    std::map<std::string, int> m_files;
+    util::UniqueFd m_all;
+    std::map<std::string, util::UniqueFd> m_files;
 };
 
 // One line of the combined log.
@@ -41,7 +41,6 @@ struct LogRecord {
 class LogCursor {
   public:
     explicit LogCursor(std::string path) : m_path(std::move(path)) {}
-    ~LogCursor();
     LogCursor(const LogCursor&) = delete;
     LogCursor& operator=(const LogCursor&) = delete;
 
@@ -57,7 +56,7 @@ class LogCursor {
 
   private:
     std::string m_path;
-    int m_fd = -1;
+    util::UniqueFd m_fd;
     std::string m_partial;
     bool m_caught_up = false;
 };

@@ -40,16 +40,15 @@ util::Result<NameLock> NameLock::acquire_file(const std::string& path, const std
         return made.error_value();
     }
     // O_CLOEXEC: a supervisor started while the lock is held must not keep holding it.
-    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
+    util::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+    if (!fd) {
         return util::error(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
     }
     auto deadline = std::chrono::steady_clock::now() + limit;
-    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    while (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
         if ((errno != EWOULDBLOCK && errno != EINTR) ||
             std::chrono::steady_clock::now() >= deadline) {
-            int saved = errno;
-            ::close(fd);
+            const int saved = errno;
             if (saved != EWOULDBLOCK && saved != EINTR) {
                 return util::error(fmt::format("cannot lock {}: {}", path, std::strerror(saved)));
             }
@@ -57,28 +56,7 @@ util::Result<NameLock> NameLock::acquire_file(const std::string& path, const std
         }
         std::this_thread::sleep_for(k_poll);
     }
-    return NameLock(fd);
-}
-
-NameLock::NameLock(NameLock&& other) noexcept : m_fd(other.m_fd) {
-    other.m_fd = -1;
-}
-
-NameLock& NameLock::operator=(NameLock&& other) noexcept {
-    if (this != &other) {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-        }
-        m_fd = other.m_fd;
-        other.m_fd = -1;
-    }
-    return *this;
-}
-
-NameLock::~NameLock() {
-    if (m_fd >= 0) {
-        ::close(m_fd);  // releases the flock
-    }
+    return NameLock(std::move(fd));
 }
 
 }  // namespace kftrain::backend::local

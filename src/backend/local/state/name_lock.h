@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 
+#include "util/fd/unique_fd.h"
 #include "util/result.h"
 
 namespace kftrain::backend::local {
@@ -21,15 +23,9 @@ class NameLock {
     static util::Result<NameLock> acquire_file(const std::string& path, const std::string& busy,
                                                std::chrono::milliseconds limit);
 
-    NameLock(NameLock&& other) noexcept;
-    NameLock& operator=(NameLock&& other) noexcept;
-    NameLock(const NameLock&) = delete;
-    NameLock& operator=(const NameLock&) = delete;
-    ~NameLock();
-
   private:
-    explicit NameLock(int fd) : m_fd(fd) {}
-    int m_fd = -1;
+    explicit NameLock(util::UniqueFd fd) : m_fd(std::move(fd)) {}
+    util::UniqueFd m_fd;  // closing it releases the flock
 };
 
 // Return the path of a job name's lock file.

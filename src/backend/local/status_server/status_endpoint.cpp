@@ -41,30 +41,29 @@ util::Result<std::string> new_token() {
 }
 
 // Listen on 127.0.0.1 at a port the kernel picks; return the socket and the port.
-util::Result<std::pair<int, int>> listen_loopback() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
+util::Result<std::pair<util::UniqueFd, int>> listen_loopback() {
+    util::UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd) {
         return util::error(std::string("status server socket: ") + std::strerror(errno));
     }
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof addr;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 64) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-        const std::string reason = std::strerror(errno);
-        ::close(fd);
-        return util::error("status server on 127.0.0.1: " + reason);
+    if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+        ::listen(fd.get(), 64) != 0 ||
+        ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+        return util::error(std::string("status server on 127.0.0.1: ") + std::strerror(errno));
     }
-    return std::pair<int, int>{fd, ntohs(addr.sin_port)};
+    return std::pair<util::UniqueFd, int>{std::move(fd), ntohs(addr.sin_port)};
 }
 
 // One accepted TLS connection, read and written under one deadline.
 class Connection {
   public:
-    Connection(SSL_CTX* ctx, int fd) : m_fd(fd), m_ssl(SSL_new(ctx)) {
+    Connection(SSL_CTX* ctx, util::UniqueFd fd) : m_fd(std::move(fd)), m_ssl(SSL_new(ctx)) {
         if (m_ssl != nullptr) {
-            SSL_set_fd(m_ssl, fd);
+            SSL_set_fd(m_ssl, m_fd.get());
         }
     }
     ~Connection() {
@@ -72,7 +71,6 @@ class Connection {
             SSL_shutdown(m_ssl);
             SSL_free(m_ssl);
         }
-        ::close(m_fd);
     }
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
@@ -127,14 +125,14 @@ class Connection {
             }
             const auto left =
                 std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - Clock::now());
-            pollfd p{m_fd, events, 0};
+            pollfd p{m_fd.get(), events, 0};
             if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) {
                 return false;
             }
         }
     }
 
-    int m_fd;
+    util::UniqueFd m_fd;  // closed after m_ssl is freed
     SSL* m_ssl;
     Clock::time_point m_deadline = Clock::now() + k_request_deadline;
 };
@@ -165,16 +163,17 @@ util::Result<std::unique_ptr<StatusEndpoint>> StatusEndpoint::start(const std::s
     }
     address.url =
         fmt::format("https://127.0.0.1:{}{}", listener->second, status_post_path(ns, name));
-    return std::unique_ptr<StatusEndpoint>(new StatusEndpoint(
-        std::move(*ctx), PostTarget{ns, name, *token}, std::move(address), listener->first));
+    return std::unique_ptr<StatusEndpoint>(
+        new StatusEndpoint(std::move(*ctx), PostTarget{ns, name, *token}, std::move(address),
+                           std::move(listener->first)));
 }
 
 StatusEndpoint::StatusEndpoint(TlsServerContext ctx, PostTarget target, EndpointAddress address,
-                               int fd)
+                               util::UniqueFd listen_fd)
     : m_ctx(std::move(ctx)),
       m_target(std::move(target)),
       m_address(std::move(address)),
-      m_listen_fd(fd) {
+      m_listen_fd(std::move(listen_fd)) {
     m_thread = util::signal_free_thread([this] { serve(); });
 }
 
@@ -183,7 +182,7 @@ StatusEndpoint::~StatusEndpoint() {
     if (m_thread.joinable()) {
         m_thread.join();
     }
-    ::close(m_listen_fd);
+    m_listen_fd.reset();
     ::unlink(m_address.token_file.c_str());  // the job has ended: nobody posts any more
 }
 
@@ -196,19 +195,20 @@ std::optional<nlohmann::json> StatusEndpoint::take_accepted() {
 
 void StatusEndpoint::serve() {
     while (!m_stop) {
-        pollfd p{m_listen_fd, POLLIN, 0};
+        pollfd p{m_listen_fd.get(), POLLIN, 0};
         if (::poll(&p, 1, k_accept_poll_ms) <= 0) {
             continue;
         }
-        const int fd = ::accept4(m_listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-        if (fd >= 0) {
-            handle(fd);
+        util::UniqueFd fd(
+            ::accept4(m_listen_fd.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+        if (fd) {
+            handle(std::move(fd));
         }
     }
 }
 
-void StatusEndpoint::handle(int fd) {
-    Connection connection(m_ctx.get(), fd);
+void StatusEndpoint::handle(util::UniqueFd fd) {
+    Connection connection(m_ctx.get(), std::move(fd));
     if (!connection.handshake()) {
         return;  // a client that refused the certificate, or no TLS at all
     }

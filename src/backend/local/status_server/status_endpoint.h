@@ -15,6 +15,7 @@
 
 #include "backend/local/status_server/post_check.h"
 #include "backend/local/status_server/tls_identity.h"
+#include "util/fd/unique_fd.h"
 #include "util/result.h"
 
 namespace kftrain::backend::local {
@@ -44,14 +45,15 @@ class StatusEndpoint {
     long answered() const { return m_answered; }
 
   private:
-    StatusEndpoint(TlsServerContext ctx, PostTarget target, EndpointAddress address, int fd);
+    StatusEndpoint(TlsServerContext ctx, PostTarget target, EndpointAddress address,
+                   util::UniqueFd listen_fd);
     void serve();
-    void handle(int fd);
+    void handle(util::UniqueFd fd);
 
     TlsServerContext m_ctx;
     PostTarget m_target;
     EndpointAddress m_address;
-    int m_listen_fd = -1;
+    util::UniqueFd m_listen_fd;
     std::atomic<bool> m_stop{false};
     std::atomic<long> m_answered{0};
     std::mutex m_mutex;

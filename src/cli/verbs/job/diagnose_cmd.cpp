@@ -1,11 +1,10 @@
 #include "cli/verbs/job/diagnose_cmd.h"
 
-#include <fmt/format.h>
-
 #include <ctime>
 #include <memory>
 
 #include "backend/select.h"
+#include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/view/diagnosis_view.h"
 #include "job/diagnosis_run.h"
@@ -28,6 +27,9 @@ constexpr const char* k_diagnose_examples =
     "nccl-error, divergence, image-pull, unschedulable, crash-loop, deadline-exceeded, evicted,\n"
     "preempted, queue-waiting, queue-evicted, stuck, unknown. See docs/diagnose.md.";
 
+// --stuck-after: a second to a day.
+constexpr util::DurationRule k_stuck_after{1, 24 * 3600, "from 1s to 24h"};
+
 }  // namespace
 
 void setup_diagnose(CLI::App& app, Context& ctx) {
@@ -40,8 +42,8 @@ void setup_diagnose(CLI::App& app, Context& ctx) {
     sub->add_option("-o,--output", options->output,
                     view::output_flag_help(view::k_describe_formats, true));
     sub->add_option("--stuck-after", options->stuck_after,
-                    "A running job with no progress report or log line for this long is stuck "
-                    "(default: 10m)");
+                    duration_help("A running job with no progress report or log line for "
+                                  "this long is stuck; 1s to 24h (default: 10m)"));
     run_when_parsed(*sub, options, ctx);
 }
 
@@ -61,12 +63,9 @@ util::Status DiagnoseOptions::validate() {
     format = *parsed;
     stuck_after_s = job::k_default_stuck_after_s;
     if (stuck_after) {
-        auto seconds = util::parse_duration(*stuck_after);
-        if (!seconds || *seconds < 1 || *seconds > 86400) {
-            return util::error(
-                fmt::format("--stuck-after: must be a duration from 1s to 24h such as 10m or "
-                            "90s (got \"{}\")",
-                            *stuck_after));
+        auto seconds = util::parse_duration_flag("--stuck-after", *stuck_after, k_stuck_after);
+        if (!seconds) {
+            return seconds.error_value();
         }
         stuck_after_s = *seconds;
     }

@@ -43,7 +43,7 @@ constexpr const char* k_logs_examples =
 void add_log_flags(CLI::App& sub, LogsOptions& options) {
     sub.add_flag("-f,--follow", options.follow, "Stream the logs until the job ends");
     sub.add_option("--tail", options.tail, "Lines per replica, from the end (-1: all)");
-    sub.add_option("--since", options.since, "Only lines newer than this (10m, 1h)");
+    sub.add_option("--since", options.since, duration_help("Only lines newer than this"));
     sub.add_flag("--timestamps", options.timestamps, "Prefix each line with its time");
     sub.add_option("--replica", options.replica,
                    "Only this replica or type: master, worker, worker-3, master-0; a TrainJob's "
@@ -55,7 +55,7 @@ void add_log_flags(CLI::App& sub, LogsOptions& options) {
                  "Following on a terminal: print every progress line instead of one live line "
                  "per replica group updated in place");
     sub.add_option("--poll-interval", options.poll_interval,
-                   "Following: how often to look for started or restarted pods")
+                   duration_help("Following: how often to look for started or restarted pods"))
         ->default_str("2s");
 }
 
@@ -84,10 +84,11 @@ util::Status LogsOptions::validate_flags() {
     if (tail < -1) {
         return util::error(fmt::format("--tail: must be -1 (all) or a count >= 0 (got {})", tail));
     }
-    bool go_duration = since.find('d') == std::string::npos;
-    if (!since.empty() && (!go_duration || !util::parse_duration(since))) {
-        return util::error(
-            fmt::format("--since: not a duration such as 10m or 1h (got {})", since));
+    if (since) {
+        if (auto parsed = util::parse_duration_flag("--since", *since, util::k_any_duration);
+            !parsed) {
+            return parsed.error_value();
+        }
     }
     // worker, worker-3, node-1, dataset-initializer (a TrainJob's step)
     static const std::regex k_replica("[a-zA-Z]+(-[a-zA-Z]+)*(-[0-9]+)?");
@@ -97,7 +98,8 @@ util::Status LogsOptions::validate_flags() {
                         "(got {})",
                         replica));
     }
-    auto interval = parse_interval("--poll-interval", poll_interval, "2s");
+    auto interval =
+        util::parse_duration_flag("--poll-interval", poll_interval, util::k_positive_duration);
     if (!interval) {
         return interval.error_value();
     }
@@ -106,7 +108,7 @@ util::Status LogsOptions::validate_flags() {
     if (tail >= 0) {
         backend_options.tail = tail;
     }
-    backend_options.since = since;
+    backend_options.since = since.value_or("");
     backend_options.timestamps = timestamps;
     backend_options.replica = replica;
     backend_options.previous = previous;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 #include "cli/context.h"
@@ -13,8 +14,8 @@ namespace kftrain::cli {
 struct LogsOptions {
     std::string job;
     bool follow = false;
-    int tail = -1;  // -1: all lines
-    std::string since;
+    int tail = -1;                     // -1: all lines
+    std::optional<std::string> since;  // unset: every line
     bool timestamps = false;
     std::string replica;
     bool previous = false;

@@ -52,7 +52,8 @@ void setup_status(CLI::App& app, Context& ctx) {
     sub->add_option("job", options->job, "Name of the job")->required();
     sub->add_option("-o,--output", options->output, "Output format: table, wide, json or yaml");
     sub->add_flag("-w,--watch", options->watch, "Print the status again on each change");
-    sub->add_option("--interval", options->interval, "How often --watch looks at the job")
+    sub->add_option("--interval", options->interval,
+                    duration_help("How often --watch looks at the job"))
         ->default_str("5s");
     sub->add_option("--prices", options->prices,
                     "Price catalog for the Cost line (default: KFTRAIN_PRICES, else built-in)");
@@ -81,7 +82,7 @@ util::Status StatusOptions::validate() {
         return parsed.error_value();
     }
     format = *parsed;
-    auto seconds = parse_interval("--interval", interval, "5s");
+    auto seconds = util::parse_duration_flag("--interval", interval, util::k_positive_duration);
     if (!seconds) {
         return seconds.error_value();
     }

@@ -39,7 +39,7 @@ int report_timeout(Context& ctx, const job::Backend& backend, const job::JobStat
         ctx,
         fmt::format("timed out after {} waiting for the {} of {} to {} (it is {}); the job "
                     "stays {}",
-                    util::format_timeout(timeout_s), backend.capabilities().replicas_are,
+                    util::format_duration(timeout_s), backend.capabilities().replicas_are,
                     job::job_ref(last.kind, last.name), suspend ? "stop" : "start again",
                     job::phase_name(last.phase), suspend ? "suspended" : "resumed"),
         k_exit_timeout);
@@ -76,11 +76,11 @@ int wait_settled(Context& ctx, job::Backend& backend, job::JobStatus last, job::
 
 void add_change_flags(CLI::App& sub, SuspendOptions& options) {
     sub.add_option("job", options.job, "Name of the job")->required();
-    sub.add_option(
-           "--timeout", options.timeout,
-           "Give up waiting this long after the change (2m, 30s; 0: never); the change stays")
+    sub.add_option("--timeout", options.timeout,
+                   duration_help("Give up waiting this long after the change; 0: never; the "
+                                 "change stays"))
         ->default_str("5m");
-    sub.add_option("--interval", options.interval, "How often to look at the job")
+    sub.add_option("--interval", options.interval, duration_help("How often to look at the job"))
         ->default_str("2s");
     sub.add_flag("--no-wait", options.no_wait, "Return once the job is changed");
 }
@@ -103,12 +103,11 @@ util::Status SuspendOptions::validate() {
     if (auto named = job::check_object_name("job name", job); !named) {
         return named;
     }
-    auto limit = util::parse_duration(timeout);
+    auto limit = util::parse_duration_flag("--timeout", timeout, util::k_any_duration);
     if (!limit) {
-        return util::error(
-            fmt::format("--timeout: not a duration such as 5m or 30s (got {})", timeout));
+        return limit.error_value();
     }
-    auto every = parse_interval("--interval", interval, "2s");
+    auto every = util::parse_duration_flag("--interval", interval, util::k_positive_duration);
     if (!every) {
         return every.error_value();
     }

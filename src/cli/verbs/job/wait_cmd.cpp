@@ -41,9 +41,10 @@ void setup_wait(CLI::App& app, Context& ctx) {
                     "What to wait for: succeeded, running, created, suspended or admitted (by "
                     "its Kueue queue; a queued job waits for running too)")
         ->default_str("succeeded");
-    sub->add_option("--timeout", options->timeout, "Give up after this long (2h, 30m; 0: never)")
+    sub->add_option("--timeout", options->timeout,
+                    duration_help("Give up after this long; 0: never"))
         ->default_str("0");
-    sub->add_option("--interval", options->interval, "How often to look at the job")
+    sub->add_option("--interval", options->interval, duration_help("How often to look at the job"))
         ->default_str("5s");
     run_when_parsed(*sub, options, ctx);
 }
@@ -63,12 +64,11 @@ util::Status WaitOptions::validate() {
             "--for: must be succeeded, running, created, suspended or admitted (got {})",
             condition));
     }
-    auto limit = util::parse_duration(timeout);
+    auto limit = util::parse_duration_flag("--timeout", timeout, util::k_any_duration);
     if (!limit) {
-        return util::error(
-            fmt::format("--timeout: not a duration such as 30m or 2h (got {})", timeout));
+        return limit.error_value();
     }
-    auto every = parse_interval("--interval", interval, "5s");
+    auto every = util::parse_duration_flag("--interval", interval, util::k_positive_duration);
     if (!every) {
         return every.error_value();
     }

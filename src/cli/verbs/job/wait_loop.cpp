@@ -74,7 +74,7 @@ int report_timeout(Context& ctx, const std::string& job, const WaitPlan& plan,
                              : "the cluster had not answered yet";
     return report_error(ctx,
                         fmt::format("timed out after {} waiting for {} to be {} ({})",
-                                    util::format_timeout(plan.timeout_s), what,
+                                    util::format_duration(plan.timeout_s), what,
                                     condition_name(plan.condition), state),
                         k_exit_timeout);
 }
