@@ -142,6 +142,7 @@ class Substituter {
 void drop_empty_types(const JobSpec& spec, YAML::Node& root) {
     // yaml-cpp: a missing key of a const map is an invalid node that throws on IsMap(), so each
     // step is tested with IsDefined() first.
+    const YAML::Node& document = root;
     const YAML::Node job_spec = document["spec"];
     if (!is_operator_kind(spec.kind) || !job_spec.IsDefined() || !job_spec.IsMap()) {
         return;
