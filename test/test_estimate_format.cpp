@@ -52,6 +52,16 @@ TEST_CASE("estimate table marks sizes and lists assumptions", "[estimate]") {
     CHECK(table.find("For the budget $100.00: 4 replicas") != std::string::npos);
 }
 
+TEST_CASE("estimate table shows a quoted command line's control bytes escaped", "[estimate]") {
+    Plan p = plan(false);
+    // A measured program's command line, as its profile file has it.
+    p.assumptions.push_back({"program", "python3 train.py\n\x1b[2Jrm -rf /", "measured: profile"});
+    const std::string table = format_table(make_report("mnist-ddp", p, std::nullopt));
+    CHECK(table.find('\x1b') == std::string::npos);
+    CHECK(line_starting(table, "  program").find("train.py\\x0a") != std::string::npos);
+    CHECK(line_starting(table, "  program").find("measured: profile") != std::string::npos);
+}
+
 TEST_CASE("estimate JSON leaves cost and cheapest null without prices", "[estimate]") {
     const Report r = make_report("mnist-ddp", plan(false), std::nullopt);
     const auto j = nlohmann::json::parse(format_json(r));

@@ -1,11 +1,11 @@
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "estimate/format.h"
 #include "estimate/units.h"
 #include "util/text.h"
+#include "util/text_table.h"
 #include "util/time_text.h"
 
 namespace kftrain::estimate {
@@ -73,25 +73,6 @@ Row program_row(const Report& r, std::size_t i) {
             marks(r, i)};
 }
 
-// Print rows as left-aligned columns two spaces apart, without trailing spaces.
-void print_columns(std::string& out, const std::vector<Row>& rows) {
-    std::vector<std::size_t> widths;
-    for (const Row& row : rows) {
-        widths.resize(std::max(widths.size(), row.size()));
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            widths[c] = std::max(widths[c], row[c].size());
-        }
-    }
-    for (const Row& row : rows) {
-        std::string line;
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            line += c + 1 < row.size() ? fmt::format("{:<{}}  ", row[c], widths[c]) : row[c];
-        }
-        line.erase(line.find_last_not_of(' ') + 1);
-        out += line + "\n";
-    }
-}
-
 std::string describe_size(const SizeEstimate& s) {
     return fmt::format("{} replica{} ({}{})", s.replicas, s.replicas == 1 ? "" : "s",
                        util::format_duration(s.total_s),
@@ -143,13 +124,13 @@ std::string summary(const Report& r) {
 
 std::string assumptions(const Report& r) {
     std::string out = "\nAssumptions (each says whether it was measured, given, or a default):\n";
-    std::vector<Row> rows;
+    // A measured profile quotes the program's command line, as the file it came from has it:
+    // the table shows its control bytes escaped.
+    util::TextTable rows = util::TextTable::without_headers(3);
     for (const Assumption& a : r.plan.assumptions) {
-        // A measured profile quotes the program's command line, as the file it came from has it.
-        rows.push_back({"  " + util::escape_controls(a.name), util::escape_controls(a.value),
-                        util::escape_controls(a.source)});
+        rows.add_row({"  " + a.name, a.value, a.source});
     }
-    print_columns(out, rows);
+    out += rows.str();
     if (!r.plan.profile.measured) {
         out +=
             "\nNo --profile: the built-in profile is computed, not measured. Measure one with\n"
@@ -178,20 +159,20 @@ std::string assumptions(const Report& r) {
 std::string format_table(const Report& r) {
     std::string out = header(r) + "\n";
     if (r.program) {
-        std::vector<Row> rows = {{"REPLICAS", "STEPS/EPOCH", "STEP", "COMMUNICATION", "EPOCH",
-                                  "TOTAL", "SPEEDUP", "EFFICIENCY", "COST", "BASIS", ""}};
+        util::TextTable rows({"REPLICAS", "STEPS/EPOCH", "STEP", "COMMUNICATION", "EPOCH", "TOTAL",
+                              "SPEEDUP", "EFFICIENCY", "COST", "BASIS", ""});
         for (std::size_t i = 0; i < r.estimate.sizes.size(); ++i) {
-            rows.push_back(program_row(r, i));
+            rows.add_row(program_row(r, i));
         }
-        print_columns(out, rows);
+        out += rows.str();
         return out + "\n" + summary(r) + assumptions(r);
     }
-    std::vector<Row> rows = {{"REPLICAS", "GLOBAL BATCH", "STEPS/EPOCH", "STEP", "ALL-REDUCE",
-                              "LINK", "EPOCH", "TOTAL", "SPEEDUP", "EFFICIENCY", "COST", ""}};
+    util::TextTable rows({"REPLICAS", "GLOBAL BATCH", "STEPS/EPOCH", "STEP", "ALL-REDUCE", "LINK",
+                          "EPOCH", "TOTAL", "SPEEDUP", "EFFICIENCY", "COST", ""});
     for (std::size_t i = 0; i < r.estimate.sizes.size(); ++i) {
-        rows.push_back(size_row(r, i));
+        rows.add_row(size_row(r, i));
     }
-    print_columns(out, rows);
+    out += rows.str();
     out += "\n" + summary(r) + assumptions(r);
     return out;
 }
