@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cli/context.h"
-#include "cli/verbs/job/logs_cmd.h"
+#include "cli/verbs/job/logs_options.h"
 #include "cli/view/output_format.h"
 #include "job/backend.h"
 #include "job/input.h"

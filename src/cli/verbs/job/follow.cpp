@@ -17,6 +17,7 @@ namespace kftrain::cli {
 namespace {
 
 constexpr auto k_posted_poll = std::chrono::seconds(2);
+constexpr size_t k_prefix_width = 8;  // "master-0", "worker-2"
 
 // Polls what the job's program posts (trainerStatus) while its logs are followed, and shows
 // it on the printer's live lines, until destroyed.
@@ -80,7 +81,8 @@ int follow_job(job::Backend& backend, const std::string& job, int replicas,
         job::catch_interrupts();  // the local logs loop checks it; kubectl ends on Ctrl-C by itself
     }
     view::LogPrintOptions print;
-    print.prefix_width = replicas > 1 ? fmt::format("worker-{}", replicas - 2).size() : 8;
+    print.prefix_width =
+        replicas > 1 ? fmt::format("worker-{}", replicas - 2).size() : k_prefix_width;
     print.flush_each = true;
     print.live = view::wants_live_progress(ctx.out, flags.no_progress, false);
     view::LogPrinter printer(ctx.out, ctx.err, print);
@@ -114,6 +116,22 @@ int follow_job(job::Backend& backend, const std::string& job, int replicas,
     ctx.err << fmt::format("job {} {}\n", job, view::format_state(*status));
     if (status->phase == job::JobPhase::Failed) {
         return k_exit_job_failed;
+    }
+    return k_exit_ok;
+}
+
+int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options,
+               bool raw, bool no_progress, Context& ctx) {
+    view::LogPrintOptions print;
+    print.prefix_width = k_prefix_width;
+    print.raw = raw;
+    print.flush_each = options.follow;
+    print.live = options.follow && view::wants_live_progress(ctx.out, no_progress, raw);
+    view::LogPrinter printer(ctx.out, ctx.err, print);
+    auto done = stream_logs(backend, job, options, printer, print.live);
+    printer.finish();
+    if (!done) {
+        return report_error(ctx, done.error(), done.error_code(k_exit_cluster));
     }
     return k_exit_ok;
 }

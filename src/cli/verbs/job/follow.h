@@ -17,6 +17,12 @@ namespace kftrain::cli {
 util::Status stream_logs(job::Backend& backend, const std::string& job,
                          const job::LogOptions& options, view::LogPrinter& printer, bool live);
 
+// Print the logs through a backend, lines prefixed with their replica, notices
+// on stderr; following on a terminal (unless no_progress or raw), one live progress line per
+// replica group. Return 0, or the code of the backend's error after printing it.
+int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options,
+               bool raw, bool no_progress, Context& ctx);
+
 // How submit --follow follows.
 struct FollowFlags {
     bool stop_on_interrupt = false;  // Ctrl-C stops the job too

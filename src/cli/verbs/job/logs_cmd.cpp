@@ -1,24 +1,12 @@
 #include "cli/verbs/job/logs_cmd.h"
 
-#include <fmt/format.h>
-
 #include <memory>
-#include <regex>
 
-#include "backend/select.h"
-#include "cli/flags.h"
 #include "cli/verb.h"
-#include "cli/verbs/job/follow.h"
-#include "cli/view/log_printer.h"
-#include "cli/view/status_view.h"
-#include "job/exit_codes.h"
-#include "job/names.h"
-#include "util/time_text.h"
+#include "cli/verbs/job/logs_options.h"
 
 namespace kftrain::cli {
 namespace {
-
-constexpr size_t k_prefix_width = 8;  // "master-0", "worker-2"
 
 constexpr const char* k_logs_examples =
     "Examples:\n"
@@ -40,25 +28,6 @@ constexpr const char* k_logs_examples =
 
 }  // namespace
 
-void add_log_flags(CLI::App& sub, LogsOptions& options) {
-    sub.add_flag("-f,--follow", options.follow, "Stream the logs until the job ends");
-    sub.add_option("--tail", options.tail, "Lines per replica, from the end (-1: all)");
-    sub.add_option("--since", options.since, duration_help("Only lines newer than this"));
-    sub.add_flag("--timestamps", options.timestamps, "Prefix each line with its time");
-    sub.add_option("--replica", options.replica,
-                   "Only this replica or type: master, worker, worker-3, master-0; a TrainJob's "
-                   "node, node-1 or dataset-initializer");
-    sub.add_flag("-p,--previous", options.previous,
-                 "The previous (terminated) container of each replica");
-    sub.add_flag("--raw", options.raw, "Print the trainer's JSON progress lines as they are");
-    sub.add_flag("--no-progress", options.no_progress,
-                 "Following on a terminal: print every progress line instead of one live line "
-                 "per replica group updated in place");
-    sub.add_option("--poll-interval", options.poll_interval,
-                   duration_help("Following: how often to look for started or restarted pods"))
-        ->default_str("2s");
-}
-
 void setup_logs(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<LogsOptions>();
     auto* sub = app.add_subcommand("logs", "Print the logs of every replica of a job");
@@ -66,76 +35,6 @@ void setup_logs(CLI::App& app, Context& ctx) {
     sub->add_option("job", options->job, "Name of the job")->required();
     add_log_flags(*sub, *options);
     run_when_parsed(*sub, options, ctx);
-}
-
-util::Status LogsOptions::complete(const Context& ctx) {
-    namespace_ = ctx.global.namespace_;
-    return util::ok_status();
-}
-
-util::Status LogsOptions::validate() {
-    if (auto named = job::check_object_name("job name", job); !named) {
-        return named;
-    }
-    return validate_flags();
-}
-
-util::Status LogsOptions::validate_flags() {
-    if (tail < -1) {
-        return util::error(fmt::format("--tail: must be -1 (all) or a count >= 0 (got {})", tail));
-    }
-    if (since) {
-        if (auto parsed = util::parse_duration_flag("--since", *since, util::k_any_duration);
-            !parsed) {
-            return parsed.error_value();
-        }
-    }
-    // worker, worker-3, node-1, dataset-initializer (a TrainJob's step)
-    static const std::regex k_replica("[a-zA-Z]+(-[a-zA-Z]+)*(-[0-9]+)?");
-    if (!replica.empty() && !std::regex_match(replica, k_replica)) {
-        return util::error(
-            fmt::format("--replica: must be a type or a replica such as worker or worker-3 "
-                        "(got {})",
-                        replica));
-    }
-    auto interval =
-        util::parse_duration_flag("--poll-interval", poll_interval, util::k_positive_duration);
-    if (!interval) {
-        return interval.error_value();
-    }
-    backend_options = job::LogOptions{};
-    backend_options.follow = follow;
-    if (tail >= 0) {
-        backend_options.tail = tail;
-    }
-    backend_options.since = since.value_or("");
-    backend_options.timestamps = timestamps;
-    backend_options.replica = replica;
-    backend_options.previous = previous;
-    backend_options.poll_interval =
-        std::chrono::milliseconds(static_cast<long long>(*interval * 1000));
-    return util::ok_status();
-}
-
-int LogsOptions::run(Context& ctx) const {
-    auto backend = backend::make_backend(ctx, "", namespace_);
-    return print_logs(*backend, job, backend_options, raw, no_progress, ctx);
-}
-
-int print_logs(job::Backend& backend, const std::string& job, const job::LogOptions& options,
-               bool raw, bool no_progress, Context& ctx) {
-    view::LogPrintOptions print;
-    print.prefix_width = k_prefix_width;
-    print.raw = raw;
-    print.flush_each = options.follow;
-    print.live = options.follow && view::wants_live_progress(ctx.out, no_progress, raw);
-    view::LogPrinter printer(ctx.out, ctx.err, print);
-    auto done = cli::stream_logs(backend, job, options, printer, print.live);
-    printer.finish();
-    if (!done) {
-        return report_error(ctx, done.error(), done.error_code(k_exit_cluster));
-    }
-    return k_exit_ok;
 }
 
 }  // namespace kftrain::cli
