@@ -42,9 +42,10 @@ namespace {
 
 constexpr const char* k_description =
     "kftrain: train PyTorch models across many machines with Kubeflow.\n"
-    "Renders a short job file into a PyTorchJob (Training Operator) or a TrainJob\n"
-    "(Kubeflow Trainer v2), submits it with kubectl, and runs the same job on this\n"
-    "machine with --local.";
+    "Renders a short job file into a Kubeflow training job (a PyTorchJob, TFJob,\n"
+    "XGBoostJob or JAXJob of the Training Operator, or a Kubeflow Trainer v2 TrainJob\n"
+    "on any runtime), submits it with kubectl, and runs the same job on this machine\n"
+    "with --local.";
 
 constexpr const char* k_footer =
     "Examples:\n"
