@@ -19,15 +19,6 @@ namespace field = wire::field;
 
 using nlohmann::json;
 
-// Read key as a T; nullopt when it is missing, no number, or (for an integer type) not a whole
-// number within T's range: a program's progress line is not to be trusted (epoch 1e308 cast to
-// int is undefined).
-template <typename T>
-std::optional<T> number(const json& object, const char* key) {
-    auto it = object.find(key);
-    return it == object.end() ? std::nullopt : util::json_number<T>(*it);
-}
-
 // The program's own metrics of a line ("metrics": {"name": value}), numbers and strings, in
 // the limits of a trainerStatus: at most 256, names and values of 1..64 characters.
 std::vector<std::pair<std::string, std::string>> line_metrics(const json& object) {
@@ -70,7 +61,7 @@ std::optional<json> progress_object(const std::string& line) {
         return std::nullopt;
     }
     // A line of a later, incompatible version of the format is not this kftrain's to read.
-    if (auto version = number<double>(object, field::k_version);
+    if (auto version = util::number_at<double>(object, field::k_version);
         version && *version > wire::k_progress_format_version) {
         return std::nullopt;
     }
@@ -81,23 +72,23 @@ Progress progress_from(const json& object) {
     Progress p;
     p.event = object[field::k_event].get<std::string>();
     p.time = util::string_at(object, field::k_time);
-    p.rank = number<int>(object, field::k_rank);
-    p.epoch = number<int>(object, field::k_epoch);
-    p.epochs = number<int>(object, field::k_epochs);
-    p.step = number<long long>(object, field::k_step);
-    p.steps_per_epoch = number<long long>(object, field::k_steps_per_epoch);
-    p.global_step = number<long long>(object, field::k_global_step);
-    p.loss = number<double>(object, field::k_loss);
-    p.accuracy = number<double>(object, field::k_accuracy);
-    p.samples_per_sec = number<double>(object, field::k_samples_per_sec);
-    p.lr = number<double>(object, field::k_lr);
-    p.elapsed_s = number<double>(object, field::k_elapsed_s);
-    p.eta_s = number<double>(object, field::k_eta_s);
-    p.epoch_time_s = number<double>(object, field::k_epoch_time_s);
-    p.samples = number<long long>(object, field::k_samples);
+    p.rank = util::number_at<int>(object, field::k_rank);
+    p.epoch = util::number_at<int>(object, field::k_epoch);
+    p.epochs = util::number_at<int>(object, field::k_epochs);
+    p.step = util::number_at<long long>(object, field::k_step);
+    p.steps_per_epoch = util::number_at<long long>(object, field::k_steps_per_epoch);
+    p.global_step = util::number_at<long long>(object, field::k_global_step);
+    p.loss = util::number_at<double>(object, field::k_loss);
+    p.accuracy = util::number_at<double>(object, field::k_accuracy);
+    p.samples_per_sec = util::number_at<double>(object, field::k_samples_per_sec);
+    p.lr = util::number_at<double>(object, field::k_lr);
+    p.elapsed_s = util::number_at<double>(object, field::k_elapsed_s);
+    p.eta_s = util::number_at<double>(object, field::k_eta_s);
+    p.epoch_time_s = util::number_at<double>(object, field::k_epoch_time_s);
+    p.samples = util::number_at<long long>(object, field::k_samples);
     p.message = util::string_at(object, field::k_message);
     p.path = util::string_at(object, field::k_path);
-    if (auto percent = number<double>(object, field::k_percent);
+    if (auto percent = util::number_at<double>(object, field::k_percent);
         percent && *percent >= 0 && *percent <= 100) {
         p.percent = percent;
     }

@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "util/json_text.h"
 
 namespace kftrain::util {
 
@@ -24,6 +28,14 @@ std::string string_at(const nlohmann::json& object, const char* key);
 
 // Return the integer at key, or 0 when it is missing or not an integer in an int's range.
 int int_at(const nlohmann::json& object, const char* key);
+
+// Return the number at key as a T; nullopt when it is missing, no number, or (for an integer
+// type) not a whole number within T's range: a program's progress line is not to be trusted
+// (epoch 1e308 cast to int is undefined).
+template <typename T>
+std::optional<T> number_at(const nlohmann::json& object, const char* key) {
+    return json_number<T>(member(object, key));
+}
 
 // A field of a JSON file kftrain keeps (a job's state.json, a search record) that is not what
 // kftrain writes: "field 'replicas[1].pid' is not a number".
@@ -50,6 +62,22 @@ class JsonFields {
         }
         return as<T>(m_doc.at(key), key);
     }
+
+    // Whether the document has key (null included): for fields older files lack.
+    bool has(const char* key) const { return m_doc.contains(key); }
+
+    // Return the non-empty string at key (required).
+    std::string text(const char* key) const;
+
+    // Return the integer at key (required), at least min.
+    int64_t integer(const char* key, int64_t min) const;
+
+    // Return the number at key (required), at least min (above it when open_min) and at most
+    // max; nullopt where null is allowed and given.
+    double number(const char* key, double min, bool open_min = false,
+                  double max = std::numeric_limits<double>::max()) const;
+    std::optional<double> number_or_null(const char* key, double min, bool open_min = false,
+                                         double max = std::numeric_limits<double>::max()) const;
 
     // Return a map of strings (empty when absent).
     std::map<std::string, std::string> strings(const char* key) const {
@@ -127,6 +155,13 @@ class JsonFields {
     const nlohmann::json& doc() const { return m_doc; }
 
   private:
+    // The value at key (required): a missing key throws "field 'PATH.key' is missing".
+    const nlohmann::json& required(const char* key) const;
+
+    // Throw "field 'PATH.key' is not WHAT (got VALUE)".
+    [[noreturn]] void fail(const char* key, const std::string& what,
+                           const nlohmann::json& got) const;
+
     template <typename T>
     T as(const nlohmann::json& value, const char* key) const {
         if constexpr (std::is_same_v<T, std::string>) {

@@ -26,13 +26,6 @@ namespace field = wire::field;
 
 using nlohmann::json;
 
-// Read key as a T; nullopt when it is missing, no number, or out of T's range.
-template <typename T>
-std::optional<T> number(const json& object, const char* key) {
-    auto it = object.find(key);
-    return it == object.end() ? std::nullopt : util::json_number<T>(*it);
-}
-
 // Append " <label> <value>" for each field present, in the order called.
 class Parts {
   public:
@@ -138,10 +131,10 @@ std::string format_start_line(const json& o) {
     std::string out = fmt::format("start: model {} dataset {}", util::string_at(o, field::k_model),
                                   util::string_at(o, field::k_dataset));
     Parts parts(out);
-    parts.count(number<int>(o, field::k_epochs), "epoch");
-    parts.add("batch {}", number<long long>(o, field::k_batch_size));
-    parts.add("(global {})", number<long long>(o, field::k_global_batch_size));
-    parts.add("lr {:g}", number<double>(o, field::k_lr));
+    parts.count(util::number_at<int>(o, field::k_epochs), "epoch");
+    parts.add("batch {}", util::number_at<long long>(o, field::k_batch_size));
+    parts.add("(global {})", util::number_at<long long>(o, field::k_global_batch_size));
+    parts.add("lr {:g}", util::number_at<double>(o, field::k_lr));
     auto present = [&o](const char* key) {
         std::string value = util::string_at(o, key);
         return value.empty() ? std::nullopt : std::optional<std::string>(value);
@@ -149,14 +142,14 @@ std::string format_start_line(const json& o) {
     parts.add("backend {}", present(field::k_backend));
     parts.add("device {}", present(field::k_device));
     parts.add("{}", present(field::k_memory_format));
-    parts.add("{} threads", number<int>(o, field::k_threads));
-    auto bucket_mib = number<double>(o, field::k_bucket_bytes);
+    parts.add("{} threads", util::number_at<int>(o, field::k_threads));
+    auto bucket_mib = util::number_at<double>(o, field::k_bucket_bytes);
     if (bucket_mib) {
         *bucket_mib /= 1024.0 * 1024.0;
     }
     parts.add("buckets {:.2f} MiB", bucket_mib);
-    parts.add("{} samples", number<long long>(o, field::k_samples));
-    parts.add("{} steps/epoch", number<long long>(o, field::k_steps_per_epoch));
+    parts.add("{} samples", util::number_at<long long>(o, field::k_samples));
+    parts.add("{} steps/epoch", util::number_at<long long>(o, field::k_steps_per_epoch));
     std::string resumed = util::string_at(o, field::k_resumed_from);
     if (!resumed.empty()) {
         return parts.str() + ", resumed from " + resumed;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "estimate/profile_reader.h"
+#include "util/json_fields.h"
 #include "util/json_text.h"
 #include "util/stats.h"
 
@@ -80,39 +80,25 @@ OrderedJson size_json(const SizeMeasurement& s) {
     return j;
 }
 
-std::optional<long long> optional_count(ProfileReader& r, const nlohmann::json& j,
-                                        const char* key) {
-    if (!j.contains(key) || j[key].is_null()) {
-        return std::nullopt;
-    }
-    return r.integer(key, 1);
-}
-
-util::Result<SizeMeasurement> parse_size(const nlohmann::json& j, const std::string& where) {
-    if (!j.is_object()) {
-        return util::error(
-            fmt::format("{}: must be an object (got {})", where, util::json_excerpt(j)));
-    }
-    ProfileReader r(j, where);
+// A size's fields; a wrong one throws util::JsonFieldError naming it.
+SizeMeasurement read_size(const util::JsonFields& r) {
     SizeMeasurement s;
     s.replicas = static_cast<int>(r.integer("replicas", 1));
     s.world_size = static_cast<int>(r.integer("world_size", 1));
-    s.seconds = r.number("seconds", 0, false);
+    s.seconds = r.number("seconds", 0);
     s.reports = static_cast<int>(r.integer("reports", 2));
     s.basis = r.text("basis");
-    s.startup_s = r.number("startup_s", 0, false);
+    s.startup_s = r.number("startup_s", 0);
     s.training_s = r.number("training_s", 0, true);
-    s.spread = r.number("spread", 0, false);
-    s.steps_per_run = optional_count(r, j, "steps_per_run");
-    s.steps_per_epoch = optional_count(r, j, "steps_per_epoch");
-    s.samples_per_sec = r.nullable("samples_per_sec", 0, false, 1e300);
-    if (!j.contains("finished") || !j["finished"].is_boolean()) {
-        return util::error(fmt::format("{}: finished: must be true or false", where));
+    s.spread = r.number("spread", 0);
+    for (auto [key, count] : {std::pair{"steps_per_run", &s.steps_per_run},
+                              std::pair{"steps_per_epoch", &s.steps_per_epoch}}) {
+        if (r.has(key) && !r.doc().at(key).is_null()) {
+            *count = r.integer(key, 1);
+        }
     }
-    s.finished = j["finished"].get<bool>();
-    if (r.error()) {
-        return util::error(*r.error());
-    }
+    s.samples_per_sec = r.number_or_null("samples_per_sec", 0);
+    s.finished = r.get<bool>("finished", false, true);
     return s;
 }
 
@@ -204,35 +190,33 @@ util::Result<ProgramProfile> parse_program_profile(const std::string& text,
         return util::error(fmt::format(
             "{}: not a profile (a JSON object written by `kftrain estimate --measure`)", source));
     }
-    ProfileReader r(j, source);
+    const util::JsonFields r(j, "");
     ProgramProfile p;
-    p.job = r.text("job");
-    p.program = r.text("program");
-    p.kind = r.text("kind");
-    p.fingerprint = r.text("fingerprint");
-    p.measured_at = r.text("measured_at");
-    p.seconds_limit = r.number("seconds_limit", 0, true);
-    p.procs_per_replica = static_cast<int>(r.integer("procs_per_replica", 1));
-    p.host_cpus = static_cast<int>(r.integer("host_cpus", 0));
-    if (r.error()) {
-        return util::error(*r.error());
-    }
-    if (!j.contains("sizes") || !j["sizes"].is_array() || j["sizes"].empty()) {
-        return util::error(fmt::format("{}: sizes: must be a list of at least one size", source));
-    }
-    for (std::size_t i = 0; i < j["sizes"].size(); ++i) {
-        auto size = parse_size(j["sizes"][i], fmt::format("{}: sizes[{}]", source, i));
-        if (!size) {
-            return size.error_value();
+    try {
+        p.job = r.text("job");
+        p.program = r.text("program");
+        p.kind = r.text("kind");
+        p.fingerprint = r.text("fingerprint");
+        p.measured_at = r.text("measured_at");
+        p.seconds_limit = r.number("seconds_limit", 0, true);
+        p.procs_per_replica = static_cast<int>(r.integer("procs_per_replica", 1));
+        p.host_cpus = static_cast<int>(r.integer("host_cpus", 0));
+        const std::vector<util::JsonFields> sizes = r.objects("sizes");
+        r.check(!sizes.empty(), "sizes", "a list of at least one size");
+        for (const util::JsonFields& size_fields : sizes) {
+            const SizeMeasurement size = read_size(size_fields);
+            const bool repeated = std::any_of(
+                p.sizes.begin(), p.sizes.end(),
+                [&](const SizeMeasurement& s) { return s.world_size == size.world_size; });
+            if (repeated) {
+                throw util::JsonFieldError{fmt::format("field '{}' is {}, measured twice",
+                                                       size_fields.at("world_size"),
+                                                       size.world_size)};
+            }
+            p.sizes.push_back(size);
         }
-        const bool repeated =
-            std::any_of(p.sizes.begin(), p.sizes.end(),
-                        [&](const SizeMeasurement& s) { return s.world_size == size->world_size; });
-        if (repeated) {
-            return util::error(fmt::format("{}: sizes[{}]: world_size {} is measured twice", source,
-                                           i, size->world_size));
-        }
-        p.sizes.push_back(*size);
+    } catch (const util::JsonFieldError& e) {
+        return util::error(fmt::format("{}: {}", source, e.message));
     }
     std::sort(p.sizes.begin(), p.sizes.end(),
               [](const SizeMeasurement& a, const SizeMeasurement& b) {

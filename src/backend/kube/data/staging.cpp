@@ -90,6 +90,17 @@ int fail(job::Context& ctx, const util::Status& status) {
     return job::report_error(ctx, status.error(), status.error_code(k_exit_cluster));
 }
 
+// Check the claim, start the helper pod and list the path in the claim.
+util::Result<job::data::Listing> start_and_list(HelperSession& session) {
+    if (auto claim = session.check_claim(); !claim) {
+        return claim.error_value();
+    }
+    if (auto started = session.start(); !started) {
+        return started.error_value();
+    }
+    return session.list();
+}
+
 }  // namespace
 
 int put_to_claim(job::Context& ctx, const job::data::ClaimTarget& target,
@@ -144,13 +155,7 @@ int get_from_claim(job::Context& ctx, const job::data::ClaimTarget& target,
                    const std::string& out_dir, bool force) {
     job::catch_termination();
     HelperSession session(ctx, target, false);
-    if (auto claim = session.check_claim(); !claim) {
-        return fail(ctx, claim);
-    }
-    if (auto started = session.start(); !started) {
-        return fail(ctx, started);
-    }
-    auto listing = session.list();
+    auto listing = start_and_list(session);
     if (!listing) {
         return fail(ctx, util::Status(listing.error_value()));
     }
@@ -194,13 +199,7 @@ int list_claim(job::Context& ctx, const job::data::ClaimTarget& target,
                const job::data::ListingPrinter& print) {
     job::catch_termination();
     HelperSession session(ctx, target, false);
-    if (auto claim = session.check_claim(); !claim) {
-        return fail(ctx, claim);
-    }
-    if (auto started = session.start(); !started) {
-        return fail(ctx, started);
-    }
-    auto listing = session.list();
+    auto listing = start_and_list(session);
     if (!listing) {
         return fail(ctx, util::Status(listing.error_value()));
     }
