@@ -9,8 +9,8 @@
   - every include points down the layers (LAYERS below, docs/development.md "Layers"): a file
     includes only its own layer's files and lower layers', and the two backends never include
     each other;
-  - every folder under src/ has its line in the folder map of docs/development.md, and every
-    folder the map names exists.
+  - every folder under src/, and every folder of test/ but for what test/data/ holds, has its
+    line in the folder map of docs/development.md, and every folder the map names exists.
 
 Prints each breach and exits 1, or prints a one-line summary and exits 0.
   scripts/check-layout.py [SRC_DIR]
@@ -135,17 +135,30 @@ def layer_breaches(graph):
                       "and never include each other"
 
 
+def mapped_folders(repo, tree):
+    """The folders below repo/tree that the folder map must name: all of them for src/; for
+    test/, all but the test data's own folders and what npm installs."""
+    folders = set()
+    for folder, subfolders, _ in os.walk(os.path.join(repo, tree)):
+        rel = os.path.relpath(folder, repo)
+        if tree == "test":
+            subfolders[:] = [s for s in subfolders if s not in ("node_modules", "__pycache__")]
+            if rel == os.path.join("test", "data"):
+                subfolders[:] = []
+        if rel != tree:
+            folders.add(rel)
+    return folders
+
+
 def map_breaches(root):
-    """Folders of src/ missing from the folder map, and folders the map names that are gone."""
+    """Folders of src/ and test/ missing from the folder map, and folders the map names that are
+    gone."""
     repo = os.path.dirname(root)
     with open(os.path.join(repo, MAP_FILE), encoding="utf-8") as f:
         text = f.read()
-    mapped = set(re.findall(r"^(src/[\w/]*?)/?\s", text, re.M))
-    folders = set()
-    for folder, _, _ in os.walk(root):
-        rel = os.path.relpath(folder, repo)
-        if rel != "src":
-            folders.add(rel)
+    mapped = {m.rstrip("/") for m in re.findall(r"^((?:src|test)/[\w/-]*)\s", text, re.M)}
+    mapped.discard("test")
+    folders = mapped_folders(repo, "src") | mapped_folders(repo, "test")
     for folder in sorted(folders - mapped):
         yield f"{folder}/ is missing from the folder map in {MAP_FILE}"
     for folder in sorted(mapped - folders):
@@ -196,7 +209,7 @@ def main():
         return 1
     print(f"check-layout: ok: {len(files)} files, none over {MAX_FILE_LINES} lines, no "
           f"function over {MAX_FUNCTION_LINES}, no include circle, includes only down the layers, "
-          "every folder mapped")
+          "every folder of src/ and test/ mapped")
     return 0
 
 

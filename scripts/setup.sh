@@ -21,7 +21,7 @@ cli_packages=(
     dpkg-dev file groff-base  # cpack -G DEB's dpkg-shlibdeps, and checking the man page
     universal-ctags  # function lengths in scripts/check-layout.py (a test)
     ccache  # make's compiler launcher: a clean clone reuses objects an earlier build compiled
-    bash zsh fish  # the completion scripts are tested in each shell (test_cli_completion.cpp)
+    bash zsh fish  # the completion scripts are tested in each shell (test/cli/completion_test.cpp)
 )
 trainer_packages=(
     # OpenBLAS's OpenMP build shares torch's OpenMP threads; the pthreads build runs a second

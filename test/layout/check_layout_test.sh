@@ -1,7 +1,7 @@
 #!/bin/sh
 # The layout check fails on what it must: a tree that is right passes, then one breach at a
-# time (an include up a layer, one backend including the other, a folder missing from the map)
-# fails it with a line naming the breach. Run as a test: test/layout/check_layout_test.sh CHECKER
+# time (an include up a layer, one backend including the other, a folder of src/ or test/
+# missing from the map) fails it with a line naming the breach. Run as a test: test/layout/check_layout_test.sh CHECKER
 set -eu
 checker=$1
 work=$(mktemp -d)
@@ -15,9 +15,12 @@ write() {  # write FILE LINE...
 }
 
 fresh_tree() {
-    rm -rf "$work/src" "$work/docs"
+    rm -rf "$work/src" "$work/docs" "$work/test"
     write docs/development.md '```' 'src/util/  u' 'src/job/  j' 'src/backend/  b' \
-        'src/backend/kube/  k' 'src/backend/local/  l' 'src/cli/  c' '```'
+        'src/backend/kube/  k' 'src/backend/local/  l' 'src/cli/  c' 'test/  t' 'test/util/  tu' \
+        'test/data/  td' '```'
+    write test/util/text_test.cpp '#include "util/text.h"'
+    write test/data/kube/scenarios/a.json '{}'
     write src/util/text.h '#pragma once'
     write src/job/backend.h '#pragma once' '#include "util/text.h"'
     write src/backend/kube/kubectl.h '#pragma once' '#include "job/backend.h"'
@@ -59,6 +62,11 @@ write src/job/search/store.h '#pragma once'
 expect_fail "a folder missing from the map" "src/job/search/ is missing from the folder map"
 
 fresh_tree
+write test/backend/kube/status_test.cpp '#include "backend/kube/kubectl.h"'
+expect_fail "a test folder missing from the map" "test/backend/ is missing from the folder map"
+
+fresh_tree
 write docs/development.md '```' 'src/util/  u' 'src/job/  j' 'src/backend/  b' \
-    'src/backend/kube/  k' 'src/backend/local/  l' 'src/cli/  c' 'src/gone/  g' '```'
+    'src/backend/kube/  k' 'src/backend/local/  l' 'src/cli/  c' 'src/gone/  g' 'test/  t' \
+    'test/util/  tu' 'test/data/  td' '```'
 expect_fail "a mapped folder that is gone" "maps src/gone/, which does not exist"

@@ -1,6 +1,7 @@
 #include "support/cli_runner.h"
 
 #include <catch2/catch.hpp>
+#include <thread>
 
 #include "util/run.h"
 
@@ -25,6 +26,20 @@ CliRun run_kftrain(const std::vector<std::string>& args,
     std::vector<std::string> argv{KFTRAIN_BINARY};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_program(argv, input, env);
+}
+
+util::ExitStatus wait_exit(util::Process& process, std::chrono::seconds limit,
+                           const std::function<std::string()>& printed) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (true) {
+        if (auto ended = process.try_wait()) {
+            return *ended;
+        }
+        if (std::chrono::steady_clock::now() > deadline) {
+            FAIL("the process did not end within " << limit.count() << " s\n" << printed());
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
 }
 
 }  // namespace kftrain::test

@@ -1,8 +1,13 @@
 #pragma once
 
+#include <chrono>
+#include <csignal>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "util/subprocess.h"
 
 namespace kftrain::test {
 
@@ -22,5 +27,21 @@ CliRun run_program(const std::vector<std::string>& argv, const std::string& inpu
 CliRun run_kftrain(const std::vector<std::string>& args,
                    const std::map<std::string, std::string>& env = {},
                    const std::string& input = "");
+
+// A started process, SIGKILLed and reaped if the test leaves it running.
+struct Reaped {
+    util::Process process;
+    ~Reaped() {
+        if (!process.try_wait()) {
+            process.signal(SIGKILL);
+            process.wait();
+        }
+    }
+};
+
+// Wait for a started process to end and return how it ended; fail the test, with what printed
+// returns (the process's output so far), when it has not ended within limit.
+util::ExitStatus wait_exit(util::Process& process, std::chrono::seconds limit,
+                           const std::function<std::string()>& printed);
 
 }  // namespace kftrain::test

@@ -43,6 +43,16 @@ std::vector<std::vector<std::string>> FakeCluster::calls() const {
     return out;
 }
 
+std::vector<std::vector<std::string>> FakeCluster::logs_calls(const std::string& pod) const {
+    std::vector<std::vector<std::string>> out;
+    for (auto& call : calls()) {
+        if (call.size() > 1 && call[0] == "logs" && call[1] == pod) {
+            out.push_back(std::move(call));
+        }
+    }
+    return out;
+}
+
 std::vector<std::string> FakeCluster::applied() const {
     std::vector<std::string> out;
     for (const auto& record : read_records(m_record)) {
@@ -60,10 +70,6 @@ int FakeCluster::max_concurrent_logs() const {
     }
     auto state = nlohmann::json::parse(in);
     return state.value("max_logs", 0);
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 }  // namespace kftrain::test

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "support/cli_runner.h"
+#include "support/text.h"
 
 namespace kftrain::test {
 
@@ -21,6 +22,8 @@ class FakeCluster {
     CliRun run(const std::vector<std::string>& args) const;
     // Return the argv of every kubectl call so far, in order.
     std::vector<std::vector<std::string>> calls() const;
+    // Return the argv of every `logs` call for one pod so far, in order.
+    std::vector<std::vector<std::string>> logs_calls(const std::string& pod) const;
     // Return the stdin of every `apply` so far.
     std::vector<std::string> applied() const;
     // Return the most `logs` calls the fake saw running at once.
@@ -31,12 +34,12 @@ class FakeCluster {
     std::string m_record;
 };
 
+// The uid of mnist-ddp, the PyTorchJob of the recorded cluster answers under test/data/kube.
+inline constexpr const char* k_mnist_ddp_uid = "6c1b7f0e-2f57-4a8e-9d43-1f0c3b7f2a10";
+
 // The one get kftrain makes to find a job of any kind by name, or to list them.
 inline constexpr const char* k_job_resources =
     "pytorchjobs.kubeflow.org,trainjobs.trainer.kubeflow.org,tfjobs.kubeflow.org,"
     "xgboostjobs.kubeflow.org,jaxjobs.kubeflow.org";
-
-// Return whether text contains part.
-bool contains(const std::string& text, const std::string& part);
 
 }  // namespace kftrain::test

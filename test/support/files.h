@@ -4,6 +4,15 @@
 
 namespace kftrain::test {
 
+// The example job file the tour starts from, and the search of a program of its own.
+inline const std::string k_example_job =
+    std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+inline const std::string k_tune_example_job =
+    std::string(KFTRAIN_SOURCE_DIR) + "/examples/python-ddp/tune.yaml";
+
+// Return the text of a file under examples/ (fails the test if unreadable).
+std::string read_example(const std::string& relative);
+
 // Return the text of a file under test/data (fails the test if unreadable).
 std::string read_test_data(const std::string& relative);
 
@@ -11,7 +20,8 @@ std::string read_test_data(const std::string& relative);
 // KFTRAIN_UPDATE_GOLDEN=1 in the environment, rewrite the file instead.
 bool matches_golden(const std::string& name, const std::string& text);
 
-// Make a fresh temporary directory and return its path.
+// Make a fresh temporary directory and return its path; it is removed, with all it holds, when
+// the test program exits.
 std::string make_temp_dir();
 
 // Write text to a file, replacing it.

@@ -1,0 +1,85 @@
+#include "util/redact.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <utility>
+
+using kftrain::util::mask_secrets;
+using kftrain::util::redact_credentials;
+
+TEST_CASE("redact_credentials masks what a URI carries to log in, and nothing else", "[util]") {
+    struct Case {
+        const char* name;
+        const char* in;
+        const char* out;
+    };
+    const Case cases[] = {
+        {"user and password", "http://user:pass@mlflow:5000", "http://***@mlflow:5000"},
+        {"token as user", "https://ghp_abc@github.com/org/repo", "https://***@github.com/org/repo"},
+        {"upper-case scheme", "HTTPS://u:p@host/x", "HTTPS://***@host/x"},
+        {"token query", "http://host/api?token=abc&run=1", "http://host/api?token=***&run=1"},
+        {"api_key and password", "https://h/?api_key=k1&password=p;x=y#frag",
+         "https://h/?api_key=***&password=***;x=y#frag"},
+        {"client secret, any case", "http://h?Client_Secret=s", "http://h?Client_Secret=***"},
+        {"both", "http://a:b@h:1/p?access_token=t", "http://***@h:1/p?access_token=***"},
+        {"in a sentence", "uri http://a:b@h, then text", "uri http://***@h, then text"},
+        {"two URIs", "x=http://a:b@h y=https://c@i", "x=http://***@h y=https://***@i"},
+        {"quoted in JSON", R"({"uri":"http://a:b@h"})", R"({"uri":"http://***@h"})"},
+        {"no credentials", "http://mlflow:5000/path?run=1", "http://mlflow:5000/path?run=1"},
+        {"@ in the path only", "http://host/users/@me", "http://host/users/@me"},
+        {"not a URI", "user:pass@host", "user:pass@host"},
+        {"empty value kept", "http://h?token=", "http://h?token="},
+        {"plain text", "hello world", "hello world"},
+        {"empty", "", ""},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        CHECK(redact_credentials(c.in) == c.out);
+    }
+}
+
+TEST_CASE("redact_credentials masks URIs of any scheme, not only http", "[util]") {
+    CHECK(redact_credentials("databricks://tok@ws") == "databricks://***@ws");
+    CHECK(redact_credentials("s3://bucket/set.tar?X-Amz-Security-Token=abc&part=1") ==
+          "s3://bucket/set.tar?X-Amz-Security-Token=***&part=1");
+    CHECK(redact_credentials("see (postgresql+psycopg2://u:p@db/x)") ==
+          "see (postgresql+psycopg2://***@db/x)");
+    CHECK(redact_credentials("ratio 3://4 is not a URI") == "ratio 3://4 is not a URI");
+}
+
+TEST_CASE("Credentials in free text are masked, long lines included", "[util]") {
+    CHECK(mask_secrets("export HF_TOKEN=hf_abc; run --password=pw --lr=0.1") ==
+          "export HF_TOKEN=***; run --password=*** --lr=0.1");
+    CHECK(mask_secrets("TOKENIZERS_PARALLELISM=false a=b =c KEY=") ==
+          "TOKENIZERS_PARALLELISM=false a=b =c KEY=");
+    CHECK(mask_secrets("s3://u:p@bucket/x") == "s3://***@bucket/x");
+    std::string long_line = "API_KEY=" + std::string(2 << 20, 'x');
+    CHECK(mask_secrets(long_line) == "API_KEY=***");
+}
+
+TEST_CASE("Credentials quoted, in JSON, as bearer tokens or named in other ways are masked",
+          "[util]") {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"(password="x y" next)", R"(password="***" next)"},
+        {"password='x'", "password='***'"},
+        {R"({"password": "x", "user": "bob"})", R"({"password": "***", "user": "bob"})"},
+        {"Authorization: Bearer abc.def", "Authorization: Bearer ***"},
+        {"aws_secret_access_key = AKIA123", "aws_secret_access_key = ***"},
+        {"PGPASSWORD=pw DB_PASS=pw2", "PGPASSWORD=*** DB_PASS=***"},
+        {"accessToken=t privateKey=k", "accessToken=*** privateKey=***"},
+        // Not credentials: an exception's name, a count of tokens, a tokenizer.
+        {"KeyError: 'label'", "KeyError: 'label'"},
+        {"max_tokens=128 tokenizer=bpe numKeys=3", "max_tokens=128 tokenizer=bpe numKeys=3"},
+    };
+    for (const auto& [in, out] : cases) {
+        CHECK(mask_secrets(in) == out);
+    }
+    // Linear in the line: a megabyte of separators is no quadratic scan.
+    const std::string separators(2 << 20, '=');
+    CHECK(mask_secrets(separators) == separators);
+    std::string pairs;
+    for (int i = 0; i < 500000; ++i) {
+        pairs += "a=";
+    }
+    CHECK(mask_secrets(pairs) == pairs);
+}
