@@ -44,12 +44,25 @@ util::Result<json> estimate_job_tool(const json& arguments, const CallContext& c
     JobArguments job = kftrain::mcp::read_job_arguments(reader);
     std::vector<long long> replicas = reader.integers("replicas", 1, 4096, 64);
     bool measure = reader.flag("measure", false);
+    bool confirm = reader.flag("confirm", false);
+    // A measurement runs the job's command as the server's user: only where the server runs
+    // jobs here (--local), never when read-only, and only when the caller confirms.
     if (measure && ctx.policy.read_only) {
         reader.refuse(
             "measure: true runs the job on this machine and saves its profile, and "
             "this server is read-only (--read-only)");
+    } else if (measure && !ctx.policy.local) {
+        reader.refuse(
+            "measure: true runs the job's command on this machine, and this server submits "
+            "to a cluster; start it with --local to measure here");
+    } else if (measure && !confirm) {
+        reader.refuse(
+            "measure: true runs the job's command on this machine for a minute or more; "
+            "nothing was run: call again with confirm: true");
     }
-    if (auto done = reader.finish({"job_file", "job_yaml", "set", "replicas", "measure"}); !done) {
+    if (auto done =
+            reader.finish({"job_file", "job_yaml", "set", "replicas", "measure", "confirm"});
+        !done) {
         return done.error_value();
     }
     auto verb = job_verb(job, ctx);

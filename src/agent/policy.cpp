@@ -16,6 +16,24 @@
 
 namespace kftrain::agent {
 namespace fs = std::filesystem;
+namespace {
+
+// Read all of fd, at most a job file's size.
+util::Result<std::string> read_bounded(int fd) {
+    std::string text;
+    char buffer[65536];
+    ssize_t n = 0;
+    while ((n = ::read(fd, buffer, sizeof buffer)) > 0 &&
+           text.size() <= manifest::k_max_input_bytes) {
+        text.append(buffer, static_cast<size_t>(n));
+    }
+    if (n < 0 || text.size() > manifest::k_max_input_bytes) {
+        return util::error(n < 0 ? std::string(std::strerror(errno)) : "too large");
+    }
+    return text;
+}
+
+}  // namespace
 
 util::Result<std::string> read_job_file(const std::string& root, const std::string& path) {
     auto refuse = [&path](const std::string& why) {
@@ -60,15 +78,15 @@ util::Result<std::string> read_job_file(const std::string& root, const std::stri
     if (static_cast<size_t>(st.st_size) > manifest::k_max_input_bytes) {
         return refuse(fmt::format("larger than {} bytes", manifest::k_max_input_bytes));
     }
-    std::string text;
-    char buffer[65536];
-    ssize_t n = 0;
-    while ((n = ::read(file.get(), buffer, sizeof buffer)) > 0 &&
-           text.size() <= manifest::k_max_input_bytes) {
-        text.append(buffer, static_cast<size_t>(n));
+    auto text = read_bounded(file.get());
+    if (!text) {
+        return refuse(text.error());
     }
-    if (n < 0 || text.size() > manifest::k_max_input_bytes) {
-        return refuse(n < 0 ? std::string(std::strerror(errno)) : "too large");
+    // Only a job file goes on to the verbs, and no error says anything of another file's
+    // content (a key, a .netrc): the root may hold more than job files.
+    auto parsed = manifest::parse_yaml(*text, path);
+    if (!parsed || !parsed->IsMap()) {
+        return refuse("not a job file (a YAML map of job settings); nothing of it is shown");
     }
     return text;
 }

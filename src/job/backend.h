@@ -12,6 +12,7 @@
 #include "job/context.h"
 #include "job/data/claim_path.h"
 #include "job/data/listing.h"
+#include "job/description.h"
 #include "job/input.h"
 #include "job/queue_entry.h"
 #include "job/queue_status.h"
@@ -50,14 +51,6 @@ struct LogLine {
     std::string replica;  // master-0, worker-2
     std::string text;     // without the newline
     bool notice = false;  // a message about the replica (waiting, unreadable) for stderr
-};
-
-// A job's longer account, read once: the text describe prints and the same facts as data for
-// describe -o json|yaml (the status -o json document plus conditions, events and the like).
-struct JobDescription {
-    std::optional<JobStatus> summary;  // where set, shown first as `status -o wide` shows it
-    std::string text;                  // the rest of the account, after the summary
-    nlohmann::json data;
 };
 
 // What a backend is, for the verbs that word a message or take a step by it: no verb asks a

@@ -84,8 +84,11 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
             fmt::format("{}: the job file is empty (kftrain init writes a starter)", display_name));
     }
     if (!root.IsMap()) {
+        // Nothing of its content: it may be any file (a key, a password file), named by mistake
+        // or by an untrusted caller.
         return error(fmt::format("{}:{}: expected a map of job settings (got {})", display_name,
-                                 root.Mark().line + 1, describe_value(root)));
+                                 root.Mark().line + 1,
+                                 root.IsSequence() ? "a list" : "text, not key: value lines"));
     }
     record_lines(root, "", source);
     if (overrides.sets.size() > k_max_set_flags) {

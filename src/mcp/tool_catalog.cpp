@@ -96,7 +96,8 @@ ToolDef estimate_job() {
             "the assumptions and where each comes from. A job that runs its own program (not "
             "kftrain-trainer) needs measure: true once: it runs the job on this machine for a "
             "short while at 1 and 2 replicas, and saves the measured profile for later "
-            "estimates and budget checks.",
+            "estimates and budget checks. measure needs confirm: true and a server started "
+            "with --local.",
             object(with(job_properties(),
                         {{"replicas",
                           {{"type", "array"},
@@ -106,7 +107,8 @@ ToolDef estimate_job() {
                             "1, 2, 4, 8, 16 and the job's)"}}},
                          {"measure", flag("Run the job here briefly to measure it first "
                                           "(takes a minute or more)",
-                                          false)}})),
+                                          false)},
+                         {"confirm", flag("Must be true to measure", false)}})),
             object({{"job", text("Name of the job")},
                     {"currency", {{"type", "string"}}},
                     {"profile_source", text("built-in, or what the profile was measured from")},

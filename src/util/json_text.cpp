@@ -1,5 +1,7 @@
 #include "util/json_text.h"
 
+#include "util/text.h"
+
 namespace kftrain::util {
 
 bool json_nests_deeper_than(std::string_view text, int limit) {
@@ -44,15 +46,7 @@ std::string json_text(const nlohmann::ordered_json& value, int indent) {
 }
 
 std::string json_excerpt(const nlohmann::json& value, size_t max_bytes) {
-    std::string text = json_text(value);
-    if (text.size() > max_bytes) {
-        size_t cut = max_bytes;
-        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
-            --cut;  // not inside a UTF-8 sequence
-        }
-        text = text.substr(0, cut) + "...";
-    }
-    return text;
+    return excerpt(json_text(value), max_bytes);
 }
 
 }  // namespace kftrain::util

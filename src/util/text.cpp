@@ -154,4 +154,15 @@ std::string escape_controls(const std::string& text) {
     return out;
 }
 
+std::string excerpt(const std::string& text, size_t max_bytes) {
+    if (text.size() <= max_bytes) {
+        return text;
+    }
+    size_t cut = max_bytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+        --cut;  // not inside a UTF-8 sequence
+    }
+    return text.substr(0, cut) + "...";
+}
+
 }  // namespace kftrain::util

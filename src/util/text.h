@@ -51,4 +51,8 @@ std::string escape_controls(const std::string& text);
 // from the cluster or a program cannot start a line of its own in a field view.
 std::string escape_line(const std::string& text);
 
+// Return text cut to at most max_bytes on a UTF-8 character boundary, "..." after when cut: what
+// an error message quotes of a value, so that it never echoes a whole file.
+std::string excerpt(const std::string& text, size_t max_bytes);
+
 }  // namespace kftrain::util

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <thread>
 
 #include "support/cli_runner.h"
@@ -178,6 +179,46 @@ TEST_CASE("mcp server: --read-only offers and runs no tool that changes anything
     CHECK(is_error(measure));
     CHECK_THAT(error_text(measure), Catch::Contains("read-only"));
     CHECK(f.kftrain({"list", "-o", "json"}).out.find("mcp-ro") == std::string::npos);
+}
+
+TEST_CASE("mcp server: measure runs nothing without confirm, and never on a cluster's server",
+          "[mcp][cli]") {
+    McpFixture f;
+    const std::string marker = f.dir + "/ran";
+    f.job("job.yaml", "mcp-measure", "touch " + marker);
+    auto local = f.serve({"--local"});
+    json unconfirmed =
+        local->call(1, "estimate_job", {{"job_file", "job.yaml"}, {"measure", true}});
+    CHECK(is_error(unconfirmed));
+    CHECK_THAT(error_text(unconfirmed), Catch::Contains("call again with confirm: true"));
+    auto cluster = f.serve({});
+    json confirmed = cluster->call(
+        1, "estimate_job", {{"job_file", "job.yaml"}, {"measure", true}, {"confirm", true}});
+    CHECK(is_error(confirmed));
+    CHECK_THAT(error_text(confirmed), Catch::Contains("start it with --local to measure here"));
+    CHECK_FALSE(std::filesystem::exists(marker));
+}
+
+TEST_CASE("mcp server: job_file reads only job files and quotes nothing of another file",
+          "[mcp][cli][untrusted]") {
+    McpFixture f;
+    write_file(f.dir + "/.netrc", "machine example.com login me password hunter2-netrc\n");
+    write_file(f.dir + "/id_rsa",
+               "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE-keymaterial\n"
+               "-----END OPENSSH PRIVATE KEY-----\n");
+    write_file(f.dir + "/.pgpass", "localhost:5432:db:me:hunter2-pgpass\n");
+    auto server = f.serve({"--local", "--read-only"});
+    int id = 0;
+    for (const std::string file : {".netrc", "id_rsa", ".pgpass"}) {
+        for (const std::string tool : {"render_job", "estimate_job"}) {
+            json reply = server->call(++id, tool, {{"job_file", file}});
+            INFO(tool << " " << file << " -> " << reply.dump());
+            CHECK(is_error(reply));
+            CHECK_THAT(error_text(reply), Catch::Contains("not a job file"));
+            CHECK(reply.dump().find("hunter2") == std::string::npos);
+            CHECK(reply.dump().find("keymaterial") == std::string::npos);
+        }
+    }
 }
 
 TEST_CASE("mcp server: --allow-namespace refuses every other namespace", "[mcp][cli]") {

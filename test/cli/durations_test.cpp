@@ -139,7 +139,9 @@ void collect_duration_options(const CLI::App& app, std::set<std::string>& found)
 
 TEST_CASE("every duration flag takes kubectl's durations", "[cli][duration]") {
     for (const DurationFlag& f : duration_flags()) {
-        std::vector<std::string> good = {"90s", "1h30m", "1.5m", "500ms", "0"};
+        // The grammar's every form is util's unit test (test/util); here each flag is shown to
+        // take it through the one parser, and its range.
+        std::vector<std::string> good = {"1h30m", "500ms", "0"};
         if (f.flag == "--request-timeout") {
             good.push_back("90");  // whole seconds, as kubectl takes them
         }
@@ -170,15 +172,11 @@ TEST_CASE("every duration flag refuses what is no duration, naming flag and valu
         std::string value;
         std::string why;  // after "--flag: "
     };
+    // One of each way to be refused; the grammar's every refusal is util's unit test.
     const std::vector<Bad> bad = {
         {"90", k_not_a_duration + "90; add a unit, as in 90s)"},
-        {"1.5", k_not_a_duration + "1.5; add a unit, as in 1.5s)"},
-        {"1e1h", k_not_a_duration + "1e1h)"},
         {"0x10s", k_not_a_duration + "0x10s)"},
         {"-5s", "must not be negative (got -5s)"},
-        {"1d", k_not_a_duration + "1d; kubectl takes no d: write a day as 24h)"},
-        {"", k_not_a_duration + "\"\")"},
-        {"soon", k_not_a_duration + "soon)"},
         {"1000000h", "must be a duration of at most 876000h, 100 years (got 1000000h)"},
     };
     for (const DurationFlag& f : duration_flags()) {

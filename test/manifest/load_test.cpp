@@ -125,6 +125,11 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
          "job.yaml:3: trainer: applies only to the default command (kftrain-trainer); remove "
          "trainer or command (got command python)"},
         {"not a map", "- a\n- b\n", "job.yaml:1: expected a map of job settings (got a list)"},
+        {"a file that is no job file: nothing of it is quoted",
+         "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE=\n",
+         "job.yaml:1: expected a map of job settings (got text, not key: value lines)"},
+        {"a long value is quoted in part", "name: a\nreplicas: " + std::string(300, 'x') + "\n",
+         "job.yaml:2: replicas: expected an integer (got " + std::string(64, 'x') + "...)"},
         {"empty file", "", "job.yaml: the job file is empty (kftrain init writes a starter)"},
         {"invalid YAML", "name: a\nreplicas: [1\n",
          "job.yaml:3: invalid YAML: end of sequence flow not found"},

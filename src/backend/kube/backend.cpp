@@ -285,7 +285,7 @@ class KubernetesBackend : public job::Backend {
         const std::time_t now = std::time(nullptr);
         status->why = job::why_line(*this, *status, event_evidence(events),
                                     job::k_default_stuck_after_s, now);
-        return job::JobDescription{*status, format_describe(found->object, events, now),
+        return job::JobDescription{*status, describe_parts(found->object, events, now),
                                    describe_data(*status, found->object, events, now)};
     }
 

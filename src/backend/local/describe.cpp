@@ -48,24 +48,25 @@ std::vector<std::string> metrics_urls(const ReplicaState& r) {
     return urls;
 }
 
-void describe_replica(std::string& out, const JobState& state, const ReplicaState& r) {
-    out += fmt::format("  {}:\n", r.name);
-    out += fmt::format("    State:     {}{}\n", r.state,
-                       r.reason.empty() ? "" : " (" + r.reason + ")");
-    out += fmt::format("    PID:       {}\n", r.pid == 0 ? "-" : std::to_string(r.pid));
-    out += fmt::format("    Restarts:  {}\n", r.restarts);
-    out += fmt::format("    Exit code: {}\n",
-                       r.exit_code ? std::to_string(*r.exit_code) : std::string("-"));
-    out += fmt::format("    Started:   {}\n", or_dash(r.started));
-    out += fmt::format("    Finished:  {}\n", or_dash(r.finished));
-    out += fmt::format("    Command:   {}\n", util::redact_credentials(util::format_argv(r.argv)));
+job::DescribeField replica_field(const JobState& state, const ReplicaState& r) {
+    auto replica = job::DescribeField::heading_of(r.name);
+    auto& fields = replica.entries;
+    fields.push_back({"State", r.state + (r.reason.empty() ? "" : " (" + r.reason + ")")});
+    fields.push_back({"PID", r.pid == 0 ? "-" : std::to_string(r.pid)});
+    fields.push_back({"Restarts", std::to_string(r.restarts)});
+    fields.push_back({"Exit code", r.exit_code ? std::to_string(*r.exit_code) : "-"});
+    fields.push_back({"Started", or_dash(r.started)});
+    fields.push_back({"Finished", or_dash(r.finished)});
+    fields.push_back({"Command", util::redact_credentials(util::format_argv(r.argv))});
     for (const auto& url : metrics_urls(r)) {
-        out += fmt::format("    Metrics:   {}\n", url);
+        fields.push_back({"Metrics", url});
     }
-    out += "    Environment:\n";
+    auto env = job::DescribeField::heading_of("Environment");
     for (const auto& [name, value] : injected_env(state, r)) {
-        out += fmt::format("      {}={}\n", name, value);
+        env.entries.push_back({"", name + "=" + value});
     }
+    fields.push_back(std::move(env));
+    return replica;
 }
 
 const ReplicaState* find_replica(const JobState& state, const std::string& name) {
@@ -79,37 +80,39 @@ const ReplicaState* find_replica(const JobState& state, const std::string& name)
 
 }  // namespace
 
-std::string describe_text(const JobState& state, const job::JobStatus& status) {
-    std::string out;
-    out += fmt::format("Name:            {}\n", state.name);
-    out += fmt::format("Kind:            {}\n", state.kind);
-    out += "Backend:         local\n";
-    out += fmt::format("State directory: {}\n", job_dir(state.name));
-    out += fmt::format("Phase:           {}\n", job::phase_name(status.phase));
+std::vector<job::DescribePart> describe_parts(const JobState& state, const job::JobStatus& status) {
+    std::vector<job::DescribeField> fields = {
+        {"Name", state.name},
+        {"Kind", state.kind},
+        {"Backend", "local"},
+        {"State directory", job_dir(state.name)},
+        {"Phase", job::phase_name(status.phase)},
+    };
     if (!status.reason.empty() || !status.message.empty()) {
-        out += fmt::format("Reason:          {}\n", or_dash(status.reason));
-        out += fmt::format("Message:         {}\n", or_dash(status.message));
+        fields.push_back({"Reason", or_dash(status.reason)});
+        fields.push_back({"Message", or_dash(status.message)});
     }
     if (!status.why.empty()) {
-        out += fmt::format("Why:             {}\n", util::escape_controls(status.why));
+        fields.push_back({"Why", status.why});
     }
-    out += fmt::format("Created:         {}\n", or_dash(state.created));
-    out += fmt::format("Started:         {}\n", or_dash(state.started));
-    out += fmt::format("Finished:        {}\n", or_dash(state.finished));
-    out += fmt::format("Working dir:     {}\n", or_dash(state.cwd));
-    out += fmt::format("Supervisor PID:  {}\n", state.supervisor_pid);
-    out += fmt::format("Restart policy:  {}\n", state.restart_policy);
-    out += fmt::format("Backoff limit:   {}\n",
-                       state.backoff_limit ? std::to_string(*state.backoff_limit) : "none");
+    fields.push_back({"Created", or_dash(state.created)});
+    fields.push_back({"Started", or_dash(state.started)});
+    fields.push_back({"Finished", or_dash(state.finished)});
+    fields.push_back({"Working dir", or_dash(state.cwd)});
+    fields.push_back({"Supervisor PID", std::to_string(state.supervisor_pid)});
+    fields.push_back({"Restart policy", state.restart_policy});
+    fields.push_back(
+        {"Backoff limit", state.backoff_limit ? std::to_string(*state.backoff_limit) : "none"});
     for (const auto& line : status.diagnosis) {
-        out += fmt::format("Diagnosis:       {}\n", line);
+        fields.push_back({"Diagnosis", line});
     }
-    out += "Replicas:\n";
+    auto replicas = job::DescribeField::heading_of("Replicas");
     for (const auto& replica : state.replicas) {
-        describe_replica(out, state, replica);
+        replicas.entries.push_back(replica_field(state, replica));
     }
-    out += fmt::format("Logs:            {}\n", logs_dir(state.name));
-    return out;
+    fields.push_back(std::move(replicas));
+    fields.push_back({"Logs", logs_dir(state.name)});
+    return {job::DescribePart{std::move(fields), std::nullopt}};
 }
 
 nlohmann::json describe_data(const JobState& state, const job::JobStatus& status, std::time_t now) {

@@ -3,16 +3,18 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "backend/local/state/job_state.h"
-#include "job/status.h"
+#include "job/description.h"
 
 namespace kftrain::backend::local {
 
-// Return the longer account `describe` prints.
-std::string describe_text(const JobState& state, const job::JobStatus& status);
+// Return the longer account `describe` shows (a local job has no summary above it): the job's
+// fields, then each replica's, with the variables its operator would have set.
+std::vector<job::DescribePart> describe_parts(const JobState& state, const job::JobStatus& status);
 
-// Return what describe_text shows as data (describe -o json|yaml): the status -o json document
+// Return what describe_parts shows as data (describe -o json|yaml): the status -o json document
 // with the state and logs directories, working directory, supervisor, restart policy and
 // backoff limit, and each replica's started, finished, command and injected environment
 // (credentials masked, as in the text).

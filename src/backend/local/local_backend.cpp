@@ -427,7 +427,7 @@ util::Result<job::JobDescription> LocalBackend::describe(const std::string& job)
     }
     job::JobStatus status = observed_status(*state, nullptr);
     status.why = job::why_line(*this, status, {}, job::k_default_stuck_after_s, std::time(nullptr));
-    return job::JobDescription{std::nullopt, describe_text(*state, status),
+    return job::JobDescription{std::nullopt, describe_parts(*state, status),
                                describe_data(*state, status, std::time(nullptr))};
 }
 

@@ -217,7 +217,9 @@ std::string describe_value(const YAML::Node& node) {
     if (node.IsSequence()) {
         return "a list";
     }
-    const std::string& text = node.Scalar();
+    // At most 64 bytes of it: the value may be any file's content, named by mistake or by an
+    // untrusted caller (an MCP client).
+    const std::string text = util::excerpt(node.Scalar(), 64);
     bool needs_quotes = text.empty() || text.find_first_of(" \t\n\"'") != std::string::npos;
     if (!needs_quotes) {
         return text;

@@ -14,7 +14,8 @@ namespace kftrain::manifest {
 // wrong types and out-of-range values, located with the source map.
 util::Status check_against_schema(const YAML::Node& root, const SourceMap& source);
 
-// Describe a YAML value for a message: its scalar text, or "a map" / "a list".
+// Describe a YAML value for a message: its scalar text (at most 64 bytes of it, quoted where
+// needed), or "a map" / "a list".
 std::string describe_value(const YAML::Node& node);
 
 }  // namespace kftrain::manifest

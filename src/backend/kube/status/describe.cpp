@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <sstream>
+#include <utility>
 
 #include "backend/kube/json_fields.h"
 #include "job/status_json.h"
 #include "util/text.h"
-#include "util/text_table.h"
 #include "util/time_text.h"
 
 namespace kftrain::backend::kube {
@@ -15,56 +14,48 @@ namespace {
 
 using nlohmann::json;
 
-void print_conditions(std::ostream& out, const json& job) {
+job::DescribePart conditions_part(const json& job) {
+    job::DescribeTable table{"Conditions",
+                             {"TYPE", "STATUS", "REASON", "LAST TRANSITION", "MESSAGE"}};
     const json& conditions = member(member(job, "status"), "conditions");
-    if (!conditions.is_array() || conditions.empty()) {
-        out << "\nConditions: none\n";
-        return;
+    if (conditions.is_array()) {
+        for (const auto& condition : conditions) {
+            table.rows.push_back({string_at(condition, "type"), string_at(condition, "status"),
+                                  string_at(condition, "reason"),
+                                  string_at(condition, "lastTransitionTime"),
+                                  string_at(condition, "message")});
+        }
     }
-    out << "\nConditions:\n";
-    util::TextTable table({"TYPE", "STATUS", "REASON", "LAST TRANSITION", "MESSAGE"});
-    for (const auto& condition : conditions) {
-        table.add_row({string_at(condition, "type"), string_at(condition, "status"),
-                       string_at(condition, "reason"), string_at(condition, "lastTransitionTime"),
-                       string_at(condition, "message")});
-    }
-    table.print(out);
+    return {{}, std::move(table)};
 }
 
 // A TrainJob's runtime and nodes, and the child Jobs of each step as jobsStatus counts them.
-void print_trainjob(std::ostream& out, const json& job) {
+std::vector<job::DescribePart> trainjob_parts(const json& job) {
     const json& spec = member(job, "spec");
     const json& runtime = member(spec, "runtimeRef");
     const json& nodes = member(member(spec, "trainer"), "numNodes");
-    out << "\n";
-    out << fmt::format("{:<11} {}/{}\n", "Runtime:", string_at(runtime, "kind"),
-                       string_at(runtime, "name"));
-    out << fmt::format(
-        "{:<11} {}\n", "Num nodes:",
-        nodes.is_number_integer() ? std::to_string(nodes.get<int>()) : "- (the runtime's)");
+    job::DescribePart about;
+    about.fields = {{"Runtime", string_at(runtime, "kind") + "/" + string_at(runtime, "name")},
+                    {"Num nodes", nodes.is_number_integer() ? std::to_string(nodes.get<int>())
+                                                            : "- (the runtime's)"}};
+    job::DescribeTable table{"Jobs",
+                             {"STEP", "ACTIVE", "READY", "SUCCEEDED", "FAILED", "SUSPENDED"}};
     const json& jobs_status = member(member(job, "status"), "jobsStatus");
-    if (!jobs_status.is_array() || jobs_status.empty()) {
-        out << "\nJobs: none\n";
-        return;
+    if (jobs_status.is_array()) {
+        for (const auto& jobs : jobs_status) {
+            table.rows.push_back({string_at(jobs, "name"), std::to_string(int_at(jobs, "active")),
+                                  std::to_string(int_at(jobs, "ready")),
+                                  std::to_string(int_at(jobs, "succeeded")),
+                                  std::to_string(int_at(jobs, "failed")),
+                                  std::to_string(int_at(jobs, "suspended"))});
+        }
     }
-    out << "\nJobs:\n";
-    util::TextTable table({"STEP", "ACTIVE", "READY", "SUCCEEDED", "FAILED", "SUSPENDED"});
-    for (const auto& jobs : jobs_status) {
-        table.add_row(
-            {string_at(jobs, "name"), std::to_string(int_at(jobs, "active")),
-             std::to_string(int_at(jobs, "ready")), std::to_string(int_at(jobs, "succeeded")),
-             std::to_string(int_at(jobs, "failed")), std::to_string(int_at(jobs, "suspended"))});
-    }
-    table.print(out);
+    return {std::move(about), {{}, std::move(table)}};
 }
 
-void print_events(std::ostream& out, const std::vector<KubeEvent>& events, std::time_t now) {
-    if (events.empty()) {
-        out << "\nEvents: none (events expire after an hour by default)\n";
-        return;
-    }
-    out << "\nEvents:\n";
-    util::TextTable table({"TYPE", "REASON", "AGE", "OBJECT", "MESSAGE"});
+job::DescribePart events_part(const std::vector<KubeEvent>& events, std::time_t now) {
+    job::DescribeTable table("Events", {"TYPE", "REASON", "AGE", "OBJECT", "MESSAGE"},
+                             "none (events expire after an hour by default)");
     for (const auto& event : events) {
         auto at = util::parse_timestamp(event.time);
         std::string age = at ? util::format_duration(std::difftime(now, *at)) : "-";
@@ -72,9 +63,10 @@ void print_events(std::ostream& out, const std::vector<KubeEvent>& events, std::
             age += fmt::format(" (x{})", event.count);
         }
         std::string kind = event.kind.empty() ? "?" : util::to_lower(event.kind);
-        table.add_row({event.type, event.reason, age, kind + "/" + event.object, event.message});
+        table.rows.push_back(
+            {event.type, event.reason, age, kind + "/" + event.object, event.message});
     }
-    table.print(out);
+    return {{}, std::move(table)};
 }
 
 json event_data(const KubeEvent& event) {
@@ -85,15 +77,15 @@ json event_data(const KubeEvent& event) {
 
 }  // namespace
 
-std::string format_describe(const json& job, const std::vector<KubeEvent>& events,
-                            std::time_t now) {
-    std::ostringstream out;
+std::vector<job::DescribePart> describe_parts(const json& job, const std::vector<KubeEvent>& events,
+                                              std::time_t now) {
+    std::vector<job::DescribePart> parts;
     if (string_at(job, "kind") == "TrainJob") {
-        print_trainjob(out, job);
+        parts = trainjob_parts(job);
     }
-    print_conditions(out, job);
-    print_events(out, events, now);
-    return out.str();
+    parts.push_back(conditions_part(job));
+    parts.push_back(events_part(events, now));
+    return parts;
 }
 
 json describe_data(const job::JobStatus& status, const json& job,

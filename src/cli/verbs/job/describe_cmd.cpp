@@ -5,7 +5,8 @@
 
 #include "backend/select.h"
 #include "cli/verb.h"
-#include "cli/view/status_view.h"
+#include "cli/view/describe_view.h"
+#include "cli/view/output_format.h"
 #include "job/exit_codes.h"
 #include "job/names.h"
 
@@ -57,11 +58,7 @@ int DescribeOptions::run(Context& ctx) const {
     if (format) {
         view::print_data(ctx.out, described->data, *format);
     } else {
-        if (described->summary) {
-            view::print_status(ctx.out, *described->summary, view::OutputFormat::Wide,
-                               std::time(nullptr));
-        }
-        ctx.out << described->text;
+        view::print_description(ctx.out, *described, std::time(nullptr));
     }
     return k_exit_ok;
 }

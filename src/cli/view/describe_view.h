@@ -1,0 +1,17 @@
+#pragma once
+
+#include <ctime>
+#include <ostream>
+
+#include "job/description.h"
+
+namespace kftrain::cli::view {
+
+// Print describe's account: the summary as status -o wide shows it, then each part a blank line
+// apart. A part's labels share one column (the summary's, at least, when there is one); a
+// heading's entries are indented two spaces, in a column of their own. Every value and cell is
+// shown as one line, control characters escaped: they come from the cluster and from programs.
+void print_description(std::ostream& out, const job::JobDescription& description,
+                       std::time_t now);
+
+}  // namespace kftrain::cli::view
