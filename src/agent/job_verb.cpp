@@ -3,24 +3,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "manifest/job_kind.h"
+
 namespace kftrain::agent {
 namespace {
 
 using json = nlohmann::json;
 
 constexpr std::chrono::hours k_measure_timeout{1};
-
-long long manifest_replicas(const json& manifest) {
-    const json spec = manifest.value("spec", json::object());
-    if (spec.contains("pytorchReplicaSpecs")) {
-        long long total = 0;
-        for (const auto& [type, replica] : spec["pytorchReplicaSpecs"].items()) {
-            total += replica.value("replicas", 1LL);
-        }
-        return total;
-    }
-    return spec.value("trainer", json::object()).value("numNodes", 1LL);
-}
 
 // Read estimate -o json into the tool's shape: one row per size.
 json estimate_shape(const json& report) {
@@ -43,6 +33,20 @@ json estimate_shape(const json& report) {
 }
 
 }  // namespace
+
+long long manifest_replicas(const json& manifest) {
+    const json spec = manifest.value("spec", json::object());
+    const auto kind = manifest::parse_kind(manifest.value("kind", ""));
+    if (kind && manifest::is_operator_kind(*kind)) {
+        long long total = 0;
+        const json specs = spec.value(manifest::operator_kind(*kind).replica_specs, json::object());
+        for (const auto& [type, replica] : specs.items()) {
+            total += replica.is_object() ? replica.value("replicas", 1LL) : 1;
+        }
+        return total;
+    }
+    return spec.value("trainer", json::object()).value("numNodes", 1LL);
+}
 
 ChildRequest JobVerb::request(std::vector<std::string> head) const {
     ChildRequest r;

@@ -36,6 +36,11 @@ struct Rendered {
     nlohmann::json manifest;
 };
 
+// Return how many replicas a rendered manifest runs (what the budget prices): every replica
+// type's of a Training Operator kind (a TFJob's Chief, Workers, PS and Evaluator alike), a
+// TrainJob's numNodes.
+long long manifest_replicas(const nlohmann::json& manifest);
+
 // Render the job (kind: "" for the job file's), refusing a namespace the policy does not allow.
 util::Result<Rendered> render(const JobVerb& verb, const std::string& kind, const CallContext& ctx);
 

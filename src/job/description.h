@@ -36,7 +36,8 @@ struct DescribeField {
 struct DescribeTable {
     DescribeTable(std::string title_, std::vector<std::string> headers_,
                   std::string when_empty_ = "none")
-        : title(std::move(title_)), headers(std::move(headers_)),
+        : title(std::move(title_)),
+          headers(std::move(headers_)),
           when_empty(std::move(when_empty_)) {}
 
     std::string title;

@@ -40,8 +40,8 @@ void print_fields(std::ostream& out, const std::vector<job::DescribeField>& fiel
         } else if (field.label.empty()) {
             out << pad << value << "\n";
         } else {
-            out << pad << fmt::format("{:<{}} {}", util::escape_line(field.label) + ":", width,
-                                      value)
+            out << pad
+                << fmt::format("{:<{}} {}", util::escape_line(field.label) + ":", width, value)
                 << "\n";
         }
     }
@@ -62,8 +62,7 @@ void print_table(std::ostream& out, const job::DescribeTable& table) {
 
 }  // namespace
 
-void print_description(std::ostream& out, const job::JobDescription& description,
-                       std::time_t now) {
+void print_description(std::ostream& out, const job::JobDescription& description, std::time_t now) {
     bool printed = false;
     if (description.summary) {
         print_status(out, *description.summary, OutputFormat::Wide, now);

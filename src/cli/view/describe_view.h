@@ -11,7 +11,6 @@ namespace kftrain::cli::view {
 // apart. A part's labels share one column (the summary's, at least, when there is one); a
 // heading's entries are indented two spaces, in a column of their own. Every value and cell is
 // shown as one line, control characters escaped: they come from the cluster and from programs.
-void print_description(std::ostream& out, const job::JobDescription& description,
-                       std::time_t now);
+void print_description(std::ostream& out, const job::JobDescription& description, std::time_t now);
 
 }  // namespace kftrain::cli::view

@@ -1,8 +1,8 @@
 // describe's layout: what a backend says of a job, as the view prints it.
+#include "cli/view/describe_view.h"
+
 #include <catch2/catch.hpp>
 #include <sstream>
-
-#include "cli/view/describe_view.h"
 
 using kftrain::job::DescribeField;
 using kftrain::job::DescribePart;
@@ -25,9 +25,10 @@ TEST_CASE("describe lines labels up in one column and indents each heading's ent
         DescribeField::heading_of("master-0", {{"State", "Running"}, {"Exit code", "-"}});
     replica.entries.push_back(DescribeField::heading_of("Environment", {{"", "WORLD_SIZE=2"}}));
     JobDescription description;
-    description.parts.push_back(
-        {{{"Name", "mnist"}, {"State directory", "/tmp/s"}, DescribeField::heading_of("Replicas", {replica})},
-         std::nullopt});
+    description.parts.push_back({{{"Name", "mnist"},
+                                  {"State directory", "/tmp/s"},
+                                  DescribeField::heading_of("Replicas", {replica})},
+                                 std::nullopt});
     CHECK(printed(description) ==
           "Name:            mnist\n"
           "State directory: /tmp/s\n"
