@@ -8,7 +8,8 @@
 #   scripts/image-context.sh [-f DOCKERFILE] check      copy them into a scratch directory and
 #                                       run there the cmake configure the Dockerfile runs (the
 #                                       trainer's cpu variant): it fails, naming the path, when
-#                                       the image build needs a file the COPY set leaves out.
+#                                       the image build needs a file the COPY set leaves out
+#                                       (or, for the trainer, a package only the CLI needs).
 #                                       Seconds, not the image's build: CI runs it as a test.
 # Only plain `COPY SRC... DEST` lines are read (not COPY --from=, which copies between stages).
 set -euo pipefail
@@ -54,6 +55,12 @@ check() {
     local options
     mapfile -t options < <(configure_options)
     [[ ${#options[@]} -gt 0 ]] || { echo "image-context: no cmake -S /src configure found in $name" >&2; exit 1; }
+    # The trainer image installs none of the packages only the command line needs: configure
+    # as if this machine had none of them either, so a trainer build that reaches for one
+    # fails here, not in the image's build.
+    if [[ $name == Dockerfile.trainer ]]; then
+        options+=(-DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_yaml-cpp=ON)
+    fi
     if ! cmake -S "$work/src" -B "$work/build" "${options[@]}" >"$work/configure.log" 2>&1; then
         cat "$work/configure.log" >&2
         echo "image-context: the image's configure (${options[*]}) fails on what" \

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "manifest/job_kind.h"
+#include "manifest/yaml/input.h"
 
 namespace kftrain::agent {
 namespace {
@@ -30,6 +31,18 @@ json estimate_shape(const json& report) {
             {"fastest", report.value("fastest", json())},
             {"cheapest", report.value("cheapest", json())},
             {"assumptions", report.value("assumptions", json::array())}};
+}
+
+// Whether the job names its namespace itself: a top-level namespace key of its file, or a
+// --set of one. (Unreadable text names none; the render that follows says what is wrong.)
+bool names_namespace(const std::string& job_yaml, const std::vector<std::string>& sets) {
+    for (const std::string& set : sets) {
+        if (set.rfind("namespace=", 0) == 0) {
+            return true;
+        }
+    }
+    auto parsed = manifest::parse_yaml(job_yaml, "job");
+    return parsed && parsed->IsMap() && (*parsed)["namespace"];
 }
 
 }  // namespace
@@ -73,8 +86,13 @@ util::Result<JobVerb> job_verb(const kftrain::mcp::JobArguments& job, const Call
     for (const std::string& set : job.sets) {
         verb.args.insert(verb.args.end(), {"--set", set});
     }
+    // The server's -n moves every job there. Without one, a job that names no namespace goes
+    // to the first --allow-namespace (the documented default), and one that names its own
+    // keeps it, to be refused after the render if it is not allowed.
     if (!ctx.policy.default_namespace.empty()) {
         verb.args.insert(verb.args.end(), {"-n", ctx.policy.default_namespace});
+    } else if (!ctx.policy.allowed_namespaces.empty() && !names_namespace(verb.input, job.sets)) {
+        verb.args.insert(verb.args.end(), {"-n", ctx.policy.allowed_namespaces.front()});
     }
     return verb;
 }

@@ -27,6 +27,8 @@ constexpr size_t k_max_calls = 16;
 constexpr int k_poll_ms = 200;
 // How long a client may leave the server's output unread before the server gives up on it.
 constexpr std::chrono::seconds k_stalled_client{30};
+// How long the calls in flight may still take to answer once the input has ended.
+constexpr std::chrono::seconds k_finish_grace{10};
 // Longest progress message sent: a verb's line, cut.
 constexpr size_t k_max_progress_text = 500;
 
@@ -130,8 +132,36 @@ int Server::serve() {
     if (!m_output_gone && (!line.empty() || too_long)) {
         end_line();  // a last message without its newline
     }
+    return finish_calls();
+}
+
+int Server::finish_calls() {
+    // The client is shutting down (MCP's stdio transport ends a session by closing the
+    // server's input): short calls still answer, a long one (a wait) is stopped.
+    const auto deadline = std::chrono::steady_clock::now() + k_finish_grace;
+    int code = 0;
+    while (!output_closed() && std::chrono::steady_clock::now() < deadline) {
+        if (job::interrupt_requested()) {
+            code = 130;
+            break;
+        }
+        reap(false);
+        {
+            std::lock_guard<std::mutex> lock(m_calls_mutex);
+            if (m_calls.empty()) {
+                break;
+            }
+        }
+        ::poll(nullptr, 0, k_poll_ms);
+    }
     reap(true);
-    return 0;
+    return code;
+}
+
+bool Server::output_closed() {
+    pollfd p{m_out_fd, 0, 0};
+    return m_output_gone ||
+           (::poll(&p, 1, 0) > 0 && (p.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0);
 }
 
 void Server::handle_line(std::string_view line) {

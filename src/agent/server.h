@@ -32,7 +32,9 @@ class Server {
     Server& operator=(const Server&) = delete;
 
     // Serve until the input ends or the output goes away (0), or a SIGINT, SIGTERM or SIGHUP
-    // arrives (130). Every call in flight is stopped before it returns.
+    // arrives (130). At the end of the input, the calls in flight have 10 s to answer while
+    // the output is read (`printf ... | kftrain mcp` gets its results); a signal or a closed
+    // output stops them at once. Every call in flight is stopped before it returns.
     int serve();
 
   private:
@@ -48,6 +50,11 @@ class Server {
     bool in_flight(const nlohmann::json& id);
     void cancel(const nlohmann::json& id);
     void reap(bool stop_all);
+    // After the input ended: wait up to k_finish_grace for the calls in flight to answer; 130
+    // when a signal ends the wait, else 0.
+    int finish_calls();
+    // Return whether nobody reads the output any more.
+    bool output_closed();
     bool write(const nlohmann::json& message);
 
     ServerPolicy m_policy;

@@ -69,29 +69,35 @@ std::optional<json> progress_object(const std::string& line) {
 }
 
 Progress progress_from(const json& object) {
+    using util::in_range;
+    using util::number_at;
+    // Counts and rates a program reports are checked for sense: a negative epoch, a step count
+    // past any run, an accuracy above 100% are no figures to show.
+    constexpr int k_max_epochs = 1'000'000'000;
+    constexpr long long k_max_count = 1'000'000'000'000'000LL;
+    constexpr double k_max_seconds = 1e10;
     Progress p;
     p.event = object[field::k_event].get<std::string>();
     p.time = util::string_at(object, field::k_time);
-    p.rank = util::number_at<int>(object, field::k_rank);
-    p.epoch = util::number_at<int>(object, field::k_epoch);
-    p.epochs = util::number_at<int>(object, field::k_epochs);
-    p.step = util::number_at<long long>(object, field::k_step);
-    p.steps_per_epoch = util::number_at<long long>(object, field::k_steps_per_epoch);
-    p.global_step = util::number_at<long long>(object, field::k_global_step);
-    p.loss = util::number_at<double>(object, field::k_loss);
-    p.accuracy = util::number_at<double>(object, field::k_accuracy);
-    p.samples_per_sec = util::number_at<double>(object, field::k_samples_per_sec);
-    p.lr = util::number_at<double>(object, field::k_lr);
-    p.elapsed_s = util::number_at<double>(object, field::k_elapsed_s);
-    p.eta_s = util::number_at<double>(object, field::k_eta_s);
-    p.epoch_time_s = util::number_at<double>(object, field::k_epoch_time_s);
-    p.samples = util::number_at<long long>(object, field::k_samples);
+    p.rank = in_range(number_at<int>(object, field::k_rank), 0, static_cast<int>(k_max_ranks));
+    p.epoch = in_range(number_at<int>(object, field::k_epoch), 0, k_max_epochs);
+    p.epochs = in_range(number_at<int>(object, field::k_epochs), 1, k_max_epochs);
+    p.step = in_range(number_at<long long>(object, field::k_step), 0LL, k_max_count);
+    p.steps_per_epoch =
+        in_range(number_at<long long>(object, field::k_steps_per_epoch), 1LL, k_max_count);
+    p.global_step = in_range(number_at<long long>(object, field::k_global_step), 0LL, k_max_count);
+    p.loss = number_at<double>(object, field::k_loss);
+    p.accuracy = in_range(number_at<double>(object, field::k_accuracy), 0.0, 1.0);
+    p.samples_per_sec = in_range(number_at<double>(object, field::k_samples_per_sec), 0.0, 1e15);
+    p.lr = number_at<double>(object, field::k_lr);
+    p.elapsed_s = in_range(number_at<double>(object, field::k_elapsed_s), 0.0, k_max_seconds);
+    p.eta_s = in_range(number_at<double>(object, field::k_eta_s), 0.0,
+                       std::numeric_limits<double>::max());  // shown as ">1000y" when huge
+    p.epoch_time_s = in_range(number_at<double>(object, field::k_epoch_time_s), 0.0, k_max_seconds);
+    p.samples = in_range(number_at<long long>(object, field::k_samples), 0LL, k_max_count);
     p.message = util::string_at(object, field::k_message);
     p.path = util::string_at(object, field::k_path);
-    if (auto percent = util::number_at<double>(object, field::k_percent);
-        percent && *percent >= 0 && *percent <= 100) {
-        p.percent = percent;
-    }
+    p.percent = in_range(number_at<double>(object, field::k_percent), 0.0, 100.0);
     p.metrics = line_metrics(object);
     if (auto ranks = object.find(field::k_rank_step_s);
         ranks != object.end() && ranks->is_array() && ranks->size() <= k_max_ranks) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -53,6 +54,20 @@ std::optional<double> metric(const std::map<std::string, double>& metrics,
     return std::nullopt;
 }
 
+using util::in_range;
+
+// A count posted as a metric: within [low, high] (nor cast past the type's range), else none.
+template <typename T>
+std::optional<T> whole(std::optional<double> value, double low, double high) {
+    value = in_range(value, low, high);
+    return value ? std::optional<T>(static_cast<T>(*value)) : std::nullopt;
+}
+
+constexpr double k_max_epochs = 1e9;
+// How much older than the newer report the other may be for its position to be shown with it.
+constexpr double k_position_fresh_s = 30;
+constexpr double k_max_steps = 1e15;
+
 // Put the metrics Progress has a place for there; false when there are none.
 bool read_metrics(const json& metrics_json, Progress& p) {
     const auto metrics = numeric_metrics(metrics_json);
@@ -62,21 +77,18 @@ bool read_metrics(const json& metrics_json, Progress& p) {
     if (p.accuracy && *p.accuracy > 1) {
         *p.accuracy /= 100;  // a percentage
     }
-    p.samples_per_sec = metric(metrics, {wire::metric::k_samples_per_sec, "samples_per_second",
-                                         "train_samples_per_second"});
+    p.accuracy = in_range(p.accuracy, 0.0, 1.0);
+    p.samples_per_sec = in_range(
+        metric(metrics,
+               {wire::metric::k_samples_per_sec, "samples_per_second", "train_samples_per_second"}),
+        0.0, 1e15);
     p.lr = metric(metrics, {field::k_lr, "learning_rate"});
-    if (auto epoch = metric(metrics, {wire::metric::k_epoch})) {
+    if (auto epoch = in_range(metric(metrics, {wire::metric::k_epoch}), 0.0, k_max_epochs)) {
         p.epoch = static_cast<int>(std::ceil(*epoch));  // 1.4 (Transformers): in epoch 2
     }
-    if (auto epochs = metric(metrics, {field::k_epochs})) {
-        p.epochs = static_cast<int>(*epochs);
-    }
-    if (auto step = metric(metrics, {field::k_step})) {
-        p.step = static_cast<long long>(*step);
-    }
-    if (auto global_step = metric(metrics, {field::k_global_step})) {
-        p.global_step = static_cast<long long>(*global_step);
-    }
+    p.epochs = whole<int>(metric(metrics, {field::k_epochs}), 1, k_max_epochs);
+    p.step = whole<long long>(metric(metrics, {field::k_step}), 0, k_max_steps);
+    p.global_step = whole<long long>(metric(metrics, {field::k_global_step}), 0, k_max_steps);
     return p.loss || p.accuracy || p.samples_per_sec || p.lr || p.epoch || p.epochs || p.step ||
            p.global_step;
 }
@@ -105,12 +117,12 @@ std::optional<Progress> trainer_status_progress(const json& trainer_status) {
     p.time = string_at(trainer_status, "lastUpdatedTime");
     bool known = false;
     if (const json& percent = member(trainer_status, "progressPercentage"); percent.is_number()) {
-        p.percent = percent.get<double>();
-        known = true;
+        p.percent = in_range<double>(percent.get<double>(), 0, 100);
+        known = known || p.percent;
     }
     if (const json& eta = member(trainer_status, "estimatedRemainingSeconds"); eta.is_number()) {
-        p.eta_s = eta.get<double>();
-        known = true;
+        p.eta_s = in_range<double>(eta.get<double>(), 0, std::numeric_limits<double>::max());
+        known = known || p.eta_s;
     }
     known = read_metrics(member(trainer_status, "metrics"), p) || known;
     p.metrics = named_metrics(member(trainer_status, "metrics"));
@@ -157,18 +169,26 @@ std::optional<Progress> merge_progress(std::optional<Progress> a, std::optional<
             field = other;
         }
     };
-    fill(out.epoch, older.epoch);
     fill(out.epochs, older.epochs);
-    fill(out.step, older.step);
     fill(out.steps_per_epoch, older.steps_per_epoch);
-    fill(out.global_step, older.global_step);
     fill(out.loss, older.loss);
     fill(out.accuracy, older.accuracy);
     fill(out.samples_per_sec, older.samples_per_sec);
-    fill(out.elapsed_s, older.elapsed_s);
-    fill(out.eta_s, older.eta_s);
     fill(out.lr, older.lr);
-    fill(out.percent, older.percent);
+    // Where the run stands (its percentage, epoch, step, time left) is taken from the older
+    // report only while that is recent: a percentage posted a while ago beside a newer epoch
+    // would show the run at two places ("31% epoch 5/8").
+    const auto newer_time = util::parse_timestamp(out.time);
+    const auto older_time = util::parse_timestamp(older.time);
+    if (!newer_time || !older_time ||
+        std::difftime(*newer_time, *older_time) <= k_position_fresh_s) {
+        fill(out.epoch, older.epoch);
+        fill(out.step, older.step);
+        fill(out.global_step, older.global_step);
+        fill(out.elapsed_s, older.elapsed_s);
+        fill(out.eta_s, older.eta_s);
+        fill(out.percent, older.percent);
+    }
     for (const auto& metric : older.metrics) {
         const bool known = std::any_of(out.metrics.begin(), out.metrics.end(),
                                        [&](const auto& m) { return m.first == metric.first; });

@@ -37,6 +37,13 @@ std::optional<T> number_at(const nlohmann::json& object, const char* key) {
     return json_number<T>(member(object, key));
 }
 
+// Return value when it lies within [low, high], else nullopt: a number from outside (a program's
+// progress line, a posted metric) that is no sane count is no count ("epoch -3").
+template <typename T>
+std::optional<T> in_range(std::optional<T> value, T low, T high) {
+    return value && *value >= low && *value <= high ? value : std::nullopt;
+}
+
 // A field of a JSON file kftrain keeps (a job's state.json, a search record) that is not what
 // kftrain writes: "field 'replicas[1].pid' is not a number".
 struct JsonFieldError {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "util/text.h"
 
@@ -15,6 +16,39 @@ namespace {
 constexpr const char* k_mask = "***";
 constexpr std::array<const char*, 5> k_secret_words = {"token", "password", "passwd", "secret",
                                                        "key"};
+
+// Return a name's words, upper case: split at '_', '-', '.' and where camelCase turns upper
+// (privateKey, accessToken).
+std::vector<std::string> name_words(const std::string& name) {
+    std::string upper;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const auto c = static_cast<unsigned char>(name[i]);
+        if (i > 0 && std::isupper(c) && std::islower(static_cast<unsigned char>(name[i - 1]))) {
+            upper += '_';
+        }
+        upper += c == '-' || c == '.' ? '_' : static_cast<char>(std::toupper(c));
+    }
+    std::vector<std::string> words;
+    std::istringstream in(upper);
+    for (std::string word; std::getline(in, word, '_');) {
+        if (!word.empty()) {
+            words.push_back(word);
+        }
+    }
+    return words;
+}
+
+// Whether one word of a name names a credential (see names_credential).
+bool credential_word(const std::string& word) {
+    auto ends_with = [&word](const char* suffix) {
+        const size_t n = std::strlen(suffix);
+        return word.size() >= n && word.compare(word.size() - n, n, suffix) == 0;
+    };
+    return word == "PASSPHRASE" || word == "KEY" || word == "CREDENTIAL" || word == "CREDENTIALS" ||
+           word == "AUTH" || word == "PAT" || word == "PASS" || ends_with("PASSWORD") ||
+           ends_with("PASSWD") || ends_with("TOKEN") || ends_with("SECRET") ||
+           ends_with("APIKEY");  // PGPASSWORD, APITOKEN too
+}
 
 // Return whether a character ends a URI inside free text.
 bool ends_uri(char c) {
@@ -46,6 +80,8 @@ size_t find_scheme(const std::string& lower, size_t from, size_t& scheme_end) {
     return std::string::npos;
 }
 
+// Whether a query parameter's name holds a secret: any of k_secret_words in it, a signature
+// (X-Amz-Signature, X-Goog-Signature) or Azure's sig: what a presigned URL grants access by.
 bool secret_name(const std::string& name) {
     const std::string lower = to_lower(name);
     for (const char* word : k_secret_words) {
@@ -53,7 +89,7 @@ bool secret_name(const std::string& name) {
             return true;
         }
     }
-    return false;
+    return lower == "sig" || lower.find("signature") != std::string::npos;
 }
 
 // Mask the values of secret query parameters in "name=value&name=value".
@@ -107,11 +143,15 @@ bool value_end(char c) {
            c == ';' || c == '&';
 }
 
-// Return where the value after a separator at sep starts (past spaces) and ends
+bool blank(char c) {
+    return c == ' ' || c == '\t';
+}
+
+// Return where the value after a separator at sep starts (past spaces and tabs) and ends
 // (its closing quote when quoted); an empty range when there is none.
 std::pair<size_t, size_t> value_at(const std::string& text, size_t sep) {
     size_t start = sep + 1;
-    while (start < text.size() && text[start] == ' ') {
+    while (start < text.size() && blank(text[start])) {
         ++start;
     }
     if (start < text.size() && (text[start] == '"' || text[start] == '\'')) {
@@ -125,48 +165,79 @@ std::pair<size_t, size_t> value_at(const std::string& text, size_t sep) {
     return {start, end};
 }
 
-// Return the name a separator at sep follows: NAME= or --name= before '=', and only a quoted
-// "name" before ':' (JSON), so "KeyError: x" is not a key's value; "" when there is none.
-std::string name_before(const std::string& text, size_t sep, size_t from) {
+// A name before a separator, and whether it was quoted ("name": or 'name': ).
+struct SeparatedName {
+    std::string name;
+    bool quoted = false;
+    size_t start = 0;  // where it starts in the text (its quote, dashes excluded)
+};
+
+// Return the name a separator at sep follows, past spaces and tabs: NAME= and --name=, a
+// quoted "name" or 'name' (JSON, a Python dict's repr), or a bare name; "" when there is none.
+SeparatedName name_before(const std::string& text, size_t sep, size_t from) {
     size_t end = sep;
-    while (text[sep] == '=' && end > from && text[end - 1] == ' ') {
-        --end;  // aws_secret_access_key = ...
+    while (end > from && blank(text[end - 1])) {
+        --end;  // aws_secret_access_key = ..., 'key' : ...
     }
-    if (text[sep] == ':') {
-        if (end == from || text[end - 1] != '"') {
-            return "";
-        }
-        --end;
+    char quote = 0;
+    if (end > from && (text[end - 1] == '"' || text[end - 1] == '\'')) {
+        quote = text[--end];
     }
     size_t start = end;
     while (start > from && name_char(text[start - 1])) {
         --start;
     }
-    if (text[sep] == ':' && (start == from || text[start - 1] != '"')) {
-        return "";
+    if (quote != 0 && (start == from || text[start - 1] != quote)) {
+        return {};
     }
     std::string name = text.substr(start, end - start);
     name.erase(0, name.find_first_not_of('-'));
-    return name;
+    return {name, quote != 0, start};
 }
 
-// Mask the value of every NAME=value, --name=value, NAME="value" and "name": "value" whose
-// name names a credential, and the token after "Bearer ". A scan, not a regex, that looks
-// past a separator only after a credential's name: a line may be a megabyte long.
+// Return whether a separator at sep follows a credential's name. A bare name before ':' must
+// end in a credential's word (password: x, token:x), so "KeyError: x" is no key's value.
+bool after_credential_name(const std::string& text, size_t sep, size_t from) {
+    const SeparatedName named = name_before(text, sep, from);
+    if (named.name.empty() || std::isalpha(static_cast<unsigned char>(named.name.front())) == 0) {
+        return false;
+    }
+    if (text[sep] == ':' && !named.quoted) {
+        // A bare name stands alone: at the start, or after a blank, a bracket or a comma (not
+        // "/etc/passwd: no such file").
+        if (named.start > from && std::strchr(" \t{([,;", text[named.start - 1]) == nullptr) {
+            return false;
+        }
+        const auto words = name_words(named.name);
+        return !words.empty() && credential_word(words.back());
+    }
+    return names_credential(named.name);
+}
+
+// Return whether the word before a space at sep is an HTTP authorization scheme whose
+// credentials follow: Bearer or Basic.
+bool after_scheme(const std::string& text, size_t sep) {
+    for (const char* scheme : {"Bearer", "bearer", "Basic", "basic"}) {
+        const size_t n = std::strlen(scheme);
+        if (sep >= n && text.compare(sep - n, n, scheme) == 0 &&
+            (sep == n || !name_char(text[sep - n - 1]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Mask the value of every NAME=value, --name=value, NAME="value", "name": "value",
+// 'name': 'value' and name: value whose name names a credential, and the credentials after
+// "Bearer " or "Basic ". A scan, not a regex, that looks past a separator only after a
+// credential's name: a line may be a megabyte long.
 std::string mask_assignments(const std::string& text) {
     std::string out;
     size_t copied = 0;
     for (size_t sep = text.find_first_of("=: "); sep != std::string::npos;
          sep = text.find_first_of("=: ", sep + 1)) {
-        bool secret = false;
-        if (text[sep] == ' ') {
-            secret = sep >= 6 && (text.compare(sep - 6, 6, "Bearer") == 0 ||
-                                  text.compare(sep - 6, 6, "bearer") == 0);
-        } else {
-            const std::string name = name_before(text, sep, copied);
-            secret = !name.empty() && std::isalpha(static_cast<unsigned char>(name.front())) &&
-                     names_credential(name);
-        }
+        const bool secret =
+            text[sep] == ' ' ? after_scheme(text, sep) : after_credential_name(text, sep, copied);
         if (!secret) {
             continue;
         }
@@ -208,30 +279,8 @@ std::string redact_credentials(const std::string& text) {
 }
 
 bool names_credential(const std::string& name) {
-    // Words split at '_', '-', '.' and where camelCase turns upper (privateKey, accessToken).
-    std::string upper;
-    for (size_t i = 0; i < name.size(); ++i) {
-        const auto c = static_cast<unsigned char>(name[i]);
-        if (i > 0 && std::isupper(c) && std::islower(static_cast<unsigned char>(name[i - 1]))) {
-            upper += '_';
-        }
-        upper += c == '-' || c == '.' ? '_' : static_cast<char>(std::toupper(c));
-    }
-    std::istringstream words(upper);
-    std::string word;
-    auto ends_with = [&word](const char* suffix) {
-        const size_t n = std::strlen(suffix);
-        return word.size() >= n && word.compare(word.size() - n, n, suffix) == 0;
-    };
-    while (std::getline(words, word, '_')) {
-        if (word == "PASSPHRASE" || word == "KEY" || word == "CREDENTIAL" ||
-            word == "CREDENTIALS" || word == "AUTH" || word == "PAT" || word == "PASS" ||
-            ends_with("PASSWORD") || ends_with("PASSWD") || ends_with("TOKEN") ||
-            ends_with("SECRET") || ends_with("APIKEY")) {
-            return true;  // PGPASSWORD, APITOKEN too
-        }
-    }
-    return false;
+    const auto words = name_words(name);
+    return std::any_of(words.begin(), words.end(), credential_word);
 }
 
 }  // namespace kftrain::util

@@ -7,15 +7,18 @@ namespace kftrain::util {
 // Return text with the credentials of every URI in it (http, https, s3, databricks, any
 // "scheme://") replaced by ***: the userinfo
 // ("https://user:pass@host" gives "https://***@host") and the values of query parameters
-// whose name holds token, password, passwd, secret or key ("?token=abc" gives "?token=***").
+// whose name holds token, password, passwd, secret, key or signature, or is sig
+// ("?token=abc" gives "?token=***", "X-Amz-Signature=***", Azure's "sig=***").
 // Everything else is kept as it is, so the text still says which server it names.
 std::string redact_credentials(const std::string& text);
 
 // Return text with every credential kftrain can spot masked as ***: those of URIs, as
-// redact_credentials does, the value of every NAME=value, --name=value, NAME="value" and JSON
-// "name": "value" whose name names a credential (HF_TOKEN=..., --password=...), and a
-// "Bearer" token. For a program's lines and messages that kftrain
-// quotes: a scan, not a regex, as a line may be a megabyte long.
+// redact_credentials does (signatures of presigned URLs too), the value of every NAME=value,
+// --name=value, NAME="value", JSON "name": "value", Python 'name': 'value' (a dict's repr,
+// print(os.environ)) whose name names a credential (HF_TOKEN=..., --password=...), of a
+// bare name: value whose name ends in a credential's word (password: x, token:x; not
+// KeyError: x), and the credentials after "Bearer " or "Basic ". For a program's lines and
+// messages that kftrain quotes: a scan, not a regex, as a line may be a megabyte long.
 std::string mask_secrets(const std::string& text);
 
 // Return whether a variable name has a word (between '_', '-', '.' or at a camelCase turn)

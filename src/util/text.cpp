@@ -104,22 +104,58 @@ void append_printable(std::string& out, unsigned char byte) {
 
 namespace {
 
-// Return whether text holds a C1 control's UTF-8 encoding at i.
-bool c1_control_at(std::string_view text, size_t i) {
-    return static_cast<unsigned char>(text[i]) == 0xC2 && i + 1 < text.size() &&
-           static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-           static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+// Return the length (2 to 4) of the valid UTF-8 sequence of a non-ASCII character at i, with its
+// code point in code, or 0 where none starts there: a stray continuation byte, a lead byte
+// cut short or followed by a non-continuation, an overlong form, a surrogate, past U+10FFFF.
+size_t utf8_sequence_at(std::string_view text, size_t i, char32_t& code) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+    if (length == 0 || lead >= 0xF8 || i + length > text.size()) {
+        return 0;
+    }
+    code = lead & (0x7F >> length);
+    for (size_t k = 1; k < length; ++k) {
+        const auto next = static_cast<unsigned char>(text[i + k]);
+        if ((next & 0xC0) != 0x80) {
+            return 0;
+        }
+        code = (code << 6) | (next & 0x3F);
+    }
+    static const char32_t k_smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < k_smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+        return 0;
+    }
+    return length;
+}
+
+// Whether a code point must not reach a terminal as it is: a C1 control (U+0080 to U+009F;
+// U+009B is a CSI to many terminals), or a bidirectional embedding, override or isolate
+// (U+202A to U+202E, U+2066 to U+2069), which makes text read in another order than it is.
+bool is_hidden_control(char32_t code) {
+    return (code >= 0x80 && code <= 0x9F) || (code >= 0x202A && code <= 0x202E) ||
+           (code >= 0x2066 && code <= 0x2069);
 }
 
 }  // namespace
 
 size_t append_printable_at(std::string& out, std::string_view text, size_t i) {
-    if (c1_control_at(text, i)) {
-        out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));
-        return i + 2;
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x80) {
+        append_printable(out, byte);
+        return i + 1;
     }
-    append_printable(out, static_cast<unsigned char>(text[i]));
-    return i + 1;
+    char32_t code = 0;
+    const size_t length = utf8_sequence_at(text, i, code);
+    if (length == 0) {
+        out += fmt::format("\\x{:02x}", byte);  // not UTF-8: a raw 0x9B is a CSI to some
+        return i + 1;
+    }
+    if (is_hidden_control(code)) {
+        out += fmt::format("\\u{:04x}", static_cast<uint32_t>(code));
+    } else {
+        out.append(text, i, length);
+    }
+    return i + length;
 }
 
 std::string escape_line(const std::string& text) {
@@ -132,11 +168,21 @@ std::string escape_line(const std::string& text) {
 }
 
 bool has_controls(std::string_view text) {
-    for (size_t i = 0; i < text.size(); ++i) {
+    for (size_t i = 0; i < text.size();) {
         const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte < 0x20 || byte == 0x7f || c1_control_at(text, i)) {
+        if (byte < 0x20 || byte == 0x7f) {
             return true;
         }
+        if (byte < 0x80) {
+            ++i;
+            continue;
+        }
+        char32_t code = 0;
+        const size_t length = utf8_sequence_at(text, i, code);
+        if (length == 0 || is_hidden_control(code)) {
+            return true;
+        }
+        i += length;
     }
     return false;
 }

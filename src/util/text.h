@@ -35,8 +35,10 @@ std::string counted(long long count, const std::string& noun, const std::string&
 void append_printable(std::string& out, unsigned char byte);
 
 // Append the character of text at i as a terminal shows it harmlessly, as append_printable
-// does, and a C1 control (U+0080 to U+009F: U+009B is a CSI to many terminals) as \u00NN;
-// return the index after it.
+// does; a C1 control (U+0080 to U+009F: U+009B is a CSI to many terminals) or a
+// bidirectional override, embedding or isolate (U+202A to U+202E, U+2066 to U+2069) as
+// \uNNNN; a byte that starts no valid UTF-8 character (a raw 0x9B) as \xNN. Return the index
+// after it. The one printer of untrusted text: escape_line and escape_controls use it.
 size_t append_printable_at(std::string& out, std::string_view text, size_t i);
 
 // Return whether text holds anything append_printable_at escapes.

@@ -11,6 +11,7 @@
 #include "support/cli_runner.h"
 #include "support/files.h"
 #include "support/mcp_client.h"
+#include "util/text.h"
 
 namespace kftrain::test {
 namespace {
@@ -93,6 +94,41 @@ TEST_CASE("mcp server: the handshake agrees a version and notifications get no a
     CHECK(*first == json{{"jsonrpc", "2.0"}, {"id", 3}, {"result", json::object()}});
     server.close_input();
     CHECK(server.wait_exit(30s) == 0);
+}
+
+TEST_CASE("mcp server: a session piped in whole gets its results before the server exits",
+          "[mcp][cli]") {
+    // docs/agents.md's session by hand: printf '%s\n' REQUESTS | kftrain mcp. The input ends
+    // while the call runs; its result still comes.
+    McpFixture f;
+    f.job("job.yaml", "mcp-piped", "true");
+    const std::string input =
+        json{{"jsonrpc", "2.0"},
+             {"id", 1},
+             {"method", "initialize"},
+             {"params",
+              {{"protocolVersion", "2025-11-25"},
+               {"capabilities", json::object()},
+               {"clientInfo", {{"name", "sh"}, {"version", "1"}}}}}}
+            .dump() +
+        "\n" +
+        json{{"jsonrpc", "2.0"},
+             {"id", 2},
+             {"method", "tools/call"},
+             {"params", {{"name", "render_job"}, {"arguments", {{"job_file", "job.yaml"}}}}}}
+            .dump() +
+        "\n";
+    const auto run = run_kftrain({"mcp", "--local", "--root", f.dir}, f.env, input);
+    INFO(run.err);
+    CHECK(run.code == 0);
+    bool rendered = false;
+    for (const auto& line : util::split_lines(run.out)) {
+        const json message = json::parse(line);
+        if (message.value("id", json()) == 2) {
+            rendered = message["result"]["structuredContent"]["name"] == "mcp-piped";
+        }
+    }
+    CHECK(rendered);
 }
 
 TEST_CASE("mcp server: each protocol fault gets its error code and the server carries on",
@@ -236,6 +272,11 @@ TEST_CASE("mcp server: --allow-namespace refuses every other namespace", "[mcp][
     CHECK(is_error(submit));
     CHECK_THAT(error_text(submit), Catch::Contains("namespace prod"));
     CHECK(f.kftrain({"list", "-A", "-o", "json"}).out.find("mcp-ns") == std::string::npos);
+
+    // A job file that names no namespace goes to the first allowed one, as the docs say.
+    f.job("plain.yaml", "mcp-plain", "true");
+    json plain = structured(server->call(3, "render_job", {{"job_file", "plain.yaml"}}));
+    CHECK(plain["manifest"]["metadata"]["namespace"] == "team-a");
 }
 
 TEST_CASE("mcp server: a submit over the budget, or that cannot be estimated, is refused",
@@ -321,7 +362,8 @@ TEST_CASE("mcp server: a cancelled wait_for_job gets no response and leaves no p
     CHECK(gone_within({"wait", "mcp-cancel"}, 30s));
     server->request("p", "ping");
     CHECK(server->response("p", 30s)["result"] == json::object());  // and not "w"'s response
-    // A client that closes its input mid-call: the server stops the call and exits 0.
+    // A client that closes its input mid-call: the server stops the call (after the grace
+    // that lets short calls answer) and exits 0.
     server->request("w2", "tools/call",
                     {{"name", "wait_for_job"}, {"arguments", {{"name", "mcp-cancel"}}}});
     REQUIRE(gone_within({"status", "mcp-cancel"}, 30s));

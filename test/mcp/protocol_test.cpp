@@ -195,6 +195,16 @@ TEST_CASE("mcp: what a tool returns has credentials masked", "[mcp]") {
     CHECK(masked["env"][2]["value"] == "https://***@mlflow.example/x?token=***");
     CHECK(masked["env"][3] == manifest["env"][3]);
     CHECK(mask_credentials(json{{"name", "GH_PAT"}, {"value", "ghp_1"}})["value"] == "***");
+
+    // A metric a program posted under a credential's name; a Secret's name and key stay.
+    json status = {
+        {"progress", {{"metrics", {{"api_token", "tok_1"}, {"grad_norm", "1.5"}}}}},
+        {"ref",
+         {{"secretName", "hf-creds"}, {"secretKeyRef", {{"name", "hf-creds"}, {"key", "token"}}}}}};
+    json shown = mask_credentials(status);
+    CHECK(shown["progress"]["metrics"]["api_token"] == "***");
+    CHECK(shown["progress"]["metrics"]["grad_norm"] == "1.5");
+    CHECK(shown["ref"] == status["ref"]);
 }
 
 }  // namespace kftrain::mcp

@@ -127,6 +127,13 @@ TEST_CASE("kftrain pipeline refuses what cannot be an input, naming the flag", "
         {{"--param", "replicas", "--param", "replicas"}, "--param replicas: given twice"},
         {{"--image", "a b"}, "--image: must be an image reference"},
         {{"--image", ""}, "--image: must be an image reference"},
+        // A live KFP placeholder would be replaced at run time, not passed as given.
+        {{"--image", "reg/{{$.inputs.parameters['job_yaml']}}"},
+         "--image: holds a pipeline placeholder"},
+        {{"--set", "trainer.lr={{$.inputs.parameters['namespace']}}"},
+         "--set trainer.lr={{$.inputs.parameters['namespace']}}: holds a pipeline placeholder"},
+        {{"--set", "trainer.dataset={{$.inputs.parameters['pipelinechannel--undeclared']}}"},
+         "holds a pipeline placeholder"},
         {{"--name", "x\nroot: evil"}, "--name: must be at most 128 lower-case letters"},
         {{"--name", "Mnist"}, "--name: must be at most 128 lower-case letters"},
         {{"-o", "xml"}, "-o/--output: must be yaml or json"},

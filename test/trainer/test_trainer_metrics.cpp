@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -203,6 +204,45 @@ TEST_CASE("metrics: clients that hold connections open without a request do not 
     char byte = 0;
     CHECK(::recv(silent.front(), &byte, 1, 0) == 0);
     for (int fd : silent) {
+        ::close(fd);
+    }
+}
+
+TEST_CASE(
+    "metrics: a client waiting for a slot held by answered clients does not spin the server") {
+    auto server = MetricsServer::start(0, [] { return std::string("m 1\n"); });
+    REQUIRE(server.ok());
+    const int port = (*server)->port();
+    // Sixteen clients, as many as the server serves at once, send a whole request and then
+    // neither read nor close: every slot holds an answered client until its time is up.
+    std::vector<int> held;
+    for (int i = 0; i < 16; ++i) {
+        held.push_back(connect_local(port));
+        REQUIRE(held.back() >= 0);
+        const std::string request = "GET /metrics HTTP/1.1\r\n\r\n";
+        REQUIRE(::send(held.back(), request.data(), request.size(), MSG_NOSIGNAL) ==
+                static_cast<ssize_t>(request.size()));
+    }
+    // One more client waits in the listen queue meanwhile. A server that polls its listener
+    // while it cannot take the client wakes at once, again and again: a core at 100% that
+    // training loses. This process's CPU time over the wait says which.
+    rusage before{};
+    ::getrusage(RUSAGE_SELF, &before);
+    const auto start = std::chrono::steady_clock::now();
+    http::init_curl_once();
+    http::HttpClient client(std::chrono::milliseconds(10000));
+    const auto scrape = client.get("http://127.0.0.1:" + std::to_string(port) + "/metrics", {});
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rusage after{};
+    ::getrusage(RUSAGE_SELF, &after);
+    CHECK(scrape.status == 200);
+    auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+    const double cpu = seconds(after.ru_utime) - seconds(before.ru_utime) +
+                       seconds(after.ru_stime) - seconds(before.ru_stime);
+    INFO("cpu " << cpu << " s over " << wall << " s");
+    CHECK(cpu < 0.25 * wall + 0.05);
+    for (int fd : held) {
         ::close(fd);
     }
 }

@@ -47,6 +47,17 @@ TEST_CASE("redact_credentials masks URIs of any scheme, not only http", "[util]"
     CHECK(redact_credentials("ratio 3://4 is not a URI") == "ratio 3://4 is not a URI");
 }
 
+TEST_CASE("the signatures of presigned URLs are masked", "[util]") {
+    CHECK(redact_credentials("https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4&"
+                             "X-Amz-Signature=abc123&X-Amz-Expires=60") ==
+          "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4&X-Amz-Signature=***&"
+          "X-Amz-Expires=60");
+    CHECK(redact_credentials("https://a.blob.core.windows.net/c/f?sv=2022&sig=s%2Fx&se=1") ==
+          "https://a.blob.core.windows.net/c/f?sv=2022&sig=***&se=1");
+    CHECK(redact_credentials("https://storage.googleapis.com/b/o?X-Goog-Signature=f00") ==
+          "https://storage.googleapis.com/b/o?X-Goog-Signature=***");
+}
+
 TEST_CASE("Credentials in free text are masked, long lines included", "[util]") {
     CHECK(mask_secrets("export HF_TOKEN=hf_abc; run --password=pw --lr=0.1") ==
           "export HF_TOKEN=***; run --password=*** --lr=0.1");
@@ -70,6 +81,20 @@ TEST_CASE("Credentials quoted, in JSON, as bearer tokens or named in other ways 
         // Not credentials: an exception's name, a count of tokens, a tokenizer.
         {"KeyError: 'label'", "KeyError: 'label'"},
         {"max_tokens=128 tokenizer=bpe numKeys=3", "max_tokens=128 tokenizer=bpe numKeys=3"},
+        // print(os.environ) and a Python dict's repr: single-quoted names.
+        {"environ({'PATH': '/usr/bin', 'HF_TOKEN': 'hf_abc'})",
+         "environ({'PATH': '/usr/bin', 'HF_TOKEN': '***'})"},
+        {"{'password': 'x', 'lr': 0.1}", "{'password': '***', 'lr': 0.1}"},
+        // YAML-like and bare: a name ending in a credential's word.
+        {"password: hunter2", "password: ***"},
+        {"token:abc next", "token:*** next"},
+        {"db.api_key : k1", "db.api_key : ***"},
+        // A tab between the name and its = or its value.
+        {"HF_TOKEN\t=\thf_abc", "HF_TOKEN\t=\t***"},
+        {"Authorization: Basic dXNlcjpwYXNz", "Authorization: Basic ***"},
+        // Not credentials: a word that only ends like a scheme, a time, a tokenizer's vocab.
+        {"Basically: fine at 10:03, vocab: 3000", "Basically: fine at 10:03, vocab: 3000"},
+        {"job_file /etc/passwd: outside the root", "job_file /etc/passwd: outside the root"},
     };
     for (const auto& [in, out] : cases) {
         CHECK(mask_secrets(in) == out);

@@ -101,12 +101,14 @@ std::optional<manifest::JobKind> unserved_kind(const std::string& stderr_text) {
 std::string printable_line(const std::string& text, size_t max_chars) {
     std::string out;
     size_t shown = 0;
-    while (shown < text.size() && out.size() < max_chars) {
-        shown = util::append_printable_at(out, text, shown);
-    }
-    while (shown < text.size() && shown > 0 && (text[shown] & 0xC0) == 0x80) {
-        --shown;  // end on a whole UTF-8 character
-        out.pop_back();
+    while (shown < text.size()) {
+        std::string piece;  // one whole character, as the terminal may see it
+        const size_t next = util::append_printable_at(piece, text, shown);
+        if (out.size() + piece.size() > max_chars) {
+            break;
+        }
+        out += piece;
+        shown = next;
     }
     if (shown < text.size()) {
         out += fmt::format("... ({} more bytes)", text.size() - shown);

@@ -102,6 +102,12 @@ const char* python_type(pipeline::ParameterType type) {
     return "str";
 }
 
+// Whether text holds a KFP placeholder, which KFP replaces in a step's image and args at run
+// time: a value holding one would read another input (or fail the run), not be what was given.
+bool has_placeholder(const std::string& text) {
+    return text.find("{{$") != std::string::npos;
+}
+
 }  // namespace
 
 void setup_pipeline(CLI::App& app, Context& ctx) {
@@ -124,6 +130,14 @@ void setup_pipeline(CLI::App& app, Context& ctx) {
 }
 
 util::Status PipelineOptions::complete(const Context& ctx) {
+    for (const std::string& set : job.sets) {
+        if (has_placeholder(set)) {
+            return util::error(fmt::format(
+                "--set {}: holds a pipeline placeholder ({{{{$...}}}}), which KFP would replace at "
+                "run time; to set a value per run, make the key an input with --param",
+                util::escape_controls(set)));
+        }
+    }
     auto rendered = job::load_and_render(job, ctx.global);  // it must render as submit would
     if (!rendered) {
         return rendered.error_value();
@@ -161,6 +175,12 @@ util::Status PipelineOptions::validate() {
     if (request.image.empty() || !printable(request.image)) {
         return util::error(fmt::format("--image: must be an image reference (got \"{}\")",
                                        util::escape_controls(request.image)));
+    }
+    if (has_placeholder(request.image)) {
+        return util::error(fmt::format(
+            "--image: holds a pipeline placeholder ({{{{$...}}}}), which KFP would replace at run "
+            "time (got \"{}\")",
+            util::escape_controls(request.image)));
     }
     // KFP's rule for a pipeline's name; it also goes into the header's comment lines.
     static const std::regex k_name("[a-z0-9]([a-z0-9-]{0,126}[a-z0-9])?");

@@ -14,6 +14,7 @@
 #include "job/trainer_status.h"
 #include "util/json_fields.h"
 #include "util/json_text.h"
+#include "util/redact.h"
 #include "util/text.h"
 #include "util/time_text.h"
 #include "wire/progress_events.h"
@@ -63,6 +64,18 @@ class Parts {
     std::string m_text;
 };
 
+// A figure a program reported, readable at any size: fixed with decimals below a million, four
+// significant digits with an exponent above (a diverged loss of 1e300 is not 300 digits).
+std::optional<std::string> figure(const std::optional<double>& value, int decimals) {
+    if (!value) {
+        return std::nullopt;
+    }
+    if (std::fabs(*value) >= 1e6) {
+        return fmt::format("{:.4g}", *value);
+    }
+    return fmt::format("{:.{}f}", *value, decimals);
+}
+
 // "epoch 2/3" or "epoch 2" or "" when the epoch is unknown.
 std::string epoch_head(const job::Progress& p) {
     if (!p.epoch) {
@@ -83,14 +96,23 @@ std::string other_metrics(const job::Progress& p) {
         if (job::metric_has_field(name)) {
             continue;
         }
-        if (shown < k_shown) {
-            out += fmt::format(" {} {}", name, value);
+        if (shown < k_shown) {  // names and values as the program posted them: escaped
+            const std::string shown_value = util::names_credential(name) ? "***" : value;
+            out += fmt::format(" {} {}", util::escape_line(util::excerpt(name, 64)),
+                               util::escape_line(util::excerpt(shown_value, 64)));
             ++shown;
         } else {
             ++more;
         }
     }
     return more > 0 ? out + fmt::format(" (+{} more)", more) : out;
+}
+
+// The parts, then the program's own metrics; no leading space when the parts are empty.
+std::string with_metrics(const Parts& parts, const job::Progress& p) {
+    const std::string head = parts.str();
+    const std::string metrics = other_metrics(p);
+    return head.empty() && !metrics.empty() ? metrics.substr(1) : head + metrics;
 }
 
 std::string format_step(const job::Progress& p) {
@@ -105,25 +127,25 @@ std::string format_step(const job::Progress& p) {
     } else {
         parts.add("step {}", p.step);
     }
-    parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
-    parts.add("{:.0f} samples/s", p.samples_per_sec).duration("ETA", p.eta_s);
-    return parts.str() + other_metrics(p);
+    parts.add("loss {}", figure(p.loss, 4)).percent(p.accuracy);
+    parts.add("{} samples/s", figure(p.samples_per_sec, 0)).duration("ETA", p.eta_s);
+    return with_metrics(parts, p);
 }
 
 std::string format_epoch(const job::Progress& p) {
     Parts parts(epoch_head(p) + " done:");
-    parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
-    parts.add("{:.0f} samples/s", p.samples_per_sec).duration("took", p.epoch_time_s);
+    parts.add("loss {}", figure(p.loss, 4)).percent(p.accuracy);
+    parts.add("{} samples/s", figure(p.samples_per_sec, 0)).duration("took", p.epoch_time_s);
     parts.duration("ETA", p.eta_s);
-    return parts.str() + other_metrics(p);
+    return with_metrics(parts, p);
 }
 
 std::string format_finish(const job::Progress& p) {
     Parts parts("finished:");
     parts.count(p.epochs, "epoch").count(p.global_step, "step");
-    parts.add("loss {:.4f}", p.loss).percent(p.accuracy);
-    parts.add("{:.0f} samples/s", p.samples_per_sec).duration("in", p.elapsed_s);
-    return parts.str() + other_metrics(p);
+    parts.add("loss {}", figure(p.loss, 4)).percent(p.accuracy);
+    parts.add("{} samples/s", figure(p.samples_per_sec, 0)).duration("in", p.elapsed_s);
+    return with_metrics(parts, p);
 }
 
 // The start line names the run's setup; those fields are not part of Progress.
@@ -150,9 +172,9 @@ std::string format_start_line(const json& o) {
     parts.add("buckets {:.2f} MiB", bucket_mib);
     parts.add("{} samples", util::number_at<long long>(o, field::k_samples));
     parts.add("{} steps/epoch", util::number_at<long long>(o, field::k_steps_per_epoch));
-    std::string resumed = util::string_at(o, field::k_resumed_from);
-    if (!resumed.empty()) {
-        return parts.str() + ", resumed from " + resumed;
+    // A number on the wire (null on a fresh start): the global step the checkpoint held.
+    if (auto resumed = util::number_at<long long>(o, field::k_resumed_from)) {
+        return fmt::format("{}, resumed from step {}", parts.str(), *resumed);
     }
     return parts.str();
 }
@@ -171,7 +193,7 @@ std::string format_progress(const job::Progress& p) {
     }
     if (p.event == event::k_eval) {
         Parts parts(fmt::format("eval epoch {}:", p.epoch ? std::to_string(*p.epoch) : "?"));
-        return parts.add("loss {:.4f}", p.loss)
+        return parts.add("loss {}", figure(p.loss, 4))
             .percent(p.accuracy)
             .add("on {} samples", p.samples)
             .str();

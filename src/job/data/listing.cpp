@@ -43,9 +43,37 @@ uint64_t Listing::bytes() const {
     return total;
 }
 
-Listing parse_stat_lines(const std::string& text, const std::string& base) {
+std::string stat_format(const std::string& token) {
+    return token + "\t%F\t%s\t%Y\t%n";
+}
+
+namespace {
+
+// Split stat's output into its records: each from its marker (the token and a tab, at the start
+// of a line) to the newline before the next marker, or to the end.
+std::vector<std::string> split_records(const std::string& text, const std::string& token) {
+    const std::string marker = token + "\t";
+    std::vector<std::string> records;
+    size_t at = text.compare(0, marker.size(), marker) == 0 ? 0 : text.find("\n" + marker);
+    while (at != std::string::npos) {
+        const size_t start = at + (text[at] == '\n' ? 1 : 0) + marker.size();
+        const size_t next = text.find("\n" + marker, start);
+        std::string record = text.substr(start, next == std::string::npos ? next : next - start);
+        if (next == std::string::npos && !record.empty() && record.back() == '\n') {
+            record.pop_back();
+        }
+        records.push_back(std::move(record));
+        at = next;
+    }
+    return records;
+}
+
+}  // namespace
+
+Listing parse_stat_records(const std::string& text, const std::string& base,
+                           const std::string& token) {
     Listing listing;
-    for (const auto& line : util::split_lines(text)) {
+    for (const auto& line : split_records(text, token)) {
         size_t a = line.find('\t');
         size_t b = a == std::string::npos ? a : line.find('\t', a + 1);
         size_t c = b == std::string::npos ? b : line.find('\t', b + 1);

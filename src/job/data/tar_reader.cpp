@@ -187,8 +187,9 @@ util::Status TarReader::finish() const {
     if (m_started || m_state == State::meta || m_block_fill != 0) {
         return util::error("the archive ended inside a member: the copy was cut short");
     }
-    // No end-of-archive blocks, but every member whole: busybox ends a stream like this.
-    return util::ok_status();
+    // Every member whole, but no end-of-archive blocks (GNU and busybox tar both write them):
+    // the stream was cut between two members, or never started.
+    return util::error("the archive ended without its end marker: the copy was cut short");
 }
 
 util::Status TarReader::on_header() {

@@ -42,7 +42,8 @@ class TarReader {
 
     // Read the next piece of the stream.
     util::Status feed(const char* data, size_t size);
-    // The stream ended: an error unless it ended between members.
+    // The stream ended: an error unless it ended with its end-of-archive blocks (a stream cut
+    // between two members, or an empty one, is one cut short).
     util::Status finish() const;
 
   private:

@@ -78,6 +78,9 @@ util::Status send_file(int dir, const std::string& name, const std::string& path
     char buffer[65536];
     util::Status status = util::ok_status();
     for (ssize_t n; status && (n = ::read(fd.get(), buffer, sizeof buffer)) != 0;) {
+        if (job::interrupt_requested()) {  // a file of gigabytes stops within a read too
+            return util::error("interrupted", k_exit_interrupted);
+        }
         if (n < 0 && errno == EINTR) {
             continue;
         }

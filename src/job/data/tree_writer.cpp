@@ -120,21 +120,48 @@ util::Result<util::UniqueFd> TreeWriter::open_room(const std::string& path, std:
     return parent;
 }
 
+namespace {
+
+// The file's content goes to a name of its own beside it, renamed to the file's when whole:
+// a copy cut short leaves no file that looks complete under the name. (A long name is cut to
+// stay within NAME_MAX; one file is written at a time.)
+std::string partial_name(const std::string& leaf) {
+    return "." + leaf.substr(0, 200) + ".kftrain-partial";
+}
+
+}  // namespace
+
 util::Status TreeWriter::create_file(const std::string& path, uint32_t mode) {
     std::string leaf;
     auto room = open_room(path, leaf);
     if (!room) {
         return util::Status(room.error_value());
     }
-    const util::UniqueFd dir = std::move(*room);
-    m_file.reset(::openat(dir.get(), leaf.c_str(),
+    util::UniqueFd dir = std::move(*room);
+    const std::string partial = partial_name(leaf);
+    ::unlinkat(dir.get(), partial.c_str(), 0);  // one an earlier copy cut short left
+    m_file.reset(::openat(dir.get(), partial.c_str(),
                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777));
     if (!m_file) {
         return util::error(fmt::format("cannot create {}: {}", shown(path), std::strerror(errno)),
                            errno == EEXIST ? k_exit_bad_input : k_exit_cluster);
     }
+    m_file_dir = std::move(dir);
+    m_file_leaf = leaf;
     m_file_path = path;
     return util::ok_status();
+}
+
+TreeWriter::~TreeWriter() {
+    abandon_file();
+}
+
+void TreeWriter::abandon_file() {
+    if (m_file) {
+        m_file.reset();
+        ::unlinkat(m_file_dir.get(), partial_name(m_file_leaf).c_str(), 0);
+    }
+    m_file_dir.reset();
 }
 
 util::Status TreeWriter::begin_file(const std::string& path, uint32_t mode) {
@@ -145,6 +172,16 @@ util::Status TreeWriter::begin_file(const std::string& path, uint32_t mode) {
 }
 
 util::Status TreeWriter::write(const char* data, size_t size) {
+    // A block of zeros is a hole: skipped, so a sparse file stays sparse (end_file sets the
+    // size a trailing hole leaves short).
+    if (size > 0 && data[0] == 0 && std::memcmp(data, data + 1, size - 1) == 0) {
+        if (::lseek(m_file.get(), static_cast<off_t>(size), SEEK_CUR) < 0) {
+            return util::error(
+                fmt::format("cannot write {}: {}", shown(m_file_path), std::strerror(errno)),
+                k_exit_cluster);
+        }
+        return util::ok_status();
+    }
     if (auto written =
             util::write_all(m_file.get(), std::string_view(data, size), shown(m_file_path));
         !written) {
@@ -154,13 +191,22 @@ util::Status TreeWriter::write(const char* data, size_t size) {
 }
 
 util::Status TreeWriter::end_file(int64_t modified) {
+    const off_t size = ::lseek(m_file.get(), 0, SEEK_CUR);
+    const bool sized = size >= 0 && ::ftruncate(m_file.get(), size) == 0;
     const timespec times[2] = {{0, UTIME_OMIT}, {static_cast<time_t>(modified), 0}};
     ::futimens(m_file.get(), times);
-    if (!m_file.close_checked()) {
+    const std::string partial = partial_name(m_file_leaf);
+    if (!sized || !m_file.close_checked() ||
+        ::renameat(m_file_dir.get(), partial.c_str(), m_file_dir.get(), m_file_leaf.c_str()) != 0) {
+        const int err = errno;
+        m_file.reset();
+        ::unlinkat(m_file_dir.get(), partial.c_str(), 0);
+        m_file_dir.reset();
         return util::error(
-            fmt::format("cannot write {}: {}", shown(m_file_path), std::strerror(errno)),
+            fmt::format("cannot write {}: {}", shown(m_file_path), std::strerror(err)),
             k_exit_cluster);
     }
+    m_file_dir.reset();
     return util::ok_status();
 }
 

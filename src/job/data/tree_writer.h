@@ -26,14 +26,16 @@ class TreeWriter {
     TreeWriter(TreeWriter&& other) noexcept = default;
     TreeWriter& operator=(TreeWriter&&) = delete;
     TreeWriter(const TreeWriter&) = delete;
-    ~TreeWriter() = default;
+    // A file still being written (the copy failed or was stopped) is removed.
+    ~TreeWriter();
 
     // Make the directory (and missing parents); an existing directory keeps its mode.
     util::Status make_directory(const std::string& path, uint32_t mode);
-    // Start a file: its content comes through write(), then end_file().
+    // Start a file: its content comes through write(), then end_file(). It is written under a
+    // name of its own (.NAME.kftrain-partial) and takes its name only once whole.
     util::Status begin_file(const std::string& path, uint32_t mode);
     util::Status write(const char* data, size_t size);
-    // Close the file, setting its modification time (seconds since the epoch).
+    // Close the file, setting its modification time (seconds since the epoch), and name it.
     util::Status end_file(int64_t modified);
     // Write a copy of from (a file written earlier beneath root) at path.
     util::Status copy_file(const std::string& from, const std::string& path, uint32_t mode);
@@ -47,12 +49,16 @@ class TreeWriter {
     util::Status clear_for_file(int dir, const std::string& leaf, const std::string& path);
     util::Result<util::UniqueFd> open_room(const std::string& path, std::string& leaf);
     util::Status create_file(const std::string& path, uint32_t mode);
+    // Remove the file being written, if any.
+    void abandon_file();
     std::string shown(const std::string& path) const;
 
     std::string m_root;
     util::UniqueFd m_root_fd;
     bool m_replace = false;
-    util::UniqueFd m_file;  // the file being written
+    util::UniqueFd m_file;      // the file being written, under its partial name
+    util::UniqueFd m_file_dir;  // the directory it is written in
+    std::string m_file_leaf;    // its name there
     std::string m_file_path;
 };
 

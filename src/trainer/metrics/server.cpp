@@ -174,7 +174,10 @@ void MetricsServer::serve() {
             const bool reads = c.phase != Connection::Phase::writing;
             polled.push_back({c.fd.get(), static_cast<short>(reads ? POLLIN : POLLOUT), 0});
         }
-        const bool accepting = Clock::now() >= accept_after;
+        // The listener is polled only when a client can be taken: a free slot, or one still
+        // silent to close for it. Else a waiting client would wake poll at once, again and
+        // again (a spin), while it waits in the listen queue for a slot.
+        const bool accepting = Clock::now() >= accept_after && has_room(open);
         polled.push_back({accepting ? m_listen_fd.get() : -1, POLLIN, 0});
         if (::poll(polled.data(), polled.size(), k_poll_ms) < 0 && errno != EINTR) {
             return;
@@ -198,6 +201,12 @@ void MetricsServer::serve() {
     }
 }
 
+bool MetricsServer::has_room(const std::vector<Connection>& open) {
+    return open.size() < k_max_connections ||
+           std::any_of(open.begin(), open.end(),
+                       [](const Connection& c) { return c.phase == Connection::Phase::reading; });
+}
+
 bool MetricsServer::accept_one(std::vector<Connection>& open, Clock::time_point now) {
     if (open.size() >= k_max_connections) {
         // Full: the oldest client still to send its request makes room, so that clients that
@@ -210,10 +219,7 @@ bool MetricsServer::accept_one(std::vector<Connection>& open, Clock::time_point 
                 oldest = it;
             }
         }
-        if (oldest == open.end()) {
-            return true;  // every slot is answering: the client waits in the listen queue
-        }
-        open.erase(oldest);  // closes it
+        open.erase(oldest);  // closes it (has_room says there is one)
     }
     util::UniqueFd fd(::accept4(m_listen_fd.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
     if (!fd) {

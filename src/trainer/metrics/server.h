@@ -75,7 +75,10 @@ class MetricsServer {
     MetricsServer(util::UniqueFd listen_fd, int port, Body body);
     // Serve every connection from one poll loop until the server is stopped.
     void serve();
-    // Accept one waiting client, closing the oldest silent one when every slot is taken;
+    // Whether a client can be taken: a slot is free, or one holds a client still silent.
+    static bool has_room(const std::vector<Connection>& open);
+    // Accept one waiting client, closing the oldest silent one when every slot is taken
+    // (has_room first);
     // false when accepting failed for want of resources (out of descriptors).
     bool accept_one(std::vector<Connection>& open, Clock::time_point now);
     // Read or write what the connection is ready for; false once it is done with or gone.

@@ -2,6 +2,7 @@
 // cluster (the fake kubectl runs the pod's tar, find and stat here, on a directory per claim),
 // or the directory a claim maps to on this machine.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -29,6 +30,7 @@ using kftrain::test::contains;
 using kftrain::test::DataCluster;
 using kftrain::test::FakeCluster;
 using kftrain::test::make_temp_dir;
+using kftrain::test::read_bytes;
 using kftrain::test::write_file;
 using Files = std::map<std::string, std::string>;
 
@@ -141,6 +143,58 @@ TEST_CASE("data put, ls and get round-trip a directory on this machine", "[data]
     CHECK(read_tree(out) == read_tree(data));
 }
 
+TEST_CASE("data put on this machine keeps a sparse file sparse", "[data]") {
+    const std::string data = make_temp_dir() + "/data";
+    fs::create_directories(data);
+    {
+        std::ofstream sparse(data + "/sparse.bin");
+        sparse.seekp((64 << 20) - 1);
+        sparse << 'x';
+    }
+    const std::string root = make_temp_dir() + "/claim";
+    auto put = kftrain::test::run_kftrain(
+        {"data", "put", data, "--claim", "ckpt", "--path", "/in", "--local-path", root});
+    INFO(put.err);
+    REQUIRE(put.code == 0);
+    struct stat st {};
+    REQUIRE(::stat((root + "/in/sparse.bin").c_str(), &st) == 0);
+    CHECK(st.st_size == 64 << 20);
+    CHECK(st.st_blocks * 512 < (1 << 20));  // not 64 MiB of written zeros
+    CHECK(read_bytes(root + "/in/sparse.bin").back() == 'x');
+}
+
+TEST_CASE("data put on this machine stops mid-file at Ctrl-C and leaves no partial file",
+          "[data]") {
+    const std::string data = make_temp_dir() + "/data";
+    fs::create_directories(data);
+    {
+        std::ofstream huge(data + "/huge.bin");  // 1 TiB of holes: minutes to read through
+        huge.seekp((1LL << 40) - 1);
+        huge << 'x';
+    }
+    const std::string root = make_temp_dir() + "/claim";
+    kftrain::util::SpawnOptions spawn;
+    spawn.argv = {KFTRAIN_BINARY, "data",   "put", data,           "--claim",
+                  "ckpt",         "--path", "/in", "--local-path", root};
+    spawn.stdout_to = kftrain::util::Redirect::null();
+    spawn.stderr_to = kftrain::util::Redirect::null();
+    auto started = kftrain::util::Process::spawn(spawn);
+    REQUIRE(started);
+    kftrain::test::Reaped put{std::move(*started)};
+    const std::string partial = root + "/in/.huge.bin.kftrain-partial";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!fs::exists(partial) && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    REQUIRE(fs::exists(partial));
+    put.process.signal(SIGINT);
+    const auto ended = kftrain::test::wait_exit(put.process, std::chrono::seconds(60),
+                                                [] { return std::string(); });
+    CHECK(ended.code == 130);
+    CHECK_FALSE(fs::exists(root + "/in/huge.bin"));
+    CHECK_FALSE(fs::exists(partial));
+}
+
 TEST_CASE("data takes a claim's directory from the job file's volume localPath", "[data]") {
     const std::string data = make_data_set();
     const std::string dir = make_temp_dir();
@@ -243,6 +297,31 @@ TEST_CASE("data ls lists a claim's files through a read-only helper pod", "[data
     check_pod_deleted(missing.cluster);
 }
 
+TEST_CASE("data ls: a newline in a file name forges no entry and reaches no terminal raw",
+          "[data][cli]") {
+    DataCluster cluster("data-claims");
+    const std::string claim = cluster.volumes + "/mnist-data";
+    // A directory whose name, cut at its newline, makes the path of a file below it read as
+    // stat's line for a 9 GB file at the claim's root.
+    const std::string forger = "a\nregular file\t9999999999\t0\t";
+    fs::create_directories(claim + "/" + forger + "/kftrain/claim");
+    write_file(claim + "/" + forger + "/kftrain/claim/forged", "x");
+    auto ls =
+        cluster.run({"data", "ls", "--claim", "mnist-data", "-n", "ml-training", "-o", "json"});
+    INFO(ls.err);
+    REQUIRE(ls.code == 0);
+    const auto listing = nlohmann::json::parse(ls.out);
+    CHECK(listing["files"] == 1);
+    CHECK(listing["bytes"] == 1);
+    for (const auto& entry : listing["entries"]) {
+        CHECK(entry["path"] != "forged");
+    }
+    CHECK(listing["entries"].back()["path"] == forger + "/kftrain/claim/forged");
+    auto table = cluster.run({"data", "ls", "--claim", "mnist-data", "-n", "ml-training"});
+    CHECK(contains(table.out, "a\\x0aregular file\\t9999999999\\t0\\t/kftrain/claim/forged"));
+    CHECK(contains(table.out, "\n1 file, 1 B in mnist-data:/\n"));
+}
+
 TEST_CASE("data put deletes the helper pod when the copy fails", "[data][cli]") {
     DataCluster cluster("data-copy-fails");
     auto put = cluster.run({"data", "put", make_data_set(), "--claim", "mnist-data", "--path",
@@ -252,6 +331,20 @@ TEST_CASE("data put deletes the helper pod when the copy fails", "[data][cli]") 
     CHECK(contains(put.err,
                    "kftrain: error: put failed (exit code 1): tar: write error: No "
                    "space left on device\n"));
+    check_pod_deleted(cluster.cluster);
+}
+
+TEST_CASE("data put into a claim only root may write says how to get in", "[data][cli]") {
+    DataCluster cluster("data-claim-root-only");
+    auto put = cluster.run({"data", "put", make_data_set(), "--claim", "mnist-data", "--path",
+                            "/mnist", "-n", "ml-training"});
+    INFO(put.err);
+    CHECK(put.code == 4);
+    CHECK(contains(put.err,
+                   "kftrain: error: cannot create /mnist in claim mnist-data: mkdir: "
+                   "can't create directory '/kftrain/claim/mnist': Permission denied "
+                   "(hint: the helper pod runs as user 65534"));
+    CHECK(contains(put.err, "give --as-root, or use storage that applies fsGroup)"));
     check_pod_deleted(cluster.cluster);
 }
 

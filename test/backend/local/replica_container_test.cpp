@@ -120,3 +120,20 @@ TEST_CASE("a TrainJob's node container is its spec.trainer with the patched volu
     CHECK(refused.error() ==
           "spec.trainer.command: missing; locally the runtime's image entrypoint cannot run");
 }
+
+TEST_CASE("$(NAME) in an env value is expanded from the variables before it, as the kubelet does",
+          "[local]") {
+    auto spec = two_replica_spec();
+    spec.env["A"] = {"hello", "", ""};
+    spec.env["B"] = {"$(A)-world", "", ""};      // A comes first in the rendered list
+    spec.env["C"] = {"$(Z) and $$(A)", "", ""};  // Z: not defined; $$: a literal $
+    spec.env["Y"] = {"$(Z)", "", ""};            // Z comes after Y: left as written
+    spec.env["Z"] = {"late", "", ""};
+    auto containers = read_replica_containers(kftrain::test::render_yaml(spec));
+    REQUIRE(containers.ok());
+    const auto& env = containers->at("Worker").env;
+    CHECK(env.at("B") == "hello-world");
+    CHECK(env.at("C") == "$(Z) and $(A)");
+    CHECK(env.at("Y") == "$(Z)");
+    CHECK(env.at("Z") == "late");
+}

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "job/progress_line.h"
+#include "job/trainer_status.h"
 #include "util/time_text.h"
 
 using namespace kftrain;
@@ -52,6 +53,11 @@ TEST_CASE("every trainer event formats readably", "[cluster][progress]") {
          "start: model mnist_cnn dataset mnist 3 epochs batch 64 (global 128) lr 0.01 backend "
          "nccl device cuda:1 contiguous 2 threads buckets 2.50 MiB 60000 samples 469 "
          "steps/epoch"},
+        // The trainer writes the step it resumed from as a number: a user must see it.
+        {"start after a resume",
+         R"({"event":"start","rank":0,"world_size":1,"time":"t","model":"mlp",)"
+         R"("dataset":"synthetic","epochs":8,"samples":4096,"resumed_from":938})",
+         "start: model mlp dataset synthetic 8 epochs 4096 samples, resumed from step 938"},
         {"epoch",
          R"({"event":"epoch","rank":0,"world_size":2,"time":"t","epoch":1,"epochs":3,)"
          R"("loss":0.5,"accuracy":0.85,"samples_per_sec":900,"epoch_time_s":65,)"
@@ -160,4 +166,58 @@ TEST_CASE("a program's progress line may add a percentage and metrics of its own
     CHECK_FALSE(job::parse_progress_line(R"({"event":"progress","percent":250})")->percent);
     CHECK_FALSE(job::parse_progress_line(R"({"event":"progress","v":2,"percent":5})"));
     CHECK(job::parse_progress_line(R"({"event":"progress","v":1,"percent":5})"));
+}
+
+TEST_CASE("posted metrics out of range are left out, and huge figures stay short",
+          "[cluster][progress]") {
+    using nlohmann::json;
+    const json posted = {{"lastUpdatedTime", "2026-11-28T10:00:00Z"},
+                         {"progressPercentage", 250},
+                         {"metrics",
+                          {{{"name", "epoch"}, {"value", "-2147483648"}},
+                           {{"name", "epochs"}, {"value", "-3"}},
+                           {{"name", "step"}, {"value", "1e300"}},
+                           {{"name", "accuracy"}, {"value", std::string(300, '9')}},
+                           {{"name", "loss"}, {"value", "1e300"}},
+                           {{"name", "samples_per_sec"}, {"value", "-5"}}}}};
+    auto p = job::trainer_status_progress(posted);
+    REQUIRE(p);
+    CHECK_FALSE(p->percent);
+    CHECK_FALSE(p->epoch);
+    CHECK_FALSE(p->epochs);
+    CHECK_FALSE(p->step);
+    CHECK_FALSE(p->accuracy);
+    CHECK_FALSE(p->samples_per_sec);
+    CHECK(view::format_progress(*p) == "loss 1e+300");
+    // The same from a progress line: a negative epoch is no epoch.
+    auto line = job::parse_progress_line(
+        R"({"event":"progress","epoch":-2147483648,"epochs":-3,"accuracy":7,"loss":2})");
+    REQUIRE(line);
+    CHECK(view::format_progress(*line) == "loss 2.0000");
+}
+
+TEST_CASE("a metric's name and value reach the terminal escaped", "[cluster][progress]") {
+    using nlohmann::json;
+    // U+202E turns the rest of the line around; ESC ] 0 sets the window title.
+    auto p = job::trainer_status_progress(
+        {{"metrics", {{{"name", "acc\xe2\x80\xaeuracy"}, {"value", "\x1b]0;owned\x07"}}}}});
+    REQUIRE(p);
+    CHECK(view::format_progress(*p) == "acc\\u202euracy \\x1b]0;owned\\x07");
+}
+
+TEST_CASE("a stale percentage is not shown beside a newer epoch", "[cluster][progress]") {
+    auto posted = job::trainer_status_progress(
+        {{"lastUpdatedTime", "2026-11-28T10:00:00Z"}, {"progressPercentage", 31}});
+    auto line = job::parse_progress_line(
+        R"({"event":"progress","time":"2026-11-28T10:05:00Z","epoch":5,"epochs":8,"loss":0.2})");
+    REQUIRE(line);
+    auto merged = job::merge_progress(posted, line);
+    REQUIRE(merged);
+    CHECK(view::format_progress(*merged) == "epoch 5/8 loss 0.2000");
+    // A post seconds older is the same moment: its percentage is shown.
+    auto recent = job::parse_progress_line(
+        R"({"event":"progress","time":"2026-11-28T10:00:04Z","epoch":3,"epochs":8,"loss":0.2})");
+    REQUIRE(recent);
+    CHECK(view::format_progress(*job::merge_progress(posted, recent)) ==
+          "31% epoch 3/8 loss 0.2000");
 }

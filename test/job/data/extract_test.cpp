@@ -193,7 +193,23 @@ TEST_CASE("A damaged or cut archive is an error, not a partial success", "[data]
     auto truncated = extract(cut.substr(0, 2000), out);
     REQUIRE_FALSE(truncated.status);
     CHECK(truncated.status.error().find("cut short") != std::string::npos);
-    CHECK(extract("", out).status);  // an empty directory's stream
+    // The member cut short leaves nothing: no file under its name, no partial one beside it.
+    CHECK(fs::is_empty(out));
+    // Cut between two members, or before the first: every member whole, but no end marker.
+    const std::string three = tar_member("one", '0', 0644, "1") +
+                              tar_member("two", '0', 0644, "2") +
+                              tar_member("three", '0', 0644, "3");
+    const std::string between = make_temp_dir();
+    auto cut_between = extract(three.substr(0, 2 * 1024), between);
+    REQUIRE_FALSE(cut_between.status);
+    CHECK(cut_between.status.error() ==
+          "the archive ended without its end marker: the copy was cut short");
+    CHECK_FALSE(extract("", make_temp_dir()).status);
+    // Whole, with its marker: all three, and only they.
+    const std::string whole = make_temp_dir();
+    REQUIRE(extract(three + archive_end(), whole).status);
+    CHECK(read_bytes(whole + "/three") == "3");
+    CHECK(std::distance(fs::directory_iterator(whole), fs::directory_iterator()) == 3);
 }
 
 TEST_CASE("Member names are cleaned to paths inside the copy", "[data]") {

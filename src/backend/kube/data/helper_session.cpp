@@ -272,11 +272,13 @@ util::Result<backend::kube::KubectlResult> HelperSession::exec(
 
 util::Result<job::data::Listing> HelperSession::list() {
     const std::string base = job::data::pod_path(m_target.path);
-    auto found = exec({"find", base, "-exec", "stat", "-c", job::data::k_stat_format, "{}", "+"});
+    const std::string token = random_suffix() + random_suffix() + random_suffix();
+    auto found =
+        exec({"find", base, "-exec", "stat", "-c", job::data::stat_format(token), "{}", "+"});
     if (!found) {
         return found.error_value();
     }
-    job::data::Listing listing = job::data::parse_stat_lines(found->out, base);
+    job::data::Listing listing = job::data::parse_stat_records(found->out, base, token);
     if (!found->ok() && !listing.found) {
         if (util::to_lower(found->err).find("no such file") != std::string::npos) {
             return util::error(fmt::format("--path: {} not found in persistentvolumeclaim {}",

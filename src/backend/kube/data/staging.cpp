@@ -36,6 +36,16 @@ std::string last_words(const std::string& err) {
     return "";
 }
 
+// What to do when writing into a claim was refused: the helper's user, and the way out.
+std::string permission_hint(const std::string& why) {
+    if (util::to_lower(why).find("permission denied") == std::string::npos) {
+        return "";
+    }
+    return " (hint: the helper pod runs as user 65534, and this claim's root is writable by "
+           "root only, as a fresh hostPath or NFS volume is (they ignore fsGroup): give "
+           "--as-root, or use storage that applies fsGroup)";
+}
+
 // Copy as ends say with a progress meter; an error names what failed. A copy stops on a
 // caught signal (exit 130) and when no byte moves for the stall limit (exit 5).
 util::Status copy(job::Context& ctx, job::data::PipeEnds ends, const std::string& label,
@@ -74,15 +84,9 @@ util::Status copy(job::Context& ctx, job::data::PipeEnds ends, const std::string
     if (why.empty()) {
         why = last_words(to_failed ? piped->from_err : piped->to_err);
     }
-    std::string hint;
-    if (into_claim && util::to_lower(why).find("permission denied") != std::string::npos) {
-        hint =
-            " (hint: the helper pod runs as user 65534; a volume that only root may write "
-            "needs --as-root)";
-    }
     return util::error(
         fmt::format("{} failed ({}): {}{}", label, (to_failed ? piped->to : piped->from).describe(),
-                    why.empty() ? "no message" : why, hint),
+                    why.empty() ? "no message" : why, into_claim ? permission_hint(why) : ""),
         k_exit_cluster);
 }
 
@@ -129,10 +133,11 @@ int put_to_claim(job::Context& ctx, const job::data::ClaimTarget& target,
             return fail(ctx, util::Status(made.error_value()));
         }
         if (!made->ok()) {
-            return job::report_error(ctx,
-                                     fmt::format("cannot create {} in claim {}: {}", target.path,
-                                                 target.claim, last_words(made->err)),
-                                     k_exit_cluster);
+            return job::report_error(
+                ctx,
+                fmt::format("cannot create {} in claim {}: {}{}", target.path, target.claim,
+                            last_words(made->err), permission_hint(made->err)),
+                k_exit_cluster);
         }
     }
     std::vector<std::string> tar = {"tar", "-c", "-f", "-", "-C", local_dir, "--"};

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "manifest/job_kind.h"
+#include "manifest/k8s/expansion.h"
 
 namespace kftrain::backend::local {
 namespace {
@@ -50,7 +51,8 @@ util::Status read_env(const YAML::Node& env, const std::string& path, ReplicaCon
         if (var["valueFrom"]) {
             out.env_not_set.push_back(name);
         } else if (var["value"] && var["value"].IsScalar()) {
-            out.env[name] = var["value"].Scalar();
+            // $(NAME) of a variable listed before this one, as the kubelet expands values.
+            out.env[name] = manifest::expand_references(var["value"].Scalar(), out.env);
         } else {
             out.env[name] = "";
         }

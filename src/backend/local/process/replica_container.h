@@ -15,7 +15,7 @@ namespace kftrain::backend::local {
 // the manifest the local backend carries out as the cluster would.
 struct ReplicaContainer {
     std::vector<std::string> argv;           // the container's command, then its args
-    std::map<std::string, std::string> env;  // variables with a plain value
+    std::map<std::string, std::string> env;  // variables with a plain value, $(NAME) expanded
     std::vector<std::string> env_not_set;    // variables with valueFrom (Secrets, fields, ...)
     std::string image;
     bool has_resources = false;                               // requests or limits

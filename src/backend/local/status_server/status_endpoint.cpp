@@ -10,9 +10,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 #include "backend/local/state/state_dir.h"
 #include "util/signal_free_thread.h"
@@ -24,7 +26,11 @@ using Clock = std::chrono::steady_clock;
 
 // Trainer's server gives a request 10 s to arrive and its answer 10 s to leave.
 constexpr auto k_request_deadline = std::chrono::seconds(10);
-constexpr int k_accept_poll_ms = 200;
+constexpr int k_accept_poll_ms = 200;  // also how soon a connection sees the server stop
+// Connections served at once, each on a thread of its own: a client that connects and says
+// nothing holds one slot until its deadline, never the others. When all are taken, new clients
+// wait in the listen queue (the listener is not polled, so the server never spins).
+constexpr std::size_t k_max_connections = 16;
 constexpr std::size_t k_max_head = 16 * 1024;
 constexpr int k_token_bytes = 32;
 
@@ -61,7 +67,8 @@ util::Result<std::pair<util::UniqueFd, int>> listen_loopback() {
 // One accepted TLS connection, read and written under one deadline.
 class Connection {
   public:
-    Connection(SSL_CTX* ctx, util::UniqueFd fd) : m_fd(std::move(fd)), m_ssl(SSL_new(ctx)) {
+    Connection(SSL_CTX* ctx, util::UniqueFd fd, const std::atomic<bool>& stop)
+        : m_fd(std::move(fd)), m_ssl(SSL_new(ctx)), m_stop(stop) {
         if (m_ssl != nullptr) {
             SSL_set_fd(m_ssl, m_fd.get());
         }
@@ -123,10 +130,19 @@ class Connection {
             } else {
                 return false;
             }
-            const auto left =
-                std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - Clock::now());
+            // Wait for the socket in slices, so that a stopping server is not held up.
             pollfd p{m_fd.get(), events, 0};
-            if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) {
+            int ready = 0;
+            while (ready == 0) {
+                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    m_deadline - Clock::now());
+                if (left.count() <= 0 || m_stop) {
+                    return false;
+                }
+                ready = ::poll(
+                    &p, 1, static_cast<int>(std::min<long long>(left.count(), k_accept_poll_ms)));
+            }
+            if (ready < 0) {
                 return false;
             }
         }
@@ -134,6 +150,7 @@ class Connection {
 
     util::UniqueFd m_fd;  // closed after m_ssl is freed
     SSL* m_ssl;
+    const std::atomic<bool>& m_stop;
     Clock::time_point m_deadline = Clock::now() + k_request_deadline;
 };
 
@@ -194,21 +211,44 @@ std::optional<nlohmann::json> StatusEndpoint::take_accepted() {
 }
 
 void StatusEndpoint::serve() {
+    struct Worker {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+    std::vector<Worker> workers;
+    auto reap = [&workers](bool all) {
+        for (auto it = workers.begin(); it != workers.end();) {
+            if (all || *it->done) {
+                it->thread.join();
+                it = workers.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    };
     while (!m_stop) {
-        pollfd p{m_listen_fd.get(), POLLIN, 0};
-        if (::poll(&p, 1, k_accept_poll_ms) <= 0) {
+        reap(false);
+        const bool room = workers.size() < k_max_connections;
+        pollfd p{room ? m_listen_fd.get() : -1, POLLIN, 0};
+        if (::poll(&p, 1, k_accept_poll_ms) <= 0 || !room) {
             continue;
         }
-        util::UniqueFd fd(
-            ::accept4(m_listen_fd.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
-        if (fd) {
-            handle(std::move(fd));
+        const int fd = ::accept4(m_listen_fd.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) {
+            continue;
         }
+        auto done = std::make_shared<std::atomic<bool>>(false);
+        workers.push_back({util::signal_free_thread([this, fd, done] {
+                               handle(util::UniqueFd(fd));
+                               *done = true;
+                           }),
+                           done});
     }
+    reap(true);
 }
 
 void StatusEndpoint::handle(util::UniqueFd fd) {
-    Connection connection(m_ctx.get(), std::move(fd));
+    Connection connection(m_ctx.get(), std::move(fd), m_stop);
     if (!connection.handshake()) {
         return;  // a client that refused the certificate, or no TLS at all
     }

@@ -2,8 +2,9 @@
 
 // The local stand-in for Kubeflow Trainer's status server: HTTPS on 127.0.0.1 for one local
 // job, with a CA and a bearer token made for the job, answering every post as Trainer's own
-// server does (post_check.h) from a thread of its own. The supervisor injects the three
-// variables Trainer injects (replica_env.h) and records what the replicas report.
+// server does (post_check.h): a thread accepts, and each connection is served on a thread of
+// its own (at most 16 at once), so one silent client never delays another's post. The supervisor
+// injects the three variables Trainer injects (replica_env.h) and records what the replicas report.
 
 #include <atomic>
 #include <memory>
