@@ -61,6 +61,9 @@ struct Capabilities {
     bool logs_need_interrupt_catch = false;  // its log loops end on Ctrl-C only once
                                              // job::catch_interrupts() ran (kubectl ends itself)
     std::string replicas_are = "pods";       // what a job's replicas are: "pods" or "replicas"
+    // A suspended job's status still says what its program last said of its checkpoints (the
+    // lines it printed as it stopped); on a cluster the pods and their logs are gone.
+    bool keeps_checkpoint_after_stop = false;
 };
 
 // The queues jobs may be submitted to (`kftrain queues`), and what to say when there are none.

@@ -98,6 +98,8 @@ Progress progress_from(const json& object) {
     p.message = util::string_at(object, field::k_message);
     p.path = util::string_at(object, field::k_path);
     p.percent = in_range(number_at<double>(object, field::k_percent), 0.0, 100.0);
+    p.last_checkpoint_step =
+        in_range(number_at<long long>(object, field::k_last_checkpoint_step), 0LL, k_max_count);
     p.metrics = line_metrics(object);
     if (auto ranks = object.find(field::k_rank_step_s);
         ranks != object.end() && ranks->is_array() && ranks->size() <= k_max_ranks) {
@@ -130,6 +132,38 @@ std::optional<Progress> last_progress(const std::vector<std::string>& lines) {
         auto parsed = parse_progress_line(*it);
         if (parsed && shows_progress(*parsed)) {
             return parsed;
+        }
+    }
+    return std::nullopt;
+}
+
+bool is_checkpoint_event(const Progress& progress) {
+    return progress.event == event::k_checkpoint || progress.event == event::k_checkpoint_failed;
+}
+
+std::optional<CheckpointReport> checkpoint_report(const Progress& progress) {
+    if (!is_checkpoint_event(progress)) {
+        return std::nullopt;
+    }
+    CheckpointReport report;
+    report.time = progress.time;
+    if (progress.event == event::k_checkpoint) {
+        report.step = progress.global_step;
+        report.path = progress.path;
+        return report;
+    }
+    report.failed = true;
+    report.failed_step = progress.global_step;
+    report.step = progress.last_checkpoint_step;
+    report.message = progress.message;
+    return report;
+}
+
+std::optional<CheckpointReport> last_checkpoint(const std::vector<std::string>& lines) {
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        auto parsed = parse_progress_line(*it);
+        if (parsed && is_checkpoint_event(*parsed)) {
+            return checkpoint_report(*parsed);
         }
     }
     return std::nullopt;

@@ -30,4 +30,13 @@ bool shows_progress(const Progress& progress);
 // Return the last line among these that shows progress, parsed.
 std::optional<Progress> last_progress(const std::vector<std::string>& lines);
 
+// Return whether the event is about a checkpoint (checkpoint or checkpoint_failed).
+bool is_checkpoint_event(const Progress& progress);
+
+// Read a checkpoint or checkpoint_failed event into what status shows; nullopt for any other.
+std::optional<CheckpointReport> checkpoint_report(const Progress& progress);
+
+// Return the last checkpoint event among these lines, read as checkpoint_report does.
+std::optional<CheckpointReport> last_checkpoint(const std::vector<std::string>& lines);
+
 }  // namespace kftrain::job

@@ -49,6 +49,19 @@ struct Progress {
     std::optional<double> percent = {};  // done, 0-100: a TrainJob's trainerStatus
     std::vector<std::pair<std::string, std::string>> metrics = {};  // trainerStatus's, by name
     std::vector<double> rank_step_s = {};  // each rank's compute seconds per step, by rank
+    std::optional<long long> last_checkpoint_step = {};  // checkpoint_failed: the newest written
+};
+
+// The program's last word on its checkpoints: its lead replica's last checkpoint or
+// checkpoint_failed event (docs/progress.md). Where a resume starts, and whether the newest
+// write failed (a full disk): status shows it, suspend fails on it, resume names it.
+struct CheckpointReport {
+    bool failed = false;
+    std::optional<long long> step;         // the newest checkpoint written; none: none is
+    std::optional<long long> failed_step;  // failed: the step whose checkpoint was not written
+    std::string message;                   // failed: why
+    std::string path;                      // written: where
+    std::string time;
 };
 
 // One replica: a pod on the cluster, a process group locally.
@@ -103,8 +116,9 @@ struct JobStatus {
     std::map<std::string, ReplicaCounts> counts;  // by type: Master, Worker
     std::vector<ReplicaStatus> replicas;          // master first, then workers by index
     std::optional<Progress> progress;             // the Master's last progress line
-    std::string progress_unread;         // why its log could not be read for progress ("": it was)
-    std::vector<std::string> diagnosis;  // why it is pending or failing, one line each
+    std::string progress_unread;  // why its log could not be read for progress ("": it was)
+    std::optional<CheckpointReport> checkpoint;  // the lead's last checkpoint event, if any
+    std::vector<std::string> diagnosis;          // why it is pending or failing, one line each
     std::string why;  // why it failed or looks stuck, one line (kftrain diagnose's); set by the
                       // verbs that show it: status, describe
     int replicas_wanted = 0;  // replicas the job asks for (Master included); 0 if unknown

@@ -115,6 +115,15 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const job::cost::P
     if (!s.progress_unread.empty()) {
         doc["progressNotRead"] = s.progress_unread;  // null progress is then unknown, not none
     }
+    if (s.checkpoint) {
+        const job::CheckpointReport& c = *s.checkpoint;
+        doc["checkpoint"] = {{"failed", c.failed},
+                             {"step", optional_json(c.step)},
+                             {"failedStep", optional_json(c.failed_step)},
+                             {"message", c.message},
+                             {"path", c.path},
+                             {"time", c.time}};
+    }
     return doc;
 }
 

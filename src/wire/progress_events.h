@@ -18,6 +18,9 @@ namespace kftrain::wire {
 //   epoch       epoch epochs loss accuracy samples_per_sec epoch_time_s elapsed_s eta_s
 //   eval        epoch loss accuracy samples
 //   checkpoint  path epoch global_step
+//   checkpoint_failed  epoch global_step message last_checkpoint_step (the newest written, or
+//               null): the checkpoint of that step was not written; a resume starts from the
+//               newest written one
 //   finish      epochs global_step loss accuracy elapsed_s samples_per_sec
 //   warning     message
 //   error       message
@@ -33,6 +36,7 @@ inline constexpr char k_progress[] = "progress";
 inline constexpr char k_epoch[] = "epoch";
 inline constexpr char k_eval[] = "eval";
 inline constexpr char k_checkpoint[] = "checkpoint";
+inline constexpr char k_checkpoint_failed[] = "checkpoint_failed";
 inline constexpr char k_finish[] = "finish";
 inline constexpr char k_warning[] = "warning";
 inline constexpr char k_error[] = "error";
@@ -73,6 +77,8 @@ inline constexpr char k_bucket_bytes[] =
     "bucket_bytes";  // start: gradient bucket capacity, or null
 inline constexpr char k_resumed_from[] = "resumed_from";  // global step resumed from, or null
 inline constexpr char k_message[] = "message";
+// checkpoint_failed: the global step of the newest checkpoint written, or null when none is
+inline constexpr char k_last_checkpoint_step[] = "last_checkpoint_step";
 inline constexpr char k_path[] = "path";
 // progress, optional: each rank's compute seconds per step over the steps since the last
 // progress line, by rank (its steps without waiting for the others), for spotting a straggler;

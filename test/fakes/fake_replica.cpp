@@ -5,7 +5,7 @@
 //   fake-replica [--steps N] [--step-ms MS] [--fail-rank R] [--fail-code C]
 //                [--fail-once MARKER] [--hold-rank R] [--env-out DIR]
 //                [--wait-peers DIR] [--hold-file PATH] [--pid-dir DIR]
-//                [--checkpoint-dir DIR]
+//                [--checkpoint-dir DIR] [--checkpoint-fails MESSAGE]
 //
 // --fail-rank R makes rank R (-1: every rank) exit with --fail-code (default 1) after its
 // steps; with --fail-once MARKER only while MARKER does not exist (it is
@@ -19,7 +19,9 @@
 // for every process started, so a test can count (and check on) them all.
 // --checkpoint-dir DIR behaves as the trainer does on SIGTERM (a suspend): rank 0 writes
 // DIR/step (the steps done) and a checkpoint line, and every rank exits 143; a later start
-// resumes after the step in DIR/step, saying so in its start line (resumed_from).
+// resumes after the step in DIR/step, saying so in its start line (resumed_from). With
+// --checkpoint-fails MESSAGE that checkpoint is not written (as on a full disk): rank 0 prints
+// a checkpoint_failed line with MESSAGE, naming the step DIR/step holds as the newest written.
 #include <unistd.h>
 
 #include <chrono>
@@ -45,6 +47,7 @@ struct Options {
     std::string hold_file;
     std::string pid_dir;
     std::string checkpoint_dir;
+    std::string checkpoint_fails;
 };
 
 volatile std::sig_atomic_t g_terminated = 0;
@@ -85,6 +88,8 @@ Options parse(int argc, char** argv) {
             o.pid_dir = value;
         } else if (flag == "--checkpoint-dir") {
             o.checkpoint_dir = value;
+        } else if (flag == "--checkpoint-fails") {
+            o.checkpoint_fails = value;
         }
     }
     return o;
@@ -157,7 +162,12 @@ int main(int argc, char** argv) {
     for (int step = done + 1; step <= o.steps; ++step) {
         std::this_thread::sleep_for(std::chrono::milliseconds(o.step_ms));
         if (g_terminated) {
-            if (rank == 0) {
+            if (rank == 0 && !o.checkpoint_fails.empty()) {
+                std::cout << R"({"event":"checkpoint_failed","rank":0,"global_step":)" << step - 1
+                          << R"(,"message":")" << o.checkpoint_fails
+                          << R"(","last_checkpoint_step":)"
+                          << (done > 0 ? std::to_string(done) : "null") << "}" << std::endl;
+            } else if (rank == 0) {
                 std::ofstream(o.checkpoint_dir + "/step") << step - 1 << "\n";
                 std::cout << R"({"event":"checkpoint","rank":0,"global_step":)" << step - 1
                           << R"(,"path":")" << o.checkpoint_dir << "/step\"}" << std::endl;

@@ -351,7 +351,8 @@ class KubernetesBackend : public job::Backend {
                 auto read = m_queries.progress(
                     replica.pod, replica.container.empty() ? "pytorch" : replica.container);
                 if (read) {
-                    status.progress = *read;
+                    status.progress = read->progress;
+                    status.checkpoint = read->checkpoint;
                 } else {
                     status.progress_unread = read.error();
                 }

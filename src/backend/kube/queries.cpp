@@ -112,14 +112,15 @@ std::vector<KubeEvent> KubeQueries::events(const std::set<std::string>& objects,
     return parse_events(*out, objects, since);
 }
 
-util::Result<std::optional<job::Progress>> KubeQueries::progress(const std::string& pod,
-                                                                 const std::string& container) {
+util::Result<KubeQueries::LogReading> KubeQueries::progress(const std::string& pod,
+                                                            const std::string& container) {
     auto out = run({"logs", pod, "-c", container, "--tail=" + std::to_string(k_progress_tail)},
                    "reading the log of " + pod);
     if (!out) {
         return out.error_value();
     }
-    return job::last_progress(split_lines(*out));
+    const auto lines = split_lines(*out);
+    return LogReading{job::last_progress(lines), job::last_checkpoint(lines)};
 }
 
 bool KubeQueries::serves(manifest::JobKind kind) {

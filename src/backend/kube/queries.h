@@ -30,10 +30,15 @@ class KubeQueries {
     // Return the events about these objects last seen since a time (RFC 3339; "": any), oldest
     // first (none when unreadable).
     std::vector<KubeEvent> events(const std::set<std::string>& objects, const std::string& since);
-    // Return the last progress line in the recent log of a pod's container, if any; an error
-    // when the log could not be read (not the same as a log without progress).
-    util::Result<std::optional<job::Progress>> progress(const std::string& pod,
-                                                        const std::string& container);
+    // What the recent log of a pod's container says of the run: its last progress line and
+    // its last checkpoint event, each if any.
+    struct LogReading {
+        std::optional<job::Progress> progress;
+        std::optional<job::CheckpointReport> checkpoint;
+    };
+    // Read the recent log of a pod's container; an error when it could not be read (not the
+    // same as a log without progress).
+    util::Result<LogReading> progress(const std::string& pod, const std::string& container);
     // Return whether the cluster serves a kind's resource (`kubectl api-resources`).
     bool serves(manifest::JobKind kind);
     // Run kubectl (in the namespace unless in_namespace is false); an error only when it

@@ -65,6 +65,7 @@ job::Capabilities LocalBackend::capabilities() const {
     capabilities.every_job_posts = true;
     capabilities.logs_need_interrupt_catch = true;
     capabilities.replicas_are = "replicas";
+    capabilities.keeps_checkpoint_after_stop = true;
     return capabilities;
 }
 

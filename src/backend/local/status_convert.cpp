@@ -172,6 +172,9 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
         printed = job::parse_progress_line(state.last_progress);
     }
     status.progress = job::merge_progress(printed, posted_progress_of(state));
+    if (auto checkpoint = job::parse_progress_line(state.last_checkpoint)) {
+        status.checkpoint = job::checkpoint_report(*checkpoint);
+    }
     return status;
 }
 

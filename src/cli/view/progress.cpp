@@ -202,6 +202,11 @@ std::string format_progress(const job::Progress& p) {
         Parts parts("checkpoint");
         return parts.add("epoch {}", p.epoch).add("step {}", p.global_step).str() + ": " + p.path;
     }
+    if (p.event == event::k_checkpoint_failed) {
+        Parts parts("checkpoint");
+        return parts.add("epoch {}", p.epoch).str() + " " +
+               format_checkpoint(*job::checkpoint_report(p));
+    }
     if (p.event == event::k_start) {
         Parts parts("start:");
         return parts.count(p.epochs, "epoch")
@@ -210,6 +215,18 @@ std::string format_progress(const job::Progress& p) {
             .str();
     }
     return p.message.empty() ? p.event : fmt::format("{}: {}", p.event, p.message);
+}
+
+std::string format_checkpoint(const job::CheckpointReport& c) {
+    if (!c.failed) {
+        return fmt::format("step {}{}", c.step ? std::to_string(*c.step) : "?",
+                           c.path.empty() ? "" : ": " + c.path);
+    }
+    const std::string from = c.step ? fmt::format("a resume starts from step {}", *c.step)
+                                    : std::string("none is written: a resume starts over");
+    return fmt::format("step {} NOT written: {}; {}",
+                       c.failed_step ? std::to_string(*c.failed_step) : "?",
+                       c.message.empty() ? "no reason given" : c.message, from);
 }
 
 std::optional<std::string> format_trainer_line(const std::string& line) {

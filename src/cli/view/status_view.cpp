@@ -96,6 +96,7 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
         print_field(out, "Cost", format_cost(status, job::cost::job_cost(status, *pricing, now)));
     }
     print_field(out, "Progress", progress_field(status));
+    print_field(out, "Checkpoint", status.checkpoint ? format_checkpoint(*status.checkpoint) : "");
     if (status.progress && !job::is_finished(status.phase)) {
         if (auto straggler = diagnose::find_straggler(status.progress->rank_step_s)) {
             print_field(out, "Straggler", diagnose::describe_straggler(*straggler));

@@ -78,6 +78,14 @@ std::string text_checkpoint(const Fields& f) {
                        str(f, field::k_global_step), str(f, field::k_path));
 }
 
+std::string text_checkpoint_failed(const Fields& f) {
+    const auto last = f.value(field::k_last_checkpoint_step, Fields());
+    return fmt::format("checkpoint at epoch {} step {} NOT written: {}; {}", str(f, field::k_epoch),
+                       str(f, field::k_global_step), str(f, field::k_message),
+                       last.is_null() ? std::string("none is written yet")
+                                      : "the newest written is step " + last.dump());
+}
+
 std::string text_finish(const Fields& f) {
     return fmt::format(
         "finish: {}, {}, loss {:.4f} accuracy {:.2f}% {:.1f} samples/s elapsed {:.1f}s",
@@ -90,9 +98,13 @@ std::string text_finish(const Fields& f) {
 std::string text_body(const std::string& event, const Fields& f) {
     using Format = std::string (*)(const Fields&);
     const std::pair<const char*, Format> formats[] = {
-        {wire::event::k_start, text_start},           {wire::event::k_progress, text_progress},
-        {wire::event::k_epoch, text_epoch},           {wire::event::k_eval, text_eval},
-        {wire::event::k_checkpoint, text_checkpoint}, {wire::event::k_finish, text_finish},
+        {wire::event::k_start, text_start},
+        {wire::event::k_progress, text_progress},
+        {wire::event::k_epoch, text_epoch},
+        {wire::event::k_eval, text_eval},
+        {wire::event::k_checkpoint, text_checkpoint},
+        {wire::event::k_finish, text_finish},
+        {wire::event::k_checkpoint_failed, text_checkpoint_failed},
     };
     for (const auto& [name, format] : formats) {
         if (event == name) {

@@ -78,6 +78,10 @@ class Trainer {
     // Write a checkpoint from rank 0; epoch_done counts the epochs finished. A state reached
     // through a non-finite loss is never written: it would replace the last good checkpoint.
     void write_checkpoint(int64_t epoch_done);
+    // Say that this step's checkpoint was not written, and why, as a checkpoint_failed event
+    // naming the newest one written: status shows it, suspend fails on it, resume says what it
+    // cost.
+    void checkpoint_failed(int64_t epoch_done, const std::string& why);
     // Write the parameters to $KFTRAIN_PARAMS_OUT.rankN when it is set (for tests).
     void dump_params();
     // Emit the start event, and rank 0's parameters to the tracker.
@@ -97,7 +101,8 @@ class Trainer {
     metrics::TrainerMetrics& m_exported;
     int64_t m_global_step = 0;
     int64_t m_start_step = 0;
-    int64_t m_last_checkpoint = -1;
+    int64_t m_last_checkpoint = -1;  // the step last checkpointed or attempted
+    int64_t m_last_written = -1;     // rank 0: the step of the newest checkpoint written
     DivergenceGuard m_divergence;
     StepMetrics m_metrics;
     StopVote m_stop_vote;

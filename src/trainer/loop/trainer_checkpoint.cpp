@@ -70,6 +70,7 @@ util::Result<checkpoint::TrainPosition> Trainer::resume() {
     }
     if (resumed) {
         m_last_checkpoint = pos.global_step;
+        m_last_written = pos.global_step;
     }
     return pos;
 }
@@ -92,14 +93,22 @@ std::string Trainer::unhealthy_state() {
     return std::isfinite(loss) ? "" : fmt::format("its loss is {}", nonfinite_text(loss));
 }
 
+void Trainer::checkpoint_failed(int64_t epoch_done, const std::string& why) {
+    m_s.log->emit(event::k_checkpoint_failed,
+                  {{field::k_epoch, epoch_done},
+                   {field::k_global_step, m_global_step},
+                   {field::k_message, why},
+                   {field::k_last_checkpoint_step,
+                    m_last_written >= 0 ? Fields(m_last_written) : Fields(nullptr)}});
+}
+
 void Trainer::write_checkpoint(int64_t epoch_done) {
     if (m_s.options.checkpoint_dir.empty() || m_last_checkpoint == m_global_step) {
         return;
     }
     if (m_divergence.unhealthy()) {
         if (m_s.rank() == 0) {
-            warn(fmt::format("checkpoint at step {} not written: the loss is not finite",
-                             m_global_step));
+            checkpoint_failed(epoch_done, "the loss is not finite");
         }
         return;
     }
@@ -108,7 +117,7 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
         return;
     }
     if (const auto wrong = unhealthy_state(); !wrong.empty()) {
-        warn(fmt::format("checkpoint at step {} not written: {}", m_global_step, wrong));
+        checkpoint_failed(epoch_done, wrong);
         return;
     }
     m_last_checkpoint = m_global_step;
@@ -116,7 +125,7 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) {  // checked at start, but a disk can go away
-        warn(fmt::format("checkpoint not written: cannot create {}: {}", dir, ec.message()));
+        checkpoint_failed(epoch_done, fmt::format("cannot create {}: {}", dir, ec.message()));
         return;
     }
     const auto path =
@@ -125,9 +134,10 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
     auto saved = checkpoint::save_checkpoint(path, *m_s.model, *m_s.optimizer,
                                              checkpoint::TrainPosition{epoch_done, m_global_step});
     if (!saved.ok()) {
-        warn("checkpoint not written: " + saved.error());
+        checkpoint_failed(epoch_done, saved.error());
         return;
     }
+    m_last_written = m_global_step;
     checkpoint::rotate_checkpoints(dir, m_s.options.keep_checkpoints, m_global_step);
     m_exported.observe_checkpoint(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());

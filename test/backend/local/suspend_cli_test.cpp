@@ -10,9 +10,11 @@
 
 #include "backend/local/local_fixture.h"
 #include "job/status.h"
+#include "support/text.h"
 
 using namespace kftrain;
 
+using kftrain::test::contains;
 using kftrain::test::contains_line;
 using kftrain::test::LocalJobs;
 
@@ -41,6 +43,41 @@ long long number_after(const std::string& line, const std::string& key) {
 }
 
 }  // namespace
+
+TEST_CASE("a suspend whose checkpoint fails says so, and resume names the step it starts from",
+          "[local][lifecycle]") {
+    LocalJobs jobs;
+    const std::string checkpoints = jobs.dir() + "/ckpt";
+    std::filesystem::create_directories(checkpoints);
+    auto file = jobs.job_file("full", 1,
+                              {"--steps", "100000", "--step-ms", "20", "--checkpoint-dir",
+                               checkpoints, "--checkpoint-fails", "No space left on device"});
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    jobs.wait_for("full", [](const job::JobStatus& s) { return step_of(s) >= 3; });
+
+    auto suspended = jobs.kftrain({"suspend", "full", "--local", "--interval", "50ms"});
+    INFO(suspended.err);
+    CHECK(suspended.code == 1);
+    CHECK(suspended.out.empty());
+    CHECK(contains(suspended.err,
+                   "kftrain: error: pytorchjob/full is suspended, but its last "
+                   "checkpoint failed: step "));
+    CHECK(contains(suspended.err,
+                   " NOT written: No space left on device; none is written: a "
+                   "resume starts over\n"));
+    auto shown = jobs.kftrain({"status", "full", "--local"});
+    CHECK(contains(shown.out, "\nCheckpoint: step "));
+    CHECK(contains(shown.out,
+                   " NOT written: No space left on device; none is written: a "
+                   "resume starts over\n"));
+    auto json_status = jobs.kftrain({"status", "full", "--local", "-o", "json"});
+    CHECK(contains(json_status.out, "\"failed\": true"));
+
+    auto resumed = jobs.kftrain({"resume", "full", "--local", "--interval", "50ms"});
+    CHECK(resumed.code == 0);
+    CHECK(resumed.out == "pytorchjob/full resumed from the start: no checkpoint was written\n");
+    CHECK(jobs.kftrain({"delete", "full", "--local"}).code == 0);
+}
 
 TEST_CASE("a suspended local job stops with SIGTERM and resumes from its checkpoint",
           "[local][lifecycle]") {
@@ -90,7 +127,8 @@ TEST_CASE("a suspended local job stops with SIGTERM and resumes from its checkpo
     auto resumed = jobs.kftrain({"resume", "pause", "--local", "--interval", "50ms"});
     CHECK(resumed.err == "");
     REQUIRE(resumed.code == 0);
-    CHECK(resumed.out == "pytorchjob/pause resumed\n");
+    CHECK(resumed.out ==
+          "pytorchjob/pause resumed from its checkpoint of step " + std::to_string(saved) + "\n");
     auto again = jobs.backend().status("pause");
     REQUIRE(again);
     CHECK(again->phase != job::JobPhase::Suspended);

@@ -221,3 +221,27 @@ TEST_CASE("a stale percentage is not shown beside a newer epoch", "[cluster][pro
     CHECK(view::format_progress(*job::merge_progress(posted, recent)) ==
           "31% epoch 3/8 loss 0.2000");
 }
+
+TEST_CASE("a checkpoint that was not written reads as such, with where a resume starts",
+          "[cluster][progress]") {
+    auto failed = job::parse_progress_line(
+        R"({"event":"checkpoint_failed","epoch":3,"global_step":1407,)"
+        R"("message":"No space left on device","last_checkpoint_step":938})");
+    REQUIRE(failed);
+    CHECK(view::format_progress(*failed) ==
+          "checkpoint epoch 3 step 1407 NOT written: No space left on device; a resume starts "
+          "from step 938");
+    auto report = job::checkpoint_report(*failed);
+    REQUIRE(report);
+    CHECK(report->failed);
+    CHECK(report->step == 938);
+    auto none = job::checkpoint_report(*job::parse_progress_line(
+        R"({"event":"checkpoint_failed","global_step":20,"message":"x","last_checkpoint_step":null})"));
+    REQUIRE(none);
+    CHECK(view::format_checkpoint(*none) ==
+          "step 20 NOT written: x; none is written: a resume starts over");
+    // The last checkpoint event of a log, whichever it is.
+    CHECK(job::last_checkpoint({R"({"event":"checkpoint","global_step":5,"path":"/c/5"})",
+                                R"({"event":"progress","global_step":9})"})
+              ->path == "/c/5");
+}

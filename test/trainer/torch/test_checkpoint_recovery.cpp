@@ -215,11 +215,31 @@ TEST_CASE("SIGTERM while the loss is NaN exits 143 without writing a checkpoint"
     ::kill(run.pid, SIGTERM);
     CHECK(wait_exit(run, 60s) == 143);
     CHECK(events(run, "checkpoint").empty());
-    bool refused = false;
-    for (const auto& w : warnings(run)) {
-        refused = refused || w.find(" not written: the loss is not finite") != std::string::npos;
-    }
-    CHECK(refused);
+    const auto failed = events(run, "checkpoint_failed");
+    REQUIRE_FALSE(failed.empty());
+    CHECK(failed.back()["message"] == "the loss is not finite");
+    CHECK(failed.back()["last_checkpoint_step"] == 16);  // the one it resumed from
     CHECK(ckpt::list_checkpoints(dir.file("ckpt")) == good);
     CHECK(read_text(ckpt_path(dir, 16)) == good_bytes);
+}
+
+TEST_CASE("a checkpoint that cannot be written is an event naming the newest one written",
+          "[trainer][checkpoint]") {
+    TempDir dir;
+    first_run(dir);
+    // A directory where the checkpoint of step 24 goes: its write fails, as on a full disk.
+    std::filesystem::create_directories(ckpt_path(dir, 24));
+    const auto run = start_trainer(dir, "second", quick_args(dir, 2), {});
+    REQUIRE(wait_exit(run, 120s) == 0);
+    const auto failed = events(run, "checkpoint_failed");
+    REQUIRE(failed.size() == 1);
+    CHECK(failed[0]["global_step"] == 24);
+    CHECK(failed[0]["last_checkpoint_step"] == 20);
+    CHECK_FALSE(failed[0]["message"].get<std::string>().empty());
+    // The next one is written, and names itself the newest.
+    bool wrote_28 = false;
+    for (const auto& c : events(run, "checkpoint")) {
+        wrote_28 = wrote_28 || c["global_step"] == 28;
+    }
+    CHECK(wrote_28);
 }

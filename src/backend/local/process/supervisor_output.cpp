@@ -60,6 +60,9 @@ void Supervisor::emit_line(size_t i, const std::string& line) {
         if (progress && job::shows_progress(*progress)) {
             m_state.last_progress = line;
             m_dirty = true;
+        } else if (progress && job::is_checkpoint_event(*progress)) {
+            m_state.last_checkpoint = line;
+            m_dirty = true;
         }
     }
 }

@@ -104,6 +104,7 @@ json to_json(const JobState& s) {
                 {"resources", {{"cpu", s.cpu}, {"memory", s.memory}, {"gpus", s.gpus}}},
                 {"node_selector", s.node_selector},
                 {"last_progress", s.last_progress},
+                {"last_checkpoint", s.last_checkpoint},
                 {"trainer_status", s.trainer_status},
                 {"queue",
                  {{"name", s.queue},
@@ -157,6 +158,7 @@ JobState job_from_fields(const Fields& f) {
     s.gpus = resources.get("gpus", 0);
     s.node_selector = f.strings("node_selector");
     s.last_progress = f.get<std::string>("last_progress", "");
+    s.last_checkpoint = f.get<std::string>("last_checkpoint", "");
     s.trainer_status = f.get<std::string>("trainer_status", "");
     Fields queue = f.object("queue");
     s.queue = queue.get<std::string>("name", "");

@@ -69,9 +69,10 @@ struct JobState {
     std::string memory;
     int gpus = 0;
     std::map<std::string, std::string> node_selector;
-    std::string last_progress;   // the lead replica's last trainer progress line, raw JSON
-    std::string trainer_status;  // the last trainerStatus posted to the job's status server,
-                                 // raw JSON (status_server/status_endpoint.h)
+    std::string last_progress;    // the lead replica's last trainer progress line, raw JSON
+    std::string last_checkpoint;  // its last checkpoint or checkpoint_failed line, raw JSON
+    std::string trainer_status;   // the last trainerStatus posted to the job's status server,
+                                  // raw JSON (status_server/status_endpoint.h)
     // The local queue (submit --queue): the jobs of one queue run one at a time, in the order
     // they entered it (local_queue.h). Empty: the job starts at once.
     std::string queue;

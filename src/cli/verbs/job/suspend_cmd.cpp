@@ -10,8 +10,10 @@
 #include "backend/select.h"
 #include "cli/flags.h"
 #include "cli/verb.h"
+#include "cli/view/progress.h"
 #include "job/exit_codes.h"
 #include "job/names.h"
+#include "util/text.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli {
@@ -29,7 +31,8 @@ constexpr const char* k_suspend_examples =
     "  kftrain suspend mnist-ddp --local\n"
     "  # Later: run it again from its newest checkpoint\n"
     "  kftrain resume mnist-ddp\n\n"
-    "Exit codes: 0 suspended, 2 the job has finished, 3 not found, 4 cluster error,\n"
+    "Exit codes: 0 suspended, 1 suspended but its last checkpoint failed (a resume starts\n"
+    "from the one before), 2 the job has finished, 3 not found, 4 cluster error,\n"
     "5 timed out (the job stays suspended).";
 
 int report_timeout(Context& ctx, const job::Backend& backend, const job::JobStatus& last,
@@ -70,6 +73,29 @@ int wait_settled(Context& ctx, job::Backend& backend, job::JobStatus last, job::
         }
         std::this_thread::sleep_for(pause);
     }
+}
+
+// Where a resumed job starts, from what it said of its checkpoints before: " from its checkpoint
+// of step 938 (it had reached step 1407: 469 steps to train again)"; "" when it said nothing.
+std::string resume_point(const job::JobStatus& before) {
+    if (!before.checkpoint) {
+        return "";
+    }
+    const auto& from = before.checkpoint->step;
+    if (!from) {
+        return " from the start: no checkpoint was written";
+    }
+    std::optional<long long> reached = before.checkpoint->failed_step;
+    if (before.progress && before.progress->global_step &&
+        (!reached || *before.progress->global_step > *reached)) {
+        reached = before.progress->global_step;
+    }
+    if (!reached || *reached <= *from) {
+        return fmt::format(" from its checkpoint of step {}", *from);
+    }
+    return fmt::format(
+        " from its checkpoint of step {} (it had reached step {}: {} to train again)", *from,
+        *reached, util::counted(*reached - *from, "step"));
 }
 
 }  // namespace
@@ -142,10 +168,26 @@ int SuspendOptions::run(Context& ctx) const {
         backend = backend::make_backend(ctx, "", namespace_, deadline);
     }
     int code = wait_settled(ctx, *backend, *status, change, plan, deadline);
-    if (code == k_exit_ok) {
-        ctx.out << ref << (suspend ? " suspended\n" : " resumed\n");
+    if (code != k_exit_ok) {
+        return code;
     }
-    return code;
+    if (!suspend) {
+        ctx.out << ref << " resumed" << resume_point(*status) << "\n";
+        return k_exit_ok;
+    }
+    // The checkpoint the replicas wrote as they stopped is what a resume starts from: one that
+    // failed (a full disk) loses the work since the one before, which the user must hear now.
+    if (backend->capabilities().keeps_checkpoint_after_stop) {
+        auto stopped = backend->status_without_progress(job);
+        if (stopped && stopped->checkpoint && stopped->checkpoint->failed) {
+            return report_error(ctx,
+                                fmt::format("{} is suspended, but its last checkpoint failed: {}",
+                                            ref, view::format_checkpoint(*stopped->checkpoint)),
+                                k_exit_job_failed);
+        }
+    }
+    ctx.out << ref << " suspended\n";
+    return k_exit_ok;
 }
 
 }  // namespace kftrain::cli
