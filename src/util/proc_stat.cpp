@@ -1,6 +1,10 @@
 #include "util/proc_stat.h"
 
+#include <dirent.h>
+
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace kftrain::util {
@@ -21,6 +25,9 @@ std::optional<ProcStat> parse_proc_stat(const std::string& line) {
         if (i == 3) {
             stat.state = field[0];
         }
+        if (i == 4) {
+            stat.parent = std::strtoll(field.c_str(), nullptr, 10);
+        }
     }
     if (field.find_first_not_of("0123456789") != std::string::npos) {
         return std::nullopt;
@@ -40,6 +47,36 @@ std::optional<ProcStat> read_proc_stat(const std::string& pid) {
         return std::nullopt;
     }
     return parse_proc_stat(line);
+}
+
+std::vector<long long> child_processes(long long pid, bool all) {
+    std::multimap<long long, long long> children;  // parent -> child
+    if (DIR* proc = ::opendir("/proc")) {
+        while (const dirent* entry = ::readdir(proc)) {
+            const std::string name = entry->d_name;
+            if (name.find_first_not_of("0123456789") != std::string::npos) {
+                continue;
+            }
+            if (auto stat = read_proc_stat(name)) {
+                children.emplace(stat->parent, std::strtoll(name.c_str(), nullptr, 10));
+            }
+        }
+        ::closedir(proc);
+    }
+    std::vector<long long> out;
+    std::vector<long long> parents = {pid};
+    while (!parents.empty()) {
+        const long long parent = parents.back();
+        parents.pop_back();
+        const auto [first, last] = children.equal_range(parent);
+        for (auto it = first; it != last; ++it) {
+            out.push_back(it->second);
+            if (all) {
+                parents.push_back(it->second);
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace kftrain::util

@@ -2,12 +2,14 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kftrain::util {
 
 // What kftrain reads of a /proc/PID/stat line: the state letter and the start time.
 struct ProcStat {
     char state = '?';                    // R, S, D, Z (zombie), X (dead), ...
+    long long parent = 0;                // the parent's pid
     unsigned long long start_ticks = 0;  // clock ticks after boot (CLOCK_BOOTTIME's origin)
 };
 
@@ -17,5 +19,9 @@ std::optional<ProcStat> parse_proc_stat(const std::string& line);
 
 // Read /proc/<pid>/stat (pid "self" for this process); nullopt when it cannot be read.
 std::optional<ProcStat> read_proc_stat(const std::string& pid);
+
+// Return the pids of a process's children, and with all, of their children in turn (every
+// descendant), from /proc; a process that ends meanwhile is left out.
+std::vector<long long> child_processes(long long pid, bool all);
 
 }  // namespace kftrain::util

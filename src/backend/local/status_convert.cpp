@@ -94,7 +94,8 @@ void apply_lost(job::JobStatus& status, const JobState& state, int alive) {
             state.supervisor_pid, alive, state.replicas.size());
         status.diagnosis.push_back(fmt::format(
             "the local supervisor is gone (killed?): the replicas that still run are no longer "
-            "restarted or logged; `kftrain delete {}` stops them",
+            "restarted or logged, and one that prints ends at its next line (SIGPIPE: its "
+            "output went to the supervisor); `kftrain delete {}` stops them",
             state.name));
         return;
     }
@@ -158,6 +159,12 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
         status.diagnosis.push_back(
             fmt::format("kftrain cannot save the job's state: {}; status shows it as last saved",
                         seen.last_word->error));
+    }
+    if (!state.logs_error.empty()) {
+        status.diagnosis.push_back(fmt::format(
+            "the job's logs are incomplete: {}; what the replicas printed after that is lost "
+            "(free space on that disk)",
+            state.logs_error));
     }
     status.message = util::redact_credentials(status.message);
     for (size_t i = 0; i < state.replicas.size(); ++i) {

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 
 #include "backend/local/local_fixture.h"
 #include "support/files.h"
@@ -284,4 +285,50 @@ TEST_CASE("a local job's files are private and a tracking URI's credentials neve
     CHECK(kftrain::test::read_bytes(jobs.dir() + "/rank-0.env")
               .find("MLFLOW_TRACKING_URI=http://ann:hunter2@mlflow:5000/?token=t0k\n") !=
           std::string::npos);
+}
+
+TEST_CASE("a job whose logs cannot be written says so in status", "[local][cli]") {
+    LocalJobs jobs;
+    const std::string go = jobs.dir() + "/go";
+    const std::string file = jobs.dir() + "/full.yaml";
+    test::write_file(file, "name: full-logs\ncommand: [sh, -c, 'while [ ! -e \"" + go +
+                               "\" ]; do sleep 0.05; done; echo one; echo two']\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    // Before the replica prints its first line, its log is a full disk.
+    const std::string log = local::logs_dir("full-logs") + "/master-0.log";
+    poll_until([&] { return fs::is_directory(local::logs_dir("full-logs")); }, "the logs exist");
+    fs::create_symlink("/dev/full", log);
+    test::write_file(go, "");
+    const auto done = jobs.wait_finished("full-logs");
+    CHECK(done.phase == job::JobPhase::Succeeded);  // the program did succeed
+    const auto status = jobs.kftrain({"status", "full-logs", "--local"});
+    CHECK(status.out.find("the job's logs are incomplete: cannot write " + log +
+                          ": No space left on device; what the replicas printed after that is "
+                          "lost") != std::string::npos);
+}
+
+TEST_CASE("what a replica leaves running with setsid ends with the job, and with delete",
+          "[local][cli]") {
+    LocalJobs jobs;
+    // A daemon the way programs make them: fork, a session of its own, the parent gone.
+    auto daemon_job = [&](const std::string& name, const std::string& then) {
+        const std::string file = jobs.dir() + "/" + name + ".yaml";
+        test::write_file(file, "name: " + name +
+                                   "\ncommand: [sh, -c, 'setsid sh -c \"sleep 300 "
+                                   "& echo \\$! > " +
+                                   jobs.dir() + "/" + name + ".pid\"; " + then + "']\n");
+        REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+        const std::string pid_file = jobs.dir() + "/" + name + ".pid";
+        long long pid = 0;
+        poll_until([&] { return (std::ifstream(pid_file) >> pid) && pid > 0; }, "the daemon ran");
+        return pid;
+    };
+    const long long left = daemon_job("leaves-daemon", "true");
+    CHECK(jobs.wait_finished("leaves-daemon").phase == job::JobPhase::Succeeded);
+    poll_until([&] { return !util::process_alive(left); }, "the job's daemon is gone");
+
+    const long long running = daemon_job("runs-daemon", "exec sleep 300");
+    REQUIRE(util::process_alive(running));
+    CHECK(jobs.kftrain({"delete", "runs-daemon", "--local"}).code == 0);
+    poll_until([&] { return !util::process_alive(running); }, "the deleted job's daemon is gone");
 }

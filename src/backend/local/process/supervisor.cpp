@@ -46,7 +46,6 @@ std::string resume_point(const std::vector<std::string>& argv) {
 
 constexpr auto k_stop_grace = std::chrono::seconds(10);
 constexpr auto k_success_grace = std::chrono::seconds(10);
-constexpr auto k_save_interval = std::chrono::seconds(1);
 constexpr int k_poll_ms = 100;
 constexpr int k_queue_poll_ms = 250;  // how often a job waiting in a queue looks at the others
 constexpr auto k_queue_lock_wait = std::chrono::seconds(10);
@@ -150,6 +149,7 @@ void Supervisor::reap() {
         slot.process.reset();
         on_exit(i, status->as_shell_code());
     }
+    reap_orphans();
 }
 
 void Supervisor::on_exit(size_t i, int code) {
@@ -280,41 +280,6 @@ bool Supervisor::any_running() const {
     return false;
 }
 
-void Supervisor::save(bool force) {
-    auto now = Clock::now();
-    if (!force && (!m_dirty || now - m_saved < k_save_interval)) {
-        return;
-    }
-    auto written = write_job_state(m_state);
-    if (!written && written.error() != m_save_error) {
-        std::cerr << "kftrain supervisor: " << written.error() << std::endl;
-        m_save_error = written.error();
-        write_last_word(m_state.name, LastWord{m_save_error, "", "", "", ""});
-    } else if (written && !m_save_error.empty()) {
-        m_save_error.clear();
-        write_last_word(m_state.name, LastWord{});
-    }
-    m_dirty = false;
-    m_saved = now;
-}
-
-void Supervisor::save_final() {
-    auto written = write_job_state(m_state);
-    if (written) {
-        if (!m_save_error.empty()) {
-            write_last_word(m_state.name, LastWord{});
-        }
-        return;
-    }
-    std::cerr << "kftrain supervisor: " << written.error() << std::endl;
-    auto noted =
-        write_last_word(m_state.name, LastWord{written.error(), m_state.phase, m_state.reason,
-                                               m_state.message, m_state.finished});
-    if (!noted) {
-        std::cerr << "kftrain supervisor: " << noted.error() << std::endl;
-    }
-}
-
 bool Supervisor::wait_for_turn() {
     if (m_state.queue.empty()) {
         return true;
@@ -412,10 +377,12 @@ void Supervisor::supervise() {
         }
         save(false);
     }
+    kill_orphans();  // no replica runs: nothing the job started may go on
 }
 
 int Supervisor::run() {
     install_signal_handlers();
+    adopt_orphans();
     m_state.supervisor_pid = ::getpid();
     m_state.supervisor_ticks = util::process_start_ticks(m_state.supervisor_pid).value_or(0);
     if (wait_for_turn()) {

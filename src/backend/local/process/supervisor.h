@@ -74,6 +74,13 @@ class Supervisor {
     void read_stream(size_t i, Stream& stream);
     void emit_line(size_t i, const std::string& line);
     void reap();
+    // Become the subreaper of the replicas' processes (supervisor_orphans.cpp).
+    void adopt_orphans();
+    // Return the children that are no replica: processes a replica left behind.
+    std::vector<long long> orphans() const;
+    // Reap the ones that ended; kill all once the job ends.
+    void reap_orphans();
+    void kill_orphans();
     void on_exit(size_t i, int code);
     void apply(size_t i, const ExitDecision& decision);
     void begin_stop(Outcome outcome, bool immediately);
@@ -81,6 +88,8 @@ class Supervisor {
     void start_due_restarts();
     void check_deadline();
     bool any_running() const;
+    // Keep the first failed write to the logs in the state, for status (once).
+    void note_log_error();
     void save(bool force);
     void save_final();
     Outcome suspended_outcome() const;

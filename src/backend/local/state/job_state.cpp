@@ -105,6 +105,7 @@ json to_json(const JobState& s) {
                 {"node_selector", s.node_selector},
                 {"last_progress", s.last_progress},
                 {"last_checkpoint", s.last_checkpoint},
+                {"logs_error", s.logs_error},
                 {"trainer_status", s.trainer_status},
                 {"queue",
                  {{"name", s.queue},
@@ -159,6 +160,7 @@ JobState job_from_fields(const Fields& f) {
     s.node_selector = f.strings("node_selector");
     s.last_progress = f.get<std::string>("last_progress", "");
     s.last_checkpoint = f.get<std::string>("last_checkpoint", "");
+    s.logs_error = f.get<std::string>("logs_error", "");
     s.trainer_status = f.get<std::string>("trainer_status", "");
     Fields queue = f.object("queue");
     s.queue = queue.get<std::string>("name", "");

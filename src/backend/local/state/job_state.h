@@ -71,6 +71,7 @@ struct JobState {
     std::map<std::string, std::string> node_selector;
     std::string last_progress;    // the lead replica's last trainer progress line, raw JSON
     std::string last_checkpoint;  // its last checkpoint or checkpoint_failed line, raw JSON
+    std::string logs_error;       // the first write to the job's logs that failed, or ""
     std::string trainer_status;   // the last trainerStatus posted to the job's status server,
                                   // raw JSON (status_server/status_endpoint.h)
     // The local queue (submit --queue): the jobs of one queue run one at a time, in the order

@@ -15,13 +15,6 @@
 namespace kftrain::backend::local {
 namespace {
 
-// Append text to a log when it is open; what cannot be written is dropped: the replica goes on.
-void append_to(const util::UniqueFd& log, const std::string& text) {
-    if (log) {
-        util::write_all(log.get(), text, "a log");
-    }
-}
-
 util::UniqueFd open_append(const std::string& path) {
     return util::UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
 }
@@ -29,15 +22,30 @@ util::UniqueFd open_append(const std::string& path) {
 }  // namespace
 
 LogWriter::LogWriter(const std::string& job)
-    : m_dir(logs_dir(job)), m_all(open_append(combined_log_path(job))) {}
+    : m_dir(logs_dir(job)), m_all_path(combined_log_path(job)), m_all(open_append(m_all_path)) {}
+
+// What cannot be written is dropped (the replica goes on), and the first failure is kept.
+void LogWriter::append_to(const util::UniqueFd& log, const std::string& path,
+                          const std::string& text) {
+    if (!log) {
+        if (m_error.empty()) {
+            m_error = "cannot open " + path + " for writing";
+        }
+        return;
+    }
+    if (auto written = util::write_all(log.get(), text, path); !written && m_error.empty()) {
+        m_error = written.error();
+    }
+}
 
 void LogWriter::append(const std::string& replica, const std::string& text) {
+    const std::string own = m_dir + "/" + replica + ".log";
     auto it = m_files.find(replica);
     if (it == m_files.end()) {
-        it = m_files.emplace(replica, open_append(m_dir + "/" + replica + ".log")).first;
+        it = m_files.emplace(replica, open_append(own)).first;
     }
-    append_to(it->second, text + "\n");
-    append_to(m_all, util::now_timestamp() + "\t" + replica + "\t" + text + "\n");
+    append_to(it->second, own, text + "\n");
+    append_to(m_all, m_all_path, util::now_timestamp() + "\t" + replica + "\t" + text + "\n");
 }
 
 std::optional<LogRecord> parse_log_record(const std::string& line) {

@@ -22,10 +22,17 @@ class LogWriter {
 
     // Append one line (without its newline) a replica printed, stamped with the time now.
     void append(const std::string& replica, const std::string& text);
+    // The first write that failed ("cannot write .../logs/all.log: No space left on device"),
+    // or "": the replicas go on, but their logs are incomplete from then on.
+    const std::string& error() const { return m_error; }
 
   private:
+    void append_to(const util::UniqueFd& log, const std::string& path, const std::string& text);
+
     std::string m_dir;
+    std::string m_all_path;
     util::UniqueFd m_all;
+    std::string m_error;
     std::map<std::string, util::UniqueFd> m_files;
 };
 
