@@ -315,3 +315,32 @@ TEST_CASE("a program's profile is written and read back; a broken one names the 
     REQUIRE_FALSE(empty.ok());
     CHECK_THAT(empty.error(), Catch::Contains("e.json: field 'program' is missing"));
 }
+
+TEST_CASE("too few or too coarse progress reports are named, not trusted", "[estimate]") {
+    // Kubeflow's SDK: a post every 5 s at most, whole percentages. Three in 15 s, 2% apart.
+    auto sdk = [](double t, int percent) {
+        ProgressPoint p = at(t, percent / 100.0);
+        p.basis = "percent";
+        return p;
+    };
+    const std::vector<ProgressPoint> three = {sdk(5, 1), sdk(10, 2), sdk(15, 3)};
+    CHECK(report_shortage(three) == "3 reports over 2 of their steps of 1%; 5 over 10 are needed");
+    auto measured = measure_size(three, 1, 1, 15, false);
+    REQUIRE(measured);
+    CHECK(measured->too_few == report_shortage(three));
+    // Enough: a dozen, 11% apart in all.
+    std::vector<ProgressPoint> dozen;
+    for (int i = 0; i < 12; ++i) {
+        dozen.push_back(sdk(5 + 5 * i, 1 + i));
+    }
+    CHECK(report_shortage(dozen).empty());
+    // Steps are fine-grained: five reports 10 steps apart suffice.
+    std::vector<ProgressPoint> steps;
+    for (int i = 1; i <= 5; ++i) {
+        ProgressPoint p = at(i, i * 10 / 1000.0);
+        p.steps_per_run = 1000;
+        steps.push_back(p);
+    }
+    CHECK(report_shortage(steps).empty());
+    CHECK(report_shortage({at(1, 0.1)}) == "1 report that advanced; 5 are needed");
+}

@@ -127,12 +127,17 @@ void measured_assumptions(const ProgramProfile& p, std::vector<Assumption>& a) {
                              p.source, p.program, p.host_cpus, p.measured_at,
                              util::format_duration(p.seconds_limit))});
     for (const SizeMeasurement& m : p.sizes) {
-        a.push_back({fmt::format("at world size {}", m.world_size),
-                     fmt::format("training {}, start-up {}", util::format_duration(m.training_s),
-                                 util::format_duration(m.startup_s)),
-                     fmt::format("measured: {} reports of {} over {}{}, rate spread {}", m.reports,
-                                 m.basis, util::format_duration(m.seconds),
-                                 m.finished ? " (ran to its end)" : "", percent(m.spread))});
+        a.push_back(
+            {fmt::format("at world size {}", m.world_size),
+             fmt::format("training {}, start-up {}", util::format_duration(m.training_s),
+                         util::format_duration(m.startup_s)),
+             fmt::format("measured: {} reports of {} over {}{}, rate spread {}{}", m.reports,
+                         m.basis, util::format_duration(m.seconds),
+                         m.finished ? " (ran to its end)" : "", percent(m.spread),
+                         m.too_few.empty() ? ""
+                                           : "; too few to trust (" + m.too_few +
+                                                 "): measure longer (--measure-seconds) or report "
+                                                 "progress more finely")});
     }
 }
 

@@ -9,6 +9,7 @@
 #include "util/json_fields.h"
 #include "util/json_text.h"
 #include "util/stats.h"
+#include "util/text.h"
 
 namespace kftrain::estimate {
 namespace {
@@ -32,6 +33,27 @@ std::vector<ProgressPoint> advancing(std::vector<ProgressPoint> points) {
         }
     }
     return kept;
+}
+
+// Return the resolution of advancing reports, as a fraction of the run: one step of the
+// steps they count, 1% for whole percentages (Kubeflow's SDK posts those), else the least
+// advance between two of them.
+double report_resolution(const std::vector<ProgressPoint>& kept) {
+    double least = 1;
+    for (std::size_t i = 1; i < kept.size(); ++i) {
+        least = std::min(least, kept[i].fraction - kept[i - 1].fraction);
+    }
+    const ProgressPoint& last = kept.back();
+    if (last.basis == "steps" && last.steps_per_run && *last.steps_per_run > 0) {
+        return 1.0 / static_cast<double>(*last.steps_per_run);
+    }
+    if (last.basis == "percent") {
+        const bool whole = std::all_of(kept.begin(), kept.end(), [](const ProgressPoint& p) {
+            return std::fabs(p.fraction * 100 - std::round(p.fraction * 100)) < 1e-6;
+        });
+        return whole ? 0.01 : std::min(least, 0.001);
+    }
+    return least;
 }
 
 // Return the standard deviation of the rates between reports over their mean: 0 with fewer
@@ -77,6 +99,7 @@ OrderedJson size_json(const SizeMeasurement& s) {
     j["steps_per_run"] = optional_json(s.steps_per_run);
     j["steps_per_epoch"] = optional_json(s.steps_per_epoch);
     j["samples_per_sec"] = optional_json(s.samples_per_sec);
+    j["too_few"] = s.too_few;
     return j;
 }
 
@@ -99,10 +122,29 @@ SizeMeasurement read_size(const util::JsonFields& r) {
     }
     s.samples_per_sec = r.number_or_null("samples_per_sec", 0);
     s.finished = r.get<bool>("finished", false, true);
+    s.too_few = r.get<std::string>("too_few", "");  // none in a profile of an older kftrain
     return s;
 }
 
 }  // namespace
+
+std::string report_shortage(const std::vector<ProgressPoint>& points) {
+    const std::vector<ProgressPoint> kept = advancing(points);
+    if (kept.size() < 2) {
+        return fmt::format("{} that advanced; {} are needed",
+                           util::counted(static_cast<long long>(kept.size()), "report"),
+                           k_min_reports);
+    }
+    const double span = kept.back().fraction - kept.front().fraction;
+    const double resolution = report_resolution(kept);
+    const double resolutions = span / resolution;
+    if (static_cast<int>(kept.size()) >= k_min_reports && resolutions >= k_min_resolutions - 1e-9) {
+        return "";
+    }
+    return fmt::format("{} over {:.0f} of their steps of {:.3g}%; {} over {} are needed",
+                       util::counted(static_cast<long long>(kept.size()), "report"), resolutions,
+                       resolution * 100, k_min_reports, k_min_resolutions);
+}
 
 util::Result<SizeMeasurement> measure_size(const std::vector<ProgressPoint>& points, int replicas,
                                            int world_size, double seconds, bool finished) {
@@ -140,6 +182,7 @@ util::Result<SizeMeasurement> measure_size(const std::vector<ProgressPoint>& poi
         s.startup_s = seconds - s.training_s;  // the whole run is known: all but its training
     }
     s.spread = rate_spread(kept);
+    s.too_few = report_shortage(kept);
     std::vector<double> speeds;
     for (const ProgressPoint& p : kept) {
         if (p.steps_per_run) {

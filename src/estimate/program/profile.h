@@ -36,7 +36,17 @@ struct SizeMeasurement {
     std::optional<long long> steps_per_run;
     std::optional<long long> steps_per_epoch;
     std::optional<double> samples_per_sec;  // the median of what it reported
+    std::string too_few;  // why its reports were too few to trust (report_shortage), or ""
 };
+
+// Progress reports are enough to measure a rate by when at least k_min_reports of them advance
+// over at least k_min_resolutions of their resolution (the least advance between two of them:
+// 1% for a program that posts whole percentages), so that the rounding of each report moves
+// the rate by a few percent at most. Return what is short ("3 reports over 2 of their steps
+// of 1%; 5 over 10 are needed"), or "" when they are enough.
+inline constexpr int k_min_reports = 5;
+inline constexpr int k_min_resolutions = 10;
+std::string report_shortage(const std::vector<ProgressPoint>& points);
 
 // A program's profile: what `kftrain estimate --measure` saw when it ran the job's own
 // command locally at one or more sizes. The estimate predicts from it as from a trainer's

@@ -156,6 +156,30 @@ TEST_CASE("estimate --measure reads a program that only posts trainerStatus",
     CHECK_THAT(run.out, Catch::Contains("not reported"));
 }
 
+TEST_CASE("estimate --measure measures on while a program's reports are too coarse to trust",
+          "[estimate][local][cli]") {
+    LocalJobs jobs;
+    // Whole percentages, one every 0.3 s: in the 1 s asked for, 3 reports 1% apart.
+    const std::string script = jobs.dir() + "/coarse.py";
+    write_file(script,
+               "import json, time\nfor percent in range(1, 41):\n    time.sleep(0.3)\n"
+               "    print(json.dumps({'event': 'progress', 'percent': percent}), flush=True)\n");
+    const std::string file = jobs.dir() + "/coarse.yaml";
+    write_file(file, "name: coarse\nreplicas: 1\ncommand: [/usr/bin/python3, " + script + "]\n");
+    const std::string out = jobs.dir() + "/coarse.json";
+    auto run = jobs.kftrain({"--local", "estimate", "-f", file, "--measure", "--measure-replicas",
+                             "1", "--measure-seconds", "1s", "--profile-out", out});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    CHECK_THAT(run.err, Catch::Contains("measuring coarse-measure-1 longer: its reports in 1s are "
+                                        "too few to measure by (") &&
+                            Catch::Contains("; 5 over 10 are needed); measuring on"));
+    const json profile = json::parse(read_bytes(out));
+    CHECK(profile["sizes"][0]["reports"].get<int>() >= 5);
+    CHECK(profile["sizes"][0]["too_few"] == "");
+    CHECK_THAT(run.out, !Catch::Contains("too few to trust"));
+}
+
 TEST_CASE("estimate --measure of a program that reports no progress exits 2 and says how",
           "[estimate][local][cli]") {
     LocalJobs jobs;

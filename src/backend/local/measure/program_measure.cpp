@@ -35,6 +35,12 @@ using Clock = std::chrono::steady_clock;
 
 constexpr auto k_size_poll = std::chrono::milliseconds(200);
 constexpr auto k_post_poll = std::chrono::seconds(1);
+
+// How long a size may be measured in all when its reports are too few at --measure-seconds:
+// four times as long, and at least a minute more.
+double extended_limit(double limit_s) {
+    return std::max(4 * limit_s, limit_s + 60);
+}
 // How far a program's own report times may stray outside the measurement (a timestamp taken
 // before a line is flushed, a rounded clock) and still be its times.
 constexpr double k_clock_slack_s = 2;
@@ -212,6 +218,7 @@ util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifes
         << std::endl;
     SizeWatch watch(jobs, spec, started);
     auto next_post = start;
+    bool extended = false;
     while (true) {
         const auto now = Clock::now();
         watch.run().seconds = std::chrono::duration<double>(now - start).count();
@@ -220,8 +227,28 @@ util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifes
             next_post = now + k_post_poll;
             watch.take_post();
         }
-        if (watch.ended() || job::interrupt_requested() || watch.run().seconds >= limit_s) {
+        if (watch.ended() || job::interrupt_requested()) {
             break;
+        }
+        if (watch.run().seconds >= limit_s) {
+            // Too few reports to measure by (a program that posts whole percentages every few
+            // seconds): measure on, up to a limit, rather than predict from noise.
+            // A program that reported nothing yet is not waited for: it says nothing of its pace.
+            const std::string shortage = estimate::report_shortage(watch.run().points());
+            if (shortage.empty() || watch.run().points().empty() ||
+                watch.run().seconds >= extended_limit(limit_s)) {
+                break;
+            }
+            if (!extended) {
+                extended = true;
+                err << fmt::format(
+                           "measuring {} longer: its reports in {} are too few to measure "
+                           "by ({}); measuring on until they are enough, for at most {} "
+                           "in all",
+                           spec.name, util::format_duration(limit_s), shortage,
+                           util::format_duration(extended_limit(limit_s)))
+                    << std::endl;
+            }
         }
         std::this_thread::sleep_for(k_size_poll);
     }
