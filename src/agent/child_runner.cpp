@@ -67,6 +67,7 @@ util::Result<ChildOutcome> ChildRunner::run(const ChildRequest& request,
     outcome.err = on_err ? std::move(err) : std::move(result->err);
     outcome.cancelled = result->cancelled;
     outcome.timed_out = result->timed_out;
+    outcome.out_overflow = result->out_overflow;
     return outcome;
 }
 

@@ -21,6 +21,9 @@ struct ChildRequest {
     std::chrono::milliseconds grace{5000};
     std::function<void(const std::string& line)> on_out;  // each stdout line; empty: kept whole
     std::function<void(const std::string& line)> on_err;  // each stderr line; kept whole too
+    // What a verb printed past the output limit (64 MiB) is cut, and the verb stopped; true:
+    // what came before is the answer (logs: the call says it is cut), false: an error.
+    bool partial_output_ok = false;
 };
 
 // How the verb ended.
@@ -30,6 +33,7 @@ struct ChildOutcome {
     std::string err;
     bool cancelled = false;
     bool timed_out = false;
+    bool out_overflow = false;  // stopped when its stdout passed the limit: out is its start
 
     // Return kftrain's own message from stderr: its "kftrain: error: " lines without that
     // prefix, else all of stderr, else the exit code.

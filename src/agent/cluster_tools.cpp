@@ -92,6 +92,13 @@ util::Result<ChildOutcome> run_verb_ok(const ChildRequest& request, const CallCo
     if (outcome->timed_out) {
         return util::error(fmt::format("kftrain {} did not answer in time", request.args.at(0)));
     }
+    if (outcome->out_overflow) {
+        if (request.partial_output_ok) {
+            return outcome;
+        }
+        return util::error(
+            fmt::format("kftrain {} printed more than the server takes", request.args.at(0)));
+    }
     if (outcome->code != 0) {
         return util::error(outcome->message(), outcome->code);
     }
@@ -147,12 +154,14 @@ util::Result<json> get_job_logs_tool(const json& arguments, const CallContext& c
     if (!replica.empty()) {
         args.insert(args.end(), {"--replica", replica});
     }
-    auto outcome = run_verb_ok(quick(args), ctx);
+    ChildRequest request = quick(args);
+    request.partial_output_ok = true;  // a 200 MB line: its start, said to be cut
+    auto outcome = run_verb_ok(request, ctx);
     if (!outcome) {
         return outcome.error_value();
     }
     std::string text = std::move(outcome->out);
-    bool truncated = cut_text(text, static_cast<size_t>(max_bytes));
+    const bool truncated = cut_text(text, static_cast<size_t>(max_bytes)) || outcome->out_overflow;
     long long lines = std::count(text.begin(), text.end(), '\n');
     return json{{"name", named->name}, {"text", text}, {"lines", lines}, {"truncated", truncated}};
 }

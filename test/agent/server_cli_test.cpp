@@ -131,6 +131,22 @@ TEST_CASE("mcp server: a session piped in whole gets its results before the serv
     CHECK(rendered);
 }
 
+TEST_CASE("mcp server: logs past the output limit come back cut and say so", "[mcp][cli]") {
+    McpFixture f;
+    // One 80 MB line: 80 MB of log however it is split, more than the server takes (64 MiB).
+    f.job("huge.yaml", "mcp-huge-line",
+          "python3 -c \"import sys; sys.stdout.write('x' * (80 << 20) + '\\\\n')\"");
+    REQUIRE(f.kftrain({"submit", "-f", f.dir + "/huge.yaml"}).code == 0);
+    auto server = f.serve();
+    json waited = server->call(1, "wait_for_job", {{"name", "mcp-huge-line"}});
+    REQUIRE_FALSE(is_error(waited));
+    json logs = server->call(2, "get_job_logs", {{"name", "mcp-huge-line"}, {"tail_lines", 2000}});
+    INFO(logs.dump().substr(0, 400));
+    const json got = structured(logs);
+    CHECK(got["truncated"] == true);
+    CHECK_FALSE(got["text"].get<std::string>().empty());
+}
+
 TEST_CASE("mcp server: each protocol fault gets its error code and the server carries on",
           "[mcp][cli]") {
     McpFixture f;
