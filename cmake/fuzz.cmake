@@ -40,11 +40,14 @@ message(STATUS "Fuzz targets on: ${KFTRAIN_FUZZ_CXX}, ${KFTRAIN_FUZZ_SECONDS} s 
 
 include(ExternalProject)
 set(fuzz_dir ${CMAKE_BINARY_DIR}/fuzz)
-# One job inside: the build outside counts the whole sub-build as one of its jobs.
+# One job inside: the build outside counts the whole sub-build as one of its jobs. The same
+# compiler launcher (ccache) and batches of 8 files (KFTRAIN_UNITY_BUILD) as the rest.
 ExternalProject_Add(kftrain_fuzz
   SOURCE_DIR ${PROJECT_SOURCE_DIR}/fuzz
   BINARY_DIR ${fuzz_dir}
   CMAKE_ARGS -DCMAKE_CXX_COMPILER=${KFTRAIN_FUZZ_CXX}
+    -DCMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}
+    -DCMAKE_UNITY_BUILD=${KFTRAIN_UNITY_BUILD} -DCMAKE_UNITY_BUILD_BATCH_SIZE=8
   BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> -j 1
   BUILD_ALWAYS ON
   INSTALL_COMMAND "")

@@ -40,7 +40,7 @@ image_packages=(
 )
 
 e2e_packages=(
-    podman buildah  # the images test/e2e/images.sh makes and the cluster imports
+    podman buildah debootstrap  # the images test/e2e/images.sh makes and the cluster imports
     busybox-static  # their shell, the data helper's tar and the init container's nslookup
     python3-yaml    # test/e2e/crds.py
 )

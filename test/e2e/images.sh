@@ -1,26 +1,27 @@
 #!/usr/bin/env bash
-# The images the cluster suite runs, made here from what this machine already has, and
-# imported into the minicluster's containerd (there is no registry):
-#   localhost/kftrain-trainer:e2e-HASH   kftrain-trainer as this build made it, with exactly the
-#       libraries it loads (packaging/image/collect-runtime.sh, as Dockerfile.trainer's runtime
-#       stage does) and Debian's busybox-static as /bin/sh, the user 10001 owning /data and
-#       /checkpoints. How it differs from Dockerfile.trainer's image: the test build's binary
-#       (RelWithDebInfo, stripped here) instead of a Release build made inside the image, and
-#       libtorch_cpu keeps the OpenCV and FFmpeg entries Dockerfile.trainer drops (a bigger
-#       image, the same program). scripts/check-image.sh builds and checks the real one.
+# The images the cluster suite runs, made on this machine and imported into the minicluster's
+# containerd (there is no registry):
+#   localhost/kftrain-trainer:e2e-HASH   the image Dockerfile.trainer builds, as a user builds it
+#       (podman build --isolation chroot), on the debootstrap base of scripts/check-image.sh:
+#       what ships is what the suite trains with.
 #   localhost/kftrain-busybox:e2e-HASH   Debian's busybox-static with every applet linked: the
 #       data helper pod's image (tar, find, stat, sleep) and the PyTorchJob stand-in's
 #       init container (sh, seq, nslookup), in place of busybox:1.36.1 and alpine:3.10.
 # HASH is the content's: an image already in containerd is not made or imported again.
 #
-#   images.sh TRAINER_BINARY MINICLUSTER_SH   prints "trainer=IMAGE" and "busybox=IMAGE"
+#   images.sh MINICLUSTER_SH   prints "trainer=IMAGE" and "busybox=IMAGE"
 set -euo pipefail
 
-trainer_binary=$1
-minicluster=$2
+minicluster=$1
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# What ensure_base_image (scripts/image-check-common.sh) reads.
+name="e2e images"
+suite=${SUITE:-bookworm}
+mirror=${MIRROR:-http://deb.debian.org/debian}
+base=localhost/kftrain-debian-base:${suite}
+source "$repo/scripts/image-check-common.sh"
 
 say() { echo "[e2e images $(date +%T)] $*" >&2; }
 
@@ -70,31 +71,34 @@ hash=$( (sha256sum /bin/busybox "$0" | cut -d' ' -f1) | sha256sum | cut -c1-12)
 busybox=localhost/kftrain-busybox:e2e-$hash
 make_image "$busybox" "$work/busybox" "ENV PATH=/bin" 'CMD ["sh"]'
 
-# kftrain-trainer
-strip --strip-debug -o "$work/kftrain-trainer" "$trainer_binary"
-hash=$( (sha256sum "$work/kftrain-trainer" "$0" | cut -d' ' -f1) | sha256sum | cut -c1-12)
+# kftrain-trainer: Dockerfile.trainer's image, built from exactly the context its COPY lines
+# take, on the debootstrap base scripts/check-image.sh uses. podman keeps every layer: when
+# none of the copied files changed, the build is a cache hit and takes seconds.
+"$repo/scripts/image-context.sh" copy "$work/context"
+ensure_base_image
+hash=$( (
+    podman image inspect --format '{{.Id}}' "$base"
+    cd "$work/context" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+) | sha256sum | cut -c1-12)
 trainer=localhost/kftrain-trainer:e2e-$hash
-if ! on_node "$trainer" && ! podman image exists "$trainer"; then
-    root=$work/trainer
-    "$repo/packaging/image/collect-runtime.sh" "$work/kftrain-trainer" "$root"
-    mkdir -p "$root/bin"
-    cp /bin/busybox "$root/bin/busybox"
-    ln -s busybox "$root/bin/sh"
-    grep -q '^kftrain:' "$root/etc/passwd" \
-        || echo 'kftrain:x:10001:0:kftrain:/home/kftrain:/usr/sbin/nologin' >>"$root/etc/passwd"
-    install -d -o 10001 -g 0 "$root/home/kftrain" "$root/data" "$root/checkpoints"
-    # collect-runtime.sh puts each library at its real path; a RUNPATH directory that is a
-    # link here (a build with NCCL: /usr/local/cuda/lib) must lead there in the image too.
-    for dir in $(readelf -d "$work/kftrain-trainer" | sed -n 's/.*R\(UN\)\{0,1\}PATH.*\[\(.*\)\]/\2/p' | tr ':' ' '); do
-        real=$(readlink -f "$dir" || true)
-        if [[ -n $real && $real != "$dir" && -d $root$real && ! -e $root$dir ]]; then
-            mkdir -p "$root$(dirname "$dir")"
-            ln -s "$real" "$root$dir"
-        fi
-    done
+if on_node "$trainer"; then
+    say "the node has $trainer"
+else
+    if ! podman image exists "$trainer"; then
+        say "podman build -f Dockerfile.trainer (podman caches its layers)"
+        podman build --isolation chroot --build-arg "BUILD_BASE=$base" \
+            -f "$work/context/Dockerfile.trainer" -t "$trainer" "$work/context" \
+            >"$work/image-build.log" 2>&1 || {
+            tail -30 "$work/image-build.log" >&2
+            exit 1
+        }
+        say "built $trainer ($(podman image inspect --format '{{.Size}}' "$trainer") bytes)"
+    fi
+    # Earlier builds' images: the layers podman caches stay, their ~0.5 GB file trees go.
+    podman images --format '{{.Repository}}:{{.Tag}}' | grep '^localhost/kftrain-trainer:e2e-' \
+        | grep -vxF "$trainer" | xargs -r podman rmi >/dev/null 2>&1 || true
+    "$minicluster" import "$trainer"
 fi
-make_image "$trainer" "${root:-/nonexistent}" "ENV PATH=/usr/local/bin:/usr/bin:/bin" \
-    "USER 10001" "WORKDIR /home/kftrain" 'ENTRYPOINT ["kftrain-trainer"]' 'CMD ["--help"]'
 
 echo "trainer=$trainer"
 echo "busybox=$busybox"

@@ -99,7 +99,7 @@ phase cluster start_cluster
 command -v kubectl >/dev/null || PATH=$(dirname "$(dirname "$KUBECONFIG")")/mini/bin:$PATH
 
 make_images() {
-    "$repo/test/e2e/images.sh" "$build/kftrain-trainer" "$minicluster" >"$work/images"
+    "$repo/test/e2e/images.sh" "$minicluster" >"$work/images"
     KFTRAIN_E2E_TRAINER_IMAGE=$(sed -n 's/^trainer=//p' "$work/images")
     KFTRAIN_E2E_BUSYBOX_IMAGE=$(sed -n 's/^busybox=//p' "$work/images")
     export KFTRAIN_E2E_TRAINER_IMAGE KFTRAIN_E2E_BUSYBOX_IMAGE

@@ -332,3 +332,25 @@ TEST_CASE("what a replica leaves running with setsid ends with the job, and with
     CHECK(jobs.kftrain({"delete", "runs-daemon", "--local"}).code == 0);
     poll_until([&] { return !util::process_alive(running); }, "the deleted job's daemon is gone");
 }
+
+TEST_CASE("a line past 64 KiB is kept cut, marked, and counted once by logs --tail",
+          "[local][cli]") {
+    LocalJobs jobs;
+    const std::string file = jobs.dir() + "/long.yaml";
+    // 200,000 bytes without a newline, then a newline, then a short line.
+    test::write_file(
+        file,
+        "name: long-line\nreplicas: 1\ncommand: [sh, -c, 'head -c 200000 /dev/zero | tr "
+        "\"\\\\0\" x; echo; echo after']\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    CHECK(jobs.wait_finished("long-line").phase == job::JobPhase::Succeeded);
+    const std::string cut = "master-0 | " + std::string(64 * 1024, 'x') +
+                            " [kftrain: line cut at 64 KiB]\nmaster-0 | after\n";
+    for (const char* tail : {"2", "2000"}) {
+        const auto logs = jobs.kftrain({"logs", "long-line", "--local", "--tail", tail});
+        CHECK(logs.code == 0);
+        CHECK(logs.out == cut);
+    }
+    CHECK(jobs.kftrain({"logs", "long-line", "--local", "--tail", "1"}).out ==
+          "master-0 | after\n");
+}

@@ -36,6 +36,7 @@ class Supervisor {
         int fd = -1;
         std::string partial;
         bool open = false;
+        bool cutting = false;  // dropping the rest of a line cut at k_max_line
     };
     struct Slot {
         std::optional<util::Process> process;

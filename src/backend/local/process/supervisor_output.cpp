@@ -13,12 +13,15 @@
 #include "backend/local/state/state_dir.h"
 #include "job/progress_line.h"
 #include "util/json_text.h"
+#include "util/text.h"
 
 namespace kftrain::backend::local {
 namespace {
 
-// A line longer than this is cut into pieces of it: a replica cannot grow the supervisor.
+// A line longer than this is kept cut, with k_cut_marker after it, and the rest of it dropped:
+// a replica cannot grow the supervisor, and `logs --tail N` counts the line once whatever N.
 constexpr size_t k_max_line = 64 * 1024;
+constexpr const char* k_cut_marker = " [kftrain: line cut at 64 KiB]";
 // The most read from one stream at one turn: a replica that floods its pipe faster than the
 // supervisor writes its log must not keep it from a stop request or the other replicas.
 constexpr size_t k_max_read_per_turn = 1024 * 1024;
@@ -85,13 +88,21 @@ void Supervisor::read_stream(size_t i, Stream& stream) {
         stream.partial.append(buffer, static_cast<size_t>(n));
         size_t start = 0;
         for (size_t nl; (nl = stream.partial.find('\n', start)) != std::string::npos;) {
-            emit_line(i, stream.partial.substr(start, nl - start));
+            if (!stream.cutting) {
+                emit_line(i, stream.partial.substr(start, nl - start));
+            }
+            stream.cutting = false;  // the end of the line being cut
             start = nl + 1;
         }
         stream.partial.erase(0, start);
-        if (stream.partial.size() > k_max_line) {
-            emit_line(i, stream.partial);
+        if (stream.cutting) {
             stream.partial.clear();
+        } else if (stream.partial.size() > k_max_line) {
+            std::string kept = util::excerpt(stream.partial, k_max_line);
+            kept.resize(kept.size() - 3);  // excerpt's "..."
+            emit_line(i, kept + k_cut_marker);
+            stream.partial.clear();
+            stream.cutting = true;
         }
     }
     if (!stream.open && !stream.partial.empty()) {  // the last line, without its newline
