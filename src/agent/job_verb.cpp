@@ -74,7 +74,8 @@ util::Result<JobVerb> job_verb(const kftrain::mcp::JobArguments& job, const Call
     JobVerb verb;
     // The job file is read once, here; every verb of the call gets the same text through the
     // same bounded reader as any -f -.
-    verb.args = {"-f", "-"};
+    // A job's code (code.path) is read only beneath the server's root, taken from there.
+    verb.args = {"-f", "-", "--code-root", ctx.policy.root};
     verb.input = job.job_yaml;
     if (!job.job_file.empty()) {
         auto text = read_job_file(ctx.policy.root, job.job_file);
@@ -106,6 +107,15 @@ util::Result<Rendered> render(const JobVerb& verb, const std::string& kind,
     auto doc = run_json_verb(verb.request(head), ctx);
     if (!doc) {
         return doc.error_value();
+    }
+    // A job that ships code renders as a List: its ConfigMap, then the job.
+    if (doc->value("kind", "") == "List") {
+        for (const json& item : doc->value("items", json::array())) {
+            if (item.is_object() && item.value("kind", "") != "ConfigMap") {
+                doc = item;
+                break;
+            }
+        }
     }
     Rendered rendered;
     const json metadata = doc->value("metadata", json::object());

@@ -28,6 +28,7 @@
 #include "cli/verbs/pipeline_cmd.h"
 #include "cli/verbs/queues_cmd.h"
 #include "cli/verbs/render_cmd.h"
+#include "cli/verbs/run_cmd.h"
 #include "cli/verbs/runtimes_cmd.h"
 #include "cli/verbs/tune_cmd.h"
 #include "cli/verbs/version_cmd.h"
@@ -53,6 +54,8 @@ constexpr const char* k_footer =
     "  kftrain render -f examples/mnist-ddp.yaml\n"
     "  # Submit it to the cluster of the current kubectl context\n"
     "  kftrain submit -f examples/mnist-ddp.yaml -n ml-training\n"
+    "  # Your script, no job file and no image: this folder goes with the job\n"
+    "  kftrain run --replicas 2 --follow -- python3 train.py --lr 0.1\n"
     "  # Search hyperparameters: a Katib Experiment, or trials here with --local\n"
     "  kftrain tune -f examples/mnist-ddp.yaml --param lr=0.001:0.1:log --max-trials 12\n"
     "  # Write a commented starter job file\n"
@@ -216,6 +219,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
 
     setup_render(app, ctx);
     setup_submit(app, ctx);
+    setup_run(app, ctx);
     setup_status(app, ctx);
     setup_wait(app, ctx);
     setup_logs(app, ctx);

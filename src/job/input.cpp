@@ -6,7 +6,9 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
+#include "job/code/collect.h"
 #include "job/exit_codes.h"
 #include "manifest/load.h"
 #include "manifest/render/render.h"
@@ -38,6 +40,16 @@ void add_job_file_flags(CLI::App& sub, JobInput& input) {
                                 "The job file's text itself, instead of -f (a pipeline step "
                                 "passes it so)");
     file->excludes(text);
+    sub.add_option("--code", input.code,
+                   "Ship this folder with the job: every replica finds its files at "
+                   "code.mountPath (/workspace), its working directory; overrides code.path "
+                   "(docs/code.md)")
+        ->type_name("DIR");
+    sub.add_option("--code-root", input.code_root,
+                   "Refuse a code folder outside DIR, and take a relative one from it (what "
+                   "kftrain mcp --root passes)")
+        ->type_name("DIR")
+        ->group("");
     sub.add_option("--set", input.sets,
                    "Override a job-file key, typed as the key: --set replicas=8 "
                    "--set trainer.epochs=5 (repeatable; overrides the job file); "
@@ -142,12 +154,36 @@ util::Result<manifest::JobKind> parse_kind_flag(const std::string& text) {
     return *kind;
 }
 
+namespace {
+
+// Apply --code as a --set of code.path: from the current folder, as a flag's path is (a
+// job file's code.path is from the job file's folder).
+util::Status add_code_flag(const JobInput& input, manifest::Overrides& overrides) {
+    if (input.code.empty()) {
+        return util::ok_status();
+    }
+    if (auto refused = refuse_stdin("--code", input.code); !refused) {
+        return refused;
+    }
+    std::string folder = input.code;
+    if (folder.front() != '/' && input.code_root.empty()) {
+        folder = std::filesystem::current_path().string() + "/" + folder;
+    }
+    overrides.sets.push_back("code.path=" + folder);
+    return util::ok_status();
+}
+
+}  // namespace
+
 util::Result<manifest::JobSpec> load_job(const JobInput& input, const job::BackendOptions& global) {
     if (auto refused = refuse_stdin("--template", input.template_file); !refused) {
         return refused.error_value();
     }
     manifest::Overrides overrides;
     overrides.sets = input.sets;
+    if (auto code = add_code_flag(input, overrides); !code) {
+        return code.error_value();
+    }
     if (!global.namespace_.empty()) {
         overrides.namespace_ = global.namespace_;
     }
@@ -215,8 +251,8 @@ util::Result<manifest::Template> job_template(const JobInput& input, manifest::J
     return manifest::Template{*text, input.template_file};
 }
 
-util::Result<RenderedJob> load_and_render(const JobInput& input,
-                                          const job::BackendOptions& global) {
+util::Result<RenderedJob> load_and_render(const JobInput& input, const job::BackendOptions& global,
+                                          std::ostream& warn) {
     auto spec = load_job(input, global);
     if (!spec) {
         return util::error(spec.error());
@@ -224,6 +260,19 @@ util::Result<RenderedJob> load_and_render(const JobInput& input,
     // render and submit (both backends) pass here; tune fills placeholders per trial instead.
     if (auto filled = manifest::require_no_placeholders(*spec); !filled) {
         return util::error(filled.error(), k_exit_bad_input);
+    }
+    std::optional<manifest::CodeBundle> code;
+    if (!spec->code.path.empty()) {
+        const bool no_file = input.file == "-" || input.job_yaml.has_value();
+        const std::string folder = code_folder(*spec, no_file);
+        auto dir = open_code_folder(folder, input.code_root);
+        auto bundle = dir ? collect_code(std::move(*dir), folder, spec->code.exclude, warn)
+                          : util::Result<manifest::CodeBundle>(dir.error_value());
+        if (!bundle) {
+            return bundle.error_value();
+        }
+        manifest::attach_code(*spec, *bundle);
+        code = std::move(*bundle);
     }
     auto tmpl = job_template(input, spec->kind);
     if (!tmpl) {
@@ -233,7 +282,11 @@ util::Result<RenderedJob> load_and_render(const JobInput& input,
     if (!rendered) {
         return util::error(rendered.error());
     }
-    return RenderedJob{std::move(spec.value()), *rendered};
+    RenderedJob job{std::move(spec.value()), *rendered, std::move(code), YAML::Node()};
+    if (job.code) {
+        job.code_config_map = manifest::code_config_map(job.spec, *job.code);
+    }
+    return job;
 }
 
 }  // namespace kftrain::job

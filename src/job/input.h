@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "job/context.h"
+#include "manifest/code.h"
 #include "manifest/job_spec.h"
 #include "manifest/render/render.h"
 #include "util/result.h"
@@ -29,6 +30,11 @@ struct JobInput {
     // naming the flag (an unset variable in a script), never taken as unset.
     std::optional<std::string> queue;           // the Kueue LocalQueue
     std::optional<std::string> priority_class;  // its WorkloadPriorityClass
+    // --code: the folder the job ships (code.path), from the current folder.
+    std::string code;
+    // --code-root: every code folder must lie beneath it, and a relative one is taken from it
+    // (an MCP server passes its --root).
+    std::string code_root;
 };
 
 // The name messages give a job file read from standard input (-f -).
@@ -56,6 +62,9 @@ util::Status check_env_from_shell(const std::vector<std::string>& names);
 struct RenderedJob {
     manifest::JobSpec spec;
     YAML::Node manifest;
+    // The folder it ships (code), and the ConfigMap holding it on a cluster; none without code.
+    std::optional<manifest::CodeBundle> code;
+    YAML::Node code_config_map;
 };
 
 // Read a job file from fd (standard input for -f -) as a file is read: at most
@@ -81,7 +90,9 @@ util::Result<manifest::JobKind> parse_kind_flag(const std::string& text);
 // Return the template the flags name (--template), else the one built in for the kind.
 util::Result<manifest::Template> job_template(const JobInput& input, manifest::JobKind kind);
 
-// Load, validate and render the job the flags name (with -n from the globals).
-util::Result<RenderedJob> load_and_render(const JobInput& input, const job::BackendOptions& global);
+// Load, validate and render the job the flags name (with -n from the globals), reading the
+// folder it ships (code) with the warnings about what was skipped on warn.
+util::Result<RenderedJob> load_and_render(const JobInput& input, const job::BackendOptions& global,
+                                          std::ostream& warn);
 
 }  // namespace kftrain::job

@@ -147,6 +147,15 @@ void read_volumes(const YAML::Node& node, std::vector<Volume>& out) {
     }
 }
 
+void read_code(const YAML::Node& node, CodeSettings& out) {
+    if (!present(node)) {
+        return;
+    }
+    read(node["path"], out.path);
+    read(node["mountPath"], out.mount_path);
+    read(node["exclude"], out.exclude);
+}
+
 void read_run_policy(const YAML::Node& node, RunPolicy& out) {
     if (!present(node)) {
         return;
@@ -256,6 +265,7 @@ JobSpec to_job_spec(const YAML::Node& root) {
     }
     read_metrics(root["metrics"], spec.metrics);
     read_volumes(root["volumes"], spec.volumes);
+    read_code(root["code"], spec.code);
     read_run_policy(root["runPolicy"], spec.run_policy);
     spec.elastic_policy = read_elastic(root["elasticPolicy"]);
     read(root["nodeSelector"], spec.node_selector);

@@ -18,14 +18,29 @@ struct EnvVar {
     bool optional = false;  // the Secret may lack the key
 };
 
+// A key of a ConfigMap volume laid out as a file: key -> path (relative), with its mode.
+struct VolumeItem {
+    std::string key;
+    std::string path;
+    int mode = 0644;
+};
+
 // A volume mounted in every replica.
 struct Volume {
     std::string name;
-    std::string claim;       // PersistentVolumeClaim, or
-    std::string config_map;  // ConfigMap
+    std::string claim;              // PersistentVolumeClaim, or
+    std::string config_map;         // ConfigMap
+    std::vector<VolumeItem> items;  // a ConfigMap's keys as files; empty: every key by name
     std::string mount_path;
     bool read_only = false;
     std::string local_path;  // used by the local backend instead
+};
+
+// The folder a job ships with it (the job file's code, docs/code.md).
+struct CodeSettings {
+    std::string path;  // as written (relative to the job file's folder); empty: none
+    std::string mount_path = "/workspace";
+    std::vector<std::string> exclude;  // globs, beside the defaults and .kftrainignore's
 };
 
 struct Resources {
@@ -138,6 +153,9 @@ struct JobSpec {
     MlflowSettings mlflow;
     MetricsSettings metrics;  // a program of the user's own; the trainer's is trainer.metricsPort
     std::vector<Volume> volumes;
+    CodeSettings code;
+    // The replicas' working directory (code.mountPath when code is shipped); empty: the image's.
+    std::string working_dir;
     RunPolicy run_policy;
     std::optional<ElasticPolicy> elastic_policy;
     std::map<std::string, std::string> node_selector;

@@ -115,6 +115,21 @@ FieldDef volumes_section() {
     return v;
 }
 
+FieldDef code_section() {
+    return object(
+        "code", "a folder shipped with the job, the replicas' working directory (docs/code.md)",
+        {
+            field("path", T::String, "",
+                  "folder, relative to the job file's, whose files every replica finds at "
+                  "mountPath (--code)"),
+            field("mountPath", T::String, "/workspace",
+                  "where they appear: an absolute path, the replicas' working directory"),
+            field("exclude", T::StringList, "[]",
+                  "globs left out, beside .git/, __pycache__/, *.pyc, virtualenvs and the "
+                  "folder's .kftrainignore"),
+        });
+}
+
 FieldDef tolerations_section() {
     FieldDef t = field("tolerations", T::ObjectList, "[]", "taints the pods tolerate");
     t.children = {
@@ -244,6 +259,7 @@ FieldDef build_schema() {
                        field("path", T::String, "/metrics", "HTTP path of the metrics"),
                    }),
             volumes_section(),
+            code_section(),
             run_policy_section(),
             elastic_section(),
             field("nodeSelector", T::StringMap, "{}", "node labels the pods need"),

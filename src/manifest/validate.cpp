@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "manifest/code.h"
 #include "manifest/framework.h"
 #include "manifest/k8s/checks.h"
 #include "manifest/k8s/quantity.h"
@@ -175,6 +176,33 @@ Status check_volumes(const JobSpec& spec) {
     return util::ok_status();
 }
 
+Status check_code(const JobSpec& spec) {
+    const CodeSettings& code = spec.code;
+    if (code.path.empty()) {
+        return util::ok_status();
+    }
+    if (spec.command.empty()) {
+        return fail(spec, "code.path",
+                    "ships a program of your own: set command to run it (kftrain-trainer, the "
+                    "default command, runs no code)",
+                    code.path);
+    }
+    if (std::string rule = mount_path_problem(code.mount_path); !rule.empty()) {
+        return fail(spec, "code.mountPath", rule, code.mount_path);
+    }
+    for (const auto& v : spec.volumes) {
+        if (v.mount_path == code.mount_path) {
+            return fail(spec, "code.mountPath", "is a volume's mountPath too", code.mount_path);
+        }
+    }
+    for (size_t i = 0; i < code.exclude.size(); ++i) {
+        if (std::string rule = code_pattern_problem(code.exclude[i]); !rule.empty()) {
+            return fail(spec, fmt::format("code.exclude[{}]", i), rule, code.exclude[i]);
+        }
+    }
+    return util::ok_status();
+}
+
 Status check_env(const JobSpec& spec) {
     static const std::regex k_env_name("[-._a-zA-Z][-._a-zA-Z0-9]*");
     for (const auto& [name, var] : spec.env) {
@@ -320,8 +348,9 @@ Status check_gpus(const JobSpec& spec) {
 }  // namespace
 
 Status validate_job(const JobSpec& spec) {
-    for (auto check : {check_roles, check_name, check_replicas, check_volumes, check_env,
-                       check_resources, check_kubernetes_rules, check_command, check_gpus}) {
+    for (auto check :
+         {check_roles, check_name, check_replicas, check_volumes, check_code, check_env,
+          check_resources, check_kubernetes_rules, check_command, check_gpus}) {
         auto result = check(spec);
         if (!result) {
             return result;

@@ -167,6 +167,22 @@ std::string escape_line(const std::string& text) {
     return out;
 }
 
+bool is_valid_utf8(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        char32_t code = 0;
+        const size_t length = utf8_sequence_at(text, i, code);
+        if (length == 0) {
+            return false;
+        }
+        i += length;
+    }
+    return true;
+}
+
 bool has_controls(std::string_view text) {
     for (size_t i = 0; i < text.size();) {
         const auto byte = static_cast<unsigned char>(text[i]);

@@ -44,6 +44,9 @@ size_t append_printable_at(std::string& out, std::string_view text, size_t i);
 // Return whether text holds anything append_printable_at escapes.
 bool has_controls(std::string_view text);
 
+// Return whether text is valid UTF-8 (no stray or overlong sequence, no surrogate).
+bool is_valid_utf8(std::string_view text);
+
 // Return text with its control characters escaped as append_printable_at does, newlines kept: for
 // messages that echo what a user or a program gave (an ESC in a job-file key must not reach
 // the terminal as a command).

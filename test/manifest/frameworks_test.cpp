@@ -28,15 +28,6 @@ util::Result<YAML::Node> try_render_text(const std::string& text) {
     return test::try_render_job(*job);
 }
 
-std::string crd_of(manifest::JobKind kind) {
-    if (kind == manifest::JobKind::TrainJob) {
-        return KFTRAIN_TRAINJOB_CRD_FILE;
-    }
-    const std::string plural = manifest::kind_resource(kind);
-    return std::string(KFTRAIN_OPERATOR_CRD_DIR) + "/kubeflow.org_" +
-           plural.substr(0, plural.find('.')) + ".yaml";
-}
-
 const std::string k_own = "command: [python3, train.py]\n";
 
 }  // namespace
@@ -96,7 +87,7 @@ TEST_CASE("every framework's job renders as its CRD accepts", "[manifest][framew
     for (const auto& [what, text] : jobs) {
         INFO(what);
         const manifest::JobSpec spec = test::load_job(text);
-        const std::string crd = crd_of(spec.kind);
+        const std::string crd = test::crd_file(spec.kind);
         if (!test::crd_readable(crd)) {
             continue;
         }
@@ -114,8 +105,8 @@ TEST_CASE("the examples of other frameworks render as their CRDs accept",
         const std::string text = test::read_test_data(std::string("../../examples/") + file);
         const manifest::JobSpec spec = test::load_job(text);
         CHECK(spec.kind != manifest::JobKind::PyTorchJob);
-        CHECK(test::check_against_crd(test::render_json(test::load_job(text)), crd_of(spec.kind)) ==
-              std::vector<std::string>{});
+        CHECK(test::check_against_crd(test::render_json(test::load_job(text)),
+                                      test::crd_file(spec.kind)) == std::vector<std::string>{});
     }
 }
 
@@ -232,7 +223,7 @@ TEST_CASE("a TFJob has a replica type per role it has, in container tensorflow",
           "kind: TFJob\nname: tf\nreplicas: 1\n" + k_own,
           manifest::starter_job_file("tf", manifest::JobKind::TFJob)}) {
         INFO(text);
-        const std::string crd = crd_of(manifest::JobKind::TFJob);
+        const std::string crd = test::crd_file(manifest::JobKind::TFJob);
         if (test::crd_readable(crd)) {
             CHECK(test::check_against_crd(test::render_json(test::load_job(text)), crd) ==
                   std::vector<std::string>{});

@@ -118,4 +118,16 @@ bool crd_readable(const std::string& crd_path) {
     return false;
 }
 
+std::string crd_file(manifest::JobKind kind) {
+    if (kind == manifest::JobKind::TrainJob) {
+        return KFTRAIN_TRAINJOB_CRD_FILE;
+    }
+    if (kind == manifest::JobKind::PyTorchJob) {
+        return KFTRAIN_CRD_FILE;
+    }
+    const std::string plural = manifest::kind_resource(kind);
+    return std::string(KFTRAIN_OPERATOR_CRD_DIR) + "/kubeflow.org_" +
+           plural.substr(0, plural.find('.')) + ".yaml";
+}
+
 }  // namespace kftrain::test

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "manifest/job_kind.h"
+
 namespace kftrain::test {
 
 // Check a document against a CRD's openAPIV3Schema (types, properties,
@@ -16,5 +18,8 @@ std::vector<std::string> check_against_crd(const nlohmann::json& document,
 // when CI is set (the reference must be present there) and is skipped with a
 // warning on a developer's machine.
 bool crd_readable(const std::string& crd_path);
+
+// Return the path of the CRD of a kind in ../shared/reference.
+std::string crd_file(manifest::JobKind kind);
 
 }  // namespace kftrain::test

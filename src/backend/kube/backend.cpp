@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "backend/kube/code_config_map.h"
 #include "backend/kube/data/staging.h"
 #include "backend/kube/follow.h"
 #include "backend/kube/job_lookup.h"
@@ -182,6 +183,11 @@ class KubernetesBackend : public job::Backend {
                           fmt::format("deleting {}/{}", manifest::kind_short_name(*kind), job));
         if (!result) {
             return result.error_value();
+        }
+        // Its code goes with it (the garbage collector would too, once the owner is gone; a
+        // submit interrupted before it made the job the owner leaves one only delete finds).
+        if (auto code = delete_code(m_queries, job); !code) {
+            return code.error_value();
         }
         return std::string(manifest::kind_name(*kind));
     }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "backend/kube/code_config_map.h"
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/kueue/kueue.h"
 #include "job/exit_codes.h"
@@ -50,7 +51,15 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     if (server_dry_run) {
         args.push_back("--dry-run=server");
     }
+    // The code first: the job's pods mount it as they start.
+    auto code = apply_code(queries, job, server_dry_run);
+    if (!code) {
+        return code.error_value();
+    }
     auto result = queries.call(args, false, manifest::to_yaml(job.manifest));
+    if (!result || !result->ok()) {
+        remove_code(queries, *code);
+    }
     if (!result) {
         return result.error_value();
     }
@@ -66,6 +75,12 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     }
     if (server_dry_run) {
         return fmt::format("{} accepted by the server (dry run: nothing created)", ref);
+    }
+    if (auto owned = own_code(queries, job, *code); !owned) {
+        return util::error(fmt::format("{} submitted, but {}: delete removes the code with the "
+                                       "job all the same",
+                                       ref, owned.error()),
+                           k_exit_cluster);
     }
     return ref + " submitted";
 }

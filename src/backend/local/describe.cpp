@@ -99,6 +99,10 @@ std::vector<job::DescribePart> describe_parts(const JobState& state, const job::
     fields.push_back({"Started", or_dash(state.started)});
     fields.push_back({"Finished", or_dash(state.finished)});
     fields.push_back({"Working dir", or_dash(state.cwd)});
+    if (!state.code_hash.empty()) {
+        fields.push_back({"Code", fmt::format("{} ({}), copied at submit", state.code_hash,
+                                              util::counted(state.code_files, "file"))});
+    }
     fields.push_back({"Supervisor PID", std::to_string(state.supervisor_pid)});
     fields.push_back({"Restart policy", state.restart_policy});
     fields.push_back(
@@ -120,6 +124,9 @@ nlohmann::json describe_data(const JobState& state, const job::JobStatus& status
     data["stateDirectory"] = job_dir(state.name);
     data["logsDirectory"] = logs_dir(state.name);
     data["workingDir"] = state.cwd;
+    if (!state.code_hash.empty()) {
+        data["code"] = {{"hash", state.code_hash}, {"files", state.code_files}};
+    }
     data["supervisorPid"] = state.supervisor_pid;
     data["restartPolicy"] = state.restart_policy;
     data["backoffLimit"] = state.backoff_limit ? nlohmann::json(*state.backoff_limit) : nullptr;

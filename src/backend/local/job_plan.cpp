@@ -4,7 +4,9 @@
 
 #include "backend/local/process/command_line.h"
 #include "backend/local/process/replica_container.h"
+#include "backend/local/state/state_dir.h"
 #include "job/exit_codes.h"
+#include "manifest/code.h"
 #include "manifest/framework.h"
 #include "manifest/render/metrics_scrape.h"
 
@@ -14,9 +16,9 @@ namespace {
 // Return what a replica of a container runs: its argv with volume paths mapped and the
 // program resolved.
 util::Result<std::vector<std::string>> container_argv(const ReplicaContainer& container,
-                                                      const manifest::JobSpec& spec,
+                                                      const std::vector<manifest::Volume>& volumes,
                                                       const PlanContext& context) {
-    std::vector<std::string> argv = map_volume_paths(container.argv, spec.volumes, context.cwd);
+    std::vector<std::string> argv = map_volume_paths(container.argv, volumes, context.cwd);
     auto program = resolve_command(argv.front(), context.self_dir);
     if (!program) {
         return program.error_value();
@@ -71,6 +73,16 @@ util::Result<JobState> plan_job(const job::RenderedJob& job, const PlanContext& 
         return util::error(containers.error(), k_exit_bad_input);
     }
     JobState state = job_state(spec, context);
+    // The code a job ships runs from the copy submit makes in its state directory.
+    std::vector<manifest::Volume> volumes = spec.volumes;
+    for (auto& volume : volumes) {
+        if (job.code && volume.name == manifest::k_code_volume) {
+            volume.local_path = code_dir(spec.name);
+            state.cwd = volume.local_path;
+            state.code_hash = job.code->hash;
+            state.code_files = static_cast<long long>(job.code->files.size());
+        }
+    }
     for (const auto& ref : replica_refs(spec)) {
         auto container = containers->find(ref.type);
         if (container == containers->end()) {
@@ -79,7 +91,7 @@ util::Result<JobState> plan_job(const job::RenderedJob& job, const PlanContext& 
                             manifest::operator_kind(spec.kind).replica_specs, ref.type),
                 k_exit_bad_input);
         }
-        auto argv = container_argv(container->second, spec, context);
+        auto argv = container_argv(container->second, volumes, context);
         if (!argv) {
             return argv.error_value();
         }

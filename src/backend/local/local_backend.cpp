@@ -22,6 +22,7 @@
 #include "backend/local/process/replica_env.h"
 #include "backend/local/process/stop.h"
 #include "backend/local/queue/queue_members.h"
+#include "backend/local/state/code_snapshot.h"
 #include "backend/local/state/last_word.h"
 #include "backend/local/state/name_lock.h"
 #include "backend/local/state/state_dir.h"
@@ -145,11 +146,15 @@ util::Status fill_dir(const std::string& dir, const JobState& state,
 
 // Make the job's state directory: filled beside it, then renamed into place, so that no
 // verb ever sees it half made; an old one (a finished job of the name) is removed.
-util::Status prepare_dir(const JobState& state, const std::vector<ReplicaLaunch>& launch) {
+util::Status prepare_dir(const JobState& state, const std::vector<ReplicaLaunch>& launch,
+                         const std::optional<manifest::CodeBundle>& code) {
     const std::string staging = fmt::format("{}/.new-{}-{}", jobs_root(), state.name, ::getpid());
     std::error_code ec;
     fs::remove_all(staging, ec);
     auto filled = fill_dir(staging, state, launch);
+    if (filled && code) {  // becomes code_dir(state.name) with the rename below
+        filled = write_code_snapshot(staging + "/code", *code);
+    }
     if (filled) {
         fs::remove_all(job_dir(state.name), ec);
         if (::rename(staging.c_str(), job_dir(state.name).c_str()) != 0) {
@@ -235,7 +240,7 @@ util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
     }
     print_notes(m_err, job, *from_shell);
     auto launch = split_launch(*state, *from_shell);
-    auto prepared = prepare_dir(*state, launch);
+    auto prepared = prepare_dir(*state, launch, job.code);
     if (!prepared) {
         return prepared.error_value();
     }

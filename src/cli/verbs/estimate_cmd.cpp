@@ -276,6 +276,12 @@ util::Status EstimateOptions::validate_measure() {
         }
         return util::ok_status();
     }
+    if (!spec.code.path.empty()) {
+        return util::error(fmt::format(
+            "--measure: not yet for a job that ships code ({}: {}); measure it from its folder "
+            "with command and no code, or estimate from a --profile",
+            spec.source.locate("code.path"), spec.code.path));
+    }
     if (!profiles.empty()) {
         return util::error(
             fmt::format("--profile: --measure makes the profile; give one or the other (got {})",

@@ -138,9 +138,18 @@ util::Status PipelineOptions::complete(const Context& ctx) {
                 util::escape_controls(set)));
         }
     }
-    auto rendered = job::load_and_render(job, ctx.global);  // it must render as submit would
+    // It must render as submit would.
+    auto rendered = job::load_and_render(job, ctx.global, ctx.err);
     if (!rendered) {
         return rendered.error_value();
+    }
+    if (rendered->code) {
+        return util::error(
+            fmt::format("{}: a pipeline step runs on the cluster, where this folder is not: ship "
+                        "the code in the step's image instead, and remove code (got {})",
+                        rendered->spec.source.locate("code.path"),
+                        util::escape_controls(rendered->code->folder)),
+            k_exit_bad_input);
     }
     if (rendered->spec.backend == "local") {
         return util::error(

@@ -25,7 +25,9 @@ constexpr const char* k_render_examples =
     "  # Render into your own template\n"
     "  kftrain render -f job.yaml --template my-pytorchjob.yaml\n"
     "  # The job and a PodMonitor for Prometheus Operator, to kubectl apply together\n"
-    "  kftrain render -f job.yaml --set trainer.metricsPort=9400 --pod-monitor";
+    "  kftrain render -f job.yaml --set trainer.metricsPort=9400 --pod-monitor\n"
+    "  # Ship the current folder with the job: its ConfigMap, then the job\n"
+    "  kftrain render -f job.yaml --code . | kubectl apply -f -";
 
 }  // namespace
 
@@ -54,7 +56,7 @@ void setup_render(CLI::App& app, Context& ctx) {
 }
 
 util::Status RenderOptions::complete(const Context& ctx) {
-    auto loaded = job::load_and_render(job, ctx.global);
+    auto loaded = job::load_and_render(job, ctx.global, ctx.err);
     if (!loaded) {
         return loaded.error_value();
     }
@@ -85,22 +87,30 @@ util::Status RenderOptions::validate() {
 
 int RenderOptions::run(Context& ctx) const {
     manifest::print_credential_warnings(rendered.spec, ctx.err);
-    if (!pod_monitor) {
-        ctx.out << view::format_manifest(rendered.manifest, format);
-        return k_exit_ok;
+    // What kubectl apply needs first comes first: the code's ConfigMap before the job's pods.
+    std::vector<YAML::Node> documents;
+    if (rendered.code) {
+        documents.push_back(rendered.code_config_map);
     }
-    const YAML::Node monitor = manifest::pod_monitor(rendered.spec);
-    if (format == view::OutputFormat::Json) {
+    documents.push_back(rendered.manifest);
+    if (pod_monitor) {
+        documents.push_back(manifest::pod_monitor(rendered.spec));
+    }
+    if (documents.size() == 1) {
+        ctx.out << view::format_manifest(rendered.manifest, format);
+    } else if (format == view::OutputFormat::Json) {
         YAML::Node list(YAML::NodeType::Map);
         list["apiVersion"] = "v1";
         list["kind"] = "List";
-        list["items"].push_back(rendered.manifest);
-        list["items"].push_back(monitor);
+        for (const auto& document : documents) {
+            list["items"].push_back(document);
+        }
         ctx.out << view::format_manifest(list, format);
-        return k_exit_ok;
+    } else {
+        for (size_t i = 0; i < documents.size(); ++i) {
+            ctx.out << (i == 0 ? "" : "---\n") << view::format_manifest(documents[i], format);
+        }
     }
-    ctx.out << view::format_manifest(rendered.manifest, format) << "---\n"
-            << view::format_manifest(monitor, format);
     return k_exit_ok;
 }
 

@@ -183,6 +183,12 @@ util::Status TuneOptions::complete(const Context& ctx) {
     if (!loaded) {
         return loaded.error_value();
     }
+    if (!loaded->code.path.empty()) {
+        return util::error(fmt::format("{}: kftrain tune does not ship code yet: build an image "
+                                       "with the code in it, and remove code (got {})",
+                                       loaded->source.locate("code.path"), loaded->code.path),
+                           k_exit_bad_input);
+    }
     auto spec = kftrain::tune::build_tune_spec(*loaded, flags);
     if (!spec) {
         return spec.error_value();

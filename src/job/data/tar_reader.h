@@ -25,6 +25,9 @@ struct TarEntry {
 class TarSink {
   public:
     virtual ~TarSink() = default;
+    // Return whether a member is wanted at all: read_tree neither hands on one that is not nor,
+    // for a directory, reads what is under it. The tar reader asks nothing.
+    virtual bool wants(const TarEntry& /*entry*/) { return true; }
     // A member starts; its content follows through content() (files only).
     virtual util::Status begin(const TarEntry& entry) = 0;
     virtual util::Status content(const char* data, size_t size) = 0;

@@ -102,6 +102,9 @@ util::Status send_member(int dir, const std::string& name, const std::string& pa
         return read_error(path);
     }
     TarEntry entry = entry_of(member, st);
+    if (!sink.wants(entry)) {
+        return util::ok_status();
+    }
     if (S_ISLNK(st.st_mode)) {
         std::string target(4096, '\0');
         ssize_t n = ::readlinkat(dir, name.c_str(), target.data(), target.size());

@@ -145,6 +145,10 @@ util::Status check_one_master(const YAML::Node& rendered, const Template& tmpl,
 
 std::vector<std::string> required_paths(const JobSpec& spec) {
     if (spec.kind == JobKind::TrainJob) {
+        // No image: the runtime's (a job that ships code and names none, docs/code.md).
+        if (spec.image.empty()) {
+            return {"apiVersion", "metadata.name", "spec.runtimeRef.name", "spec.trainer.numNodes"};
+        }
         return {"apiVersion", "metadata.name", "spec.runtimeRef.name", "spec.trainer.image",
                 "spec.trainer.numNodes"};
     }

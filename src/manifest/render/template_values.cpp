@@ -95,6 +95,17 @@ YAML::Node volumes_node(const JobSpec& spec) {
             entry["persistentVolumeClaim"] = source;
         } else {
             source["name"] = string_node(v.config_map);
+            YAML::Node items(YAML::NodeType::Sequence);
+            for (const auto& item : v.items) {
+                YAML::Node file(YAML::NodeType::Map);
+                file["key"] = string_node(item.key);
+                file["path"] = string_node(item.path);
+                file["mode"] = int_node(item.mode);
+                items.push_back(file);
+            }
+            if (items.size() > 0) {
+                source["items"] = items;
+            }
             entry["configMap"] = source;
         }
         list.push_back(entry);
@@ -295,7 +306,8 @@ std::map<std::string, YAML::Node> template_values(const JobSpec& spec) {
     values["replicas"] = int_node(spec.replicas);
     add_replica_counts(spec, values);
     values["restartPolicy"] = string_node(spec.restart_policy);
-    values["image"] = string_node(spec.image);
+    values["image"] = optional_string(spec.image);  // a TrainJob with code: its runtime's
+    values["workingDir"] = optional_string(spec.working_dir);
     values["imagePullPolicy"] = string_node(spec.image_pull_policy);
     values["command"] = string_list(container_command(spec));
     values["args"] = args.empty() ? YAML::Node() : string_list(args);

@@ -192,9 +192,13 @@ TEST_CASE("delete deletes a TrainJob as a trainjob", "[cluster][cli][trainjob]")
     auto run = cluster.run({"delete", "mnist-trainjob", "-n", "ml-training", "--wait"});
     CHECK(run.code == 0);
     CHECK(run.out == "trainjob/mnist-trainjob deleted\n");
-    CHECK(cluster.calls().size() == 2);
+    REQUIRE(cluster.calls().size() == 3);
     CHECK(cluster.calls().at(1) == Argv{"delete", "trainjobs.trainer.kubeflow.org", "--wait=true",
                                         "-n", "ml-training", "--", "mnist-trainjob"});
+    // Its code ConfigMaps go with it, by label.
+    CHECK(cluster.calls().at(2) == Argv{"delete", "configmap", "-l",
+                                        "kftrain.io/code-of=mnist-trainjob", "--ignore-not-found",
+                                        "--wait=false", "-n", "ml-training"});
     FakeCluster missing("trainjob-not-found");
     CHECK(missing.run({"delete", "mnist-trainjob", "-n", "ml-training"}).code == 3);
 }

@@ -35,7 +35,7 @@ kftrain::job::RenderedJob rendered(
     auto manifest = kftrain::manifest::render_job(
         spec, tmpl ? *tmpl : kftrain::manifest::default_template(spec.kind));
     REQUIRE(manifest.ok());
-    return {spec, *manifest};
+    return {spec, *manifest, std::nullopt, YAML::Node()};
 }
 
 PlanContext context() {

@@ -290,7 +290,10 @@ TEST_CASE("a local search refuses to take over a local job named like one of its
     auto manifest = manifest::render_job(own.job, own.job_template);
     REQUIRE(manifest.ok());
     backend::local::LocalBackend backend(notes, KFTRAIN_BINARY);
-    REQUIRE(backend.submit(job::RenderedJob{own.job, *manifest}, job::SubmitFlags{}).ok());
+    REQUIRE(backend
+                .submit(job::RenderedJob{own.job, *manifest, std::nullopt, YAML::Node()},
+                        job::SubmitFlags{})
+                .ok());
 
     auto run = run_search(*searches, request_for("mine", "[\"true\"]", 3, 1, 3));
     CHECK(run.code == k_exit_bad_input);

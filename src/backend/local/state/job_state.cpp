@@ -95,6 +95,7 @@ json to_json(const JobState& s) {
                 {"finished", s.finished},
                 {"suspended", s.suspended},
                 {"cwd", s.cwd},
+                {"code", {{"hash", s.code_hash}, {"files", s.code_files}}},
                 {"supervisor", {{"pid", s.supervisor_pid}, {"start_ticks", s.supervisor_ticks}}},
                 {"master_port", s.master_port},
                 {"restart_policy", s.restart_policy},
@@ -132,6 +133,9 @@ JobState job_from_fields(const Fields& f) {
     s.finished = f.get<std::string>("finished", "");
     s.suspended = f.get<std::string>("suspended", "");
     s.cwd = f.get<std::string>("cwd", "");
+    Fields code = f.object("code");
+    s.code_hash = code.get<std::string>("hash", "");
+    s.code_files = code.get("files", 0LL);
     Fields supervisor = f.object("supervisor");
     s.supervisor_pid = supervisor.get("pid", 0LL);
     s.supervisor_ticks = supervisor.get("start_ticks", 0ULL);

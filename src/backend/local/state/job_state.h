@@ -54,7 +54,9 @@ struct JobState {
     std::string finished;
     // When kftrain suspend stopped it, while it is Suspended.
     std::string suspended;
-    std::string cwd;  // where the replicas run: the directory of submit
+    std::string cwd;        // where the replicas run: the directory of submit, or the code's copy
+    std::string code_hash;  // the folder the job ships (code): its hash and file count
+    long long code_files = 0;
     long long supervisor_pid = 0;
     unsigned long long supervisor_ticks = 0;
     int master_port = 0;

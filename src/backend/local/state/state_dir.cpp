@@ -37,6 +37,10 @@ std::string launch_path(const std::string& name) {
     return job_dir(name) + "/launch.json";
 }
 
+std::string code_dir(const std::string& name) {
+    return job_dir(name) + "/code";
+}
+
 std::vector<std::string> job_names() {
     std::vector<std::string> names;
     std::error_code ec;

@@ -46,6 +46,10 @@ std::string last_word_path(const std::string& name);
 // Return the path of the replicas' launch file (launch.json).
 std::string launch_path(const std::string& name);
 
+// Return the directory holding the copy of the folder a job ships (code): its replicas'
+// working directory, made at submit.
+std::string code_dir(const std::string& name);
+
 // Return the names of the jobs that have a state directory (a job name, with or without a
 // readable state.json), sorted.
 std::vector<std::string> job_names();

@@ -81,7 +81,7 @@ void setup_submit(CLI::App& app, Context& ctx) {
 }
 
 util::Status SubmitOptions::complete(const Context& ctx) {
-    auto loaded = job::load_and_render(job, ctx.global);
+    auto loaded = job::load_and_render(job, ctx.global, ctx.err);
     if (!loaded) {
         return loaded.error_value();
     }
@@ -126,6 +126,10 @@ int SubmitOptions::run(Context& ctx) const {
         return refused;
     }
     if (dry == job::DryRun::Client) {
+        if (rendered.code) {  // what submit would apply first
+            ctx.out << view::format_manifest(rendered.code_config_map, view::OutputFormat::Yaml)
+                    << "---\n";
+        }
         ctx.out << view::format_manifest(rendered.manifest, view::OutputFormat::Yaml);
         return k_exit_ok;
     }

@@ -1,0 +1,196 @@
+#include "cli/verbs/run_cmd.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <memory>
+#include <random>
+
+#include "cli/verb.h"
+#include "job/exit_codes.h"
+#include "manifest/yaml/emit.h"
+
+namespace kftrain::cli {
+namespace {
+
+constexpr const char* k_run_examples =
+    "Examples:\n"
+    "  # Two replicas of your script on this machine, this folder shipped with it\n"
+    "  kftrain run --replicas 2 --local --follow -- python3 train.py --lr 0.1\n"
+    "  # The same on the cluster: the folder goes in a ConfigMap, no image to build\n"
+    "  kftrain run --replicas 4 --gpus 1 --follow -- python3 train.py --lr 0.1\n"
+    "  # A Kubeflow Trainer v2 TrainJob on its torch-distributed runtime\n"
+    "  kftrain run --kind TrainJob --runtime torch-distributed -- python3 train.py\n"
+    "  # Keep the job file it makes, to edit and submit later\n"
+    "  kftrain run --replicas 2 --print-job-file -- python3 train.py > job.yaml";
+
+// Return a suffix of 5 lower-case letters and digits, for a name of its own.
+std::string random_suffix() {
+    static const char k_chars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    std::random_device device;
+    std::uniform_int_distribution<size_t> pick(0, sizeof(k_chars) - 2);
+    std::string suffix;
+    for (int i = 0; i < 5; ++i) {
+        suffix += k_chars[pick(device)];
+    }
+    return suffix;
+}
+
+// Return the word of the command that names the program: its first argument ending in .py,
+// .sh or similar, else the program itself.
+std::string script_of(const std::vector<std::string>& command) {
+    for (size_t i = 1; i < command.size(); ++i) {
+        const std::string& arg = command[i];
+        if (!arg.empty() && arg.front() != '-' && arg.find('.') != std::string::npos) {
+            return arg;
+        }
+    }
+    return command.empty() ? "job" : command.front();
+}
+
+}  // namespace
+
+std::string run_job_name(const std::vector<std::string>& command, const std::string& suffix) {
+    std::string script = script_of(command);
+    script = script.substr(script.rfind('/') == std::string::npos ? 0 : script.rfind('/') + 1);
+    script = script.substr(0, script.find('.'));
+    std::string name;
+    for (char c : script) {
+        const auto byte = static_cast<unsigned char>(c);
+        const char lower = static_cast<char>(std::tolower(byte));
+        name += (std::isalnum(byte) != 0 && byte < 0x80) ? lower : '-';
+    }
+    while (!name.empty() && name.front() == '-') {
+        name.erase(0, 1);
+    }
+    name = name.substr(0, 40);
+    while (!name.empty() && name.back() == '-') {
+        name.pop_back();
+    }
+    if (name.empty() || std::isalpha(static_cast<unsigned char>(name.front())) == 0) {
+        name = "job" + (name.empty() ? "" : "-" + name);
+    }
+    return name + "-" + suffix;
+}
+
+util::Result<std::string> run_job_file(const RunOptions& options, const std::string& suffix) {
+    if (options.command.empty()) {
+        return util::error(
+            "COMMAND: give the program to run after -- (kftrain run -- python3 "
+            "train.py)",
+            k_exit_bad_input);
+    }
+    YAML::Node job(YAML::NodeType::Map);
+    job["name"] = manifest::string_node(options.name.empty() ? run_job_name(options.command, suffix)
+                                                             : options.name);
+    if (!options.kind.empty()) {
+        job["kind"] = manifest::string_node(options.kind);
+    }
+    if (!options.runtime.empty()) {
+        job["runtime"] = manifest::string_node(options.runtime);
+    }
+    if (!options.image.empty()) {
+        job["image"] = manifest::string_node(options.image);
+    }
+    YAML::Node command(YAML::NodeType::Sequence);
+    for (const auto& word : options.command) {
+        command.push_back(manifest::string_node(word));
+    }
+    job["command"] = command;
+    job["replicas"] = YAML::Node(options.replicas);
+    YAML::Node resources(YAML::NodeType::Map);
+    if (!options.cpu.empty()) {
+        resources["cpu"] = manifest::string_node(options.cpu);
+    }
+    if (!options.memory.empty()) {
+        resources["memory"] = manifest::string_node(options.memory);
+    }
+    if (options.gpus != 0) {
+        resources["gpus"] = YAML::Node(options.gpus);
+    }
+    if (resources.size() > 0) {
+        job["resources"] = resources;
+    }
+    YAML::Node env(YAML::NodeType::Map);
+    for (const auto& pair : options.env) {
+        const size_t eq = pair.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            return util::error(fmt::format("--env: expected NAME=VALUE (got {})", pair),
+                               k_exit_bad_input);
+        }
+        env[pair.substr(0, eq)] = manifest::string_node(pair.substr(eq + 1));
+    }
+    if (env.size() > 0) {
+        job["env"] = env;
+    }
+    if (!options.no_code) {
+        YAML::Node code(YAML::NodeType::Map);
+        code["path"] = manifest::string_node(options.code);
+        job["code"] = code;
+    }
+    return manifest::to_yaml(job);
+}
+
+void setup_run(CLI::App& app, Context& ctx) {
+    auto options = std::make_shared<RunOptions>();
+    auto* sub = app.add_subcommand(
+        "run", "Run a command as a training job, no job file: this folder goes with it");
+    sub->footer(k_run_examples);
+    sub->add_option("command", options->command, "The program and its arguments, after --")
+        ->type_name("COMMAND...");
+    sub->add_option("--replicas", options->replicas, "Replicas (pods, or local processes)")
+        ->default_str("2");
+    sub->add_option("--kind", options->kind,
+                    "PyTorchJob (default), TFJob, XGBoostJob, JAXJob or TrainJob");
+    sub->add_option("--runtime", options->runtime, "TrainJob: the runtime (torch-distributed)");
+    sub->add_option("--image", options->image, "The image (default: the kind's, docs/code.md)");
+    sub->add_option("--code", options->code, "The folder shipped with the job")
+        ->type_name("DIR")
+        ->default_str(".");
+    sub->add_flag("--no-code", options->no_code, "Ship no folder: the image holds the program");
+    sub->add_option("--name", options->name,
+                    "The job's name (default: the script's, and a suffix of its own)");
+    sub->add_option("--env", options->env, "A variable every replica gets (repeatable)")
+        ->type_name("NAME=VALUE");
+    sub->add_option("--gpus", options->gpus, "nvidia.com/gpu per replica");
+    sub->add_option("--cpu", options->cpu, "CPU per replica (a quantity: 2, 500m)");
+    sub->add_option("--memory", options->memory, "Memory per replica (a quantity: 4Gi)");
+    sub->add_flag("--print-job-file", options->print_job_file,
+                  "Print the job file these flags make, checked, instead of submitting it");
+    SubmitOptions& submit = options->submit;
+    sub->add_flag("--follow", submit.follow,
+                  "Stream the replicas' logs until the job ends; exit 0 if it Succeeded, 1 if "
+                  "it Failed");
+    sub->add_flag("--wait", submit.wait, "Wait until the job ends: exit 0 if it Succeeded")
+        ->excludes("--follow");
+    sub->add_flag("--replace", submit.replace,
+                  "Local: stop and replace a running job of the same name");
+    sub->add_flag("--no-progress", submit.no_progress,
+                  "With --follow: every progress line, none updated in place");
+    job::add_queue_flags(*sub, submit.job);
+    run_when_parsed(*sub, options, ctx);
+}
+
+util::Status RunOptions::complete(const Context& ctx) {
+    auto text = run_job_file(*this, random_suffix());
+    if (!text) {
+        return text.error_value();
+    }
+    job_file = *text;
+    submit.job.job_yaml = job_file;
+    return submit.complete(ctx);
+}
+
+util::Status RunOptions::validate() {
+    return submit.validate();
+}
+
+int RunOptions::run(Context& ctx) const {
+    if (print_job_file) {
+        ctx.out << job_file;
+        return k_exit_ok;
+    }
+    return submit.run(ctx);
+}
+
+}  // namespace kftrain::cli

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/context.h"
+#include "cli/verbs/job/submit_cmd.h"
+#include "util/result.h"
+
+namespace kftrain::cli {
+
+// Everything `kftrain run` takes: a job made from flags and a command, no job file.
+struct RunOptions {
+    std::vector<std::string> command;  // after --: the program and its arguments
+    int replicas = 2;
+    std::string kind;
+    std::string runtime;
+    std::string image;
+    std::string code = ".";  // the folder shipped with the job
+    bool no_code = false;
+    std::string name;
+    std::vector<std::string> env;  // NAME=VALUE
+    int gpus = 0;
+    std::string cpu;
+    std::string memory;
+    bool print_job_file = false;
+    SubmitOptions submit;  // --follow, --wait, --dry-run and the rest, as submit takes them
+
+    // Derived by complete().
+    std::string job_file;  // the job file the flags make
+
+    // Make the job file from the flags, then load and render it as submit does.
+    util::Status complete(const Context& ctx);
+    // Check submit's flags.
+    util::Status validate();
+    // Print the job file (--print-job-file), or submit the job as submit does.
+    int run(Context& ctx) const;
+};
+
+// Return the job file text run's flags make (YAML, keys in the job file's order); an error
+// names the flag ("--env: expected NAME=VALUE (got X)").
+util::Result<std::string> run_job_file(const RunOptions& options, const std::string& suffix);
+
+// Return the name run gives a job of this command: the script's name (train.py: train) made a
+// DNS-1035 label, and "-" and the suffix.
+std::string run_job_name(const std::vector<std::string>& command, const std::string& suffix);
+
+// Register `kftrain run`.
+void setup_run(CLI::App& app, Context& ctx);
+
+}  // namespace kftrain::cli

@@ -1,0 +1,253 @@
+#include "manifest/code.h"
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "manifest/yaml/emit.h"
+#include "util/text.h"
+
+namespace kftrain::manifest {
+namespace {
+
+// Return the base64 of bytes (RFC 4648, padded): binaryData's values.
+std::string base64(const std::string& bytes) {
+    static const char* k_alphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        uint32_t n = static_cast<unsigned char>(bytes[i]) << 16;
+        if (i + 1 < bytes.size()) {
+            n |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+        }
+        if (i + 2 < bytes.size()) {
+            n |= static_cast<unsigned char>(bytes[i + 2]);
+        }
+        out += k_alphabet[(n >> 18) & 63];
+        out += k_alphabet[(n >> 12) & 63];
+        out += i + 1 < bytes.size() ? k_alphabet[(n >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? k_alphabet[n & 63] : '=';
+    }
+    return out;
+}
+
+// Return the last part of a '/'-separated path.
+std::string base_name(const std::string& path) {
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool glob_matches(const std::string& pattern, const std::string& text, bool path) {
+    return ::fnmatch(pattern.c_str(), text.c_str(), path ? FNM_PATHNAME : 0) == 0;
+}
+
+}  // namespace
+
+uint64_t CodeBundle::config_map_bytes() const {
+    uint64_t total = 0;
+    for (const auto& file : files) {
+        total += code_key(file.path).size() + file.content.size();
+    }
+    return total;
+}
+
+const std::vector<std::string>& default_code_excludes() {
+    static const std::vector<std::string> k_defaults = {".git/",
+                                                        ".hg/",
+                                                        ".svn/",
+                                                        "__pycache__/",
+                                                        "*.pyc",
+                                                        ".venv/",
+                                                        "venv/",
+                                                        ".tox/",
+                                                        ".mypy_cache/",
+                                                        ".pytest_cache/",
+                                                        ".ipynb_checkpoints/",
+                                                        ".DS_Store",
+                                                        ".kftrainignore"};
+    return k_defaults;
+}
+
+std::string code_pattern_problem(const std::string& pattern) {
+    if (pattern.empty() || pattern == "/") {
+        return "must name files or folders";
+    }
+    if (pattern.front() == '!') {
+        return "cannot bring a file back with '!': list only what to leave out";
+    }
+    if (util::has_controls(pattern)) {
+        return "must not hold control characters";
+    }
+    return "";
+}
+
+bool code_excluded(const std::string& path, bool is_dir, const std::vector<std::string>& patterns) {
+    const std::string name = base_name(path);
+    for (std::string pattern : patterns) {
+        if (pattern.size() > 1 && pattern.back() == '/') {
+            if (!is_dir) {
+                continue;
+            }
+            pattern.pop_back();
+        }
+        const bool anchored = pattern.find('/') != std::string::npos;
+        if (pattern.front() == '/') {
+            pattern.erase(0, 1);
+        }
+        if (anchored ? glob_matches(pattern, path, true) : glob_matches(pattern, name, false)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string code_path_problem(const std::string& path) {
+    if (!util::is_valid_utf8(path)) {
+        return "is not UTF-8, which a volume's file names must be";
+    }
+    if (util::has_controls(path)) {
+        return "holds a control character";
+    }
+    for (const auto& part : util::split(path, '/')) {
+        if (part == "..") {
+            return "has a part that is \"..\"";
+        }
+    }
+    if (code_key(path).size() > 253) {
+        return "is too long for a ConfigMap key (253 characters, with other bytes than letters, "
+               "digits, '.' and '-' written as _XX)";
+    }
+    return "";
+}
+
+std::string code_key(const std::string& path) {
+    std::string key;
+    for (unsigned char c : path) {
+        if (std::isalnum(c) != 0 || c == '.' || c == '-') {
+            key += static_cast<char>(c);
+        } else {
+            key += fmt::format("_{:02x}", c);
+        }
+    }
+    return key;
+}
+
+std::string code_config_map_name(const std::string& job, const std::string& hash) {
+    return job + "-code-" + hash;
+}
+
+util::Status check_code_size(const CodeBundle& bundle) {
+    const uint64_t total = bundle.config_map_bytes();
+    if (total <= k_max_code_bytes && bundle.files.size() <= k_max_code_files) {
+        return util::ok_status();
+    }
+    std::vector<const CodeFile*> largest;
+    for (const auto& file : bundle.files) {
+        largest.push_back(&file);
+    }
+    const size_t shown = std::min<size_t>(3, largest.size());
+    std::partial_sort(
+        largest.begin(), largest.begin() + static_cast<long>(shown), largest.end(),
+        [](const CodeFile* a, const CodeFile* b) { return a->content.size() > b->content.size(); });
+    std::string named;
+    for (size_t i = 0; i < shown; ++i) {
+        named += fmt::format("{}{} ({} bytes)", i == 0 ? "" : ", ",
+                             util::escape_controls(largest[i]->path), largest[i]->content.size());
+    }
+    const std::string what =
+        total > k_max_code_bytes
+            ? fmt::format("{} bytes in {}, past the {} a ConfigMap holds", total,
+                          util::counted(static_cast<long long>(bundle.files.size()), "file"),
+                          "1 MiB (1048576 bytes)")
+            : fmt::format("{} files, past the {} kftrain ships", bundle.files.size(),
+                          k_max_code_files);
+    return util::error(
+        fmt::format("code.path: {} holds {}; the largest: {}. Leave files out with code.exclude "
+                    "or a .kftrainignore file, put data on a claim with `kftrain data put`, or "
+                    "build an image with the code in it (docs/code.md)",
+                    util::escape_controls(bundle.folder), what, named),
+        2);
+}
+
+std::string default_code_image(const JobSpec& spec) {
+    switch (spec.kind) {
+        case JobKind::PyTorchJob:
+            return "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime";
+        case JobKind::TFJob:
+            return "tensorflow/tensorflow:2.18.0";
+        case JobKind::XGBoostJob:
+            return "ghcr.io/kubeflow/trainer/xgboost-runtime:v2.3.0";
+        case JobKind::JAXJob:
+            return "nvcr.io/nvidia/jax:25.10-py3";
+        case JobKind::TrainJob:
+            return "";
+    }
+    return "";
+}
+
+void attach_code(JobSpec& spec, const CodeBundle& bundle) {
+    Volume volume;
+    volume.name = k_code_volume;
+    volume.config_map = code_config_map_name(spec.name, bundle.hash);
+    volume.mount_path = spec.code.mount_path;
+    volume.read_only = true;
+    for (const auto& file : bundle.files) {
+        volume.items.push_back({code_key(file.path), file.path, file.executable ? 0755 : 0644});
+    }
+    spec.volumes.push_back(std::move(volume));
+    const bool image_named =
+        spec.source.lines.count("image") != 0 || spec.source.from_flags.count("image") != 0;
+    if (!image_named) {
+        spec.image = default_code_image(spec);
+    }
+    if (spec.kind == JobKind::TrainJob) {
+        // runtimePatches give a container no workingDir: start the command there. The script
+        // is fixed; the mount path and the command stay arguments of their own.
+        std::vector<std::string> wrapped = {"sh", "-c", "cd \"$0\" && exec \"$@\"",
+                                            spec.code.mount_path};
+        wrapped.insert(wrapped.end(), spec.command.begin(), spec.command.end());
+        spec.command = std::move(wrapped);
+    } else {
+        spec.working_dir = spec.code.mount_path;
+    }
+}
+
+YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle) {
+    YAML::Node map(YAML::NodeType::Map);
+    map["apiVersion"] = string_node("v1");
+    map["kind"] = string_node("ConfigMap");
+    YAML::Node metadata(YAML::NodeType::Map);
+    metadata["name"] = string_node(code_config_map_name(spec.name, bundle.hash));
+    metadata["namespace"] = string_node(spec.namespace_);
+    YAML::Node labels(YAML::NodeType::Map);
+    labels["app.kubernetes.io/managed-by"] = string_node("kftrain");
+    labels[k_code_of_label] = string_node(spec.name);
+    metadata["labels"] = labels;
+    YAML::Node annotations(YAML::NodeType::Map);
+    annotations["kftrain.io/code-hash"] = string_node(bundle.hash);
+    annotations["kftrain.io/code-files"] = string_node(std::to_string(bundle.files.size()));
+    metadata["annotations"] = annotations;
+    map["metadata"] = metadata;
+    map["immutable"] = YAML::Node(true);
+    YAML::Node data(YAML::NodeType::Map);
+    YAML::Node binary(YAML::NodeType::Map);
+    for (const auto& file : bundle.files) {
+        if (util::is_valid_utf8(file.content) && file.content.find('\0') == std::string::npos) {
+            data[code_key(file.path)] = string_node(file.content);
+        } else {
+            binary[code_key(file.path)] = string_node(base64(file.content));
+        }
+    }
+    if (data.size() > 0) {
+        map["data"] = data;
+    }
+    if (binary.size() > 0) {
+        map["binaryData"] = binary;
+    }
+    return map;
+}
+
+}  // namespace kftrain::manifest

@@ -1,0 +1,60 @@
+// A local job that ships a folder (code): its replicas run in a copy made at submit.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "backend/local/local_fixture.h"
+#include "support/files.h"
+
+using namespace kftrain;
+namespace fs = std::filesystem;
+using kftrain::test::LocalJobs;
+
+TEST_CASE("a local job runs its code in a copy: an edit after submit does not reach it",
+          "[local][code]") {
+    LocalJobs jobs;
+    const std::string proj = jobs.dir() + "/proj";
+    const std::string go = jobs.dir() + "/go";
+    fs::create_directories(proj + "/pkg");
+    test::write_file(proj + "/config.txt", "lr=0.1\n");
+    test::write_file(proj + "/pkg/run.sh", "while [ ! -e " + go +
+                                               " ]; do sleep 0.05; done\n"
+                                               "read line < config.txt; echo \"config $line\"\n");
+    test::write_file(jobs.dir() + "/job.yaml",
+                     "name: code-local\nreplicas: 2\ncommand: [sh, pkg/run.sh]\n"
+                     "code:\n  path: proj\n");
+    auto rendered = jobs.kftrain({"render", "-f", jobs.dir() + "/job.yaml", "-o", "json"});
+    REQUIRE(rendered.code == 0);
+    const std::string hash = nlohmann::json::parse(
+        rendered.out)["items"][0]["metadata"]["annotations"]["kftrain.io/code-hash"];
+
+    REQUIRE(jobs.kftrain({"submit", "-f", jobs.dir() + "/job.yaml", "--local"}).code == 0);
+    test::write_file(proj + "/config.txt", "lr=0.5\n");  // after submit: not the job's
+    test::write_file(go, "");
+    CHECK(jobs.wait_finished("code-local").phase == job::JobPhase::Succeeded);
+    auto lines = jobs.log_lines("code-local");
+    std::sort(lines.begin(), lines.end());
+    CHECK(lines ==
+          std::vector<std::string>{"master-0 | config lr=0.1", "worker-0 | config lr=0.1"});
+
+    auto describe = jobs.kftrain({"describe", "code-local", "--local"});
+    REQUIRE(describe.code == 0);
+    CHECK(describe.out.find("Code:") != std::string::npos);
+    CHECK(describe.out.find(hash + " (2 files), copied at submit") != std::string::npos);
+    CHECK(describe.out.find("/code-local/code\n") != std::string::npos);  // the working dir
+}
+
+TEST_CASE("kftrain run --local --follow runs a command with its folder and no job file",
+          "[local][code]") {
+    LocalJobs jobs;
+    const std::string proj = jobs.dir() + "/proj";
+    fs::create_directories(proj);
+    test::write_file(proj + "/greet.sh", "echo \"hello from rank $RANK of $WORLD_SIZE\"\n");
+    auto run = jobs.kftrain({"run", "--local", "--follow", "--no-progress", "--replicas", "2",
+                             "--name", "greet", "--code", proj, "--", "sh", "greet.sh"});
+    INFO(run.out << run.err);
+    CHECK(run.code == 0);
+    CHECK(run.out.find("hello from rank 0 of 2") != std::string::npos);
+    CHECK(run.out.find("hello from rank 1 of 2") != std::string::npos);
+    CHECK(jobs.status_json("greet")["state"] == "Succeeded");
+}

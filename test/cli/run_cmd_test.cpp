@@ -1,0 +1,50 @@
+// kftrain run: a job made from flags and a command, no job file.
+#include "cli/verbs/run_cmd.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "support/cli_runner.h"
+#include "support/files.h"
+
+using kftrain::test::run_kftrain;
+using nlohmann::json;
+
+TEST_CASE("run names a job after its script, as a DNS label with a suffix of its own", "[cli]") {
+    using kftrain::cli::run_job_name;
+    CHECK(run_job_name({"python3", "train.py", "--lr", "0.1"}, "ab12c") == "train-ab12c");
+    CHECK(run_job_name({"python3", "src/My_Model.v2.py"}, "x") == "my-model-x");
+    CHECK(run_job_name({"./9lives.sh"}, "x") == "job-9lives-x");
+    CHECK(run_job_name({"sh", "-c", "echo"}, "x") == "sh-x");
+}
+
+TEST_CASE("run --print-job-file prints the job file its flags make, checked like submit's",
+          "[cli]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/train.py", "print(1)\n");
+    auto run = run_kftrain({"run", "--replicas", "3", "--name", "mine", "--env", "A=b c", "--cpu",
+                            "2", "--code", dir, "--print-job-file", "--", "python3", "train.py",
+                            "--lr", "0.1"});
+    REQUIRE(run.code == 0);
+    CHECK(run.out ==
+          "name: mine\ncommand:\n  - python3\n  - train.py\n  - --lr\n  - \"0.1\"\n"
+          "replicas: 3\nresources:\n  cpu: \"2\"\nenv:\n  A: b c\ncode:\n  path: " +
+              dir + "\n");
+    // What it printed is a job file submit takes as it is.
+    kftrain::test::write_file(dir + "/job.yaml", run.out);
+    auto rendered = run_kftrain({"render", "-f", dir + "/job.yaml", "-o", "json"});
+    REQUIRE(rendered.code == 0);
+    CHECK(json::parse(
+              rendered.out)["items"][1]["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] == 2);
+
+    auto bad = run_kftrain({"run", "--replicas", "0", "--print-job-file", "--", "python3", "t.py"});
+    CHECK(bad.code == 2);
+    CHECK(bad.out.empty());
+    CHECK(bad.err.find("replicas") != std::string::npos);
+    auto env = run_kftrain({"run", "--env", "NOVALUE", "--", "python3", "t.py"});
+    CHECK(env.code == 2);
+    CHECK(env.err == "kftrain: error: --env: expected NAME=VALUE (got NOVALUE)\n");
+    auto none = run_kftrain({"run", "--replicas", "2"});
+    CHECK(none.code == 2);
+    CHECK(none.err.find("COMMAND: give the program to run after --") != std::string::npos);
+}
