@@ -26,6 +26,12 @@ UNITY ?= ON
 # outside the clone (~/.cache/ccache): a clean clone's build then reuses what an earlier one
 # compiled. LAUNCHER= builds without it.
 LAUNCHER ?= $(shell command -v ccache 2>/dev/null)
+# So that a clean clone anywhere (CI's) finds what another compiled: paths under the clone are
+# hashed relative to it, the working directory is not hashed, and debug information names
+# files relative to the clone (-fdebug-prefix-map below), so no object carries another's path.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
+export CCACHE_SLOPPINESS := pch_defines,time_macros
 # install and package use their own plain Release build, never the sanitized test build.
 RELEASE_DIR ?= build-release
 PREFIX ?= /usr/local
@@ -50,7 +56,7 @@ setup:
 
 configure: setup
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DKFTRAIN_BUILD_TRAINER=ON \
-		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 $(DEBUG_FLAGS) -DNDEBUG" \
+		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 $(DEBUG_FLAGS) -DNDEBUG -fdebug-prefix-map=$(CURDIR)=." \
 		-DKFTRAIN_BUILD_TESTS=ON -DKFTRAIN_SANITIZE=$(SANITIZE) -DKFTRAIN_FUZZ=$(FUZZ) \
 		-DKFTRAIN_FUZZ_SECONDS=$(FUZZ_SECONDS) -DKFTRAIN_UNITY_BUILD=$(UNITY) \
 		-DCMAKE_CXX_COMPILER_LAUNCHER=$(LAUNCHER) -DCMAKE_C_COMPILER_LAUNCHER=$(LAUNCHER)
