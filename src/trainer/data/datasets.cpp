@@ -1,8 +1,10 @@
 #include "trainer/data/datasets.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <new>
 
 #include "trainer/data/cifar.h"
 #include "trainer/data/idx.h"
@@ -50,6 +52,16 @@ util::Status make_dataset(const MakeDatasetOptions& o) {
     if (ec) {
         return util::error(
             fmt::format("--out: cannot create directory: {} (got {})", ec.message(), o.out));
+    }
+    // Where memory is overcommitted (the kubelet sets vm.overcommit_memory=1 on its nodes),
+    // an allocation past what the machine has does not fail: it pages the machine into its
+    // OOM killer as it is filled. Refuse one past the physical memory first, as a failed
+    // allocation would be (main says "not enough memory").
+    const auto images = static_cast<double>(o.samples + wire::synthetic_test_count(o.samples));
+    const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                            static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    if (images * (28 * 28 + 1) > physical) {
+        throw std::bad_alloc();
     }
     const auto seed = static_cast<uint64_t>(o.seed);
     const auto train = make_synthetic(o.samples, 1, 28, 28, seed);

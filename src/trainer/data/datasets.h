@@ -10,7 +10,8 @@ namespace kftrain::trainer::data {
 // Load (or generate) the data set the options name, keeping the first --samples samples.
 util::Result<DataSplits> load_datasets(const TrainOptions& options);
 
-// Write make-dataset's output: the four MNIST IDX files in the output directory.
+// Write make-dataset's output: the four MNIST IDX files in the output directory. Throws
+// std::bad_alloc for more images than the machine's memory holds, overcommitted or not.
 util::Status make_dataset(const MakeDatasetOptions& options);
 
 }  // namespace kftrain::trainer::data
