@@ -42,6 +42,10 @@ std::string busybox_image() {
     return required_env("KFTRAIN_E2E_BUSYBOX_IMAGE");
 }
 
+std::string python_image() {
+    return required_env("KFTRAIN_E2E_PYTHON_IMAGE");
+}
+
 CliRun kubectl(const std::vector<std::string>& args, const std::string& input) {
     required_env("KUBECONFIG");
     std::vector<std::string> argv{"kubectl"};
@@ -51,7 +55,8 @@ CliRun kubectl(const std::vector<std::string>& args, const std::string& input) {
 
 CliRun kftrain(const std::string& namespace_, std::vector<std::string> args) {
     required_env("KUBECONFIG");
-    args.insert(args.end(), {"-n", namespace_});
+    // Before the verb: after a `--` (kftrain run -- COMMAND) it would be the command's.
+    args.insert(args.begin(), {"-n", namespace_});
     return test::run_kftrain(args);
 }
 

@@ -19,11 +19,12 @@ using test::CliRun;
 // The images run.sh imported into the cluster's containerd.
 std::string trainer_image();
 std::string busybox_image();
+std::string python_image();  // Debian's python3, no torch
 
 // Run kubectl (KUBECONFIG as run.sh set it) with these arguments.
 CliRun kubectl(const std::vector<std::string>& args, const std::string& input = "");
 
-// Run the built kftrain against the cluster, with -n namespace_ added.
+// Run the built kftrain against the cluster, with -n namespace_ before the verb.
 CliRun kftrain(const std::string& namespace_, std::vector<std::string> args);
 
 // One namespace per test case: created (with its default service account) on construction,

@@ -40,7 +40,7 @@ std::string job_file(const std::string& dir, const std::string& kind) {
     kftrain::test::write_file(path,
                               "name: shipped\nkind: " + kind +
                                   "\nreplicas: 2\nimage: " + kftrain::e2e::busybox_image() +
-                                  "\nimagePullPolicy: Never\ncommand: [bin/run.sh]\n"
+                                  "\ncommand: [bin/run.sh]\n"
                                   "resources: {cpu: 100m, memory: 64Mi}\ncode:\n  path: proj\n");
     return path;
 }
@@ -96,6 +96,97 @@ TEST_CASE("a PyTorchJob runs the code it ships, owns its ConfigMap, and delete r
     INFO(deleted.out << deleted.err);
     REQUIRE(deleted.code == 0);
     poll_until("the job's code ConfigMap to go", std::chrono::seconds(60), [&](std::string& last) {
+        last = ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of", "-o", "name"}).out;
+        return last.empty();
+    });
+}
+
+namespace {
+
+// A user's standard-library program in a folder: train.py reads config.json and imports
+// lib/exchange.py; rank 1 sends rank 0 twice the config's value over TCP, found from the
+// operator's environment (RANK, MASTER_ADDR, MASTER_PORT; a TrainJob's PET_* ones).
+std::string make_python_project() {
+    const std::string dir = kftrain::test::make_temp_dir();
+    fs::create_directories(dir + "/proj/lib");
+    kftrain::test::write_file(dir + "/proj/config.json", "{\"value\": 21}\n");
+    kftrain::test::write_file(dir + "/proj/lib/exchange.py", R"(import socket
+import time
+
+
+def receive(port):
+    with socket.create_server(("", port)) as server:
+        server.settimeout(180)
+        conn, _ = server.accept()
+        with conn:
+            return int(conn.recv(64).decode())
+
+
+def send(addr, port, value):
+    deadline = time.time() + 180
+    while True:
+        try:
+            with socket.create_connection((addr, port), timeout=5) as conn:
+                conn.sendall(str(value).encode())
+                return
+        except OSError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.5)
+)");
+    kftrain::test::write_file(dir + "/proj/train.py", R"(import json
+import os
+import sys
+
+from lib import exchange
+
+config = json.load(open("config.json"))
+env = os.environ
+rank = int(env.get("RANK", env.get("PET_NODE_RANK", "0")))
+addr = env.get("MASTER_ADDR", env.get("PET_MASTER_ADDR"))
+port = int(env.get("MASTER_PORT", env.get("PET_MASTER_PORT", "0")))
+if rank == 0:
+    got = exchange.receive(port)
+    print(f"rank 0 got {got} from rank 1; config value {config['value']}", flush=True)
+    sys.exit(0 if got == 2 * config["value"] else 1)
+exchange.send(addr, port, 2 * config["value"])
+print(f"rank 1 sent {2 * config['value']}", flush=True)
+)");
+    kftrain::test::write_file(dir + "/proj/.kftrainignore", "*.log\n");
+    kftrain::test::write_file(dir + "/proj/debug.log", "not shipped\n");
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a Python program shipped as code finds its peer and trains as a PyTorchJob and a "
+    "TrainJob, no image built",
+    "[e2e]") {
+    const std::string kind = GENERATE("PyTorchJob", "TrainJob");
+    Namespace ns("pycode");
+    const std::string dir = make_python_project();
+    auto run = ns.kftrain({"run", "--kind", kind, "--replicas", "2", "--name", "exchange",
+                           "--image", kftrain::e2e::python_image(), "--cpu", "100m", "--memory",
+                           "64Mi", "--code", dir + "/proj", "--", "python3", "train.py"});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    auto waited = ns.kftrain(
+        {"wait", "exchange", "--for", "succeeded", "--timeout", "4m", "--interval", "1s"});
+    INFO(waited.out << waited.err << kftrain::e2e::pods_of(ns));
+    REQUIRE(waited.code == 0);
+    auto logs = ns.kftrain({"logs", "exchange"});
+    INFO(logs.out << logs.err);
+    CHECK(has(logs.out, "rank 0 got 42 from rank 1; config value 21"));
+    CHECK(has(logs.out, "rank 1 sent 42"));
+    auto maps =
+        ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of=exchange", "-o", "json"});
+    const json items = json::parse(maps.out)["items"];
+    REQUIRE(items.size() == 1);
+    CHECK_FALSE(items[0]["data"].contains("debug.log"));  // .kftrainignore
+    CHECK(items[0]["data"].contains("lib_2fexchange.py"));
+    REQUIRE(ns.kftrain({"delete", "exchange", "--wait"}).code == 0);
+    poll_until("the code ConfigMap to go", std::chrono::seconds(60), [&](std::string& last) {
         last = ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of", "-o", "name"}).out;
         return last.empty();
     });

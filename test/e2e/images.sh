@@ -4,12 +4,14 @@
 #   localhost/kftrain-trainer:e2e-HASH   the image Dockerfile.trainer builds, as a user builds it
 #       (podman build --isolation chroot), on the debootstrap base of scripts/check-image.sh:
 #       what ships is what the suite trains with.
+#   localhost/kftrain-python:e2e-HASH    Debian's python3 (no torch) on the same base: a user's
+#       standard-library program shipped as code (docs/code.md) runs on it.
 #   localhost/kftrain-busybox:e2e-HASH   Debian's busybox-static with every applet linked: the
 #       data helper pod's image (tar, find, stat, sleep) and the PyTorchJob stand-in's
 #       init container (sh, seq, nslookup), in place of busybox:1.36.1 and alpine:3.10.
 # HASH is the content's: an image already in containerd is not made or imported again.
 #
-#   images.sh MINICLUSTER_SH   prints "trainer=IMAGE" and "busybox=IMAGE"
+#   images.sh MINICLUSTER_SH   prints "trainer=IMAGE", "python=IMAGE" and "busybox=IMAGE"
 set -euo pipefail
 
 minicluster=$1
@@ -100,5 +102,26 @@ else
     "$minicluster" import "$trainer"
 fi
 
+# python: Debian's python3 on the base, its layer cached by podman.
+printf 'FROM %s\nRUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \\\n    --no-install-recommends python3 && rm -rf /var/lib/apt/lists/*\nCMD ["python3"]\n' \
+    "$base" >"$work/Containerfile.python"
+hash=$( (podman image inspect --format '{{.Id}}' "$base"; cat "$work/Containerfile.python") \
+    | sha256sum | cut -c1-12)
+python=localhost/kftrain-python:e2e-$hash
+if on_node "$python"; then
+    say "the node has $python"
+else
+    if ! podman image exists "$python"; then
+        podman build --isolation chroot -f "$work/Containerfile.python" -t "$python" "$work" \
+            >"$work/python-build.log" 2>&1 || {
+            tail -30 "$work/python-build.log" >&2
+            exit 1
+        }
+        say "built $python"
+    fi
+    "$minicluster" import "$python"
+fi
+
 echo "trainer=$trainer"
+echo "python=$python"
 echo "busybox=$busybox"

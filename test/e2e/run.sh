@@ -102,7 +102,8 @@ make_images() {
     "$repo/test/e2e/images.sh" "$minicluster" >"$work/images"
     KFTRAIN_E2E_TRAINER_IMAGE=$(sed -n 's/^trainer=//p' "$work/images")
     KFTRAIN_E2E_BUSYBOX_IMAGE=$(sed -n 's/^busybox=//p' "$work/images")
-    export KFTRAIN_E2E_TRAINER_IMAGE KFTRAIN_E2E_BUSYBOX_IMAGE
+    KFTRAIN_E2E_PYTHON_IMAGE=$(sed -n 's/^python=//p' "$work/images")
+    export KFTRAIN_E2E_TRAINER_IMAGE KFTRAIN_E2E_BUSYBOX_IMAGE KFTRAIN_E2E_PYTHON_IMAGE
 }
 phase images make_images
 

@@ -104,6 +104,27 @@ TEST_CASE("examples/python-ddp trains as a local PyTorchJob and TrainJob and sho
     }
 }
 
+TEST_CASE("kftrain run trains examples/python-ddp from its folder with no job file",
+          "[local][training][example][python][code]") {
+    if (!python_torch_ready()) {
+        return;
+    }
+    LocalJobs jobs;
+    const std::string dir = jobs.dir() + "/python-ddp";
+    REQUIRE(kftrain::util::make_private_dir(dir).ok());
+    auto text = kftrain::job::read_state_file(k_example_dir + "/ddp.py");
+    REQUIRE(text.ok());
+    write_file(dir + "/ddp.py", *text);
+    // As the README's first screen: cd into the folder, run the script on 2 replicas.
+    CHECK(kftrain_in(dir,
+                     {"run", "--replicas", "2", "--local", "--follow", "--no-progress", "--name",
+                      "ddp-run", "--", "python3", "ddp.py", "--epochs", "1", "--samples", "512"},
+                     std::chrono::seconds(240)) == 0);
+    const json status = jobs.status_json("ddp-run");
+    CHECK(status.at("state") == "Succeeded");
+    CHECK(status.at("progress").value("percent", -1.0) == 100);
+}
+
 TEST_CASE("examples/python-ddp's job files render as both kinds and pass their CRDs",
           "[example][python]") {
     for (const std::string file : {"pytorchjob.yaml", "trainjob.yaml"}) {

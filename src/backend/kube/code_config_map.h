@@ -27,8 +27,8 @@ util::Status own_code(KubeQueries& queries, const job::RenderedJob& job, const C
 // Remove a ConfigMap apply_code created for a job that could not be submitted.
 void remove_code(KubeQueries& queries, const CodeApplied& code);
 
-// Delete the code ConfigMaps of a job (by their kftrain.io/code-of label); an error names
-// what kubectl said.
+// Delete the code ConfigMaps of a job (by their kftrain.io/code-of label), without waiting;
+// an error names what kubectl said.
 util::Status delete_code(KubeQueries& queries, const std::string& job_name);
 
 }  // namespace kftrain::backend::kube
