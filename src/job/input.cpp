@@ -251,6 +251,24 @@ util::Result<manifest::Template> job_template(const JobInput& input, manifest::J
     return manifest::Template{*text, input.template_file};
 }
 
+util::Result<std::optional<manifest::CodeBundle>> read_job_code(const manifest::JobSpec& spec,
+                                                                const JobInput& input,
+                                                                std::ostream& warn) {
+    if (spec.code.path.empty()) {
+        return std::optional<manifest::CodeBundle>();
+    }
+    const std::string folder = code_folder(spec, input.file == "-" || input.job_yaml.has_value());
+    auto dir = open_code_folder(folder, input.code_root);
+    if (!dir) {
+        return dir.error_value();
+    }
+    auto bundle = collect_code(std::move(*dir), folder, spec.code.exclude, warn);
+    if (!bundle) {
+        return bundle.error_value();
+    }
+    return std::optional<manifest::CodeBundle>(std::move(*bundle));
+}
+
 util::Result<RenderedJob> load_and_render(const JobInput& input, const job::BackendOptions& global,
                                           std::ostream& warn) {
     auto spec = load_job(input, global);
@@ -261,18 +279,12 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const job::Back
     if (auto filled = manifest::require_no_placeholders(*spec); !filled) {
         return util::error(filled.error(), k_exit_bad_input);
     }
-    std::optional<manifest::CodeBundle> code;
-    if (!spec->code.path.empty()) {
-        const bool no_file = input.file == "-" || input.job_yaml.has_value();
-        const std::string folder = code_folder(*spec, no_file);
-        auto dir = open_code_folder(folder, input.code_root);
-        auto bundle = dir ? collect_code(std::move(*dir), folder, spec->code.exclude, warn)
-                          : util::Result<manifest::CodeBundle>(dir.error_value());
-        if (!bundle) {
-            return bundle.error_value();
-        }
-        manifest::attach_code(*spec, *bundle);
-        code = std::move(*bundle);
+    auto code = read_job_code(*spec, input, warn);
+    if (!code) {
+        return code.error_value();
+    }
+    if (*code) {
+        manifest::attach_code(*spec, **code);
     }
     auto tmpl = job_template(input, spec->kind);
     if (!tmpl) {
@@ -282,7 +294,7 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const job::Back
     if (!rendered) {
         return util::error(rendered.error());
     }
-    RenderedJob job{std::move(spec.value()), *rendered, std::move(code), YAML::Node()};
+    RenderedJob job{std::move(spec.value()), *rendered, std::move(*code), YAML::Node()};
     if (job.code) {
         job.code_config_map = manifest::code_config_map(job.spec, *job.code);
     }

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,13 @@ util::Result<manifest::JobKind> parse_kind_flag(const std::string& text);
 
 // Return the template the flags name (--template), else the one built in for the kind.
 util::Result<manifest::Template> job_template(const JobInput& input, manifest::JobKind kind);
+
+// Read the folder a loaded job ships (code.path: from the job file's folder, from the current
+// one for -f - and --job-yaml; beneath --code-root when given), with the warnings about what
+// was skipped on warn; none without code.
+util::Result<std::optional<manifest::CodeBundle>> read_job_code(const manifest::JobSpec& spec,
+                                                                const JobInput& input,
+                                                                std::ostream& warn);
 
 // Load, validate and render the job the flags name (with -n from the globals), reading the
 // folder it ships (code) with the warnings about what was skipped on warn.

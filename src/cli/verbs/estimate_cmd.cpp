@@ -237,6 +237,13 @@ util::Status EstimateOptions::complete(const Context& ctx) {
         return loaded.error_value();
     }
     spec = std::move(*loaded);
+    if (measure) {  // the code it ships is measured in a copy, as a local submit runs it
+        auto read = job::read_job_code(spec, job, ctx.err);
+        if (!read) {
+            return read.error_value();
+        }
+        code = std::move(*read);
+    }
     return util::ok_status();
 }
 
@@ -275,12 +282,6 @@ util::Status EstimateOptions::validate_measure() {
             }
         }
         return util::ok_status();
-    }
-    if (!spec.code.path.empty()) {
-        return util::error(fmt::format(
-            "--measure: not yet for a job that ships code ({}: {}); measure it from its folder "
-            "with command and no code, or estimate from a --profile",
-            spec.source.locate("code.path"), spec.code.path));
     }
     if (!profiles.empty()) {
         return util::error(
@@ -333,7 +334,7 @@ int EstimateOptions::run(Context& ctx) const {
     std::vector<std::string> sources = profiles;
     if (measure) {
         auto measured = backend::local::measure_program(
-            {spec, measure_sizes, measure_limit_s, profile_out.value_or("")}, ctx.err);
+            {spec, measure_sizes, measure_limit_s, profile_out.value_or(""), code}, ctx.err);
         if (!measured) {
             return report_error(ctx, measured.error(), measured.error_code(k_exit_bad_input));
         }

@@ -10,6 +10,7 @@
 #include "estimate/plan.h"
 #include "estimate/report.h"
 #include "job/input.h"
+#include "manifest/code.h"
 #include "manifest/job_spec.h"
 #include "util/result.h"
 
@@ -43,7 +44,8 @@ struct EstimateOptions {
     std::optional<std::string> profile_out;       // --profile-out
 
     // Derived by complete() and validate().
-    manifest::JobSpec spec;  // the job file, loaded and checked
+    manifest::JobSpec spec;                    // the job file, loaded and checked
+    std::optional<manifest::CodeBundle> code;  // with --measure: the folder it ships, read
     EstimateRequest request;
     std::vector<int> measure_sizes = {1, 2};
     double measure_limit_s = 60;

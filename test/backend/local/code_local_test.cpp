@@ -58,3 +58,22 @@ TEST_CASE("kftrain run --local --follow runs a command with its folder and no jo
     CHECK(run.out.find("hello from rank 1 of 2") != std::string::npos);
     CHECK(jobs.status_json("greet")["state"] == "Succeeded");
 }
+
+TEST_CASE("estimate --measure measures a job that ships code in a copy of its folder",
+          "[local][code][estimate]") {
+    LocalJobs jobs;
+    const std::string proj = jobs.dir() + "/proj";
+    fs::create_directories(proj);
+    // The program is found from the working directory, as python3 train.py finds train.py.
+    test::write_file(proj + "/train.sh",
+                     std::string("exec ") + KFTRAIN_FAKE_REPLICA + " --steps 20 --step-ms 30\n");
+    test::write_file(jobs.dir() + "/job.yaml",
+                     "name: measured\nreplicas: 2\nnprocPerNode: \"1\"\ncommand: [sh, train.sh]\n"
+                     "code:\n  path: proj\n");
+    auto run = jobs.kftrain({"--local", "estimate", "-f", jobs.dir() + "/job.yaml", "--measure",
+                             "--measure-replicas", "1,2", "--measure-seconds", "30s"});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    CHECK(run.out.find("measured running at 1 and 2 replicas") != std::string::npos);
+    CHECK(kftrain::backend::local::job_names().empty());  // the measurement's jobs are gone
+}

@@ -20,6 +20,7 @@
 #include "job/input.h"
 #include "job/interrupt.h"
 #include "job/progress_line.h"
+#include "manifest/code.h"
 #include "manifest/job_kind.h"
 #include "manifest/render/render.h"
 #include "util/process_info.h"
@@ -178,8 +179,10 @@ class SizeWatch {
     std::string m_last_post;
 };
 
-// Start one size's job: an earlier one of its name that has ended is deleted first.
-util::Status start_size(backend::local::LocalBackend& jobs, const manifest::JobSpec& spec) {
+// Start one size's job: an earlier one of its name that has ended is deleted first. The code
+// it ships, if any, is copied into its state directory as submit copies it.
+util::Status start_size(backend::local::LocalBackend& jobs, manifest::JobSpec spec,
+                        const std::optional<manifest::CodeBundle>& code) {
     if (auto existing = jobs.status(spec.name); existing) {
         if (!job::is_finished(existing->phase)) {
             return util::error(
@@ -190,6 +193,9 @@ util::Status start_size(backend::local::LocalBackend& jobs, const manifest::JobS
         }
         jobs.remove(spec.name, true);
     }
+    if (code) {
+        manifest::attach_code(spec, *code);
+    }
     auto tmpl = job::job_template({}, spec.kind);
     if (!tmpl) {
         return tmpl.error_value();
@@ -198,7 +204,7 @@ util::Status start_size(backend::local::LocalBackend& jobs, const manifest::JobS
     if (!manifest) {
         return util::error(manifest.error(), k_exit_bad_input);
     }
-    auto submitted = jobs.submit({spec, *manifest}, {});
+    auto submitted = jobs.submit({spec, *manifest, code, YAML::Node()}, {});
     if (!submitted) {
         return util::error(submitted.error(), submitted.error_code(k_exit_bad_input));
     }
@@ -207,10 +213,11 @@ util::Status start_size(backend::local::LocalBackend& jobs, const manifest::JobS
 
 // Run one size until it ends, the time is up or a signal comes; stop and delete it.
 util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifest::JobSpec& spec,
-                               double limit_s, std::ostream& err) {
+                               const MeasureRequest& request, std::ostream& err) {
+    const double limit_s = request.seconds;
     const double started = wall_now();
     const auto start = Clock::now();
-    if (auto started_job = start_size(jobs, spec); !started_job) {
+    if (auto started_job = start_size(jobs, spec, request.code); !started_job) {
         return started_job.error_value();
     }
     err << fmt::format("measuring {}: {} for at most {}", spec.name,
@@ -266,7 +273,7 @@ util::Result<estimate::SizeMeasurement> measure_one(backend::local::LocalBackend
                                                     const MeasureRequest& request, int replicas,
                                                     const std::string& scratch, std::ostream& err) {
     const manifest::JobSpec spec = sized_job(request.spec, replicas, scratch);
-    auto run = run_size(jobs, spec, request.seconds, err);
+    auto run = run_size(jobs, spec, request, err);
     if (!run) {
         return run.error_value();
     }

@@ -7,6 +7,7 @@
 
 #include "estimate/program/profile.h"
 #include "job/status.h"
+#include "manifest/code.h"
 #include "manifest/job_spec.h"
 #include "util/result.h"
 
@@ -18,6 +19,8 @@ struct MeasureRequest {
     std::vector<int> replicas;  // --measure-replicas: the sizes to run it at
     double seconds = 60;        // --measure-seconds: at most this long at each size
     std::string profile_out;    // --profile-out: also write the profile here
+    // The folder the job ships (code), read once: every size runs in a copy of it.
+    std::optional<manifest::CodeBundle> code;
 };
 
 // Run the job's own command on this machine through the local backend, once per size, each
