@@ -49,9 +49,6 @@ add_custom_command(OUTPUT ${plugin}
 add_custom_target(kftrain-generated-files ALL DEPENDS ${man_page}.gz ${completions} ${plugin})
 if(TARGET kftrain_tests)
   add_dependencies(kftrain_tests kftrain-generated-files)
-  target_compile_definitions(kftrain_tests PRIVATE KFTRAIN_BUILD_DIR="${PROJECT_BINARY_DIR}"
-    KFTRAIN_CMAKE_COMMAND="${CMAKE_COMMAND}" KFTRAIN_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}"
-    KFTRAIN_INSTALLS_TRAINER=$<TARGET_EXISTS:kftrain-trainer>)
 endif()
 
 install(TARGETS kftrain RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)

@@ -17,6 +17,7 @@
 #include "manifest/job_kind.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "util/run.h"
 
 namespace completion = kftrain::cli::completion;
@@ -126,8 +127,8 @@ std::string script_file(const std::string& shell) {
 // The environment in which a shell finds the built kftrain as `kftrain`.
 std::map<std::string, std::string> with_kftrain_on_path(std::map<std::string, std::string> env) {
     const char* path = std::getenv("PATH");
-    env["PATH"] = std::filesystem::path(KFTRAIN_BINARY).parent_path().string() + ":" +
-                  (path != nullptr ? path : "/usr/bin:/bin");
+    env["PATH"] = std::filesystem::path(kftrain::test::kftrain_binary()).parent_path().string() +
+                  ":" + (path != nullptr ? path : "/usr/bin:/bin");
     return env;
 }
 
@@ -371,7 +372,8 @@ TEST_CASE("the bash script completes searches, replicas, trials and claims from 
 }
 
 TEST_CASE("the bash script completes the claims a local job file mounts", "[completion]") {
-    const std::string file = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-local.yaml";
+    const std::string file =
+        std::string(kftrain::test::source_dir()) + "/examples/mnist-local.yaml";
     CHECK(bash_complete({"kftrain", "--local", "data", "put", "-f", file, "--claim", ""}) ==
           Words{"mnist-data", "training-checkpoints"});
 }

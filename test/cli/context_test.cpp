@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/cli_runner.h"
+#include "support/paths.h"
 
 using namespace kftrain;
 using kftrain::test::run_kftrain;
@@ -84,8 +85,8 @@ TEST_CASE("a bad global flag exits 2 before kubectl runs", "[cli]") {
         {{"diagnose", "mnist", "--output", ""},
          "kftrain: error: --output: must not be empty\nRun 'kftrain diagnose --help' for "
          "usage.\n"},
-        {{"submit", "-f", std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml", "--dry-run",
-          "--wait"},
+        {{"submit", "-f", std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml",
+          "--dry-run", "--wait"},
          "kftrain: error: --wait: a dry run creates no job to wait for (drop --dry-run or "
          "--wait)\n"},
     };

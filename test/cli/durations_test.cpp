@@ -10,14 +10,16 @@
 #include "cli/app.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "support/text.h"
 #include "util/time_text.h"
 
+using kftrain::test::contains;
 using kftrain::test::run_kftrain;
 
 namespace {
 
-const std::string k_estimate_dir = KFTRAIN_TEST_DATA_DIR "/estimate/";
+const std::string k_estimate_dir = std::string(kftrain::test::test_data_dir()) + "/estimate/";
 const std::string k_not_a_duration = "not a duration such as 90s, 1h30m or 500ms (got ";
 
 // One flag that takes a duration, and a command line that reaches its check.
@@ -81,7 +83,10 @@ std::vector<DurationFlag> duration_flags() {
         {{"tune", "logs", "search", "--trial", "1"}, "--poll-interval", "tune logs", positive},
         {{"diagnose", "mnist"}, "--stuck-after", "diagnose", day},
         {{"data", "ls", "--claim", "data"}, "--timeout", "data", positive},
-        {{"data", "put", KFTRAIN_TEST_DATA_DIR, "--claim", "data"}, "--timeout", "data", positive},
+        {{"data", "put", kftrain::test::test_data_dir(), "--claim", "data"},
+         "--timeout",
+         "data",
+         positive},
         {{"data", "get", scratch_dir() + "/out", "--claim", "data"}, "--timeout", "data", positive},
         // No size meets a short deadline: exit 2 after the flag was taken.
         {estimate, "--deadline", "estimate", positive, -1},

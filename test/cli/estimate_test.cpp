@@ -7,10 +7,11 @@
 
 #include "cli/app.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 namespace {
 
-const std::string k_dir = KFTRAIN_TEST_DATA_DIR "/estimate/";
+const std::string k_dir = std::string(kftrain::test::test_data_dir()) + "/estimate/";
 
 struct Outcome {
     int code;
@@ -167,7 +168,8 @@ TEST_CASE("estimate reads --prices and reports its errors by file and line", "[e
     ::unsetenv("KFTRAIN_PRICES");
     CHECK(from_env.code == 2);
     CHECK(from_env.err == o.err);
-    const Outcome good = run_estimate({"--prices", KFTRAIN_SOURCE_DIR "/examples/prices.yaml"});
+    const Outcome good = run_estimate(
+        {"--prices", std::string(kftrain::test::source_dir()) + "/examples/prices.yaml"});
     CHECK(good.code == 0);
     CHECK(good.out.find("examples/prices.yaml: AWS EC2") != std::string::npos);
 }

@@ -4,6 +4,7 @@
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using kftrain::test::run_kftrain;
 
@@ -109,8 +110,9 @@ TEST_CASE("kftrain render --kind TrainJob renders the same job file as a TrainJo
     CHECK(doc["kind"] == "TrainJob");
     CHECK(doc["spec"]["trainer"]["numNodes"] == 4);
 
-    auto example = run_kftrain(
-        {"render", "-f", std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-trainjob.yaml"});
+    auto example =
+        run_kftrain({"render", "-f",
+                     std::string(kftrain::test::source_dir()) + "/examples/mnist-trainjob.yaml"});
     CHECK(example.code == 0);
     CHECK(kftrain::test::matches_golden("mnist-trainjob.yaml", example.out));
 

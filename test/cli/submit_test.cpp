@@ -5,6 +5,7 @@
 #include "manifest/load.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using kftrain::test::run_kftrain;
 
@@ -27,7 +28,7 @@ struct FakeKubectl {
     }
 
     std::map<std::string, std::string> env() const {
-        return {{"KFTRAIN_KUBECTL", KFTRAIN_FAKE_KUBECTL},
+        return {{"KFTRAIN_KUBECTL", kftrain::test::fake_kubectl()},
                 {"KFTRAIN_FAKE_RECORD", record},
                 {"KFTRAIN_FAKE_SCENARIO", scenario}};
     }

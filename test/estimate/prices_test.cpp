@@ -4,6 +4,7 @@
 #include <string>
 
 #include "support/files.h"
+#include "support/paths.h"
 
 using namespace kftrain::estimate;
 
@@ -88,7 +89,8 @@ TEST_CASE("estimate rejects bad price files naming the file, line and key", "[es
 
 TEST_CASE("estimate's built-in prices are examples/prices.yaml and parse", "[estimate]") {
     CHECK(default_prices_yaml() ==
-          kftrain::test::read_bytes(KFTRAIN_SOURCE_DIR "/examples/prices.yaml"));
+          kftrain::test::read_bytes(std::string(kftrain::test::source_dir()) +
+                                    "/examples/prices.yaml"));
     const auto c = parse_prices(default_prices_yaml(), "built-in");
     REQUIRE(c.ok());
     for (const char* gpu : {"a100", "h100", "v100", "t4", "l4"}) {

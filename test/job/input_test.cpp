@@ -12,6 +12,7 @@
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "util/subprocess.h"
 
 using kftrain::test::contains;
@@ -158,7 +159,7 @@ TEST_CASE("A FIFO with no writer and a stdin that never ends are given up on, no
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     auto start = [](std::vector<std::string> args, bool held_stdin) {
         kftrain::util::SpawnOptions spawn;
-        spawn.argv = {KFTRAIN_BINARY};
+        spawn.argv = {kftrain::test::kftrain_binary()};
         spawn.argv.insert(spawn.argv.end(), args.begin(), args.end());
         spawn.stdin_from =
             held_stdin ? kftrain::util::Redirect::pipe() : kftrain::util::Redirect::null();

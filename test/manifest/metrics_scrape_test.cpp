@@ -11,6 +11,7 @@
 #include "support/crd_schema.h"
 #include "support/files.h"
 #include "support/jobs.h"
+#include "support/paths.h"
 
 using namespace kftrain;
 using nlohmann::json;
@@ -49,7 +50,7 @@ TEST_CASE("a PyTorchJob with trainer.metricsPort declares the port and asks to b
     }
     // The job itself carries the user's annotations only.
     CHECK_FALSE(doc["metadata"].contains("annotations"));
-    std::string crd = KFTRAIN_CRD_FILE;
+    std::string crd = kftrain::test::pytorchjob_crd_file();
     REQUIRE(test::crd_readable(crd));
     CHECK(test::check_against_crd(doc, crd) == std::vector<std::string>{});
 }
@@ -73,7 +74,7 @@ TEST_CASE("a TrainJob with trainer.metricsPort annotates its node pods through r
                          ["replicatedJobs"][0]["template"]["spec"]["template"];
     CHECK(pod["metadata"]["annotations"]["prometheus.io/port"] == "9400");
     CHECK(has_env(doc["spec"]["trainer"], "KFTRAIN_JOB_NAME", "scraped"));
-    std::string crd = KFTRAIN_TRAINJOB_CRD_FILE;
+    std::string crd = kftrain::test::trainjob_crd_file();
     REQUIRE(test::crd_readable(crd));
     CHECK(test::check_against_crd(doc, crd) == std::vector<std::string>{});
 }
@@ -171,7 +172,8 @@ TEST_CASE(
     CHECK(items[1]["kind"] == "PodMonitor");
     // A template of the user's own without the metrics port: the PodMonitor would find nothing.
     const std::string own_template = dir + "/own.yaml";
-    auto builtin = test::read_bytes(std::string(KFTRAIN_SOURCE_DIR) + "/templates/pytorchjob.yaml");
+    auto builtin =
+        test::read_bytes(std::string(kftrain::test::source_dir()) + "/templates/pytorchjob.yaml");
     for (auto at = builtin.find("ports: \"{{ ports }}\""); at != std::string::npos;
          at = builtin.find("ports: \"{{ ports }}\"")) {
         builtin.replace(at, std::string("ports: \"{{ ports }}\"").size(), "ports: []");
@@ -205,7 +207,7 @@ TEST_CASE("a program of your own gets its metrics port, path and KFTRAIN_METRICS
     const auto monitor = manifest::to_json(manifest::pod_monitor(spec));
     REQUIRE(monitor["spec"]["podMetricsEndpoints"].size() == 1);
     CHECK(monitor["spec"]["podMetricsEndpoints"][0]["path"] == "/stats");
-    std::string crd = KFTRAIN_CRD_FILE;
+    std::string crd = kftrain::test::pytorchjob_crd_file();
     REQUIRE(test::crd_readable(crd));
     CHECK(test::check_against_crd(doc, crd) == std::vector<std::string>{});
     // The trainer has its own key; a path must be a path.

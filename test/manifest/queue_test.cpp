@@ -6,6 +6,7 @@
 #include "support/crd_schema.h"
 #include "support/files.h"
 #include "support/jobs.h"
+#include "support/paths.h"
 
 using namespace kftrain;
 using nlohmann::json;
@@ -91,8 +92,8 @@ TEST_CASE("without a queue nothing Kueue's is rendered and Volcano's queue stays
 TEST_CASE("queued jobs are valid against the Training Operator and Trainer CRDs",
           "[manifest][kueue]") {
     const std::pair<manifest::JobKind, std::string> crds[] = {
-        {manifest::JobKind::PyTorchJob, KFTRAIN_CRD_FILE},
-        {manifest::JobKind::TrainJob, KFTRAIN_TRAINJOB_CRD_FILE}};
+        {manifest::JobKind::PyTorchJob, kftrain::test::pytorchjob_crd_file()},
+        {manifest::JobKind::TrainJob, kftrain::test::trainjob_crd_file()}};
     for (const auto& [kind, crd] : crds) {
         if (!test::crd_readable(crd)) {
             continue;

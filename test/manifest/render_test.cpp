@@ -9,6 +9,7 @@
 #include "support/crd_schema.h"
 #include "support/files.h"
 #include "support/jobs.h"
+#include "support/paths.h"
 
 using namespace kftrain;
 
@@ -30,7 +31,7 @@ TEST_CASE("render puts Worker replicas at replicas-1 and drops Worker for one re
 }
 
 TEST_CASE("rendered jobs are valid against the Training Operator v1.9 CRD", "[manifest]") {
-    std::string crd = KFTRAIN_CRD_FILE;
+    std::string crd = kftrain::test::pytorchjob_crd_file();
     if (!test::crd_readable(crd)) {
         return;
     }
@@ -113,7 +114,7 @@ TEST_CASE("templates fail on unknown placeholders and fill placeholders inside s
 }
 
 TEST_CASE("the CRD check itself catches a misspelt field and a wrong type", "[manifest]") {
-    std::string crd = KFTRAIN_CRD_FILE;
+    std::string crd = kftrain::test::pytorchjob_crd_file();
     if (!test::crd_readable(crd)) {
         return;
     }

@@ -7,6 +7,7 @@
 #include "support/crd_schema.h"
 #include "support/files.h"
 #include "support/jobs.h"
+#include "support/paths.h"
 
 using namespace kftrain;
 using nlohmann::json;
@@ -96,7 +97,7 @@ TEST_CASE("a TrainJob takes its runtime, suspend and GPUs from the job file", "[
 }
 
 TEST_CASE("rendered TrainJobs are valid against the Trainer v2.3 CRD", "[manifest]") {
-    std::string crd = KFTRAIN_TRAINJOB_CRD_FILE;
+    std::string crd = kftrain::test::trainjob_crd_file();
     if (!test::crd_readable(crd)) {
         return;
     }

@@ -6,6 +6,7 @@
 #include "manifest/yaml/input.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using kftrain::manifest::parse_yaml;
 
@@ -76,7 +77,8 @@ TEST_CASE("a ',' where a document starts is refused, not read forever", "[manife
     CHECK(file.code == 2);
     CHECK(file.out.empty());
     auto set = kftrain::test::run_kftrain(
-        {"render", "-f", KFTRAIN_SOURCE_DIR "/examples/mnist-ddp.yaml", "--set", "env=,"});
+        {"render", "-f", std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml",
+         "--set", "env=,"});
     CHECK(set.code == 2);
     CHECK(set.out.empty());
 }
@@ -102,7 +104,8 @@ TEST_CASE("a job file that is a directory, endless or binary gets exit 2 and a c
           "and catalogs of a few KiB\n");
 
     auto tmpl = kftrain::test::run_kftrain(
-        {"render", "-f", KFTRAIN_SOURCE_DIR "/examples/mnist-ddp.yaml", "--template", "/dev/zero"});
+        {"render", "-f", std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml",
+         "--template", "/dev/zero"});
     CHECK(tmpl.code == 2);
     CHECK(tmpl.out.empty());
 
@@ -135,9 +138,9 @@ TEST_CASE("control characters a job file or an argument holds reach the terminal
     CHECK(key.err.find('\x1b') == std::string::npos);
     CHECK(key.err.find("k\\x1b[2J: unknown key") != std::string::npos);
 
-    auto set =
-        kftrain::test::run_kftrain({"render", "-f", KFTRAIN_SOURCE_DIR "/examples/mnist-ddp.yaml",
-                                    "--set", "trainer.lr=\x1b[31m"});
+    auto set = kftrain::test::run_kftrain(
+        {"render", "-f", std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml",
+         "--set", "trainer.lr=\x1b[31m"});
     CHECK(set.code == 2);
     CHECK(set.err.find('\x1b') == std::string::npos);
     CHECK(set.err.find("(got \\x1b[31m)") != std::string::npos);

@@ -8,6 +8,7 @@
 
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "support/text.h"
 #include "util/run.h"
 #include "util/text.h"
@@ -37,9 +38,9 @@ TEST_CASE(
     "installed layout",
     "[packaging]") {
     const std::string out = kftrain::test::make_temp_dir();
-    const CliRun pack = run_program({KFTRAIN_CPACK_COMMAND, "-G", "DEB", "--config",
-                                     std::string(KFTRAIN_BUILD_DIR) + "/CPackConfig.cmake", "-B",
-                                     out, "-D", "CPACK_COMPONENTS_ALL=cli"});
+    const CliRun pack = run_program({kftrain::test::cpack_command(), "-G", "DEB", "--config",
+                                     std::string(kftrain::test::build_dir()) + "/CPackConfig.cmake",
+                                     "-B", out, "-D", "CPACK_COMPONENTS_ALL=cli"});
     INFO(pack.out << pack.err);
     REQUIRE(pack.code == 0);
     const CliRun arch = run_program({"dpkg", "--print-architecture"});

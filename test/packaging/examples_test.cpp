@@ -12,6 +12,7 @@
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using kftrain::test::CliRun;
 using kftrain::test::contains;
@@ -20,7 +21,7 @@ using kftrain::test::LocalJobs;
 
 namespace {
 
-const std::string k_examples = std::string(KFTRAIN_SOURCE_DIR) + "/examples";
+const std::string k_examples = std::string(kftrain::test::source_dir()) + "/examples";
 
 // Run a program outside the make (or ctest) this test may run under: without its jobserver
 // and flags.
@@ -34,7 +35,7 @@ CliRun run_outside_make(const std::vector<std::string>& argv,
 CliRun make(const std::vector<std::string>& words,
             const std::map<std::string, std::string>& env = {}) {
     std::vector<std::string> argv = {"make", "--no-print-directory", "-C", k_examples,
-                                     std::string("KFTRAIN=") + KFTRAIN_BINARY};
+                                     std::string("KFTRAIN=") + kftrain::test::kftrain_binary()};
     argv.insert(argv.end(), words.begin(), words.end());
     return run_outside_make(argv, env);
 }
@@ -42,7 +43,7 @@ CliRun make(const std::vector<std::string>& words,
 // Run examples/ci.sh with the built kftrain, polling the job every 10 ms.
 CliRun ci(const std::vector<std::string>& args, std::map<std::string, std::string> env,
           const std::string& input = "") {
-    env.insert({{"KFTRAIN", KFTRAIN_BINARY}, {"WAIT_FLAGS", "--interval 10ms"}});
+    env.insert({{"KFTRAIN", kftrain::test::kftrain_binary()}, {"WAIT_FLAGS", "--interval 10ms"}});
     std::vector<std::string> argv = {"bash", k_examples + "/ci.sh"};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_outside_make(argv, env, input);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/files.h"
+#include "support/paths.h"
 #include "trainer/metrics/exposition.h"
 
 using json = nlohmann::json;
@@ -42,7 +43,7 @@ std::set<std::string> metric_names(const std::string& expr) {
 
 TEST_CASE("the Grafana dashboard parses and every panel queries metrics the trainer exports",
           "[packaging]") {
-    const auto text = kftrain::test::read_bytes(std::string(KFTRAIN_SOURCE_DIR) +
+    const auto text = kftrain::test::read_bytes(std::string(kftrain::test::source_dir()) +
                                                 "/packaging/grafana/kftrain.json");
     const auto dashboard = json::parse(text);
     std::set<std::string> exported;
@@ -84,7 +85,7 @@ TEST_CASE("the Grafana dashboard parses and every panel queries metrics the trai
 
 TEST_CASE("docs/metrics.md names every metric the trainer exports", "[packaging]") {
     const auto page =
-        kftrain::test::read_bytes(std::string(KFTRAIN_SOURCE_DIR) + "/docs/metrics.md");
+        kftrain::test::read_bytes(std::string(kftrain::test::source_dir()) + "/docs/metrics.md");
     for (const auto& family : kftrain::trainer::metrics::families()) {
         INFO(family.name);
         CHECK(page.find(std::string("| `") + family.name + "` | " + family.type + " |") !=

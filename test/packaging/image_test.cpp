@@ -11,6 +11,7 @@
 
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 namespace fs = std::filesystem;
 using kftrain::test::CliRun;
@@ -87,13 +88,14 @@ TEST_CASE(
     "[packaging][image]") {
     const fs::path root = fs::path(kftrain::test::make_temp_dir()) / "root";
     const std::string script =
-        std::string(KFTRAIN_SOURCE_DIR) + "/packaging/image/collect-runtime.sh";
-    const CliRun collect = run_program({script, KFTRAIN_BINARY, root.string()});
+        std::string(kftrain::test::source_dir()) + "/packaging/image/collect-runtime.sh";
+    const CliRun collect = run_program({script, kftrain::test::kftrain_binary(), root.string()});
     INFO(collect.out << collect.err);
     REQUIRE(collect.code == 0);
 
     // Each program lands under its own file name.
-    const fs::path program = root / "usr/local/bin" / fs::path(KFTRAIN_BINARY).filename();
+    const fs::path program =
+        root / "usr/local/bin" / fs::path(kftrain::test::kftrain_binary()).filename();
     REQUIRE(fs::is_regular_file(program));
     CHECK((fs::status(program).permissions() & fs::perms::owner_exec) != fs::perms::none);
     CHECK(fs::file_size(root / "etc/ssl/certs/ca-certificates.crt") > 0);
@@ -102,7 +104,7 @@ TEST_CASE(
 
     // Every library ldd finds here is in the tree at the same path, as a file or as the same
     // chain of links ending at a file.
-    const CliRun ldd = run_program({"ldd", KFTRAIN_BINARY});
+    const CliRun ldd = run_program({"ldd", kftrain::test::kftrain_binary()});
     REQUIRE(ldd.code == 0);
     const auto libraries = listed_paths(ldd.out);
     REQUIRE(libraries.size() > 3);

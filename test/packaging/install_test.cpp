@@ -10,6 +10,7 @@
 #include "cli/app.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "support/text.h"
 
 namespace fs = std::filesystem;
@@ -26,8 +27,8 @@ bool is_executable(const fs::path& path) {
 // Install this build under a fresh prefix and return the prefix.
 fs::path install_build() {
     const fs::path prefix = fs::path(kftrain::test::make_temp_dir()) / "usr";
-    const CliRun install =
-        run_program({KFTRAIN_CMAKE_COMMAND, "--install", KFTRAIN_BUILD_DIR, "--prefix", prefix});
+    const CliRun install = run_program({kftrain::test::cmake_command(), "--install",
+                                        kftrain::test::build_dir(), "--prefix", prefix});
     INFO(install.out << install.err);
     REQUIRE(install.code == 0);
     return prefix;
@@ -62,19 +63,22 @@ TEST_CASE(
     if (fs::is_symlink(plugin)) {
         CHECK(fs::read_symlink(plugin) == "kftrain");
     }
-    CHECK(is_executable(prefix / "bin/kftrain-trainer") == (KFTRAIN_INSTALLS_TRAINER == 1));
+    CHECK(is_executable(prefix / "bin/kftrain-trainer") ==
+          (kftrain::test::installs_trainer() == 1));
 
     for (const char* name : {"pytorchjob.yaml", "trainjob.yaml"}) {
         INFO(name);
-        CHECK(kftrain::test::read_bytes(prefix / "share/kftrain/templates" / name) ==
-              kftrain::test::read_bytes(fs::path(KFTRAIN_SOURCE_DIR) / "templates" / name));
+        CHECK(
+            kftrain::test::read_bytes(prefix / "share/kftrain/templates" / name) ==
+            kftrain::test::read_bytes(fs::path(kftrain::test::source_dir()) / "templates" / name));
     }
     CHECK(kftrain::test::read_bytes(prefix / "share/doc/kftrain/examples/mnist-ddp.yaml") ==
-          kftrain::test::read_bytes(fs::path(KFTRAIN_SOURCE_DIR) / "examples/mnist-ddp.yaml"));
+          kftrain::test::read_bytes(fs::path(kftrain::test::source_dir()) /
+                                    "examples/mnist-ddp.yaml"));
     CHECK(fs::is_regular_file(prefix / "share/doc/kftrain/copyright"));
-    CHECK(
-        kftrain::test::read_bytes(prefix / "share/kftrain/grafana/kftrain.json") ==
-        kftrain::test::read_bytes(fs::path(KFTRAIN_SOURCE_DIR) / "packaging/grafana/kftrain.json"));
+    CHECK(kftrain::test::read_bytes(prefix / "share/kftrain/grafana/kftrain.json") ==
+          kftrain::test::read_bytes(fs::path(kftrain::test::source_dir()) /
+                                    "packaging/grafana/kftrain.json"));
 
     // The completions are what the installed kftrain prints.
     const std::map<std::string, fs::path> completions = {
@@ -120,7 +124,7 @@ TEST_CASE(
 
 TEST_CASE("run as kubectl-kftrain, kftrain names itself kubectl kftrain in help and hints",
           "[packaging]") {
-    const fs::path plugin = fs::path(KFTRAIN_BUILD_DIR) / "kubectl-kftrain";
+    const fs::path plugin = fs::path(kftrain::test::build_dir()) / "kubectl-kftrain";
     REQUIRE(fs::exists(plugin));
 
     const CliRun help = run_program({plugin, "--help"});
@@ -170,7 +174,7 @@ TEST_CASE("kubectl kftrain takes kubectl's flags after the plugin name and keeps
         {"KUBECONFIG", kubeconfig},
         {"KFTRAIN_KUBECTL", ""}};
 
-    const fs::path plugin = fs::path(KFTRAIN_BUILD_DIR) / "kubectl-kftrain";
+    const fs::path plugin = fs::path(kftrain::test::build_dir()) / "kubectl-kftrain";
     const CliRun run = run_program({plugin, "-n", "ml-team", "--context", "prod",
                                     "--request-timeout", "20s", "status", "mnist"},
                                    "", env);

@@ -13,14 +13,15 @@
 #include "pipeline/ir_check.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using namespace kftrain::test;
 using nlohmann::json;
 
 namespace {
 
-const std::string k_source = KFTRAIN_SOURCE_DIR;
-const std::string k_kfp_examples = std::string(KFTRAIN_KATIB_DIR) + "/../kfp-v2/examples";
+const std::string k_source = kftrain::test::source_dir();
+const std::string k_kfp_examples = std::string(kftrain::test::katib_dir()) + "/../kfp-v2/examples";
 
 std::vector<std::string> problems_of(const std::string& yaml) {
     return kftrain::pipeline::check_pipeline(YAML::Load(yaml));

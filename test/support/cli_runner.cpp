@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "support/paths.h"
 #include "util/run.h"
 
 namespace kftrain::test {
@@ -23,7 +24,7 @@ CliRun run_program(const std::vector<std::string>& argv, const std::string& inpu
 
 CliRun run_kftrain(const std::vector<std::string>& args,
                    const std::map<std::string, std::string>& env, const std::string& input) {
-    std::vector<std::string> argv{KFTRAIN_BINARY};
+    std::vector<std::string> argv{kftrain::test::kftrain_binary()};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_program(argv, input, env);
 }

@@ -7,6 +7,7 @@
 
 #include "manifest/load.h"
 #include "manifest/yaml/emit.h"
+#include "support/paths.h"
 
 namespace kftrain::test {
 namespace {
@@ -120,13 +121,13 @@ bool crd_readable(const std::string& crd_path) {
 
 std::string crd_file(manifest::JobKind kind) {
     if (kind == manifest::JobKind::TrainJob) {
-        return KFTRAIN_TRAINJOB_CRD_FILE;
+        return kftrain::test::trainjob_crd_file();
     }
     if (kind == manifest::JobKind::PyTorchJob) {
-        return KFTRAIN_CRD_FILE;
+        return kftrain::test::pytorchjob_crd_file();
     }
     const std::string plural = manifest::kind_resource(kind);
-    return std::string(KFTRAIN_OPERATOR_CRD_DIR) + "/kubeflow.org_" +
+    return std::string(kftrain::test::operator_crd_dir()) + "/kubeflow.org_" +
            plural.substr(0, plural.find('.')) + ".yaml";
 }
 

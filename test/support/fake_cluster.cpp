@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/files.h"
+#include "support/paths.h"
 
 namespace kftrain::test {
 namespace {
@@ -22,11 +23,12 @@ std::vector<nlohmann::json> read_records(const std::string& path) {
 }  // namespace
 
 FakeCluster::FakeCluster(const std::string& scenario)
-    : m_scenario(std::string(KFTRAIN_TEST_DATA_DIR) + "/kube/scenarios/" + scenario + ".json"),
+    : m_scenario(std::string(kftrain::test::test_data_dir()) + "/kube/scenarios/" + scenario +
+                 ".json"),
       m_record(make_temp_dir() + "/calls.jsonl") {}
 
 std::map<std::string, std::string> FakeCluster::env() const {
-    return {{"KFTRAIN_KUBECTL", KFTRAIN_FAKE_KUBECTL},
+    return {{"KFTRAIN_KUBECTL", kftrain::test::fake_kubectl()},
             {"KFTRAIN_FAKE_SCENARIO", m_scenario},
             {"KFTRAIN_FAKE_RECORD", m_record}};
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "manifest/load.h"
+#include "support/paths.h"
 
 namespace kftrain::test {
 namespace {
@@ -65,7 +66,7 @@ TempDirs& temp_dirs() {
 }  // namespace
 
 std::string read_test_data(const std::string& relative) {
-    auto text = manifest::read_file(std::string(KFTRAIN_TEST_DATA_DIR) + "/" + relative);
+    auto text = manifest::read_file(std::string(kftrain::test::test_data_dir()) + "/" + relative);
     if (!text) {
         FAIL(text.error());
     }
@@ -73,7 +74,8 @@ std::string read_test_data(const std::string& relative) {
 }
 
 std::string read_example(const std::string& relative) {
-    auto text = manifest::read_file(std::string(KFTRAIN_SOURCE_DIR) + "/examples/" + relative);
+    auto text =
+        manifest::read_file(std::string(kftrain::test::source_dir()) + "/examples/" + relative);
     if (!text) {
         FAIL(text.error());
     }
@@ -81,7 +83,7 @@ std::string read_example(const std::string& relative) {
 }
 
 bool matches_golden(const std::string& name, const std::string& text) {
-    std::string path = std::string(KFTRAIN_TEST_DATA_DIR) + "/golden/" + name;
+    std::string path = std::string(kftrain::test::test_data_dir()) + "/golden/" + name;
     const char* update = std::getenv("KFTRAIN_UPDATE_GOLDEN");
     if (update != nullptr && std::string(update) == "1") {
         write_file(path, text);

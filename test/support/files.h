@@ -2,13 +2,15 @@
 
 #include <string>
 
+#include "support/paths.h"
+
 namespace kftrain::test {
 
 // The example job file the tour starts from, and the search of a program of its own.
 inline const std::string k_example_job =
-    std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+    std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml";
 inline const std::string k_tune_example_job =
-    std::string(KFTRAIN_SOURCE_DIR) + "/examples/python-ddp/tune.yaml";
+    std::string(kftrain::test::source_dir()) + "/examples/python-ddp/tune.yaml";
 
 // Return the text of a file under examples/ (fails the test if unreadable).
 std::string read_example(const std::string& relative);

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/paths.h"
+
 namespace kftrain::test {
 namespace {
 
@@ -19,7 +21,7 @@ using json = nlohmann::json;
 util::Process start(const std::vector<std::string>& args,
                     const std::map<std::string, std::string>& env, const std::string& dir) {
     util::SpawnOptions spawn;
-    spawn.argv = {KFTRAIN_BINARY, "mcp"};
+    spawn.argv = {kftrain::test::kftrain_binary(), "mcp"};
     spawn.argv.insert(spawn.argv.end(), args.begin(), args.end());
     spawn.env = env;
     spawn.cwd = dir;

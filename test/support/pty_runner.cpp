@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "support/paths.h"
 #include "util/subprocess.h"
 
 namespace kftrain::test {
@@ -71,7 +72,7 @@ PtyRun run_kftrain_on_pty(const std::vector<std::string>& args,
     Pty pty;
     open_pty(pty, columns);
     util::SpawnOptions options;
-    options.argv.push_back(KFTRAIN_BINARY);
+    options.argv.push_back(kftrain::test::kftrain_binary());
     options.argv.insert(options.argv.end(), args.begin(), args.end());
     options.env = env;
     options.stdout_to = util::Redirect::file(pty.slave_path);

@@ -10,6 +10,7 @@
 #include "backend/local/local_fixture.h"
 #include "backend/local/state/state_dir.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "support/python_torch.h"
 
 using namespace kftrain::test;
@@ -17,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string k_scripts = std::string(KFTRAIN_TEST_DATA_DIR) + "/diagnose";
+const std::string k_scripts = std::string(kftrain::test::test_data_dir()) + "/diagnose";
 
 // Write a local job running command on every replica, submit it and wait for it to fail.
 json diagnose_failed(LocalJobs& jobs, const std::string& name, int replicas,

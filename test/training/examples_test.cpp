@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "backend/local/local_fixture.h"
+#include "support/paths.h"
 #include "util/run.h"
 
 using kftrain::test::LocalJobs;
@@ -18,9 +19,9 @@ TEST_CASE("make local makes the data set and trains examples/mnist-local.yaml he
     options.argv = {"make",
                     "--no-print-directory",
                     "-C",
-                    std::string(KFTRAIN_SOURCE_DIR) + "/examples",
+                    std::string(kftrain::test::source_dir()) + "/examples",
                     "local",
-                    std::string("KFTRAIN=") + KFTRAIN_BINARY,
+                    std::string("KFTRAIN=") + kftrain::test::kftrain_binary(),
                     "WORK=" + work,
                     "SAMPLES=512",
                     "SET=--set trainer.epochs=1 --set trainer.logEvery=4"};

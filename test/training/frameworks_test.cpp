@@ -14,6 +14,7 @@
 #include "backend/local/state/state_dir.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "support/python_torch.h"
 #include "util/subprocess.h"
 
@@ -23,13 +24,14 @@ using nlohmann::json;
 
 namespace {
 
-const std::string k_jax_peers = std::string(KFTRAIN_TEST_DATA_DIR) + "/frameworks/jax_peers.py";
+const std::string k_jax_peers =
+    std::string(kftrain::test::test_data_dir()) + "/frameworks/jax_peers.py";
 
 // Run kftrain in dir with Debian's python3 first on PATH; return its exit code and output.
 std::pair<int, std::string> kftrain_in(LocalJobs& jobs, const std::string& dir,
                                        const std::vector<std::string>& args) {
     kftrain::util::SpawnOptions options;
-    options.argv = {KFTRAIN_BINARY};
+    options.argv = {kftrain::test::kftrain_binary()};
     options.argv.insert(options.argv.end(), args.begin(), args.end());
     options.env = {{"PATH", k_debian_path}, {"XDG_STATE_HOME", jobs.dir() + "/state"}};
     options.cwd = dir;
@@ -86,7 +88,7 @@ TEST_CASE("examples/xgboost trains distributed XGBoost as a local XGBoostJob and
         const std::string dir = jobs.dir() + "/xgboost";
         REQUIRE(kftrain::util::make_private_dir(dir).ok());
         for (const std::string part : {"train.py", "xgboostjob.yaml", "trainjob.yaml"}) {
-            auto text = kftrain::job::read_state_file(std::string(KFTRAIN_SOURCE_DIR) +
+            auto text = kftrain::job::read_state_file(std::string(kftrain::test::source_dir()) +
                                                       "/examples/xgboost/" + part);
             REQUIRE(text.ok());
             write_file(dir + "/" + part, *text);
@@ -208,7 +210,8 @@ TEST_CASE("a framework job that cannot run is refused before anything starts",
 
 TEST_CASE("a local TFJob's replicas find each other through TF_CONFIG; PS are stopped at the end",
           "[local][training][frameworks][python]") {
-    const std::string tf_peers = std::string(KFTRAIN_TEST_DATA_DIR) + "/frameworks/tf_peers.py";
+    const std::string tf_peers =
+        std::string(kftrain::test::test_data_dir()) + "/frameworks/tf_peers.py";
     struct Case {
         const char* roles;
         const char* lead;
@@ -290,7 +293,7 @@ TEST_CASE("examples/xgboost/tune.yaml searches eta over XGBoostJob trials here",
     const std::string dir = jobs.dir() + "/xgboost";
     REQUIRE(kftrain::util::make_private_dir(dir).ok());
     for (const std::string part : {"train.py", "tune.yaml"}) {
-        auto text = kftrain::job::read_state_file(std::string(KFTRAIN_SOURCE_DIR) +
+        auto text = kftrain::job::read_state_file(std::string(kftrain::test::source_dir()) +
                                                   "/examples/xgboost/" + part);
         REQUIRE(text.ok());
         write_file(dir + "/" + part, *text);

@@ -10,6 +10,7 @@
 
 #include "backend/local/local_fixture.h"
 #include "support/metrics_scrape.h"
+#include "support/paths.h"
 #include "trainer/http/client.h"
 #include "util/process_info.h"
 #include "util/run.h"
@@ -150,7 +151,7 @@ TEST_CASE("a real Prometheus scrapes both ranks of a local job and their sample 
 
     // Every query of the Grafana dashboard runs, as Grafana sends it, and finds the job.
     const auto dashboard = json::parse(
-        read_bytes(std::string(KFTRAIN_SOURCE_DIR) + "/packaging/grafana/kftrain.json"));
+        read_bytes(std::string(kftrain::test::source_dir()) + "/packaging/grafana/kftrain.json"));
     for (const auto& panel : dashboard["panels"]) {
         for (const auto& target : panel["targets"]) {
             std::string expr = target["expr"];

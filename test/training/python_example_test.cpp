@@ -17,6 +17,7 @@
 #include "backend/local/state/state_dir.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "support/python_torch.h"
 #include "util/run.h"
 #include "util/subprocess.h"
@@ -26,12 +27,12 @@ using nlohmann::json;
 
 namespace {
 
-const std::string k_example_dir = std::string(KFTRAIN_SOURCE_DIR) + "/examples/python-ddp";
+const std::string k_example_dir = std::string(kftrain::test::source_dir()) + "/examples/python-ddp";
 // Run kftrain in dir (where the example's command finds ddp.py) and return its exit code.
 int kftrain_in(const std::string& dir, const std::vector<std::string>& args,
                std::chrono::seconds limit = std::chrono::seconds(60)) {
     kftrain::util::SpawnOptions options;
-    options.argv = {KFTRAIN_BINARY};
+    options.argv = {kftrain::test::kftrain_binary()};
     options.argv.insert(options.argv.end(), args.begin(), args.end());
     options.env = {{"PATH", k_debian_path}};
     options.cwd = dir;
@@ -132,8 +133,9 @@ TEST_CASE("examples/python-ddp's job files render as both kinds and pass their C
         const auto run = run_kftrain({"render", "-f", k_example_dir + "/" + file, "-o", "json"});
         REQUIRE(run.code == 0);
         const json manifest = json::parse(run.out);
-        const std::string crd =
-            manifest.at("kind") == "TrainJob" ? KFTRAIN_TRAINJOB_CRD_FILE : KFTRAIN_CRD_FILE;
+        const std::string crd = manifest.at("kind") == "TrainJob"
+                                    ? kftrain::test::trainjob_crd_file()
+                                    : kftrain::test::pytorchjob_crd_file();
         if (crd_readable(crd)) {
             CHECK(check_against_crd(manifest, crd) == std::vector<std::string>{});
         }
@@ -202,7 +204,7 @@ TEST_CASE(
     REQUIRE(code == 0);
 
     std::ostringstream notes;
-    kftrain::backend::local::LocalSearch searches(notes, KFTRAIN_BINARY);
+    kftrain::backend::local::LocalSearch searches(notes, kftrain::test::kftrain_binary());
     auto status = searches.status("python-ddp-tune");
     REQUIRE(status.ok());
     CHECK(status->phase == "Succeeded");

@@ -15,6 +15,7 @@
 #include "backend/local/search/local_search.h"
 #include "job/search/search_store.h"
 #include "support/cli_runner.h"
+#include "support/paths.h"
 #include "util/subprocess.h"
 
 using kftrain::test::LocalJobs;
@@ -43,7 +44,7 @@ TEST_CASE("a local search of the real trainer finds a better lr than its worst t
     REQUIRE(run.code == 0);
 
     std::ostringstream notes;
-    kftrain::backend::local::LocalSearch searches(notes, KFTRAIN_BINARY);
+    kftrain::backend::local::LocalSearch searches(notes, kftrain::test::kftrain_binary());
     auto status = searches.status("lr-search");
     REQUIRE(status.ok());
     CHECK(status->phase == "Succeeded");
@@ -178,7 +179,7 @@ TEST_CASE("Ctrl-C interrupts a local search with exit 130 and kills its running 
     const std::string file = jobs.dir() + "/ctrl-c.yaml";
     kftrain::test::write_file(file, k_long_search);
     kftrain::util::SpawnOptions options;
-    options.argv = {KFTRAIN_BINARY, "tune", "-f", file, "--local"};
+    options.argv = {kftrain::test::kftrain_binary(), "tune", "-f", file, "--local"};
     options.env = {{"XDG_STATE_HOME", jobs.dir() + "/state"}};
     options.stdout_to = kftrain::util::Redirect::file(jobs.dir() + "/tune.out");
     options.stderr_to = kftrain::util::Redirect::file(jobs.dir() + "/tune.err");

@@ -7,6 +7,7 @@
 #include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "tune/katib_checks.h"
 #include "tune/tune_spec.h"
 
@@ -22,8 +23,8 @@ const std::vector<std::string> k_params = {"lr=0.001:0.1:log", "momentum=0.5:0.9
 YAML::Node experiment(manifest::JobKind kind) {
     manifest::Overrides overrides;
     overrides.kind = kind;
-    auto job = manifest::load_job_file(std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml",
-                                       overrides);
+    auto job = manifest::load_job_file(
+        std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml", overrides);
     REQUIRE(job);
     tune::TuneFlags flags;
     flags.params = k_params;
@@ -39,7 +40,7 @@ YAML::Node experiment(manifest::JobKind kind) {
 }
 
 json katib_example(const std::string& name) {
-    const std::string path = std::string(KFTRAIN_KATIB_DIR) + "/" + name;
+    const std::string path = std::string(kftrain::test::katib_dir()) + "/" + name;
     REQUIRE(test::crd_readable(path));
     return manifest::to_json(YAML::LoadFile(path));
 }
@@ -142,8 +143,8 @@ TEST_CASE("each tuned key becomes a placeholder in the trainer's arguments", "[t
 
 TEST_CASE("a trial, once Katib fills its values in, is a valid job of its kind", "[tune]") {
     const std::vector<std::pair<manifest::JobKind, std::string>> kinds = {
-        {manifest::JobKind::PyTorchJob, KFTRAIN_CRD_FILE},
-        {manifest::JobKind::TrainJob, KFTRAIN_TRAINJOB_CRD_FILE}};
+        {manifest::JobKind::PyTorchJob, kftrain::test::pytorchjob_crd_file()},
+        {manifest::JobKind::TrainJob, kftrain::test::trainjob_crd_file()}};
     for (const auto& [kind, crd] : kinds) {
         INFO(crd);
         if (!test::crd_readable(crd)) {

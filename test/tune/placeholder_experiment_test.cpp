@@ -8,6 +8,7 @@
 #include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "tune/experiment.h"
 #include "tune/katib_checks.h"
 #include "tune/tune_spec.h"
@@ -87,8 +88,9 @@ TEST_CASE("a script's placeholders stay for Katib, each with its trialParameter"
 TEST_CASE("a script's trial, once Katib fills lr in, is a valid job of its kind",
           "[tune][placeholders]") {
     for (const auto& [kind, golden] : k_example_kinds) {
-        const std::string crd =
-            kind == manifest::JobKind::TrainJob ? KFTRAIN_TRAINJOB_CRD_FILE : KFTRAIN_CRD_FILE;
+        const std::string crd = kind == manifest::JobKind::TrainJob
+                                    ? kftrain::test::trainjob_crd_file()
+                                    : kftrain::test::pytorchjob_crd_file();
         INFO(crd);
         if (!test::crd_readable(crd)) {
             continue;

@@ -18,6 +18,7 @@
 #include "support/data_cluster.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "util/subprocess.h"
 
 namespace {
@@ -174,8 +175,16 @@ TEST_CASE("data put on this machine stops mid-file at Ctrl-C and leaves no parti
     }
     const std::string root = make_temp_dir() + "/claim";
     kftrain::util::SpawnOptions spawn;
-    spawn.argv = {KFTRAIN_BINARY, "data",   "put", data,           "--claim",
-                  "ckpt",         "--path", "/in", "--local-path", root};
+    spawn.argv = {kftrain::test::kftrain_binary(),
+                  "data",
+                  "put",
+                  data,
+                  "--claim",
+                  "ckpt",
+                  "--path",
+                  "/in",
+                  "--local-path",
+                  root};
     spawn.stdout_to = kftrain::util::Redirect::null();
     spawn.stderr_to = kftrain::util::Redirect::null();
     auto started = kftrain::util::Process::spawn(spawn);
@@ -382,8 +391,15 @@ TEST_CASE("data deletes the helper pod on Ctrl-C, SIGTERM and SIGHUP", "[data][c
     INFO("signal " << signal);
     DataCluster cluster("data-pending");
     kftrain::util::SpawnOptions spawn;
-    spawn.argv = {KFTRAIN_BINARY, "data",        "ls",        "--claim", "mnist-data",
-                  "-n",           "ml-training", "--timeout", "60s"};
+    spawn.argv = {kftrain::test::kftrain_binary(),
+                  "data",
+                  "ls",
+                  "--claim",
+                  "mnist-data",
+                  "-n",
+                  "ml-training",
+                  "--timeout",
+                  "60s"};
     spawn.env = cluster.env();
     spawn.stdout_to = kftrain::util::Redirect::null();
     spawn.stderr_to = kftrain::util::Redirect::null();

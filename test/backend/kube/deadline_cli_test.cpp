@@ -12,6 +12,7 @@
 
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "util/subprocess.h"
 
 namespace {
@@ -88,7 +89,7 @@ TEST_CASE("wait --timeout holds on the wall clock while kubectl hangs", "[kube][
 TEST_CASE("Ctrl-C on kftrain ends the kubectl it runs", "[kube][cli]") {
     FakeCluster cluster("kubectl-hangs");
     kftrain::util::SpawnOptions spawn;
-    spawn.argv = {KFTRAIN_BINARY, "status", "mnist-ddp"};
+    spawn.argv = {kftrain::test::kftrain_binary(), "status", "mnist-ddp"};
     spawn.env = cluster.env();
     spawn.stdout_to = kftrain::util::Redirect::null();
     spawn.stderr_to = kftrain::util::Redirect::null();
@@ -150,8 +151,8 @@ TEST_CASE("Names that are not Kubernetes names never reach kubectl", "[kube][cli
 
 TEST_CASE("A full standard output is an error, not a silent success", "[cli]") {
     kftrain::util::SpawnOptions spawn;
-    spawn.argv = {KFTRAIN_BINARY, "render", "-f",
-                  std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-local.yaml"};
+    spawn.argv = {kftrain::test::kftrain_binary(), "render", "-f",
+                  std::string(kftrain::test::source_dir()) + "/examples/mnist-local.yaml"};
     spawn.stdout_to = kftrain::util::Redirect::file("/dev/full");
     auto started = kftrain::util::Process::spawn(spawn);
     REQUIRE(started);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fake_cluster.h"
+#include "support/paths.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
@@ -78,9 +79,10 @@ TEST_CASE("delete removes an XGBoostJob through its own resource", "[cluster][cl
 
 TEST_CASE("submit applies an XGBoostJob and names it by its kind", "[cluster][cli][frameworks]") {
     FakeCluster cluster("submit-succeeds");
-    auto run = cluster.run({"submit", "-f",
-                            std::string(KFTRAIN_SOURCE_DIR) + "/examples/xgboost/xgboostjob.yaml",
-                            "-n", "ml-training"});
+    auto run =
+        cluster.run({"submit", "-f",
+                     std::string(kftrain::test::source_dir()) + "/examples/xgboost/xgboostjob.yaml",
+                     "-n", "ml-training"});
     CHECK(run.code == 0);
     CHECK(contains(run.out + run.err, "xgboostjob/xgboost submitted"));
     REQUIRE(cluster.applied().size() == 1);

@@ -10,6 +10,7 @@
 
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using namespace kftrain;
 using kftrain::test::contains;
@@ -204,6 +205,9 @@ TEST_CASE("tune delete deletes the Experiment; a search that is not there is exi
     CHECK(fake.cluster.calls() ==
           std::vector<Argv>{{"delete", "experiments.kubeflow.org", "--wait=false", "-n",
                              "ml-training", "--", "mnist-tune"},
+                            // Its trials' code goes with it, by label.
+                            {"delete", "configmap", "-l", "kftrain.io/code-of=mnist-tune",
+                             "--ignore-not-found", "--wait=false", "-n", "ml-training"},
                             {"delete", "experiments.kubeflow.org", "--wait=false", "-n",
                              "ml-training", "--", "mnist-tuner"},
                             {"get", "experiments.kubeflow.org", "-o", "json", "-n", "ml-training",
@@ -212,7 +216,8 @@ TEST_CASE("tune delete deletes the Experiment; a search that is not there is exi
 
 TEST_CASE("kftrain tune applies the Experiment wrapping the job file's job",
           "[search][cluster][cli]") {
-    const std::string job_file = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+    const std::string job_file =
+        std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml";
     SECTION("with Katib") {
         FakeCluster cluster("katib-running");
         auto run = cluster.run(

@@ -4,6 +4,7 @@
 
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
+#include "support/paths.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
@@ -283,7 +284,7 @@ TEST_CASE("completion offers suspend, resume and scale and the cluster's job nam
 
 TEST_CASE("local-only flags are refused on a cluster by its backend, before any kubectl call",
           "[lifecycle][cluster][cli]") {
-    const std::string job = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+    const std::string job = std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml";
     struct Case {
         Argv args;
         const char* err;

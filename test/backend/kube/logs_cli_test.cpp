@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/fake_cluster.h"
+#include "support/paths.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
@@ -177,7 +178,7 @@ TEST_CASE("wait times out with exit 5 and not-found exits 3", "[cluster][cli][wa
 }
 
 TEST_CASE("submit --wait exits with the job's result", "[cluster][cli][wait]") {
-    std::string file = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+    std::string file = std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml";
     FakeCluster good("submit-succeeds");
     auto ok = good.run({"submit", "-f", file, "-n", "ml-training", "--wait"});
     CHECK(ok.code == 0);

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fake_cluster.h"
+#include "support/paths.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
@@ -292,7 +293,7 @@ TEST_CASE("runtimes without Trainer v2 exits 4 with a hint; --local and bad -o e
 
 TEST_CASE("submit names the kind the cluster serves when it lacks the one chosen",
           "[cluster][cli][trainjob]") {
-    const std::string file = std::string(KFTRAIN_SOURCE_DIR) + "/examples/mnist-ddp.yaml";
+    const std::string file = std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml";
     FakeCluster trainer("trainjob-only");
     auto run = trainer.run({"submit", "-f", file, "-n", "ml-training"});
     CHECK(run.code == 4);

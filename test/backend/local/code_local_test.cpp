@@ -5,6 +5,7 @@
 
 #include "backend/local/local_fixture.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using namespace kftrain;
 namespace fs = std::filesystem;
@@ -65,8 +66,8 @@ TEST_CASE("estimate --measure measures a job that ships code in a copy of its fo
     const std::string proj = jobs.dir() + "/proj";
     fs::create_directories(proj);
     // The program is found from the working directory, as python3 train.py finds train.py.
-    test::write_file(proj + "/train.sh",
-                     std::string("exec ") + KFTRAIN_FAKE_REPLICA + " --steps 20 --step-ms 30\n");
+    test::write_file(proj + "/train.sh", std::string("exec ") + kftrain::test::fake_replica() +
+                                             " --steps 20 --step-ms 30\n");
     test::write_file(jobs.dir() + "/job.yaml",
                      "name: measured\nreplicas: 2\nnprocPerNode: \"1\"\ncommand: [sh, train.sh]\n"
                      "code:\n  path: proj\n");
@@ -76,4 +77,37 @@ TEST_CASE("estimate --measure measures a job that ships code in a copy of its fo
     REQUIRE(run.code == 0);
     CHECK(run.out.find("measured running at 1 and 2 replicas") != std::string::npos);
     CHECK(kftrain::backend::local::job_names().empty());  // the measurement's jobs are gone
+}
+
+TEST_CASE("a local search's trials run the code as it was when the search started",
+          "[local][code][search]") {
+    LocalJobs jobs;
+    const std::string proj = jobs.dir() + "/proj";
+    fs::create_directories(proj);
+    test::write_file(proj + "/config.txt", "first\n");
+    // Each trial prints the config it finds where it runs, then edits the folder it was
+    // shipped from: the next trial (one at a time) must not see the edit.
+    test::write_file(proj + "/trial.sh",
+                     "read line < config.txt\n"
+                     "echo \"config $line lr $2\"\n"
+                     "echo \"accuracy=$2\"\n"
+                     "echo edited > " +
+                         proj + "/config.txt\n");
+    test::write_file(jobs.dir() + "/tune.yaml",
+                     "name: shipped-search\nreplicas: 1\ncommand: [sh, trial.sh]\n"
+                     "args: [--lr, \"${trialParameters.lr}\"]\ncode:\n  path: proj\n"
+                     "tune:\n  params:\n    lr: 0.1:0.9\n  objective: accuracy:maximize\n"
+                     "  maxTrials: 2\n  parallel: 1\n");
+    auto run = jobs.kftrain({"tune", "-f", jobs.dir() + "/tune.yaml", "--local"});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    for (const char* trial : {"shipped-search-1", "shipped-search-2"}) {
+        INFO(trial);
+        auto lines = jobs.log_lines(trial);
+        REQUIRE_FALSE(lines.empty());
+        CHECK(lines.front().rfind("master-0 | config first lr ", 0) == 0);
+        auto describe = jobs.kftrain({"describe", trial, "--local"});
+        CHECK(describe.out.find("(2 files), copied at submit") != std::string::npos);
+    }
+    CHECK(test::read_bytes(proj + "/config.txt") == "edited\n");  // the folder was edited
 }

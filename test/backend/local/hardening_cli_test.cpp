@@ -4,12 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
 #include "backend/local/local_fixture.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "util/subprocess.h"
 
 using namespace kftrain;
@@ -55,7 +57,7 @@ bool any_alive(const std::vector<long long>& pids) {
 
 kftrain::util::Process start_submit(LocalJobs& jobs, const std::string& file) {
     kftrain::util::SpawnOptions options;
-    options.argv = {KFTRAIN_BINARY, "submit", "-f", file, "--local"};
+    options.argv = {kftrain::test::kftrain_binary(), "submit", "-f", file, "--local"};
     options.env = {{"XDG_STATE_HOME", jobs.dir() + "/state"}};
     options.stdout_to = kftrain::util::Redirect::file(jobs.dir() + "/submit.out");
     options.stderr_to = kftrain::util::Redirect::file(jobs.dir() + "/submit.err");
@@ -331,6 +333,31 @@ TEST_CASE("what a replica leaves running with setsid ends with the job, and with
     REQUIRE(util::process_alive(running));
     CHECK(jobs.kftrain({"delete", "runs-daemon", "--local"}).code == 0);
     poll_until([&] { return !util::process_alive(running); }, "the deleted job's daemon is gone");
+}
+
+TEST_CASE("what a replica's run leaves running with setsid ends before the replica restarts",
+          "[local][cli]") {
+    LocalJobs jobs;
+    const std::string dir = jobs.dir();
+    // The first run leaves a daemon and fails; the restarted run reports whether the daemon
+    // is still there (for at most 30 s), as a container's restart would have ended it.
+    const std::string script =
+        "if [ ! -e " + dir + "/first ]; then touch " + dir + "/first; setsid sh -c \"sleep 300 " +
+        "& echo \\$! > " + dir + "/daemon.pid\"; exit 1; fi; i=0; while kill -0 $(cat " + dir +
+        "/daemon.pid) 2>/dev/null; do i=$((i+1)); if [ $i -gt 600 ]; then echo daemon still "
+        "running; exit 3; fi; sleep 0.05; done; echo daemon gone";
+    const std::string file = dir + "/restarts.yaml";
+    test::write_file(file,
+                     "name: restarts-daemon\nreplicas: 1\nrestartPolicy: OnFailure\n"
+                     "runPolicy:\n  backoffLimit: 2\ncommand: [sh, -c, '" +
+                         script + "']\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    CHECK(jobs.wait_finished("restarts-daemon").phase == job::JobPhase::Succeeded);
+    const auto lines = jobs.log_lines("restarts-daemon");
+    CHECK(std::find(lines.begin(), lines.end(), "master-0 | daemon gone") != lines.end());
+    long long pid = 0;
+    REQUIRE((std::ifstream(dir + "/daemon.pid") >> pid));
+    CHECK_FALSE(util::process_alive(pid));
 }
 
 TEST_CASE("a line past 64 KiB is kept cut, marked, and counted once by logs --tail",

@@ -8,6 +8,7 @@
 
 #include "backend/local/local_fixture.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "util/subprocess.h"
 
 using namespace kftrain;
@@ -71,8 +72,8 @@ TEST_CASE("a 2-replica local job succeeds and status, logs and list show it", "[
 
     auto described = jobs.kftrain({"describe", "two-ok", "--local"});
     CHECK(described.code == 0);
-    CHECK(described.out.find("    Command:   " KFTRAIN_FAKE_REPLICA " --steps 3") !=
-          std::string::npos);
+    CHECK(described.out.find(std::string("    Command:   ") + kftrain::test::fake_replica() +
+                             " --steps 3") != std::string::npos);
     CHECK(described.out.find("    Exit code: 0\n") != std::string::npos);
     CHECK(described.out.find("      WORLD_SIZE=2\n") != std::string::npos);
 
@@ -330,7 +331,7 @@ namespace {
 int interrupt_follow(LocalJobs& jobs, const std::string& file, const std::string& job,
                      const std::vector<std::string>& extra) {
     kftrain::util::SpawnOptions options;
-    options.argv = {KFTRAIN_BINARY, "submit", "-f", file, "--local", "--follow"};
+    options.argv = {kftrain::test::kftrain_binary(), "submit", "-f", file, "--local", "--follow"};
     options.argv.insert(options.argv.end(), extra.begin(), extra.end());
     options.env = {{"XDG_STATE_HOME", jobs.dir() + "/state"}};
     options.stdout_to = kftrain::util::Redirect::pipe();
@@ -377,8 +378,8 @@ TEST_CASE("a job rendered from a custom template runs locally as the template sa
           "[local][cli]") {
     LocalJobs jobs;
     // The built-in template with one change a cluster team might make: an extra variable.
-    std::string tmpl =
-        kftrain::test::read_bytes(std::string(KFTRAIN_SOURCE_DIR) + "/templates/pytorchjob.yaml");
+    std::string tmpl = kftrain::test::read_bytes(std::string(kftrain::test::source_dir()) +
+                                                 "/templates/pytorchjob.yaml");
     const std::string placeholder = "env: \"{{ env }}\"";
     REQUIRE(tmpl.find(placeholder) != std::string::npos);
     size_t at;

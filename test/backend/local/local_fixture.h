@@ -19,6 +19,7 @@
 #include "backend/local/state/state_dir.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "util/process_info.h"
 
 namespace kftrain::test {
@@ -28,7 +29,8 @@ class LocalJobs {
   public:
     LocalJobs() : m_dir(make_temp_dir()) {
         ::setenv("XDG_STATE_HOME", (m_dir + "/state").c_str(), 1);
-        m_backend = std::make_unique<backend::local::LocalBackend>(m_err, KFTRAIN_BINARY);
+        m_backend =
+            std::make_unique<backend::local::LocalBackend>(m_err, kftrain::test::kftrain_binary());
     }
     ~LocalJobs() {
         for (const auto& name : backend::local::job_names()) {
@@ -51,8 +53,8 @@ class LocalJobs {
         }
         std::string path = m_dir + "/" + name + ".yaml";
         write_file(path, "name: " + name + "\nreplicas: " + std::to_string(replicas) +
-                             "\ncommand: [\"" KFTRAIN_FAKE_REPLICA "\"]\nargs: [" + list + "]\n" +
-                             extra);
+                             "\ncommand: [\"" + std::string(kftrain::test::fake_replica()) +
+                             "\"]\nargs: [" + list + "]\n" + extra);
         return path;
     }
 

@@ -15,6 +15,7 @@
 #include "job/exit_codes.h"
 #include "job/search/search_store.h"
 #include "support/cli_runner.h"
+#include "support/paths.h"
 #include "util/run.h"
 #include "util/subprocess.h"
 
@@ -63,9 +64,10 @@ class FakeTrainerSearch {
         fs::create_directories(bin());
         fs::create_directories(pids());
         std::error_code linked;
-        fs::create_hard_link(KFTRAIN_BINARY, bin() + "/kftrain", linked);
+        fs::create_hard_link(kftrain::test::kftrain_binary(), bin() + "/kftrain", linked);
         if (linked) {
-            fs::copy_file(KFTRAIN_BINARY, bin() + "/kftrain");  // another file system
+            fs::copy_file(kftrain::test::kftrain_binary(),
+                          bin() + "/kftrain");  // another file system
         }
         std::string script = k_fake_trainer;
         script.replace(script.find("PIDS"), 4, pids());

@@ -12,6 +12,7 @@
 #include "backend/local/search/local_search.h"
 #include "job/exit_codes.h"
 #include "job/search/search_store.h"
+#include "support/paths.h"
 #include "util/process_info.h"
 #include "util/subprocess.h"
 
@@ -59,7 +60,7 @@ TEST_CASE("tune delete never signals a process a record names without its start 
           "[search][local]") {
     LocalJobs jobs;
     std::ostringstream notes;
-    backend::local::LocalSearch searches(notes, KFTRAIN_BINARY);
+    backend::local::LocalSearch searches(notes, kftrain::test::kftrain_binary());
     Bystander bystander;
     const long long pid = bystander.process.pid();
     auto ticks = util::process_start_ticks(pid);

@@ -17,6 +17,7 @@
 #include "job/exit_codes.h"
 #include "job/search/search_store.h"
 #include "manifest/load.h"
+#include "support/paths.h"
 #include "tune/experiment.h"
 #include "tune/param_space.h"
 
@@ -67,7 +68,8 @@ SearchRun run_search(backend::local::LocalSearch& searches,
 }
 
 std::unique_ptr<backend::local::LocalSearch> make_searches(std::ostream& err) {
-    auto searches = std::make_unique<backend::local::LocalSearch>(err, KFTRAIN_BINARY);
+    auto searches =
+        std::make_unique<backend::local::LocalSearch>(err, kftrain::test::kftrain_binary());
     searches->set_poll_interval(std::chrono::milliseconds(20));
     return searches;
 }
@@ -289,7 +291,7 @@ TEST_CASE("a local search refuses to take over a local job named like one of its
     auto own = request_for("mine-2", "[\"true\"]", 1, 1, 0);
     auto manifest = manifest::render_job(own.job, own.job_template);
     REQUIRE(manifest.ok());
-    backend::local::LocalBackend backend(notes, KFTRAIN_BINARY);
+    backend::local::LocalBackend backend(notes, kftrain::test::kftrain_binary());
     REQUIRE(backend
                 .submit(job::RenderedJob{own.job, *manifest, std::nullopt, YAML::Node()},
                         job::SubmitFlags{})

@@ -12,6 +12,7 @@
 
 #include "backend/local/local_fixture.h"
 #include "backend/local/state/state_dir.h"
+#include "support/paths.h"
 #include "util/process_info.h"
 #include "util/subprocess.h"
 
@@ -233,7 +234,13 @@ TEST_CASE("Ctrl-C during estimate --measure exits 130 and leaves no process", "[
     const std::string file =
         program_job(jobs, "held", {"--steps", "3", "--hold-rank", "-1", "--pid-dir", pids});
     kftrain::util::SpawnOptions options;
-    options.argv = {KFTRAIN_BINARY, "estimate", "-f", file, "--measure", "--measure-seconds", "5m"};
+    options.argv = {kftrain::test::kftrain_binary(),
+                    "estimate",
+                    "-f",
+                    file,
+                    "--measure",
+                    "--measure-seconds",
+                    "5m"};
     options.env = {{"XDG_STATE_HOME", jobs.dir() + "/state"}};
     options.stdout_to = kftrain::util::Redirect::file(jobs.dir() + "/estimate.out");
     options.stderr_to = kftrain::util::Redirect::file(jobs.dir() + "/estimate.err");

@@ -5,6 +5,7 @@
 
 #include "backend/local/local_fixture.h"
 #include "support/metrics_scrape.h"
+#include "support/paths.h"
 
 using namespace kftrain::test;
 using json = nlohmann::json;
@@ -13,8 +14,9 @@ TEST_CASE("a program of your own serves metrics at the port and path kftrain giv
           "[local][cli][metrics]") {
     LocalJobs jobs;
     const std::string file = jobs.dir() + "/own.yaml";
-    write_file(file, "name: own-metrics\nreplicas: 2\ncommand: [python3, \"" KFTRAIN_TEST_DATA_DIR
-                     "/metrics/serve.py\"]\nmetrics: {port: 8000, path: /stats}\n");
+    write_file(file, "name: own-metrics\nreplicas: 2\ncommand: [python3, \"" +
+                         std::string(kftrain::test::test_data_dir()) +
+                         "/metrics/serve.py\"]\nmetrics: {port: 8000, path: /stats}\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     jobs.wait_for("own-metrics",
                   [](const auto& s) { return s.phase == kftrain::job::JobPhase::Running; });

@@ -7,13 +7,15 @@
 #include <string>
 
 #include "backend/local/local_fixture.h"
+#include "support/paths.h"
 
 using namespace kftrain::test;
 using nlohmann::json;
 
 namespace {
 
-const std::string k_poster = std::string(KFTRAIN_SOURCE_DIR) + "/test/fakes/status_poster.py";
+const std::string k_poster =
+    std::string(kftrain::test::source_dir()) + "/test/fakes/status_poster.py";
 
 // A job file whose replicas run the poster: it waits for release before it exits.
 std::string poster_job(LocalJobs& jobs, const std::string& name, const std::string& kind,

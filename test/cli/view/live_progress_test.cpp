@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/local/local_fixture.h"
+#include "support/paths.h"
 #include "support/pty_runner.h"
 #include "support/screen.h"
 #include "util/terminal.h"
@@ -355,8 +356,8 @@ TEST_CASE("submit --follow on a terminal shows what the program posts on a live 
     const std::string file = jobs.dir() + "/posted.yaml";
     kftrain::test::write_file(
         file, "name: posted\nkind: TrainJob\nreplicas: 1\ncommand: [python3, \"" +
-                  std::string(KFTRAIN_SOURCE_DIR) + "/test/fakes/status_poster.py\", \"" + release +
-                  "\", \"0\"]\n");
+                  std::string(kftrain::test::source_dir()) + "/test/fakes/status_poster.py\", \"" +
+                  release + "\", \"0\"]\n");
     bool released = false;
     auto run = run_kftrain_on_pty({"submit", "-f", file, "--local", "--follow"},
                                   {{"XDG_STATE_HOME", jobs.dir() + "/state"}, {"TERM", "xterm"}},

@@ -12,6 +12,7 @@
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using kftrain::cli::view::OutputFormat;
 using kftrain::test::contains;
@@ -109,7 +110,7 @@ TEST_CASE("describe -o json of a local job has each replica's command and enviro
     const json& master = data["replicas"][0];
     CHECK(master["name"] == "master-0");
     CHECK(master["exitCode"] == 0);
-    CHECK(master["command"] == json{KFTRAIN_FAKE_REPLICA, "--steps", "2"});
+    CHECK(master["command"] == json{kftrain::test::fake_replica(), "--steps", "2"});
     CHECK(master["environment"]["WORLD_SIZE"] == "2");
     CHECK(master["environment"]["RANK"] == "0");
     auto yaml = jobs.kftrain({"describe", "described", "--local", "-o", "yaml"});

@@ -16,6 +16,7 @@
 #include "job/data/tree_writer.h"
 #include "support/data_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 #include "util/subprocess.h"
 
 namespace {
@@ -54,7 +55,7 @@ kftrain::util::ExitStatus signal_after_calls(const DataCluster& cluster,
                                              std::vector<std::string> args, size_t calls,
                                              int signal) {
     kftrain::util::SpawnOptions spawn;
-    spawn.argv = {KFTRAIN_BINARY};
+    spawn.argv = {kftrain::test::kftrain_binary()};
     spawn.argv.insert(spawn.argv.end(), args.begin(), args.end());
     spawn.env = cluster.env();
     spawn.stdout_to = kftrain::util::Redirect::null();

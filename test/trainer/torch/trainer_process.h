@@ -25,6 +25,10 @@
 
 namespace trainer_test {
 
+// The built kftrain-trainer: compiled into one generated file (test/trainer/CMakeLists.txt),
+// not into every test's command line, so a clone elsewhere recompiles that file alone.
+const char* trainer_binary();
+
 // Return a TCP port that was free a moment ago on 127.0.0.1.
 inline int free_port() {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -89,7 +93,7 @@ inline Rank start_trainer(const TempDir& dir, const std::string& tag,
                           const std::vector<std::string>& args,
                           const std::map<std::string, std::string>& env) {
     kftrain::util::SpawnOptions spec;
-    spec.argv.push_back(KFTRAIN_TRAINER_BINARY);
+    spec.argv.push_back(trainer_binary());
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.env = env;
     spec.env["OMP_NUM_THREADS"] = "1";
