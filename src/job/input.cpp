@@ -170,6 +170,7 @@ util::Status add_code_flag(const JobInput& input, manifest::Overrides& overrides
         folder = std::filesystem::current_path().string() + "/" + folder;
     }
     overrides.sets.push_back("code.path=" + folder);
+    overrides.key_flags["code.path"] = "--code";
     return util::ok_status();
 }
 
@@ -181,6 +182,7 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const job::Backe
     }
     manifest::Overrides overrides;
     overrides.sets = input.sets;
+    overrides.key_flags = input.key_flags;
     if (auto code = add_code_flag(input, overrides); !code) {
         return code.error_value();
     }
@@ -258,13 +260,23 @@ util::Result<std::optional<manifest::CodeBundle>> read_job_code(const manifest::
         return std::optional<manifest::CodeBundle>();
     }
     const std::string folder = code_folder(spec, input.file == "-" || input.job_yaml.has_value());
+    // The reader names code.path; a flag that gave it (--code) is named instead.
+    auto placed = [&](util::Error error) {
+        const std::string where = spec.source.locate("code.path");
+        const std::string key = "code.path: ";
+        if (where.rfind("--", 0) == 0 && where.rfind("--set ", 0) != 0 &&
+            error.message.rfind(key, 0) == 0) {
+            error.message = where + ": " + error.message.substr(key.size());
+        }
+        return error;
+    };
     auto dir = open_code_folder(folder, input.code_root);
     if (!dir) {
-        return dir.error_value();
+        return placed(dir.error_value());
     }
     auto bundle = collect_code(std::move(*dir), folder, spec.code.exclude, warn);
     if (!bundle) {
-        return bundle.error_value();
+        return placed(bundle.error_value());
     }
     return std::optional<manifest::CodeBundle>(std::move(*bundle));
 }
@@ -284,7 +296,7 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const job::Back
         return code.error_value();
     }
     if (*code) {
-        manifest::attach_code(*spec, **code);
+        manifest::attach_code(*spec, **code, spec->name);
     }
     auto tmpl = job_template(input, spec->kind);
     if (!tmpl) {
@@ -296,7 +308,7 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const job::Back
     }
     RenderedJob job{std::move(spec.value()), *rendered, std::move(*code), YAML::Node()};
     if (job.code) {
-        job.code_config_map = manifest::code_config_map(job.spec, *job.code);
+        job.code_config_map = manifest::code_config_map(job.spec, *job.code, job.spec.name);
     }
     return job;
 }

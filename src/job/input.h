@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -36,6 +37,9 @@ struct JobInput {
     // --code-root: every code folder must lie beneath it, and a relative one is taken from it
     // (an MCP server passes its --root).
     std::string code_root;
+    // The flags a job file made from a command line was written from (kftrain run): dotted
+    // key -> flag, so that messages name the flag ("--replicas: ...").
+    std::map<std::string, std::string> key_flags;
 };
 
 // The name messages give a job file read from standard input (-f -).

@@ -188,10 +188,10 @@ std::string default_code_image(const JobSpec& spec) {
     return "";
 }
 
-void attach_code(JobSpec& spec, const CodeBundle& bundle) {
+void attach_code(JobSpec& spec, const CodeBundle& bundle, const std::string& owner) {
     Volume volume;
     volume.name = k_code_volume;
-    volume.config_map = code_config_map_name(spec.name, bundle.hash);
+    volume.config_map = code_config_map_name(owner, bundle.hash);
     volume.mount_path = spec.code.mount_path;
     volume.read_only = true;
     for (const auto& file : bundle.files) {
@@ -215,16 +215,17 @@ void attach_code(JobSpec& spec, const CodeBundle& bundle) {
     }
 }
 
-YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle) {
+YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle,
+                           const std::string& owner) {
     YAML::Node map(YAML::NodeType::Map);
     map["apiVersion"] = string_node("v1");
     map["kind"] = string_node("ConfigMap");
     YAML::Node metadata(YAML::NodeType::Map);
-    metadata["name"] = string_node(code_config_map_name(spec.name, bundle.hash));
+    metadata["name"] = string_node(code_config_map_name(owner, bundle.hash));
     metadata["namespace"] = string_node(spec.namespace_);
     YAML::Node labels(YAML::NodeType::Map);
     labels["app.kubernetes.io/managed-by"] = string_node("kftrain");
-    labels[k_code_of_label] = string_node(spec.name);
+    labels[k_code_of_label] = string_node(owner);
     metadata["labels"] = labels;
     YAML::Node annotations(YAML::NodeType::Map);
     annotations["kftrain.io/code-hash"] = string_node(bundle.hash);

@@ -70,13 +70,15 @@ util::Status check_code_size(const CodeBundle& bundle);
 // Mount the bundle in every replica: a read-only ConfigMap volume at code.mountPath, which
 // becomes the working directory (a TrainJob's command is started there, as runtimePatches
 // cannot set workingDir). A v1 job that names no image gets its framework's default image.
-void attach_code(JobSpec& spec, const CodeBundle& bundle);
+// owner names what the ConfigMap goes with: the job, or the search whose trials share it.
+void attach_code(JobSpec& spec, const CodeBundle& bundle, const std::string& owner);
 
 // Return the image a v1 job with code runs when its job file names none ("" for a TrainJob:
 // its runtime's).
 std::string default_code_image(const JobSpec& spec);
 
-// Return the ConfigMap holding the bundle for spec's job (immutable: its name is its content).
-YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle);
+// Return the ConfigMap holding the bundle in spec's namespace for owner (the job, or a search):
+// <owner>-code-<hash>, labelled with the owner, immutable (its name is its content).
+YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle, const std::string& owner);
 
 }  // namespace kftrain::manifest

@@ -109,6 +109,9 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
         }
     }
     apply_key_flags(root, overrides, source);
+    for (const auto& [path, flag] : overrides.key_flags) {
+        source.from_flags[path] = flag;  // over a --set the flag was turned into
+    }
     auto checked = check_against_schema(root, source);
     if (!checked) {
         return util::error(checked.error());

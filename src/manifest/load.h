@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ struct Overrides {
     std::optional<JobKind> kind;                // from --kind
     std::optional<std::string> queue;           // from --queue
     std::optional<std::string> priority_class;  // from --priority-class
+    // Keys a command line wrote into the job file itself (kftrain run): dotted path -> the
+    // flag, named in messages instead of a line of a file the user never saw.
+    std::map<std::string, std::string> key_flags;
 };
 
 // Load a job file: parse, apply overrides, type-check, fill defaults, validate.

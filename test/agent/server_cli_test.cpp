@@ -447,3 +447,45 @@ TEST_CASE("mcp server: a client that stops reading does not hold the server past
 }
 
 }  // namespace kftrain::test
+
+namespace kftrain::test {
+namespace {
+
+TEST_CASE("mcp server: a job's code folder is read only beneath --root, reached without links",
+          "[mcp][cli][code]") {
+    McpFixture f;
+    std::filesystem::create_directories(f.dir + "/proj/lib");
+    write_file(f.dir + "/proj/train.py", "print('hi')\n");
+    write_file(f.dir + "/proj/lib/util.py", "X = 1\n");
+    const std::string outside = make_temp_dir();
+    write_file(outside + "/secret.py", "TOKEN = 'x'\n");
+    ::symlink(outside.c_str(), (f.dir + "/away").c_str());
+    auto with_code = [](const std::string& path) {
+        return "name: mcp-code\ncommand: [python3, train.py]\ncode:\n  path: " + path + "\n";
+    };
+    write_file(f.dir + "/job.yaml", with_code("proj"));
+    auto server = f.serve();
+
+    // Inside the root, from a job file there or as text: the ConfigMap holds both files.
+    int id = 0;
+    for (const json& arguments :
+         {json{{"job_file", "job.yaml"}}, json{{"job_yaml", with_code("proj")}},
+          json{{"job_yaml", with_code(f.dir + "/proj")}}}) {
+        const json rendered = structured(server->call(++id, "render_job", arguments));
+        const std::string manifest = rendered["manifest"].dump();
+        INFO(arguments.dump() << " -> " << manifest);
+        CHECK(manifest.find("mcp-code-code-") != std::string::npos);
+        CHECK(manifest.find("lib_2futil.py") != std::string::npos);
+    }
+    // Outside it, through a link, or by "..": refused, and nothing of it is read.
+    for (const std::string& path : {outside, std::string("away"), std::string("proj/../..")}) {
+        json reply = server->call(++id, "render_job", {{"job_yaml", with_code(path)}});
+        INFO(path << " -> " << reply.dump());
+        CHECK(is_error(reply));
+        CHECK_THAT(error_text(reply), Catch::Contains("is not a folder inside the server's root"));
+        CHECK(reply.dump().find("TOKEN") == std::string::npos);
+    }
+}
+
+}  // namespace
+}  // namespace kftrain::test

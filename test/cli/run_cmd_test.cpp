@@ -48,3 +48,27 @@ TEST_CASE("run --print-job-file prints the job file its flags make, checked like
     CHECK(none.code == 2);
     CHECK(none.err.find("COMMAND: give the program to run after --") != std::string::npos);
 }
+
+TEST_CASE("run's errors name the flag that gave the value, not a line of its job file", "[cli]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    struct Case {
+        std::vector<std::string> flags;
+        std::string flag;
+    };
+    const std::vector<Case> cases = {
+        {{"--replicas", "0"}, "--replicas"}, {{"--cpu", "two"}, "--cpu"},
+        {{"--memory", "4 GB"}, "--memory"},  {{"--name", "Not_A_Name"}, "--name"},
+        {{"--kind", "MPIJob"}, "--kind"},    {{"--code", dir + "/missing"}, "--code"},
+    };
+    for (const auto& c : cases) {
+        std::vector<std::string> args = {"run", "--print-job-file"};
+        args.insert(args.end(), c.flags.begin(), c.flags.end());
+        args.insert(args.end(), {"--", "python3", "train.py"});
+        auto run = run_kftrain(args);
+        INFO(c.flag << ": " << run.err);
+        CHECK(run.code == 2);
+        CHECK(run.out.empty());
+        CHECK(run.err.rfind("kftrain: error: " + c.flag, 0) == 0);
+        CHECK(run.err.find("<job-yaml>") == std::string::npos);
+    }
+}

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "support/cli_runner.h"
 #include "support/files.h"
@@ -24,6 +25,35 @@ TEST_CASE("tune with --kind TrainJob wraps a TrainJob", "[cli][tune]") {
     REQUIRE(run.code == 0);
     CHECK(contains(run.out, "    primaryContainerName: node\n"));
     CHECK(contains(run.out, "      kind: TrainJob\n"));
+}
+
+TEST_CASE("tune of a job that ships code prints its ConfigMap, which every trial mounts",
+          "[cli][tune][code]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/train.py", "print('accuracy=0.5')\n");
+    kftrain::test::write_file(dir + "/job.yaml",
+                              "name: coded\ncommand: [python3, train.py]\n"
+                              "args: [--lr, \"${trialParameters.lr}\"]\ncode:\n  path: .\n");
+    auto run =
+        run_kftrain({"tune", "-f", dir + "/job.yaml", "--param", "lr=0.01:0.1", "--objective",
+                     "accuracy:maximize", "--name", "coded-search", "--dry-run", "-o", "json"});
+    INFO(run.err);
+    REQUIRE(run.code == 0);
+    const nlohmann::json list = nlohmann::json::parse(run.out);
+    REQUIRE(list["kind"] == "List");
+    REQUIRE(list["items"].size() == 2);
+    const nlohmann::json& map = list["items"][0];
+    CHECK(map["kind"] == "ConfigMap");
+    const std::string name = map["metadata"]["name"];
+    CHECK(name.rfind("coded-search-code-", 0) == 0);  // the search's, not one trial's
+    CHECK(map["metadata"]["labels"]["kftrain.io/code-of"] == "coded-search");
+    CHECK(map["data"]["train.py"] == "print('accuracy=0.5')\n");
+    const nlohmann::json& experiment = list["items"][1];
+    CHECK(experiment["kind"] == "Experiment");
+    const nlohmann::json& pod = experiment["spec"]["trialTemplate"]["trialSpec"]["spec"]
+                                          ["pytorchReplicaSpecs"]["Master"]["template"]["spec"];
+    CHECK(pod["volumes"][0]["configMap"]["name"] == name);
+    CHECK(pod["containers"][0]["workingDir"] == "/workspace");
 }
 
 TEST_CASE("bad tune input exits 2 naming the flag, and nothing starts", "[cli][tune]") {

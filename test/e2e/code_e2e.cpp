@@ -83,6 +83,11 @@ TEST_CASE("a PyTorchJob runs the code it ships, owns its ConfigMap, and delete r
     const std::string name = items[0]["metadata"]["name"];
     CHECK(items[0]["metadata"]["ownerReferences"][0]["kind"] == "PyTorchJob");
     CHECK(items[0]["metadata"]["ownerReferences"][0]["name"] == "shipped");
+    // describe reads the code from the job the API server holds: its hash and file count.
+    auto described = ns.kftrain({"describe", "shipped"});
+    INFO(described.out << described.err);
+    CHECK(has(described.out, "Code:"));
+    CHECK(has(described.out, name.substr(name.size() - 10) + " (2 files), configmap/" + name));
 
     // A resubmit of the same files reuses the ConfigMap.
     auto again = ns.kftrain({"submit", "-f", file});
@@ -190,4 +195,49 @@ TEST_CASE(
         last = ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of", "-o", "name"}).out;
         return last.empty();
     });
+}
+
+TEST_CASE("tune ships the code in one ConfigMap its Experiment owns; tune delete removes both",
+          "[e2e]") {
+    Namespace ns("codetune");
+    const std::string dir = make_project();
+    const std::string file = dir + "/tune.yaml";
+    kftrain::test::write_file(
+        file, "name: tuned\nreplicas: 2\nimage: " + kftrain::e2e::busybox_image() +
+                  "\ncommand: [bin/run.sh]\nargs: [--lr, \"${trialParameters.lr}\"]\n"
+                  "resources: {cpu: 100m, memory: 64Mi}\ncode:\n  path: proj\n"
+                  "tune:\n  params:\n    lr: 0.01:0.1:log\n  objective: accuracy:maximize\n"
+                  "  maxTrials: 2\n");
+    auto dry = ns.kftrain({"tune", "-f", file, "--dry-run=server"});
+    INFO(dry.out << dry.err);
+    REQUIRE(dry.code == 0);
+    CHECK(ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of", "-o", "name"}).out.empty());
+
+    auto started = ns.kftrain({"tune", "-f", file});
+    INFO(started.out << started.err);
+    REQUIRE(started.code == 0);
+    CHECK(has(started.out, "experiment.kubeflow.org/tuned created"));
+    auto maps = ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of=tuned", "-o", "json"});
+    REQUIRE(maps.code == 0);
+    const json items = json::parse(maps.out)["items"];
+    REQUIRE(items.size() == 1);
+    const std::string name = items[0]["metadata"]["name"];
+    CHECK(items[0]["metadata"]["ownerReferences"][0]["kind"] == "Experiment");
+    CHECK(items[0]["metadata"]["ownerReferences"][0]["name"] == "tuned");
+    // Every trial's job mounts that one ConfigMap: the trial template names it.
+    auto experiment = ns.kubectl({"get", "experiments.kubeflow.org", "tuned", "-o", "json"});
+    REQUIRE(experiment.code == 0);
+    const json volumes =
+        json::parse(experiment.out)["spec"]["trialTemplate"]["trialSpec"]["spec"]
+                                   ["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["volumes"];
+    CHECK(volumes.dump().find("\"name\":\"" + name + "\"") != std::string::npos);
+
+    auto deleted = ns.kftrain({"tune", "delete", "tuned"});
+    INFO(deleted.out << deleted.err);
+    REQUIRE(deleted.code == 0);
+    poll_until(
+        "the search's code ConfigMap to go", std::chrono::seconds(60), [&](std::string& last) {
+            last = ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of", "-o", "name"}).out;
+            return last.empty();
+        });
 }

@@ -84,7 +84,7 @@ TEST_CASE("the code ConfigMap holds text as data and binaries as binaryData, imm
     auto spec = test::load_job(k_code_job);
     auto bundle =
         bundle_of({{"run.sh", true, "#!/bin/sh\n"}, {"blob", false, std::string("\0\xff", 2)}});
-    const json map = manifest::to_json(manifest::code_config_map(spec, bundle));
+    const json map = manifest::to_json(manifest::code_config_map(spec, bundle, spec.name));
     CHECK(map["metadata"]["name"] == "code-code-0123456789");
     CHECK(map["metadata"]["labels"]["kftrain.io/code-of"] == "code");
     CHECK(map["immutable"] == true);
@@ -99,7 +99,7 @@ TEST_CASE("every kind mounts the code read-only at /workspace and starts there, 
     for (const char* kind : {"PyTorchJob", "TFJob", "XGBoostJob", "JAXJob", "TrainJob"}) {
         CAPTURE(kind);
         auto spec = test::load_job(std::string("kind: ") + kind + "\n" + k_code_job);
-        manifest::attach_code(spec, bundle);
+        manifest::attach_code(spec, bundle, spec.name);
         const json rendered = test::render_json(spec);
         const std::string crd = test::crd_file(spec.kind);
         REQUIRE(test::crd_readable(crd));
@@ -126,7 +126,7 @@ TEST_CASE("every kind mounts the code read-only at /workspace and starts there, 
 TEST_CASE("a job file's own image stays, and code without a command of its own is refused",
           "[manifest][code]") {
     auto spec = test::load_job(k_code_job + "image: registry.example/mine:1\n");
-    manifest::attach_code(spec, bundle_of({{"train.py", false, ""}}));
+    manifest::attach_code(spec, bundle_of({{"train.py", false, ""}}), spec.name);
     CHECK(spec.image == "registry.example/mine:1");
     auto trainer = test::try_load_job("name: code\ncode:\n  path: .\n");
     REQUIRE_FALSE(trainer);

@@ -13,52 +13,58 @@
 
 namespace kftrain::backend::kube {
 
-util::Result<CodeApplied> apply_code(KubeQueries& queries, const job::RenderedJob& job,
+CodeOwner job_code_owner(const job::RenderedJob& job) {
+    const manifest::JobKind kind = job.spec.kind;
+    return {manifest::kind_resource(kind), manifest::kind_api_version(kind),
+            manifest::kind_name(kind), job.spec.name};
+}
+
+util::Result<CodeApplied> apply_code(KubeQueries& queries, const YAML::Node& config_map,
                                      bool dry_run_server) {
-    if (!job.code) {
+    if (!config_map || config_map.IsNull()) {
         return CodeApplied{};
     }
     CodeApplied applied;
-    applied.name = manifest::code_config_map_name(job.spec.name, job.code->hash);
-    std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};
+    applied.name = config_map["metadata"]["name"].as<std::string>();
+    std::vector<std::string> args = {"apply", "-f", "-", "--namespace",
+                                     config_map["metadata"]["namespace"].as<std::string>()};
     if (dry_run_server) {
         args.push_back("--dry-run=server");
     }
-    auto result = queries.call(args, false, manifest::to_yaml(job.code_config_map));
+    auto result = queries.call(args, false, manifest::to_yaml(config_map));
     if (!result) {
         return result.error_value();
     }
     if (!result->ok()) {
         return util::error(explain_kubectl_error(result->err, "creating configmap/" + applied.name +
-                                                                  " (the job's code)"),
+                                                                  " (the code it ships)"),
                            k_exit_cluster);
     }
     // "configmap/x created", "configmap/x unchanged" or "... configured": only a new one is
-    // removed when the job cannot be submitted.
+    // removed when what mounts it cannot be submitted.
     applied.created = !dry_run_server && result->out.find(" created") != std::string::npos;
     return applied;
 }
 
-util::Status own_code(KubeQueries& queries, const job::RenderedJob& job, const CodeApplied& code) {
+util::Status own_code(KubeQueries& queries, const CodeApplied& code, const CodeOwner& owner) {
     if (code.name.empty()) {
         return util::ok_status();
     }
-    const manifest::JobKind kind = job.spec.kind;
-    auto uid = queries.run(
-        {"get", manifest::kind_resource(kind), job.spec.name, "-o", "jsonpath={.metadata.uid}"},
-        "reading the uid of " + job.spec.name);
+    auto uid = queries.run({"get", owner.resource, owner.name, "-o", "jsonpath={.metadata.uid}"},
+                           "reading the uid of " + owner.name);
     if (!uid) {
         return uid.error_value();
     }
-    nlohmann::json owner = {{"apiVersion", manifest::kind_api_version(kind)},
-                            {"kind", manifest::kind_name(kind)},
-                            {"name", job.spec.name},
-                            {"uid", util::trim(*uid)},
-                            {"blockOwnerDeletion", false}};
-    nlohmann::json patch = {{"metadata", {{"ownerReferences", nlohmann::json::array({owner})}}}};
+    nlohmann::json reference = {{"apiVersion", owner.api_version},
+                                {"kind", owner.kind},
+                                {"name", owner.name},
+                                {"uid", util::trim(*uid)},
+                                {"blockOwnerDeletion", false}};
+    nlohmann::json patch = {
+        {"metadata", {{"ownerReferences", nlohmann::json::array({reference})}}}};
     auto patched = queries.run(
         {"patch", "configmap", code.name, "--type", "merge", "-p", util::json_text(patch)},
-        "making " + job.spec.name + " the owner of configmap/" + code.name);
+        "making " + owner.name + " the owner of configmap/" + code.name);
     if (!patched) {
         return patched.error_value();
     }
@@ -72,11 +78,11 @@ void remove_code(KubeQueries& queries, const CodeApplied& code) {
     }
 }
 
-util::Status delete_code(KubeQueries& queries, const std::string& job_name) {
+util::Status delete_code(KubeQueries& queries, const std::string& owner_name) {
     auto deleted = queries.run(
-        {"delete", "configmap", "-l", fmt::format("{}={}", manifest::k_code_of_label, job_name),
+        {"delete", "configmap", "-l", fmt::format("{}={}", manifest::k_code_of_label, owner_name),
          "--ignore-not-found", "--wait=false"},
-        "deleting the code of " + job_name);
+        "deleting the code of " + owner_name);
     if (!deleted) {
         return deleted.error_value();
     }

@@ -1,7 +1,9 @@
 #pragma once
 
 // The ConfigMap holding the folder a job ships (code, docs/code.md) on a cluster: created
-// before the job, owned by it once it exists, removed with it.
+// before the job (or a search's Experiment), owned by it once it exists, removed with it.
+
+#include <yaml-cpp/yaml.h>
 
 #include <string>
 
@@ -11,24 +13,36 @@
 
 namespace kftrain::backend::kube {
 
-// What apply_code did, for a job submit that then fails.
+// What apply_code did, for a submit that then fails.
 struct CodeApplied {
-    std::string name;      // the ConfigMap's; "" when the job ships no code
+    std::string name;      // the ConfigMap's; "" when nothing ships code
     bool created = false;  // it did not exist before
 };
 
-// Apply the job's code ConfigMap (with dry_run_server, only as a server-side dry run).
-util::Result<CodeApplied> apply_code(KubeQueries& queries, const job::RenderedJob& job,
+// What a code ConfigMap goes with: a job, or a search's Experiment whose trials mount it.
+struct CodeOwner {
+    std::string resource;     // as kubectl get names it: "pytorchjobs.kubeflow.org"
+    std::string api_version;  // "kubeflow.org/v1"
+    std::string kind;         // "PyTorchJob"
+    std::string name;
+};
+
+// Return the owner record of a job.
+CodeOwner job_code_owner(const job::RenderedJob& job);
+
+// Apply a code ConfigMap (manifest::code_config_map's; nothing for a null node) in its own
+// namespace; with dry_run_server, only as a server-side dry run.
+util::Result<CodeApplied> apply_code(KubeQueries& queries, const YAML::Node& config_map,
                                      bool dry_run_server);
 
-// Make the job the ConfigMap's owner, so that the garbage collector removes it with the job.
-util::Status own_code(KubeQueries& queries, const job::RenderedJob& job, const CodeApplied& code);
+// Make owner the ConfigMap's owner, so that the garbage collector removes it with the owner.
+util::Status own_code(KubeQueries& queries, const CodeApplied& code, const CodeOwner& owner);
 
-// Remove a ConfigMap apply_code created for a job that could not be submitted.
+// Remove a ConfigMap apply_code created for something that could not be submitted.
 void remove_code(KubeQueries& queries, const CodeApplied& code);
 
-// Delete the code ConfigMaps of a job (by their kftrain.io/code-of label), without waiting;
-// an error names what kubectl said.
-util::Status delete_code(KubeQueries& queries, const std::string& job_name);
+// Delete the code ConfigMaps of a job or search (by their kftrain.io/code-of label), without
+// waiting; an error names what kubectl said.
+util::Status delete_code(KubeQueries& queries, const std::string& owner_name);
 
 }  // namespace kftrain::backend::kube

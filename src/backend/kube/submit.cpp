@@ -52,7 +52,7 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
         args.push_back("--dry-run=server");
     }
     // The code first: the job's pods mount it as they start.
-    auto code = apply_code(queries, job, server_dry_run);
+    auto code = apply_code(queries, job.code_config_map, server_dry_run);
     if (!code) {
         return code.error_value();
     }
@@ -76,7 +76,7 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     if (server_dry_run) {
         return fmt::format("{} accepted by the server (dry run: nothing created)", ref);
     }
-    if (auto owned = own_code(queries, job, *code); !owned) {
+    if (auto owned = own_code(queries, *code, job_code_owner(job)); !owned) {
         return util::error(fmt::format("{} submitted, but {}: delete removes the code with the "
                                        "job all the same",
                                        ref, owned.error()),

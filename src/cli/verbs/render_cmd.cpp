@@ -96,21 +96,7 @@ int RenderOptions::run(Context& ctx) const {
     if (pod_monitor) {
         documents.push_back(manifest::pod_monitor(rendered.spec));
     }
-    if (documents.size() == 1) {
-        ctx.out << view::format_manifest(rendered.manifest, format);
-    } else if (format == view::OutputFormat::Json) {
-        YAML::Node list(YAML::NodeType::Map);
-        list["apiVersion"] = "v1";
-        list["kind"] = "List";
-        for (const auto& document : documents) {
-            list["items"].push_back(document);
-        }
-        ctx.out << view::format_manifest(list, format);
-    } else {
-        for (size_t i = 0; i < documents.size(); ++i) {
-            ctx.out << (i == 0 ? "" : "---\n") << view::format_manifest(documents[i], format);
-        }
-    }
+    ctx.out << view::format_manifests(documents, format);
     return k_exit_ok;
 }
 

@@ -183,16 +183,21 @@ util::Status TuneOptions::complete(const Context& ctx) {
     if (!loaded) {
         return loaded.error_value();
     }
-    if (!loaded->code.path.empty()) {
-        return util::error(fmt::format("{}: kftrain tune does not ship code yet: build an image "
-                                       "with the code in it, and remove code (got {})",
-                                       loaded->source.locate("code.path"), loaded->code.path),
-                           k_exit_bad_input);
-    }
     auto spec = kftrain::tune::build_tune_spec(*loaded, flags);
     if (!spec) {
         return spec.error_value();
     }
+    // Read once: every trial runs these files, whatever changes in the folder meanwhile. On a
+    // cluster one ConfigMap, named after the search, that every trial's job mounts.
+    auto code = job::read_job_code(*loaded, job, ctx.err);
+    if (!code) {
+        return code.error_value();
+    }
+    if (*code) {
+        manifest::attach_code(*loaded, **code, spec->name);
+        request.code_config_map = manifest::code_config_map(*loaded, **code, spec->name);
+    }
+    request.code = std::move(*code);
     auto tmpl = job::job_template(job, loaded->kind);
     if (!tmpl) {
         return tmpl.error_value();
@@ -240,7 +245,13 @@ util::Status TuneOptions::validate() {
 
 int TuneOptions::run(Context& ctx) const {
     if (request.dry_run == job::DryRun::Client) {
-        ctx.out << view::format_manifest(request.experiment, format);
+        // As render: the code's ConfigMap first, which every trial's job mounts.
+        std::vector<YAML::Node> documents;
+        if (request.code) {
+            documents.push_back(request.code_config_map);
+        }
+        documents.push_back(request.experiment);
+        ctx.out << view::format_manifests(documents, format);
         return k_exit_ok;
     }
     auto backend = backend::make_search_backend(ctx, request.job.backend, request.job.namespace_);

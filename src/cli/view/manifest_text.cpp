@@ -12,4 +12,24 @@ std::string format_manifest(const YAML::Node& manifest, OutputFormat format) {
     return manifest::to_yaml(manifest);
 }
 
+std::string format_manifests(const std::vector<YAML::Node>& documents, OutputFormat format) {
+    if (documents.size() == 1) {
+        return format_manifest(documents.front(), format);
+    }
+    if (format == OutputFormat::Json) {
+        YAML::Node list(YAML::NodeType::Map);
+        list["apiVersion"] = "v1";
+        list["kind"] = "List";
+        for (const auto& document : documents) {
+            list["items"].push_back(document);
+        }
+        return format_manifest(list, format);
+    }
+    std::string text;
+    for (size_t i = 0; i < documents.size(); ++i) {
+        text += (i == 0 ? "" : "---\n") + format_manifest(documents[i], format);
+    }
+    return text;
+}
+
 }  // namespace kftrain::cli::view

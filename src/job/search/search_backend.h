@@ -4,12 +4,14 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "job/backend.h"
 #include "job/context.h"
+#include "manifest/code.h"
 #include "manifest/job_spec.h"
 #include "manifest/render/render.h"
 #include "tune/search_status.h"
@@ -33,6 +35,10 @@ struct SearchRequest {
     kftrain::tune::TuneSpec spec;     // checked (tune/katib_checks.h)
     YAML::Node experiment;            // the Katib Experiment (tune/experiment.h)
     manifest::Template job_template;  // renders each local trial's job (--template or built in)
+    // The folder the job ships (code), read once for every trial, and the ConfigMap that holds
+    // it on a cluster, named after the search; none without code.
+    std::optional<manifest::CodeBundle> code;
+    YAML::Node code_config_map;
     job::DryRun dry_run = job::DryRun::None;  // None or Server; client dry runs print and stop
     bool replace = false;  // --replace: locally, delete an earlier search of the name first
     std::vector<std::string> env_from_shell;  // locally: shell variables every trial gets

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <ctime>
 
+#include "backend/kube/code_config_map.h"
 #include "backend/kube/kubectl.h"
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/kueue/kueue.h"
@@ -25,6 +26,7 @@ using backend::kube::KubectlResult;
 
 constexpr const char* k_experiments = "experiments.kubeflow.org";
 constexpr const char* k_trials = "trials.kubeflow.org";
+constexpr const char* k_experiment_api_version = "kubeflow.org/v1beta1";
 constexpr const char* k_experiment_label = "katib.kubeflow.org/experiment";
 
 constexpr const char* k_katib_missing =
@@ -117,17 +119,8 @@ class KubeSearch : public job::search::SearchBackend {
                             request.env_from_shell.front()),
                 k_exit_bad_input);
         }
-        const YAML::Node& experiment = request.experiment;
-        const std::string name = metadata_string(experiment, "name");
+        const std::string name = metadata_string(request.experiment, "name");
         const std::string ns = namespace_of(request);
-        std::vector<std::string> args = {"apply", "-f", "-"};
-        if (!ns.empty()) {
-            args.insert(args.end(), {"--namespace", ns});
-        }
-        const bool server_dry_run = request.dry_run == job::DryRun::Server;
-        if (server_dry_run) {
-            args.push_back("--dry-run=server");
-        }
         if (!request.job.queue.empty()) {  // each trial's job waits in it: Kueue must be there
             auto queue = backend::kube::check_local_queue(m_queries, ns, request.job.queue,
                                                           request.job.source.locate("queue"));
@@ -135,24 +128,14 @@ class KubeSearch : public job::search::SearchBackend {
                 return job::report_error(ctx, queue.error(), queue.error_code(k_exit_cluster));
             }
         }
-        auto result = m_queries.call(args, false, manifest::to_yaml(experiment));
-        if (!result) {
-            return job::report_error(ctx, result.error(), result.error_code(k_exit_cluster));
+        auto printed = apply_experiment(request, name, ns);
+        if (!printed) {
+            return job::report_error(ctx, printed.error(), printed.error_code(k_exit_cluster));
         }
-        if (!result->ok()) {
-            const std::string action = "submitting experiment/" + name;
-            util::Error failure = katib_failure(*result, action);
-            if (result->err.find("are editable") != std::string::npos) {
-                failure.message =
-                    backend::kube::explain_kubectl_error(result->err, action, already_there(name));
-            }
-            return job::report_error(ctx, failure.message, k_exit_cluster);
-        }
-        std::string printed = util::trim(result->out);
-        ctx.out << (printed.empty() ? fmt::format("experiment.kubeflow.org/{} created", name)
-                                    : printed)
+        ctx.out << (printed->empty() ? fmt::format("experiment.kubeflow.org/{} created", name)
+                                     : *printed)
                 << "\n";
-        if (!server_dry_run) {
+        if (request.dry_run != job::DryRun::Server) {
             ctx.out << fmt::format("See its trials with 'kftrain tune status {}{}'\n", name,
                                    ns.empty() ? "" : " -n " + ns);
         }
@@ -200,11 +183,63 @@ class KubeSearch : public job::search::SearchBackend {
         if (!result->ok()) {
             return failure(*result, "deleting experiment/" + name, name);
         }
+        // Its trials' code goes with it: a start interrupted before the Experiment owned the
+        // ConfigMap leaves it to this.
+        if (auto removed = backend::kube::delete_code(m_queries, name); !removed) {
+            return removed.error_value();
+        }
         return fmt::format(
             "experiment.kubeflow.org/{} deleted; Katib deletes its trials and their jobs", name);
     }
 
   private:
+    // Apply the code's ConfigMap (every trial's job mounts it), then the Experiment, then make
+    // the Experiment the ConfigMap's owner; return what kubectl printed of the Experiment. A
+    // refused Experiment leaves no ConfigMap it created.
+    util::Result<std::string> apply_experiment(const job::search::SearchRequest& request,
+                                               const std::string& name, const std::string& ns) {
+        std::vector<std::string> args = {"apply", "-f", "-"};
+        if (!ns.empty()) {
+            args.insert(args.end(), {"--namespace", ns});
+        }
+        const bool server_dry_run = request.dry_run == job::DryRun::Server;
+        if (server_dry_run) {
+            args.push_back("--dry-run=server");
+        }
+        auto code = backend::kube::apply_code(m_queries, request.code_config_map, server_dry_run);
+        if (!code) {
+            return code.error_value();
+        }
+        auto result = m_queries.call(args, false, manifest::to_yaml(request.experiment));
+        if (!result || !result->ok()) {
+            backend::kube::remove_code(m_queries, *code);
+        }
+        if (!result) {
+            return result.error_value();
+        }
+        if (!result->ok()) {
+            const std::string action = "submitting experiment/" + name;
+            util::Error failure = katib_failure(*result, action);
+            if (result->err.find("are editable") != std::string::npos) {
+                failure.message =
+                    backend::kube::explain_kubectl_error(result->err, action, already_there(name));
+            }
+            return util::error(failure.message, k_exit_cluster);
+        }
+        if (!server_dry_run) {
+            const backend::kube::CodeOwner owner{k_experiments, k_experiment_api_version,
+                                                 "Experiment", name};
+            if (auto owned = backend::kube::own_code(m_queries, *code, owner); !owned) {
+                return util::error(
+                    fmt::format("experiment/{} submitted, but {}: kftrain tune delete removes "
+                                "the code with it all the same",
+                                name, owned.error()),
+                    k_exit_cluster);
+            }
+        }
+        return util::trim(result->out);
+    }
+
     // The namespace the Experiment goes to: its own, else the job's, else the backend's.
     std::string namespace_of(const job::search::SearchRequest& request) const {
         std::string ns = metadata_string(request.experiment, "namespace");

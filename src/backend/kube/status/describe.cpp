@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <utility>
 
 #include "backend/kube/json_fields.h"
 #include "job/status_json.h"
+#include "manifest/code.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -69,6 +71,44 @@ job::DescribePart events_part(const std::vector<KubeEvent>& events, std::time_t 
     return {{}, std::move(table)};
 }
 
+// The code a job ships (docs/code.md), as its pod templates mount it.
+struct ShippedCode {
+    std::string config_map;  // <job>-code-<hash>
+    std::string hash;
+    size_t files = 0;
+};
+
+// Find the code volume anywhere in the job's pod templates (each kind keeps them elsewhere: a
+// replica spec's template, a TrainJob's runtimePatches): the first "volumes" entry named
+// kftrain-code with a ConfigMap. The object is kubectl's, already bounded in depth.
+std::optional<ShippedCode> shipped_code(const json& node) {
+    if (node.is_object()) {
+        const json& volumes = member(node, "volumes");
+        if (volumes.is_array()) {
+            for (const auto& volume : volumes) {
+                const json& map = member(volume, "configMap");
+                if (string_at(volume, "name") == manifest::k_code_volume && map.is_object()) {
+                    ShippedCode code;
+                    code.config_map = string_at(map, "name");
+                    const size_t at = code.config_map.rfind("-code-");
+                    code.hash = at == std::string::npos ? "" : code.config_map.substr(at + 6);
+                    const json& items = member(map, "items");
+                    code.files = items.is_array() ? items.size() : 0;
+                    return code;
+                }
+            }
+        }
+    }
+    if (node.is_object() || node.is_array()) {
+        for (const auto& child : node) {
+            if (auto found = shipped_code(child)) {
+                return found;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
 json event_data(const KubeEvent& event) {
     return {{"type", event.type},      {"reason", event.reason}, {"time", event.time},
             {"count", event.count},    {"kind", event.kind},     {"object", event.object},
@@ -82,6 +122,13 @@ std::vector<job::DescribePart> describe_parts(const json& job, const std::vector
     std::vector<job::DescribePart> parts;
     if (string_at(job, "kind") == "TrainJob") {
         parts = trainjob_parts(job);
+    }
+    if (auto code = shipped_code(job)) {
+        parts.push_back(
+            {{{"Code", fmt::format("{} ({}), configmap/{}", code->hash,
+                                   util::counted(static_cast<long long>(code->files), "file"),
+                                   code->config_map)}},
+             std::nullopt});
     }
     parts.push_back(conditions_part(job));
     parts.push_back(events_part(events, now));
@@ -100,6 +147,10 @@ json describe_data(const job::JobStatus& status, const json& job,
                            {"name", string_at(runtime, "name")}};
         data["numNodes"] = nodes.is_number_integer() ? nodes : json(nullptr);
         data["jobsStatus"] = jobs_status.is_array() ? jobs_status : json::array();
+    }
+    if (auto code = shipped_code(job)) {
+        data["code"] = {
+            {"hash", code->hash}, {"files", code->files}, {"configMap", code->config_map}};
     }
     const json& conditions = member(member(job, "status"), "conditions");
     data["conditions"] = conditions.is_array() ? conditions : json::array();

@@ -194,7 +194,7 @@ util::Status start_size(backend::local::LocalBackend& jobs, manifest::JobSpec sp
         jobs.remove(spec.name, true);
     }
     if (code) {
-        manifest::attach_code(spec, *code);
+        manifest::attach_code(spec, *code, spec.name);
     }
     auto tmpl = job::job_template({}, spec.kind);
     if (!tmpl) {

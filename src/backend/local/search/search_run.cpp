@@ -148,6 +148,8 @@ util::Status SearchRun::start_trial(const kftrain::tune::Assignment& values) {
         return util::error(manifest.error(), k_exit_bad_input);
     }
     rendered.manifest = *manifest;
+    // Each trial runs a copy of the files read when the search started.
+    rendered.code = m_request.code;
     job::SubmitFlags flags;
     flags.env_from_shell = m_request.env_from_shell;
     auto submitted = m_jobs.submit(rendered, flags);
