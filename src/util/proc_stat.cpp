@@ -79,4 +79,17 @@ std::vector<long long> child_processes(long long pid, bool all) {
     return out;
 }
 
+bool environment_has(long long pid, const std::string& entry) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+    constexpr size_t k_max_bytes = 1 << 20;
+    size_t read = 0;
+    for (std::string item; read < k_max_bytes && std::getline(in, item, '\0');) {
+        if (item == entry) {
+            return true;
+        }
+        read += item.size() + 1;
+    }
+    return false;
+}
+
 }  // namespace kftrain::util

@@ -24,4 +24,8 @@ std::optional<ProcStat> read_proc_stat(const std::string& pid);
 // descendant), from /proc; a process that ends meanwhile is left out.
 std::vector<long long> child_processes(long long pid, bool all);
 
+// Return whether the environment a process started with (/proc/<pid>/environ, its first
+// 1 MiB) holds entry ("NAME=value") exactly; false when it cannot be read.
+bool environment_has(long long pid, const std::string& entry);
+
 }  // namespace kftrain::util

@@ -101,6 +101,8 @@ void Supervisor::start_replica(size_t i) {
         options.argv.push_back(manifest::expand_references(arg, options.env));
     }
     options.unset_env = names_to_unset(current_environment(), options.env);
+    const std::string mark = replica_mark(i);
+    options.env[mark.substr(0, mark.find('='))] = mark.substr(mark.find('=') + 1);
     options.cwd = m_state.cwd;
     options.new_session = true;
     slot.restart_at.reset();
@@ -147,6 +149,7 @@ void Supervisor::reap() {
         ::kill(-slot.process->pid(), SIGKILL);  // whatever the replica left in its group
         slot.out.open = slot.err.open = false;
         slot.process.reset();
+        kill_orphans(replica_mark(i));  // and what left its group: the run is over
         on_exit(i, status->as_shell_code());
     }
     reap_orphans();

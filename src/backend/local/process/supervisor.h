@@ -14,6 +14,10 @@
 
 namespace kftrain::backend::local {
 
+// The variable every process of a local replica's run carries, "<job>/<replica>": what a run
+// left behind outside its process group is found by it and stopped when the run ends.
+inline constexpr const char* k_replica_mark_variable = "KFTRAIN_LOCAL_REPLICA";
+
 // Runs the replicas of one local job until it ends: starts each as its own
 // process group with its launch (launch.h) in a clean environment (clean_env.h), copies their
 // output to the job's logs, applies the restart rules, and keeps state.json
@@ -79,9 +83,12 @@ class Supervisor {
     void adopt_orphans();
     // Return the children that are no replica: processes a replica left behind.
     std::vector<long long> orphans() const;
-    // Reap the ones that ended; kill all once the job ends.
+    // Reap the ones that ended; kill all once the job ends, or, with a replica's mark, those
+    // that replica's run left (as a container's processes end with it, before a restart).
     void reap_orphans();
-    void kill_orphans();
+    void kill_orphans(const std::string& mark = "");
+    // Return the environment entry that marks the processes of replica i's runs.
+    std::string replica_mark(size_t i) const;
     void on_exit(size_t i, int code);
     void apply(size_t i, const ExitDecision& decision);
     void begin_stop(Outcome outcome, bool immediately);

@@ -2,7 +2,10 @@
 // loader's server) leaves its replica's process group and session, and would outlive the job.
 // The supervisor is their subreaper: orphans of its replicas become its children, wherever
 // they moved, so it reaps them while the job runs and kills them when the job ends, as a
-// container's processes end with it.
+// container's processes end with it. Each replica's processes carry its mark in their
+// environment (KFTRAIN_LOCAL_REPLICA), so what one run of a replica left ends when that run
+// does, before the replica restarts, as in a container.
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -58,9 +61,18 @@ void Supervisor::reap_orphans() {
     }
 }
 
-void Supervisor::kill_orphans() {
+std::string Supervisor::replica_mark(size_t i) const {
+    return fmt::format("{}={}/{}", k_replica_mark_variable, m_state.name, m_state.replicas[i].name);
+}
+
+void Supervisor::kill_orphans(const std::string& mark) {
     // Every descendant (an orphan's own children too), then each reaped as it dies.
     std::vector<long long> left = orphans();
+    if (!mark.empty()) {
+        left.erase(std::remove_if(left.begin(), left.end(),
+                                  [&](long long pid) { return !util::environment_has(pid, mark); }),
+                   left.end());
+    }
     for (long long orphan : left) {
         for (long long below : util::child_processes(orphan, true)) {
             ::kill(static_cast<pid_t>(below), SIGKILL);
@@ -71,8 +83,9 @@ void Supervisor::kill_orphans() {
         ::waitpid(static_cast<pid_t>(orphan), nullptr, 0);
     }
     if (!left.empty()) {
-        std::cerr << "kftrain supervisor: stopped " << left.size()
-                  << " process(es) the replicas left running" << std::endl;
+        std::cerr << "kftrain supervisor: stopped " << left.size() << " process(es) "
+                  << (mark.empty() ? "the replicas" : mark.substr(mark.rfind('/') + 1))
+                  << " left running" << std::endl;
     }
 }
 
