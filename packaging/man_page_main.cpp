@@ -4,13 +4,13 @@
 #include <sstream>
 
 #include "cli/app.h"
-#include "cli/view/man_page.h"
+#include "cli/help/man_page.h"
 
 int main() {
     std::ostringstream unused;
     kftrain::cli::Context ctx{unused, unused, {}, 0};
     const auto app = kftrain::cli::make_app(ctx);
-    std::cout << kftrain::cli::view::man_page(*app,
+    std::cout << kftrain::cli::help::man_page(*app,
                                               {KFTRAIN_VERSION, "kubectl kftrain", "kubectl(1)"});
     std::cout.flush();
     if (!std::cout) {

@@ -27,7 +27,7 @@ MAX_FOLDER_FILES = 32
 # The trainer is a program of its own beside them, over util/ and wire/ only.
 LAYERS = [
     ("util", ("util", "wire")),
-    ("model", ("manifest", "estimate", "tune", "pipeline", "mcp", "diagnose")),
+    ("model", ("manifest", "estimate", "tune", "pipeline", "mcp", "diagnose", "doctor")),
     ("job", ("job",)),
     ("backend", ("backend/kube", "backend/local", "agent")),
     ("selector", ("backend",)),

@@ -267,6 +267,7 @@ util::Result<json> run_tool(const std::string& name, const json& arguments,
         {tool::k_tune_job, tune_job_tool},
         {tool::k_get_tune_status, get_tune_status_tool},
         {tool::k_diagnose_job, diagnose_job_tool},
+        {tool::k_check_cluster, check_cluster_tool},
     };
     for (const auto& [tool_name, run] : k_tools) {
         if (name == tool_name) {

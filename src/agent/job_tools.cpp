@@ -5,6 +5,7 @@
 #include "agent/job_verb.h"
 #include "agent/tools.h"
 #include "mcp/arguments.h"
+#include "util/json_text.h"
 #include "util/text.h"
 
 namespace kftrain::agent {
@@ -70,6 +71,47 @@ util::Result<json> estimate_job_tool(const json& arguments, const CallContext& c
         return verb.error_value();
     }
     return estimate(*verb, replicas, measure, ctx);
+}
+
+util::Result<json> check_cluster_tool(const json& arguments, const CallContext& ctx) {
+    ArgumentReader reader(arguments);
+    const bool with_job = arguments.contains("job_file") || arguments.contains("job_yaml");
+    JobArguments job = with_job ? kftrain::mcp::read_job_arguments(reader) : JobArguments{};
+    auto ns = call_namespace(ctx.policy, reader.text("namespace"));
+    if (auto done = reader.finish({"job_file", "job_yaml", "set", "namespace"}); !done) {
+        return done.error_value();
+    }
+    if (!ns) {
+        return ns.error_value();
+    }
+    std::vector<std::string> head = {"doctor", "-o", "json"};
+    if (!ns->empty()) {
+        head.insert(head.end(), {"-n", *ns});
+    }
+    ChildRequest request;
+    if (with_job) {
+        auto verb = job_verb(job, ctx);
+        if (!verb) {
+            return verb.error_value();
+        }
+        request = verb->request(head);
+    } else {
+        request.args = head;
+        request.timeout = k_verb_timeout;
+    }
+    auto outcome = ctx.runner.run(request, ctx.cancelled);
+    if (!outcome) {
+        return outcome.error_value();
+    }
+    // Exit 1 is a report with a failed check: the answer, not an error.
+    if (outcome->cancelled || (outcome->code != 0 && outcome->code != 1)) {
+        return util::error(outcome->message());
+    }
+    json report = util::parse_untrusted_json(outcome->out);
+    if (report.is_discarded() || !report.is_object()) {
+        return util::error("kftrain doctor printed no JSON object");
+    }
+    return report;
 }
 
 util::Result<json> submit_job_tool(const json& arguments, const CallContext& ctx) {

@@ -29,7 +29,8 @@ struct CallContext {
 util::Result<nlohmann::json> run_tool(const std::string& name, const nlohmann::json& arguments,
                                       const CallContext& ctx);
 
-// The tools of the job file: render_job, estimate_job, submit_job, tune_job.
+// The tools of the job file: render_job, estimate_job, submit_job, tune_job, and
+// check_cluster (kftrain doctor, of a job file when given).
 util::Result<nlohmann::json> render_job_tool(const nlohmann::json& arguments,
                                              const CallContext& ctx);
 util::Result<nlohmann::json> estimate_job_tool(const nlohmann::json& arguments,
@@ -37,6 +38,8 @@ util::Result<nlohmann::json> estimate_job_tool(const nlohmann::json& arguments,
 util::Result<nlohmann::json> submit_job_tool(const nlohmann::json& arguments,
                                              const CallContext& ctx);
 util::Result<nlohmann::json> tune_job_tool(const nlohmann::json& arguments, const CallContext& ctx);
+util::Result<nlohmann::json> check_cluster_tool(const nlohmann::json& arguments,
+                                                const CallContext& ctx);
 
 // The tools of a named job or search: list_jobs, get_job_status, get_job_logs, wait_for_job,
 // delete_job, get_tune_status, diagnose_job.

@@ -9,8 +9,10 @@
 #include "backend/local/process/supervise_cmd.h"
 #include "cli/context.h"
 #include "cli/flags.h"
+#include "cli/help/help_format.h"
 #include "cli/verbs/completion_cmd.h"
 #include "cli/verbs/data_cmd.h"
+#include "cli/verbs/doctor_cmd.h"
 #include "cli/verbs/estimate_cmd.h"
 #include "cli/verbs/init_cmd.h"
 #include "cli/verbs/job/delete_cmd.h"
@@ -32,7 +34,6 @@
 #include "cli/verbs/runtimes_cmd.h"
 #include "cli/verbs/tune_cmd.h"
 #include "cli/verbs/version_cmd.h"
-#include "cli/view/help_format.h"
 #include "job/exit_codes.h"
 #include "manifest/suggest.h"
 #include "util/text.h"
@@ -210,7 +211,7 @@ std::string program_name(const std::string& argv0) {
 std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     auto made = std::make_unique<CLI::App>(k_description, program);
     CLI::App& app = *made;
-    app.formatter(std::make_shared<view::HelpFormatter>());  // the verbs inherit it
+    app.formatter(std::make_shared<help::HelpFormatter>());  // the verbs inherit it
     app.footer(k_footer);
     app.require_subcommand(1);
     app.fallthrough();
@@ -230,6 +231,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_scale(app, ctx);
     setup_describe(app, ctx);
     setup_diagnose(app, ctx);
+    setup_doctor(app, ctx);
     setup_runtimes(app, ctx);
     setup_queues(app, ctx);
     setup_tune(app, ctx);

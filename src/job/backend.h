@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diagnose/evidence.h"
+#include "doctor/report.h"
 #include "job/context.h"
 #include "job/data/claim_path.h"
 #include "job/data/listing.h"
@@ -70,6 +71,15 @@ struct Capabilities {
 struct QueueList {
     std::vector<LocalQueueInfo> queues;
     std::string none_note;  // "No LocalQueues in team-a."
+};
+
+// What `doctor` checks (docs/doctor.md): where jobs run, and what a job file's job needs there.
+struct DoctorRequest {
+    std::optional<manifest::JobSpec> job;  // -f JOB, loaded and validated; none: the backend only
+    std::string namespace_;                // the namespace to check ("": the job's, else the
+                                           // context's)
+    std::string folder;  // where the job's command finds its script: its code folder, else the
+                         // job file's ("": the current one)
 };
 
 // Receives log lines; called from one thread at a time.
@@ -143,6 +153,9 @@ class Backend {
     // Return the training runtimes a TrainJob may name (`runtimes`); exit 2 where jobs need
     // none (this machine).
     virtual util::Result<std::vector<TrainingRuntime>> runtimes() = 0;
+    // Check that jobs can run here (`doctor`): every check at once, each bounded in time; a
+    // check that cannot be made is in the report, never an error.
+    virtual doctor::Report doctor(const DoctorRequest& request) = 0;
     // Return the claims a job may mount (shell completion): a cluster's
     // PersistentVolumeClaims, or locally the claims of the job file's volumes.
     virtual util::Result<std::vector<std::string>> claim_names(

@@ -315,6 +315,33 @@ ToolDef diagnose_job() {
             true};
 }
 
+ToolDef check_cluster() {
+    json check = object({{"group", {{"type", "string"}}},
+                         {"name", {{"type", "string"}}},
+                         {"state", {{"type", "string"}}},
+                         {"found", {{"type", "string"}}},
+                         {"fix", {{"type", "string"}}},
+                         {"needed", {{"type", "boolean"}}}});
+    return {tool::k_check_cluster,
+            "Check that jobs can run here",
+            "Check before a first submit what kftrain doctor checks: kubectl and the API server, "
+            "the job kinds and Trainer runtimes served, Katib, Kueue, the nodes, the permissions "
+            "kftrain needs in the namespace, and with a job file what its job needs: its "
+            "runtime, queue, claims, secrets and a node it fits on. Read-only. passed is false "
+            "when a needed check failed; each failed check says what fixes it.",
+            object(with(job_properties(),
+                        {{"namespace", text("Namespace to check (default: the job's, else the "
+                                            "server's)")}})),
+            object({{"passed", {{"type", "boolean"}}},
+                    {"verdict", {{"type", "string"}}},
+                    {"checks", {{"type", "array"}, {"items", check}}}},
+                   {"passed", "verdict", "checks"}),
+            true,
+            false,
+            true,
+            true};
+}
+
 }  // namespace
 
 json ToolDef::to_json() const {
@@ -332,9 +359,10 @@ json ToolDef::to_json() const {
 }
 
 std::vector<ToolDef> tool_catalog(const CatalogOptions& options) {
-    std::vector<ToolDef> all = {render_job(),     estimate_job(),    submit_job(),   list_jobs(),
-                                get_job_status(), get_job_logs(),    wait_for_job(), delete_job(),
-                                tune_job(),       get_tune_status(), diagnose_job()};
+    std::vector<ToolDef> all = {render_job(),      estimate_job(),   submit_job(),
+                                list_jobs(),       get_job_status(), get_job_logs(),
+                                wait_for_job(),    delete_job(),     tune_job(),
+                                get_tune_status(), diagnose_job(),   check_cluster()};
     std::vector<ToolDef> offered;
     for (ToolDef& def : all) {
         if (options.read_only && !def.read_only) {

@@ -1,4 +1,4 @@
-#include "cli/view/man_page.h"
+#include "cli/help/man_page.h"
 
 #include <catch2/catch.hpp>
 #include <sstream>
@@ -6,9 +6,9 @@
 #include "cli/app.h"
 #include "support/text.h"
 
-using kftrain::cli::view::man_page;
-using kftrain::cli::view::ManPageInfo;
-using kftrain::cli::view::roff_escape;
+using kftrain::cli::help::man_page;
+using kftrain::cli::help::ManPageInfo;
+using kftrain::cli::help::roff_escape;
 using kftrain::test::contains;
 
 namespace {

@@ -37,6 +37,7 @@ const TOOLS = [
   'tune_job',
   'get_tune_status',
   'diagnose_job',
+  'check_cluster',
 ];
 const READ_ONLY_TOOLS = new Set([
   'render_job',
@@ -47,6 +48,7 @@ const READ_ONLY_TOOLS = new Set([
   'wait_for_job',
   'get_tune_status',
   'diagnose_job',
+  'check_cluster',
 ]);
 
 // JOB A runs kftrain's trainer: only rendered, estimated and tuned as a dry run, never run.
@@ -360,6 +362,15 @@ await step('diagnose_job: a succeeded job has no cause, every replica on its tim
   check(out.verdict === 'succeeded', `verdict ${show(out.verdict)}`);
   check(out.cause === 'none', `cause ${show(out.cause)}`);
   check(Array.isArray(out.timeline) && out.timeline.length === 2, `timeline ${show(out.timeline)}`);
+});
+
+await step('check_cluster job-b.yaml: this machine can run it, every check with its state', async () => {
+  const out = success(await call('check_cluster', { job_file: 'job-b.yaml' }, { timeout: SLOW_CALL_MS }),
+    'check_cluster');
+  check(out.passed === true, `passed ${show(out.passed)}: ${show(out.verdict)}`);
+  check(typeof out.verdict === 'string' && out.verdict.startsWith('ready'), `verdict ${show(out.verdict)}`);
+  check(Array.isArray(out.checks) && out.checks.some((c) => c.name === 'state directory' && c.state === 'ok'),
+    `no state directory check in ${show(out.checks)}`);
 });
 
 // --- 6. logs ---------------------------------------------------------------------------------------

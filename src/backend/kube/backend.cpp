@@ -7,6 +7,7 @@
 
 #include "backend/kube/code_config_map.h"
 #include "backend/kube/data/staging.h"
+#include "backend/kube/doctor/cluster_doctor.h"
 #include "backend/kube/follow.h"
 #include "backend/kube/job_lookup.h"
 #include "backend/kube/job_reader.h"
@@ -63,9 +64,12 @@ class KubernetesBackend : public job::Backend {
   public:
     KubernetesBackend(const job::BackendOptions& global, std::string ns,
                       std::optional<Clock::time_point> give_up_at)
-        : m_kubectl(make_kubectl_runner(global, give_up_at)),
+        : m_global(global),
+          m_kubectl(make_kubectl_runner(global, give_up_at)),
           m_queries(*m_kubectl, ns),
-          m_lookup(m_queries) {}
+          m_lookup(m_queries) {
+        m_global.namespace_ = ns;
+    }
 
     job::Capabilities capabilities() const override { return job::Capabilities{}; }
 
@@ -252,6 +256,14 @@ class KubernetesBackend : public job::Backend {
         return list_runtimes(m_queries);
     }
 
+    doctor::Report doctor(const job::DoctorRequest& request) override {
+        job::DoctorRequest asked = request;
+        if (asked.namespace_.empty()) {
+            asked.namespace_ = m_global.namespace_;
+        }
+        return cluster_doctor(m_global, asked);
+    }
+
     util::Result<std::vector<std::string>> claim_names(
         const std::vector<manifest::Volume>& /*job_volumes*/) override {
         return object_names(m_queries, "persistentvolumeclaims");
@@ -384,6 +396,7 @@ class KubernetesBackend : public job::Backend {
             k_exit_not_found);
     }
 
+    job::BackendOptions m_global;  // the backend's namespace in it
     std::unique_ptr<KubectlRunner> m_kubectl;
     KubeQueries m_queries;
     JobLookup m_lookup;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "backend/local/data/local_staging.h"
+#include "backend/local/doctor.h"
 #include "backend/local/local_backend.h"
 #include "backend/local/queue/local_queue.h"
 #include "backend/local/queue/queue_members.h"
@@ -84,6 +85,10 @@ util::Result<std::vector<job::TrainingRuntime>> LocalBackend::runtimes() {
         "training runtimes are a cluster's (Kubeflow Trainer v2): on this machine a TrainJob "
         "needs none",
         k_exit_bad_input);
+}
+
+doctor::Report LocalBackend::doctor(const job::DoctorRequest& request) {
+    return local_doctor(request, m_kftrain);
 }
 
 util::Result<std::vector<std::string>> LocalBackend::claim_names(

@@ -43,6 +43,7 @@ class LocalBackend : public job::Backend {
     util::Result<std::vector<job::QueueEntry>> queue_entries(const std::string& queue) override;
     util::Result<job::QueueList> queues() override;
     util::Result<std::vector<job::TrainingRuntime>> runtimes() override;
+    doctor::Report doctor(const job::DoctorRequest& request) override;
     util::Result<std::vector<std::string>> claim_names(
         const std::vector<manifest::Volume>& job_volumes) override;
     int put_data(job::Context& ctx, const job::data::ClaimTarget& target,

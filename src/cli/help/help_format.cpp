@@ -1,8 +1,8 @@
-#include "cli/view/help_format.h"
+#include "cli/help/help_format.h"
 
 #include <sstream>
 
-namespace kftrain::cli::view {
+namespace kftrain::cli::help {
 
 std::string HelpFormatter::make_footer(const CLI::App* app) const {
     if (app->get_parent() == nullptr) {
@@ -25,4 +25,4 @@ std::string HelpFormatter::make_footer(const CLI::App* app) const {
     return out.str();
 }
 
-}  // namespace kftrain::cli::view
+}  // namespace kftrain::cli::help

@@ -1,4 +1,4 @@
-#include "cli/view/man_page.h"
+#include "cli/help/man_page.h"
 
 #include <cctype>
 #include <sstream>
@@ -6,7 +6,7 @@
 
 #include "util/text.h"
 
-namespace kftrain::cli::view {
+namespace kftrain::cli::help {
 namespace {
 
 constexpr const char* k_examples_label = "Examples:";
@@ -318,4 +318,4 @@ std::string man_page(const CLI::App& app, const ManPageInfo& info) {
     return out.str();
 }
 
-}  // namespace kftrain::cli::view
+}  // namespace kftrain::cli::help

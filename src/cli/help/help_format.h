@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-namespace kftrain::cli::view {
+namespace kftrain::cli::help {
 
 // The help of kftrain's verbs: the global flags (-n, --context, ...) listed under each
 // verb's own, since they work after the verb too.
@@ -12,4 +12,4 @@ class HelpFormatter : public CLI::Formatter {
     std::string make_footer(const CLI::App* app) const override;
 };
 
-}  // namespace kftrain::cli::view
+}  // namespace kftrain::cli::help

@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-namespace kftrain::cli::view {
+namespace kftrain::cli::help {
 
 // What the man page says about itself beside the command line it documents.
 struct ManPageInfo {
@@ -23,4 +23,4 @@ std::string roff_escape(const std::string& text);
 // codes (the footer's "Exit codes: 0 ok, 1 ..." paragraph). Pure: it only reads app.
 std::string man_page(const CLI::App& app, const ManPageInfo& info);
 
-}  // namespace kftrain::cli::view
+}  // namespace kftrain::cli::help

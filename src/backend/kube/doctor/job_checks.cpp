@@ -1,0 +1,178 @@
+// doctor -f JOB on a cluster: what the job needs there, beside its kind (cluster_checks.cpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "backend/kube/doctor/cluster_checks.h"
+#include "backend/kube/json_fields.h"
+#include "backend/kube/kubectl_errors.h"
+#include "backend/kube/runtimes.h"
+#include "util/json_text.h"
+#include "util/text.h"
+
+namespace kftrain::backend::kube {
+namespace {
+
+using doctor::check;
+using doctor::Check;
+using doctor::State;
+using nlohmann::json;
+
+std::optional<json> list_of(const Read& read) {
+    if (!read || !read->ok() || util::json_nests_deeper_than(read->out)) {
+        return std::nullopt;
+    }
+    json parsed = util::parse_untrusted_json(read->out);
+    return parsed.is_discarded() ? std::nullopt : std::optional<json>(parsed);
+}
+
+std::string said(const Read& read) {
+    if (!read) {
+        return util::escape_line(read.error());
+    }
+    return util::escape_line(util::excerpt(util::trim(read->err), 160));
+}
+
+void add_runtime(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {
+    if (job.kind != manifest::JobKind::TrainJob || !reads.runtimes || !reads.runtimes->ok()) {
+        return;  // not a TrainJob, or Trainer missing: the cluster's checks say so
+    }
+    auto runtimes = parse_runtimes(reads.runtimes->out);
+    const std::string kind = job.runtime_namespaced ? "TrainingRuntime" : "ClusterTrainingRuntime";
+    const std::string name = fmt::format("runtime {}/{}", kind, job.runtime);
+    const bool found =
+        runtimes && std::any_of(runtimes->begin(), runtimes->end(), [&](const auto& r) {
+            return r.name == job.runtime && r.kind == kind;
+        });
+    out.push_back(found ? check("job", name, State::Ok, "exists")
+                        : check("job", name, State::Missing,
+                                fmt::format("no {} named {}{}", kind, job.runtime,
+                                            job.runtime_namespaced ? " in " + reads.ns : ""),
+                                "kftrain runtimes (the runtimes there are), then set runtime"));
+}
+
+void add_queue(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {
+    if (job.queue.empty() || !reads.queues) {
+        return;  // not queued, or Kueue missing: the cluster's checks say so
+    }
+    auto queues = list_of(reads.queues);
+    bool found = false;
+    for (const auto& item : queues ? member(*queues, "items") : json()) {
+        found = found || string_at(member(item, "metadata"), "name") == job.queue;
+    }
+    const std::string name = "LocalQueue " + job.queue;
+    out.push_back(found ? check("job", name, State::Ok, "exists in " + reads.ns)
+                        : check("job", name, State::Missing,
+                                "no LocalQueue of that name in " + reads.ns,
+                                "kftrain queues -n " + reads.ns + " (the queues there are)"));
+}
+
+void add_claims(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {
+    std::set<std::string> claims;
+    for (const auto& volume : job.volumes) {
+        if (!volume.claim.empty()) {
+            claims.insert(volume.claim);
+        }
+    }
+    if (claims.empty()) {
+        return;
+    }
+    auto list = list_of(reads.claims);
+    for (const std::string& claim : claims) {
+        const std::string name = "claim " + claim;
+        if (!list) {
+            out.push_back(check("job", name, State::Skipped,
+                                "claims not read: " + said(reads.claims), "", false));
+            continue;
+        }
+        const json* found = nullptr;
+        for (const auto& item : member(*list, "items")) {
+            if (string_at(member(item, "metadata"), "name") == claim) {
+                found = &item;
+            }
+        }
+        if (found == nullptr) {
+            out.push_back(check(
+                "job", name, State::Missing, "no PersistentVolumeClaim of that name in " + reads.ns,
+                "kubectl get pvc -n " + reads.ns + "; create it (docs/data-staging.md)"));
+            continue;
+        }
+        const std::string phase = string_at(member(*found, "status"), "phase");
+        out.push_back(phase == "Bound"
+                          ? check("job", name, State::Ok, "Bound")
+                          : check("job", name, State::Failed,
+                                  util::escape_line(phase.empty() ? "not Bound" : phase) +
+                                      ": the pods that mount it wait until it is Bound",
+                                  "kubectl describe pvc " + claim + " -n " + reads.ns));
+    }
+}
+
+void add_secrets(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {
+    const auto secrets = job_secrets(job);
+    if (secrets.empty()) {
+        return;
+    }
+    std::set<std::string> found;
+    if (reads.secrets && reads.secrets->ok()) {
+        for (const std::string& line : util::split_lines(reads.secrets->out)) {
+            const std::string name = util::trim(line);
+            found.insert(name.substr(name.find('/') == std::string::npos ? 0 : name.find('/') + 1));
+        }
+    }
+    for (const std::string& secret : secrets) {
+        const std::string name = "secret " + secret;
+        if (!reads.secrets || !reads.secrets->ok()) {
+            const bool denied = reads.secrets && classify_kubectl_error(reads.secrets->err) ==
+                                                     KubectlFailure::Forbidden;
+            out.push_back(check(
+                "job", name, State::Skipped,
+                denied ? "cannot read secrets (forbidden)" : "not read: " + said(reads.secrets), "",
+                false));
+        } else if (found.count(secret) != 0) {
+            out.push_back(check("job", name, State::Ok, "exists"));
+        } else {
+            out.push_back(check("job", name, State::Missing,
+                                "no Secret of that name in " + reads.ns +
+                                    ": pods that need it do not start (CreateContainerConfigError "
+                                    "or ErrImagePull)",
+                                "kubectl create secret generic " + secret + " -n " + reads.ns +
+                                    " --from-literal=KEY=VALUE"));
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> job_secrets(const manifest::JobSpec& job) {
+    std::set<std::string> names(job.image_pull_secrets.begin(), job.image_pull_secrets.end());
+    for (const auto& [name, var] : job.env) {
+        if (!var.secret_name.empty() && !var.optional) {
+            names.insert(var.secret_name);
+        }
+    }
+    if (!job.mlflow.credentials_secret.empty()) {
+        names.insert(job.mlflow.credentials_secret);
+    }
+    return {names.begin(), names.end()};
+}
+
+std::vector<Check> job_checks(const ClusterReads& reads, const manifest::JobSpec& job) {
+    std::vector<Check> out;
+    add_runtime(reads, job, out);
+    add_queue(reads, job, out);
+    add_claims(reads, job, out);
+    add_secrets(reads, job, out);
+    const auto nodes = read_nodes(reads);
+    if (nodes.empty()) {
+        out.push_back(check("job", "fits on a node", State::Skipped,
+                            "the nodes could not be read (listing nodes is often forbidden to "
+                            "namespaced users)",
+                            "", false));
+    } else {
+        out.push_back(doctor::fit_check(job, nodes));
+    }
+    return out;
+}
+
+}  // namespace kftrain::backend::kube

@@ -1,0 +1,110 @@
+// kftrain doctor --local as a user runs it: this machine's checks, a Python job's torch, the
+// exit code, -o json, and bad input.
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "support/cli_runner.h"
+#include "support/files.h"
+
+using kftrain::test::run_kftrain;
+using nlohmann::json;
+
+namespace {
+
+struct DoctorFixture {
+    std::string dir = kftrain::test::make_temp_dir();
+    std::map<std::string, std::string> env = {{"XDG_STATE_HOME", dir + "/state"}};
+
+    kftrain::test::CliRun doctor(std::vector<std::string> args) {
+        args.insert(args.begin(), {"doctor", "--local"});
+        return run_kftrain(args, env);
+    }
+};
+
+json check_named(const json& report, const std::string& name) {
+    for (const auto& check : report["checks"]) {
+        if (check["name"] == name) {
+            return check;
+        }
+    }
+    FAIL("no check " << name << " in " << report.dump(2));
+    return json();
+}
+
+}  // namespace
+
+TEST_CASE("doctor --local checks this machine and passes where jobs can run", "[cli][doctor]") {
+    DoctorFixture f;
+    auto run = f.doctor({});
+    INFO(run.out << run.err);
+    CHECK(run.code == 0);
+    CHECK(run.out.rfind("GROUP  CHECK", 0) == 0);
+    CHECK(run.out.find("state directory") != std::string::npos);
+    CHECK(run.out.find("\nready: jobs can run on this machine\n") != std::string::npos);
+    const json report = json::parse(f.doctor({"-o", "json"}).out);
+    CHECK(report["passed"] == true);
+    CHECK(check_named(report, "state directory")["state"] == "ok");
+    CHECK(check_named(report, "free ports")["state"] == "ok");
+    CHECK(check_named(report, "kftrain-trainer")["needed"] == false);  // no job asks for it
+}
+
+TEST_CASE(
+    "doctor --local -f: a Python job whose script imports torch needs an interpreter "
+    "that has it",
+    "[cli][doctor]") {
+    DoctorFixture f;
+    kftrain::test::write_file(f.dir + "/train.py", "import os\nimport torch\n");
+    // A python3 without torch, as a user's virtualenv or pyenv may be.
+    std::filesystem::create_directories(f.dir + "/bin");
+    const std::string python = f.dir + "/bin/python3";
+    kftrain::test::write_file(python,
+                              "#!/bin/sh\necho \"Traceback (most recent call last):\" >&2\n"
+                              "echo \"ModuleNotFoundError: No module named 'torch'\" >&2\n"
+                              "exit 1\n");
+    ::chmod(python.c_str(), 0755);
+    kftrain::test::write_file(f.dir + "/job.yaml",
+                              "name: py\nreplicas: 2\ncommand: [" + python + ", train.py]\n");
+    auto run = f.doctor({"-f", f.dir + "/job.yaml"});
+    INFO(run.out << run.err);
+    CHECK(run.code == 1);
+    CHECK(run.out.find("ModuleNotFoundError: No module named 'torch'") != std::string::npos);
+    CHECK(run.out.find("fix: apt-get install python3-torch") != std::string::npos);
+    CHECK(run.out.find("\nsubmit would not run: local torch in " + python + " missing\n") !=
+          std::string::npos);
+    // A script that does not import torch does not need it.
+    kftrain::test::write_file(f.dir + "/train.py", "print('no torch here')\n");
+    const json report = json::parse(f.doctor({"-f", f.dir + "/job.yaml", "-o", "json"}).out);
+    CHECK(check_named(report, "torch in " + python)["needed"] == false);
+    CHECK(report["passed"] == true);
+}
+
+TEST_CASE("doctor --local -f: more than this machine holds is a warning, not a failure",
+          "[cli][doctor]") {
+    DoctorFixture f;
+    kftrain::test::write_file(f.dir + "/job.yaml",
+                              "name: big\nreplicas: 64\ncommand: [\"true\"]\n"
+                              "resources: {cpu: \"64\", memory: 1Gi}\n");
+    const json report = json::parse(f.doctor({"-f", f.dir + "/job.yaml", "-o", "json"}).out);
+    const json fit = check_named(report, "fits on this machine");
+    CHECK(fit["state"] == "warning");
+    CHECK(fit["found"].get<std::string>().rfind("64 replicas ask 4096 CPUs and 64.0 GiB in all",
+                                                0) == 0);
+    CHECK(report["passed"] == true);
+    CHECK(report["verdict"] == "ready: submit --local would start its replicas on this machine");
+}
+
+TEST_CASE("doctor's bad input exits 2 and checks nothing", "[cli][doctor]") {
+    DoctorFixture f;
+    kftrain::test::write_file(f.dir + "/bad.yaml", "name: Bad_Name\n");
+    auto bad_job = f.doctor({"-f", f.dir + "/bad.yaml"});
+    CHECK(bad_job.code == 2);
+    CHECK(bad_job.out.empty());
+    CHECK(bad_job.err.find("Bad_Name") != std::string::npos);
+    auto bad_output = f.doctor({"-o", "xml"});
+    CHECK(bad_output.code == 2);
+    CHECK(bad_output.out.empty());
+    CHECK(bad_output.err.find("xml") != std::string::npos);
+}
