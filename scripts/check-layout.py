@@ -10,7 +10,9 @@
     includes only its own layer's files and lower layers', and the two backends never include
     each other;
   - every folder under src/, and every folder of test/ but for what test/data/ holds, has its
-    line in the folder map of docs/development.md, and every folder the map names exists.
+    line in the folder map of docs/development.md, and every folder the map names exists;
+  - no Catch2 test case under test/ has a ';' in its name: catch_discover_tests splits a name
+    at it (a CMake list), and each half then runs no test at all, and passes.
 
 Prints each breach and exits 1, or prints a one-line summary and exits 0.
   scripts/check-layout.py [SRC_DIR]
@@ -165,6 +167,27 @@ def map_breaches(root):
         yield f"{MAP_FILE} maps {folder}/, which does not exist"
 
 
+TEST_CASE = re.compile(r'TEST_CASE\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
+
+
+def test_name_breaches(root):
+    """Test cases whose name ctest would split at a ';'."""
+    tests = os.path.join(os.path.dirname(root), "test")
+    for folder, _, names in os.walk(tests):
+        for name in sorted(names):
+            if not name.endswith((".cpp", ".h")):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for match in TEST_CASE.finditer(text):
+                case = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', match.group(1)))
+                if ";" in case:
+                    line = text.count("\n", 0, match.start()) + 1
+                    yield f"{os.path.relpath(path, os.path.dirname(root))}:{line}: test case " \
+                          f"\"{case}\" has a ';', where ctest splits it into tests that run nothing"
+
+
 def long_functions(root):
     out = subprocess.run(
         ["ctags", "-R", "--languages=C++", "--kinds-C++=f", "--fields=+ne", "-f", "-", root],
@@ -203,13 +226,14 @@ def main():
         problems.append("include circle: " + "; ".join(edges))
     problems.extend(layer_breaches(graph))
     problems.extend(map_breaches(root))
+    problems.extend(test_name_breaches(root))
     for problem in problems:
         print(f"check-layout: {problem}")
     if problems:
         return 1
     print(f"check-layout: ok: {len(files)} files, none over {MAX_FILE_LINES} lines, no "
           f"function over {MAX_FUNCTION_LINES}, no include circle, includes only down the layers, "
-          "every folder of src/ and test/ mapped")
+          "every folder of src/ and test/ mapped, no test name with a ';'")
     return 0
 
 

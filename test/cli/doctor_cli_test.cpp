@@ -8,6 +8,7 @@
 
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/json_items.h"
 
 using kftrain::test::run_kftrain;
 using nlohmann::json;
@@ -25,13 +26,7 @@ struct DoctorFixture {
 };
 
 json check_named(const json& report, const std::string& name) {
-    for (const auto& check : report["checks"]) {
-        if (check["name"] == name) {
-            return check;
-        }
-    }
-    FAIL("no check " << name << " in " << report.dump(2));
-    return json();
+    return kftrain::test::item_named(report["checks"], name);
 }
 
 }  // namespace

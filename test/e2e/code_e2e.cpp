@@ -197,7 +197,7 @@ TEST_CASE(
     });
 }
 
-TEST_CASE("tune ships the code in one ConfigMap its Experiment owns; tune delete removes both",
+TEST_CASE("tune ships the code in one ConfigMap its Experiment owns, tune delete removes both",
           "[e2e]") {
     Namespace ns("codetune");
     const std::string dir = make_project();

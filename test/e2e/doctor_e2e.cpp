@@ -7,6 +7,7 @@
 
 #include "e2e/cluster.h"
 #include "support/files.h"
+#include "support/json_items.h"
 
 using kftrain::e2e::Namespace;
 using nlohmann::json;
@@ -15,13 +16,7 @@ namespace {
 
 // The check of that name in a doctor -o json report (fails the test when there is none).
 json check_named(const json& report, const std::string& name) {
-    for (const auto& check : report["checks"]) {
-        if (check["name"] == name) {
-            return check;
-        }
-    }
-    FAIL("no check " << name << " in " << report.dump(2));
-    return json();
+    return kftrain::test::item_named(report["checks"], name);
 }
 
 json doctor_json(const kftrain::test::CliRun& run) {
@@ -54,7 +49,7 @@ TEST_CASE("doctor names each missing kind and how to install it, before the CRDs
 }
 
 TEST_CASE(
-    "doctor passes a cluster with the kinds; a job that cannot run is told why, check by "
+    "doctor passes a cluster with the kinds, a job that cannot run is told why, check by "
     "check",
     "[e2e]") {
     Namespace ns("doctor");
@@ -159,7 +154,7 @@ TEST_CASE("doctor against an API server that does not answer fails once, within 
         kubeconfig,
         "apiVersion: v1\nkind: Config\nclusters:\n  - name: away\n    cluster:\n"
         "      server: https://127.0.0.1:1\ncontexts:\n  - name: away\n    context:\n"
-        "      cluster: away\n      user: nobody\nusers:\n  - name: nobody\n    user: {}\n"
+        "      cluster: away\n      user: nobody\nusers:\n  - name: nobody\n    user: {token: x}\n"
         "current-context: away\n");
     auto run = kftrain::e2e::kftrain(
         "default", {"--kubeconfig", kubeconfig, "--request-timeout", "5s", "doctor", "-o", "json"});

@@ -188,7 +188,7 @@ TEST_CASE("a measurement whose reports give no finite rate is refused, not saved
     CHECK_THAT(instant.error(), Catch::Contains("no usable rate"));
 }
 
-TEST_CASE("two measured sizes give the step's compute and communication; others are predicted",
+TEST_CASE("two measured sizes give the step's compute and communication, others are predicted",
           "[estimate]") {
     const ProgramProfile p = profile_of({exact_size(1, 0.010, 0.004), exact_size(2, 0.010, 0.004)});
     const ProgramFit fit = fit_program(p);
@@ -225,7 +225,7 @@ TEST_CASE("two measured sizes give the step's compute and communication; others 
     CHECK(json["sizes"][0]["global_batch"].is_null());
 }
 
-TEST_CASE("a size between two measured ones is modelled; a fixed global batch is recognised",
+TEST_CASE("a size between two measured ones is modelled, a fixed global batch is recognised",
           "[estimate]") {
     // The global batch fixed: every size runs the same 1000 steps, each process's share of a
     // step (8 ms of compute at 1) shrinking with P, 2 ms of communication at P = 2.
@@ -291,7 +291,7 @@ TEST_CASE("a goal chooses among a program's sizes as among the trainer's", "[est
     CHECK(r->estimate.sizes[*r->choice].replicas == 4);
 }
 
-TEST_CASE("a program's profile is written and read back; a broken one names the field",
+TEST_CASE("a program's profile is written and read back, a broken one names the field",
           "[estimate]") {
     const ProgramProfile p = profile_of({exact_size(1, 0.010, 0.004), exact_size(2, 0.010, 0.004)});
     const std::string text = program_profile_json(p);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The layout check fails on what it must: a tree that is right passes, then one breach at a
 # time (an include up a layer, one backend including the other, a folder of src/ or test/
-# missing from the map) fails it with a line naming the breach. Run as a test: test/layout/check_layout_test.sh CHECKER
+# missing from the map, a test name ctest would split) fails it with a line naming the breach. Run as a test: test/layout/check_layout_test.sh CHECKER
 set -eu
 checker=$1
 work=$(mktemp -d)
@@ -70,3 +70,8 @@ write docs/development.md '```' 'src/util/  u' 'src/job/  j' 'src/backend/  b' \
     'src/backend/kube/  k' 'src/backend/local/  l' 'src/cli/  c' 'src/gone/  g' 'test/  t' \
     'test/util/  tu' 'test/data/  td' '```'
 expect_fail "a mapped folder that is gone" "maps src/gone/, which does not exist"
+
+fresh_tree
+write test/util/text_test.cpp '#include "util/text.h"' \
+    'TEST_CASE("one half runs; the other half too", "[util]") {}'
+expect_fail "a test name with a ';'" "has a ';', where ctest splits it"

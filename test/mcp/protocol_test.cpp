@@ -96,7 +96,7 @@ TEST_CASE("mcp: initialize echoes a version the server speaks and offers its new
     CHECK(result["instructions"] == "instructions");
 }
 
-TEST_CASE("mcp: notifications and client responses get no answer; ping gets an empty result",
+TEST_CASE("mcp: notifications and client responses get no answer, ping gets an empty result",
           "[mcp]") {
     CHECK_FALSE(dispatch_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").reply);
     CHECK_FALSE(dispatch_line(R"({"jsonrpc":"2.0","method":"notifications/whatever"})").reply);

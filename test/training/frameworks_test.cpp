@@ -208,7 +208,7 @@ TEST_CASE("a framework job that cannot run is refused before anything starts",
     CHECK(kftrain::backend::local::job_names().empty());
 }
 
-TEST_CASE("a local TFJob's replicas find each other through TF_CONFIG; PS are stopped at the end",
+TEST_CASE("a local TFJob's replicas find each other through TF_CONFIG, PS are stopped at the end",
           "[local][training][frameworks][python]") {
     const std::string tf_peers =
         std::string(kftrain::test::test_data_dir()) + "/frameworks/tf_peers.py";

@@ -145,7 +145,7 @@ TEST_CASE("every placeholder must be declared and every parameter used", "[tune]
     CHECK(declared->params[2].type == tune::ParamType::Discrete);
 }
 
-TEST_CASE("a placeholder wins over a trainer key; a trainer key tunes only kftrain-trainer",
+TEST_CASE("a placeholder wins over a trainer key, a trainer key tunes only kftrain-trainer",
           "[tune][placeholders]") {
     // kftrain-trainer with lr from the environment: lr is the placeholder, epochs the key.
     const auto trainer_job =
@@ -196,7 +196,7 @@ TEST_CASE("a program's objective may be any metric it prints, with its direction
     CHECK_FALSE(tune::parse_objective("f1:maximize", "--objective", false));
 }
 
-TEST_CASE("NAME=VALUE lines give a metric; progress lines give what they do not",
+TEST_CASE("NAME=VALUE lines give a metric, progress lines give what they do not",
           "[tune][placeholders]") {
     const std::vector<tune::MetricValue> lines = {{"accuracy", 0.8}, {"accuracy", 0.9}};
     const std::vector<tune::MetricValue> progress = {
@@ -208,7 +208,7 @@ TEST_CASE("NAME=VALUE lines give a metric; progress lines give what they do not"
     CHECK(tune::reduce_trial_metrics({}, progress, false).at("loss") == 0.3);
 }
 
-TEST_CASE("a placeholder is filled by --set trialParameters.NAME=VALUE; an unused name is refused",
+TEST_CASE("a placeholder is filled by --set trialParameters.NAME=VALUE, an unused name is refused",
           "[tune][placeholders]") {
     const auto job = test::load_job(
         k_script, test::set_flags({"trialParameters.lr=0.01", "trialParameters.wd=0"}));

@@ -25,7 +25,7 @@ const std::string k_job =
 
 }  // namespace
 
-TEST_CASE("the job file's tune section makes the search; flags override it", "[tune]") {
+TEST_CASE("the job file's tune section makes the search, flags override it", "[tune]") {
     auto from_file = tune::build_tune_spec(test::load_job(k_job), {});
     REQUIRE(from_file);
     CHECK(from_file->name == "mnist-tune");

@@ -26,6 +26,7 @@ KubectlResult failed(const std::string& err) {
 ClusterReads gpu_cluster() {
     ClusterReads reads;
     reads.ns = "team-a";
+    reads.client = ok(R"({"clientVersion":{"major":"1","minor":"32","gitVersion":"v1.32.3"}})");
     reads.version = ok(R"({"clientVersion":{"major":"1","minor":"32","gitVersion":"v1.32.3"},
         "kustomizeVersion":"v5.5.0","serverVersion":{"major":"1","minor":"31","gitVersion":"v1.31.4"}})");
     reads.context = ok("gpu-cluster\n");
@@ -157,7 +158,7 @@ TEST_CASE("doctor skips what a namespaced user may not read, and says so", "[doc
 TEST_CASE("doctor without kubectl names it and what installs it", "[doctor][cluster]") {
     ClusterReads reads;
     reads.ns = "default";
-    reads.version = util::error(
+    reads.client = util::error(
         "kubectl not found (kubectl): install kubectl or point KFTRAIN_KUBECTL at it, or run the "
         "job on this machine with --local");
     auto checks = backend::kube::client_checks(reads);

@@ -237,7 +237,7 @@ TEST_CASE("a trial's objective follows the metric strategy", "[search]") {
 }
 
 TEST_CASE(
-    "trials created in the same second are numbered by name; values in the search's "
+    "trials created in the same second are numbered by name, values in the search's "
     "order",
     "[search]") {
     auto read = read_texts(k_maximize_accuracy, R"(
@@ -342,7 +342,7 @@ TEST_CASE("an Experiment missing its fields or with fields of other types reads 
     }
 }
 
-TEST_CASE("a search of many trials is read; deeply nested JSON is refused, not recursed into",
+TEST_CASE("a search of many trials is read, deeply nested JSON is refused, not recursed into",
           "[search]") {
     SECTION("twenty thousand trials, numbered in creation order") {
         std::string items;

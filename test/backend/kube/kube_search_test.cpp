@@ -187,7 +187,7 @@ TEST_CASE("tune logs finds a trial's job by its number or its name", "[search][c
           "name such as mnist-tune-7kq2xw9d)");
 }
 
-TEST_CASE("tune delete deletes the Experiment; a search that is not there is exit 3",
+TEST_CASE("tune delete deletes the Experiment, a search that is not there is exit 3",
           "[search][cluster]") {
     ScopedFakeKubectl fake("katib-running");
     auto backend = fake.backend();

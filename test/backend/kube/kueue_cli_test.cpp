@@ -357,7 +357,7 @@ TEST_CASE("queues lists the namespace's LocalQueues as a table, JSON or YAML",
     CHECK(contains(yaml_run.out, "clusterQueue: gpu\n"));
 }
 
-TEST_CASE("queues without Kueue exits 4 with a hint; with none says so", "[cluster][cli][kueue]") {
+TEST_CASE("queues without Kueue exits 4 with a hint, with none says so", "[cluster][cli][kueue]") {
     FakeCluster missing("kueue-missing");
     auto run = missing.run({"queues", "-n", "ml-training"});
     CHECK(run.code == 4);

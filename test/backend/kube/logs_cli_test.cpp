@@ -23,7 +23,7 @@ TEST_CASE("logs of 1 master and 8 workers are read concurrently, grouped in repl
     CHECK(run.out == expected);
 }
 
-TEST_CASE("logs --raw keeps the trainer's JSON; --replica picks replicas", "[cluster][cli][logs]") {
+TEST_CASE("logs --raw keeps the trainer's JSON, --replica picks replicas", "[cluster][cli][logs]") {
     FakeCluster cluster("big-logs");
     auto raw =
         cluster.run({"logs", "bigrun", "-n", "ml-training", "--raw", "--replica", "master-0"});
@@ -81,7 +81,7 @@ TEST_CASE("logs --previous reads only replicas that restarted, as locally",
     CHECK(contains(some.err, "kftrain: worker-0: has not restarted: no previous attempt\n"));
 }
 
-TEST_CASE("a replica whose logs fail is reported on stderr; the others print",
+TEST_CASE("a replica whose logs fail is reported on stderr, the others print",
           "[cluster][cli][logs]") {
     FakeCluster cluster("big-one-fails");
     auto run = cluster.run({"logs", "bigrun", "-n", "ml-training"});

@@ -89,7 +89,7 @@ TEST_CASE("logs never run more kubectl calls at once than the bound", "[cluster]
     CHECK(kubectl.max_seen() <= 4);
 }
 
-TEST_CASE("a replica whose log fails is a notice; the others still print", "[cluster][logs]") {
+TEST_CASE("a replica whose log fails is a notice, the others still print", "[cluster][logs]") {
     CountingKubectl kubectl(2);
     auto chosen = replicas(2);
     chosen[1].pod = "job-broken-0";

@@ -268,7 +268,7 @@ TEST_CASE("runtimes lists the cluster's and the namespace's training runtimes",
     CHECK(empty.err == "No training runtimes found.\n");
 }
 
-TEST_CASE("runtimes without Trainer v2 exits 4 with a hint; --local and bad -o exit 2",
+TEST_CASE("runtimes without Trainer v2 exits 4 with a hint, --local and bad -o exit 2",
           "[cluster][cli][trainjob]") {
     FakeCluster cluster("runtimes-missing");
     auto run = cluster.run({"runtimes", "-n", "ml-training"});

@@ -208,7 +208,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "local replicas get a clean environment; a Secret's variable only from the shell "
+    "local replicas get a clean environment, a Secret's variable only from the shell "
     "by name",
     "[local]") {
     LocalJobs jobs;

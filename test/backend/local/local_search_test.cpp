@@ -255,7 +255,7 @@ TEST_CASE("a trial's job sets its values, metric lines and its own checkpoint di
     CHECK(local.trainer_value("checkpointDir", "") == "/ckpt/mnist-tune-3-0a1b2c3d");
 }
 
-TEST_CASE("a grid search tries each point in order; run again with --replace, it is replaced",
+TEST_CASE("a grid search tries each point in order, run again with --replace, it is replaced",
           "[search][local]") {
     LocalJobs jobs;
     std::ostringstream notes;

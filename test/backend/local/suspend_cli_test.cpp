@@ -160,7 +160,7 @@ TEST_CASE("a suspended local job stops with SIGTERM and resumes from its checkpo
     CHECK(contains_line(lines, "\"event\":\"checkpoint\""));
 }
 
-TEST_CASE("local suspend and resume refuse a finished or missing job; scale needs a cluster",
+TEST_CASE("local suspend and resume refuse a finished or missing job, scale needs a cluster",
           "[local][lifecycle]") {
     LocalJobs jobs;
     auto file = jobs.job_file("quick", 1, {"--steps", "1"});

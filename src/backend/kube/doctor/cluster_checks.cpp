@@ -7,7 +7,6 @@
 
 #include "backend/kube/job_lookup.h"
 #include "backend/kube/json_fields.h"
-#include "backend/kube/kubectl_errors.h"
 #include "backend/kube/runtimes.h"
 #include "doctor/versions.h"
 #include "manifest/job_kind.h"
@@ -38,29 +37,6 @@ constexpr const char* k_katib_install =
 constexpr const char* k_kueue_install =
     "kubectl apply --server-side -f "
     "https://github.com/kubernetes-sigs/kueue/releases/download/v0.19.2/manifests.yaml";
-
-// kubectl's complaint, as one short line of printable text.
-std::string said(const KubectlResult& result) {
-    std::string text = util::trim(result.err.empty() ? result.out : result.err);
-    return util::escape_line(util::excerpt(text, 160));
-}
-
-// What went wrong with a read: kubectl's words, or why it could not be run.
-std::string failure_of(const Read& read) {
-    return read ? said(*read) : util::escape_line(read.error());
-}
-
-bool forbidden(const Read& read) {
-    return read && !read->ok() && classify_kubectl_error(read->err) == KubectlFailure::Forbidden;
-}
-
-std::optional<json> json_of(const Read& read) {
-    if (!read || !read->ok() || util::json_nests_deeper_than(read->out)) {
-        return std::nullopt;
-    }
-    json parsed = util::parse_untrusted_json(read->out);
-    return parsed.is_discarded() ? std::nullopt : std::optional<json>(parsed);
-}
 
 // kubectl create -o json of several objects prints each as a JSON document of its own: read
 // them as one List (a List or one object as it is).
@@ -131,10 +107,13 @@ void add_runtimes(const ClusterReads& reads, const manifest::JobSpec* job,
     if (!reads.runtimes) {
         return;  // Trainer is not served: its kind says so
     }
-    auto runtimes =
-        reads.runtimes->ok()
-            ? parse_runtimes(reads.runtimes->out)
-            : util::Result<std::vector<job::TrainingRuntime>>(util::error(said(*reads.runtimes)));
+    if (!reads.runtimes->ok()) {
+        out.push_back(check("cluster", "Trainer runtimes", State::Failed,
+                            "cannot be read: " + read_failure(reads.runtimes),
+                            "kubectl get clustertrainingruntimes", needed));
+        return;
+    }
+    auto runtimes = parse_runtimes(reads.runtimes->out);
     if (!runtimes) {
         out.push_back(check("cluster", "Trainer runtimes", State::Failed,
                             "cannot be read: " + util::escape_line(runtimes.error()),
@@ -171,7 +150,7 @@ void add_queues(const ClusterReads& reads, const manifest::JobSpec* job, std::ve
     if (!reads.queues) {
         return;
     }
-    auto queues = json_of(reads.queues);
+    auto queues = read_json(reads.queues);
     std::vector<std::string> names;
     for (const auto& item : queues ? member(*queues, "items") : json()) {
         names.push_back(string_at(member(item, "metadata"), "name"));
@@ -179,7 +158,7 @@ void add_queues(const ClusterReads& reads, const manifest::JobSpec* job, std::ve
     const bool needed = job != nullptr && !job->queue.empty();
     if (!queues) {
         out.push_back(check("cluster", "LocalQueues", State::Failed,
-                            "cannot be read: " + failure_of(reads.queues),
+                            "cannot be read: " + read_failure(reads.queues),
                             "kubectl get localqueues -n " + reads.ns, needed));
     } else if (names.empty()) {
         out.push_back(
@@ -194,15 +173,15 @@ void add_queues(const ClusterReads& reads, const manifest::JobSpec* job, std::ve
 }
 
 void add_storage(const ClusterReads& reads, std::vector<Check>& out) {
-    if (forbidden(reads.storage_classes)) {
+    if (read_forbidden(reads.storage_classes)) {
         out.push_back(check("cluster", "default StorageClass", State::Skipped,
                             "cannot list StorageClasses (forbidden)", "", false));
         return;
     }
-    auto classes = json_of(reads.storage_classes);
+    auto classes = read_json(reads.storage_classes);
     if (!classes) {
         out.push_back(check("cluster", "default StorageClass", State::Skipped,
-                            "cannot be read: " + failure_of(reads.storage_classes), "", false));
+                            "cannot be read: " + read_failure(reads.storage_classes), "", false));
         return;
     }
     for (const auto& item : member(*classes, "items")) {
@@ -229,9 +208,12 @@ bool server_reachable(const ClusterReads& reads) {
 
 std::vector<Check> client_checks(const ClusterReads& reads) {
     std::vector<Check> out;
-    const std::string client = version_at(reads.version, "clientVersion");
+    // Asked alone, so that a server that does not answer, or asks for credentials, cannot
+    // hide it.
+    const std::string client = version_at(reads.client, "clientVersion");
     if (client.empty()) {
-        out.push_back(check("client", "kubectl", State::Missing, failure_of(reads.version),
+        out.push_back(check("client", "kubectl", reads.client ? State::Failed : State::Missing,
+                            read_failure(reads.client),
                             "install kubectl (Debian: apt-get install kubernetes-client) or "
                             "point KFTRAIN_KUBECTL at it"));
         return out;
@@ -245,13 +227,13 @@ std::vector<Check> client_checks(const ClusterReads& reads) {
                                               (server.empty() ? "" : ", server " + server))));
     } else {
         out.push_back(check("client", "kubeconfig", State::Failed,
-                            "no current context: " + failure_of(reads.context),
+                            "no current context: " + read_failure(reads.context),
                             "kubectl config use-context NAME, or give --kubeconfig and --context"));
     }
     const std::string server = version_at(reads.version, "serverVersion");
     if (server.empty()) {
         out.push_back(check(
-            "client", "API server", State::Failed, "not reachable: " + failure_of(reads.version),
+            "client", "API server", State::Failed, "not reachable: " + read_failure(reads.version),
             "kubectl cluster-info (is the cluster up, the context the right one?)"));
         return out;
     }
@@ -269,12 +251,13 @@ std::vector<Check> cluster_checks(const ClusterReads& reads, const manifest::Job
     std::vector<Check> out;
     if (reads.namespace_ && reads.namespace_->ok()) {
         out.push_back(check("cluster", "namespace " + reads.ns, State::Ok, "exists"));
-    } else if (forbidden(reads.namespace_)) {
+    } else if (read_forbidden(reads.namespace_)) {
         out.push_back(check("cluster", "namespace " + reads.ns, State::Skipped,
                             "cannot read namespaces (forbidden)", "", false));
     } else {
         out.push_back(check("cluster", "namespace " + reads.ns, State::Missing,
-                            failure_of(reads.namespace_), "kubectl create namespace " + reads.ns));
+                            read_failure(reads.namespace_),
+                            "kubectl create namespace " + reads.ns));
     }
     const auto resources = served_resources(reads);
     add_kinds(resources, job, out);
@@ -294,8 +277,9 @@ std::vector<Check> cluster_checks(const ClusterReads& reads, const manifest::Job
         out.push_back(check("cluster", "nodes", State::Ok, doctor::nodes_summary(nodes)));
     } else {
         out.push_back(check("cluster", "nodes", State::Skipped,
-                            forbidden(reads.nodes) ? "cannot list nodes (forbidden)"
-                                                   : "cannot be read: " + failure_of(reads.nodes),
+                            read_forbidden(reads.nodes)
+                                ? "cannot list nodes (forbidden)"
+                                : "cannot be read: " + read_failure(reads.nodes),
                             "", false));
     }
     return out;
@@ -306,7 +290,7 @@ std::vector<Check> permission_checks(const ClusterReads& reads,
     auto answer = documents_of(reads.access);
     if (!answer) {
         return {check("permissions", "access reviews", State::Failed,
-                      "the API server did not answer them: " + failure_of(reads.access),
+                      "the API server did not answer them: " + read_failure(reads.access),
                       "kubectl auth can-i --list -n " + reads.ns)};
     }
     return doctor::access_checks(accesses, *answer, reads.ns);
@@ -314,7 +298,7 @@ std::vector<Check> permission_checks(const ClusterReads& reads,
 
 std::vector<doctor::Node> read_nodes(const ClusterReads& reads) {
     std::vector<doctor::Node> nodes;
-    auto list = json_of(reads.nodes);
+    auto list = read_json(reads.nodes);
     for (const auto& item : list ? member(*list, "items") : json()) {
         doctor::Node node;
         const json& metadata = member(item, "metadata");

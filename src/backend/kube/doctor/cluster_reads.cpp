@@ -4,6 +4,7 @@
 #include <functional>
 #include <future>
 
+#include "backend/kube/kubectl_errors.h"
 #include "util/json_text.h"
 #include "util/text.h"
 
@@ -27,6 +28,26 @@ bool served(const std::vector<std::string>& resources, const std::string& name) 
 }
 
 }  // namespace
+
+std::optional<nlohmann::json> read_json(const Read& read) {
+    if (!read || !read->ok() || util::json_nests_deeper_than(read->out)) {
+        return std::nullopt;
+    }
+    nlohmann::json parsed = util::parse_untrusted_json(read->out);
+    return parsed.is_discarded() ? std::nullopt : std::optional<nlohmann::json>(parsed);
+}
+
+std::string read_failure(const Read& read) {
+    if (!read) {
+        return util::escape_line(read.error());
+    }
+    const std::string text = util::trim(read->err.empty() ? read->out : read->err);
+    return util::escape_line(util::excerpt(text, 160));
+}
+
+bool read_forbidden(const Read& read) {
+    return read && !read->ok() && classify_kubectl_error(read->err) == KubectlFailure::Forbidden;
+}
 
 std::vector<std::string> served_resources(const ClusterReads& reads) {
     std::vector<std::string> out;
@@ -55,6 +76,7 @@ ClusterReads read_cluster(KubectlRunner& kubectl, const ReadPlan& plan) {
         };
     };
     std::vector<std::function<void()>> first = {
+        call(reads.client, {"version", "--client", "-o", "json"}, false),
         call(reads.version, {"version", "-o", "json"}, false),
         call(reads.context, {"config", "current-context"}, false),
         call(reads.server,

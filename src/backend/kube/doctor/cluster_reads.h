@@ -19,7 +19,8 @@ using Read = util::Result<KubectlResult>;
 // What doctor read of the cluster, in namespace ns.
 struct ClusterReads {
     std::string ns;
-    Read version = util::error("not read");          // version -o json
+    Read client = util::error("not read");           // version --client -o json
+    Read version = util::error("not read");          // version -o json: the server's too
     Read context = util::error("not read");          // config current-context
     Read server = util::error("not read");           // config view --minify: the server's URL
     Read namespace_ = util::error("not read");       // get namespace NS
@@ -45,6 +46,16 @@ struct ReadPlan {
 // Read the cluster through kubectl: first what needs nothing else, side by side, then, where
 // api-resources says they are served, the Trainer runtimes and Kueue's LocalQueues.
 ClusterReads read_cluster(KubectlRunner& kubectl, const ReadPlan& plan);
+
+// Return what a read printed as JSON; nullopt when it failed or printed no JSON.
+std::optional<nlohmann::json> read_json(const Read& read);
+
+// Return what went wrong with a read, as one short line of printable text: kubectl's words, or
+// why it could not be run.
+std::string read_failure(const Read& read);
+
+// Return whether RBAC refused a read.
+bool read_forbidden(const Read& read);
 
 // Return the resources api-resources listed ("pytorchjobs.kubeflow.org"), none when unread.
 std::vector<std::string> served_resources(const ClusterReads& reads);

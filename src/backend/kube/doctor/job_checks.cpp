@@ -6,9 +6,7 @@
 
 #include "backend/kube/doctor/cluster_checks.h"
 #include "backend/kube/json_fields.h"
-#include "backend/kube/kubectl_errors.h"
 #include "backend/kube/runtimes.h"
-#include "util/json_text.h"
 #include "util/text.h"
 
 namespace kftrain::backend::kube {
@@ -18,21 +16,6 @@ using doctor::check;
 using doctor::Check;
 using doctor::State;
 using nlohmann::json;
-
-std::optional<json> list_of(const Read& read) {
-    if (!read || !read->ok() || util::json_nests_deeper_than(read->out)) {
-        return std::nullopt;
-    }
-    json parsed = util::parse_untrusted_json(read->out);
-    return parsed.is_discarded() ? std::nullopt : std::optional<json>(parsed);
-}
-
-std::string said(const Read& read) {
-    if (!read) {
-        return util::escape_line(read.error());
-    }
-    return util::escape_line(util::excerpt(util::trim(read->err), 160));
-}
 
 void add_runtime(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {
     if (job.kind != manifest::JobKind::TrainJob || !reads.runtimes || !reads.runtimes->ok()) {
@@ -56,7 +39,7 @@ void add_queue(const ClusterReads& reads, const manifest::JobSpec& job, std::vec
     if (job.queue.empty() || !reads.queues) {
         return;  // not queued, or Kueue missing: the cluster's checks say so
     }
-    auto queues = list_of(reads.queues);
+    auto queues = read_json(reads.queues);
     bool found = false;
     for (const auto& item : queues ? member(*queues, "items") : json()) {
         found = found || string_at(member(item, "metadata"), "name") == job.queue;
@@ -78,12 +61,12 @@ void add_claims(const ClusterReads& reads, const manifest::JobSpec& job, std::ve
     if (claims.empty()) {
         return;
     }
-    auto list = list_of(reads.claims);
+    auto list = read_json(reads.claims);
     for (const std::string& claim : claims) {
         const std::string name = "claim " + claim;
         if (!list) {
             out.push_back(check("job", name, State::Skipped,
-                                "claims not read: " + said(reads.claims), "", false));
+                                "claims not read: " + read_failure(reads.claims), "", false));
             continue;
         }
         const json* found = nullptr;
@@ -123,12 +106,11 @@ void add_secrets(const ClusterReads& reads, const manifest::JobSpec& job, std::v
     for (const std::string& secret : secrets) {
         const std::string name = "secret " + secret;
         if (!reads.secrets || !reads.secrets->ok()) {
-            const bool denied = reads.secrets && classify_kubectl_error(reads.secrets->err) ==
-                                                     KubectlFailure::Forbidden;
-            out.push_back(check(
-                "job", name, State::Skipped,
-                denied ? "cannot read secrets (forbidden)" : "not read: " + said(reads.secrets), "",
-                false));
+            const bool denied = read_forbidden(reads.secrets);
+            out.push_back(check("job", name, State::Skipped,
+                                denied ? "cannot read secrets (forbidden)"
+                                       : "not read: " + read_failure(reads.secrets),
+                                "", false));
         } else if (found.count(secret) != 0) {
             out.push_back(check("job", name, State::Ok, "exists"));
         } else {
