@@ -68,7 +68,7 @@ const std::vector<OutputFormat>* output_formats_of(std::string_view verb) {
         {"data ls", &k_table_formats},     {"describe", &k_describe_formats},
         {"version", &k_version_formats},   {"queues", &k_table_formats},
         {"pipeline", &k_manifest_formats}, {"tune", &k_manifest_formats},
-        {"diagnose", &k_describe_formats},
+        {"diagnose", &k_describe_formats}, {"doctor", &k_table_formats},
     };
     for (const auto& [name, formats] : k_verbs) {
         if (name == verb) {
