@@ -113,9 +113,11 @@ Check fit_check(const manifest::JobSpec& spec, const std::vector<Node>& nodes) {
     }
     if (open.empty()) {
         return check("job", "fits on a node", State::Failed,
-                     fmt::format("{}; no node takes its pods ({} nodes, none schedulable, labelled "
+                     fmt::format("{}; no node takes its pods (of {}, none is schedulable, labelled "
                                  "for its nodeSelector and tolerated)",
-                                 asked, nodes.size()),
+                                 asked,
+                                 nodes.size() == 1 ? std::string("1 node")
+                                                   : fmt::format("{} nodes", nodes.size())),
                      "kubectl describe nodes (cordoned, NotReady, tainted or labelled otherwise)");
     }
     for (const Node* node : open) {

@@ -94,7 +94,7 @@ void add_kinds(const std::vector<std::string>& resources, const manifest::JobSpe
                 trainer ? k_trainer_install : k_operator_install, needed));
         }
     }
-    if (!any) {
+    if (!any && job == nullptr) {  // with a job, its own kind's check says it
         out.push_back(check("cluster", "job kinds", State::Missing,
                             "none of the five kinds is served: no training operator is installed",
                             std::string(k_operator_install) + ", or " + k_trainer_install));

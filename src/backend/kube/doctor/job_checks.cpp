@@ -113,11 +113,21 @@ void add_secrets(const ClusterReads& reads, const manifest::JobSpec& job, std::v
                                 "", false));
         } else if (found.count(secret) != 0) {
             out.push_back(check("job", name, State::Ok, "exists"));
+        } else if (std::count(job.image_pull_secrets.begin(), job.image_pull_secrets.end(),
+                              secret) != 0) {
+            out.push_back(check("job", name, State::Missing,
+                                "no Secret of that name in " + reads.ns +
+                                    ": an image from a private registry is not pulled "
+                                    "(ImagePullBackOff)",
+                                "kubectl create secret docker-registry " + secret + " -n " +
+                                    reads.ns +
+                                    " --docker-server=HOST --docker-username=USER "
+                                    "--docker-password=TOKEN"));
         } else {
             out.push_back(check("job", name, State::Missing,
                                 "no Secret of that name in " + reads.ns +
-                                    ": pods that need it do not start (CreateContainerConfigError "
-                                    "or ErrImagePull)",
+                                    ": the pods that read it do not start "
+                                    "(CreateContainerConfigError)",
                                 "kubectl create secret generic " + secret + " -n " + reads.ns +
                                     " --from-literal=KEY=VALUE"));
         }
