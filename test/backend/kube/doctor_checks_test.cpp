@@ -131,6 +131,7 @@ TEST_CASE("doctor reads a GPU cluster with Katib and Kueue, and a job that needs
     CHECK(job.at("claim fresh").found == "Pending: the pods that mount it wait until it is Bound");
     CHECK(job.at("secret registry").state == doctor::State::Ok);
     CHECK(job.at("secret missing-one").state == doctor::State::Missing);
+    CHECK(job.count("metrics") == 0);  // it serves none
     CHECK(job.at("fits on a node").state == doctor::State::Ok);
     CHECK(job.at("fits on a node").found ==
           "each replica asks 16 CPUs, 64.0 GiB memory, 2 GPUs; fits on gpu-a (95.5 CPUs, "
@@ -189,4 +190,19 @@ TEST_CASE("doctor reads the access reviews kubectl create prints one document ea
           "create denied (needed by submit of a job that ships code)");
     CHECK(checks.at("pods/exec").state == doctor::State::Ok);
     CHECK_FALSE(checks.at("pods/exec").needed);  // data staging only
+}
+
+TEST_CASE("doctor says how a job's metrics are scraped: a PodMonitor where it is served",
+          "[doctor][cluster]") {
+    ClusterReads reads = gpu_cluster();
+    const auto spec = test::load_job(
+        "name: metered\ncommand: [python3, train.py]\nmetrics: {port: 8000, path: /stats}\n");
+    auto without = by_name(backend::kube::job_checks(reads, spec));
+    CHECK(without.at("metrics").state == doctor::State::Warning);
+    CHECK(without.at("metrics").found ==
+          "metrics at :8000/stats; no PodMonitor kind here: only a Prometheus that reads the "
+          "prometheus.io/ annotations scrapes it");
+    reads.resources->out += "podmonitors.monitoring.coreos.com\n";
+    auto with = by_name(backend::kube::job_checks(reads, spec));
+    CHECK(with.at("metrics").state == doctor::State::Ok);
 }

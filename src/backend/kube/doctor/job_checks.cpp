@@ -134,6 +134,26 @@ void add_secrets(const ClusterReads& reads, const manifest::JobSpec& job, std::v
     }
 }
 
+// A job that serves metrics is scraped through its pods' annotations, or by a PodMonitor
+// (render --pod-monitor) where the Prometheus Operator serves that kind.
+void add_metrics(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {
+    const int port = job.metrics_port();
+    if (port == 0) {
+        return;
+    }
+    const auto served = served_resources(reads);
+    const bool monitors = std::find(served.begin(), served.end(),
+                                    "podmonitors.monitoring.coreos.com") != served.end();
+    const std::string where = fmt::format("metrics at :{}{}", port, job.metrics_path());
+    out.push_back(
+        monitors ? check("job", "metrics", State::Ok,
+                         where + "; PodMonitors are served (render --pod-monitor)")
+                 : check("job", "metrics", State::Warning,
+                         where + "; no PodMonitor kind here: only a Prometheus that reads "
+                                 "the prometheus.io/ annotations scrapes it",
+                         "docs/metrics.md (the Prometheus Operator, for a PodMonitor)", false));
+}
+
 }  // namespace
 
 std::vector<std::string> job_secrets(const manifest::JobSpec& job) {
@@ -155,6 +175,7 @@ std::vector<Check> job_checks(const ClusterReads& reads, const manifest::JobSpec
     add_queue(reads, job, out);
     add_claims(reads, job, out);
     add_secrets(reads, job, out);
+    add_metrics(reads, job, out);
     const auto nodes = read_nodes(reads);
     if (nodes.empty()) {
         out.push_back(check("job", "fits on a node", State::Skipped,
