@@ -77,27 +77,46 @@ util::Result<json> check_cluster_tool(const json& arguments, const CallContext& 
     ArgumentReader reader(arguments);
     const bool with_job = arguments.contains("job_file") || arguments.contains("job_yaml");
     JobArguments job = with_job ? kftrain::mcp::read_job_arguments(reader) : JobArguments{};
-    auto ns = call_namespace(ctx.policy, reader.text("namespace"));
+    const std::string requested = reader.text("namespace");
     if (auto done = reader.finish({"job_file", "job_yaml", "set", "namespace"}); !done) {
         return done.error_value();
     }
-    if (!ns) {
-        return ns.error_value();
-    }
-    std::vector<std::string> head = {"doctor", "-o", "json"};
-    if (!ns->empty()) {
-        head.insert(head.end(), {"-n", *ns});
-    }
     ChildRequest request;
-    if (with_job) {
+    if (with_job && requested.empty()) {
+        // The job's namespace, as submit_job would use it, and refused where submit_job's is.
         auto verb = job_verb(job, ctx);
         if (!verb) {
             return verb.error_value();
         }
-        request = verb->request(head);
+        if (auto rendered = render(*verb, "", ctx); !rendered) {
+            return rendered.error_value();
+        }
+        request = verb->request({"doctor", "-o", "json"});
     } else {
+        auto ns = call_namespace(ctx.policy, requested);
+        if (!ns) {
+            return ns.error_value();
+        }
+        std::vector<std::string> head = {"doctor", "-o", "json"};
+        if (!ns->empty()) {
+            head.insert(head.end(), {"-n", *ns});
+        }
         request.args = head;
         request.timeout = k_verb_timeout;
+        if (with_job) {  // the job checked in the namespace asked for, which -n gives it
+            auto verb = job_verb(job, ctx);
+            if (!verb) {
+                return verb.error_value();
+            }
+            for (size_t i = 0; i < verb->args.size(); ++i) {
+                if (verb->args[i] == "-n" && i + 1 < verb->args.size()) {
+                    ++i;  // the server's default: the namespace asked for stands instead
+                } else {
+                    request.args.push_back(verb->args[i]);
+                }
+            }
+            request.input = verb->input;
+        }
     }
     auto outcome = ctx.runner.run(request, ctx.cancelled);
     if (!outcome) {

@@ -489,3 +489,30 @@ TEST_CASE("mcp server: a job's code folder is read only beneath --root, reached 
 
 }  // namespace
 }  // namespace kftrain::test
+
+namespace kftrain::test {
+namespace {
+
+TEST_CASE("mcp server: check_cluster checks only namespaces the server may use",
+          "[mcp][cli][doctor]") {
+    McpFixture f;
+    auto server = f.serve({"--local", "--allow-namespace", "team-a"});
+    int id = 0;
+    const std::string elsewhere = "name: probe\ncommand: [\"true\"]\nnamespace: team-b\n";
+    for (const json& arguments : {json{{"job_yaml", elsewhere}}, json{{"namespace", "team-b"}},
+                                  json{{"job_yaml", "name: probe\ncommand: [\"true\"]\n"},
+                                       {"namespace", "team-b"}}}) {
+        json reply = server->call(++id, "check_cluster", arguments);
+        INFO(arguments.dump() << " -> " << reply.dump());
+        CHECK(is_error(reply));
+        CHECK_THAT(error_text(reply),
+                   Catch::Contains("namespace team-b is not one this server may use"));
+    }
+    // A job file that names no namespace is checked in the allowed one.
+    const json report = structured(server->call(
+        ++id, "check_cluster", {{"job_yaml", "name: probe\ncommand: [\"true\"]\n"}}));
+    CHECK(report["passed"] == true);
+}
+
+}  // namespace
+}  // namespace kftrain::test
