@@ -499,9 +499,9 @@ TEST_CASE("mcp server: check_cluster checks only namespaces the server may use",
     auto server = f.serve({"--local", "--allow-namespace", "team-a"});
     int id = 0;
     const std::string elsewhere = "name: probe\ncommand: [\"true\"]\nnamespace: team-b\n";
-    for (const json& arguments : {json{{"job_yaml", elsewhere}}, json{{"namespace", "team-b"}},
-                                  json{{"job_yaml", "name: probe\ncommand: [\"true\"]\n"},
-                                       {"namespace", "team-b"}}}) {
+    for (const json& arguments :
+         {json{{"job_yaml", elsewhere}}, json{{"namespace", "team-b"}},
+          json{{"job_yaml", "name: probe\ncommand: [\"true\"]\n"}, {"namespace", "team-b"}}}) {
         json reply = server->call(++id, "check_cluster", arguments);
         INFO(arguments.dump() << " -> " << reply.dump());
         CHECK(is_error(reply));
@@ -509,8 +509,8 @@ TEST_CASE("mcp server: check_cluster checks only namespaces the server may use",
                    Catch::Contains("namespace team-b is not one this server may use"));
     }
     // A job file that names no namespace is checked in the allowed one.
-    const json report = structured(server->call(
-        ++id, "check_cluster", {{"job_yaml", "name: probe\ncommand: [\"true\"]\n"}}));
+    const json report = structured(
+        server->call(++id, "check_cluster", {{"job_yaml", "name: probe\ncommand: [\"true\"]\n"}}));
     CHECK(report["passed"] == true);
 }
 
