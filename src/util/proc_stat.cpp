@@ -41,12 +41,18 @@ std::optional<ProcStat> parse_proc_stat(const std::string& line) {
 }
 
 std::optional<ProcStat> read_proc_stat(const std::string& pid) {
-    std::ifstream in("/proc/" + pid + "/stat");
-    std::string line;
-    if (!std::getline(in, line)) {
+    // A process that ends while it is read makes libstdc++'s filebuf throw (read() fails with
+    // ESRCH): it is gone, as when the file cannot be opened.
+    try {
+        std::ifstream in("/proc/" + pid + "/stat");
+        std::string line;
+        if (!std::getline(in, line)) {
+            return std::nullopt;
+        }
+        return parse_proc_stat(line);
+    } catch (const std::exception&) {
         return std::nullopt;
     }
-    return parse_proc_stat(line);
 }
 
 std::vector<long long> child_processes(long long pid, bool all) {
@@ -80,14 +86,17 @@ std::vector<long long> child_processes(long long pid, bool all) {
 }
 
 bool environment_has(long long pid, const std::string& entry) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
-    constexpr size_t k_max_bytes = 1 << 20;
-    size_t read = 0;
-    for (std::string item; read < k_max_bytes && std::getline(in, item, '\0');) {
-        if (item == entry) {
-            return true;
+    try {  // a process that ends meanwhile makes the read throw, as read_proc_stat says
+        std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+        constexpr size_t k_max_bytes = 1 << 20;
+        size_t read = 0;
+        for (std::string item; read < k_max_bytes && std::getline(in, item, '\0');) {
+            if (item == entry) {
+                return true;
+            }
+            read += item.size() + 1;
         }
-        read += item.size() + 1;
+    } catch (const std::exception&) {
     }
     return false;
 }

@@ -163,8 +163,15 @@ bool process_running(const std::vector<std::string>& words) {
         if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) {
             continue;
         }
-        std::ifstream file("/proc/" + pid + "/cmdline");
-        std::string cmdline((std::istreambuf_iterator<char>(file)), {});
+        // A process that ends while its cmdline is read makes libstdc++'s filebuf throw (read()
+        // fails with ESRCH): it is not running.
+        std::string cmdline;
+        try {
+            std::ifstream file("/proc/" + pid + "/cmdline");
+            cmdline.assign(std::istreambuf_iterator<char>(file), {});
+        } catch (const std::exception&) {
+            continue;
+        }
         std::vector<std::string> args;
         size_t start = 0;
         for (size_t i = 0; i <= cmdline.size(); ++i) {
