@@ -65,6 +65,16 @@ struct CheckpointReport {
 };
 
 // One replica: a pod on the cluster, a process group locally.
+// The labels that pick one replica's pod out of its job's (cluster): its type's and its
+// index's, as the operator sets them ("training.kubeflow.org/replica-type" = "worker",
+// "training.kubeflow.org/replica-index" = "17"); a key is empty where the pod has no such label.
+struct PodLabels {
+    std::string type_key;
+    std::string type;
+    std::string index_key;
+    std::string index;
+};
+
 struct ReplicaStatus {
     std::string name;    // master-0, worker-2 (PyTorchJob), node-0 (TrainJob): the log prefix
     std::string type;    // Master or Worker (PyTorchJob); Node or an initializer step (TrainJob)
@@ -82,6 +92,7 @@ struct ReplicaStatus {
     std::string finished = {};     // when its last attempt ended (RFC 3339); empty while it runs
     std::string last_reason = {};  // how the attempt before this one ended: OOMKilled, Error
     bool memory_limited = false;   // its container has a memory limit (exit 137: likely OOM)
+    PodLabels labels = {};         // the labels that pick its pod out of the job's (cluster)
 };
 
 // What each replica of one type asks for, from the job's pod template: what prices it.
@@ -115,8 +126,9 @@ struct JobStatus {
     std::string suspended_since;                  // when it was suspended, while it is Suspended
     std::map<std::string, ReplicaCounts> counts;  // by type: Master, Worker
     std::vector<ReplicaStatus> replicas;          // master first, then workers by index
-    std::optional<Progress> progress;             // the Master's last progress line
-    std::string progress_unread;  // why its log could not be read for progress ("": it was)
+    std::string pod_selector;          // the label selector that found its pods (cluster)
+    std::optional<Progress> progress;  // the Master's last progress line
+    std::string progress_unread;       // why its log could not be read for progress ("": it was)
     std::optional<CheckpointReport> checkpoint;  // the lead's last checkpoint event, if any
     std::vector<std::string> diagnosis;          // why it is pending or failing, one line each
     std::string why;  // why it failed or looks stuck, one line (kftrain diagnose's); set by the

@@ -173,7 +173,8 @@ class KubernetesBackend : public job::Backend {
             }
             chosen = std::move(restarted);
         }
-        return fetch_logs(*m_kubectl, chosen, options, m_queries.namespace_args(), sink);
+        return fetch_logs(*m_kubectl, chosen, status->pod_selector, options,
+                          m_queries.namespace_args(), sink);
     }
 
     util::Result<std::string> remove(const std::string& job, bool wait) override {
@@ -329,7 +330,8 @@ class KubernetesBackend : public job::Backend {
         if (!pods) {
             return pods.error_value();
         }
-        status.replicas = std::move(*pods);
+        status.replicas = std::move(pods->replicas);
+        status.pod_selector = std::move(pods->selector);
         reader.settle(status);
         status.queue = read_queue_status(m_queries, found.object);
         bool want_events = status.replicas.empty();

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <functional>
+#include <map>
 #include <mutex>
+#include <optional>
+#include <string_view>
 #include <thread>
 
 #include "backend/kube/kubectl_errors.h"
@@ -43,6 +47,57 @@ ReplicaLog read_one(KubectlRunner& kubectl, const job::ReplicaStatus& replica,
     return {split_lines(result->out), ""};
 }
 
+// Run work(0) .. work(count - 1), at most parallelism at a time.
+void for_each_parallel(size_t count, size_t parallelism, const std::function<void(size_t)>& work) {
+    std::atomic<size_t> next{0};
+    auto drain = [&] {
+        for (size_t i = next++; i < count; i = next++) {
+            work(i);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < std::min(parallelism, count); ++t) {
+        threads.emplace_back(drain);
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+}
+
+// Read a batch into logs (its members' entries); return the members it printed nothing of
+// when kubectl failed (stopped at a pod it could not read: those are read one by one).
+std::vector<size_t> read_batch(KubectlRunner& kubectl, const LogBatch& batch,
+                               const std::vector<job::ReplicaStatus>& replicas,
+                               const job::LogOptions& options, const std::vector<std::string>& ns,
+                               std::vector<ReplicaLog>& logs) {
+    std::map<std::string_view, size_t> by_pod;
+    for (size_t i : batch.members) {
+        by_pod.emplace(replicas[i].pod, i);
+    }
+    auto result = kubectl.run(batch_log_args(batch, options, ns));
+    std::optional<size_t> last;  // the pod read last, which a failure may have cut short
+    if (result) {
+        for (auto& line : split_lines(result->out)) {
+            auto parts = split_prefixed(line);
+            auto member = parts ? by_pod.find(parts->pod) : by_pod.end();
+            if (member != by_pod.end() && parts->container == batch.container) {
+                logs[member->second].lines.emplace_back(parts->text);
+                last = member->second;
+            }
+        }
+    }
+    std::vector<size_t> unread;
+    if (!result || !result->ok()) {
+        for (size_t i : batch.members) {
+            if (logs[i].lines.empty() || i == last) {
+                logs[i] = {};
+                unread.push_back(i);
+            }
+        }
+    }
+    return unread;
+}
+
 util::Status failure_status(size_t failed, size_t total) {
     if (failed == 0) {
         return util::ok_status();
@@ -69,16 +124,9 @@ std::string explain_log_error(const std::string& stderr_text, const std::string&
     }
 }
 
-std::vector<std::string> log_args(const job::ReplicaStatus& replica, const job::LogOptions& options,
-                                  const std::vector<std::string>& namespace_args) {
-    std::vector<std::string> args = {"logs", replica.pod, "-c",
-                                     replica.container.empty() ? "pytorch" : replica.container};
-    if (options.follow) {
-        args.push_back("-f");
-    }
-    if (options.tail) {
-        args.push_back(fmt::format("--tail={}", *options.tail));
-    }
+// The flags every read takes after its pods and container.
+void append_read_flags(std::vector<std::string>& args, const job::LogOptions& options,
+                       const std::vector<std::string>& namespace_args) {
     if (!options.since.empty()) {
         args.push_back("--since=" + options.since);
     }
@@ -89,29 +137,65 @@ std::vector<std::string> log_args(const job::ReplicaStatus& replica, const job::
         args.push_back("-p");
     }
     args.insert(args.end(), namespace_args.begin(), namespace_args.end());
+}
+
+std::vector<std::string> log_args(const job::ReplicaStatus& replica, const job::LogOptions& options,
+                                  const std::vector<std::string>& namespace_args) {
+    std::vector<std::string> args = {"logs", replica.pod, "-c",
+                                     replica.container.empty() ? "pytorch" : replica.container};
+    if (options.follow) {
+        args.push_back("-f");
+    }
+    if (options.tail) {
+        args.push_back(fmt::format("--tail={}", *options.tail));
+    }
+    append_read_flags(args, options, namespace_args);
+    return args;
+}
+
+std::vector<std::string> batch_log_args(const LogBatch& batch, const job::LogOptions& options,
+                                        const std::vector<std::string>& namespace_args) {
+    std::vector<std::string> args = {"logs",
+                                     "-l",
+                                     batch.selector,
+                                     "--prefix",
+                                     "-c",
+                                     batch.container,
+                                     fmt::format("--tail={}", options.tail.value_or(-1))};
+    append_read_flags(args, options, namespace_args);
     return args;
 }
 
 util::Status fetch_logs(KubectlRunner& kubectl, const std::vector<job::ReplicaStatus>& replicas,
-                        const job::LogOptions& options,
+                        const std::string& job_selector, const job::LogOptions& options,
                         const std::vector<std::string>& namespace_args, const job::LogSink& sink,
                         size_t parallelism) {
-    std::vector<ReplicaLog> logs(replicas.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i = next++; i < replicas.size(); i = next++) {
-            bool readable = has_started(replicas[i]) || options.previous;
-            logs[i] =
-                readable ? read_one(kubectl, replicas[i], options, namespace_args) : ReplicaLog{};
+    std::vector<size_t> readable;
+    for (size_t i = 0; i < replicas.size(); ++i) {
+        if (has_started(replicas[i]) || options.previous) {
+            readable.push_back(i);
         }
-    };
-    std::vector<std::thread> threads;
-    for (size_t t = 0; t < std::min(parallelism, replicas.size()); ++t) {
-        threads.emplace_back(work);
     }
-    for (auto& thread : threads) {
-        thread.join();
-    }
+    const LogReadPlan plan = plan_log_reads(replicas, readable, job_selector);
+    std::vector<ReplicaLog> logs(replicas.size());
+    std::vector<size_t> retries;
+    std::mutex retry_mutex;  // guards retries while the batches run
+    const size_t tasks = plan.batches.size() + plan.singles.size();
+    for_each_parallel(tasks, parallelism, [&](size_t task) {
+        if (task >= plan.batches.size()) {
+            size_t i = plan.singles[task - plan.batches.size()];
+            logs[i] = read_one(kubectl, replicas[i], options, namespace_args);
+            return;
+        }
+        const LogBatch& batch = plan.batches[task];
+        std::vector<size_t> unread =
+            read_batch(kubectl, batch, replicas, options, namespace_args, logs);
+        std::lock_guard<std::mutex> lock(retry_mutex);
+        retries.insert(retries.end(), unread.begin(), unread.end());
+    });
+    for_each_parallel(retries.size(), parallelism, [&](size_t task) {
+        logs[retries[task]] = read_one(kubectl, replicas[retries[task]], options, namespace_args);
+    });
     size_t failed = 0;
     for (size_t i = 0; i < replicas.size(); ++i) {
         const auto& r = replicas[i];

@@ -92,15 +92,18 @@ util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods_by(const std::st
     return parse_pods(*out, job);
 }
 
-util::Result<std::vector<job::ReplicaStatus>> KubeQueries::pods(
-    const std::string& job, const std::vector<std::string>& selectors) {
+util::Result<KubeQueries::PodListing> KubeQueries::pods(const std::string& job,
+                                                        const std::vector<std::string>& selectors) {
     for (const auto& selector : selectors) {
         auto found = pods_by(job, selector);
-        if (!found || !found->empty()) {
-            return found;
+        if (!found) {
+            return found.error_value();
+        }
+        if (!found->empty()) {
+            return PodListing{std::move(*found), selector};
         }
     }
-    return std::vector<job::ReplicaStatus>{};
+    return PodListing{};
 }
 
 std::vector<KubeEvent> KubeQueries::events(const std::set<std::string>& objects,

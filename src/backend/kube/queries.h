@@ -24,9 +24,14 @@ class KubeQueries {
     std::vector<std::string> namespace_args() const;
     // Return "namespace ml" or "the current namespace", for messages.
     std::string namespace_text() const;
-    // Return the job's pods as replicas, from the first of these selectors that finds any.
-    util::Result<std::vector<job::ReplicaStatus>> pods(const std::string& job,
-                                                       const std::vector<std::string>& selectors);
+    // A job's pods as replicas, and the selector that found them ("" when none did).
+    struct PodListing {
+        std::vector<job::ReplicaStatus> replicas;
+        std::string selector;
+    };
+    // Return the job's pods, from the first of these selectors that finds any.
+    util::Result<PodListing> pods(const std::string& job,
+                                  const std::vector<std::string>& selectors);
     // Return the events about these objects last seen since a time (RFC 3339; "": any), oldest
     // first (none when unreadable).
     std::vector<KubeEvent> events(const std::set<std::string>& objects, const std::string& since);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "support/fake_cluster.h"
@@ -6,13 +7,31 @@
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
 
-TEST_CASE("logs of 1 master and 8 workers are read concurrently, grouped in replica order",
-          "[cluster][cli][logs]") {
+TEST_CASE(
+    "logs of 1 master and 8 workers take two kubectl calls side by side, the workers' one "
+    "batch, grouped in replica order",
+    "[cluster][cli][logs]") {
     FakeCluster cluster("big-logs");
     auto run = cluster.run({"logs", "bigrun", "-n", "ml-training"});
     REQUIRE(run.code == 0);
     CHECK(run.err == "");
-    CHECK(cluster.max_concurrent_logs() == 9);
+    CHECK(cluster.max_concurrent_logs() == 2);
+    std::vector<std::vector<std::string>> reads;
+    for (const auto& call : cluster.calls()) {
+        if (call.at(0) == "logs") {
+            reads.push_back(call);
+        }
+    }
+    REQUIRE(reads.size() == 2);
+    std::sort(reads.begin(), reads.end());  // side by side: in either order
+    CHECK(reads[1] == std::vector<std::string>{"logs", "bigrun-master-0", "-c", "pytorch", "-n",
+                                               "ml-training"});
+    CHECK(reads[0] ==
+          std::vector<std::string>{"logs", "-l",
+                                   "training.kubeflow.org/job-name=bigrun,training.kubeflow.org/"
+                                   "replica-type=worker,training.kubeflow.org/replica-index in "
+                                   "(0,1,2,3,4,5,6,7)",
+                                   "--prefix", "-c", "pytorch", "--tail=-1", "-n", "ml-training"});
     std::string expected =
         "master-0 | epoch 1/3 step 10/469 loss 0.9000 acc 50.0% 2000 samples/s ETA 10m0s\n"
         "master-0 | master line 2\n";

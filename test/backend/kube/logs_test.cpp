@@ -70,7 +70,7 @@ TEST_CASE("logs without -f are grouped per replica in replica order", "[cluster]
     CountingKubectl kubectl(2);
     std::vector<std::string> shown;
     auto done = backend::kube::fetch_logs(
-        kubectl, replicas(2), job::LogOptions{}, {},
+        kubectl, replicas(2), "", job::LogOptions{}, {},
         [&](const job::LogLine& line) { shown.push_back(line.replica + "|" + line.text); });
     REQUIRE(done);
     CHECK(shown ==
@@ -83,7 +83,7 @@ TEST_CASE("logs never run more kubectl calls at once than the bound", "[cluster]
     CountingKubectl kubectl(8);
     size_t lines = 0;
     auto done = backend::kube::fetch_logs(
-        kubectl, replicas(8), job::LogOptions{}, {}, [&](const job::LogLine&) { ++lines; }, 4);
+        kubectl, replicas(8), "", job::LogOptions{}, {}, [&](const job::LogLine&) { ++lines; }, 4);
     REQUIRE(done);
     CHECK(lines == 18);
     CHECK(kubectl.max_seen() <= 4);
@@ -94,7 +94,7 @@ TEST_CASE("a replica whose log fails is a notice, the others still print", "[clu
     auto chosen = replicas(2);
     chosen[1].pod = "job-broken-0";
     std::vector<job::LogLine> shown;
-    auto done = backend::kube::fetch_logs(kubectl, chosen, job::LogOptions{}, {},
+    auto done = backend::kube::fetch_logs(kubectl, chosen, "", job::LogOptions{}, {},
                                           [&](const job::LogLine& line) { shown.push_back(line); });
     REQUIRE_FALSE(done);
     CHECK(done.error() == "could not read the logs of 1 of 3 replicas");

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <system_error>
+#include <utility>
 
 #include "backend/kube/json_fields.h"
 #include "job/exit_codes.h"
@@ -25,15 +26,20 @@ int index_number(const std::string& text) {
     return ec == std::errc() && ptr == end && !text.empty() && text[0] != '-' ? index : 0;
 }
 
-// The first label present among these keys.
-std::string label(const json& labels, std::initializer_list<const char*> keys) {
+// The first label present among these keys, and its key ("" when none is).
+std::pair<std::string, std::string> keyed_label(const json& labels,
+                                                std::initializer_list<const char*> keys) {
     for (const char* key : keys) {
         std::string value = string_at(labels, key);
         if (!value.empty()) {
-            return value;
+            return {key, value};
         }
     }
-    return "";
+    return {"", ""};
+}
+
+std::string label(const json& labels, std::initializer_list<const char*> keys) {
+    return keyed_label(labels, keys).second;
 }
 
 // "Master" from "master", "PS" from "ps"; the type as the operator's replica specs spell it.
@@ -61,15 +67,22 @@ bool read_jobset_identity(const json& pod, job::ReplicaStatus& r) {
     const json& labels = member(metadata, "labels");
     const json& annotations = member(metadata, "annotations");
     std::string step = label(labels, {k_replicated_job});
-    if (step.empty()) {
+    if (!step.empty()) {
+        r.labels.type_key = k_replicated_job;
+        r.labels.type = step;
+    } else {
         step = label(annotations, {k_replicated_job});
     }
     if (step.empty()) {
         return false;
     }
-    std::string index = label(annotations, {k_completion_index});
-    if (index.empty()) {
-        index = label(labels, {k_completion_index});
+    // Kubernetes 1.28 and later label the index too; before, only the annotation has it.
+    std::string index = label(labels, {k_completion_index});
+    if (!index.empty()) {
+        r.labels.index_key = k_completion_index;
+        r.labels.index = index;
+    } else {
+        index = label(annotations, {k_completion_index});
     }
     r.index = index_number(index);
     // The runtimes name the container after its step; a custom one may not.
@@ -106,10 +119,12 @@ void read_identity(const json& pod, const std::string& job, job::ReplicaStatus& 
         return;
     }
     const json& labels = member(member(pod, "metadata"), "labels");
-    std::string type = util::to_lower(label(
-        labels, {"training.kubeflow.org/replica-type", "replica-type", "pytorch-replica-type"}));
-    std::string index = label(
+    auto [type_key, type_label] = keyed_label(
+        labels, {"training.kubeflow.org/replica-type", "replica-type", "pytorch-replica-type"});
+    auto [index_key, index] = keyed_label(
         labels, {"training.kubeflow.org/replica-index", "replica-index", "pytorch-replica-index"});
+    r.labels = {type_key, type_label, index_key, index};
+    std::string type = util::to_lower(type_label);
     std::string rest = r.pod.rfind(job + "-", 0) == 0 ? r.pod.substr(job.size() + 1) : r.pod;
     size_t dash = rest.rfind('-');
     if (type.empty() && dash != std::string::npos) {
