@@ -15,6 +15,7 @@
 #include "job/data/listing.h"
 #include "job/description.h"
 #include "job/input.h"
+#include "job/log_read.h"
 #include "job/queue_entry.h"
 #include "job/queue_status.h"
 #include "job/runtimes.h"
@@ -33,25 +34,6 @@ struct SubmitFlags {
     // Variables of kftrain's own shell every replica gets (--env-from-shell): local runs only,
     // a cluster refuses them (exit 2) since a pod takes a Secret through secretKeyRef.
     std::vector<std::string> env_from_shell;
-};
-
-// What `logs` asks for.
-struct LogOptions {
-    bool follow = false;
-    std::optional<int> tail;  // last N lines per replica
-    std::string since;        // a duration as kubectl takes it: 10m, 1h
-    bool timestamps = false;
-    std::string replica;    // "", "master", "worker", "worker-3", "master-0"
-    bool previous = false;  // the last terminated container (locally: the attempt before the
-                            // last restart)
-    std::chrono::milliseconds poll_interval{2000};  // following: how often to look for pods
-};
-
-// One line of a replica's output.
-struct LogLine {
-    std::string replica;  // master-0, worker-2
-    std::string text;     // without the newline
-    bool notice = false;  // a message about the replica (waiting, unreadable) for stderr
 };
 
 // What a backend is, for the verbs that word a message or take a step by it: no verb asks a
@@ -81,9 +63,6 @@ struct DoctorRequest {
     std::string folder;  // where the job's command finds its script: its code folder, else the
                          // job file's ("": the current one)
 };
-
-// Receives log lines; called from one thread at a time.
-using LogSink = std::function<void(const LogLine&)>;
 
 // Where jobs run: the cluster through kubectl, or this machine. Every verb
 // talks to this interface, so both print the same way and exit with the same

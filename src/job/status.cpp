@@ -1,5 +1,7 @@
 #include "job/status.h"
 
+#include <algorithm>
+
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -33,6 +35,47 @@ JobPhase parse_phase(const std::string& name) {
         }
     }
     return JobPhase::Unknown;
+}
+
+bool replica_unwell(const ReplicaStatus& r) {
+    if (r.restarts > 0) {
+        return true;
+    }
+    return r.state != "Running" && r.state != "Succeeded";
+}
+
+std::vector<ReplicaTally> tally_replicas(const std::vector<ReplicaStatus>& replicas) {
+    std::vector<ReplicaTally> tallies;
+    for (const auto& r : replicas) {
+        auto tally = std::find_if(tallies.begin(), tallies.end(),
+                                  [&r](const ReplicaTally& t) { return t.type == r.type; });
+        if (tally == tallies.end()) {
+            tallies.push_back({r.type, 0, {}, 0});
+            tally = tallies.end() - 1;
+        }
+        tally->total += 1;
+        tally->states[r.state.empty() ? "Unknown" : r.state] += 1;
+        tally->restarts += r.restarts;
+    }
+    return tallies;
+}
+
+const ReplicaStatus* first_failure(const std::vector<ReplicaStatus>& replicas) {
+    const ReplicaStatus* first = nullptr;
+    for (const auto& r : replicas) {
+        const bool failed = r.state == "Failed" || (r.exit_code && *r.exit_code != 0);
+        // RFC 3339 times of one clock compare as text; one without a time comes last.
+        if (failed &&
+            (first == nullptr ||
+             (!r.finished.empty() && (first->finished.empty() || r.finished < first->finished)))) {
+            first = &r;
+        }
+    }
+    return first;
+}
+
+bool followed_among_many(const ReplicaStatus& replica, const std::string& lead) {
+    return replica.name == lead || replica.restarts > 0 || replica.state == "Failed";
 }
 
 bool replica_matches(const ReplicaStatus& replica, const std::string& wanted) {

@@ -139,6 +139,33 @@ struct JobStatus {
     std::optional<QueueStatus> queue;  // where a job submitted with a queue stands in it
 };
 
+// Above this many replicas a read summarises (docs/scale.md): status and describe count the
+// replicas and list only those not well, logs without --tail prints the last
+// k_many_replicas_tail lines of each, logs -f follows the lead and those that fail or restart.
+inline constexpr size_t k_many_replicas = 16;
+inline constexpr int k_many_replicas_tail = 100;
+
+// Return whether a replica is not well: failed, restarted or restarting, pending, unknown, or
+// ended without success while its job still runs (a replica that succeeded, or runs, is well).
+bool replica_unwell(const ReplicaStatus& replica);
+
+// How many replicas of one type are in each state, for the summary of a large job.
+struct ReplicaTally {
+    std::string type;  // Master, Worker, Node
+    int total = 0;
+    std::map<std::string, int> states;  // Running: 1020, Pending: 3, Failed: 1
+    int restarts = 0;                   // restarts of all of them together
+};
+
+// Tally replicas by type, in the order their types first come.
+std::vector<ReplicaTally> tally_replicas(const std::vector<ReplicaStatus>& replicas);
+
+// Return the replica that failed first (the earliest finish among the failed ones), if any.
+const ReplicaStatus* first_failure(const std::vector<ReplicaStatus>& replicas);
+
+// Return whether a replica is followed among many: the lead, and any that failed or restarted.
+bool followed_among_many(const ReplicaStatus& replica, const std::string& lead);
+
 // Return whether a replica's name, type or pod matches --replica ("", worker, Worker,
 // worker-3, master-0); both backends select replicas with it.
 bool replica_matches(const ReplicaStatus& replica, const std::string& wanted);

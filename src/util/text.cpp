@@ -30,6 +30,12 @@ std::string to_lower(std::string text) {
     return text;
 }
 
+std::string to_upper(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return text;
+}
+
 std::string first_line(const std::string& text) {
     return text.substr(0, text.find('\n'));
 }

@@ -12,6 +12,8 @@ std::vector<std::string> split_lines(const std::string& text);
 
 // Return text with ASCII letters in lower case.
 std::string to_lower(std::string text);
+// Return text with ASCII letters in upper case.
+std::string to_upper(std::string text);
 
 // Return text up to its first newline, e.g. the first line of an exception message.
 std::string first_line(const std::string& text);

@@ -7,6 +7,8 @@
 #
 #   test/e2e/run.sh [BUILD_DIR]     (make e2e; BUILD_DIR must hold kftrain-trainer and the tests)
 #
+# KFTRAIN_E2E_ONLY=REGEX runs only the tests whose names match (ctest -R), when working on them.
+#
 # Where this machine cannot run the cluster (not root, no minicluster.sh, its build fails),
 # the suite says so and skips (exit 0); with CI=true it fails instead.
 set -euo pipefail
@@ -120,7 +122,7 @@ crd_files=(
 run_tests_before_crds() {
     python3 "$repo/test/e2e/crds.py" "${crd_files[@]}" \
         | kubectl delete --ignore-not-found --wait=true -f - >/dev/null
-    (cd "$build" && exec setsid ctest -L '^e2e-before-crds$' --output-on-failure --timeout 900) &
+    (cd "$build" && exec setsid ctest -L '^e2e-before-crds$' ${KFTRAIN_E2E_ONLY:+-R "$KFTRAIN_E2E_ONLY"} --output-on-failure --timeout 900) &
     tests=$!
     wait "$tests"
 }
@@ -151,7 +153,7 @@ phase standin start_standin
 # In the background, waited for: bash runs a trap only once its foreground command ends, so a
 # SIGTERM or SIGINT sent to this script alone (a CI runner's cancel) would wait for the tests.
 run_tests() {
-    (cd "$build" && exec setsid ctest -L '^e2e$' --output-on-failure --timeout 900 -j 2) &
+    (cd "$build" && exec setsid ctest -L '^e2e$' ${KFTRAIN_E2E_ONLY:+-R "$KFTRAIN_E2E_ONLY"} --output-on-failure --timeout 900 -j 2) &
     tests=$!
     wait "$tests"
 }

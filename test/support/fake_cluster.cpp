@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "support/files.h"
 #include "support/paths.h"
@@ -23,9 +24,32 @@ std::vector<nlohmann::json> read_records(const std::string& path) {
 }  // namespace
 
 FakeCluster::FakeCluster(const std::string& scenario)
-    : m_scenario(std::string(kftrain::test::test_data_dir()) + "/kube/scenarios/" + scenario +
-                 ".json"),
+    : m_scenario(scenario.rfind('/', 0) == 0 ? scenario
+                                             : std::string(kftrain::test::test_data_dir()) +
+                                                   "/kube/scenarios/" + scenario + ".json"),
       m_record(make_temp_dir() + "/calls.jsonl") {}
+
+FakeCluster FakeCluster::many_replicas(int workers, const std::vector<int>& failed,
+                                       const std::vector<int>& restarting,
+                                       const std::vector<int>& pending, bool ends) {
+    const std::string dir = make_temp_dir();
+    std::vector<std::string> argv = {std::string(source_dir()) + "/test/fakes/many_replicas.py",
+                                     dir, std::to_string(workers)};
+    for (const auto& [flag, indices] :
+         {std::pair{"--failed", &failed}, std::pair{"--restarting", &restarting},
+          std::pair{"--pending", &pending}}) {
+        for (int index : *indices) {
+            argv.insert(argv.end(), {flag, std::to_string(index)});
+        }
+    }
+    if (ends) {
+        argv.emplace_back("--ends");
+    }
+    auto made = run_program(argv);
+    INFO(made.err);
+    REQUIRE(made.code == 0);
+    return FakeCluster(dir + "/scenario.json");
+}
 
 std::map<std::string, std::string> FakeCluster::env() const {
     return {{"KFTRAIN_KUBECTL", kftrain::test::fake_kubectl()},

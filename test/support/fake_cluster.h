@@ -13,8 +13,14 @@ namespace kftrain::test {
 // test/data/kube/scenarios, with its calls recorded in a fresh directory.
 class FakeCluster {
   public:
-    // Play scenarios/<name>.json.
+    // Play scenarios/<name>.json, or the scenario file at this absolute path.
     explicit FakeCluster(const std::string& scenario);
+    // Play a running PyTorchJob "big" in ml-training of 1 Master and this many Workers
+    // (test/fakes/many_replicas.py), with these worker indices failed, crash-looping, pending;
+    // with ends, the job reads Succeeded from its second get by name on.
+    static FakeCluster many_replicas(int workers, const std::vector<int>& failed = {},
+                                     const std::vector<int>& restarting = {},
+                                     const std::vector<int>& pending = {}, bool ends = false);
 
     // Return the environment that points kftrain at the fake.
     std::map<std::string, std::string> env() const;

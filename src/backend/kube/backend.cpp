@@ -58,6 +58,21 @@ std::set<std::string> event_objects(const job::JobStatus& status) {
     return objects;
 }
 
+// The replica whose log tells the job's progress: rank 0 (master-0, node-0; worker-0 of a job
+// without a Master), or an MPI TrainJob's launcher, where mpirun prints every rank's output.
+std::string lead_replica(const job::JobStatus& status) {
+    auto kind = manifest::parse_kind(status.kind).value_or(manifest::JobKind::PyTorchJob);
+    auto has = [&status](const std::string& name) {
+        return std::any_of(status.replicas.begin(), status.replicas.end(),
+                           [&name](const job::ReplicaStatus& r) { return r.name == name; });
+    };
+    std::string lead = job_reader(kind).progress_replica;
+    if (kind == manifest::JobKind::TrainJob && has("launcher")) {
+        return "launcher";
+    }
+    return has(lead) ? lead : "worker-0";
+}
+
 // Jobs on a cluster with the Kubeflow Training Operator (PyTorchJobs) or Kubeflow Trainer v2
 // (TrainJobs), through kubectl; each kind read by its JobReader.
 class KubernetesBackend : public job::Backend {
@@ -140,9 +155,9 @@ class KubernetesBackend : public job::Backend {
                 if (!status) {
                     return status.error_value();
                 }
-                return JobSnapshot{status->phase, status->replicas};
+                return JobSnapshot{status->phase, status->replicas, lead_replica(*status)};
             };
-            return follow_logs(*m_kubectl, source, options, m_queries.namespace_args(), sink);
+            return follow_logs(*m_kubectl, job, source, options, m_queries.namespace_args(), sink);
         }
         auto status = this->status_without_progress(job);
         if (!status) {
@@ -173,7 +188,11 @@ class KubernetesBackend : public job::Backend {
             }
             chosen = std::move(restarted);
         }
-        return fetch_logs(*m_kubectl, chosen, status->pod_selector, options,
+        job::LogOptions read = options;
+        if (auto note = job::bound_many_replicas(read, chosen.size()); !note.empty()) {
+            sink({job, note, true});
+        }
+        return fetch_logs(*m_kubectl, chosen, status->pod_selector, read,
                           m_queries.namespace_args(), sink);
     }
 
@@ -354,17 +373,7 @@ class KubernetesBackend : public job::Backend {
         if (status.progress) {
             return;
         }
-        auto kind = manifest::parse_kind(status.kind).value_or(manifest::JobKind::PyTorchJob);
-        auto has = [&status](const std::string& name) {
-            return std::any_of(status.replicas.begin(), status.replicas.end(),
-                               [&name](const job::ReplicaStatus& r) { return r.name == name; });
-        };
-        std::string lead = job_reader(kind).progress_replica;
-        if (kind == manifest::JobKind::TrainJob && has("launcher")) {
-            lead = "launcher";  // an MPI runtime: mpirun there prints every rank's output
-        } else if (!has(lead)) {
-            lead = "worker-0";
-        }
+        const std::string lead = lead_replica(status);
         for (const auto& replica : status.replicas) {
             if (replica.name == lead && has_started(replica)) {
                 auto read = m_queries.progress(

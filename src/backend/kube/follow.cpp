@@ -34,9 +34,13 @@ struct PodStream {
 // Follows the logs of a job's pods, one thread per open stream.
 class Follower {
   public:
-    Follower(KubectlRunner& kubectl, const job::LogOptions& options,
+    Follower(KubectlRunner& kubectl, std::string job, const job::LogOptions& options,
              const std::vector<std::string>& namespace_args, const job::LogSink& sink)
-        : m_kubectl(kubectl), m_options(options), m_namespace_args(namespace_args), m_sink(sink) {}
+        : m_kubectl(kubectl),
+          m_job(std::move(job)),
+          m_options(options),
+          m_namespace_args(namespace_args),
+          m_sink(sink) {}
 
     ~Follower() { join_all(); }
 
@@ -72,8 +76,18 @@ class Follower {
 
   private:
     void update(const JobSnapshot& snap) {
+        const size_t matching = static_cast<size_t>(std::count_if(
+            snap.replicas.begin(), snap.replicas.end(),
+            [this](const auto& r) { return job::replica_matches(r, m_options.replica); }));
+        const bool many = matching > job::k_many_replicas && !m_options.all;
+        if (many && !m_told_many) {
+            m_told_many = true;
+            emit({m_job, job::following_many_note(matching, snap.lead), true});
+        }
         for (const auto& replica : snap.replicas) {
-            if (!job::replica_matches(replica, m_options.replica)) {
+            if (!job::replica_matches(replica, m_options.replica) ||
+                (many && !job::followed_among_many(replica, snap.lead) &&
+                 m_pods.count(replica.pod) == 0)) {
                 continue;
             }
             std::lock_guard<std::mutex> lock(m_mutex);
@@ -159,6 +173,7 @@ class Follower {
     }
 
     KubectlRunner& m_kubectl;
+    std::string m_job;
     job::LogOptions m_options;
     std::vector<std::string> m_namespace_args;
     const job::LogSink& m_sink;
@@ -166,14 +181,15 @@ class Follower {
     std::mutex m_sink_mutex;  // one line at a time
     std::map<std::string, PodStream> m_pods;
     std::atomic<bool> m_stop{false};  // set: every open stream is stopped
+    bool m_told_many = false;         // the notice of following only some was printed
 };
 
 }  // namespace
 
-util::Status follow_logs(KubectlRunner& kubectl, const SnapshotSource& snapshot,
-                         const job::LogOptions& options,
+util::Status follow_logs(KubectlRunner& kubectl, const std::string& job,
+                         const SnapshotSource& snapshot, const job::LogOptions& options,
                          const std::vector<std::string>& namespace_args, const job::LogSink& sink) {
-    Follower follower(kubectl, options, namespace_args, sink);
+    Follower follower(kubectl, job, options, namespace_args, sink);
     return follower.run(snapshot);
 }
 

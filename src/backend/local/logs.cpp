@@ -8,9 +8,11 @@
 #include <chrono>
 #include <ctime>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "backend/local/process/stop.h"
+#include "backend/local/state/job_state.h"
 #include "backend/local/state/log_store.h"
 #include "backend/local/state/state_dir.h"
 #include "job/exit_codes.h"
@@ -21,6 +23,46 @@ namespace kftrain::backend::local {
 namespace {
 
 constexpr auto k_follow_poll = std::chrono::milliseconds(200);
+constexpr int k_polls_per_look = 10;  // following many: the job's state read every 2 s
+
+// Following many replicas: the ones followed, the lead and any that failed or restarted,
+// looked up again in the job's state as it runs.
+class FollowedAmongMany {
+  public:
+    // Start following some of the job's replicas when it has many (and not --all).
+    FollowedAmongMany(const JobState& state, const job::LogOptions& options, const std::string& job,
+                      const job::LogSink& sink) {
+        size_t matching = 0;
+        std::string lead;
+        for (const auto& replica : state.replicas) {
+            matching += replica_matches(options.replica, replica.name) ? 1 : 0;
+            lead = is_lead_replica(replica) && lead.empty() ? replica.name : lead;
+        }
+        m_active = options.follow && !options.all && matching > job::k_many_replicas;
+        if (m_active) {
+            sink({job, job::following_many_note(matching, lead), true});
+            look(state);
+        }
+    }
+
+    // Add the replicas that failed or restarted since the last look.
+    void look(const JobState& state) {
+        for (const auto& replica : state.replicas) {
+            if (is_lead_replica(replica) || replica.restarts > 0 || replica.state == "Failed") {
+                m_names.insert(replica.name);
+            }
+        }
+    }
+
+    bool active() const { return m_active; }
+    bool follows(const std::string& replica) const {
+        return !m_active || m_names.count(replica) != 0;
+    }
+
+  private:
+    bool m_active = false;
+    std::set<std::string> m_names;
+};
 
 // Tells whether a followed job has ended and its supervisor wrote its last line. state.json
 // is read only until it names the supervisor; after that, each look is at the process alone.
@@ -114,6 +156,29 @@ void read_to_end(LogCursor& cursor, std::optional<int> tail, const Select& selec
     emit(kept);
 }
 
+// Emit what the log gets until the job ends; following many, look again at which replicas.
+template <typename Select, typename Emit>
+util::Status follow_to_end(const std::string& job, LogCursor& cursor, const Select& select,
+                           const Emit& emit, FollowedAmongMany& followed) {
+    JobEnd end(job);
+    for (int polls = 1;; ++polls) {
+        if (end.reached()) {
+            read_to_end(cursor, std::nullopt, select, emit);  // all it wrote before it ended
+            return util::ok_status();
+        }
+        if (followed.active() && polls % k_polls_per_look == 0) {
+            if (auto now = read_job_state(job)) {
+                followed.look(*now);
+            }
+        }
+        emit(select(cursor.next()));
+        if (job::interrupt_requested()) {
+            return util::error("interrupted", k_exit_interrupted);
+        }
+        std::this_thread::sleep_for(k_follow_poll);
+    }
+}
+
 }  // namespace
 
 util::Status read_logs(const std::string& job, const job::LogOptions& options,
@@ -128,13 +193,9 @@ util::Status read_logs(const std::string& job, const job::LogOptions& options,
             sink(to_log_line(record, options.timestamps));
         }
     };
-    std::optional<JobState> state;
-    if (!options.replica.empty() || options.previous) {
-        auto read = read_job_state(job);
-        if (!read) {
-            return read.error_value();
-        }
-        state = std::move(*read);
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
     }
     if (!options.replica.empty()) {
         if (auto found = check_replica(job, *state, options); !found) {
@@ -149,31 +210,31 @@ util::Status read_logs(const std::string& job, const job::LogOptions& options,
         }
         previous = std::move(*windows);
     }
+    job::LogOptions read = options;
+    const size_t matching = static_cast<size_t>(std::count_if(
+        state->replicas.begin(), state->replicas.end(),
+        [&](const ReplicaState& r) { return replica_matches(options.replica, r.name); }));
+    if (auto note = job::bound_many_replicas(read, matching); !note.empty()) {
+        sink({job, note, true});
+    }
+    FollowedAmongMany followed(*state, options, job, sink);
     auto select = [&](const std::vector<LogRecord>& records) {
         std::vector<LogRecord> out;
         for (const auto& record : records) {
             if (record_selected(record, options, since_time) &&
-                (!options.previous || in_attempt(record, previous))) {
+                (!options.previous || in_attempt(record, previous)) &&
+                followed.follows(record.replica)) {
                 out.push_back(record);
             }
         }
         return out;
     };
     LogCursor cursor(combined_log_path(job));
-    JobEnd end(job);
-    read_to_end(cursor, options.tail, select, emit);
-    while (options.follow && !options.previous) {  // a previous attempt is over
-        if (end.reached()) {
-            read_to_end(cursor, std::nullopt, select, emit);  // all it wrote before it ended
-            break;
-        }
-        emit(select(cursor.next()));
-        if (job::interrupt_requested()) {
-            return util::error("interrupted", k_exit_interrupted);
-        }
-        std::this_thread::sleep_for(k_follow_poll);
+    read_to_end(cursor, read.tail, select, emit);
+    if (!options.follow || options.previous) {  // a previous attempt is over: read once
+        return util::ok_status();
     }
-    return util::ok_status();
+    return follow_to_end(job, cursor, select, emit, followed);
 }
 
 }  // namespace kftrain::backend::local

@@ -62,10 +62,11 @@ void print_table(std::ostream& out, const job::DescribeTable& table) {
 
 }  // namespace
 
-void print_description(std::ostream& out, const job::JobDescription& description, std::time_t now) {
+void print_description(std::ostream& out, const job::JobDescription& description, std::time_t now,
+                       ReplicaRows rows) {
     bool printed = false;
     if (description.summary) {
-        print_status(out, *description.summary, OutputFormat::Wide, now);
+        print_status(out, *description.summary, OutputFormat::Wide, now, nullptr, rows);
         printed = true;
     }
     const std::size_t at_least = printed ? k_summary_label_width : 0;

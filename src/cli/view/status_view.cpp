@@ -5,6 +5,7 @@
 #include "cli/view/field_text.h"
 #include "cli/view/progress.h"
 #include "cli/view/queue_view.h"
+#include "cli/view/replica_summary.h"
 #include "diagnose/stragglers.h"
 #include "estimate/units.h"
 #include "job/status_json.h"
@@ -75,7 +76,7 @@ std::string progress_field(const job::JobStatus& status) {
 }
 
 void print_status_table(std::ostream& out, const job::JobStatus& status, bool wide, std::time_t now,
-                        const job::cost::Pricing* pricing) {
+                        const job::cost::Pricing* pricing, ReplicaRows rows) {
     print_field(out, "Name", status.name);
     print_field(out, "Kind", status.kind);
     print_field(out, "Namespace", status.namespace_);
@@ -105,7 +106,10 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
     for (size_t i = 0; i < status.diagnosis.size(); ++i) {
         print_field(out, i == 0 ? "Diagnosis" : "", status.diagnosis[i]);
     }
-    if (!status.replicas.empty()) {
+    if (status.replicas.size() > job::k_many_replicas && rows == ReplicaRows::SummaryOfMany) {
+        out << "\n";
+        print_replica_summary(out, status, now);
+    } else if (!status.replicas.empty()) {
         out << "\n";
         print_replicas(out, status, wide);
     }
@@ -153,11 +157,11 @@ std::string format_state(const job::JobStatus& status) {
 }
 
 void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format,
-                  std::time_t now, const job::cost::Pricing* pricing) {
+                  std::time_t now, const job::cost::Pricing* pricing, ReplicaRows rows) {
     switch (format) {
         case OutputFormat::Table:
         case OutputFormat::Wide:
-            print_status_table(out, status, format == OutputFormat::Wide, now, pricing);
+            print_status_table(out, status, format == OutputFormat::Wide, now, pricing, rows);
             return;
         case OutputFormat::Json:
             out << util::json_text(job::status_to_json(status, now, pricing), 2) << "\n";

@@ -16,9 +16,14 @@ namespace kftrain::cli::view {
 // Return "Running" or "Failed (BackoffLimitExceeded): message", the state as one line.
 std::string format_state(const job::JobStatus& status);
 
+// Which replicas the table shows: of more than job::k_many_replicas, a summary (counts, those
+// not well), or every one (status --all or -o wide, describe --all).
+enum class ReplicaRows { SummaryOfMany, Every };
+
 // Print one job's status in the given format; with pricing, what it has cost too.
 void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format,
-                  std::time_t now, const job::cost::Pricing* pricing = nullptr);
+                  std::time_t now, const job::cost::Pricing* pricing = nullptr,
+                  ReplicaRows rows = ReplicaRows::SummaryOfMany);
 
 // Return "$0.0042 so far: 2 replicas x $0.08/h each (2 cores, 4 GiB), built-in prices",
 // or "- (why it has no price)": the status table's Cost line.

@@ -18,7 +18,9 @@ constexpr const char* k_describe_examples =
     "  # Why is it pending or failing: replicas, conditions, events (newest last)\n"
     "  kftrain describe mnist-ddp -n ml-training\n"
     "  # The same as data for scripts: the status -o json document with conditions and events\n"
-    "  kftrain describe mnist-ddp -o json";
+    "  kftrain describe mnist-ddp -o json\n"
+    "  # A job of more than 16 replicas, with a row for each instead of their counts\n"
+    "  kftrain describe big-ddp --all";
 
 }  // namespace
 
@@ -29,6 +31,8 @@ void setup_describe(CLI::App& app, Context& ctx) {
     sub->add_option("job", options->job, "Name of the job")->required();
     sub->add_option("-o,--output", options->output,
                     view::output_flag_help(view::k_describe_formats, true));
+    sub->add_flag("--all", options->all,
+                  "A row for every replica (of more than 16: their counts and those not well)");
     run_when_parsed(*sub, options, ctx);
 }
 
@@ -58,7 +62,8 @@ int DescribeOptions::run(Context& ctx) const {
     if (format) {
         view::print_data(ctx.out, described->data, *format);
     } else {
-        view::print_description(ctx.out, *described, std::time(nullptr));
+        view::print_description(ctx.out, *described, std::time(nullptr),
+                                all ? view::ReplicaRows::Every : view::ReplicaRows::SummaryOfMany);
     }
     return k_exit_ok;
 }

@@ -14,6 +14,7 @@ namespace kftrain::cli {
 struct DescribeOptions {
     std::string job;
     std::string output;                        // -o as typed: "" (text), json or yaml
+    bool all = false;                          // a row for every replica, however many
     std::string namespace_;                    // derived: -n, else kubectl's
     std::optional<view::OutputFormat> format;  // derived: -o parsed; none: text
 

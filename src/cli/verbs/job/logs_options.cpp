@@ -14,7 +14,12 @@ namespace kftrain::cli {
 
 void add_log_flags(CLI::App& sub, LogsOptions& options) {
     sub.add_flag("-f,--follow", options.follow, "Stream the logs until the job ends");
-    sub.add_option("--tail", options.tail, "Lines per replica, from the end (-1: all)");
+    sub.add_option("--tail", options.tail,
+                   "Lines per replica, from the end (-1: all; default: all, of more than 16 "
+                   "replicas the last 100)");
+    sub.add_flag("--all", options.all,
+                 "Of more than 16 replicas too: every line, and with -f every replica (else the "
+                 "lead and any that fails or restarts)");
     sub.add_option("--since", options.since, duration_help("Only lines newer than this"));
     sub.add_flag("--timestamps", options.timestamps, "Prefix each line with its time");
     sub.add_option("--replica", options.replica,
@@ -44,8 +49,8 @@ util::Status LogsOptions::validate() {
 }
 
 util::Status LogsOptions::validate_flags() {
-    if (tail < -1) {
-        return util::error(fmt::format("--tail: must be -1 (all) or a count >= 0 (got {})", tail));
+    if (tail && *tail < -1) {
+        return util::error(fmt::format("--tail: must be -1 (all) or a count >= 0 (got {})", *tail));
     }
     if (since) {
         if (auto parsed = util::parse_duration_flag("--since", *since, util::k_any_duration);
@@ -68,9 +73,11 @@ util::Status LogsOptions::validate_flags() {
     }
     backend_options = job::LogOptions{};
     backend_options.follow = follow;
-    if (tail >= 0) {
-        backend_options.tail = tail;
+    if (tail && *tail >= 0) {
+        backend_options.tail = *tail;
     }
+    // --tail -1 asks for every line, as --all does (following, it still follows only some).
+    backend_options.all = all || (tail && *tail == -1 && !follow);
     backend_options.since = since.value_or("");
     backend_options.timestamps = timestamps;
     backend_options.replica = replica;

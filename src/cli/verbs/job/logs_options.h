@@ -14,7 +14,8 @@ namespace kftrain::cli {
 struct LogsOptions {
     std::string job;
     bool follow = false;
-    int tail = -1;                     // -1: all lines
+    std::optional<int> tail;           // unset: all (of many replicas, the last 100); -1: all
+    bool all = false;                  // every line and replica however many
     std::optional<std::string> since;  // unset: every line
     bool timestamps = false;
     std::string replica;

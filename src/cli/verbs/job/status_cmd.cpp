@@ -29,6 +29,8 @@ constexpr const char* k_status_examples =
     "  kftrain status mnist-trainjob\n"
     "  # With pods, nodes and exit codes\n"
     "  kftrain status mnist-ddp -o wide\n"
+    "  # A job of more than 16 replicas: a row for each instead of their counts\n"
+    "  kftrain status big-ddp --all\n"
     "  # For scripts\n"
     "  kftrain status mnist-ddp -o json\n"
     "  # Print it again whenever it changes, until the job ends\n"
@@ -52,6 +54,9 @@ void setup_status(CLI::App& app, Context& ctx) {
     sub->add_option("job", options->job, "Name of the job")->required();
     sub->add_option("-o,--output", options->output, "Output format: table, wide, json or yaml");
     sub->add_flag("-w,--watch", options->watch, "Print the status again on each change");
+    sub->add_flag("--all", options->all,
+                  "A row for every replica (of more than 16: their counts and those not well; "
+                  "-o wide shows every one too)");
     sub->add_option("--interval", options->interval,
                     duration_help("How often --watch looks at the job"))
         ->default_str("5s");
@@ -105,7 +110,9 @@ int StatusOptions::run(Context& ctx) const {
             if (!last.empty()) {
                 ctx.out << "\n";
             }
-            view::print_status(ctx.out, *status, format, std::time(nullptr), &pricing);
+            const bool every = all || format == view::OutputFormat::Wide;
+            view::print_status(ctx.out, *status, format, std::time(nullptr), &pricing,
+                               every ? view::ReplicaRows::Every : view::ReplicaRows::SummaryOfMany);
             ctx.out.flush();
             last = now_seen;
         }

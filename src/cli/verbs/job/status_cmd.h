@@ -15,6 +15,7 @@ struct StatusOptions {
     std::string job;
     std::string output;  // -o as typed: "", table, wide, json, yaml
     bool watch = false;
+    bool all = false;  // a row for every replica, however many
     std::string interval = "5s";
     std::string prices;  // --prices: the catalog the Cost line uses
     std::string gpu;     // --gpu: the replicas' GPU type
