@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "backend/kube/logs.h"
+#include "backend/kube/status/pods.h"
 
 namespace kube = kftrain::backend::kube;
 namespace job = kftrain::job;
@@ -204,4 +206,41 @@ TEST_CASE("a batch that stops at a pod has the pods it did not finish read one b
     for (int i = 0; i < 8; ++i) {
         CHECK(lines["worker-" + std::to_string(i)] == (i == 4 ? 0 : 2));
     }
+}
+
+TEST_CASE("a TrainJob's nodes are batched by their JobSet labels, where the index is a label",
+          "[cluster][logs]") {
+    auto node_pod = [](int index, bool index_labelled) {
+        nlohmann::json pod = {
+            {"metadata",
+             {{"name", "tj-node-0-" + std::to_string(index) + "-abcde"},
+              {"labels",
+               {{"jobset.sigs.k8s.io/jobset-name", "tj"},
+                {"jobset.sigs.k8s.io/replicatedjob-name", "node"}}},
+              {"annotations",
+               {{"batch.kubernetes.io/job-completion-index", std::to_string(index)}}}}},
+            {"spec", {{"containers", {{{"name", "node"}}}}}},
+            {"status", {{"phase", "Running"}}}};
+        if (index_labelled) {
+            pod["metadata"]["labels"]["batch.kubernetes.io/job-completion-index"] =
+                std::to_string(index);
+        }
+        return pod;
+    };
+    std::vector<job::ReplicaStatus> labelled;
+    std::vector<job::ReplicaStatus> annotated;  // Kubernetes before 1.28
+    for (int i = 0; i < 3; ++i) {
+        labelled.push_back(kube::replica_from_pod(node_pod(i, true), "tj"));
+        annotated.push_back(kube::replica_from_pod(node_pod(i, false), "tj"));
+    }
+    CHECK(annotated[2].name == "node-2");
+    const std::string selector = "jobset.sigs.k8s.io/jobset-name=tj";
+    auto plan = kube::plan_log_reads(labelled, all_of(labelled), selector);
+    REQUIRE(plan.batches.size() == 1);
+    CHECK(plan.batches[0].container == "node");
+    CHECK(plan.batches[0].selector ==
+          selector +
+              ",jobset.sigs.k8s.io/replicatedjob-name=node,batch.kubernetes.io/"
+              "job-completion-index in (0,1,2)");
+    CHECK(kube::plan_log_reads(annotated, all_of(annotated), selector).singles.size() == 3);
 }

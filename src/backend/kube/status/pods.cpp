@@ -59,31 +59,31 @@ std::string type_name(const std::string& lowered) {
 constexpr const char* k_replicated_job = "jobset.sigs.k8s.io/replicatedjob-name";
 constexpr const char* k_completion_index = "batch.kubernetes.io/job-completion-index";
 
+// Return a JobSet value from the pod's labels (and set label_key and label to it: a label
+// selects the pod), else from its annotations.
+std::string jobset_value(const json& metadata, const char* key, std::string& label_key,
+                         std::string& label_value) {
+    std::string value = label(member(metadata, "labels"), {key});
+    if (value.empty()) {
+        return label(member(metadata, "annotations"), {key});
+    }
+    label_key = key;
+    label_value = value;
+    return value;
+}
+
 // Read a JobSet pod's identity: node-<completion index> for the node step (never the random
 // pod suffix), the step's name for an initializer (with -<index> past the first). Return false
 // when the pod is not a JobSet's.
 bool read_jobset_identity(const json& pod, job::ReplicaStatus& r) {
     const json& metadata = member(pod, "metadata");
-    const json& labels = member(metadata, "labels");
-    const json& annotations = member(metadata, "annotations");
-    std::string step = label(labels, {k_replicated_job});
-    if (!step.empty()) {
-        r.labels.type_key = k_replicated_job;
-        r.labels.type = step;
-    } else {
-        step = label(annotations, {k_replicated_job});
-    }
+    std::string step = jobset_value(metadata, k_replicated_job, r.labels.type_key, r.labels.type);
     if (step.empty()) {
         return false;
     }
     // Kubernetes 1.28 and later label the index too; before, only the annotation has it.
-    std::string index = label(labels, {k_completion_index});
-    if (!index.empty()) {
-        r.labels.index_key = k_completion_index;
-        r.labels.index = index;
-    } else {
-        index = label(annotations, {k_completion_index});
-    }
+    std::string index =
+        jobset_value(metadata, k_completion_index, r.labels.index_key, r.labels.index);
     r.index = index_number(index);
     // The runtimes name the container after its step; a custom one may not.
     std::string container =
