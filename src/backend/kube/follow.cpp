@@ -85,12 +85,15 @@ class Follower {
             emit({m_job, job::following_many_note(matching, snap.lead), true});
         }
         for (const auto& replica : snap.replicas) {
-            if (!job::replica_matches(replica, m_options.replica) ||
-                (many && !job::followed_among_many(replica, snap.lead) &&
-                 m_pods.count(replica.pod) == 0)) {
+            if (!job::replica_matches(replica, m_options.replica)) {
                 continue;
             }
             std::lock_guard<std::mutex> lock(m_mutex);
+            // Among many, a replica is followed once it is the lead, fails or restarts.
+            if (many && !job::followed_among_many(replica, snap.lead) &&
+                m_pods.count(replica.pod) == 0) {
+                continue;
+            }
             PodStream& pod = m_pods[replica.pod];
             pod.seen_restarts = std::max(pod.seen_restarts, replica.restarts);
             if (pod.streaming) {
