@@ -45,24 +45,32 @@ util::Result<json> estimate_job_tool(const json& arguments, const CallContext& c
     JobArguments job = kftrain::mcp::read_job_arguments(reader);
     std::vector<long long> replicas = reader.integers("replicas", 1, 4096, 64);
     bool measure = reader.flag("measure", false);
+    bool on_cluster = reader.flag("on_cluster", false);
     bool confirm = reader.flag("confirm", false);
-    // A measurement runs the job's command as the server's user: only where the server runs
-    // jobs here (--local), never when read-only, and only when the caller confirms.
-    if (measure && ctx.policy.read_only) {
+    // A measurement runs the job's command: here only where the server runs jobs here (--local),
+    // on the cluster only where it submits there (and within its budget); never when read-only,
+    // and only when the caller confirms.
+    if ((measure || on_cluster) && ctx.policy.read_only) {
         reader.refuse(
-            "measure: true runs the job on this machine and saves its profile, and "
-            "this server is read-only (--read-only)");
-    } else if (measure && !ctx.policy.local) {
+            "measure: true runs the job and saves its profile, and this server is read-only "
+            "(--read-only)");
+    } else if (on_cluster && !measure) {
+        reader.refuse("on_cluster: true says where to measure: give measure: true with it");
+    } else if (on_cluster && ctx.policy.local) {
+        reader.refuse(
+            "on_cluster: true measures on a cluster, and this server runs jobs on this machine "
+            "(--local); drop on_cluster to measure here");
+    } else if (measure && !on_cluster && !ctx.policy.local) {
         reader.refuse(
             "measure: true runs the job's command on this machine, and this server submits "
-            "to a cluster; start it with --local to measure here");
+            "to a cluster; give on_cluster: true to measure there, or start it with --local");
     } else if (measure && !confirm) {
         reader.refuse(
-            "measure: true runs the job's command on this machine for a minute or more; "
-            "nothing was run: call again with confirm: true");
+            "measure: true runs the job for a minute or more (on_cluster: pods that cost "
+            "money); nothing was run: call again with confirm: true");
     }
-    if (auto done =
-            reader.finish({"job_file", "job_yaml", "set", "replicas", "measure", "confirm"});
+    if (auto done = reader.finish(
+            {"job_file", "job_yaml", "set", "replicas", "measure", "on_cluster", "confirm"});
         !done) {
         return done.error_value();
     }
@@ -70,7 +78,12 @@ util::Result<json> estimate_job_tool(const json& arguments, const CallContext& c
     if (!verb) {
         return verb.error_value();
     }
-    return estimate(*verb, replicas, measure, ctx);
+    if (on_cluster) {  // it submits: only in a namespace the server allows
+        if (auto rendered = render(*verb, "", ctx); !rendered) {
+            return rendered.error_value();
+        }
+    }
+    return estimate(*verb, replicas, {measure, on_cluster}, ctx);
 }
 
 util::Result<json> check_cluster_tool(const json& arguments, const CallContext& ctx) {

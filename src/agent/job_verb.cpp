@@ -131,14 +131,23 @@ util::Result<Rendered> render(const JobVerb& verb, const std::string& kind,
 }
 
 util::Result<json> estimate(const JobVerb& verb, const std::vector<long long>& replicas,
-                            bool measure, const CallContext& ctx) {
+                            Measuring measuring, const CallContext& ctx) {
     std::vector<std::string> head = {"estimate", "-o", "json"};
     if (!replicas.empty()) {
         head.insert(head.end(), {"--workers", fmt::format("{}", fmt::join(replicas, ","))});
     }
     ChildRequest request = verb.request(head);
-    if (measure) {
+    if (measuring.measure) {
         request.args.push_back("--measure");
+        if (measuring.on_cluster) {
+            request.args.push_back("--on-cluster");
+            if (ctx.policy.max_cost) {
+                request.args.insert(request.args.end(),
+                                    {"--max-cost", fmt::format("{}", *ctx.policy.max_cost)});
+            } else {
+                request.args.push_back("--yes");
+            }
+        }
         request.timeout = k_measure_timeout;
         request.grace = k_stop_grace;
         request.on_err = [&ctx](const std::string& line) { ctx.progress(line); };
@@ -152,7 +161,7 @@ util::Result<json> estimate(const JobVerb& verb, const std::vector<long long>& r
 
 JobCost job_cost(const JobVerb& verb, const Rendered& job, long long runs, const CallContext& ctx) {
     JobCost cost;
-    auto report = estimate(verb, {job.replicas}, false, ctx);
+    auto report = estimate(verb, {job.replicas}, {}, ctx);
     if (!report) {
         cost.why = fmt::format(
             "it cannot be estimated: {} (for a program of your own, estimate_job with measure: "

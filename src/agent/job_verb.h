@@ -44,10 +44,17 @@ long long manifest_replicas(const nlohmann::json& manifest);
 // Render the job (kind: "" for the job file's), refusing a namespace the policy does not allow.
 util::Result<Rendered> render(const JobVerb& verb, const std::string& kind, const CallContext& ctx);
 
+// How estimate_job measures: not at all, on this machine, or on the cluster.
+struct Measuring {
+    bool measure = false;
+    bool on_cluster = false;
+};
+
 // Run estimate -o json at these replica counts (none: the verb's defaults), measuring first
-// when asked, and return it in estimate_job's shape.
+// when asked (on the cluster: --max-cost at the policy's budget, else --yes), and return it in
+// estimate_job's shape.
 util::Result<nlohmann::json> estimate(const JobVerb& verb, const std::vector<long long>& replicas,
-                                      bool measure, const CallContext& ctx);
+                                      Measuring measuring, const CallContext& ctx);
 
 // The estimate of the job at its own replicas, or why there is none.
 struct JobCost {

@@ -23,7 +23,7 @@ std::optional<double> run_cost(const JobVerb& verb, long long replicas,
     for (const std::string& set : sets) {
         with.args.insert(with.args.end(), {"--set", set});
     }
-    auto report = estimate(with, {replicas}, false, ctx);
+    auto report = estimate(with, {replicas}, {}, ctx);
     if (!report) {
         why = report.error();
         return std::nullopt;

@@ -82,6 +82,8 @@ OrderedJson report_to_json(const Report& r) {
         j["program"] = {{"command", r.program->program},
                         {"measured_replicas", sizes},
                         {"measured_at", r.program->measured_at},
+                        {"measured_on", r.program->where.cluster ? "cluster" : "this machine"},
+                        {"where", measured_where_text(*r.program)},
                         {"seconds_limit", r.program->seconds_limit}};
     }
     j["currency"] = p.currency;

@@ -69,7 +69,7 @@ Row program_row(const Report& r, std::size_t i) {
             fmt::format("{:.2f}x", s.speedup),
             fmt::format("{:.0f}%", s.efficiency * 100),
             s.cost ? format_money(*s.cost) : "-",
-            basis_name(s),
+            s.step_measured && r.program->where.cluster ? "measured on cluster" : basis_name(s),
             marks(r, i)};
 }
 
@@ -90,10 +90,10 @@ std::string header(const Report& r) {
             measured.push_back(m.replicas);
         }
         return fmt::format(
-            "Estimate for {}: its own program, measured running at {} replica{}\n"
+            "Estimate for {}: its own program, measured running at {} replica{} {}\n"
             "{} per replica, {}\n",
             r.job_name, fmt::join(measured, " and "),
-            measured.size() == 1 && measured[0] == 1 ? "" : "s",
+            measured.size() == 1 && measured[0] == 1 ? "" : "s", measured_where_text(*r.program),
             util::counted(p.input.procs_per_replica, "process", "processes"), device);
     }
     return fmt::format(

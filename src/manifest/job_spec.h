@@ -34,6 +34,9 @@ struct Volume {
     std::string mount_path;
     bool read_only = false;
     std::string local_path;  // used by the local backend instead
+    // An empty directory of the pod's own (emptyDir) in place of the claim: what a measurement
+    // on the cluster mounts for a writable volume, so a real run's files are never touched.
+    bool scratch = false;
 };
 
 // The folder a job ships with it (the job file's code, docs/code.md).

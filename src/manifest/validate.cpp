@@ -162,7 +162,7 @@ Status check_volumes(const JobSpec& spec) {
         if (!names.insert(v.name).second) {
             return fail(spec, at + ".name", "is used by another volume", v.name);
         }
-        if (v.claim.empty() == v.config_map.empty()) {
+        if (!v.scratch && v.claim.empty() == v.config_map.empty()) {
             return fail(spec, at, "needs exactly one of claim or configMap",
                         v.claim.empty() ? "neither" : "both");
         }

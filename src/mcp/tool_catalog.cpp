@@ -97,7 +97,9 @@ ToolDef estimate_job() {
             "kftrain-trainer) needs measure: true once: it runs the job on this machine for a "
             "short while at 1 and 2 replicas, and saves the measured profile for later "
             "estimates and budget checks. measure needs confirm: true and a server started "
-            "with --local.",
+            "with --local. With on_cluster: true as well, a server for a cluster measures it "
+            "there instead (short jobs <job>-measure-<R>, all deleted after), refused when it "
+            "may cost more than the server's budget (--max-cost).",
             object(with(job_properties(),
                         {{"replicas",
                           {{"type", "array"},
@@ -108,6 +110,9 @@ ToolDef estimate_job() {
                          {"measure", flag("Run the job here briefly to measure it first "
                                           "(takes a minute or more)",
                                           false)},
+                         {"on_cluster", flag("With measure: measure on the cluster the "
+                                             "server submits to, not on this machine",
+                                             false)},
                          {"confirm", flag("Must be true to measure", false)}})),
             object({{"job", text("Name of the job")},
                     {"currency", {{"type", "string"}}},

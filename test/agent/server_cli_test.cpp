@@ -247,7 +247,28 @@ TEST_CASE("mcp server: measure runs nothing without confirm, and never on a clus
     json confirmed = cluster->call(
         1, "estimate_job", {{"job_file", "job.yaml"}, {"measure", true}, {"confirm", true}});
     CHECK(is_error(confirmed));
-    CHECK_THAT(error_text(confirmed), Catch::Contains("start it with --local to measure here"));
+    CHECK_THAT(error_text(confirmed), Catch::Contains("on_cluster: true to measure there") &&
+                                          Catch::Contains("start it with --local"));
+    // On the cluster: only with measure, never from a server that runs jobs here, and within
+    // the server's budget (the measurement's own cost, priced before anything is submitted).
+    json alone = cluster->call(2, "estimate_job",
+                               {{"job_file", "job.yaml"}, {"on_cluster", true}, {"confirm", true}});
+    CHECK_THAT(error_text(alone), Catch::Contains("give measure: true with it"));
+    json here = local->call(
+        2, "estimate_job",
+        {{"job_file", "job.yaml"}, {"measure", true}, {"on_cluster", true}, {"confirm", true}});
+    CHECK_THAT(error_text(here), Catch::Contains("runs jobs on this machine (--local)"));
+    f.job("cluster.yaml", "mcp-measure", "touch " + marker);
+    write_file(f.dir + "/cluster.yaml",
+               "name: mcp-measure\nreplicas: 2\nresources:\n  cpu: \"4\"\n  memory: 16Gi\n"
+               "command: [\"sh\", \"-c\", \"touch " +
+                   marker + "\"]\n");
+    auto budgeted = f.serve({"--max-cost", "0.001"});
+    json over = budgeted->call(
+        3, "estimate_job",
+        {{"job_file", "cluster.yaml"}, {"measure", true}, {"on_cluster", true}, {"confirm", true}});
+    CHECK(is_error(over));
+    CHECK_THAT(error_text(over), Catch::Contains("--max-cost: the measurement may cost up to"));
     CHECK_FALSE(std::filesystem::exists(marker));
 }
 

@@ -96,6 +96,11 @@ std::vector<DurationFlag> duration_flags() {
          "estimate",
          day,
          2},
+        // Taken, priced and consented to: then no kubectl to submit with (exit 4).
+        {{"estimate", "-f", missing_program_job(), "--measure", "--on-cluster", "--yes"},
+         "--start-timeout",
+         "estimate",
+         day},
     };
 }
 

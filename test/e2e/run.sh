@@ -8,6 +8,8 @@
 #   test/e2e/run.sh [BUILD_DIR]     (make e2e; BUILD_DIR must hold kftrain-trainer and the tests)
 #
 # KFTRAIN_E2E_ONLY=REGEX runs only the tests whose names match (ctest -R), when working on them.
+# KFTRAIN_E2E_RUN=COMMAND runs that command (a bench/ script) on the cluster instead of the
+# tests, with KUBECONFIG and the images' names in its environment.
 #
 # Where this machine cannot run the cluster (not root, no minicluster.sh, its build fails),
 # the suite says so and skips (exit 0); with CI=true it fails instead.
@@ -126,7 +128,7 @@ run_tests_before_crds() {
     tests=$!
     wait "$tests"
 }
-phase before-crds run_tests_before_crds
+[[ -n ${KFTRAIN_E2E_RUN:-} ]] || phase before-crds run_tests_before_crds
 
 load_crds() {
     python3 "$repo/test/e2e/crds.py" "${crd_files[@]}" \
@@ -157,4 +159,14 @@ run_tests() {
     tests=$!
     wait "$tests"
 }
-phase tests run_tests
+# KFTRAIN_E2E_RUN: a command of the developer's own (a benchmark), in a session of its own.
+run_command() {
+    (cd "$repo" && exec setsid bash -c "$KFTRAIN_E2E_RUN") &
+    tests=$!
+    wait "$tests"
+}
+if [[ -n ${KFTRAIN_E2E_RUN:-} ]]; then
+    phase run run_command
+else
+    phase tests run_tests
+fi

@@ -5,9 +5,9 @@
 #include <limits>
 #include <string>
 
-#include "backend/local/measure/program_measure.h"
 #include "estimate/format.h"
 #include "estimate/program/model.h"
+#include "job/cost/measurement.h"
 
 using namespace kftrain::estimate;
 
@@ -126,7 +126,7 @@ TEST_CASE("a program that reports nothing, or once, cannot be measured and says 
 
 TEST_CASE("progress reports become shares of the run: steps, else percent, else epochs",
           "[estimate]") {
-    using kftrain::backend::local::progress_point;
+    using kftrain::job::cost::progress_point;
     kftrain::job::Progress p;
     p.event = "progress";
     p.epochs = 4;
@@ -343,4 +343,52 @@ TEST_CASE("too few or too coarse progress reports are named, not trusted", "[est
     }
     CHECK(report_shortage(steps).empty());
     CHECK(report_shortage({at(1, 0.1)}) == "1 report that advanced; 5 are needed");
+}
+
+TEST_CASE("a profile measured on the cluster says where, uses its wait, and reads back",
+          "[estimate][measure][cluster]") {
+    ProgramProfile p = profile_of({exact_size(1, 0.010, 0.004), exact_size(2, 0.010, 0.004)});
+    p.host_cpus = 0;
+    p.where.cluster = true;
+    p.where.context = "kind-ml";
+    p.where.namespace_ = "team-a";
+    p.where.nodes = {"gpu-3"};
+    p.where.hardware = "NVIDIA-H100-80GB-HBM3 x 8";
+    p.where.image = "registry.example/train:1";
+    p.sizes[0].waited_s = 12;
+    p.sizes[1].waited_s = 20;
+    CHECK(measured_where_text(p) ==
+          "on the cluster (context kind-ml, namespace team-a, node gpu-3: "
+          "NVIDIA-H100-80GB-HBM3 x 8, image registry.example/train:1)");
+
+    auto back = parse_program_profile(program_profile_json(p), "c.json");
+    REQUIRE(back.ok());
+    CHECK(back->where.cluster);
+    CHECK(back->where.nodes == std::vector<std::string>{"gpu-3"});
+    CHECK(back->where.image == "registry.example/train:1");
+    REQUIRE(back->sizes[1].waited_s);
+    CHECK(*back->sizes[1].waited_s == Approx(20));
+
+    PlanFlags flags;  // a cluster's estimate: scheduling is the wait measured, not a default
+    flags.workers = {1, 2};
+    auto r = program_report(*back, program_job(), flags, cpu_prices(), std::nullopt);
+    REQUIRE(r.ok());
+    CHECK(size_of(*r, 2).total_s == Approx(16 + 3 + 500 * 0.014));
+    const std::string table = format_table(*r);
+    INFO(table);
+    CHECK_THAT(table, Catch::Contains("measured running at 1 and 2 replicas on the cluster"));
+    CHECK_THAT(table, Catch::Contains("measured on cluster"));
+    CHECK_THAT(table, Catch::Contains("measured on the cluster: from submission"));
+    CHECK_THAT(table, !Catch::Contains("this machine's loopback"));
+    CHECK(report_to_json(*r)["program"]["measured_on"] == "cluster");
+
+    // A profile of an older kftrain has no "where": measured on this machine.
+    std::string old_text = program_profile_json(profile_of({exact_size(1, 0.010, 0.004)}));
+    const size_t at = old_text.find("  \"where\"");
+    REQUIRE(at != std::string::npos);
+    old_text.erase(at, old_text.find('\n', old_text.find('}', at)) - at + 1);
+    auto old = parse_program_profile(old_text, "old.json");
+    REQUIRE(old.ok());
+    CHECK_FALSE(old->where.cluster);
+    CHECK(measured_where_text(*old) == "on this machine (2 CPUs)");
 }

@@ -6,12 +6,14 @@
 #include <memory>
 #include <sstream>
 
+#include "backend/kube/measure/cluster_measure.h"
 #include "backend/local/measure/program_measure.h"
 #include "cli/flags.h"
 #include "cli/verb.h"
 #include "estimate/format.h"
 #include "estimate/units.h"
 #include "job/cost/estimate_inputs.h"
+#include "job/cost/measure_cost.h"
 #include "job/cost/saved_profile.h"
 #include "job/exit_codes.h"
 #include "manifest/load.h"
@@ -38,6 +40,8 @@ constexpr const char* k_estimate_examples =
     "  kftrain estimate -f job.yaml --profile p1.json --profile p2.json --profile p3.json\n"
     "  # Your own program: run it here at 1 and 2 replicas for up to a minute each, then predict\n"
     "  kftrain estimate -f examples/python-ddp/pytorchjob.yaml --measure\n"
+    "  # Measured where it will run: on the cluster, at most $5 for the measurement\n"
+    "  kftrain estimate -f job.yaml --measure --on-cluster --measure-replicas 1,2,4 --max-cost 5\n"
     "  kftrain estimate -f job.yaml --measure --measure-replicas 1,2,4 --measure-seconds 30s \\\n"
     "      --profile-out ddp-profile.json\n\n"
     "For kftrain-trainer without --profile, a built-in profile computed from the model's FLOPs\n"
@@ -80,6 +84,7 @@ util::Result<std::vector<int>> parse_workers(const std::string& text,
 // The most replicas --measure starts on this machine at once, and the time it runs each:
 // a second to a day.
 constexpr int k_most_measured_replicas = 64;
+constexpr int k_most_cluster_replicas = 1024;  // with --on-cluster
 constexpr util::DurationRule k_measure_seconds{1, 24 * 3600, "from 1s to 24h"};
 
 // Parse an optional duration flag by its rule; unset when not given.
@@ -176,6 +181,34 @@ util::Result<EstimateRequest> parse_request(const EstimateOptions& o) {
     return r;
 }
 
+void add_measure_flags(CLI::App& sub, EstimateOptions& o) {
+    sub.add_flag("--measure", o.measure,
+                 "Run the job's own command here (local backend) at each --measure-replicas for "
+                 "up to --measure-seconds, read its progress and predict from what it did; the "
+                 "profile is saved for later estimates and submit --max-cost");
+    sub.add_option("--measure-replicas", o.measure_replicas,
+                   "With --measure: replica counts to run it at, e.g. 1,2,4 (default: 1,2)");
+    sub.add_option("--measure-seconds", o.measure_seconds,
+                   duration_help("With --measure: the longest each size runs; 1s to 24h "
+                                 "(default: 60s)"));
+    sub.add_option("--profile-out", o.profile_out,
+                   "With --measure: also write the measured profile to this file");
+    sub.add_flag("--on-cluster", o.on_cluster,
+                 "With --measure: run it on the cluster instead, as short jobs <job>-measure-<R> "
+                 "in the job's namespace and queue, priced first (needs --yes or --max-cost); "
+                 "every job it starts is deleted");
+    sub.add_flag("--measure-parallel", o.measure_parallel,
+                 "With --on-cluster: run the sizes side by side (default: one after another)");
+    sub.add_flag("--yes", o.yes, "With --on-cluster: go ahead at the cost it prints");
+    sub.add_option("--max-cost", o.max_cost,
+                   "With --on-cluster: go ahead only when the measurement costs at most this "
+                   "many dollars, e.g. 5");
+    sub.add_option("--start-timeout", o.start_timeout,
+                   duration_help("With --on-cluster: how long a size's pods may take to start "
+                                 "(queued, scheduled, pulling images) before it fails "
+                                 "(default: 10m)"));
+}
+
 }  // namespace
 
 void setup_estimate(CLI::App& app, Context& ctx) {
@@ -216,17 +249,7 @@ void setup_estimate(CLI::App& app, Context& ctx) {
                     duration_help("Choose the cheapest size that finishes within this time"));
     sub->add_option("--budget", o->budget,
                     "Choose the fastest size that costs at most this many dollars, e.g. 50");
-    sub->add_flag("--measure", o->measure,
-                  "Run the job's own command here (local backend) at each --measure-replicas for "
-                  "up to --measure-seconds, read its progress and predict from what it did; the "
-                  "profile is saved for later estimates and submit --max-cost");
-    sub->add_option("--measure-replicas", o->measure_replicas,
-                    "With --measure: replica counts to run it at, e.g. 1,2,4 (default: 1,2)");
-    sub->add_option("--measure-seconds", o->measure_seconds,
-                    duration_help("With --measure: the longest each size runs; 1s to 24h "
-                                  "(default: 60s)"));
-    sub->add_option("--profile-out", o->profile_out,
-                    "With --measure: also write the measured profile to this file");
+    add_measure_flags(*sub, *o);
     sub->add_option("-o,--output", o->output, view::output_flag_help(view::k_table_formats));
     run_when_parsed(*sub, o, ctx);
 }
@@ -237,6 +260,7 @@ util::Status EstimateOptions::complete(const Context& ctx) {
         return loaded.error_value();
     }
     spec = std::move(*loaded);
+    runs_here = ctx.global.local || spec.backend == "local";
     if (measure) {  // the code it ships is measured in a copy, as a local submit runs it
         auto read = job::read_job_code(spec, job, ctx.err);
         if (!read) {
@@ -281,7 +305,9 @@ util::Status EstimateOptions::validate_measure() {
                 return util::error(fmt::format("{}: needs --measure (got {})", flag, **value));
             }
         }
-        return util::ok_status();
+    }
+    if (auto cluster = validate_on_cluster(); !cluster || !measure) {
+        return cluster;
     }
     if (!profiles.empty()) {
         return util::error(
@@ -293,8 +319,8 @@ util::Status EstimateOptions::validate_measure() {
         return filled;
     }
     if (measure_replicas) {
-        auto sizes =
-            parse_workers(*measure_replicas, "--measure-replicas", k_most_measured_replicas);
+        auto sizes = parse_workers(*measure_replicas, "--measure-replicas",
+                                   on_cluster ? k_most_cluster_replicas : k_most_measured_replicas);
         if (!sizes) {
             return sizes.error_value();
         }
@@ -322,7 +348,75 @@ util::Status EstimateOptions::validate_measure() {
             return checked;
         }
     }
-    return backend::local::check_measure_jobs(spec, measure_sizes);
+    return job::cost::check_measure_jobs(spec, measure_sizes);
+}
+
+util::Status EstimateOptions::validate_on_cluster() {
+    if (!on_cluster) {
+        for (const auto& [flag, given] : {std::pair{"--measure-parallel", measure_parallel},
+                                          {"--yes", yes},
+                                          {"--max-cost", max_cost.has_value()},
+                                          {"--start-timeout", start_timeout.has_value()}}) {
+            if (given) {
+                return util::error(fmt::format("{}: needs --measure --on-cluster", flag));
+            }
+        }
+        return util::ok_status();
+    }
+    if (!measure) {
+        return util::error("--on-cluster: needs --measure (it says where to measure)");
+    }
+    if (runs_here) {
+        return util::error(
+            fmt::format("--on-cluster: job {} runs on this machine (--local or backend: local); "
+                        "drop --on-cluster to measure it here",
+                        spec.name));
+    }
+    if (max_cost) {
+        auto amount = estimate::parse_money(*max_cost);
+        if (!amount) {
+            return util::error(fmt::format(
+                "--max-cost: must be an amount such as 5 or 12.50 (got {})", *max_cost));
+        }
+        max_cost_amount = *amount;
+    }
+    if (start_timeout) {
+        auto seconds =
+            util::parse_duration_flag("--start-timeout", *start_timeout, k_measure_seconds);
+        if (!seconds) {
+            return seconds.error_value();
+        }
+        start_timeout_s = *seconds;
+    }
+    return util::ok_status();
+}
+
+util::Result<std::string> EstimateOptions::run_measurement(Context& ctx) const {
+    job::cost::MeasureRequest asked{
+        spec, measure_sizes,    measure_limit_s, profile_out.value_or(""),
+        code, measure_parallel, start_timeout_s};
+    util::Result<estimate::ProgramProfile> measured = util::error("");
+    if (on_cluster) {
+        auto pricing = job::cost::load_pricing(prices, gpu);
+        if (!pricing) {
+            return util::error(pricing.error(), k_exit_bad_input);
+        }
+        const job::cost::MeasureCost cost = job::cost::measurement_cost(asked, *pricing);
+        ctx.err << job::cost::measurement_cost_text(asked, cost);
+        if (auto approved =
+                job::cost::approve_measurement(cost, yes, max_cost_amount, max_cost.value_or(""));
+            !approved) {
+            return approved.error_value();
+        }
+        measured = backend::kube::measure_on_cluster(ctx.global, asked, ctx.err);
+    } else {
+        measured = backend::local::measure_program(asked, ctx.err);
+    }
+    if (!measured) {
+        return measured.error_value();
+    }
+    ctx.err << fmt::format("profile saved: {}", measured->source) << std::endl;
+    return measured->source;
 }
 
 int EstimateOptions::run(Context& ctx) const {
@@ -333,13 +427,11 @@ int EstimateOptions::run(Context& ctx) const {
                                              : GoalFlag{"--budget", budget};
     std::vector<std::string> sources = profiles;
     if (measure) {
-        auto measured = backend::local::measure_program(
-            {spec, measure_sizes, measure_limit_s, profile_out.value_or(""), code}, ctx.err);
+        auto measured = run_measurement(ctx);
         if (!measured) {
             return report_error(ctx, measured.error(), measured.error_code(k_exit_bad_input));
         }
-        ctx.err << fmt::format("profile saved: {}", measured->source) << std::endl;
-        sources = {measured->source};
+        sources = {*measured};
     }
     auto report =
         job::cost::build_report(spec, flags, request.goal, {sources, prices}, goal_flag.name);

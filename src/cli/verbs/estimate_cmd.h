@@ -42,6 +42,11 @@ struct EstimateOptions {
     std::optional<std::string> measure_replicas;  // --measure-replicas; default 1,2
     std::optional<std::string> measure_seconds;   // --measure-seconds; default 60s
     std::optional<std::string> profile_out;       // --profile-out
+    bool on_cluster = false;                      // --on-cluster: measure on the cluster
+    bool measure_parallel = false;                // --measure-parallel
+    bool yes = false;                             // --yes: go ahead at the measurement's cost
+    std::optional<std::string> max_cost;          // --max-cost: ... or within this
+    std::optional<std::string> start_timeout;     // --start-timeout; default 10m
 
     // Derived by complete() and validate().
     manifest::JobSpec spec;                    // the job file, loaded and checked
@@ -49,6 +54,9 @@ struct EstimateOptions {
     EstimateRequest request;
     std::vector<int> measure_sizes = {1, 2};
     double measure_limit_s = 60;
+    double start_timeout_s = 600;
+    std::optional<double> max_cost_amount;
+    bool runs_here = false;  // --local or backend: local
     view::OutputFormat format = view::OutputFormat::Table;
 
     // Load the job file; a local job (--local or backend: local) is estimated for this machine.
@@ -57,6 +65,10 @@ struct EstimateOptions {
     util::Status validate();
     // Check --measure and the flags that need it.
     util::Status validate_measure();
+    // Check --on-cluster and the flags that need it.
+    util::Status validate_on_cluster();
+    // Measure (here, or on the cluster once its cost is approved); return the profile's path.
+    util::Result<std::string> run_measurement(Context& ctx) const;
     // Print the estimate; return the exit code (2 when --deadline or --budget cannot be met).
     int run(Context& ctx) const;
 };

@@ -7,6 +7,7 @@
 
 #include "estimate/plan.h"
 #include "estimate/plan_parts.h"
+#include "util/stats.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -115,6 +116,21 @@ std::string percent(double fraction) {
     return fmt::format("{:.0f}%", fraction * 100);
 }
 
+// Return the time its measurements waited to start on the cluster (the median of the sizes),
+// nullopt when measured on this machine.
+std::optional<double> measured_wait(const ProgramProfile& p) {
+    std::vector<double> waits;
+    for (const SizeMeasurement& m : p.sizes) {
+        if (m.waited_s) {
+            waits.push_back(*m.waited_s);
+        }
+    }
+    if (waits.empty()) {
+        return std::nullopt;
+    }
+    return util::median(waits);
+}
+
 // The lines that say what was measured at each size.
 void measured_assumptions(const ProgramProfile& p, std::vector<Assumption>& a) {
     std::vector<int> replicas;
@@ -122,22 +138,24 @@ void measured_assumptions(const ProgramProfile& p, std::vector<Assumption>& a) {
         replicas.push_back(m.replicas);
     }
     a.push_back({"measured", fmt::format("{} replicas", fmt::join(replicas, ", ")),
-                 fmt::format("measured: {} ran `{}` on this machine ({} CPUs) at {}, at most "
-                             "{} each",
-                             p.source, p.program, p.host_cpus, p.measured_at,
+                 fmt::format("measured: {} ran `{}` {} at {}, at most {} each", p.source, p.program,
+                             measured_where_text(p), p.measured_at,
                              util::format_duration(p.seconds_limit))});
     for (const SizeMeasurement& m : p.sizes) {
         a.push_back(
             {fmt::format("at world size {}", m.world_size),
              fmt::format("training {}, start-up {}", util::format_duration(m.training_s),
                          util::format_duration(m.startup_s)),
-             fmt::format("measured: {} reports of {} over {}{}, rate spread {}{}", m.reports,
-                         m.basis, util::format_duration(m.seconds),
-                         m.finished ? " (ran to its end)" : "", percent(m.spread),
-                         m.too_few.empty() ? ""
-                                           : "; too few to trust (" + m.too_few +
-                                                 "): measure longer (--measure-seconds) or report "
-                                                 "progress more finely")});
+             fmt::format(
+                 "measured: {} reports of {} over {}{}{}, rate spread {}{}", m.reports, m.basis,
+                 util::format_duration(m.seconds), m.finished ? " (ran to its end)" : "",
+                 m.waited_s ? fmt::format(" after {} to start", util::format_duration(*m.waited_s))
+                            : "",
+                 percent(m.spread),
+                 m.too_few.empty() ? ""
+                                   : "; too few to trust (" + m.too_few +
+                                         "): measure longer (--measure-seconds) or report "
+                                         "progress more finely")});
     }
 }
 
@@ -175,8 +193,16 @@ void program_assumptions(const ProgramProfile& p, const ProgramFit& fit, const J
     a.push_back({"scheduling", util::format_duration(overhead_s),
                  flags.startup_s ? "given: --overhead"
                  : flags.local   ? "none: the replicas start on this machine"
-                                 : "default: scheduling and the image pull on a cluster "
-                                   "(--overhead)"});
+                 : measured_wait(p)
+                     ? "measured on the cluster: from submission to the lead's start, the "
+                       "median of the sizes (--overhead to set it)"
+                     : "default: scheduling and the image pull on a cluster (--overhead)"});
+    if (p.where.cluster) {
+        if (!flags.local) {
+            a.push_back({"where", "the cluster", "measured " + measured_where_text(p)});
+        }
+        return;
+    }
     if (job.gpus > 0) {
         a.push_back({"device", "this machine's",
                      fmt::format("measured here, not on the {} GPU(s) per replica the job asks "
@@ -247,7 +273,8 @@ util::Result<Report> program_report(const ProgramProfile& profile, const JobFact
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
     plan.input.replicas = sizes;
-    const double overhead = flags.startup_s.value_or(flags.local ? 0.0 : k_default_startup_s);
+    const double overhead = flags.startup_s.value_or(
+        flags.local ? 0.0 : measured_wait(profile).value_or(k_default_startup_s));
     plan.input.startup_s = overhead;
     const ProgramFit fit = fit_program(profile);
     program_assumptions(profile, fit, job, flags, overhead, plan);

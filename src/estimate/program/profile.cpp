@@ -100,7 +100,44 @@ OrderedJson size_json(const SizeMeasurement& s) {
     j["steps_per_epoch"] = optional_json(s.steps_per_epoch);
     j["samples_per_sec"] = optional_json(s.samples_per_sec);
     j["too_few"] = s.too_few;
+    if (s.waited_s) {
+        j["waited_s"] = *s.waited_s;
+    }
     return j;
+}
+
+OrderedJson where_json(const MeasuredWhere& w) {
+    OrderedJson j;
+    j["place"] = w.cluster ? "cluster" : "this machine";
+    if (w.cluster) {
+        j["context"] = w.context;
+        j["namespace"] = w.namespace_;
+        j["nodes"] = w.nodes;
+        j["hardware"] = w.hardware;
+        j["image"] = w.image;
+    }
+    return j;
+}
+
+// Where a profile was measured; none in a profile of an older kftrain (this machine).
+MeasuredWhere read_where(const util::JsonFields& r) {
+    MeasuredWhere w;
+    if (!r.has("where")) {
+        return w;
+    }
+    const util::JsonFields o = r.object("where");
+    const std::string place = o.text("place");
+    o.check(place == "cluster" || place == "this machine", "place",
+            "\"cluster\" or \"this machine\"");
+    w.cluster = place == "cluster";
+    if (w.cluster) {
+        w.context = o.get<std::string>("context", "");
+        w.namespace_ = o.get<std::string>("namespace", "");
+        w.nodes = o.has("nodes") ? o.list("nodes") : std::vector<std::string>{};
+        w.hardware = o.get<std::string>("hardware", "");
+        w.image = o.get<std::string>("image", "");
+    }
+    return w;
 }
 
 // A size's fields; a wrong one throws util::JsonFieldError naming it.
@@ -123,6 +160,9 @@ SizeMeasurement read_size(const util::JsonFields& r) {
     s.samples_per_sec = r.number_or_null("samples_per_sec", 0);
     s.finished = r.get<bool>("finished", false, true);
     s.too_few = r.get<std::string>("too_few", "");  // none in a profile of an older kftrain
+    if (r.has("waited_s")) {
+        s.waited_s = r.number("waited_s", 0);
+    }
     return s;
 }
 
@@ -213,11 +253,37 @@ std::string program_profile_json(const ProgramProfile& p) {
     j["seconds_limit"] = p.seconds_limit;
     j["procs_per_replica"] = p.procs_per_replica;
     j["host_cpus"] = p.host_cpus;
+    j["where"] = where_json(p.where);
     j["sizes"] = OrderedJson::array();
     for (const SizeMeasurement& s : p.sizes) {
         j["sizes"].push_back(size_json(s));
     }
     return util::json_text(j, 2) + "\n";
+}
+
+std::string measured_where_text(const ProgramProfile& p) {
+    const MeasuredWhere& w = p.where;
+    if (!w.cluster) {
+        return p.host_cpus > 0 ? fmt::format("on this machine ({} CPUs)", p.host_cpus)
+                               : "on this machine";
+    }
+    std::vector<std::string> parts;
+    if (!w.context.empty()) {
+        parts.push_back("context " + w.context);
+    }
+    if (!w.namespace_.empty()) {
+        parts.push_back("namespace " + w.namespace_);
+    }
+    if (!w.nodes.empty()) {
+        std::string nodes =
+            fmt::format("{} {}", w.nodes.size() == 1 ? "node" : "nodes", fmt::join(w.nodes, ", "));
+        parts.push_back(w.hardware.empty() ? nodes : nodes + ": " + w.hardware);
+    }
+    if (!w.image.empty()) {
+        parts.push_back("image " + w.image);
+    }
+    return parts.empty() ? "on the cluster"
+                         : fmt::format("on the cluster ({})", fmt::join(parts, ", "));
 }
 
 bool is_program_profile(const std::string& text) {
@@ -244,6 +310,7 @@ util::Result<ProgramProfile> parse_program_profile(const std::string& text,
         p.seconds_limit = r.number("seconds_limit", 0, true);
         p.procs_per_replica = static_cast<int>(r.integer("procs_per_replica", 1));
         p.host_cpus = static_cast<int>(r.integer("host_cpus", 0));
+        p.where = read_where(r);
         const std::vector<util::JsonFields> sizes = r.objects("sizes");
         r.check(!sizes.empty(), "sizes", "a list of at least one size");
         for (const util::JsonFields& size_fields : sizes) {

@@ -37,6 +37,20 @@ struct SizeMeasurement {
     std::optional<long long> steps_per_epoch;
     std::optional<double> samples_per_sec;  // the median of what it reported
     std::string too_few;  // why its reports were too few to trust (report_shortage), or ""
+    // On a cluster: from its submission to its lead container's start (queued, scheduled,
+    // images pulled): reported, not in startup_s. None when measured on this machine.
+    std::optional<double> waited_s;
+};
+
+// Where a program was measured: this machine (cluster false), or a cluster's nodes.
+struct MeasuredWhere {
+    bool cluster = false;
+    std::string context;             // kubectl's context ("" when it could not be read)
+    std::string namespace_;          // where its jobs ran
+    std::vector<std::string> nodes;  // the nodes its pods ran on
+    std::string hardware;            // from the nodes' labels and capacity: "NVIDIA-H100-80GB-
+                                     // HBM3 x 8, p5.48xlarge", "2 CPUs, amd64"
+    std::string image;               // the image its pods ran
 };
 
 // Progress reports are enough to measure a rate by when at least k_min_reports of them advance
@@ -60,9 +74,14 @@ struct ProgramProfile {
     double seconds_limit = 0;  // --measure-seconds
     int procs_per_replica = 1;
     int host_cpus = 0;                   // this machine's, where it was measured
+    MeasuredWhere where;                 // this machine, or the cluster's nodes
     std::vector<SizeMeasurement> sizes;  // by world size, one each
     std::string source;                  // the file it was read from, for messages
 };
+
+// Say where a profile was measured: "on this machine (16 CPUs)" or "on the cluster (context
+// kind-ml, namespace team-a, node gpu-3: NVIDIA-H100-80GB-HBM3 x 8, image ...)".
+std::string measured_where_text(const ProgramProfile& profile);
 
 // The value of "measured_from" that marks a program's profile.
 inline constexpr const char* k_program_profile_mark = "program";

@@ -148,7 +148,7 @@ util::Result<estimate::Report> build_report(const manifest::JobSpec& spec,
         return util::error(profiles.error());
     }
     if (!profiles->program && profiles->trainer.empty()) {
-        profiles->program = read_saved_profile(spec);
+        profiles->program = read_saved_profile(spec, !flags.local);
     }
     if (!profiles->program && !spec.runs_trainer()) {
         if (!profiles->trainer.empty()) {

@@ -77,12 +77,16 @@ util::Status check_profile_out(const std::string& path) {
     return util::ok_status();
 }
 
-std::string saved_profile_path(const std::string& job) {
-    return state_root() + "/profiles/" + job + ".json";
+std::string saved_profile_path(const std::string& job, bool cluster) {
+    return state_root() + "/profiles/" + job + (cluster ? ".cluster.json" : ".json");
 }
 
-std::optional<estimate::ProgramProfile> read_saved_profile(const manifest::JobSpec& spec) {
-    const std::string path = saved_profile_path(spec.name);
+namespace {
+
+// The profile saved at one place, when it was measured with the job's program and settings as
+// they are now (and, on the cluster, its image).
+std::optional<estimate::ProgramProfile> read_one(const manifest::JobSpec& spec, bool cluster) {
+    const std::string path = saved_profile_path(spec.name, cluster);
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
         return std::nullopt;
@@ -92,10 +96,23 @@ std::optional<estimate::ProgramProfile> read_saved_profile(const manifest::JobSp
         return std::nullopt;
     }
     auto profile = estimate::parse_program_profile(*text, path);
-    if (!profile || profile->fingerprint != program_fingerprint(spec)) {
+    if (!profile || profile->fingerprint != program_fingerprint(spec) ||
+        profile->where.cluster != cluster || (cluster && profile->where.image != spec.image)) {
         return std::nullopt;
     }
     return *profile;
+}
+
+}  // namespace
+
+std::optional<estimate::ProgramProfile> read_saved_profile(const manifest::JobSpec& spec,
+                                                           bool on_cluster) {
+    if (on_cluster) {
+        if (auto measured = read_one(spec, true)) {
+            return measured;
+        }
+    }
+    return read_one(spec, false);
 }
 
 }  // namespace kftrain::job::cost

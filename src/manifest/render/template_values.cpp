@@ -87,7 +87,9 @@ YAML::Node volumes_node(const JobSpec& spec) {
         YAML::Node entry(YAML::NodeType::Map);
         entry["name"] = string_node(v.name);
         YAML::Node source(YAML::NodeType::Map);
-        if (!v.claim.empty()) {
+        if (v.scratch) {
+            entry["emptyDir"] = source;
+        } else if (!v.claim.empty()) {
             source["claimName"] = string_node(v.claim);
             if (v.read_only) {
                 source["readOnly"] = YAML::Node(true);

@@ -37,11 +37,6 @@ using Clock = std::chrono::steady_clock;
 constexpr auto k_size_poll = std::chrono::milliseconds(200);
 constexpr auto k_post_poll = std::chrono::seconds(1);
 
-// How long a size may be measured in all when its reports are too few at --measure-seconds:
-// four times as long, and at least a minute more.
-double extended_limit(double limit_s) {
-    return std::max(4 * limit_s, limit_s + 60);
-}
 // How far a program's own report times may stray outside the measurement (a timestamp taken
 // before a line is flushed, a rounded clock) and still be its times.
 constexpr double k_clock_slack_s = 2;
@@ -50,19 +45,14 @@ double wall_now() {
     return static_cast<double>(util::now_nanoseconds()) / 1e9;
 }
 
-// The job as it runs at one size: its own name and size, nothing queued, never restarted (a
-// crash is the measurement's failure, not time to measure), and every writable volume an
-// empty directory of its own under scratch.
+// The job as it runs at one size here: nothing queued, and every writable volume an empty
+// directory of its own under scratch.
 manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas,
                             const std::string& scratch) {
-    manifest::JobSpec m = job;
-    m.name = fmt::format("{}-measure-{}", job.name, replicas);
-    m.replicas = replicas;
+    manifest::JobSpec m = job::cost::measurement_job(job, replicas);
     m.backend = "local";
-    m.restart_policy = "Never";
     m.queue.clear();
     m.queue_priority_class.clear();
-    m.elastic_policy.reset();
     for (auto& volume : m.volumes) {
         if (!volume.read_only && volume.config_map.empty()) {
             volume.local_path = scratch + "/" + std::to_string(replicas) + "/" + volume.name;
@@ -118,7 +108,7 @@ class SizeWatch {
             }
             auto progress = job::parse_progress_line(line);
             if (progress && job::shows_progress(*progress)) {
-                add(m_run.lines, progress_point(*progress, since_start(progress->time)));
+                add(m_run.lines, job::cost::progress_point(*progress, since_start(progress->time)));
             }
         }
     }
@@ -130,7 +120,7 @@ class SizeWatch {
             m_last_post = posted->time;
             job::Progress percent_only;
             percent_only.percent = posted->percent;
-            add(m_run.posts, progress_point(percent_only, since_start(posted->time)));
+            add(m_run.posts, job::cost::progress_point(percent_only, since_start(posted->time)));
         }
     }
 
@@ -193,18 +183,11 @@ util::Status start_size(backend::local::LocalBackend& jobs, manifest::JobSpec sp
         }
         jobs.remove(spec.name, true);
     }
-    if (code) {
-        manifest::attach_code(spec, *code, spec.name);
+    auto rendered = job::cost::render_measurement(std::move(spec), code);
+    if (!rendered) {
+        return rendered.error_value();
     }
-    auto tmpl = job::job_template({}, spec.kind);
-    if (!tmpl) {
-        return tmpl.error_value();
-    }
-    auto manifest = manifest::render_job(spec, *tmpl);
-    if (!manifest) {
-        return util::error(manifest.error(), k_exit_bad_input);
-    }
-    auto submitted = jobs.submit({spec, *manifest, code, YAML::Node()}, {});
+    auto submitted = jobs.submit(*rendered, {});
     if (!submitted) {
         return util::error(submitted.error(), submitted.error_code(k_exit_bad_input));
     }
@@ -213,7 +196,7 @@ util::Status start_size(backend::local::LocalBackend& jobs, manifest::JobSpec sp
 
 // Run one size until it ends, the time is up or a signal comes; stop and delete it.
 util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifest::JobSpec& spec,
-                               const MeasureRequest& request, std::ostream& err) {
+                               const job::cost::MeasureRequest& request, std::ostream& err) {
     const double limit_s = request.seconds;
     const double started = wall_now();
     const auto start = Clock::now();
@@ -237,25 +220,13 @@ util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifes
         if (watch.ended() || job::interrupt_requested()) {
             break;
         }
-        if (watch.run().seconds >= limit_s) {
-            // Too few reports to measure by (a program that posts whole percentages every few
-            // seconds): measure on, up to a limit, rather than predict from noise.
-            // A program that reported nothing yet is not waited for: it says nothing of its pace.
-            const std::string shortage = estimate::report_shortage(watch.run().points());
-            if (shortage.empty() || watch.run().points().empty() ||
-                watch.run().seconds >= extended_limit(limit_s)) {
-                break;
-            }
-            if (!extended) {
-                extended = true;
-                err << fmt::format(
-                           "measuring {} longer: its reports in {} are too few to measure "
-                           "by ({}); measuring on until they are enough, for at most {} "
-                           "in all",
-                           spec.name, util::format_duration(limit_s), shortage,
-                           util::format_duration(extended_limit(limit_s)))
-                    << std::endl;
-            }
+        if (!job::cost::keep_measuring(watch.run().points(), watch.run().seconds, limit_s)) {
+            break;
+        }
+        if (watch.run().seconds >= limit_s && !extended) {
+            extended = true;
+            err << job::cost::measuring_longer_note(spec.name, watch.run().points(), limit_s)
+                << std::endl;
         }
         std::this_thread::sleep_for(k_size_poll);
     }
@@ -270,143 +241,24 @@ util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifes
 }
 
 util::Result<estimate::SizeMeasurement> measure_one(backend::local::LocalBackend& jobs,
-                                                    const MeasureRequest& request, int replicas,
-                                                    const std::string& scratch, std::ostream& err) {
+                                                    const job::cost::MeasureRequest& request,
+                                                    int replicas, const std::string& scratch,
+                                                    std::ostream& err) {
     const manifest::JobSpec spec = sized_job(request.spec, replicas, scratch);
     auto run = run_size(jobs, spec, request, err);
     if (!run) {
         return run.error_value();
     }
     if (run->failed) {
-        const auto& s = *run->failed;
-        std::string lines;
-        for (const auto& line : run->last_lines) {
-            lines +=
-                "\n  " + lead_name(spec) + " | " + util::escape_controls(util::mask_secrets(line));
-        }
-        return util::error(
-            fmt::format("{} failed at {} before it could be measured: {}{}{}", request.spec.name,
-                        util::counted(replicas, "replica"), s.reason.empty() ? "" : s.reason + ": ",
-                        s.message, lines.empty() ? "" : "; its last lines:" + lines),
-            k_exit_job_failed);
+        return job::cost::size_failure(request.spec.name, replicas, *run->failed, lead_name(spec),
+                                       run->last_lines);
     }
-    const int world = replicas * job::cost::job_facts(spec).procs_per_replica;
-    auto measured =
-        estimate::measure_size(run->points(), replicas, world, run->seconds, run->finished);
-    if (!measured) {
-        return util::error(fmt::format("--measure: {} at {}: {}", request.spec.name,
-                                       util::counted(replicas, "replica"), measured.error()),
-                           k_exit_bad_input);
-    }
-    return *measured;
-}
-
-std::string command_line(const manifest::JobSpec& spec) {
-    std::vector<std::string> words = spec.command;
-    if (words.empty()) {
-        words.push_back("kftrain-trainer");
-    }
-    if (spec.args) {
-        words.insert(words.end(), spec.args->begin(), spec.args->end());
-    }
-    return util::mask_secrets(fmt::format("{}", fmt::join(words, " ")));
-}
-
-// Save the profile beside the local jobs' state and at profile_out (when given), once it reads
-// back: a figure the reader refuses would break every later use. Its source becomes where
-// it was written last.
-util::Status save_profile(estimate::ProgramProfile& profile, const std::string& profile_out) {
-    const std::string text = estimate::program_profile_json(profile);
-    profile.source = job::cost::saved_profile_path(profile.job);
-    if (auto reread = estimate::parse_program_profile(text, profile.source); !reread) {
-        return util::error(
-            fmt::format("--measure: the measured profile is not sound, nothing "
-                        "saved: {}",
-                        reread.error()));
-    }
-    for (const std::string& path : {profile.source, profile_out}) {
-        if (path.empty()) {
-            continue;
-        }
-        if (path == profile_out) {
-            if (auto free = job::cost::check_profile_out(path);
-                !free) {  // again: minutes have passed
-                return free.error_value();
-            }
-        } else {
-            if (auto made = util::make_private_dir(fs::path(path).parent_path()); !made) {
-                return util::error(made.error());
-            }
-        }
-        if (auto written = util::write_file_atomic(path, text); !written) {
-            return util::error((path == profile_out ? "--profile-out: " : "") + written.error(),
-                               k_exit_bad_input);
-        }
-    }
-    if (!profile_out.empty()) {
-        profile.source = profile_out;
-    }
-    return util::ok_status();
+    return job::cost::fit_size(request, replicas, run->points(), run->seconds, run->finished);
 }
 
 }  // namespace
 
-std::optional<estimate::ProgressPoint> progress_point(const job::Progress& p, double t) {
-    estimate::ProgressPoint point;
-    point.t = t;
-    point.samples_per_sec = p.samples_per_sec;
-    const auto& spe = p.steps_per_epoch;
-    long long per_run = 0;
-    if (spe && *spe > 0 && p.epochs && *p.epochs > 0 &&
-        !__builtin_mul_overflow(*spe, static_cast<long long>(*p.epochs), &per_run)) {
-        point.steps_per_epoch = *spe;
-        point.steps_per_run = per_run;  // counts past a long long are no real run's
-    }
-    if (p.event == "finish") {
-        point.fraction = 1;
-        point.basis = point.steps_per_run ? "steps" : "percent";
-        return point;
-    }
-    if (point.steps_per_run && (p.global_step || (p.epoch && p.step))) {
-        // In doubles: a line's epoch and step are the program's, whatever their size or sign.
-        const double done = p.global_step
-                                ? static_cast<double>(*p.global_step)
-                                : (static_cast<double>(*p.epoch) - 1) * static_cast<double>(*spe) +
-                                      static_cast<double>(*p.step);
-        point.fraction = done / static_cast<double>(*point.steps_per_run);
-        point.basis = "steps";
-        return point;
-    }
-    if (p.percent) {
-        point.fraction = *p.percent / 100;
-        point.basis = "percent";
-        return point;
-    }
-    if (p.event == "epoch" && p.epoch && p.epochs && *p.epochs > 0) {
-        point.fraction = static_cast<double>(*p.epoch) / *p.epochs;
-        point.basis = "epochs";
-        return point;
-    }
-    return std::nullopt;
-}
-
-util::Status check_measure_jobs(const manifest::JobSpec& spec, const std::vector<int>& sizes) {
-    for (int replicas : sizes) {
-        const std::string name = sized_job(spec, replicas, "").name;
-        if (!job::check_job_name(name)) {
-            const size_t suffix = name.size() - spec.name.size();
-            return util::error(
-                fmt::format("--measure: at {} the job runs as {}, longer than the 63 characters "
-                            "a job name may have: shorten its name to at most {} characters",
-                            util::counted(replicas, "replica"), name,
-                            suffix < 63 ? 63 - suffix : 0),
-                k_exit_bad_input);
-        }
-    }
-    return util::ok_status();
-}
-
-util::Result<estimate::ProgramProfile> measure_program(const MeasureRequest& request,
+util::Result<estimate::ProgramProfile> measure_program(const job::cost::MeasureRequest& request,
                                                        std::ostream& err) {
     job::catch_termination();
     char scratch_template[] = "/tmp/kftrain-measure-XXXXXX";
@@ -416,15 +268,7 @@ util::Result<estimate::ProgramProfile> measure_program(const MeasureRequest& req
     }
     const std::string scratch = made;
     backend::local::LocalBackend jobs(err);
-    estimate::ProgramProfile profile;
-    profile.job = request.spec.name;
-    profile.program = command_line(request.spec);
-    profile.kind = manifest::kind_name(request.spec.kind);
-    profile.fingerprint = job::cost::program_fingerprint(request.spec);
-    profile.measured_at = util::now_timestamp();
-    profile.seconds_limit = request.seconds;
-    profile.procs_per_replica = job::cost::job_facts(request.spec).procs_per_replica;
-    profile.host_cpus = static_cast<int>(std::thread::hardware_concurrency());
+    estimate::ProgramProfile profile = job::cost::new_profile(request);
     std::optional<util::Error> failure;
     for (int replicas : request.replicas) {
         auto size = measure_one(jobs, request, replicas, scratch, err);
@@ -441,7 +285,7 @@ util::Result<estimate::ProgramProfile> measure_program(const MeasureRequest& req
     }
     std::sort(profile.sizes.begin(), profile.sizes.end(),
               [](const auto& a, const auto& b) { return a.world_size < b.world_size; });
-    if (auto saved = save_profile(profile, request.profile_out); !saved) {
+    if (auto saved = job::cost::save_measured_profile(profile, request.profile_out); !saved) {
         return saved.error_value();
     }
     return profile;
