@@ -147,7 +147,7 @@ class ClusterMeasurement {
                                           [](const Size& s) { return s.active(); });
             while (next < m_sizes.size() && (m_request.parallel || !busy)) {
                 if (auto started = submit(m_sizes[next++]); !started) {
-                    return started;
+                    return job::interrupt_requested() ? interrupted() : started;
                 }
                 if (!m_request.parallel) {
                     break;
