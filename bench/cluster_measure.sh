@@ -68,7 +68,8 @@ for ((round = 1; round <= rounds; round++)); do
     "$kftrain" -n "$ns" estimate -f "$out/job.yaml" --measure --local --measure-replicas 1,2 \
         --measure-seconds "$measure" --workers 1,2 -o json >"$out/here-$round.json" 2>/dev/null
     for world in 1 2; do
-        "$kftrain" -n "$ns" submit -f "$out/job.yaml" --set replicas="$world" --wait --timeout 10m >/dev/null
+        "$kftrain" -n "$ns" submit -f "$out/job.yaml" --set replicas="$world" >/dev/null
+        "$kftrain" -n "$ns" wait bench-fit --for succeeded --timeout 10m --interval 1s >/dev/null
         whole_run bench-fit >>"$out/runs$world"
         "$kftrain" -n "$ns" delete bench-fit --wait >/dev/null
     done

@@ -29,6 +29,7 @@ using estimate::ProgressPoint;
 constexpr auto k_poll = std::chrono::seconds(1);
 constexpr auto k_gone_deadline = std::chrono::seconds(120);
 constexpr size_t k_lines_kept = 8;
+constexpr auto k_waiting_note = std::chrono::seconds(10);
 
 double wall_now() {
     return static_cast<double>(util::now_nanoseconds()) / 1e9;
@@ -61,6 +62,7 @@ struct Size {
     std::optional<job::JobStatus> failed;
     std::optional<util::Error> failure;  // it could not be watched, or did not start in time
     std::string waiting;                 // why it waits to start, as last said
+    Clock::time_point next_note;         // and when it may be said again
     std::string selector;                // the selector of its pods, once seen
     std::string lead;                    // its lead replica and that replica's pod and container
     std::string lead_pod;
@@ -264,9 +266,12 @@ class ClusterMeasurement {
         }
         const job::ReplicaStatus* lead = lead_of(status);
         if (lead == nullptr || !all_started(status)) {
+            // Said when it changes, at most every k_waiting_note (a pull that fails flips
+            // between ErrImagePull and ImagePullBackOff every few seconds).
             const std::string why = not_started_reason(status);
-            if (why != size.waiting) {
+            if (why != size.waiting && (size.waiting.empty() || Clock::now() >= size.next_note)) {
                 size.waiting = why;
+                size.next_note = Clock::now() + k_waiting_note;
                 m_err << fmt::format("{} waiting to start ({}): {}", size.spec.name,
                                      util::format_duration(waited), why)
                       << std::endl;
@@ -401,8 +406,10 @@ class ClusterMeasurement {
             }
             if (!asked) {
                 asked = true;
-                (void)m_queries.call(
-                    {"delete", "pods", "-l", size.selector, "--wait=false", "--ignore-not-found"});
+                // A second of grace, not the default 30 s: nothing of a measurement's pods is
+                // kept, and the kubelet still stops them before they are gone (no --force).
+                (void)m_queries.call({"delete", "pods", "-l", size.selector, "--wait=false",
+                                      "--grace-period=1", "--ignore-not-found"});
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(500));
         }
