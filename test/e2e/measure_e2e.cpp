@@ -13,19 +13,17 @@
 #include "e2e/cluster.h"
 #include "support/files.h"
 #include "support/paths.h"
+#include "support/text.h"
 #include "util/subprocess.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
 using kftrain::e2e::Namespace;
 using kftrain::e2e::poll_until;
+using kftrain::test::contains;
 using nlohmann::json;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // The trainer at 2 replicas for about a minute, a core each: long enough that a whole run is
 // mostly training, as the runs an estimate is for are.
@@ -41,7 +39,7 @@ std::string measurement_left(const Namespace& ns) {
     std::string left;
     for (const std::string& line : kftrain::util::split_lines(
              ns.kubectl({"get", "pytorchjobs,trainjobs,pods,configmaps", "-o", "name"}).out)) {
-        if (has(line, "-measure-")) {
+        if (contains(line, "-measure-")) {
             left += line + "\n";
         }
     }
@@ -78,13 +76,13 @@ TEST_CASE("the trainer image measured on the cluster predicts a whole 2-replica 
                                 "--workers", "1,2", "-o", "json"});
     INFO(measured.err);
     REQUIRE(measured.code == 0);
-    CHECK(has(measured.err, "measuring on the cluster"));
-    CHECK(has(measured.err, "fit-measure-2 started after"));
+    CHECK(contains(measured.err, "measuring on the cluster"));
+    CHECK(contains(measured.err, "fit-measure-2 started after"));
     // Nothing of it is left: it waited for its pods to go before it printed.
     CHECK(measurement_left(ns).empty());
     json report = json::parse(measured.out);
     CHECK(report["program"]["measured_on"] == "cluster");
-    CHECK(has(report["program"]["where"].get<std::string>(), "namespace " + ns.name()));
+    CHECK(contains(report["program"]["where"].get<std::string>(), "namespace " + ns.name()));
     REQUIRE(report["sizes"].size() == 2);
     for (const auto& size : report["sizes"]) {
         CHECK(size["step_basis"] == "measured");
@@ -95,7 +93,7 @@ TEST_CASE("the trainer image measured on the cluster predicts a whole 2-replica 
     auto table = ns.kftrain({"estimate", "-f", file, "--workers", "1,2"});
     INFO(table.out << table.err);
     REQUIRE(table.code == 0);
-    CHECK(has(table.out, "replicas on the cluster (context"));
+    CHECK(contains(table.out, "replicas on the cluster (context"));
     const std::string rows = table.out.substr(0, table.out.find("Assumptions"));
     CHECK(std::count(rows.begin(), rows.end(), '\n') > 2);
     size_t marked = 0;
@@ -145,7 +143,7 @@ TEST_CASE("Ctrl-C during the second size of a measurement on the cluster leaves 
     poll_until("the second size's pods to run", std::chrono::seconds(180), [&](std::string& last) {
         last = kftrain::test::read_bytes(dir + "/err") + kftrain::e2e::pods_of(ns);
         REQUIRE_FALSE(estimate.process.try_wait());
-        return has(last, "stop-measure-2 started after");
+        return contains(last, "stop-measure-2 started after");
     });
     estimate.process.signal(SIGINT);
     const auto ended = kftrain::test::wait_exit(estimate.process, std::chrono::seconds(180), [&] {
@@ -153,7 +151,7 @@ TEST_CASE("Ctrl-C during the second size of a measurement on the cluster leaves 
     });
     INFO(kftrain::test::read_bytes(dir + "/err"));
     CHECK(ended.code == 130);
-    CHECK(has(kftrain::test::read_bytes(dir + "/err"), "stopped by"));
+    CHECK(contains(kftrain::test::read_bytes(dir + "/err"), "stopped by"));
     CHECK(measurement_left(ns).empty());
     CHECK(kftrain::test::read_bytes(dir + "/out").empty());
 }
@@ -168,7 +166,8 @@ TEST_CASE("a measurement whose pods never start fails in time, naming why, and l
                            "--measure-replicas", "1", "--start-timeout", "30s"});
     INFO(run.err);
     CHECK(run.code == 1);
-    CHECK(has(run.err, "the pods of nopull-measure-1 did not start within 30s"));
-    CHECK((has(run.err, "ImagePull") || has(run.err, "ErrImagePull") || has(run.err, "pull")));
+    CHECK(contains(run.err, "the pods of nopull-measure-1 did not start within 30s"));
+    CHECK((contains(run.err, "ImagePull") || contains(run.err, "ErrImagePull") ||
+           contains(run.err, "pull")));
     CHECK(measurement_left(ns).empty());
 }
