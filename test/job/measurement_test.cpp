@@ -41,7 +41,7 @@ struct ProfileHome {
 };
 
 estimate::ProgramProfile measured_profile(const manifest::JobSpec& spec, bool cluster,
-                                  const std::string& image) {
+                                          const std::string& image) {
     job::cost::MeasureRequest r;
     r.spec = spec;
     estimate::ProgramProfile p = job::cost::new_profile(r);
@@ -78,7 +78,8 @@ TEST_CASE("a measurement on the cluster is priced as replicas x seconds, and at 
     CHECK(short_of.error_code(0) == 2);
     CHECK_THAT(short_of.error(), Catch::Contains("more than 0.01"));
 
-    const auto gpus = job::cost::measurement_cost(measure_request("  gpus: 1\n"), {measure_prices(), ""});
+    const auto gpus =
+        job::cost::measurement_cost(measure_request("  gpus: 1\n"), {measure_prices(), ""});
     CHECK_FALSE(gpus.most);
     CHECK_THAT(gpus.unpriced, Catch::Contains("--gpu"));
     CHECK_FALSE(job::cost::approve_measurement(gpus, true, 5.0, "5"));
