@@ -58,21 +58,6 @@ std::set<std::string> event_objects(const job::JobStatus& status) {
     return objects;
 }
 
-// The replica whose log tells the job's progress: rank 0 (master-0, node-0; worker-0 of a job
-// without a Master), or an MPI TrainJob's launcher, where mpirun prints every rank's output.
-std::string lead_replica(const job::JobStatus& status) {
-    auto kind = manifest::parse_kind(status.kind).value_or(manifest::JobKind::PyTorchJob);
-    auto has = [&status](const std::string& name) {
-        return std::any_of(status.replicas.begin(), status.replicas.end(),
-                           [&name](const job::ReplicaStatus& r) { return r.name == name; });
-    };
-    std::string lead = job_reader(kind).progress_replica;
-    if (kind == manifest::JobKind::TrainJob && has("launcher")) {
-        return "launcher";
-    }
-    return has(lead) ? lead : "worker-0";
-}
-
 // Jobs on a cluster with the Kubeflow Training Operator (PyTorchJobs) or Kubeflow Trainer v2
 // (TrainJobs), through kubectl; each kind read by its JobReader.
 class KubernetesBackend : public job::Backend {

@@ -1,5 +1,7 @@
 #include "backend/kube/job_reader.h"
 
+#include <algorithm>
+
 #include "backend/kube/json_fields.h"
 #include "backend/kube/status/pods.h"
 #include "backend/kube/status/status.h"
@@ -47,6 +49,19 @@ const JobReader& job_reader(manifest::JobKind kind) {
         }
     }
     return k_readers[0];
+}
+
+std::string lead_replica(const job::JobStatus& status) {
+    auto kind = manifest::parse_kind(status.kind).value_or(manifest::JobKind::PyTorchJob);
+    auto has = [&status](const std::string& name) {
+        return std::any_of(status.replicas.begin(), status.replicas.end(),
+                           [&name](const job::ReplicaStatus& r) { return r.name == name; });
+    };
+    if (kind == manifest::JobKind::TrainJob && has("launcher")) {
+        return "launcher";
+    }
+    const std::string lead = job_reader(kind).progress_replica;
+    return has(lead) ? lead : "worker-0";
 }
 
 }  // namespace kftrain::backend::kube

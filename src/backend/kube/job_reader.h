@@ -27,4 +27,9 @@ struct JobReader {
 // Return the reader of a kind.
 const JobReader& job_reader(manifest::JobKind kind);
 
+// Return the name of the replica whose log tells the job's progress: rank 0 (master-0, node-0;
+// worker-0 of a job without a Master), or an MPI TrainJob's launcher, where mpirun prints every
+// rank's output.
+std::string lead_replica(const job::JobStatus& status);
+
 }  // namespace kftrain::backend::kube

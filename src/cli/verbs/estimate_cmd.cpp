@@ -372,22 +372,16 @@ util::Status EstimateOptions::validate_on_cluster() {
                         "drop --on-cluster to measure it here",
                         spec.name));
     }
-    if (max_cost) {
-        auto amount = estimate::parse_money(*max_cost);
-        if (!amount) {
-            return util::error(fmt::format(
-                "--max-cost: must be an amount such as 5 or 12.50 (got {})", *max_cost));
+    auto cost = optional_flag("--max-cost", max_cost.value_or(""), estimate::parse_money,
+                              "an amount such as 5 or 12.50");
+    auto timeout = optional_duration("--start-timeout", start_timeout, k_measure_seconds);
+    for (const auto* parsed : {&cost, &timeout}) {
+        if (!parsed->ok()) {
+            return util::error(parsed->error());
         }
-        max_cost_amount = *amount;
     }
-    if (start_timeout) {
-        auto seconds =
-            util::parse_duration_flag("--start-timeout", *start_timeout, k_measure_seconds);
-        if (!seconds) {
-            return seconds.error_value();
-        }
-        start_timeout_s = *seconds;
-    }
+    max_cost_amount = cost.value();
+    start_timeout_s = timeout.value().value_or(start_timeout_s);
     return util::ok_status();
 }
 

@@ -1,10 +1,13 @@
 #include "trainer/loop/session.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "trainer/data/sampler.h"
+#include "trainer/loop/divergence.h"
 #include "trainer/loop/step_sync.h"
 
 namespace kftrain::trainer {
@@ -118,6 +121,23 @@ std::pair<double, double> Session::eval_sums(const std::vector<int64_t>& indices
     model->train();
     const auto totals = torch::stack({loss_sum, correct}).to(torch::kCPU);
     return {totals[0].item<double>(), totals[1].item<double>()};
+}
+
+std::string Session::unhealthy_state(const std::pair<torch::Tensor, torch::Tensor>& last_batch) {
+    torch::NoGradGuard no_grad;
+    for (const auto& p : model->parameters()) {
+        if (!torch::isfinite(p).all().item<bool>()) {
+            return "the parameters are not finite";
+        }
+    }
+    const auto& [x, y] = last_batch;
+    if (!x.defined()) {
+        return "";
+    }
+    model->eval();
+    const double loss = torch::nn::functional::cross_entropy(model->forward(x), y).item<double>();
+    model->train();
+    return std::isfinite(loss) ? "" : fmt::format("its loss is {}", nonfinite_text(loss));
 }
 
 std::vector<double> Session::sum_over_ranks(const std::vector<double>& values) {

@@ -93,6 +93,11 @@ struct Session {
     // Evaluate the model on these test samples (eval mode, no gradients, batches of 256) and
     // return their summed loss and how many it got right, read from the device once.
     std::pair<double, double> eval_sums(const std::vector<int64_t>& indices);
+    // Return what is wrong with the model's state ("" when nothing): a parameter that is not
+    // finite, or a non-finite loss on the last batch, in evaluation mode (the next step's loss,
+    // which the divergence guard has not seen yet). Checked before every checkpoint, and timed
+    // with it by --benchmark.
+    std::string unhealthy_state(const std::pair<torch::Tensor, torch::Tensor>& last_batch);
     // Sum values over ranks (identity with one rank).
     std::vector<double> sum_over_ranks(const std::vector<double>& values);
 };

@@ -63,10 +63,6 @@ class Trainer {
     // Feed the guard the steps of an interval, summed over ranks so that every rank counts the
     // same non-finite steps and all stop at the same step; return true once it says stop.
     bool check_divergence(const IntervalSums& sums);
-    // Return what is wrong with the model's state ("" when nothing): a parameter that is not
-    // finite, or a non-finite loss on the last batch, in evaluation mode (the next step's loss,
-    // which the divergence guard has not seen yet).
-    std::string unhealthy_state();
     // Emit a progress event for the steps since the last one, and log them to the tracker.
     void log_progress(int64_t epoch, int64_t step, const Tally& tally, const IntervalSums& sums);
     // Run the steps of one epoch from first_step; return false when a stop was requested or

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -75,24 +74,6 @@ util::Result<checkpoint::TrainPosition> Trainer::resume() {
     return pos;
 }
 
-std::string Trainer::unhealthy_state() {
-    torch::NoGradGuard no_grad;
-    for (const auto& p : m_s.model->parameters()) {
-        if (!torch::isfinite(p).all().item<bool>()) {
-            return "the parameters are not finite";
-        }
-    }
-    const auto& [x, y] = m_last_batch;
-    if (!x.defined()) {
-        return "";
-    }
-    m_s.model->eval();
-    const double loss =
-        torch::nn::functional::cross_entropy(m_s.model->forward(x), y).item<double>();
-    m_s.model->train();
-    return std::isfinite(loss) ? "" : fmt::format("its loss is {}", nonfinite_text(loss));
-}
-
 void Trainer::checkpoint_failed(int64_t epoch_done, const std::string& why) {
     m_s.log->emit(event::k_checkpoint_failed,
                   {{field::k_epoch, epoch_done},
@@ -116,7 +97,7 @@ void Trainer::write_checkpoint(int64_t epoch_done) {
         m_last_checkpoint = m_global_step;
         return;
     }
-    if (const auto wrong = unhealthy_state(); !wrong.empty()) {
+    if (const auto wrong = m_s.unhealthy_state(m_last_batch); !wrong.empty()) {
         checkpoint_failed(epoch_done, wrong);
         return;
     }

@@ -120,16 +120,19 @@ void measure_eval(Session& s, Profile& p) {
 }
 
 // Time a checkpoint as rank 0 writes it, in --checkpoint-dir (the job's volume) or else the
-// temporary directory: the faster of two writes (the first also sets up serialization).
-void measure_checkpoint(Session& s, Profile& p) {
+// temporary directory: the model's health checked on the last batch (a forward pass), then
+// the write; the faster of two (the first also sets up serialization).
+void measure_checkpoint(Session& s, BatchCycle& batches, Profile& p) {
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path dir = s.options.checkpoint_dir.empty() ? fs::temp_directory_path(ec)
                                                           : fs::path(s.options.checkpoint_dir);
     const auto path = dir / fmt::format(".kftrain-profile-{}.ckpt", ::getpid());
+    const auto last_batch = s.batch(s.train, batches.next());
     double fastest = 0;
     for (int i = 0; i < 2; ++i) {
         const auto t0 = SteadyClock::now();
+        s.unhealthy_state(last_batch);
         if (!checkpoint::save_checkpoint(path.string(), *s.model, *s.optimizer, {}).ok()) {
             return;  // unmeasured (0): the estimate assumes a disk speed and says so
         }
@@ -267,7 +270,7 @@ int run_benchmark(Session& s) {
     if (s.rank() != 0) {
         return 0;
     }
-    measure_checkpoint(s, p);
+    measure_checkpoint(s, batches, p);
     if (s.options.profile_out.empty()) {
         std::cout << profile_json(p).dump() << std::endl;
         return 0;

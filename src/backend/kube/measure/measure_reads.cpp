@@ -65,10 +65,8 @@ manifest::JobSpec cluster_job(const manifest::JobSpec& job, int replicas) {
     return m;
 }
 
-// The replica whose rank 0 prints the progress lines, among a status's.
 const job::ReplicaStatus* lead_of(const job::JobStatus& status) {
-    auto kind = manifest::parse_kind(status.kind).value_or(manifest::JobKind::PyTorchJob);
-    const std::string lead = job_reader(kind).progress_replica;
+    const std::string lead = lead_replica(status);
     for (const auto& replica : status.replicas) {
         if (replica.name == lead) {
             return &replica;

@@ -16,8 +16,8 @@ namespace kftrain::backend::kube {
 // read nor written.
 manifest::JobSpec cluster_job(const manifest::JobSpec& job, int replicas);
 
-// The replica whose rank 0 prints the progress lines, among a status's (master-0, node-0; else
-// the first); null when it has none.
+// The replica whose rank 0 prints the progress lines, among a status's (the one lead_replica
+// names, else the first); null when it has none.
 const job::ReplicaStatus* lead_of(const job::JobStatus& status);
 
 // One line of `kubectl logs --timestamps`: when the kubelet took it (seconds since the epoch,
