@@ -61,7 +61,9 @@ echo "kftrain estimate accuracy, whole runs: synthetic samples x $epochs epochs,
 echo "command: $0 $*"
 echo "predicted: kftrain --local estimate (total) from a 1-rank and a 2-rank profile per round"
 echo "measured: wall time from starting the ranks to the last one's exit, median of the rounds"
-printf '%-16s %-9s %10s %10s %8s   %s\n' model:samples replicas "predicted" "measured" error \
+echo "spread: (slowest - fastest) / median of the rounds' profile steps, and of their whole runs"
+printf '%-16s %-9s %10s %10s %8s %8s %8s   %s\n' model:samples replicas "predicted" "measured" \
+    error "profiles" "runs" \
     "prediction: start-up + rendezvous + warm-up + epochs x (train + eval) + checkpoints"
 IFS=, read -r -a model_list <<<"$models"
 for pair in "${model_list[@]}"; do
@@ -110,18 +112,22 @@ JOB
     "$kftrain" --local estimate -f "$out/job.yaml" "${profiles[@]}" --workers 1,2 -o json \
         >"$out/estimate.json"
     for world in 1 2; do
-        python3 - "$out/estimate.json" "$out/times$world" "$pair" "$world" <<'PY'
+        python3 - "$out/estimate.json" "$out/times$world" "$pair" "$world" \
+            "$out"/profile"$world"-*.json <<'PY'
 import json, statistics, sys
 e = json.load(open(sys.argv[1]))
 world = int(sys.argv[4])
 s = e["sizes"][world - 1]
-measured = statistics.median(float(t) for t in open(sys.argv[2]))
+runs = [float(t) for t in open(sys.argv[2])]
+measured = statistics.median(runs)
 error = 100 * (s["total_s"] - measured) / measured
+steps = [json.load(open(f))["compute_s_per_step"] for f in sys.argv[5:]]
+spread = lambda xs: 100 * (max(xs) - min(xs)) / statistics.median(xs)
 parts = "%.2f + %.2f + %.2f + %d x (%.2f + %.2f) + %.2f" % (
     e["startup_s"], s["rendezvous_s"], e["warmup_s"], e["epochs"], s["epoch_s"], s["eval_s"],
     s["checkpoint_s"])
-print("%-16s %-9d %9.2fs %9.2fs %+7.0f%%   %s" % (sys.argv[3], world, s["total_s"], measured,
-                                                   error, parts))
+print("%-16s %-9d %9.2fs %9.2fs %+7.0f%% %7.0f%% %7.0f%%   %s" % (
+    sys.argv[3], world, s["total_s"], measured, error, spread(steps), spread(runs), parts))
 PY
     done
 done

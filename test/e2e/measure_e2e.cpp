@@ -1,7 +1,8 @@
 // `kftrain estimate --measure --on-cluster` on real pods: the trainer image measured at 1 and
 // 2 replicas, its prediction held against a whole run, and nothing left behind when it is done,
-// interrupted, or its pods never start. Serial ([serial]): a measurement times what it runs,
-// and a test beside it on the same two cores would be timed with it.
+// interrupted, or its pods never start. The one whose prediction is held against a run is serial
+// ([serial]): a measurement times what it runs, and a test beside it on the same two cores would
+// be timed with it; the others time nothing and run beside the rest of the suite.
 
 #include <signal.h>
 
@@ -26,10 +27,13 @@ using nlohmann::json;
 namespace {
 
 // The trainer at 2 replicas for about a minute, a core each: long enough that a whole run is
-// mostly training, as the runs an estimate is for are.
-std::string minute_job(const std::string& name, const std::string& image) {
+// mostly training, as the runs an estimate is for are. With less than a core each, the tests
+// that time nothing share the node with the rest of the suite.
+std::string minute_job(const std::string& name, const std::string& image,
+                       const std::string& cpu = "1") {
     return "name: " + name + "\nkind: PyTorchJob\nimage: " + image +
-           "\nreplicas: 2\nresources:\n  cpu: \"1\"\n  memory: 512Mi\n"
+           "\nreplicas: 2\nresources:\n  cpu: \"" + cpu +
+           "\"\n  memory: 512Mi\n"
            "trainer:\n  dataset: synthetic\n  model: mnist-cnn\n  samples: 16384\n"
            "  batchSize: 32\n  epochs: 1\n  threads: 1\n  logEvery: 4\n  timeout: 300\n";
 }
@@ -115,10 +119,10 @@ TEST_CASE("the trainer image measured on the cluster predicts a whole 2-replica 
 }
 
 TEST_CASE("Ctrl-C during the second size of a measurement on the cluster leaves nothing running",
-          "[e2e][serial]") {
+          "[e2e]") {
     Namespace ns("measure-stop");
-    const std::string file =
-        kftrain::e2e::write_temp("stop.yaml", minute_job("stop", kftrain::e2e::trainer_image()));
+    const std::string file = kftrain::e2e::write_temp(
+        "stop.yaml", minute_job("stop", kftrain::e2e::trainer_image(), "250m"));
     const std::string dir = kftrain::test::make_temp_dir();
     kftrain::util::SpawnOptions options;
     options.argv = {kftrain::test::kftrain_binary(),
@@ -140,7 +144,7 @@ TEST_CASE("Ctrl-C during the second size of a measurement on the cluster leaves 
     auto spawned = kftrain::util::Process::spawn(options);
     REQUIRE(spawned.ok());
     kftrain::test::Reaped estimate{std::move(*spawned)};
-    poll_until("the second size's pods to run", std::chrono::seconds(180), [&](std::string& last) {
+    poll_until("the second size's pods to run", std::chrono::seconds(300), [&](std::string& last) {
         last = kftrain::test::read_bytes(dir + "/err") + kftrain::e2e::pods_of(ns);
         REQUIRE_FALSE(estimate.process.try_wait());
         return contains(last, "stop-measure-2 started after");
@@ -157,10 +161,10 @@ TEST_CASE("Ctrl-C during the second size of a measurement on the cluster leaves 
 }
 
 TEST_CASE("a measurement whose pods never start fails in time, naming why, and leaves nothing",
-          "[e2e][serial]") {
+          "[e2e]") {
     Namespace ns("measure-pull");
-    const std::string job =
-        minute_job("nopull", "registry.invalid/kftrain/none:1") + "imagePullPolicy: Always\n";
+    const std::string job = minute_job("nopull", "registry.invalid/kftrain/none:1", "100m") +
+                            "imagePullPolicy: Always\n";
     const std::string file = kftrain::e2e::write_temp("nopull.yaml", job);
     auto run = ns.kftrain({"estimate", "-f", file, "--measure", "--on-cluster", "--yes",
                            "--measure-replicas", "1", "--start-timeout", "30s"});
