@@ -138,3 +138,28 @@ TEST_CASE("a measurement's job on the cluster mounts empty scratch space for wri
         CHECK(volumes[1]["persistentVolumeClaim"]["claimName"] == "datasets");  // read as is
     }
 }
+
+TEST_CASE("a measurement reads the lead replica the job's logs are read from",
+          "[measure][cluster]") {
+    auto status_of = [](const std::string& kind, const std::vector<std::string>& names) {
+        job::JobStatus status;
+        status.kind = kind;
+        for (const auto& name : names) {
+            job::ReplicaStatus replica;
+            replica.name = name;
+            status.replicas.push_back(replica);
+        }
+        return status;
+    };
+    auto lead = [](const job::JobStatus& status) {
+        const job::ReplicaStatus* found = kube::lead_of(status);
+        return found == nullptr ? std::string("(none)") : found->name;
+    };
+    CHECK(lead(status_of("PyTorchJob", {"worker-0", "master-0"})) == "master-0");
+    // An MPI TrainJob's launcher prints every rank's output, as `kftrain logs` reads it.
+    CHECK(lead(status_of("TrainJob", {"node-0", "launcher"})) == "launcher");
+    CHECK(lead(status_of("TrainJob", {"node-1", "node-0"})) == "node-0");
+    CHECK(lead(status_of("TFJob", {"ps-0", "worker-0"})) == "worker-0");
+    CHECK(lead(status_of("TFJob", {"ps-0"})) == "ps-0");
+    CHECK(lead(status_of("PyTorchJob", {})) == "(none)");
+}
