@@ -13,7 +13,7 @@
 #include "backend/kube/status/status.h"
 #include "backend/kube/status/trainjob_status.h"
 #include "fuzz_input.h"
-#include "job/trainer_status.h"
+#include "progress/trainer_status.h"
 
 using namespace kftrain;
 
@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         reader.settle(status);
         (void)backend::kube::diagnose(status, events);
     }
-    (void)kftrain::job::trainer_status_progress(
+    (void)kftrain::progress::trainer_status_progress(
         backend::kube::member(backend::kube::member(*object, "status"), "trainerStatus"));
     return 0;
 }

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "fuzz_input.h"
-#include "job/data/member_plan.h"
-#include "job/data/tar_reader.h"
+#include "staging/member_plan.h"
+#include "staging/tar_reader.h"
 
-using namespace kftrain::job::data;
+using namespace kftrain::staging;
 
 namespace {
 

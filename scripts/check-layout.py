@@ -12,7 +12,14 @@
   - every folder under src/, and every folder of test/ but for what test/data/ holds, has its
     line in the folder map of docs/development.md, and every folder the map names exists;
   - no Catch2 test case under test/ has a ';' in its name: catch_discover_tests splits a name
-    at it (a CMake list), and each half then runs no test at all, and passes.
+    at it (a CMake list), and each half then runs no test at all, and passes;
+  - CLI11, and the registration of flags and verbs, only under src/cli/ (the trainer's own
+    command line aside): the layers below the command line take plain values;
+  - a concrete backend (backend/kube/, backend/local/) included only under src/backend/: the
+    selector (backend/select.h) is the one way into them;
+  - no folder of test/ with more than 32 files (test data aside);
+  - every verb of kftrain (app.add_subcommand under src/cli/, hidden __verbs aside) named in
+    the folder map's line of the folder that registers it.
 
 Prints each breach and exits 1, or prints a one-line summary and exits 0.
   scripts/check-layout.py [SRC_DIR]
@@ -29,13 +36,18 @@ MAX_FOLDER_FILES = 32
 # The trainer is a program of its own beside them, over util/ and wire/ only.
 LAYERS = [
     ("util", ("util", "wire")),
-    ("model", ("manifest", "estimate", "tune", "pipeline", "mcp", "diagnose", "doctor")),
+    ("model", ("manifest", "estimate", "tune", "pipeline", "mcp", "diagnose", "doctor",
+               "progress")),
     ("job", ("job",)),
+    ("services", ("load", "cost", "staging", "search", "state", "inspect")),
     ("backend", ("backend/kube", "backend/local", "agent")),
     ("selector", ("backend",)),
     ("cli", ("cli",)),
 ]
 TRAINER = "trainer"
+CLI = "cli"
+BACKEND = "backend"
+CONCRETE_BACKENDS = ("backend/kube/", "backend/local/")
 MAP_FILE = os.path.join("docs", "development.md")
 INCLUDE = re.compile(r'^\s*#include "([^"]+)"', re.M)
 
@@ -132,7 +144,7 @@ def layer_breaches(graph):
             if theirs[0] > mine[0]:
                 yield f"{path} includes {target}.h: {LAYERS[mine[0]][0]} ({mine[1]}/) may " \
                       f"not include the {LAYERS[theirs[0]][0]} layer above it ({theirs[1]}/)"
-            elif theirs[0] == mine[0] and theirs[1] != mine[1] and mine[0] == 3:
+            elif theirs[0] == mine[0] and theirs[1] != mine[1] and LAYERS[mine[0]][0] == "backend":
                 yield f"{path} includes {target}.h: {mine[1]}/ and {theirs[1]}/ are peers " \
                       "and never include each other"
 
@@ -165,6 +177,64 @@ def map_breaches(root):
         yield f"{folder}/ is missing from the folder map in {MAP_FILE}"
     for folder in sorted(mapped - folders):
         yield f"{MAP_FILE} maps {folder}/, which does not exist"
+
+
+CLI11_USE = re.compile(r'#include\s*<CLI/|\bCLI::|(?:->|\.)(?:add_option|add_flag|add_subcommand)\(')
+
+
+def cli_breaches(root):
+    """CLI11 or flag registration outside src/cli/ (the trainer's own command line aside), and a
+    concrete backend included outside src/backend/."""
+    for path in sources(root):
+        top = path.split(os.sep, 1)[0]
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            text = f.read()
+        if top not in (CLI, TRAINER):
+            match = CLI11_USE.search(text)
+            if match:
+                line = text.count("\n", 0, match.start()) + 1
+                yield f"{path}:{line}: uses CLI11 ({match.group(0).strip()}): flags and verbs " \
+                      "are registered under cli/ only; pass the layers below plain values"
+        if top != BACKEND:
+            for included in INCLUDE.findall(text):
+                if included.startswith(CONCRETE_BACKENDS):
+                    yield f"{path} includes {included}: only backend/ includes a concrete " \
+                          "backend; go through backend/select.h"
+
+
+def test_folder_breaches(repo):
+    """Folders of test/ (test data and what npm installs aside) with more than MAX_FOLDER_FILES
+    files."""
+    for folder in sorted(mapped_folders(repo, "test") | {"test"}):
+        if folder.startswith(os.path.join("test", "data")):
+            continue
+        names = os.listdir(os.path.join(repo, folder))
+        count = sum(1 for n in names if os.path.isfile(os.path.join(repo, folder, n)))
+        if count > MAX_FOLDER_FILES:
+            yield f"{folder}/: {count} files (at most {MAX_FOLDER_FILES}: split it as src/ is)"
+
+
+VERB = re.compile(r'\bapp\.add_subcommand\(\s*"([\w-]+)"')
+
+
+def verb_breaches(root):
+    """Verbs of kftrain missing from the folder map's line of the folder that registers them."""
+    repo = os.path.dirname(root)
+    with open(os.path.join(repo, MAP_FILE), encoding="utf-8") as f:
+        lines = {m.group(1).rstrip("/"): m.group(2)
+                 for m in re.finditer(r"^((?:src|test)/[\w/-]*)\s+(.*)$", f.read(), re.M)}
+    for path in sources(root):
+        if path.split(os.sep, 1)[0] != CLI:
+            continue
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            text = f.read()
+        folder = os.path.join("src", os.path.dirname(path))
+        for verb in VERB.findall(text):
+            if verb.startswith("__"):
+                continue
+            if not re.search(rf"(?<![\w-]){re.escape(verb)}(?![\w-])", lines.get(folder, "")):
+                yield f"verb {verb} ({path}) is missing from the line of {folder}/ in the " \
+                      f"folder map of {MAP_FILE}"
 
 
 TEST_CASE = re.compile(r'TEST_CASE\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
@@ -227,13 +297,18 @@ def main():
     problems.extend(layer_breaches(graph))
     problems.extend(map_breaches(root))
     problems.extend(test_name_breaches(root))
+    problems.extend(cli_breaches(root))
+    problems.extend(test_folder_breaches(os.path.dirname(root)))
+    problems.extend(verb_breaches(root))
     for problem in problems:
         print(f"check-layout: {problem}")
     if problems:
         return 1
     print(f"check-layout: ok: {len(files)} files, none over {MAX_FILE_LINES} lines, no "
           f"function over {MAX_FUNCTION_LINES}, no include circle, includes only down the layers, "
-          "every folder of src/ and test/ mapped, no test name with a ';'")
+          "every folder of src/ and test/ mapped, no test name with a ';', CLI11 under cli/ "
+          "only, concrete backends through the selector only, no test folder over "
+          f"{MAX_FOLDER_FILES} files, every verb in the map")
     return 0
 
 

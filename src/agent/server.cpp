@@ -10,10 +10,10 @@
 #include <climits>
 
 #include "agent/tools.h"
-#include "job/interrupt.h"
 #include "mcp/masking.h"
 #include "mcp/protocol.h"
 #include "util/redact.h"
+#include "util/signals/interrupt.h"
 
 namespace kftrain::agent {
 namespace {
@@ -76,7 +76,7 @@ bool Server::write(const json& message) {
             } else if (n < 0 && errno != EINTR && errno != EAGAIN) {
                 m_output_gone = true;
             }
-        } else if (job::interrupt_requested() || std::chrono::steady_clock::now() >= deadline) {
+        } else if (util::interrupt_requested() || std::chrono::steady_clock::now() >= deadline) {
             m_err << "kftrain mcp: the client stopped reading; giving up on it" << std::endl;
             m_output_gone = true;
         }
@@ -100,7 +100,7 @@ int Server::serve() {
         too_long = false;
     };
     while (!m_output_gone) {
-        if (job::interrupt_requested()) {
+        if (util::interrupt_requested()) {
             reap(true);
             return 130;
         }
@@ -141,7 +141,7 @@ int Server::finish_calls() {
     const auto deadline = std::chrono::steady_clock::now() + k_finish_grace;
     int code = 0;
     while (!output_closed() && std::chrono::steady_clock::now() < deadline) {
-        if (job::interrupt_requested()) {
+        if (util::interrupt_requested()) {
             code = 130;
             break;
         }

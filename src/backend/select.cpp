@@ -4,8 +4,11 @@
 #include <filesystem>
 
 #include "backend/kube/backend.h"
+#include "backend/kube/measure/cluster_measure.h"
 #include "backend/kube/search/kube_search.h"
 #include "backend/local/local_backend.h"
+#include "backend/local/measure/program_measure.h"
+#include "backend/local/process/supervisor.h"
 #include "backend/local/search/local_search.h"
 #include "job/backend.h"
 
@@ -55,7 +58,7 @@ bool cluster_configured(const job::BackendOptions& global) {
 }  // namespace
 
 bool use_local_backend(job::Context& ctx, const std::string& job_backend) {
-    if (ctx.global.local || job_backend == "local") {
+    if (job::asks_local(ctx.global, job_backend)) {
         return true;
     }
     if (job_backend != "kubernetes" && !cluster_configured(ctx.global)) {
@@ -75,13 +78,33 @@ std::unique_ptr<job::Backend> make_backend(
     return backend::kube::make_kubernetes_backend(ctx.global, ns, give_up_at);
 }
 
-std::unique_ptr<job::search::SearchBackend> make_search_backend(
+std::unique_ptr<job::SearchBackend> make_search_backend(
     job::Context& ctx, const std::string& job_backend, const std::string& ns,
     std::optional<std::chrono::steady_clock::time_point> give_up_at) {
     if (use_local_backend(ctx, job_backend)) {
         return backend::local::make_local_search(ctx.err);
     }
     return backend::kube::make_kube_search(ctx.global, ns, std::nullopt, give_up_at);
+}
+
+util::Result<estimate::ProgramProfile> measure(const job::BackendOptions& global,
+                                               const cost::MeasureRequest& request, bool on_cluster,
+                                               std::ostream& err) {
+    if (on_cluster) {
+        return backend::kube::measure_on_cluster(global, request, err);
+    }
+    return backend::local::measure_program(request, err);
+}
+
+util::Result<int> supervise_local_job(const std::string& job, bool foreground) {
+    if (foreground) {
+        return backend::local::run_supervisor(job);
+    }
+    auto started = backend::local::start_detached_supervisor(job);
+    if (!started) {
+        return started.error_value();
+    }
+    return 0;
 }
 
 }  // namespace kftrain::backend

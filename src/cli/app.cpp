@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "backend/local/process/supervise_cmd.h"
 #include "cli/context.h"
 #include "cli/flags.h"
 #include "cli/help/help_format.h"
@@ -32,6 +31,7 @@
 #include "cli/verbs/render_cmd.h"
 #include "cli/verbs/run_cmd.h"
 #include "cli/verbs/runtimes_cmd.h"
+#include "cli/verbs/supervise_cmd.h"
 #include "cli/verbs/tune_cmd.h"
 #include "cli/verbs/version_cmd.h"
 #include "job/exit_codes.h"
@@ -242,7 +242,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_pipeline(app, ctx);
     setup_mcp(app, ctx);
     setup_completion(app, ctx, [](Context& c) { return make_app(c); });
-    backend::local::setup_supervise(app, ctx);
+    setup_supervise(app, ctx);
     refuse_empty_everywhere(app, "--output");
     if (program != "kftrain") {
         name_program_in_help(app, program);

@@ -1,9 +1,8 @@
 #include "diagnose/log_signals.h"
 
 #include <cctype>
-#include <nlohmann/json.hpp>
 
-#include "util/json_text.h"
+#include "progress/progress_line.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::diagnose {
@@ -54,20 +53,14 @@ Cause line_cause(const std::string& text) {
     return Cause::None;
 }
 
-// The message of a progress line's error event, or nullopt when the line is not one.
+// The message of a progress line's error event (read by the one progress parser), or nullopt
+// when the line is not one.
 std::optional<std::string> error_event(const std::string& text) {
-    if (text.empty() || text.front() != '{') {
+    auto progress = progress::parse_progress_line(text);
+    if (!progress || progress->event != wire::event::k_error) {
         return std::nullopt;
     }
-    auto doc = util::parse_untrusted_json(text);
-    const auto event = doc.is_object() ? doc.find("event") : doc.end();
-    if (!doc.is_object() || event == doc.end() || !event->is_string() ||
-        *event != wire::event::k_error) {
-        return std::nullopt;
-    }
-    auto message = doc.find("message");
-    return message != doc.end() && message->is_string() ? message->get<std::string>()
-                                                        : std::string("error");
+    return progress->message.empty() ? std::string("error") : progress->message;
 }
 
 // A Python exception's last line: "ValueError: ...", "torch.cuda.OutOfMemoryError: ...": a

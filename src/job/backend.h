@@ -10,14 +10,14 @@
 
 #include "diagnose/evidence.h"
 #include "doctor/report.h"
+#include "job/claim.h"
 #include "job/context.h"
-#include "job/data/claim_path.h"
-#include "job/data/listing.h"
 #include "job/description.h"
-#include "job/input.h"
 #include "job/log_read.h"
 #include "job/queue_entry.h"
 #include "job/queue_status.h"
+#include "job/rendered_job.h"
+#include "job/reporter.h"
 #include "job/runtimes.h"
 #include "job/status.h"
 #include "util/result.h"
@@ -42,7 +42,7 @@ struct Capabilities {
     bool on_this_machine = false;  // jobs run here: the commands it suggests take --local
     bool every_job_posts = false;  // any job may post trainerStatus (else a TrainJob only)
     bool logs_need_interrupt_catch = false;  // its log loops end on Ctrl-C only once
-                                             // job::catch_interrupts() ran (kubectl ends itself)
+                                             // util::catch_interrupts() ran (kubectl ends itself)
     std::string replicas_are = "pods";       // what a job's replicas are: "pods" or "replicas"
     // A suspended job's status still says what its program last said of its checkpoints (the
     // lines it printed as it stopped); on a cluster the pods and their logs are gone.
@@ -141,16 +141,15 @@ class Backend {
         const std::vector<manifest::Volume>& job_volumes) = 0;
 
     // `data put|get|ls`: copy local_dir into the claim's path, copy its contents into out_dir
-    // (existing files replaced only with force), or list it through print. Each prints its
-    // errors as "kftrain: error: ..." and progress on ctx.err, and returns the exit code: 2 for
-    // bad input (nothing copied), 3 for a missing claim or path, 4 for a failed copy, 5 when a
-    // helper pod is not Ready in time, 130 on Ctrl-C.
-    virtual int put_data(Context& ctx, const data::ClaimTarget& target,
-                         const std::string& local_dir) = 0;
-    virtual int get_data(Context& ctx, const data::ClaimTarget& target, const std::string& out_dir,
-                         bool force) = 0;
-    virtual int list_data(Context& ctx, const data::ClaimTarget& target,
-                          const data::ListingPrinter& print) = 0;
+    // (existing files replaced only with force), or list what is under it. Progress and what
+    // was copied go to report.notes. Errors carry their exit code: 2 for bad input (nothing
+    // copied), 3 for a missing claim or path, 4 for a failed copy, 5 when a helper pod is not
+    // Ready in time, 130 on Ctrl-C.
+    virtual util::Status put_data(const ClaimTarget& target, const std::string& local_dir,
+                                  Reporter& report) = 0;
+    virtual util::Status get_data(const ClaimTarget& target, const std::string& out_dir, bool force,
+                                  Reporter& report) = 0;
+    virtual util::Result<Listing> list_data(const ClaimTarget& target, Reporter& report) = 0;
 };
 
 }  // namespace kftrain::job

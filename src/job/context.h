@@ -16,6 +16,13 @@ struct BackendOptions {
     bool local = false;           // run on this machine
 };
 
+// Return whether a job asks to run on this machine: --local, or its job file's backend key
+// "local". The one rule of the verbs that price or word a job by where it runs; the selector
+// (backend/select.h) also runs a job here when no cluster is configured.
+inline bool asks_local(const BackendOptions& global, const std::string& job_backend) {
+    return global.local || job_backend == "local";
+}
+
 // What an operation runs with: its output streams, the backend options, and the exit code it
 // sets. Verbs get one from the command line; the supervisor and the MCP server make their own.
 struct Context {

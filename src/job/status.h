@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "job/queue_status.h"
+#include "progress/progress.h"
 
 namespace kftrain::job {
 
@@ -26,43 +27,10 @@ inline bool is_finished(JobPhase phase) {
     return phase == JobPhase::Succeeded || phase == JobPhase::Failed;
 }
 
-// The last progress line of the trainer (rank 0), parsed from its JSON.
-struct Progress {
-    std::string event;  // progress, epoch, eval, finish, ...
-    std::optional<int> epoch;
-    std::optional<int> epochs;
-    std::optional<long long> step;
-    std::optional<long long> steps_per_epoch;
-    std::optional<double> loss;
-    std::optional<double> accuracy;
-    std::optional<double> samples_per_sec;
-    std::optional<double> elapsed_s;
-    std::optional<double> eta_s;
-    std::string time;  // ISO-8601 UTC
-    std::optional<long long> global_step;
-    std::optional<double> lr;
-    std::optional<double> epoch_time_s;
-    std::optional<long long> samples;  // eval: samples evaluated; start: dataset size
-    std::optional<int> rank;
-    std::string message;                 // warning and error events
-    std::string path;                    // checkpoint events
-    std::optional<double> percent = {};  // done, 0-100: a TrainJob's trainerStatus
-    std::vector<std::pair<std::string, std::string>> metrics = {};  // trainerStatus's, by name
-    std::vector<double> rank_step_s = {};  // each rank's compute seconds per step, by rank
-    std::optional<long long> last_checkpoint_step = {};  // checkpoint_failed: the newest written
-};
-
-// The program's last word on its checkpoints: its lead replica's last checkpoint or
-// checkpoint_failed event (docs/progress.md). Where a resume starts, and whether the newest
-// write failed (a full disk): status shows it, suspend fails on it, resume names it.
-struct CheckpointReport {
-    bool failed = false;
-    std::optional<long long> step;         // the newest checkpoint written; none: none is
-    std::optional<long long> failed_step;  // failed: the step whose checkpoint was not written
-    std::string message;                   // failed: why
-    std::string path;                      // written: where
-    std::string time;
-};
+// A program's progress and its last word on its checkpoints, as the one progress parser reads
+// them (progress/): part of every job's status.
+using progress::CheckpointReport;
+using progress::Progress;
 
 // One replica: a pod on the cluster, a process group locally.
 // The labels that pick one replica's pod out of its job's (cluster): its type's and its

@@ -72,3 +72,52 @@ TEST_CASE("run's errors name the flag that gave the value, not a line of its job
         CHECK(run.err.find("<job-yaml>") == std::string::npos);
     }
 }
+
+namespace {
+
+// Return a flag's entry in a verb's --help: its line and the lines that continue it.
+std::string flag_help_entry(const std::string& help, const std::string& flag) {
+    const size_t start = help.find("  " + flag + " ");
+    if (start == std::string::npos) {
+        return "";
+    }
+    size_t end = help.find('\n', start);
+    while (end != std::string::npos && help.compare(end + 1, 3, "   ") == 0 &&
+           help.compare(end + 1, 3 + 2, "  --") != 0) {
+        end = help.find('\n', end + 1);
+    }
+    return help.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+}  // namespace
+
+TEST_CASE("run takes submit's flags of what happens to the job, each helped as submit helps it",
+          "[cli]") {
+    auto run_help = run_kftrain({"run", "--help"});
+    auto submit_help = run_kftrain({"submit", "--help"});
+    REQUIRE(run_help.code == 0);
+    REQUIRE(submit_help.code == 0);
+    for (const char* flag : {"--dry-run", "--replace", "--env-from-shell", "--follow", "--wait",
+                             "--stop-on-interrupt", "--no-progress", "--state-out", "--metrics-out",
+                             "--max-cost", "--queue", "--priority-class"}) {
+        INFO(flag);
+        CHECK_FALSE(flag_help_entry(run_help.out, flag).empty());
+        CHECK(flag_help_entry(run_help.out, flag) == flag_help_entry(submit_help.out, flag));
+    }
+
+    // --dry-run prints what would be applied, as submit's does: the code, then the job.
+    const std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/train.py", "print(1)\n");
+    auto dry = run_kftrain(
+        {"run", "--name", "mine", "--code", dir, "--dry-run", "--", "python3", "train.py"});
+    REQUIRE(dry.code == 0);
+    const size_t config_map = dry.out.find("kind: ConfigMap");
+    const size_t job = dry.out.find("kind: PyTorchJob");
+    CHECK(config_map != std::string::npos);
+    CHECK(job != std::string::npos);
+    CHECK(config_map < job);
+    auto bad =
+        run_kftrain({"run", "--code", dir, "--dry-run", "sideways", "--", "python3", "train.py"});
+    CHECK(bad.code == 2);
+    CHECK(bad.err == "kftrain: error: --dry-run: must be client or server (got sideways)\n");
+}

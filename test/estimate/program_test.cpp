@@ -5,9 +5,9 @@
 #include <limits>
 #include <string>
 
+#include "cost/measurement.h"
 #include "estimate/format.h"
 #include "estimate/program/model.h"
-#include "job/cost/measurement.h"
 
 using namespace kftrain::estimate;
 
@@ -126,7 +126,7 @@ TEST_CASE("a program that reports nothing, or once, cannot be measured and says 
 
 TEST_CASE("progress reports become shares of the run: steps, else percent, else epochs",
           "[estimate]") {
-    using kftrain::job::cost::progress_point;
+    using kftrain::cost::progress_point;
     kftrain::job::Progress p;
     p.event = "progress";
     p.epochs = 4;

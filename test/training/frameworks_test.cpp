@@ -42,7 +42,7 @@ std::pair<int, std::string> kftrain_in(LocalJobs& jobs, const std::string& dir,
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     while (std::chrono::steady_clock::now() < deadline) {
         if (auto status = process->try_wait()) {
-            auto out = kftrain::job::read_state_file(dir + "/kftrain.out");
+            auto out = kftrain::state::read_state_file(dir + "/kftrain.out");
             return {status->as_shell_code(), out.ok() ? *out : ""};
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -88,8 +88,8 @@ TEST_CASE("examples/xgboost trains distributed XGBoost as a local XGBoostJob and
         const std::string dir = jobs.dir() + "/xgboost";
         REQUIRE(kftrain::util::make_private_dir(dir).ok());
         for (const std::string part : {"train.py", "xgboostjob.yaml", "trainjob.yaml"}) {
-            auto text = kftrain::job::read_state_file(std::string(kftrain::test::source_dir()) +
-                                                      "/examples/xgboost/" + part);
+            auto text = kftrain::state::read_state_file(std::string(kftrain::test::source_dir()) +
+                                                        "/examples/xgboost/" + part);
             REQUIRE(text.ok());
             write_file(dir + "/" + part, *text);
         }
@@ -293,8 +293,8 @@ TEST_CASE("examples/xgboost/tune.yaml searches eta over XGBoostJob trials here",
     const std::string dir = jobs.dir() + "/xgboost";
     REQUIRE(kftrain::util::make_private_dir(dir).ok());
     for (const std::string part : {"train.py", "tune.yaml"}) {
-        auto text = kftrain::job::read_state_file(std::string(kftrain::test::source_dir()) +
-                                                  "/examples/xgboost/" + part);
+        auto text = kftrain::state::read_state_file(std::string(kftrain::test::source_dir()) +
+                                                    "/examples/xgboost/" + part);
         REQUIRE(text.ok());
         write_file(dir + "/" + part, *text);
     }

@@ -66,7 +66,7 @@ TEST_CASE("examples/python-ddp trains as a local PyTorchJob and TrainJob and sho
         const std::string dir = jobs.dir() + "/python-ddp";
         REQUIRE(kftrain::util::make_private_dir(dir).ok());
         for (const std::string part : {"ddp.py", "pytorchjob.yaml", "trainjob.yaml"}) {
-            auto text = kftrain::job::read_state_file(k_example_dir + "/" + part);
+            auto text = kftrain::state::read_state_file(k_example_dir + "/" + part);
             REQUIRE(text.ok());
             write_file(dir + "/" + part, *text);
         }
@@ -101,7 +101,8 @@ TEST_CASE("examples/python-ddp trains as a local PyTorchJob and TrainJob and sho
         CHECK(after.at("progress").value("percent", -1.0) == 100);
         CHECK(std::stod(after.at("progress").at("metrics").value("eval_accuracy", "0")) > 0.9);
         // It checkpointed where the volume's localPath maps /checkpoints.
-        CHECK(kftrain::job::read_state_file(dir + "/checkpoints/" + name + "/checkpoint.pt").ok());
+        CHECK(
+            kftrain::state::read_state_file(dir + "/checkpoints/" + name + "/checkpoint.pt").ok());
     }
 }
 
@@ -113,7 +114,7 @@ TEST_CASE("kftrain run trains examples/python-ddp from its folder with no job fi
     LocalJobs jobs;
     const std::string dir = jobs.dir() + "/python-ddp";
     REQUIRE(kftrain::util::make_private_dir(dir).ok());
-    auto text = kftrain::job::read_state_file(k_example_dir + "/ddp.py");
+    auto text = kftrain::state::read_state_file(k_example_dir + "/ddp.py");
     REQUIRE(text.ok());
     write_file(dir + "/ddp.py", *text);
     // As the README's first screen: cd into the folder, run the script on 2 replicas.
@@ -151,7 +152,7 @@ TEST_CASE("estimate --measure of examples/python-ddp measures it at 1 and 2 repl
     const std::string dir = jobs.dir() + "/python-ddp";
     REQUIRE(kftrain::util::make_private_dir(dir).ok());
     for (const std::string part : {"ddp.py", "pytorchjob.yaml"}) {
-        auto text = kftrain::job::read_state_file(k_example_dir + "/" + part);
+        auto text = kftrain::state::read_state_file(k_example_dir + "/" + part);
         REQUIRE(text.ok());
         write_file(dir + "/" + part, *text);
     }
@@ -192,7 +193,7 @@ TEST_CASE(
     const std::string dir = jobs.dir() + "/python-ddp";
     REQUIRE(kftrain::util::make_private_dir(dir).ok());
     for (const std::string part : {"ddp.py", "tune.yaml"}) {
-        auto text = kftrain::job::read_state_file(k_example_dir + "/" + part);
+        auto text = kftrain::state::read_state_file(k_example_dir + "/" + part);
         REQUIRE(text.ok());
         write_file(dir + "/" + part, *text);
     }

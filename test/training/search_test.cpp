@@ -13,7 +13,7 @@
 
 #include "backend/local/local_fixture.h"
 #include "backend/local/search/local_search.h"
-#include "job/search/search_store.h"
+#include "search/search_store.h"
 #include "support/cli_runner.h"
 #include "support/paths.h"
 #include "util/subprocess.h"
@@ -128,7 +128,7 @@ std::vector<TrialProcess> trial_processes(const std::string& job) {
 // Return the names of the search's Running trials whose trainer runs now.
 std::set<std::string> trials_training(const std::string& search) {
     std::set<std::string> names;
-    auto record = kftrain::job::search::read_search(search);
+    auto record = kftrain::search::read_search(search);
     if (!record) {
         return names;
     }
@@ -149,7 +149,7 @@ std::set<std::string> trials_training(const std::string& search) {
 // Return the supervisor and replicas of every trial the search has recorded.
 std::vector<TrialProcess> search_processes(const std::string& search) {
     std::vector<TrialProcess> found;
-    auto record = kftrain::job::search::read_search(search);
+    auto record = kftrain::search::read_search(search);
     REQUIRE(record.ok());
     for (const auto& trial : record->status.trials) {
         auto more = trial_processes(trial.name);
@@ -189,8 +189,8 @@ TEST_CASE("Ctrl-C interrupts a local search with exit 130 and kills its running 
     REQUIRE(spawned.ok());
     kftrain::test::Reaped tune{std::move(*spawned)};
     auto printed = [&] {
-        auto out = kftrain::job::read_state_file(jobs.dir() + "/tune.out");
-        auto err = kftrain::job::read_state_file(jobs.dir() + "/tune.err");
+        auto out = kftrain::state::read_state_file(jobs.dir() + "/tune.out");
+        auto err = kftrain::state::read_state_file(jobs.dir() + "/tune.err");
         return (out ? *out : "") + "\n--- stderr:\n" + (err ? *err : "");
     };
 
@@ -241,7 +241,7 @@ TEST_CASE("Ctrl-C interrupts a local search with exit 130 and kills its running 
     check_all_ended(after);
 
     // The table was printed as the search ended.
-    auto out = kftrain::job::read_state_file(jobs.dir() + "/tune.out");
+    auto out = kftrain::state::read_state_file(jobs.dir() + "/tune.out");
     REQUIRE(out.ok());
     CHECK(out->find("search ctrl-c started (local)") != std::string::npos);
     CHECK(out->find("State:      Interrupted (ExperimentInterrupted): stopped by an interrupt "

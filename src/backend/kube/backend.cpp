@@ -24,11 +24,11 @@
 #include "backend/kube/status/events.h"
 #include "backend/kube/status/pods.h"
 #include "backend/kube/submit.h"
+#include "inspect/diagnosis_run.h"
 #include "job/backend.h"
-#include "job/diagnosis_run.h"
 #include "job/exit_codes.h"
-#include "job/trainer_status.h"
 #include "manifest/job_kind.h"
+#include "progress/trainer_status.h"
 
 namespace kftrain::backend::kube {
 namespace {
@@ -90,7 +90,8 @@ class KubernetesBackend : public job::Backend {
         if (!parsed) {
             return std::nullopt;
         }
-        return job::trainer_status_progress(member(member(*parsed, "status"), "trainerStatus"));
+        return progress::trainer_status_progress(
+            member(member(*parsed, "status"), "trainerStatus"));
     }
 
     util::Result<std::string> kind_of(const std::string& job) override {
@@ -274,19 +275,19 @@ class KubernetesBackend : public job::Backend {
         return object_names(m_queries, "persistentvolumeclaims");
     }
 
-    int put_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                 const std::string& local_dir) override {
-        return put_to_claim(ctx, target, local_dir);
+    util::Status put_data(const job::ClaimTarget& target, const std::string& local_dir,
+                          job::Reporter& report) override {
+        return put_to_claim(m_global, target, local_dir, report);
     }
 
-    int get_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                 const std::string& out_dir, bool force) override {
-        return get_from_claim(ctx, target, out_dir, force);
+    util::Status get_data(const job::ClaimTarget& target, const std::string& out_dir, bool force,
+                          job::Reporter& report) override {
+        return get_from_claim(m_global, target, out_dir, force, report);
     }
 
-    int list_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                  const job::data::ListingPrinter& print) override {
-        return list_claim(ctx, target, print);
+    util::Result<job::Listing> list_data(const job::ClaimTarget& target,
+                                         job::Reporter& report) override {
+        return list_claim(m_global, target, report);
     }
 
     std::vector<diagnose::EventEvidence> events(const job::JobStatus& status) override {
@@ -305,8 +306,8 @@ class KubernetesBackend : public job::Backend {
         }
         add_progress(*status);
         const std::time_t now = std::time(nullptr);
-        status->why = job::why_line(*this, *status, event_evidence(events),
-                                    job::k_default_stuck_after_s, now);
+        status->why = inspect::why_line(*this, *status, event_evidence(events),
+                                        inspect::k_default_stuck_after_s, now);
         return job::JobDescription{*status, describe_parts(found->object, events, now),
                                    describe_data(*status, found->object, events, now)};
     }

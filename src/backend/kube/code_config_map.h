@@ -8,7 +8,7 @@
 #include <string>
 
 #include "backend/kube/queries.h"
-#include "job/input.h"
+#include "load/job_input.h"
 #include "util/result.h"
 
 namespace kftrain::backend::kube {

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
+#include "util/signals/interrupt.h"
 #include "util/time_text.h"
 
 namespace kftrain::backend::kube {
@@ -108,11 +108,11 @@ class ProcessKubectl : public KubectlRunner {
         options.input = input;
         if (cancel != nullptr) {
             options.cancelled = [cancel] { return cancel->load(); };
-        } else if (job::calls_stop_on_interrupt()) {
+        } else if (util::calls_stop_on_interrupt()) {
             // A signal caught from the call's start on stops it (a Ctrl-C before it does not:
             // the call may be the clean-up that Ctrl-C asked for).
-            const unsigned seen = job::interrupt_count();
-            options.cancelled = [seen] { return job::interrupt_count() != seen; };
+            const unsigned seen = util::interrupt_count();
+            options.cancelled = [seen] { return util::interrupt_count() != seen; };
         }
         options.timeout = capped(limit);
         if (options.timeout && options.timeout->count() == 0) {  // the command's time is up

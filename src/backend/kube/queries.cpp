@@ -8,7 +8,7 @@
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/status/pods.h"
 #include "job/exit_codes.h"
-#include "job/progress_line.h"
+#include "progress/progress_line.h"
 #include "util/text.h"
 
 namespace kftrain::backend::kube {
@@ -123,7 +123,7 @@ util::Result<KubeQueries::LogReading> KubeQueries::progress(const std::string& p
         return out.error_value();
     }
     const auto lines = split_lines(*out);
-    return LogReading{job::last_progress(lines), job::last_checkpoint(lines)};
+    return LogReading{progress::last_progress(lines), progress::last_checkpoint(lines)};
 }
 
 bool KubeQueries::serves(manifest::JobKind kind) {

@@ -14,7 +14,7 @@ namespace {
 
 // Return the directory a claim is on this machine: --local-path, or the localPath of the job
 // file's volume for the claim. The errors (exit 2) say which of the two to give.
-util::Result<std::string> claim_root(const job::data::ClaimTarget& target) {
+util::Result<std::string> claim_root(const job::ClaimTarget& target) {
     if (!target.local_path.empty()) {
         return target.local_path;
     }
@@ -48,14 +48,13 @@ util::Result<std::string> claim_root(const job::data::ClaimTarget& target) {
                        k_exit_bad_input);
 }
 
-// Run copy on the claim's directory, or report why there is none.
-template <typename Copy>
-int on_claim_directory(job::Context& ctx, const job::data::ClaimTarget& target, Copy copy) {
+// Return the directory of this machine a claim maps to, or why there is none.
+util::Result<LocalTarget> claim_directory_of(const job::ClaimTarget& target) {
     auto root = claim_root(target);
     if (!root) {
-        return job::report_error(ctx, root.error(), root.error_code(k_exit_bad_input));
+        return util::error(root.error(), root.error_code(k_exit_bad_input));
     }
-    return copy(LocalTarget{target.claim, *root, target.path});
+    return LocalTarget{target.claim, *root, target.path};
 }
 
 }  // namespace
@@ -102,22 +101,25 @@ util::Result<std::vector<std::string>> LocalBackend::claim_names(
     return claims;
 }
 
-int LocalBackend::put_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                           const std::string& local_dir) {
-    return on_claim_directory(
-        ctx, target, [&](const LocalTarget& here) { return put_local(ctx, here, local_dir); });
+util::Status LocalBackend::put_data(const job::ClaimTarget& target, const std::string& local_dir,
+                                    job::Reporter& report) {
+    auto here = claim_directory_of(target);
+    return here ? put_local(*here, local_dir, report) : util::Status(here.error_value());
 }
 
-int LocalBackend::get_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                           const std::string& out_dir, bool force) {
-    return on_claim_directory(
-        ctx, target, [&](const LocalTarget& here) { return get_local(ctx, here, out_dir, force); });
+util::Status LocalBackend::get_data(const job::ClaimTarget& target, const std::string& out_dir,
+                                    bool force, job::Reporter& report) {
+    auto here = claim_directory_of(target);
+    return here ? get_local(*here, out_dir, force, report) : util::Status(here.error_value());
 }
 
-int LocalBackend::list_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                            const job::data::ListingPrinter& print) {
-    return on_claim_directory(
-        ctx, target, [&](const LocalTarget& here) { return list_local(ctx, here, print); });
+util::Result<job::Listing> LocalBackend::list_data(const job::ClaimTarget& target,
+                                                   job::Reporter& /*report*/) {
+    auto here = claim_directory_of(target);
+    if (!here) {
+        return here.error_value();
+    }
+    return list_local(*here);
 }
 
 }  // namespace kftrain::backend::local

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "backend/local/state/state_dir.h"
-#include "job/status_json.h"
+#include "inspect/status_json.h"
 #include "manifest/framework.h"
 #include "util/redact.h"
 #include "util/subprocess.h"
@@ -120,7 +120,7 @@ std::vector<job::DescribePart> describe_parts(const JobState& state, const job::
 }
 
 nlohmann::json describe_data(const JobState& state, const job::JobStatus& status, std::time_t now) {
-    nlohmann::json data = job::status_to_json(status, now);
+    nlohmann::json data = inspect::status_to_json(status, now);
     data["stateDirectory"] = job_dir(state.name);
     data["logsDirectory"] = logs_dir(state.name);
     data["workingDir"] = state.cwd;

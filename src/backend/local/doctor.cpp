@@ -11,8 +11,8 @@
 #include "backend/local/queue/local_queue.h"
 #include "backend/local/queue/queue_members.h"
 #include "doctor/fit.h"
-#include "job/state_files.h"
 #include "manifest/render/template_values.h"
+#include "state/state_files.h"
 #include "util/files.h"
 #include "util/process_info.h"
 #include "util/run.h"
@@ -105,7 +105,7 @@ Check torch_check(const std::string& python, bool needed) {
 }
 
 Check state_check() {
-    const std::string root = job::state_root();
+    const std::string root = state::state_root();
     std::error_code ec;
     fs::create_directories(root, ec);
     const std::string probe = root + "/.doctor-" + std::to_string(::getpid());

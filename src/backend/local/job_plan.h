@@ -4,7 +4,7 @@
 
 #include "backend/local/process/replica_env.h"
 #include "backend/local/state/job_state.h"
-#include "job/input.h"
+#include "load/job_input.h"
 #include "util/result.h"
 
 namespace kftrain::backend::local {

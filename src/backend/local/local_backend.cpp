@@ -28,7 +28,7 @@
 #include "backend/local/state/state_dir.h"
 #include "backend/local/status_convert.h"
 #include "backend/local/suspend.h"
-#include "job/diagnosis_run.h"
+#include "inspect/diagnosis_run.h"
 #include "job/exit_codes.h"
 #include "util/json_text.h"
 #include "util/process_info.h"
@@ -383,7 +383,7 @@ util::Result<std::string> LocalBackend::remove(const std::string& job, bool /*wa
 }
 
 util::Status LocalBackend::force_remove(const std::string& job) {
-    auto checked = job::check_job_name(job);
+    auto checked = state::check_job_name(job);
     if (!checked) {
         return checked;
     }
@@ -401,7 +401,7 @@ util::Status LocalBackend::force_remove(const std::string& job) {
     if (state) {
         stop_processes(*state);
     } else {
-        auto text = job::read_state_file(state_path(job));
+        auto text = state::read_state_file(state_path(job));
         stop_processes(salvage_processes(text ? *text : ""));
     }
     return remove_dir(job);
@@ -431,7 +431,8 @@ util::Result<job::JobDescription> LocalBackend::describe(const std::string& job)
         return state.error_value();
     }
     job::JobStatus status = observed_status(*state, nullptr);
-    status.why = job::why_line(*this, status, {}, job::k_default_stuck_after_s, std::time(nullptr));
+    status.why =
+        inspect::why_line(*this, status, {}, inspect::k_default_stuck_after_s, std::time(nullptr));
     return job::JobDescription{std::nullopt, describe_parts(*state, status),
                                describe_data(*state, status, std::time(nullptr))};
 }

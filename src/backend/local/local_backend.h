@@ -46,12 +46,12 @@ class LocalBackend : public job::Backend {
     doctor::Report doctor(const job::DoctorRequest& request) override;
     util::Result<std::vector<std::string>> claim_names(
         const std::vector<manifest::Volume>& job_volumes) override;
-    int put_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                 const std::string& local_dir) override;
-    int get_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                 const std::string& out_dir, bool force) override;
-    int list_data(job::Context& ctx, const job::data::ClaimTarget& target,
-                  const job::data::ListingPrinter& print) override;
+    util::Status put_data(const job::ClaimTarget& target, const std::string& local_dir,
+                          job::Reporter& report) override;
+    util::Status get_data(const job::ClaimTarget& target, const std::string& out_dir, bool force,
+                          job::Reporter& report) override;
+    util::Result<job::Listing> list_data(const job::ClaimTarget& target,
+                                         job::Reporter& report) override;
 
   private:
     util::Status start_supervisor(const std::string& job);

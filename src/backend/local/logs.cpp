@@ -16,7 +16,7 @@
 #include "backend/local/state/log_store.h"
 #include "backend/local/state/state_dir.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
+#include "util/signals/interrupt.h"
 #include "util/time_text.h"
 
 namespace kftrain::backend::local {
@@ -172,7 +172,7 @@ util::Status follow_to_end(const std::string& job, LogCursor& cursor, const Sele
             }
         }
         emit(select(cursor.next()));
-        if (job::interrupt_requested()) {
+        if (util::interrupt_requested()) {
             return util::error("interrupted", k_exit_interrupted);
         }
         std::this_thread::sleep_for(k_follow_poll);

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "job/progress_line.h"
-#include "job/trainer_status.h"
 #include "manifest/k8s/quantity.h"
+#include "progress/progress_line.h"
+#include "progress/trainer_status.h"
 #include "util/json_text.h"
 #include "util/redact.h"
 
@@ -138,7 +138,7 @@ std::optional<job::Progress> posted_progress_of(const JobState& state) {
     if (state.trainer_status.empty()) {
         return std::nullopt;
     }
-    return job::trainer_status_progress(util::parse_untrusted_json(state.trainer_status));
+    return progress::trainer_status_progress(util::parse_untrusted_json(state.trainer_status));
 }
 
 job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
@@ -176,11 +176,11 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
     // output, and trainerStatus posted to the job's status server by any replica.
     std::optional<job::Progress> printed;
     if (!state.last_progress.empty()) {
-        printed = job::parse_progress_line(state.last_progress);
+        printed = progress::parse_progress_line(state.last_progress);
     }
-    status.progress = job::merge_progress(printed, posted_progress_of(state));
-    if (auto checkpoint = job::parse_progress_line(state.last_checkpoint)) {
-        status.checkpoint = job::checkpoint_report(*checkpoint);
+    status.progress = progress::merge_progress(printed, posted_progress_of(state));
+    if (auto checkpoint = progress::parse_progress_line(state.last_checkpoint)) {
+        status.checkpoint = progress::checkpoint_report(*checkpoint);
     }
     return status;
 }

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "backend/select.h"
-#include "job/cost/estimate_inputs.h"
-#include "job/input.h"
+#include "cost/estimate_inputs.h"
 #include "job/names.h"
+#include "load/job_input.h"
 #include "util/text.h"
 
 namespace kftrain::cli::completion {
@@ -159,9 +159,9 @@ std::vector<Candidate> claim_names(const GlobalOptions& global, const std::strin
         std::vector<manifest::Volume> volumes;
         std::string job_backend;
         if (!job_file.empty() && job_file != "-") {  // never read the shell's standard input
-            job::JobInput input;
+            load::JobInput input;
             input.file = job_file;
-            if (auto spec = job::load_job(input, global)) {
+            if (auto spec = load::load_job(input, global)) {
                 volumes = spec->volumes;
                 job_backend = spec->backend;
             }
@@ -174,7 +174,7 @@ std::vector<Candidate> claim_names(const GlobalOptions& global, const std::strin
 
 std::vector<Candidate> gpu_types(const std::string& prices) {
     try {
-        auto pricing = job::cost::load_pricing(prices, "");
+        auto pricing = cost::load_pricing(prices, "");
         if (!pricing) {
             return {};
         }

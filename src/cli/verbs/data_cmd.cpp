@@ -6,13 +6,12 @@
 #include <filesystem>
 #include <memory>
 
-#include "backend/kube/data/helper_pod.h"
 #include "backend/select.h"
 #include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/view/listing_view.h"
-#include "job/data/claim_path.h"
 #include "job/names.h"
+#include "staging/claim_path.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli {
@@ -42,7 +41,7 @@ void add_common_flags(CLI::App& sub, DataOptions& o) {
     sub.add_option("--image", o.image,
                    fmt::format("Image of the helper pod: it needs tar, find and stat (default: "
                                "{})",
-                               backend::kube::k_default_image));
+                               staging::k_helper_image));
     sub.add_option("--timeout", o.timeout,
                    duration_help("How long the helper pod may take to become Ready (default: "
                                  "2m)"));
@@ -109,7 +108,7 @@ util::Status DataOptions::complete(Context& ctx) {
         return util::error(fmt::format("OUT_DIR: exists and is not a directory (got '{}')", dir));
     }
     if (!input.file.empty()) {
-        auto spec = job::load_job(input, ctx.global);
+        auto spec = load::load_job(input, ctx.global);
         if (!spec) {
             return spec.error_value();
         }
@@ -127,7 +126,7 @@ util::Status DataOptions::validate() {
     if (auto name = job::check_object_name("--claim", claim); !name) {
         return name;
     }
-    auto normalized = job::data::normalize_claim_path(path);
+    auto normalized = staging::normalize_claim_path(path);
     if (!normalized) {
         return normalized.error_value();
     }
@@ -138,12 +137,12 @@ util::Status DataOptions::validate() {
     }
     start_timeout = std::chrono::seconds(std::max<int64_t>(1, static_cast<int64_t>(*seconds)));
     if (image.empty()) {
-        image = backend::kube::k_default_image;
+        image = staging::k_helper_image;
     }
     if (std::any_of(image.begin(), image.end(),
                     [](char c) { return static_cast<unsigned char>(c) <= ' '; })) {
         return util::error(fmt::format("--image: must be an image reference such as {} (got '{}')",
-                                       backend::kube::k_default_image, image));
+                                       staging::k_helper_image, image));
     }
     if (action == Action::List) {
         auto parsed = view::parse_output_format(output, view::k_table_formats);
@@ -156,21 +155,28 @@ util::Status DataOptions::validate() {
 }
 
 int DataOptions::run(Context& ctx) const {
-    job::data::ClaimTarget target{claim,         claim_path, namespace_, image,  as_root,
-                                  start_timeout, local_path, input.file, volumes};
+    job::ClaimTarget target{claim,         claim_path, namespace_, image,  as_root,
+                            start_timeout, local_path, input.file, volumes};
     auto backend = backend::make_backend(ctx, job_backend, namespace_);
+    job::Reporter report{ctx.out, ctx.err};
+    util::Status done = util::ok_status();
     switch (action) {
         case Action::Put:
-            return backend->put_data(ctx, target, dir);
-        case Action::Get:
-            return backend->get_data(ctx, target, dir, force);
-        case Action::List:
+            done = backend->put_data(target, dir, report);
             break;
+        case Action::Get:
+            done = backend->get_data(target, dir, force, report);
+            break;
+        case Action::List: {
+            auto listing = backend->list_data(target, report);
+            if (listing) {
+                view::print_listing(*listing, format, ctx.out);
+            }
+            done = listing ? util::ok_status() : util::Status(listing.error_value());
+            break;
+        }
     }
-    return backend->list_data(ctx, target,
-                              [this](const job::data::Listing& listing, std::ostream& out) {
-                                  view::print_listing(listing, format, out);
-                              });
+    return done ? k_exit_ok : report_error(ctx, done.error(), done.error_code(k_exit_cluster));
 }
 
 }  // namespace kftrain::cli

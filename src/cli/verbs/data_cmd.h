@@ -7,7 +7,7 @@
 
 #include "cli/context.h"
 #include "cli/view/output_format.h"
-#include "job/input.h"
+#include "load/job_input.h"
 #include "manifest/job_spec.h"
 #include "util/result.h"
 
@@ -25,7 +25,7 @@ struct DataOptions {
     bool force = false;  // get: replace files already in OUT_DIR
     std::string timeout = "2m";
     std::string output;
-    job::JobInput input;     // -f: the job file whose volume maps the claim locally
+    load::JobInput input;    // -f: the job file whose volume maps the claim locally
     std::string local_path;  // --local-path: the directory the claim is on this machine
 
     // Derived.

@@ -4,10 +4,11 @@
 #include <memory>
 
 #include "backend/select.h"
+#include "cli/job_flags.h"
 #include "cli/verb.h"
 #include "cli/view/doctor_view.h"
-#include "job/code/collect.h"
 #include "job/exit_codes.h"
+#include "load/collect.h"
 
 namespace kftrain::cli {
 namespace {
@@ -31,7 +32,7 @@ void setup_doctor(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand(
         "doctor", "Check that jobs (and a job file's job) can run here, before the first submit");
     sub->footer(k_doctor_examples);
-    job::add_job_file_flags(*sub, options->job);
+    add_job_file_flags(*sub, options->job);
     sub->add_option("-o,--output", options->output, "Output format: table, json or yaml");
     run_when_parsed(*sub, options, ctx);
 }
@@ -41,11 +42,11 @@ util::Status DoctorOptions::complete(const Context& ctx) {
     if (job.file.empty() && !job.job_yaml) {
         return util::ok_status();
     }
-    auto loaded = job::load_job(job, ctx.global);
+    auto loaded = load::load_job(job, ctx.global);
     if (!loaded) {
         return loaded.error_value();
     }
-    request.folder = job::code_folder(*loaded, job.file == "-" || job.job_yaml.has_value());
+    request.folder = load::code_folder(*loaded, job.file == "-" || job.job_yaml.has_value());
     if (loaded->code.path.empty()) {
         const std::string folder = std::filesystem::path(job.file).parent_path().string();
         request.folder = job.file == "-" ? "" : folder;

@@ -6,14 +6,14 @@
 #include "cli/context.h"
 #include "cli/view/output_format.h"
 #include "job/backend.h"
-#include "job/input.h"
+#include "load/job_input.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
 
 // Everything `kftrain doctor` takes.
 struct DoctorOptions {
-    job::JobInput job;   // -f, --set: the job to check, if any
+    load::JobInput job;  // -f, --set: the job to check, if any
     std::string output;  // -o as typed: "", table, json, yaml
 
     // Derived by complete() and validate().

@@ -6,15 +6,15 @@
 #include <memory>
 #include <sstream>
 
-#include "backend/kube/measure/cluster_measure.h"
-#include "backend/local/measure/program_measure.h"
+#include "backend/select.h"
 #include "cli/flags.h"
+#include "cli/job_flags.h"
 #include "cli/verb.h"
+#include "cost/estimate_inputs.h"
+#include "cost/measure_cost.h"
+#include "cost/saved_profile.h"
 #include "estimate/format.h"
 #include "estimate/units.h"
-#include "job/cost/estimate_inputs.h"
-#include "job/cost/measure_cost.h"
-#include "job/cost/saved_profile.h"
 #include "job/exit_codes.h"
 #include "manifest/load.h"
 #include "manifest/trial_parameters.h"
@@ -216,7 +216,7 @@ void setup_estimate(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand(
         "estimate", "Estimate time, speedup and cost of a job over numbers of replicas");
     sub->footer(k_estimate_examples);
-    job::add_job_file_flags(*sub, o->job);
+    add_job_file_flags(*sub, o->job);
     sub->add_option("--profile", o->profiles,
                     "Profile measured by `kftrain-trainer --benchmark STEPS --profile-out FILE`; "
                     "repeat it with profiles at other world sizes, each size measured uses its "
@@ -255,14 +255,14 @@ void setup_estimate(CLI::App& app, Context& ctx) {
 }
 
 util::Status EstimateOptions::complete(const Context& ctx) {
-    auto loaded = job::load_job(job, ctx.global);
+    auto loaded = load::load_job(job, ctx.global);
     if (!loaded) {
         return loaded.error_value();
     }
     spec = std::move(*loaded);
-    runs_here = ctx.global.local || spec.backend == "local";
+    runs_here = job::asks_local(ctx.global, spec.backend);
     if (measure) {  // the code it ships is measured in a copy, as a local submit runs it
-        auto read = job::read_job_code(spec, job, ctx.err);
+        auto read = load::read_job_code(spec, job, ctx.err);
         if (!read) {
             return read.error_value();
         }
@@ -281,11 +281,11 @@ util::Status EstimateOptions::validate() {
         return measured;
     }
     for (const auto& profile : profiles) {
-        if (auto refused = job::refuse_stdin("--profile", profile); !refused) {
+        if (auto refused = load::refuse_stdin("--profile", profile); !refused) {
             return refused;
         }
     }
-    if (auto refused = job::refuse_stdin("--prices", prices); !refused) {
+    if (auto refused = load::refuse_stdin("--prices", prices); !refused) {
         return refused;
     }
     auto chosen = view::parse_output_format(output, view::k_table_formats);
@@ -340,15 +340,15 @@ util::Status EstimateOptions::validate_measure() {
         if (profile_out->empty()) {
             return util::error("--profile-out: must name a file (got \"\")");
         }
-        if (auto refused = job::refuse_stdin("--profile-out", *profile_out); !refused) {
+        if (auto refused = load::refuse_stdin("--profile-out", *profile_out); !refused) {
             return refused;
         }
         // Checked before a measurement of minutes, not after it.
-        if (auto checked = job::cost::check_profile_out(*profile_out); !checked) {
+        if (auto checked = cost::check_profile_out(*profile_out); !checked) {
             return checked;
         }
     }
-    return job::cost::check_measure_jobs(spec, measure_sizes);
+    return cost::check_measure_jobs(spec, measure_sizes);
 }
 
 util::Status EstimateOptions::validate_on_cluster() {
@@ -386,26 +386,22 @@ util::Status EstimateOptions::validate_on_cluster() {
 }
 
 util::Result<std::string> EstimateOptions::run_measurement(Context& ctx) const {
-    job::cost::MeasureRequest asked{
-        spec, measure_sizes,    measure_limit_s, profile_out.value_or(""),
-        code, measure_parallel, start_timeout_s};
-    util::Result<estimate::ProgramProfile> measured = util::error("");
+    cost::MeasureRequest asked{spec, measure_sizes,    measure_limit_s, profile_out.value_or(""),
+                               code, measure_parallel, start_timeout_s};
     if (on_cluster) {
-        auto pricing = job::cost::load_pricing(prices, gpu);
+        auto pricing = cost::load_pricing(prices, gpu);
         if (!pricing) {
             return util::error(pricing.error(), k_exit_bad_input);
         }
-        const job::cost::MeasureCost cost = job::cost::measurement_cost(asked, *pricing);
-        ctx.err << job::cost::measurement_cost_text(asked, cost);
+        const cost::MeasureCost cost = cost::measurement_cost(asked, *pricing);
+        ctx.err << cost::measurement_cost_text(asked, cost);
         if (auto approved =
-                job::cost::approve_measurement(cost, yes, max_cost_amount, max_cost.value_or(""));
+                cost::approve_measurement(cost, yes, max_cost_amount, max_cost.value_or(""));
             !approved) {
             return approved.error_value();
         }
-        measured = backend::kube::measure_on_cluster(ctx.global, asked, ctx.err);
-    } else {
-        measured = backend::local::measure_program(asked, ctx.err);
     }
+    auto measured = backend::measure(ctx.global, asked, on_cluster, ctx.err);
     if (!measured) {
         return measured.error_value();
     }
@@ -415,7 +411,7 @@ util::Result<std::string> EstimateOptions::run_measurement(Context& ctx) const {
 
 int EstimateOptions::run(Context& ctx) const {
     estimate::PlanFlags flags = request.flags;
-    flags.local = ctx.global.local || spec.backend == "local";
+    flags.local = runs_here;
     const bool deadline_goal = request.goal && request.goal->kind == estimate::Goal::Kind::deadline;
     const GoalFlag goal_flag = deadline_goal ? GoalFlag{"--deadline", deadline.value_or("")}
                                              : GoalFlag{"--budget", budget};
@@ -427,8 +423,7 @@ int EstimateOptions::run(Context& ctx) const {
         }
         sources = {*measured};
     }
-    auto report =
-        job::cost::build_report(spec, flags, request.goal, {sources, prices}, goal_flag.name);
+    auto report = cost::build_report(spec, flags, request.goal, {sources, prices}, goal_flag.name);
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
     }

@@ -9,7 +9,7 @@
 #include "cli/view/output_format.h"
 #include "estimate/plan.h"
 #include "estimate/report.h"
-#include "job/input.h"
+#include "load/job_input.h"
 #include "manifest/code.h"
 #include "manifest/job_spec.h"
 #include "util/result.h"
@@ -24,7 +24,7 @@ struct EstimateRequest {
 
 // Everything `kftrain estimate` takes.
 struct EstimateOptions {
-    job::JobInput job;
+    load::JobInput job;
     std::vector<std::string> profiles;  // --profile, repeatable
     std::string workers;
     std::string gpu;

@@ -6,7 +6,7 @@
 
 #include "cli/verb.h"
 #include "job/exit_codes.h"
-#include "job/input.h"
+#include "load/job_input.h"
 #include "manifest/starter.h"
 #include "manifest/validate.h"
 
@@ -39,7 +39,7 @@ util::Status InitOptions::complete(const Context&) {
 
 util::Status InitOptions::validate() {
     if (kind_text) {
-        auto parsed = job::parse_kind_flag(*kind_text);
+        auto parsed = load::parse_kind_flag(*kind_text);
         if (!parsed) {
             return parsed.error_value();
         }

@@ -10,10 +10,10 @@
 #include "agent/server.h"
 #include "cli/verb.h"
 #include "estimate/units.h"
-#include "job/interrupt.h"
 #include "manifest/k8s/rules.h"
 #include "mcp/session.h"
 #include "util/process_info.h"
+#include "util/signals/interrupt.h"
 
 namespace kftrain::cli {
 namespace {
@@ -105,7 +105,7 @@ util::Status McpOptions::validate() {
 
 int McpOptions::run(Context& ctx) const {
     std::signal(SIGPIPE, SIG_IGN);  // a client gone away is seen as a failed write
-    job::catch_termination();
+    util::catch_termination();
     agent::ChildRunner runner(util::self_executable(), global_args, policy.root);
     kftrain::mcp::ServerDescription description{
         KFTRAIN_VERSION, fmt::format("{} {}", k_instructions, agent::describe_policy(policy))};

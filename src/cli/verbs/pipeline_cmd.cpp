@@ -6,6 +6,7 @@
 #include <memory>
 #include <regex>
 
+#include "cli/job_flags.h"
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
 #include "job/exit_codes.h"
@@ -116,7 +117,7 @@ void setup_pipeline(CLI::App& app, Context& ctx) {
         "pipeline",
         "Print a Kubeflow Pipelines v2 pipeline whose step trains the job with kftrain");
     sub->footer(k_pipeline_examples);
-    job::add_job_file_flags(*sub, o->job);
+    add_job_file_flags(*sub, o->job);
     sub->add_option("--name", o->name, "The pipeline's name (default: the job's)");
     sub->add_option("--image", o->image,
                     fmt::format("The step's image: kftrain and kubectl (Dockerfile.cli; "
@@ -139,7 +140,7 @@ util::Status PipelineOptions::complete(const Context& ctx) {
         }
     }
     // It must render as submit would.
-    auto rendered = job::load_and_render(job, ctx.global, ctx.err);
+    auto rendered = load::load_and_render(job, ctx.global, ctx.err);
     if (!rendered) {
         return rendered.error_value();
     }
@@ -157,7 +158,7 @@ util::Status PipelineOptions::complete(const Context& ctx) {
                         "or set it to kubernetes (got local)",
                         rendered->spec.source.locate("backend")));
     }
-    auto text = job::job_file_text(job);
+    auto text = load::job_file_text(job);
     if (!text) {
         return text.error_value();
     }

@@ -7,7 +7,7 @@
 
 #include "cli/context.h"
 #include "cli/view/output_format.h"
-#include "job/input.h"
+#include "load/job_input.h"
 #include "pipeline/pipeline_spec.h"
 #include "util/result.h"
 
@@ -15,7 +15,7 @@ namespace kftrain::cli {
 
 // Everything `kftrain pipeline` takes.
 struct PipelineOptions {
-    job::JobInput job;
+    load::JobInput job;
     // Given empty (an unset variable in a script), an error naming the flag.
     std::optional<std::string> name;   // --name: the pipeline's; default: the job's
     std::optional<std::string> image;  // --image: the step's image (kftrain and kubectl)

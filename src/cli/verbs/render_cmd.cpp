@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "cli/job_flags.h"
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
 #include "job/exit_codes.h"
@@ -36,8 +37,8 @@ void setup_render(CLI::App& app, Context& ctx) {
     auto* sub = app.add_subcommand(
         "render", "Print the Kubeflow job (PyTorchJob, TrainJob, ...) a job file makes");
     sub->footer(k_render_examples);
-    job::add_job_input_flags(*sub, options->job);
-    job::add_queue_flags(*sub, options->job);
+    add_job_input_flags(*sub, options->job);
+    add_queue_flags(*sub, options->job);
     sub->add_option("-o,--output", options->output, "Output format: yaml or json")
         ->default_str("yaml");
     sub->add_flag("--pod-monitor", options->pod_monitor,
@@ -56,7 +57,7 @@ void setup_render(CLI::App& app, Context& ctx) {
 }
 
 util::Status RenderOptions::complete(const Context& ctx) {
-    auto loaded = job::load_and_render(job, ctx.global, ctx.err);
+    auto loaded = load::load_and_render(job, ctx.global, ctx.err);
     if (!loaded) {
         return loaded.error_value();
     }

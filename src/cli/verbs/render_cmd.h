@@ -5,14 +5,14 @@
 
 #include "cli/context.h"
 #include "cli/view/output_format.h"
-#include "job/input.h"
+#include "load/job_input.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
 
 // Everything `kftrain render` takes.
 struct RenderOptions {
-    job::JobInput job;
+    load::JobInput job;
     std::string output;                                    // -o as typed
     bool pod_monitor = false;                              // --pod-monitor
     view::OutputFormat format = view::OutputFormat::Yaml;  // derived: -o parsed

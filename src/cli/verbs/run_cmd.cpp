@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 
+#include "cli/job_flags.h"
 #include "cli/verb.h"
 #include "job/exit_codes.h"
 #include "manifest/yaml/emit.h"
@@ -157,18 +158,12 @@ void setup_run(CLI::App& app, Context& ctx) {
     sub->add_option("--memory", options->memory, "Memory per replica (a quantity: 4Gi)");
     sub->add_flag("--print-job-file", options->print_job_file,
                   "Print the job file these flags make, checked, instead of submitting it");
-    SubmitOptions& submit = options->submit;
-    sub->add_flag("--follow", submit.follow,
-                  "Stream the replicas' logs until the job ends; exit 0 if it Succeeded, 1 if "
-                  "it Failed");
-    sub->add_flag("--wait", submit.wait, "Wait until the job ends: exit 0 if it Succeeded")
-        ->excludes("--follow");
-    sub->add_flag("--replace", submit.replace,
-                  "Local: stop and replace a running job of the same name");
-    sub->add_flag("--no-progress", submit.no_progress,
-                  "With --follow: every progress line, none updated in place");
-    job::add_queue_flags(*sub, submit.job);
-    run_when_parsed(*sub, options, ctx);
+    add_queue_flags(*sub, options->submit.job);
+    const CLI::Option* dry_run = add_submit_flags(*sub, options->submit);
+    sub->callback([options, dry_run, &ctx] {
+        read_bare_dry_run(*dry_run, options->submit);
+        ctx.exit_code = run_verb(*options, ctx);
+    });
 }
 
 util::Status RunOptions::complete(const Context& ctx) {

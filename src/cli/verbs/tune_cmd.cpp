@@ -7,12 +7,13 @@
 
 #include "backend/select.h"
 #include "cli/flags.h"
+#include "cli/job_flags.h"
 #include "cli/verb.h"
 #include "cli/view/manifest_text.h"
 #include "cli/view/search_view.h"
+#include "inspect/status_json.h"
 #include "job/exit_codes.h"
 #include "job/names.h"
-#include "job/status_json.h"
 #include "manifest/trial_parameters.h"
 #include "tune/experiment.h"
 #include "tune/katib_checks.h"
@@ -124,8 +125,8 @@ void setup_tune(CLI::App& app, Context& ctx) {
         "tune", "Search hyperparameters: a Katib Experiment on the cluster, or trials here");
     sub->footer(k_tune_examples);
     sub->require_subcommand(0, 1);
-    job::add_job_input_flags(*sub, options->job);
-    job::add_queue_flags(*sub, options->job);
+    add_job_input_flags(*sub, options->job);
+    add_queue_flags(*sub, options->job);
     sub->get_option("--file")->required(false);  // status, logs and delete take none
     add_tune_flags(*sub, options->flags);
     auto* dry_run = sub->add_option("--dry-run", options->dry_run,
@@ -135,7 +136,7 @@ void setup_tune(CLI::App& app, Context& ctx) {
     sub->add_flag("--replace", options->replace,
                   "Local: delete an earlier search of the same name (its record and its trials' "
                   "jobs) before this one starts; without it a rerun is refused");
-    job::add_env_from_shell_flag(*sub, options->env_from_shell);
+    add_env_from_shell_flag(*sub, options->env_from_shell);
     sub->add_option("-o,--output", options->output,
                     "With --dry-run: print the Experiment as yaml (default) or json");
     setup_tune_status(*sub, ctx);
@@ -179,7 +180,7 @@ util::Status TuneOptions::complete(const Context& ctx) {
             }
         }
     }
-    auto loaded = job::load_job(job, ctx.global);
+    auto loaded = load::load_job(job, ctx.global);
     if (!loaded) {
         return loaded.error_value();
     }
@@ -189,7 +190,7 @@ util::Status TuneOptions::complete(const Context& ctx) {
     }
     // Read once: every trial runs these files, whatever changes in the folder meanwhile. On a
     // cluster one ConfigMap, named after the search, that every trial's job mounts.
-    auto code = job::read_job_code(*loaded, job, ctx.err);
+    auto code = load::read_job_code(*loaded, job, ctx.err);
     if (!code) {
         return code.error_value();
     }
@@ -198,7 +199,7 @@ util::Status TuneOptions::complete(const Context& ctx) {
         request.code_config_map = manifest::code_config_map(*loaded, **code, spec->name);
     }
     request.code = std::move(*code);
-    auto tmpl = job::job_template(job, loaded->kind);
+    auto tmpl = load::job_template(job, loaded->kind);
     if (!tmpl) {
         return tmpl.error_value();
     }
@@ -233,7 +234,7 @@ util::Status TuneOptions::validate() {
         format = *parsed_format;
     }
     request.replace = replace;
-    if (auto names = job::check_env_from_shell(env_from_shell); !names) {
+    if (auto names = load::check_env_from_shell(env_from_shell); !names) {
         return names;
     }
     request.env_from_shell = env_from_shell;
@@ -255,7 +256,10 @@ int TuneOptions::run(Context& ctx) const {
         return k_exit_ok;
     }
     auto backend = backend::make_search_backend(ctx, request.job.backend, request.job.namespace_);
-    return backend->start(request, ctx);
+    job::Reporter report{ctx.out, ctx.err};
+    auto started = backend->start(request, report);
+    return started ? *started
+                   : report_error(ctx, started.error(), started.error_code(k_exit_cluster));
 }
 
 util::Status TuneStatusOptions::complete(const Context& ctx) {

@@ -7,8 +7,8 @@
 #include "cli/verbs/job/logs_options.h"
 #include "cli/view/output_format.h"
 #include "job/backend.h"
-#include "job/input.h"
-#include "job/search/search_backend.h"
+#include "job/search_backend.h"
+#include "load/job_input.h"
 #include "tune/tune_spec.h"
 #include "util/result.h"
 
@@ -16,7 +16,7 @@ namespace kftrain::cli {
 
 // Everything `kftrain tune` takes to start a search.
 struct TuneOptions {
-    job::JobInput job;
+    load::JobInput job;
     kftrain::tune::TuneFlags flags;
     std::string dry_run = "none";  // as typed: none, "" or client (print), server
     bool replace = false;          // --replace: locally, delete an earlier search of the name
@@ -24,7 +24,7 @@ struct TuneOptions {
     std::string output;                       // -o: the dry run's format, yaml or json
 
     // Derived by complete() and validate().
-    job::search::SearchRequest request;
+    job::SearchRequest request;
     view::OutputFormat format = view::OutputFormat::Yaml;
 
     // Load the job file, build the search from its tune section and the flags, and render the

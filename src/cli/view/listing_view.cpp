@@ -13,7 +13,7 @@
 namespace kftrain::cli::view {
 namespace {
 
-using job::data::Listing;
+using job::Listing;
 
 std::string utc_time(int64_t seconds) {
     std::time_t t = static_cast<std::time_t>(seconds);
@@ -79,12 +79,12 @@ void print_listing(const Listing& listing, OutputFormat format, std::ostream& ou
     util::TextTable table({"PATH", "TYPE", "SIZE", "MODIFIED"});
     for (const auto& e : listing.entries) {
         table.add_row({e.type == "directory" ? e.path + "/" : e.path, e.type,
-                       e.type == "directory" ? "" : job::data::format_bytes(e.size),
+                       e.type == "directory" ? "" : staging::format_bytes(e.size),
                        utc_time(e.modified)});
     }
     table.print(out);
     out << fmt::format("{}, {} in {}{}\n", util::counted(listing.files(), "file"),
-                       job::data::format_bytes(listing.bytes()), listing.claim,
+                       staging::format_bytes(listing.bytes()), listing.claim,
                        listing.path == "/" ? ":/" : ":" + listing.path);
 }
 

@@ -3,11 +3,11 @@
 #include <ostream>
 
 #include "cli/view/output_format.h"
-#include "job/data/listing.h"
+#include "staging/listing.h"
 
 namespace kftrain::cli::view {
 
 // Print a listing: a table (PATH, TYPE, SIZE, MODIFIED) and a total line, or JSON or YAML.
-void print_listing(const job::data::Listing& listing, OutputFormat format, std::ostream& out);
+void print_listing(const job::Listing& listing, OutputFormat format, std::ostream& out);
 
 }  // namespace kftrain::cli::view

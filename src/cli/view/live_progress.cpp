@@ -6,7 +6,7 @@
 
 #include "cli/view/log_line.h"
 #include "cli/view/progress.h"
-#include "job/progress_line.h"
+#include "progress/progress_line.h"
 #include "util/time_text.h"
 #include "wire/progress_events.h"
 
@@ -22,9 +22,9 @@ constexpr const char* k_posted_line = "status";
 std::optional<job::Progress> event_of(const std::string& text) {
     size_t space = text.find(' ');
     if (space != std::string::npos && util::parse_timestamp(text.substr(0, space))) {
-        return job::parse_progress_line(text.substr(space + 1));
+        return progress::parse_progress_line(text.substr(space + 1));
     }
-    return job::parse_progress_line(text);
+    return progress::parse_progress_line(text);
 }
 
 template <typename T>

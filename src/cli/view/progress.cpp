@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "job/progress_line.h"
-#include "job/trainer_status.h"
+#include "progress/progress_line.h"
+#include "progress/trainer_status.h"
 #include "util/json_fields.h"
 #include "util/json_text.h"
 #include "util/redact.h"
@@ -93,7 +93,7 @@ std::string other_metrics(const job::Progress& p) {
     int shown = 0;
     int more = 0;
     for (const auto& [name, value] : p.metrics) {
-        if (job::metric_has_field(name)) {
+        if (progress::metric_has_field(name)) {
             continue;
         }
         if (shown < k_shown) {  // names and values as the program posted them: escaped
@@ -205,7 +205,7 @@ std::string format_progress(const job::Progress& p) {
     if (p.event == event::k_checkpoint_failed) {
         Parts parts("checkpoint");
         return parts.add("epoch {}", p.epoch).str() + " " +
-               format_checkpoint(*job::checkpoint_report(p));
+               format_checkpoint(*progress::checkpoint_report(p));
     }
     if (p.event == event::k_start) {
         Parts parts("start:");
@@ -230,14 +230,14 @@ std::string format_checkpoint(const job::CheckpointReport& c) {
 }
 
 std::optional<std::string> format_trainer_line(const std::string& line) {
-    auto object = job::progress_object(line);
+    auto object = progress::progress_object(line);
     if (!object) {
         return std::nullopt;
     }
     if ((*object)[field::k_event] == event::k_start) {
         return format_start_line(*object);
     }
-    return format_progress(job::progress_from(*object));
+    return format_progress(progress::progress_from(*object));
 }
 
 }  // namespace kftrain::cli::view

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "job/status_json.h"
+#include "inspect/status_json.h"
 #include "util/text_table.h"
 #include "util/time_text.h"
 

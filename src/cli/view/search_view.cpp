@@ -6,8 +6,8 @@
 
 #include "cli/view/field_text.h"
 #include "estimate/units.h"
-#include "job/search/trial_json.h"
-#include "job/status_json.h"
+#include "inspect/status_json.h"
+#include "search/trial_json.h"
 #include "util/json_optional.h"
 #include "util/json_text.h"
 #include "util/text_table.h"
@@ -180,15 +180,15 @@ void print_search_table(std::ostream& out, const SearchStatus& s, bool wide, std
 }
 
 json trial_to_json(const TrialRecord& t, std::time_t now) {
-    json doc = job::search::trial_to_json(t);
+    json doc = search::trial_to_json(t);
     doc["durationSeconds"] = optional_json(kftrain::tune::trial_duration(t, now));
     return doc;
 }
 
 }  // namespace
 
-job::search::SearchReport search_report() {
-    job::search::SearchReport report;
+job::SearchReport search_report() {
+    job::SearchReport report;
     report.trial_line = format_trial_line;
     report.summary = [](std::ostream& out, const SearchStatus& status) {
         print_search(out, status, OutputFormat::Table, std::time(nullptr));

@@ -6,14 +6,14 @@
 #include <string>
 
 #include "cli/view/output_format.h"
-#include "job/search/search_backend.h"
+#include "job/search_backend.h"
 #include "tune/search_status.h"
 
 namespace kftrain::cli::view {
 
 // Return how a search that runs here reports: format_trial_line per finished trial, then the
 // result table (print_search).
-job::search::SearchReport search_report();
+job::SearchReport search_report();
 
 // Print a search the same way for both backends: a header (name, backend, algorithm, state,
 // objective, trials done) and a table of trials with the best one marked by a '*' after its

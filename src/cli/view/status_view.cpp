@@ -8,7 +8,7 @@
 #include "cli/view/replica_summary.h"
 #include "diagnose/stragglers.h"
 #include "estimate/units.h"
-#include "job/status_json.h"
+#include "inspect/status_json.h"
 #include "util/json_text.h"
 #include "util/text_table.h"
 #include "util/time_text.h"
@@ -76,7 +76,7 @@ std::string progress_field(const job::JobStatus& status) {
 }
 
 void print_status_table(std::ostream& out, const job::JobStatus& status, bool wide, std::time_t now,
-                        const job::cost::Pricing* pricing, ReplicaRows rows) {
+                        const cost::Pricing* pricing, ReplicaRows rows) {
     print_field(out, "Name", status.name);
     print_field(out, "Kind", status.kind);
     print_field(out, "Namespace", status.namespace_);
@@ -94,7 +94,7 @@ void print_status_table(std::ostream& out, const job::JobStatus& status, bool wi
     print_field(out, "Duration", duration ? util::format_duration(*duration) : "");
     print_field(out, "Replicas", format_counts(status));
     if (pricing != nullptr) {
-        print_field(out, "Cost", format_cost(status, job::cost::job_cost(status, *pricing, now)));
+        print_field(out, "Cost", format_cost(status, cost::job_cost(status, *pricing, now)));
     }
     print_field(out, "Progress", progress_field(status));
     print_field(out, "Checkpoint", status.checkpoint ? format_checkpoint(*status.checkpoint) : "");
@@ -157,23 +157,22 @@ std::string format_state(const job::JobStatus& status) {
 }
 
 void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format,
-                  std::time_t now, const job::cost::Pricing* pricing, ReplicaRows rows) {
+                  std::time_t now, const cost::Pricing* pricing, ReplicaRows rows) {
     switch (format) {
         case OutputFormat::Table:
         case OutputFormat::Wide:
             print_status_table(out, status, format == OutputFormat::Wide, now, pricing, rows);
             return;
         case OutputFormat::Json:
-            out << util::json_text(job::status_to_json(status, now, pricing), 2) << "\n";
+            out << util::json_text(inspect::status_to_json(status, now, pricing), 2) << "\n";
             return;
         case OutputFormat::Yaml:
-            print_json_as_yaml(out, job::status_to_json(status, now, pricing));
+            print_json_as_yaml(out, inspect::status_to_json(status, now, pricing));
             return;
     }
 }
 
-std::string format_cost(const job::JobStatus& status,
-                        const util::Result<job::cost::JobCost>& cost) {
+std::string format_cost(const job::JobStatus& status, const util::Result<cost::JobCost>& cost) {
     if (!cost) {
         return fmt::format("- ({})", cost.error());
     }
@@ -185,11 +184,11 @@ std::string format_cost(const job::JobStatus& status,
 }
 
 void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, OutputFormat format,
-                bool all_namespaces, std::time_t now, const job::cost::Pricing* pricing) {
+                bool all_namespaces, std::time_t now, const cost::Pricing* pricing) {
     if (format == OutputFormat::Json || format == OutputFormat::Yaml) {
         nlohmann::json items = nlohmann::json::array();
         for (const auto& job : jobs) {
-            items.push_back(job::status_to_json(job, now, pricing));
+            items.push_back(inspect::status_to_json(job, now, pricing));
         }
         print_json_items(out, items, format);
         return;
@@ -217,7 +216,7 @@ void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, Outp
             row.insert(row.end(), {duration ? util::format_duration(*duration) : "-", job.backend,
                                    job.reason, job.progress ? format_progress(*job.progress) : ""});
             if (pricing != nullptr) {
-                auto cost = job::cost::job_cost(job, *pricing, now);
+                auto cost = cost::job_cost(job, *pricing, now);
                 row.insert(row.end() - 1, cost ? estimate::format_money(cost->amount) : "-");
             }
         }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/view/output_format.h"
-#include "job/cost/job_cost.h"
+#include "cost/job_cost.h"
 #include "job/status.h"
 
 namespace kftrain::cli::view {
@@ -22,16 +22,16 @@ enum class ReplicaRows { SummaryOfMany, Every };
 
 // Print one job's status in the given format; with pricing, what it has cost too.
 void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format,
-                  std::time_t now, const job::cost::Pricing* pricing = nullptr,
+                  std::time_t now, const cost::Pricing* pricing = nullptr,
                   ReplicaRows rows = ReplicaRows::SummaryOfMany);
 
 // Return "$0.0042 so far: 2 replicas x $0.08/h each (2 cores, 4 GiB), built-in prices",
 // or "- (why it has no price)": the status table's Cost line.
-std::string format_cost(const job::JobStatus& status, const util::Result<job::cost::JobCost>& cost);
+std::string format_cost(const job::JobStatus& status, const util::Result<cost::JobCost>& cost);
 
 // Print jobs as a list (with a NAMESPACE column when all_namespaces); with pricing, -o wide
 // has a COST column and JSON a cost member per job.
 void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, OutputFormat format,
-                bool all_namespaces, std::time_t now, const job::cost::Pricing* pricing = nullptr);
+                bool all_namespaces, std::time_t now, const cost::Pricing* pricing = nullptr);
 
 }  // namespace kftrain::cli::view

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "trainer/metrics/exposition.h"
-#include "util/signal_free_thread.h"
+#include "util/signals/signal_free_thread.h"
 
 namespace kftrain::trainer::metrics {
 namespace {

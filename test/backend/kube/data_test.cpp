@@ -14,7 +14,7 @@
 
 #include "backend/kube/data/helper_pod.h"
 #include "backend/kube/data/pod_start.h"
-#include "job/data/claim_path.h"
+#include "staging/claim_path.h"
 #include "support/data_cluster.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
@@ -73,7 +73,7 @@ std::vector<std::string> verbs(const FakeCluster& cluster) {
 }  // namespace
 
 TEST_CASE("A --path is normalized inside the claim, never outside it", "[data]") {
-    using kftrain::job::data::normalize_claim_path;
+    using kftrain::staging::normalize_claim_path;
     const std::vector<std::pair<std::string, std::string>> good = {{"/", "/"},
                                                                    {"/mnist", "/mnist"},
                                                                    {"/mnist/", "/mnist"},
@@ -84,7 +84,7 @@ TEST_CASE("A --path is normalized inside the claim, never outside it", "[data]")
         auto path = normalize_claim_path(given);
         REQUIRE(path);
         CHECK(*path == normalized);
-        CHECK(kftrain::job::data::pod_path(*path) ==
+        CHECK(kftrain::staging::pod_path(*path) ==
               (normalized == "/" ? "/kftrain/claim" : "/kftrain/claim" + normalized));
     }
     for (const std::string bad : {"", "mnist", "./mnist", "/..", "/a/../../b", "/a/\n/b"}) {

@@ -41,7 +41,7 @@ class ScopedFakeKubectl {
     }
 
     // The cluster's search backend in namespace ml-training, priced with the built-in prices.
-    std::unique_ptr<job::search::SearchBackend> backend() const {
+    std::unique_ptr<job::SearchBackend> backend() const {
         return backend::kube::make_kube_search(job::BackendOptions{}, "ml-training");
     }
 
@@ -53,8 +53,8 @@ class ScopedFakeKubectl {
 
 // A request to start the running search's Experiment, as kftrain would apply it: without the
 // status and the fields the API server adds.
-job::search::SearchRequest start_request(job::DryRun dry_run) {
-    job::search::SearchRequest request;
+job::SearchRequest start_request(job::DryRun dry_run) {
+    job::SearchRequest request;
     request.experiment = YAML::Load(read_test_data("kube/experiment-katib-running.json"));
     request.experiment.remove("status");
     for (const char* key : {"annotations", "creationTimestamp", "finalizers", "generation",
@@ -74,8 +74,10 @@ TEST_CASE("tune start applies the Experiment to the job's namespace and says wha
     SECTION("applied") {
         ScopedFakeKubectl fake("katib-running");
         std::ostringstream out, err;
-        job::Context ctx{out, err, {}};
-        CHECK(fake.backend()->start(start_request(job::DryRun::None), ctx) == 0);
+        job::Reporter report{out, err};
+        auto started = fake.backend()->start(start_request(job::DryRun::None), report);
+        REQUIRE(started);
+        CHECK(*started == 0);
         CHECK(err.str() == "");
         CHECK(out.str() ==
               "experiment.kubeflow.org/mnist-tune created\n"
@@ -91,8 +93,10 @@ TEST_CASE("tune start applies the Experiment to the job's namespace and says wha
     SECTION("checked by the server, nothing created") {
         ScopedFakeKubectl fake("katib-running");
         std::ostringstream out, err;
-        job::Context ctx{out, err, {}};
-        CHECK(fake.backend()->start(start_request(job::DryRun::Server), ctx) == 0);
+        job::Reporter report{out, err};
+        auto started = fake.backend()->start(start_request(job::DryRun::Server), report);
+        REQUIRE(started);
+        CHECK(*started == 0);
         CHECK(out.str() == "experiment.kubeflow.org/mnist-tune created (server dry run)\n");
         CHECK(fake.cluster.calls() == std::vector<Argv>{{"apply", "-f", "-", "--namespace",
                                                          "ml-training", "--dry-run=server"}});
@@ -102,30 +106,36 @@ TEST_CASE("tune start applies the Experiment to the job's namespace and says wha
 TEST_CASE("tune start of a search whose name is taken says how to free it", "[search][cluster]") {
     ScopedFakeKubectl fake("katib-exists");
     std::ostringstream out, err;
-    job::Context ctx{out, err, {}};
-    CHECK(fake.backend()->start(start_request(job::DryRun::None), ctx) == 4);
+    job::Reporter report{out, err};
+    auto started = fake.backend()->start(start_request(job::DryRun::None), report);
+    REQUIRE_FALSE(started);
+    CHECK(started.error_code(0) == 4);
     CHECK(out.str() == "");
-    CHECK(err.str() ==
-          "kftrain: error: submitting experiment/mnist-tune: Error from server (Forbidden): error "
+    CHECK(err.str() == "");
+    CHECK(started.error() ==
+          "submitting experiment/mnist-tune: Error from server (Forbidden): error "
           "when applying patch: (hint: an Experiment named mnist-tune already exists and Katib "
           "lets only its trial counts change: delete it with 'kftrain tune delete mnist-tune' or "
-          "choose another --name)\n");
+          "choose another --name)");
 }
 
 TEST_CASE("tune on a cluster without Katib fails with exit 4 and says Katib is missing",
           "[search][cluster]") {
     ScopedFakeKubectl fake("katib-missing");
     std::ostringstream out, err;
-    job::Context ctx{out, err, {}};
+    job::Reporter report{out, err};
     auto backend = fake.backend();
-    CHECK(backend->start(start_request(job::DryRun::None), ctx) == 4);
+    auto started = backend->start(start_request(job::DryRun::None), report);
+    REQUIRE_FALSE(started);
+    CHECK(started.error_code(0) == 4);
     CHECK(out.str() == "");
-    CHECK(err.str() ==
-          "kftrain: error: submitting experiment/mnist-tune: resource mapping not found for name: "
+    CHECK(err.str() == "");
+    CHECK(started.error() ==
+          "submitting experiment/mnist-tune: resource mapping not found for name: "
           "\"mnist-tune\" namespace: \"ml-training\" from \"STDIN\": no matches for kind "
           "\"Experiment\" in version \"kubeflow.org/v1beta1\" (hint: Katib is not installed in "
           "this cluster (no experiments.kubeflow.org CRD): install Katib, or run the search on "
-          "this machine with --local)\n");
+          "this machine with --local)");
     auto status = backend->status("mnist-tune");
     REQUIRE_FALSE(status);
     CHECK(status.error_code(0) == 4);

@@ -5,7 +5,7 @@
 
 #include "backend/kube/status/events.h"
 #include "backend/kube/status/pods.h"
-#include "job/trainer_status.h"
+#include "progress/trainer_status.h"
 #include "support/files.h"
 
 using namespace kftrain;
@@ -196,23 +196,23 @@ TEST_CASE("trainerStatus metrics named as the Kubeflow SDK and Transformers name
                      {{"name", "learning_rate"}, {"value", "5e-05"}},
                      {{"name", "grad_norm"}, {"value", "1.7"}},
                      {{"name", "loss"}, {"value", "not a number"}}}}};
-    auto p = job::trainer_status_progress(status);
+    auto p = progress::trainer_status_progress(status);
     REQUIRE(p);
     CHECK(p->loss == Approx(0.52));
     CHECK(p->accuracy == Approx(0.9876));  // a percentage, read as a fraction
     CHECK(p->epoch == 2);                  // 1.4 epochs done: in the second
     CHECK(p->lr == Approx(5e-05));
     // The trainer posts eval_accuracy beside accuracy: the progress shows the training one.
-    auto both = job::trainer_status_progress({{"metrics",
-                                               {{{"name", "eval_accuracy"}, {"value", "0.95"}},
-                                                {{"name", "accuracy"}, {"value", "0.91"}}}}});
+    auto both = progress::trainer_status_progress({{"metrics",
+                                                    {{{"name", "eval_accuracy"}, {"value", "0.95"}},
+                                                     {{"name", "accuracy"}, {"value", "0.91"}}}}});
     REQUIRE(both);
     CHECK(both->accuracy == Approx(0.91));
-    CHECK_FALSE(job::trainer_status_progress(json::object()));
+    CHECK_FALSE(progress::trainer_status_progress(json::object()));
     // A metric of the program's own is kept by name, and is progress enough to show.
-    auto own =
-        job::trainer_status_progress({{"lastUpdatedTime", "2026-05-01T10:03:12Z"},
-                                      {"metrics", {{{"name", "grad_norm"}, {"value", "1.7"}}}}});
+    auto own = progress::trainer_status_progress(
+        {{"lastUpdatedTime", "2026-05-01T10:03:12Z"},
+         {"metrics", {{{"name", "grad_norm"}, {"value", "1.7"}}}}});
     REQUIRE(own);
     CHECK(own->metrics == std::vector<std::pair<std::string, std::string>>{{"grad_norm", "1.7"}});
     CHECK(p->metrics.size() == 6);

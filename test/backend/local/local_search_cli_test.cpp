@@ -13,7 +13,7 @@
 
 #include "backend/local/local_fixture.h"
 #include "job/exit_codes.h"
-#include "job/search/search_store.h"
+#include "search/search_store.h"
 #include "support/cli_runner.h"
 #include "support/paths.h"
 #include "util/run.h"
@@ -122,8 +122,8 @@ class FakeTrainerSearch {
 
     // Return what a started kftrain printed.
     std::string printed(const std::string& tag) {
-        auto out = job::read_state_file(m_jobs.dir() + "/" + tag + ".out");
-        auto err = job::read_state_file(m_jobs.dir() + "/" + tag + ".err");
+        auto out = state::read_state_file(m_jobs.dir() + "/" + tag + ".out");
+        auto err = state::read_state_file(m_jobs.dir() + "/" + tag + ".err");
         return (out ? *out : "") + "\n--- stderr:\n" + (err ? *err : "");
     }
 
@@ -190,14 +190,14 @@ TEST_CASE("a local search run again never resumes the earlier run's trial checkp
     CHECK(refused.err.rfind("kftrain: error: search rerun exists on this machine (Succeeded, 2 "
                             "trials); run again with --replace",
                             0) == 0);
-    REQUIRE(job::search::read_search("rerun").ok());
+    REQUIRE(search::read_search("rerun").ok());
 
     // With it, each trial reports its own lr (0.5 to 0.9), none the first run's (0.001 to
     // 0.002) from a checkpoint directory of the same name.
     auto second = bench.kftrain({"tune", "-f", again, "--local", "--replace"});
     INFO(second.out << second.err);
     REQUIRE(second.code == k_exit_ok);
-    auto record = job::search::read_search("rerun");
+    auto record = search::read_search("rerun");
     REQUIRE(record.ok());
     REQUIRE(record->status.trials.size() == 2);
     for (const auto& trial : record->status.trials) {
@@ -225,7 +225,7 @@ TEST_CASE("SIGTERM and SIGHUP stop a local search and its trials as Ctrl-C does"
     CHECK(ended.signal == 0);
     CHECK(ended.code == k_exit_interrupted);
     check_trainers_end(bench);
-    auto record = job::search::read_search(name);
+    auto record = search::read_search(name);
     REQUIRE(record.ok());
     CHECK(record->status.phase == "Interrupted");
     CHECK(record->status.message == std::string("stopped by ") +
@@ -248,7 +248,7 @@ TEST_CASE("tune delete of a running local search stops every trial before it ret
     // Already when delete returns: no trainer runs, no trial's job or record is left.
     CHECK(bench.running_trainers() == 0);
     CHECK(backend::local::job_names().empty());
-    CHECK_FALSE(fs::exists(job::search::search_path("doomed")));
+    CHECK_FALSE(fs::exists(search::search_path("doomed")));
     auto ended = test::wait_exit(tune.process, k_deadline, printed);
     CHECK(ended.code == k_exit_interrupted);
 }
@@ -275,7 +275,7 @@ TEST_CASE("two local searches of one name started at once: exactly one runs",
     const std::string refused_tag = ended_a ? "a" : "b";
     const util::ExitStatus refused = ended_a ? *ended_a : *ended_b;
     CHECK(refused.code == k_exit_bad_input);
-    auto err = job::read_state_file(bench.jobs().dir() + "/" + refused_tag + ".err");
+    auto err = state::read_state_file(bench.jobs().dir() + "/" + refused_tag + ".err");
     REQUIRE(err.ok());
     CHECK(err->rfind("kftrain: error: search twice is already running on this machine", 0) == 0);
     bench.wait_trainers(2, printed);

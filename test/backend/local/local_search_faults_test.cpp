@@ -11,7 +11,7 @@
 #include "backend/local/local_fixture.h"
 #include "backend/local/search/local_search.h"
 #include "job/exit_codes.h"
-#include "job/search/search_store.h"
+#include "search/search_store.h"
 #include "support/paths.h"
 #include "util/process_info.h"
 #include "util/subprocess.h"
@@ -22,9 +22,9 @@ using kftrain::test::LocalJobs;
 namespace {
 
 // A search record as a running search writes it, naming process pid started at ticks.
-job::search::SearchRecord running_record(const std::string& name, long long pid,
-                                         unsigned long long ticks) {
-    job::search::SearchRecord record;
+search::SearchRecord running_record(const std::string& name, long long pid,
+                                    unsigned long long ticks) {
+    search::SearchRecord record;
     record.status.name = name;
     record.status.phase = "Running";
     record.status.objective_metric = "accuracy";
@@ -67,14 +67,14 @@ TEST_CASE("tune delete never signals a process a record names without its start 
     REQUIRE(ticks.has_value());
     for (unsigned long long recorded : {0ULL, *ticks + 1}) {
         INFO("startTicks " << recorded);
-        REQUIRE(job::search::write_search(running_record("planted", pid, recorded)).ok());
+        REQUIRE(search::write_search(running_record("planted", pid, recorded)).ok());
         auto removed = searches.remove("planted");
         INFO(notes.str());
         CHECK(removed.ok());
-        CHECK_FALSE(std::filesystem::exists(job::search::search_path("planted")));
+        CHECK_FALSE(std::filesystem::exists(search::search_path("planted")));
         CHECK_FALSE(bystander.process.try_wait().has_value());  // still running, unsignalled
         // tune status calls such a search lost, not running.
-        REQUIRE(job::search::write_search(running_record("planted", pid, recorded)).ok());
+        REQUIRE(search::write_search(running_record("planted", pid, recorded)).ok());
         auto status = searches.status("planted");
         REQUIRE(status.ok());
         CHECK(status->reason == "SearchLost");
@@ -93,11 +93,11 @@ TEST_CASE("tune delete removes a damaged search record, saying what it could not
             "trials": [{"index": "one"}]})",
         R"({"name": "broken", "objective": {"metric": "accuracy"}, "parameters": [],
             "trials": [], "process": {"pid": -1, "startTicks": 0}})",
-        std::string(job::k_max_state_bytes + 1, '{'),
+        std::string(state::k_max_state_bytes + 1, '{'),
     };
     for (const auto& text : damaged) {
         INFO(text.substr(0, 80));
-        const std::string path = job::search::search_path("broken");
+        const std::string path = search::search_path("broken");
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
         test::write_file(path, text);
         auto status = jobs.kftrain({"tune", "status", "broken", "--local"});

@@ -15,8 +15,8 @@
 #include "backend/local/state/name_lock.h"
 #include "cli/view/search_view.h"
 #include "job/exit_codes.h"
-#include "job/search/search_store.h"
 #include "manifest/load.h"
+#include "search/search_store.h"
 #include "support/paths.h"
 #include "tune/experiment.h"
 #include "tune/param_space.h"
@@ -28,15 +28,15 @@ using kftrain::test::LocalJobs;
 namespace {
 
 // A search over lr of a job running command (a one-replica job that never restarts).
-job::search::SearchRequest request_for(const std::string& name, const std::string& command,
-                                       int max_trials, int parallel, int max_failed) {
+job::SearchRequest request_for(const std::string& name, const std::string& command, int max_trials,
+                               int parallel, int max_failed) {
     auto job = manifest::load_job_text("name: " + name +
                                            "\nreplicas: 1\nrestartPolicy: Never\n"
                                            "runPolicy:\n  backoffLimit: 0\ncommand: " +
                                            command + "\n",
                                        "job.yaml", {});
     REQUIRE(job.ok());
-    job::search::SearchRequest request;
+    job::SearchRequest request;
     request.job = *job;
     request.report = cli::view::search_report();
     request.spec.name = name;
@@ -56,12 +56,15 @@ struct SearchRun {
     std::string err;
 };
 
-SearchRun run_search(backend::local::LocalSearch& searches,
-                     const job::search::SearchRequest& request) {
+SearchRun run_search(backend::local::LocalSearch& searches, const job::SearchRequest& request) {
     std::ostringstream out, err;
-    job::Context ctx{out, err, {}, 0};
+    job::Reporter report{out, err};
     SearchRun run;
-    run.code = searches.start(request, ctx);
+    auto started = searches.start(request, report);
+    run.code = started ? *started : started.error_code(k_exit_cluster);
+    if (!started) {  // as the tune verb prints it
+        err << "kftrain: error: " << started.error() << "\n";
+    }
     run.out = out.str();
     run.err = err.str();
     return run;
@@ -198,16 +201,16 @@ TEST_CASE("a local search refuses bayesian optimization and a search already run
           "locally\n");
 
     // A search another kftrain runs: it holds the name's lock, its record names it.
-    auto held = backend::local::NameLock::acquire_file(job::search::search_lock_path("busy"),
-                                                       "busy", std::chrono::milliseconds(0));
+    auto held = backend::local::NameLock::acquire_file(search::search_lock_path("busy"), "busy",
+                                                       std::chrono::milliseconds(0));
     REQUIRE(held.ok());
-    job::search::SearchRecord running;
+    search::SearchRecord running;
     running.status.name = "busy";
     running.status.phase = "Running";
     running.status.objective_metric = "accuracy";
     running.pid = ::getpid();
     running.pid_ticks = util::process_start_ticks(running.pid).value_or(0);
-    REQUIRE(job::search::write_search(running).ok());
+    REQUIRE(search::write_search(running).ok());
     request.spec.algorithm = "random";
     auto busy = run_search(*searches, request);
     CHECK(busy.code == k_exit_bad_input);
@@ -215,7 +218,7 @@ TEST_CASE("a local search refuses bayesian optimization and a search already run
                                   "machine (pid {}); wait for it or delete it with `kftrain tune "
                                   "delete busy --local`\n",
                                   ::getpid()));
-    auto record = job::search::read_search("busy");  // left as it was
+    auto record = search::read_search("busy");  // left as it was
     REQUIRE(record.ok());
     CHECK(record->status.phase == "Running");
 }
@@ -224,12 +227,12 @@ TEST_CASE("a search whose kftrain is gone shows as lost", "[search][local]") {
     LocalJobs jobs;
     std::ostringstream notes;
     auto searches = make_searches(notes);
-    job::search::SearchRecord record;
+    search::SearchRecord record;
     record.status.name = "lost";
     record.status.phase = "Running";
     record.status.objective_metric = "accuracy";
     record.pid = 999999999;  // no such process
-    REQUIRE(job::search::write_search(record).ok());
+    REQUIRE(search::write_search(record).ok());
     auto status = searches->status("lost");
     REQUIRE(status.ok());
     CHECK(status->phase == "Failed");
@@ -316,7 +319,7 @@ TEST_CASE("a local search run again without --replace is refused and its record 
     auto first = run_search(*searches, request);
     INFO(first.out << first.err);
     REQUIRE(first.code == k_exit_ok);
-    auto before = job::search::read_search("again");
+    auto before = search::read_search("again");
     REQUIRE(before.ok());
 
     auto refused = run_search(*searches, request);
@@ -326,15 +329,15 @@ TEST_CASE("a local search run again without --replace is refused and its record 
           "kftrain: error: search again exists on this machine (Succeeded, 2 trials); run again "
           "with --replace to delete it and its trials' jobs first, or delete it with `kftrain "
           "tune delete again --local`; nothing was started\n");
-    auto after = job::search::read_search("again");
+    auto after = search::read_search("again");
     REQUIRE(after.ok());
-    CHECK(job::search::record_to_json(*after) == job::search::record_to_json(*before));
+    CHECK(search::record_to_json(*after) == search::record_to_json(*before));
 
     request.replace = true;
     auto replaced = run_search(*searches, request);
     INFO(replaced.out << replaced.err);
     CHECK(replaced.code == k_exit_ok);
-    auto now = job::search::read_search("again");
+    auto now = search::read_search("again");
     REQUIRE(now.ok());
     CHECK(now->run != before->run);  // a new run: its trials checkpoint elsewhere
     CHECK(now->run.size() == 8);
@@ -347,7 +350,7 @@ TEST_CASE("a local search's directory is private (0700) and its record 0600", "[
     auto run = run_search(*searches, request_for("private", "[\"true\"]", 1, 1, 1));
     INFO(run.out << run.err);
     namespace fs = std::filesystem;
-    const fs::path record = job::search::search_path("private");
+    const fs::path record = search::search_path("private");
     const auto perms = [](const fs::path& path) {
         return fs::status(path).permissions() & fs::perms::all;
     };
@@ -366,7 +369,7 @@ TEST_CASE("a local search refuses more trials than its cap before anything runs"
     CHECK(refused.err ==
           "kftrain: error: --max-trials (tune.maxTrials) 1000000000: a local search runs at most "
           "10000 trials; run a larger one on a cluster (Katib)\n");
-    CHECK_FALSE(std::filesystem::exists(job::search::search_path("huge")));
+    CHECK_FALSE(std::filesystem::exists(search::search_path("huge")));
     CHECK(backend::local::job_names().empty());
 }
 
@@ -391,7 +394,7 @@ command:
 )yaml",
         "job.yaml", {});
     REQUIRE(job.ok());
-    job::search::SearchRequest request;
+    job::SearchRequest request;
     request.job = *job;
     request.spec.name = "echoes";
     auto lr = tune::parse_placeholder_param("lr", "0.001:0.1:log", "--param lr");

@@ -76,7 +76,7 @@ TEST_CASE("a tail keeps the last lines of each replica in arrival order", "[loca
 }
 
 TEST_CASE("a job name that is not a DNS-1035 label never becomes a path", "[local]") {
-    using kftrain::job::check_job_name;
+    using kftrain::state::check_job_name;
     CHECK(check_job_name("mnist-local").ok());
     for (const char* bad : {"../etc", "a/b", "", "Upper", "-x", "x-"}) {
         INFO(bad);

@@ -59,7 +59,7 @@ TEST_CASE("write_file_atomic leaves a private file and names the file it could n
           "[local]") {
     std::string dir = kftrain::test::make_temp_dir();
     REQUIRE(util::write_file_atomic(dir + "/state.json", "{}\n").ok());
-    CHECK(*job::read_state_file(dir + "/state.json") == "{}\n");
+    CHECK(*state::read_state_file(dir + "/state.json") == "{}\n");
     const auto perms = std::filesystem::status(dir + "/state.json").permissions();
     CHECK((perms & std::filesystem::perms::all) ==
           (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
@@ -194,9 +194,9 @@ TEST_CASE("a state file past the state directory's limit is refused, not read", 
     // A sparse file: 16 MiB and one byte, with no blocks written.
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT, 0600);
     REQUIRE(fd >= 0);
-    REQUIRE(::ftruncate(fd, static_cast<off_t>(job::k_max_state_bytes + 1)) == 0);
+    REQUIRE(::ftruncate(fd, static_cast<off_t>(state::k_max_state_bytes + 1)) == 0);
     ::close(fd);
-    auto read = job::read_state_file(path);
+    auto read = state::read_state_file(path);
     REQUIRE_FALSE(read.ok());
     CHECK(read.error() == path + ": larger than 16384 KiB");
     std::filesystem::remove_all(dir);

@@ -2,8 +2,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "job/progress_line.h"
-#include "job/trainer_status.h"
+#include "progress/progress_line.h"
+#include "progress/trainer_status.h"
 #include "util/time_text.h"
 
 using namespace kftrain;
@@ -19,20 +19,9 @@ const char* k_progress_line =
 
 }  // namespace
 
-TEST_CASE("a trainer progress line reads into Progress", "[cluster][progress]") {
-    auto p = job::parse_progress_line(k_progress_line);
-    REQUIRE(p);
-    CHECK(p->event == "progress");
-    CHECK(*p->epoch == 2);
-    CHECK(*p->steps_per_epoch == 469);
-    CHECK(*p->global_step == 589);
-    CHECK(*p->loss == Approx(0.31214));
-    CHECK(p->time == "2024-05-01T10:03:12.000Z");
-}
-
 TEST_CASE("a progress line formats with epoch, loss, accuracy, speed and ETA",
           "[cluster][progress]") {
-    auto p = job::parse_progress_line(k_progress_line);
+    auto p = progress::parse_progress_line(k_progress_line);
     REQUIRE(p);
     CHECK(view::format_progress(*p) ==
           "epoch 2/3 step 120/469 loss 0.3121 acc 91.2% 1234 samples/s ETA 1m40s");
@@ -93,7 +82,7 @@ TEST_CASE("every trainer event formats readably", "[cluster][progress]") {
 TEST_CASE("numbers out of range in a program's progress line are left out, not cast",
           "[cluster][progress]") {
     // A custom command prints what it likes: 1e308 as an epoch is no int.
-    auto p = job::parse_progress_line(
+    auto p = progress::parse_progress_line(
         R"({"event":"progress","epoch":1e308,"epochs":2.5,"step":18446744073709551615,)"
         R"("steps_per_epoch":-1e30,"loss":0.5,"eta_s":1e300})");
     REQUIRE(p);
@@ -102,43 +91,18 @@ TEST_CASE("numbers out of range in a program's progress line are left out, not c
     CHECK_FALSE(p->step);
     CHECK_FALSE(p->steps_per_epoch);
     CHECK(view::format_progress(*p) == "loss 0.5000 ETA >1000y");
-    auto whole = job::parse_progress_line(R"({"event":"progress","epoch":3.0,"epochs":4})");
+    auto whole = progress::parse_progress_line(R"({"event":"progress","epoch":3.0,"epochs":4})");
     REQUIRE(whole);
     CHECK(*whole->epoch == 3);
-}
-
-TEST_CASE("a progress line nested past 64 levels, or with non-text times, is not read as one",
-          "[cluster][progress]") {
-    // 20 KB, well under a line's 64 KiB: printing or converting it would recurse 10000 deep.
-    const std::string deep = R"({"event":"progress","global_step":1,"time":)" +
-                             std::string(10000, '[') + std::string(10000, ']') + "}";
-    CHECK_FALSE(job::parse_progress_line(deep));
-    auto odd = job::parse_progress_line(
-        R"({"event":"progress","global_step":1,"time":[[1]],"message":{"a":1},"path":7})");
-    REQUIRE(odd);
-    CHECK(odd->time.empty());
-    CHECK(odd->message.empty());
-    CHECK(odd->path.empty());
 }
 
 TEST_CASE("lines that are not trainer JSON are not parsed", "[cluster][progress]") {
     for (const char* line :
          {"Epoch 1 done", "", "{not json", "{\"a\":1}", "{\"event\":3}", "[1,2]"}) {
         CAPTURE(line);
-        CHECK_FALSE(job::parse_progress_line(line));
+        CHECK_FALSE(progress::parse_progress_line(line));
         CHECK_FALSE(view::format_trainer_line(line));
     }
-}
-
-TEST_CASE("the last progress line skips later non-progress lines", "[cluster][progress]") {
-    std::vector<std::string> lines = {
-        k_progress_line,
-        R"({"event":"checkpoint","rank":0,"world_size":4,"time":"t","path":"p","epoch":2})",
-        "plain text"};
-    auto p = job::last_progress(lines);
-    REQUIRE(p);
-    CHECK(p->event == "progress");
-    CHECK_FALSE(job::last_progress({"plain", "text"}));
 }
 
 TEST_CASE("timestamps parse with fractions and offsets", "[cluster][progress]") {
@@ -153,7 +117,7 @@ TEST_CASE("timestamps parse with fractions and offsets", "[cluster][progress]") 
 
 TEST_CASE("a program's progress line may add a percentage and metrics of its own",
           "[cluster][progress]") {
-    auto p = job::parse_progress_line(
+    auto p = progress::parse_progress_line(
         R"({"event":"progress","time":"2026-11-26T10:03:12.345Z","epoch":2,"epochs":5,)"
         R"("loss":0.31,"percent":32.5,"metrics":{"grad_norm":1.5,"phase":"warmup","bad":[1],)"
         R"("":"x"}})");
@@ -163,9 +127,9 @@ TEST_CASE("a program's progress line may add a percentage and metrics of its own
                                                                          {"phase", "warmup"}});
     CHECK(view::format_progress(*p) == "32.5% epoch 2/5 loss 0.3100 grad_norm 1.5 phase warmup");
     // A percentage outside 0..100 is left out; a line of a later format version is skipped.
-    CHECK_FALSE(job::parse_progress_line(R"({"event":"progress","percent":250})")->percent);
-    CHECK_FALSE(job::parse_progress_line(R"({"event":"progress","v":2,"percent":5})"));
-    CHECK(job::parse_progress_line(R"({"event":"progress","v":1,"percent":5})"));
+    CHECK_FALSE(progress::parse_progress_line(R"({"event":"progress","percent":250})")->percent);
+    CHECK_FALSE(progress::parse_progress_line(R"({"event":"progress","v":2,"percent":5})"));
+    CHECK(progress::parse_progress_line(R"({"event":"progress","v":1,"percent":5})"));
 }
 
 TEST_CASE("posted metrics out of range are left out, and huge figures stay short",
@@ -180,7 +144,7 @@ TEST_CASE("posted metrics out of range are left out, and huge figures stay short
                            {{"name", "accuracy"}, {"value", std::string(300, '9')}},
                            {{"name", "loss"}, {"value", "1e300"}},
                            {{"name", "samples_per_sec"}, {"value", "-5"}}}}};
-    auto p = job::trainer_status_progress(posted);
+    auto p = progress::trainer_status_progress(posted);
     REQUIRE(p);
     CHECK_FALSE(p->percent);
     CHECK_FALSE(p->epoch);
@@ -190,7 +154,7 @@ TEST_CASE("posted metrics out of range are left out, and huge figures stay short
     CHECK_FALSE(p->samples_per_sec);
     CHECK(view::format_progress(*p) == "loss 1e+300");
     // The same from a progress line: a negative epoch is no epoch.
-    auto line = job::parse_progress_line(
+    auto line = progress::parse_progress_line(
         R"({"event":"progress","epoch":-2147483648,"epochs":-3,"accuracy":7,"loss":2})");
     REQUIRE(line);
     CHECK(view::format_progress(*line) == "loss 2.0000");
@@ -199,49 +163,49 @@ TEST_CASE("posted metrics out of range are left out, and huge figures stay short
 TEST_CASE("a metric's name and value reach the terminal escaped", "[cluster][progress]") {
     using nlohmann::json;
     // U+202E turns the rest of the line around; ESC ] 0 sets the window title.
-    auto p = job::trainer_status_progress(
+    auto p = progress::trainer_status_progress(
         {{"metrics", {{{"name", "acc\xe2\x80\xaeuracy"}, {"value", "\x1b]0;owned\x07"}}}}});
     REQUIRE(p);
     CHECK(view::format_progress(*p) == "acc\\u202euracy \\x1b]0;owned\\x07");
 }
 
 TEST_CASE("a stale percentage is not shown beside a newer epoch", "[cluster][progress]") {
-    auto posted = job::trainer_status_progress(
+    auto posted = progress::trainer_status_progress(
         {{"lastUpdatedTime", "2026-11-28T10:00:00Z"}, {"progressPercentage", 31}});
-    auto line = job::parse_progress_line(
+    auto line = progress::parse_progress_line(
         R"({"event":"progress","time":"2026-11-28T10:05:00Z","epoch":5,"epochs":8,"loss":0.2})");
     REQUIRE(line);
-    auto merged = job::merge_progress(posted, line);
+    auto merged = progress::merge_progress(posted, line);
     REQUIRE(merged);
     CHECK(view::format_progress(*merged) == "epoch 5/8 loss 0.2000");
     // A post seconds older is the same moment: its percentage is shown.
-    auto recent = job::parse_progress_line(
+    auto recent = progress::parse_progress_line(
         R"({"event":"progress","time":"2026-11-28T10:00:04Z","epoch":3,"epochs":8,"loss":0.2})");
     REQUIRE(recent);
-    CHECK(view::format_progress(*job::merge_progress(posted, recent)) ==
+    CHECK(view::format_progress(*progress::merge_progress(posted, recent)) ==
           "31% epoch 3/8 loss 0.2000");
 }
 
 TEST_CASE("a checkpoint that was not written reads as such, with where a resume starts",
           "[cluster][progress]") {
-    auto failed = job::parse_progress_line(
+    auto failed = progress::parse_progress_line(
         R"({"event":"checkpoint_failed","epoch":3,"global_step":1407,)"
         R"("message":"No space left on device","last_checkpoint_step":938})");
     REQUIRE(failed);
     CHECK(view::format_progress(*failed) ==
           "checkpoint epoch 3 step 1407 NOT written: No space left on device; a resume starts "
           "from step 938");
-    auto report = job::checkpoint_report(*failed);
+    auto report = progress::checkpoint_report(*failed);
     REQUIRE(report);
     CHECK(report->failed);
     CHECK(report->step == 938);
-    auto none = job::checkpoint_report(*job::parse_progress_line(
+    auto none = progress::checkpoint_report(*progress::parse_progress_line(
         R"({"event":"checkpoint_failed","global_step":20,"message":"x","last_checkpoint_step":null})"));
     REQUIRE(none);
     CHECK(view::format_checkpoint(*none) ==
           "step 20 NOT written: x; none is written: a resume starts over");
     // The last checkpoint event of a log, whichever it is.
-    CHECK(job::last_checkpoint({R"({"event":"checkpoint","global_step":5,"path":"/c/5"})",
-                                R"({"event":"progress","global_step":9})"})
+    CHECK(progress::last_checkpoint({R"({"event":"checkpoint","global_step":5,"path":"/c/5"})",
+                                     R"({"event":"progress","global_step":9})"})
               ->path == "/c/5");
 }

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "cli/view/log_line.h"
-#include "job/status_json.h"
+#include "inspect/status_json.h"
 #include "support/text.h"
 
 using namespace kftrain;
@@ -76,7 +76,8 @@ TEST_CASE("status -o wide adds pod, node and exit code", "[cluster][view]") {
 }
 
 TEST_CASE("status -o json carries the same fields", "[cluster][view]") {
-    auto json = job::status_to_json(running_job(), kftrain::test::time_at("2024-05-01T10:03:17Z"));
+    auto json =
+        inspect::status_to_json(running_job(), kftrain::test::time_at("2024-05-01T10:03:17Z"));
     CHECK(json["state"] == "Running");
     CHECK(json["durationSeconds"] == 192.0);
     CHECK(json["replicas"][1]["restarts"] == 2);

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <random>
 
-#include "job/data/claim_path.h"
 #include "manifest/yaml/emit.h"
+#include "staging/claim_path.h"
 
 namespace kftrain::backend::kube {
 namespace {
@@ -42,7 +42,7 @@ YAML::Node container(const HelperPod& pod) {
     c["command"].push_back(manifest::string_node(std::to_string(k_helper_deadline_s)));
     YAML::Node mount;
     mount["name"] = "claim";
-    mount["mountPath"] = job::data::k_mount_point;
+    mount["mountPath"] = staging::k_mount_point;
     mount["readOnly"] = pod.read_only;
     c["volumeMounts"].push_back(mount);
     c["resources"]["requests"]["cpu"] = "50m";

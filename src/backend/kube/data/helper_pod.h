@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <string>
 
+#include "staging/claim_path.h"
+
 namespace kftrain::backend::kube {
 
-// The image of the helper pod: small, with tar, find and stat (busybox), pinned.
-inline constexpr const char* k_default_image = "busybox:1.36.1";
 // The helper pod's one container, named in `kubectl exec -c`.
 inline constexpr const char* k_helper_container = "copy";
 // Longest the helper pod lives, should kftrain be killed before it deletes it (6h).
@@ -17,7 +17,7 @@ struct HelperPod {
     std::string name;
     std::string namespace_;  // "" for kubectl's
     std::string claim;
-    std::string image = k_default_image;
+    std::string image = staging::k_helper_image;
     bool read_only = true;  // get and ls mount the claim read-only
     bool as_root = false;   // --as-root: for volumes whose files only root may write
 };
@@ -31,7 +31,7 @@ std::string random_suffix();
 
 // Return the helper pod's manifest as YAML for `kubectl apply -f -`: labelled as kftrain's,
 // restartPolicy Never, activeDeadlineSeconds k_helper_deadline_s, one container that sleeps
-// with the claim mounted at job::data::k_mount_point (read-only unless it writes), running as user
+// with the claim mounted at staging::k_mount_point (read-only unless it writes), running as user
 // 65534 with no privileges unless as_root; a writing pod gets fsGroup 65534 so it may write.
 std::string helper_pod_manifest(const HelperPod& pod);
 

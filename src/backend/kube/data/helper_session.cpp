@@ -8,9 +8,9 @@
 #include "backend/kube/json_fields.h"
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/status/events.h"
-#include "job/data/claim_path.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
+#include "staging/claim_path.h"
+#include "util/signals/interrupt.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -36,8 +36,12 @@ std::string joined(const std::vector<std::string>& parts) {
 
 }  // namespace
 
-HelperSession::HelperSession(job::Context& ctx, const job::data::ClaimTarget& target, bool writes)
-    : m_ctx(ctx), m_target(target), m_kubectl(backend::kube::make_kubectl_runner(ctx.global)) {
+HelperSession::HelperSession(const job::BackendOptions& global, job::Reporter& report,
+                             const job::ClaimTarget& target, bool writes)
+    : m_global(global),
+      m_report(report),
+      m_target(target),
+      m_kubectl(backend::kube::make_kubectl_runner(global)) {
     m_pod.name = helper_pod_name(target.claim, random_suffix());
     m_pod.namespace_ = target.namespace_;
     m_pod.claim = target.claim;
@@ -58,7 +62,7 @@ HelperSession::~HelperSession() {
     auto deleted = m_kubectl->run(args);
     if (!deleted || !deleted->ok()) {
         std::string why = !deleted ? deleted.error() : backend::kube::printable_line(deleted->err);
-        m_ctx.err << fmt::format(
+        m_report.notes << fmt::format(
             "kftrain: warning: could not delete helper pod {}: {}; delete it with: kubectl "
             "delete pod {}{}\n",
             m_pod.name, why, m_pod.name,
@@ -137,7 +141,7 @@ util::Status HelperSession::start() {
     const auto deadline = Clock::now() + m_target.start_timeout;
     std::string warning;
     while (true) {
-        if (job::interrupt_requested()) {
+        if (util::interrupt_requested()) {
             return interrupted(m_pod.name);
         }
         std::vector<std::string> wait = {"wait", "--for=condition=Ready", k_wait_slice};
@@ -254,7 +258,7 @@ std::vector<std::string> HelperSession::exec_args(const std::vector<std::string>
 std::vector<std::string> HelperSession::exec_argv(const std::vector<std::string>& command,
                                                   bool with_stdin) const {
     std::vector<std::string> argv = {backend::kube::kubectl_program()};
-    auto global = backend::kube::kubectl_global_args(m_ctx.global);
+    auto global = backend::kube::kubectl_global_args(m_global);
     argv.insert(argv.end(), global.begin(), global.end());
     auto args = exec_args(command, with_stdin);
     argv.insert(argv.end(), args.begin(), args.end());
@@ -270,15 +274,15 @@ util::Result<backend::kube::KubectlResult> HelperSession::exec(
     return ran;
 }
 
-util::Result<job::data::Listing> HelperSession::list() {
-    const std::string base = job::data::pod_path(m_target.path);
+util::Result<job::Listing> HelperSession::list() {
+    const std::string base = staging::pod_path(m_target.path);
     const std::string token = random_suffix() + random_suffix() + random_suffix();
     auto found =
-        exec({"find", base, "-exec", "stat", "-c", job::data::stat_format(token), "{}", "+"});
+        exec({"find", base, "-exec", "stat", "-c", staging::stat_format(token), "{}", "+"});
     if (!found) {
         return found.error_value();
     }
-    job::data::Listing listing = job::data::parse_stat_records(found->out, base, token);
+    job::Listing listing = staging::parse_stat_records(found->out, base, token);
     if (!found->ok() && !listing.found) {
         if (util::to_lower(found->err).find("no such file") != std::string::npos) {
             return util::error(fmt::format("--path: {} not found in persistentvolumeclaim {}",
@@ -291,8 +295,8 @@ util::Result<job::data::Listing> HelperSession::list() {
             k_exit_cluster);
     }
     if (!found->ok()) {
-        m_ctx.err << "kftrain: warning: "
-                  << backend::kube::printable_line(util::first_line(found->err)) << "\n";
+        m_report.notes << "kftrain: warning: "
+                       << backend::kube::printable_line(util::first_line(found->err)) << "\n";
     }
     listing.claim = m_target.claim;
     listing.path = m_target.path;

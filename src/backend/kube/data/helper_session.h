@@ -8,8 +8,9 @@
 #include "backend/kube/data/pod_start.h"
 #include "backend/kube/kubectl.h"
 #include "job/context.h"
-#include "job/data/claim_path.h"
-#include "job/data/listing.h"
+#include "job/reporter.h"
+#include "staging/claim_path.h"
+#include "staging/listing.h"
 #include "util/result.h"
 
 namespace kftrain::backend::kube {
@@ -19,7 +20,8 @@ namespace kftrain::backend::kube {
 class HelperSession {
   public:
     // A session on target's claim; `writes` mounts it read-write (put).
-    HelperSession(job::Context& ctx, const job::data::ClaimTarget& target, bool writes);
+    HelperSession(const job::BackendOptions& global, job::Reporter& report,
+                  const job::ClaimTarget& target, bool writes);
     // Delete the pod if one was applied (kubectl delete --wait=false); a failure is a warning.
     ~HelperSession();
     HelperSession(const HelperSession&) = delete;
@@ -37,7 +39,7 @@ class HelperSession {
     std::vector<std::string> exec_argv(const std::vector<std::string>& command,
                                        bool with_stdin) const;
     // List what is under the target's path in the pod: exit 3 when it does not exist.
-    util::Result<job::data::Listing> list();
+    util::Result<job::Listing> list();
 
     const std::string& pod_name() const { return m_pod.name; }
 
@@ -49,8 +51,9 @@ class HelperSession {
     util::Status explain_blocked(const StartProblem& problem);
     util::Status check_once(bool& ready, std::string& last_warning);
 
-    job::Context& m_ctx;
-    job::data::ClaimTarget m_target;
+    job::BackendOptions m_global;
+    job::Reporter& m_report;
+    job::ClaimTarget m_target;
     HelperPod m_pod;
     std::unique_ptr<backend::kube::KubectlRunner> m_kubectl;
     bool m_applied = false;

@@ -7,20 +7,20 @@
 #include "backend/kube/data/helper_session.h"
 #include "backend/kube/kubectl.h"
 #include "backend/kube/kubectl_errors.h"
-#include "job/data/claim_path.h"
-#include "job/data/local_tree.h"
-#include "job/data/progress_meter.h"
-#include "job/data/stream_pipe.h"
-#include "job/data/tar_reader.h"
-#include "job/data/tree_copy.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
+#include "staging/claim_path.h"
+#include "staging/local_tree.h"
+#include "staging/progress_meter.h"
+#include "staging/stream_pipe.h"
+#include "staging/tar_reader.h"
+#include "staging/tree_copy.h"
+#include "util/signals/interrupt.h"
 #include "util/text.h"
 
 namespace kftrain::backend::kube {
 namespace {
 
-std::string where(const job::data::ClaimTarget& target) {
+std::string where(const job::ClaimTarget& target) {
     return fmt::format("claim {}:{}", target.claim, target.path);
 }
 
@@ -48,13 +48,14 @@ std::string permission_hint(const std::string& why) {
 
 // Copy as ends say with a progress meter; an error names what failed. A copy stops on a
 // caught signal (exit 130) and when no byte moves for the stall limit (exit 5).
-util::Status copy(job::Context& ctx, job::data::PipeEnds ends, const std::string& label,
-                  uint64_t estimate, const std::string& pod, bool into_claim) {
-    job::data::ProgressMeter meter(ctx.err, label, estimate);
+util::Status copy(const job::BackendOptions& global, job::Reporter& report, staging::PipeEnds ends,
+                  const std::string& label, uint64_t estimate, const std::string& pod,
+                  bool into_claim) {
+    staging::ProgressMeter meter(report.notes, label, estimate);
     ends.on_bytes = [&meter](uint64_t bytes) { meter.update(bytes); };
-    ends.cancelled = [] { return job::interrupt_requested(); };
-    ends.stall_limit = backend::kube::call_limit(ctx.global.request_timeout, {"exec"});
-    auto piped = job::data::run_pipe(ends);
+    ends.cancelled = [] { return util::interrupt_requested(); };
+    ends.stall_limit = backend::kube::call_limit(global.request_timeout, {"exec"});
+    auto piped = staging::run_pipe(ends);
     meter.finish();
     if (!piped) {
         return util::error(piped.error(), k_exit_cluster);
@@ -90,12 +91,13 @@ util::Status copy(job::Context& ctx, job::data::PipeEnds ends, const std::string
         k_exit_cluster);
 }
 
-int fail(job::Context& ctx, const util::Status& status) {
-    return job::report_error(ctx, status.error(), status.error_code(k_exit_cluster));
+// Return a failed step's error with its exit code, 4 (a cluster error) unless it carries one.
+util::Status fail(const util::Status& status) {
+    return util::error(status.error(), status.error_code(k_exit_cluster));
 }
 
 // Check the claim, start the helper pod and list the path in the claim.
-util::Result<job::data::Listing> start_and_list(HelperSession& session) {
+util::Result<job::Listing> start_and_list(HelperSession& session) {
     if (auto claim = session.check_claim(); !claim) {
         return claim.error_value();
     }
@@ -107,34 +109,33 @@ util::Result<job::data::Listing> start_and_list(HelperSession& session) {
 
 }  // namespace
 
-int put_to_claim(job::Context& ctx, const job::data::ClaimTarget& target,
-                 const std::string& local_dir) {
-    job::catch_termination();
-    auto listing = job::data::list_directory(local_dir);
-    auto names = job::data::top_level_names(local_dir);
+util::Status put_to_claim(const job::BackendOptions& global, const job::ClaimTarget& target,
+                          const std::string& local_dir, job::Reporter& report) {
+    util::catch_termination();
+    auto listing = staging::list_directory(local_dir);
+    auto names = staging::top_level_names(local_dir);
     if (!listing || !names) {
-        return job::report_error(ctx, !listing ? listing.error() : names.error(), k_exit_cluster);
+        return util::error(!listing ? listing.error() : names.error(), k_exit_cluster);
     }
-    HelperSession session(ctx, target, true);
+    HelperSession session(global, report, target, true);
     if (auto claim = session.check_claim(); !claim) {
-        return fail(ctx, claim);
+        return fail(claim);
     }
     if (names->empty()) {
-        ctx.err << fmt::format("put: {} is empty: nothing to copy\n", local_dir);
-        return k_exit_ok;
+        report.notes << fmt::format("put: {} is empty: nothing to copy\n", local_dir);
+        return util::ok_status();
     }
     if (auto started = session.start(); !started) {
-        return fail(ctx, started);
+        return fail(started);
     }
-    const std::string dest = job::data::pod_path(target.path);
+    const std::string dest = staging::pod_path(target.path);
     if (target.path != "/") {
         auto made = session.exec({"mkdir", "-p", "--", dest});
         if (!made) {
-            return fail(ctx, util::Status(made.error_value()));
+            return fail(util::Status(made.error_value()));
         }
         if (!made->ok()) {
-            return job::report_error(
-                ctx,
+            return util::error(
                 fmt::format("cannot create {} in claim {}: {}{}", target.path, target.claim,
                             last_words(made->err), permission_hint(made->err)),
                 k_exit_cluster);
@@ -142,74 +143,73 @@ int put_to_claim(job::Context& ctx, const job::data::ClaimTarget& target,
     }
     std::vector<std::string> tar = {"tar", "-c", "-f", "-", "-C", local_dir, "--"};
     tar.insert(tar.end(), names->begin(), names->end());
-    job::data::PipeEnds ends;
+    staging::PipeEnds ends;
     ends.from = tar;
     ends.to = session.exec_argv({"tar", "-x", "-f", "-", "-C", dest}, true);
-    auto copied = copy(ctx, std::move(ends), "put",
-                       job::data::tar_size_estimate(listing->bytes(), listing->entries.size()),
+    auto copied = copy(global, report, std::move(ends), "put",
+                       staging::tar_size_estimate(listing->bytes(), listing->entries.size()),
                        session.pod_name(), true);
     if (!copied) {
-        return fail(ctx, copied);
+        return fail(copied);
     }
-    ctx.err << fmt::format("put: {}, {} from {} to {}\n", util::counted(listing->files(), "file"),
-                           job::data::format_bytes(listing->bytes()), local_dir, where(target));
-    return k_exit_ok;
+    report.notes << fmt::format("put: {}, {} from {} to {}\n",
+                                util::counted(listing->files(), "file"),
+                                staging::format_bytes(listing->bytes()), local_dir, where(target));
+    return util::ok_status();
 }
 
-int get_from_claim(job::Context& ctx, const job::data::ClaimTarget& target,
-                   const std::string& out_dir, bool force) {
-    job::catch_termination();
-    HelperSession session(ctx, target, false);
+util::Status get_from_claim(const job::BackendOptions& global, const job::ClaimTarget& target,
+                            const std::string& out_dir, bool force, job::Reporter& report) {
+    util::catch_termination();
+    HelperSession session(global, report, target, false);
     auto listing = start_and_list(session);
     if (!listing) {
-        return fail(ctx, util::Status(listing.error_value()));
+        return fail(util::Status(listing.error_value()));
     }
     if (!listing->path_is_directory) {
-        return job::report_error(ctx,
-                                 fmt::format("--path: {} in claim {} is a file, not a directory",
-                                             target.path, target.claim),
-                                 k_exit_bad_input);
+        return util::error(fmt::format("--path: {} in claim {} is a file, not a directory",
+                                       target.path, target.claim),
+                           k_exit_bad_input);
     }
-    if (auto existing = job::data::existing_paths(*listing, out_dir); !force && !existing.empty()) {
-        return fail(ctx, util::Status(job::data::would_replace(existing, out_dir)));
+    if (auto existing = staging::existing_paths(*listing, out_dir); !force && !existing.empty()) {
+        return fail(util::Status(staging::would_replace(existing, out_dir)));
     }
     std::error_code ec;
     std::filesystem::create_directories(out_dir, ec);
-    auto writer = job::data::TreeWriter::open(out_dir, force);
+    auto writer = staging::TreeWriter::open(out_dir, force);
     if (ec || !writer) {
-        return job::report_error(
-            ctx, ec ? fmt::format("cannot create {}: {}", out_dir, ec.message()) : writer.error(),
+        return util::error(
+            ec ? fmt::format("cannot create {}: {}", out_dir, ec.message()) : writer.error(),
             k_exit_cluster);
     }
-    job::data::TreeSink sink(*writer, false, ctx.err);
-    job::data::TarReader reader(sink);
-    job::data::PipeEnds ends;
+    staging::TreeSink sink(*writer, false, report.notes);
+    staging::TarReader reader(sink);
+    staging::PipeEnds ends;
     ends.from = session.exec_argv(
-        {"tar", "-c", "-f", "-", "-C", job::data::pod_path(target.path), "."}, false);
+        {"tar", "-c", "-f", "-", "-C", staging::pod_path(target.path), "."}, false);
     ends.consume = [&reader](const char* data, size_t size) { return reader.feed(data, size); };
-    auto copied = copy(ctx, std::move(ends), "get",
-                       job::data::tar_size_estimate(listing->bytes(), listing->entries.size()),
+    auto copied = copy(global, report, std::move(ends), "get",
+                       staging::tar_size_estimate(listing->bytes(), listing->entries.size()),
                        session.pod_name(), false);
     if (copied) {
         copied = reader.finish();
     }
     if (!copied) {
-        return fail(ctx, copied);
+        return fail(copied);
     }
-    ctx.err << job::data::copied_line("get", sink.report(), where(target), out_dir);
-    return k_exit_ok;
+    report.notes << staging::copied_line("get", sink.report(), where(target), out_dir);
+    return util::ok_status();
 }
 
-int list_claim(job::Context& ctx, const job::data::ClaimTarget& target,
-               const job::data::ListingPrinter& print) {
-    job::catch_termination();
-    HelperSession session(ctx, target, false);
+util::Result<job::Listing> list_claim(const job::BackendOptions& global,
+                                      const job::ClaimTarget& target, job::Reporter& report) {
+    util::catch_termination();
+    HelperSession session(global, report, target, false);
     auto listing = start_and_list(session);
     if (!listing) {
-        return fail(ctx, util::Status(listing.error_value()));
+        return util::error(listing.error(), listing.error_code(k_exit_cluster));
     }
-    print(*listing, ctx.out);
-    return k_exit_ok;
+    return std::move(*listing);
 }
 
 }  // namespace kftrain::backend::kube

@@ -13,10 +13,10 @@
 #include "backend/kube/measure/measure_reads.h"
 #include "backend/kube/queries.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
-#include "job/progress_line.h"
 #include "manifest/job_kind.h"
+#include "progress/progress_line.h"
 #include "util/process_info.h"
+#include "util/signals/interrupt.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -42,7 +42,7 @@ double seconds_since(Clock::time_point start) {
 // Wait about a poll, or less when a signal comes.
 void pause_a_poll() {
     const auto until = Clock::now() + k_poll;
-    while (Clock::now() < until && !job::interrupt_requested()) {
+    while (Clock::now() < until && !util::interrupt_requested()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
 }
@@ -87,7 +87,7 @@ struct Size {
 // however it ends (the destructor deletes what is left).
 class ClusterMeasurement {
   public:
-    ClusterMeasurement(const job::BackendOptions& global, const job::cost::MeasureRequest& request,
+    ClusterMeasurement(const job::BackendOptions& global, const cost::MeasureRequest& request,
                        std::ostream& err)
         : m_request(request),
           m_err(err),
@@ -142,14 +142,14 @@ class ClusterMeasurement {
     util::Status watch_all() {
         size_t next = 0;
         while (true) {
-            if (job::interrupt_requested()) {
+            if (util::interrupt_requested()) {
                 return interrupted();
             }
             const bool busy = std::any_of(m_sizes.begin(), m_sizes.end(),
                                           [](const Size& s) { return s.active(); });
             while (next < m_sizes.size() && (m_request.parallel || !busy)) {
                 if (auto started = submit(m_sizes[next++]); !started) {
-                    return job::interrupt_requested() ? interrupted() : started;
+                    return util::interrupt_requested() ? interrupted() : started;
                 }
                 if (!m_request.parallel) {
                     break;
@@ -160,7 +160,7 @@ class ClusterMeasurement {
                 if (size.active()) {
                     any = true;
                     look(size);
-                    if (job::interrupt_requested()) {  // a call it stopped is no failure
+                    if (util::interrupt_requested()) {  // a call it stopped is no failure
                         return interrupted();
                     }
                     if (auto failed = failure_of(size); !failed) {
@@ -179,12 +179,12 @@ class ClusterMeasurement {
         clean_up();
         return util::error(fmt::format("stopped by {}: every measurement job it started was "
                                        "deleted, and their pods are gone",
-                                       job::interrupt_name()),
+                                       util::interrupt_name()),
                            k_exit_interrupted);
     }
 
     util::Status submit(Size& size) {
-        auto rendered = job::cost::render_measurement(size.spec, m_request.code);
+        auto rendered = cost::render_measurement(size.spec, m_request.code);
         if (!rendered) {
             return rendered.error_value();
         }
@@ -207,8 +207,8 @@ class ClusterMeasurement {
             return *size.failure;
         }
         if (size.failed) {
-            return job::cost::size_failure(m_request.spec.name, size.replicas, *size.failed,
-                                           size.lead, size.last_lines);
+            return cost::size_failure(m_request.spec.name, size.replicas, *size.failed, size.lead,
+                                      size.last_lines);
         }
         return util::ok_status();
     }
@@ -243,11 +243,11 @@ class ClusterMeasurement {
         if (status->phase == job::JobPhase::Succeeded) {
             size.finished = true;
             size.seconds = size.last_line_t;  // from its start to its last line
-        } else if (job::cost::keep_measuring(size.points(), size.seconds, m_request.seconds)) {
+        } else if (cost::keep_measuring(size.points(), size.seconds, m_request.seconds)) {
             if (size.seconds >= m_request.seconds && !size.extended) {
                 size.extended = true;
-                m_err << job::cost::measuring_longer_note(size.spec.name, size.points(),
-                                                          m_request.seconds)
+                m_err << cost::measuring_longer_note(size.spec.name, size.points(),
+                                                     m_request.seconds)
                       << std::endl;
             }
             return;
@@ -324,9 +324,9 @@ class ClusterMeasurement {
             for (StampedLine& line : size.log.take(read->out)) {
                 const double t = std::max(0.0, line.time - *size.started_at);
                 size.last_line_t = std::max(size.last_line_t, t);
-                auto progress = job::parse_progress_line(line.text);
-                if (progress && job::shows_progress(*progress)) {
-                    if (auto point = job::cost::progress_point(*progress, t)) {
+                auto progress = progress::parse_progress_line(line.text);
+                if (progress && progress::shows_progress(*progress)) {
+                    if (auto point = cost::progress_point(*progress, t)) {
                         size.lines.push_back(*point);
                     }
                 }
@@ -347,7 +347,7 @@ class ClusterMeasurement {
                 when && *when >= *size.started_at ? *when - *size.started_at : size.last_line_t;
             job::Progress percent_only;
             percent_only.percent = posted->percent;
-            if (auto point = job::cost::progress_point(percent_only, t)) {
+            if (auto point = cost::progress_point(percent_only, t)) {
                 size.posts.push_back(*point);
             }
         }
@@ -360,7 +360,7 @@ class ClusterMeasurement {
             size.deleted = true;
             m_err << fmt::format("deleted {}", size.spec.name) << std::endl;
             // One after another: the next size starts on nodes this one has left.
-            if (!m_request.parallel && !size.selector.empty() && !job::interrupt_requested() &&
+            if (!m_request.parallel && !size.selector.empty() && !util::interrupt_requested() &&
                 wait_gone(size, Clock::now() + k_gone_deadline)) {
                 size.selector.clear();
             }
@@ -398,8 +398,8 @@ class ClusterMeasurement {
     // those still there are deleted too); false at the deadline.
     bool wait_gone(const Size& size, Clock::time_point deadline) {
         bool asked = false;
-        const unsigned signals = job::interrupt_count();  // another Ctrl-C ends the wait
-        while (Clock::now() < deadline && job::interrupt_count() == signals) {
+        const unsigned signals = util::interrupt_count();  // another Ctrl-C ends the wait
+        while (Clock::now() < deadline && util::interrupt_count() == signals) {
             auto pods = m_queries.call({"get", "pods", "-l", size.selector, "-o", "name"});
             if (pods && pods->ok() && util::trim(pods->out).empty()) {
                 return true;
@@ -418,12 +418,12 @@ class ClusterMeasurement {
 
     // The profile of what every size did, and where.
     util::Result<estimate::ProgramProfile> profile() {
-        estimate::ProgramProfile profile = job::cost::new_profile(m_request);
+        estimate::ProgramProfile profile = cost::new_profile(m_request);
         profile.host_cpus = 0;  // not this machine's: the nodes' are in where.hardware
         profile.where = where();
         for (const Size& size : m_sizes) {
-            auto fitted = job::cost::fit_size(m_request, size.replicas, size.points(), size.seconds,
-                                              size.finished);
+            auto fitted = cost::fit_size(m_request, size.replicas, size.points(), size.seconds,
+                                         size.finished);
             if (!fitted) {
                 return fitted.error_value();
             }
@@ -463,7 +463,7 @@ class ClusterMeasurement {
         return w;
     }
 
-    const job::cost::MeasureRequest& m_request;
+    const cost::MeasureRequest& m_request;
     std::ostream& m_err;
     std::unique_ptr<job::Backend> m_backend;
     std::unique_ptr<KubectlRunner> m_kubectl;
@@ -474,9 +474,9 @@ class ClusterMeasurement {
 }  // namespace
 
 util::Result<estimate::ProgramProfile> measure_on_cluster(const job::BackendOptions& global,
-                                                          const job::cost::MeasureRequest& request,
+                                                          const cost::MeasureRequest& request,
                                                           std::ostream& err) {
-    job::catch_termination();
+    util::catch_termination();
     util::Result<estimate::ProgramProfile> profile = [&] {
         ClusterMeasurement measurement(global, request, err);
         return measurement.run();
@@ -484,7 +484,7 @@ util::Result<estimate::ProgramProfile> measure_on_cluster(const job::BackendOpti
     if (!profile) {
         return profile;
     }
-    if (auto saved = job::cost::save_measured_profile(*profile, request.profile_out); !saved) {
+    if (auto saved = cost::save_measured_profile(*profile, request.profile_out); !saved) {
         return saved.error_value();
     }
     return profile;

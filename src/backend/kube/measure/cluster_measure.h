@@ -3,9 +3,9 @@
 #include <ostream>
 #include <string>
 
+#include "cost/measurement.h"
 #include "estimate/program/profile.h"
 #include "job/context.h"
-#include "job/cost/measurement.h"
 #include "util/result.h"
 
 namespace kftrain::backend::kube {
@@ -22,7 +22,7 @@ namespace kftrain::backend::kube {
 // their exit code: 2 (a job of a measurement's name exists, no progress), 1 (it failed or its
 // pods never started), 4 (kubectl), 130 (a signal).
 util::Result<estimate::ProgramProfile> measure_on_cluster(const job::BackendOptions& global,
-                                                          const job::cost::MeasureRequest& request,
+                                                          const cost::MeasureRequest& request,
                                                           std::ostream& err);
 
 }  // namespace kftrain::backend::kube

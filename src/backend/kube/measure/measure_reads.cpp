@@ -7,7 +7,7 @@
 
 #include "backend/kube/job_reader.h"
 #include "backend/kube/json_fields.h"
-#include "job/cost/measurement.h"
+#include "cost/measurement.h"
 #include "manifest/job_kind.h"
 #include "util/text.h"
 #include "util/time_text.h"
@@ -55,7 +55,7 @@ std::string one_node(const json& node) {
 // The job as it runs at one size on the cluster: its writable volumes empty space of the pod's
 // own (an emptyDir), so a real run's checkpoints are neither read nor written.
 manifest::JobSpec cluster_job(const manifest::JobSpec& job, int replicas) {
-    manifest::JobSpec m = job::cost::measurement_job(job, replicas);
+    manifest::JobSpec m = cost::measurement_job(job, replicas);
     for (auto& volume : m.volumes) {
         if (!volume.read_only && volume.config_map.empty()) {
             volume.claim.clear();

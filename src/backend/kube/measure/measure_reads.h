@@ -11,7 +11,7 @@
 
 namespace kftrain::backend::kube {
 
-// The job as it runs at one size on the cluster (job::cost::measurement_job): its writable
+// The job as it runs at one size on the cluster (cost::measurement_job): its writable
 // volumes empty space of the pod's own (an emptyDir), so a real run's checkpoints are neither
 // read nor written.
 manifest::JobSpec cluster_job(const manifest::JobSpec& job, int replicas);

@@ -12,10 +12,10 @@
 #include "backend/kube/kueue/kueue.h"
 #include "backend/kube/queries.h"
 #include "backend/kube/search/experiment_reader.h"
-#include "job/cost/estimate_inputs.h"
+#include "cost/estimate_inputs.h"
 #include "job/exit_codes.h"
-#include "job/search/search_cost.h"
 #include "manifest/yaml/emit.h"
+#include "search/search_cost.h"
 #include "util/text.h"
 
 namespace kftrain::backend::kube {
@@ -86,10 +86,10 @@ int trial_index(const std::string& trial) {
 
 // Searches on a cluster with Katib: an Experiment wraps the job, Katib creates a Trial per
 // suggestion and the Trial its job (named after the trial).
-class KubeSearch : public job::search::SearchBackend {
+class KubeSearch : public job::SearchBackend {
   public:
     KubeSearch(const job::BackendOptions& global, std::string ns,
-               std::optional<job::cost::Pricing> pricing,
+               std::optional<cost::Pricing> pricing,
                std::optional<backend::kube::Clock::time_point> give_up_at)
         : m_kubectl(backend::kube::make_kubectl_runner(global, give_up_at)),
           m_queries(*m_kubectl, ns),
@@ -102,22 +102,19 @@ class KubeSearch : public job::search::SearchBackend {
         return backend::kube::object_names(m_queries, k_experiments);
     }
 
-    int start(const job::search::SearchRequest& request, job::Context& ctx) override {
+    util::Result<int> start(const job::SearchRequest& request, job::Reporter& report) override {
         if (request.replace) {
-            return job::report_error(
-                ctx,
+            return util::error(
                 "--replace: only for a search on this machine (--local); on a "
                 "cluster, delete the Experiment first (kftrain tune delete NAME)",
                 k_exit_bad_input);
         }
         if (!request.env_from_shell.empty()) {
-            return job::report_error(
-                ctx,
-                fmt::format("--env-from-shell: only for a search on this machine "
-                            "(--local); on a cluster a trial takes a Secret "
-                            "through secretKeyRef (got {})",
-                            request.env_from_shell.front()),
-                k_exit_bad_input);
+            return util::error(fmt::format("--env-from-shell: only for a search on this machine "
+                                           "(--local); on a cluster a trial takes a Secret "
+                                           "through secretKeyRef (got {})",
+                                           request.env_from_shell.front()),
+                               k_exit_bad_input);
         }
         const std::string name = metadata_string(request.experiment, "name");
         const std::string ns = namespace_of(request);
@@ -125,19 +122,19 @@ class KubeSearch : public job::search::SearchBackend {
             auto queue = backend::kube::check_local_queue(m_queries, ns, request.job.queue,
                                                           request.job.source.locate("queue"));
             if (!queue) {
-                return job::report_error(ctx, queue.error(), queue.error_code(k_exit_cluster));
+                return util::error(queue.error(), queue.error_code(k_exit_cluster));
             }
         }
         auto printed = apply_experiment(request, name, ns);
         if (!printed) {
-            return job::report_error(ctx, printed.error(), printed.error_code(k_exit_cluster));
+            return util::error(printed.error(), printed.error_code(k_exit_cluster));
         }
-        ctx.out << (printed->empty() ? fmt::format("experiment.kubeflow.org/{} created", name)
-                                     : *printed)
-                << "\n";
+        report.out << (printed->empty() ? fmt::format("experiment.kubeflow.org/{} created", name)
+                                        : *printed)
+                   << "\n";
         if (request.dry_run != job::DryRun::Server) {
-            ctx.out << fmt::format("See its trials with 'kftrain tune status {}{}'\n", name,
-                                   ns.empty() ? "" : " -n " + ns);
+            report.out << fmt::format("See its trials with 'kftrain tune status {}{}'\n", name,
+                                      ns.empty() ? "" : " -n " + ns);
         }
         return k_exit_ok;
     }
@@ -196,7 +193,7 @@ class KubeSearch : public job::search::SearchBackend {
     // Apply the code's ConfigMap (every trial's job mounts it), then the Experiment, then make
     // the Experiment the ConfigMap's owner; return what kubectl printed of the Experiment. A
     // refused Experiment leaves no ConfigMap it created.
-    util::Result<std::string> apply_experiment(const job::search::SearchRequest& request,
+    util::Result<std::string> apply_experiment(const job::SearchRequest& request,
                                                const std::string& name, const std::string& ns) {
         std::vector<std::string> args = {"apply", "-f", "-"};
         if (!ns.empty()) {
@@ -241,7 +238,7 @@ class KubeSearch : public job::search::SearchBackend {
     }
 
     // The namespace the Experiment goes to: its own, else the job's, else the backend's.
-    std::string namespace_of(const job::search::SearchRequest& request) const {
+    std::string namespace_of(const job::SearchRequest& request) const {
         std::string ns = metadata_string(request.experiment, "namespace");
         if (ns.empty()) {
             ns = request.job.namespace_;
@@ -290,18 +287,18 @@ class KubeSearch : public job::search::SearchBackend {
         if (!search) {
             return util::error(fmt::format("{}: {}", action, search.error()), k_exit_cluster);
         }
-        if (const job::cost::Pricing* pricing = this->pricing()) {
-            job::search::price_search(search->status, search->trial_jobs, search->template_job,
-                                      *pricing, std::time(nullptr));
+        if (const cost::Pricing* pricing = this->pricing()) {
+            search::price_search(search->status, search->trial_jobs, search->template_job, *pricing,
+                                 std::time(nullptr));
         }
         return search;
     }
 
     // The prices: as given, else the default catalog; null when that cannot be read.
-    const job::cost::Pricing* pricing() {
+    const cost::Pricing* pricing() {
         if (!m_pricing && !m_pricing_tried) {
             m_pricing_tried = true;
-            auto loaded = job::cost::load_pricing("", "");
+            auto loaded = cost::load_pricing("", "");
             if (loaded) {
                 m_pricing = std::move(*loaded);
             }
@@ -312,15 +309,14 @@ class KubeSearch : public job::search::SearchBackend {
     std::unique_ptr<backend::kube::KubectlRunner> m_kubectl;
     backend::kube::KubeQueries m_queries;
     std::string m_namespace;
-    std::optional<job::cost::Pricing> m_pricing;
+    std::optional<cost::Pricing> m_pricing;
     bool m_pricing_tried = false;
 };
 
 }  // namespace
 
-std::unique_ptr<job::search::SearchBackend> make_kube_search(
-    const job::BackendOptions& global, const std::string& ns,
-    std::optional<job::cost::Pricing> pricing,
+std::unique_ptr<job::SearchBackend> make_kube_search(
+    const job::BackendOptions& global, const std::string& ns, std::optional<cost::Pricing> pricing,
     std::optional<backend::kube::Clock::time_point> give_up_at) {
     return std::make_unique<KubeSearch>(global, ns, std::move(pricing), give_up_at);
 }

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "backend/kube/kubectl.h"
+#include "cost/job_cost.h"
 #include "job/context.h"
-#include "job/cost/job_cost.h"
-#include "job/search/search_backend.h"
+#include "job/search_backend.h"
 
 namespace kftrain::backend::kube {
 
@@ -15,9 +15,9 @@ namespace kftrain::backend::kube {
 // global flags, in namespace ns ("" is the context's). Trials are priced with pricing, else
 // with the catalog `kftrain status` uses by default (KFTRAIN_PRICES, else built-in). With
 // give_up_at, no kubectl call runs past it (completion).
-std::unique_ptr<job::search::SearchBackend> make_kube_search(
+std::unique_ptr<job::SearchBackend> make_kube_search(
     const job::BackendOptions& global, const std::string& ns,
-    std::optional<job::cost::Pricing> pricing = std::nullopt,
+    std::optional<cost::Pricing> pricing = std::nullopt,
     std::optional<backend::kube::Clock::time_point> give_up_at = std::nullopt);
 
 }  // namespace kftrain::backend::kube

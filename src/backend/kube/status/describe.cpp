@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "backend/kube/json_fields.h"
-#include "job/status_json.h"
+#include "inspect/status_json.h"
 #include "manifest/code.h"
 #include "util/text.h"
 #include "util/time_text.h"
@@ -137,7 +137,7 @@ std::vector<job::DescribePart> describe_parts(const json& job, const std::vector
 
 json describe_data(const job::JobStatus& status, const json& job,
                    const std::vector<KubeEvent>& events, std::time_t now) {
-    json data = job::status_to_json(status, now);
+    json data = inspect::status_to_json(status, now);
     if (string_at(job, "kind") == "TrainJob") {
         const json& spec = member(job, "spec");
         const json& runtime = member(spec, "runtimeRef");

@@ -1,7 +1,7 @@
 #include "backend/kube/status/trainjob_status.h"
 
 #include "backend/kube/json_fields.h"
-#include "job/trainer_status.h"
+#include "progress/trainer_status.h"
 
 namespace kftrain::backend::kube {
 namespace {
@@ -150,7 +150,7 @@ job::JobStatus trainjob_status_from(const json& trainjob) {
     status.started = resumed_at(member(job_status, "conditions"));
     read_spec(member(trainjob, "spec"), status);
     read_node_counts(member(job_status, "jobsStatus"), status.replicas_wanted, status);
-    status.progress = job::trainer_status_progress(member(job_status, "trainerStatus"));
+    status.progress = progress::trainer_status_progress(member(job_status, "trainerStatus"));
     return status;
 }
 

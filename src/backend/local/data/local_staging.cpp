@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <functional>
 
-#include "job/data/claim_path.h"
-#include "job/data/tree_copy.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
+#include "staging/claim_path.h"
+#include "staging/tree_copy.h"
+#include "util/signals/interrupt.h"
 #include "util/text.h"
 
 namespace kftrain::backend::local {
@@ -26,11 +26,11 @@ bool overlap(const std::string& a, const std::string& b) {
     return x.compare(0, y.size(), y) == 0 || y.compare(0, x.size(), x) == 0;
 }
 
-// Copy the tree read sends into writer, as job::data::TreeSink lays it down.
-util::Result<job::data::CopyReport> copy_tree(
-    job::data::TreeWriter& writer, bool keep_symlinks, std::ostream& warn,
-    const std::function<util::Status(job::data::TarSink&)>& read) {
-    job::data::TreeSink sink(writer, keep_symlinks, warn);
+// Copy the tree read sends into writer, as staging::TreeSink lays it down.
+util::Result<staging::CopyReport> copy_tree(
+    staging::TreeWriter& writer, bool keep_symlinks, std::ostream& warn,
+    const std::function<util::Status(staging::TarSink&)>& read) {
+    staging::TreeSink sink(writer, keep_symlinks, warn);
     if (auto copied = read(sink); !copied) {
         return copied.error_value();
     }
@@ -39,97 +39,94 @@ util::Result<job::data::CopyReport> copy_tree(
 
 std::string where(const LocalTarget& target) {
     return fmt::format("claim {}:{} ({})", target.claim, target.path,
-                       job::data::local_claim_path(target.root, target.path));
+                       staging::local_claim_path(target.root, target.path));
 }
 
 }  // namespace
 
-int put_local(job::Context& ctx, const LocalTarget& target, const std::string& local_dir) {
-    job::catch_termination();
-    // Checked before job::data::claim_directory makes anything: bad input creates nothing.
-    if (overlap(local_dir, job::data::local_claim_path(target.root, target.path))) {
-        return job::report_error(
-            ctx,
+util::Status put_local(const LocalTarget& target, const std::string& local_dir,
+                       job::Reporter& report) {
+    util::catch_termination();
+    // Checked before staging::claim_directory makes anything: bad input creates nothing.
+    if (overlap(local_dir, staging::local_claim_path(target.root, target.path))) {
+        return util::error(
             fmt::format("LOCAL_DIR: {} and {} overlap: copy from a directory "
                         "outside the claim's",
-                        local_dir, job::data::local_claim_path(target.root, target.path)),
+                        local_dir, staging::local_claim_path(target.root, target.path)),
             k_exit_bad_input);
     }
-    auto dest = job::data::claim_directory(target.root, target.path, target.claim, true);
+    auto dest = staging::claim_directory(target.root, target.path, target.claim, true);
     if (!dest) {
-        return job::report_error(ctx, dest.error(), dest.error_code(k_exit_cluster));
+        return util::error(dest.error(), dest.error_code(k_exit_cluster));
     }
     // The user's own files: replaced in the claim as tar does, their symlinks kept as links;
     // written beneath the directory the walk opened, never through a path looked up again.
-    auto writer = job::data::TreeWriter::beneath(std::move(dest->fd), dest->path, true);
-    auto copied = copy_tree(writer, true, ctx.err, [&local_dir](job::data::TarSink& sink) {
-        return job::data::read_tree(local_dir, sink);
+    auto writer = staging::TreeWriter::beneath(std::move(dest->fd), dest->path, true);
+    auto copied = copy_tree(writer, true, report.notes, [&local_dir](staging::TarSink& sink) {
+        return staging::read_tree(local_dir, sink);
     });
     if (!copied) {
-        return job::report_error(ctx, copied.error(), copied.error_code(k_exit_cluster));
+        return util::error(copied.error(), copied.error_code(k_exit_cluster));
     }
-    ctx.err << job::data::copied_line("put", *copied, local_dir, where(target));
-    return k_exit_ok;
+    report.notes << staging::copied_line("put", *copied, local_dir, where(target));
+    return util::ok_status();
 }
 
-int get_local(job::Context& ctx, const LocalTarget& target, const std::string& out_dir,
-              bool force) {
-    job::catch_termination();
-    auto dir = job::data::claim_directory(target.root, target.path, target.claim, false);
+util::Status get_local(const LocalTarget& target, const std::string& out_dir, bool force,
+                       job::Reporter& report) {
+    util::catch_termination();
+    auto dir = staging::claim_directory(target.root, target.path, target.claim, false);
     if (!dir) {
-        return job::report_error(ctx, dir.error(), dir.error_code(k_exit_not_found));
+        return util::error(dir.error(), dir.error_code(k_exit_not_found));
     }
     if (overlap(dir->path, out_dir)) {
-        return job::report_error(
-            ctx,
+        return util::error(
             fmt::format("OUT_DIR: {} and {} overlap: copy to a directory outside the claim's",
                         out_dir, dir->path),
             k_exit_bad_input);
     }
-    auto listing = job::data::list_directory(dir->path);
+    auto listing = staging::list_directory(dir->path);
     if (!listing) {
-        return job::report_error(ctx, listing.error(), listing.error_code(k_exit_cluster));
+        return util::error(listing.error(), listing.error_code(k_exit_cluster));
     }
-    if (auto existing = job::data::existing_paths(*listing, out_dir); !force && !existing.empty()) {
-        auto refused = job::data::would_replace(existing, out_dir);
-        return job::report_error(ctx, refused.message, refused.code);
+    if (auto existing = staging::existing_paths(*listing, out_dir); !force && !existing.empty()) {
+        auto refused = staging::would_replace(existing, out_dir);
+        return util::error(refused.message, refused.code);
     }
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) {
-        return job::report_error(ctx, fmt::format("cannot create {}: {}", out_dir, ec.message()),
-                                 k_exit_cluster);
+        return util::error(fmt::format("cannot create {}: {}", out_dir, ec.message()),
+                           k_exit_cluster);
     }
-    auto writer = job::data::TreeWriter::open(out_dir, force);
+    auto writer = staging::TreeWriter::open(out_dir, force);
     if (!writer) {
-        return job::report_error(ctx, writer.error(), writer.error_code(k_exit_cluster));
+        return util::error(writer.error(), writer.error_code(k_exit_cluster));
     }
     // Read from the directory the walk opened, never through a path looked up again.
-    auto copied = copy_tree(*writer, false, ctx.err, [&dir](job::data::TarSink& sink) {
-        return job::data::read_tree(std::move(dir->fd), dir->path, sink);
+    auto copied = copy_tree(*writer, false, report.notes, [&dir](staging::TarSink& sink) {
+        return staging::read_tree(std::move(dir->fd), dir->path, sink);
     });
     if (!copied) {
-        return job::report_error(ctx, copied.error(), copied.error_code(k_exit_cluster));
+        return util::error(copied.error(), copied.error_code(k_exit_cluster));
     }
-    ctx.err << job::data::copied_line("get", *copied, where(target), out_dir);
-    return k_exit_ok;
+    report.notes << staging::copied_line("get", *copied, where(target), out_dir);
+    return util::ok_status();
 }
 
-int list_local(job::Context& ctx, const LocalTarget& target,
-               const job::data::ListingPrinter& print) {
-    auto dir = job::data::claim_directory(target.root, target.path, target.claim, false);
+util::Result<job::Listing> list_local(const LocalTarget& target) {
+    auto dir = staging::claim_directory(target.root, target.path, target.claim, false);
     if (!dir) {
-        return job::report_error(ctx, dir.error(), dir.error_code(k_exit_not_found));
+        return util::error(dir.error(), dir.error_code(k_exit_not_found));
     }
-    auto listing = job::data::list_directory(dir->path);
+    auto listing = staging::list_directory(dir->path);
     if (!listing) {
-        return job::report_error(ctx, listing.error(), listing.error_code(k_exit_cluster));
+        return util::error(listing.error(), listing.error_code(k_exit_cluster));
     }
     listing->claim = target.claim;
     listing->path = target.path;
     listing->local_path = dir->path;
-    print(*listing, ctx.out);
-    return k_exit_ok;
+    return std::move(*listing);
 }
 
 }  // namespace kftrain::backend::local

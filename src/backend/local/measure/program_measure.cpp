@@ -14,17 +14,17 @@
 #include "backend/local/process/replica_env.h"
 #include "backend/local/state/log_store.h"
 #include "backend/local/state/state_dir.h"
-#include "job/cost/estimate_inputs.h"
-#include "job/cost/saved_profile.h"
+#include "cost/estimate_inputs.h"
+#include "cost/saved_profile.h"
 #include "job/exit_codes.h"
-#include "job/input.h"
-#include "job/interrupt.h"
-#include "job/progress_line.h"
+#include "load/job_input.h"
 #include "manifest/code.h"
 #include "manifest/job_kind.h"
 #include "manifest/render/render.h"
+#include "progress/progress_line.h"
 #include "util/process_info.h"
 #include "util/redact.h"
+#include "util/signals/interrupt.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -49,7 +49,7 @@ double wall_now() {
 // directory of its own under scratch.
 manifest::JobSpec sized_job(const manifest::JobSpec& job, int replicas,
                             const std::string& scratch) {
-    manifest::JobSpec m = job::cost::measurement_job(job, replicas);
+    manifest::JobSpec m = cost::measurement_job(job, replicas);
     m.backend = "local";
     m.queue.clear();
     m.queue_priority_class.clear();
@@ -106,9 +106,9 @@ class SizeWatch {
             if (m_run.last_lines.size() > k_lines_kept) {
                 m_run.last_lines.erase(m_run.last_lines.begin());
             }
-            auto progress = job::parse_progress_line(line);
-            if (progress && job::shows_progress(*progress)) {
-                add(m_run.lines, job::cost::progress_point(*progress, since_start(progress->time)));
+            auto progress = progress::parse_progress_line(line);
+            if (progress && progress::shows_progress(*progress)) {
+                add(m_run.lines, cost::progress_point(*progress, since_start(progress->time)));
             }
         }
     }
@@ -120,7 +120,7 @@ class SizeWatch {
             m_last_post = posted->time;
             job::Progress percent_only;
             percent_only.percent = posted->percent;
-            add(m_run.posts, job::cost::progress_point(percent_only, since_start(posted->time)));
+            add(m_run.posts, cost::progress_point(percent_only, since_start(posted->time)));
         }
     }
 
@@ -183,7 +183,7 @@ util::Status start_size(backend::local::LocalBackend& jobs, manifest::JobSpec sp
         }
         jobs.remove(spec.name, true);
     }
-    auto rendered = job::cost::render_measurement(std::move(spec), code);
+    auto rendered = cost::render_measurement(std::move(spec), code);
     if (!rendered) {
         return rendered.error_value();
     }
@@ -196,7 +196,7 @@ util::Status start_size(backend::local::LocalBackend& jobs, manifest::JobSpec sp
 
 // Run one size until it ends, the time is up or a signal comes; stop and delete it.
 util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifest::JobSpec& spec,
-                               const job::cost::MeasureRequest& request, std::ostream& err) {
+                               const cost::MeasureRequest& request, std::ostream& err) {
     const double limit_s = request.seconds;
     const double started = wall_now();
     const auto start = Clock::now();
@@ -217,31 +217,31 @@ util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifes
             next_post = now + k_post_poll;
             watch.take_post();
         }
-        if (watch.ended() || job::interrupt_requested()) {
+        if (watch.ended() || util::interrupt_requested()) {
             break;
         }
-        if (!job::cost::keep_measuring(watch.run().points(), watch.run().seconds, limit_s)) {
+        if (!cost::keep_measuring(watch.run().points(), watch.run().seconds, limit_s)) {
             break;
         }
         if (watch.run().seconds >= limit_s && !extended) {
             extended = true;
-            err << job::cost::measuring_longer_note(spec.name, watch.run().points(), limit_s)
+            err << cost::measuring_longer_note(spec.name, watch.run().points(), limit_s)
                 << std::endl;
         }
         std::this_thread::sleep_for(k_size_poll);
     }
     jobs.remove(spec.name, true);
-    if (job::interrupt_requested()) {
+    if (util::interrupt_requested()) {
         return util::error(fmt::format("stopped by {}: the measurement's processes were stopped "
                                        "and its job {} deleted",
-                                       job::interrupt_name(), spec.name),
+                                       util::interrupt_name(), spec.name),
                            k_exit_interrupted);
     }
     return watch.run();
 }
 
 util::Result<estimate::SizeMeasurement> measure_one(backend::local::LocalBackend& jobs,
-                                                    const job::cost::MeasureRequest& request,
+                                                    const cost::MeasureRequest& request,
                                                     int replicas, const std::string& scratch,
                                                     std::ostream& err) {
     const manifest::JobSpec spec = sized_job(request.spec, replicas, scratch);
@@ -250,17 +250,17 @@ util::Result<estimate::SizeMeasurement> measure_one(backend::local::LocalBackend
         return run.error_value();
     }
     if (run->failed) {
-        return job::cost::size_failure(request.spec.name, replicas, *run->failed, lead_name(spec),
-                                       run->last_lines);
+        return cost::size_failure(request.spec.name, replicas, *run->failed, lead_name(spec),
+                                  run->last_lines);
     }
-    return job::cost::fit_size(request, replicas, run->points(), run->seconds, run->finished);
+    return cost::fit_size(request, replicas, run->points(), run->seconds, run->finished);
 }
 
 }  // namespace
 
-util::Result<estimate::ProgramProfile> measure_program(const job::cost::MeasureRequest& request,
+util::Result<estimate::ProgramProfile> measure_program(const cost::MeasureRequest& request,
                                                        std::ostream& err) {
-    job::catch_termination();
+    util::catch_termination();
     char scratch_template[] = "/tmp/kftrain-measure-XXXXXX";
     const char* made = ::mkdtemp(scratch_template);
     if (made == nullptr) {
@@ -268,7 +268,7 @@ util::Result<estimate::ProgramProfile> measure_program(const job::cost::MeasureR
     }
     const std::string scratch = made;
     backend::local::LocalBackend jobs(err);
-    estimate::ProgramProfile profile = job::cost::new_profile(request);
+    estimate::ProgramProfile profile = cost::new_profile(request);
     std::optional<util::Error> failure;
     for (int replicas : request.replicas) {
         auto size = measure_one(jobs, request, replicas, scratch, err);
@@ -285,7 +285,7 @@ util::Result<estimate::ProgramProfile> measure_program(const job::cost::MeasureR
     }
     std::sort(profile.sizes.begin(), profile.sizes.end(),
               [](const auto& a, const auto& b) { return a.world_size < b.world_size; });
-    if (auto saved = job::cost::save_measured_profile(profile, request.profile_out); !saved) {
+    if (auto saved = cost::save_measured_profile(profile, request.profile_out); !saved) {
         return saved.error_value();
     }
     return profile;

@@ -72,7 +72,7 @@ util::Result<std::vector<ReplicaLaunch>> take_launch(const std::string& job) {
     if (::access(path.c_str(), F_OK) != 0) {
         return std::vector<ReplicaLaunch>{};
     }
-    auto text = job::read_state_file(path);
+    auto text = state::read_state_file(path);
     ::unlink(path.c_str());
     if (!text) {
         return text.error_value();

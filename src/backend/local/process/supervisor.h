@@ -121,4 +121,9 @@ class Supervisor {
 // Run the supervisor of a job in this process (the hidden `__supervise --foreground`).
 int run_supervisor(const std::string& job);
 
+// Start the supervisor of a job as a child that this process leaves behind (`kftrain
+// __supervise --foreground JOB`), so that no one waits for it and it never turns into a zombie
+// of kftrain submit.
+util::Status start_detached_supervisor(const std::string& job);
+
 }  // namespace kftrain::backend::local

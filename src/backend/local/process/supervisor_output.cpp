@@ -11,7 +11,7 @@
 #include "backend/local/process/replica_env.h"
 #include "backend/local/process/supervisor.h"
 #include "backend/local/state/state_dir.h"
-#include "job/progress_line.h"
+#include "progress/progress_line.h"
 #include "util/json_text.h"
 #include "util/text.h"
 
@@ -59,11 +59,11 @@ void Supervisor::emit_line(size_t i, const std::string& line) {
     const ReplicaState& replica = m_state.replicas[i];
     m_log.append(replica.name, line);
     if (is_lead_replica(replica)) {
-        auto progress = job::parse_progress_line(line);
-        if (progress && job::shows_progress(*progress)) {
+        auto progress = progress::parse_progress_line(line);
+        if (progress && progress::shows_progress(*progress)) {
             m_state.last_progress = line;
             m_dirty = true;
-        } else if (progress && job::is_checkpoint_event(*progress)) {
+        } else if (progress && progress::is_checkpoint_event(*progress)) {
             m_state.last_checkpoint = line;
             m_dirty = true;
         }

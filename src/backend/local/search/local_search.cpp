@@ -17,12 +17,12 @@
 #include "backend/local/state/name_lock.h"
 #include "backend/local/state/state_dir.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
-#include "job/search/search_store.h"
+#include "search/search_store.h"
 #include "tune/experiment.h"
 #include "tune/katib_checks.h"
 #include "tune/suggest.h"
 #include "util/process_info.h"
+#include "util/signals/interrupt.h"
 #include "util/text.h"
 
 namespace kftrain::backend::local {
@@ -37,7 +37,7 @@ constexpr auto k_stop_wait = std::chrono::seconds(120);
 constexpr auto k_stop_poll = std::chrono::milliseconds(20);
 
 // Return what stops a search from starting (exit 2), before anything runs.
-util::Status check_request(const job::search::SearchRequest& request) {
+util::Status check_request(const job::SearchRequest& request) {
     const auto& spec = request.spec;
     if (!kftrain::tune::runs_locally(spec.algorithm)) {
         return util::error(fmt::format("--algorithm {}: bayesianoptimization and tpe need Katib's "
@@ -55,10 +55,10 @@ util::Status check_request(const job::search::SearchRequest& request) {
     if (auto checked = kftrain::tune::check_tune_spec(spec); !checked) {
         return util::error(checked.error(), k_exit_bad_input);
     }
-    if (spec.max_trials > job::search::k_max_local_trials) {
+    if (spec.max_trials > search::k_max_local_trials) {
         return util::error(fmt::format("--max-trials (tune.maxTrials) {}: a local search runs at "
                                        "most {} trials; run a larger one on a cluster (Katib)",
-                                       spec.max_trials, job::search::k_max_local_trials),
+                                       spec.max_trials, search::k_max_local_trials),
                            k_exit_bad_input);
     }
     for (const auto& variable : request.env_from_shell) {
@@ -69,7 +69,7 @@ util::Status check_request(const job::search::SearchRequest& request) {
         }
     }
     const std::string longest = fmt::format("{}-{}", spec.name, spec.max_trials);
-    if (!job::check_job_name(spec.name) || !job::check_job_name(longest)) {
+    if (!state::check_job_name(spec.name) || !state::check_job_name(longest)) {
         return util::error(fmt::format("search name {}: its trials' jobs ({}) must be DNS-1035 "
                                        "labels of at most 63 characters; choose a shorter name",
                                        spec.name, longest),
@@ -117,13 +117,13 @@ util::Status check_trial_names(const kftrain::tune::TuneSpec& spec, const Search
 // Take a search's lock without waiting: whoever holds it runs the search. Error (exit 2)
 // naming the kftrain that runs it when it is taken.
 util::Result<backend::local::NameLock> lock_search(const std::string& name) {
-    auto lock = backend::local::NameLock::acquire_file(job::search::search_lock_path(name), "busy",
+    auto lock = backend::local::NameLock::acquire_file(search::search_lock_path(name), "busy",
                                                        std::chrono::milliseconds(0));
     if (lock || lock.error_code(0) != k_exit_bad_input) {
         return lock;
     }
-    auto record = job::search::read_search(name);
-    const bool known = record && job::search::search_process_running(*record);
+    auto record = search::read_search(name);
+    const bool known = record && search::search_process_running(*record);
     return util::error(fmt::format("search {} is already running on this machine{}; wait for it "
                                    "or delete it with `kftrain tune delete {} --local`",
                                    name, known ? fmt::format(" (pid {})", record->pid) : "", name),
@@ -133,8 +133,8 @@ util::Result<backend::local::NameLock> lock_search(const std::string& name) {
 // Refuse to start over a search of the same name without --replace (exit 2): its record and
 // trials' jobs would be deleted.
 util::Status check_rerun(const std::string& name,
-                         const util::Result<job::search::SearchRecord>& existing, bool replace) {
-    if (replace || !job::search::search_exists(name)) {
+                         const util::Result<search::SearchRecord>& existing, bool replace) {
+    if (replace || !search::search_exists(name)) {
         return util::ok_status();
     }
     const std::string what =
@@ -155,56 +155,56 @@ util::Status check_rerun(const std::string& name,
 LocalSearch::LocalSearch(std::ostream& err, std::string kftrain)
     : m_err(err), m_jobs(m_notes, std::move(kftrain)) {}
 
-std::unique_ptr<job::search::SearchBackend> make_local_search(std::ostream& err) {
+std::unique_ptr<job::SearchBackend> make_local_search(std::ostream& err) {
     return std::make_unique<LocalSearch>(err);
 }
 
-int LocalSearch::start(const job::search::SearchRequest& request, job::Context& ctx) {
+util::Result<int> LocalSearch::start(const job::SearchRequest& request, job::Reporter& report) {
     auto checked = check_request(request);
     if (!checked) {
-        return job::report_error(ctx, checked.error(), checked.error_code(k_exit_bad_input));
+        return util::error(checked.error(), checked.error_code(k_exit_bad_input));
     }
     const std::string& name = request.spec.name;
-    job::catch_termination();       // from here SIGTERM and SIGHUP stop the trials as Ctrl-C does
+    util::catch_termination();      // from here SIGTERM and SIGHUP stop the trials as Ctrl-C does
     auto lock = lock_search(name);  // held until the search ends: one run of a name at a time
     if (!lock) {
-        return job::report_error(ctx, lock.error(), lock.error_code(k_exit_cluster));
+        return util::error(lock.error(), lock.error_code(k_exit_cluster));
     }
-    auto existing = job::search::read_search(name);
+    auto existing = search::read_search(name);
     if (auto rerun = check_rerun(name, existing, request.replace); !rerun) {
-        return job::report_error(ctx, rerun.error(), k_exit_bad_input);
+        return util::error(rerun.error(), k_exit_bad_input);
     }
     auto suggester = kftrain::tune::Suggester::make(request.spec.algorithm, request.spec.params,
                                                     kftrain::tune::default_seed(name));
     if (!suggester) {
-        return job::report_error(ctx, suggester.error(), k_exit_bad_input);
+        return util::error(suggester.error(), k_exit_bad_input);
     }
     auto first = manifest::render_job(kftrain::tune::trial_job_spec(request.job, {}, name + "-1"),
                                       request.job_template);
     if (!first) {
-        return job::report_error(ctx, first.error(), k_exit_bad_input);
+        return util::error(first.error(), k_exit_bad_input);
     }
     if (auto taken = check_trial_names(request.spec, existing ? &existing->status : nullptr);
         !taken) {
-        return job::report_error(ctx, taken.error(), k_exit_bad_input);
+        return util::error(taken.error(), k_exit_bad_input);
     }
-    if (job::search::search_exists(name)) {
+    if (search::search_exists(name)) {
         auto removed = remove_stopped(name);  // --replace: the earlier run goes first
         if (!removed) {
-            return job::report_error(ctx, removed.error(), removed.error_code(k_exit_cluster));
+            return util::error(removed.error(), removed.error_code(k_exit_cluster));
         }
     }
-    SearchRun run(m_jobs, m_notes, m_err, request, ctx, std::move(*suggester), m_poll);
+    SearchRun run(m_jobs, m_notes, m_err, request, report, std::move(*suggester), m_poll);
     return run.run();
 }
 
 util::Result<SearchStatus> LocalSearch::status(const std::string& name) {
-    auto record = job::search::read_search(name);
+    auto record = search::read_search(name);
     if (!record) {
         return record.error_value();
     }
     SearchStatus& s = record->status;
-    if (is_final_phase(s.phase) || job::search::search_process_running(*record)) {
+    if (is_final_phase(s.phase) || search::search_process_running(*record)) {
         return s;
     }
     // The kftrain that ran the search is gone: its trials' jobs run on under their
@@ -224,7 +224,7 @@ util::Result<SearchStatus> LocalSearch::status(const std::string& name) {
 
 util::Result<std::string> LocalSearch::trial_job(const std::string& name,
                                                  const std::string& trial) {
-    auto record = job::search::read_search(name);
+    auto record = search::read_search(name);
     if (!record) {
         return record.error_value();
     }
@@ -244,15 +244,15 @@ util::Result<backend::local::NameLock> LocalSearch::stop_search(const std::strin
     const auto deadline = std::chrono::steady_clock::now() + k_stop_wait;
     long long signalled = 0;
     while (true) {
-        auto lock = backend::local::NameLock::acquire_file(job::search::search_lock_path(name),
-                                                           "busy", std::chrono::milliseconds(0));
+        auto lock = backend::local::NameLock::acquire_file(search::search_lock_path(name), "busy",
+                                                           std::chrono::milliseconds(0));
         if (lock || lock.error_code(0) != k_exit_bad_input) {
             return lock;  // no kftrain runs the search now (or the lock cannot be taken)
         }
         // Signal only the kftrain the record names with its start time, never this one.
-        auto record = job::search::read_search(name);
+        auto record = search::read_search(name);
         if (record && !is_final_phase(record->status.phase) &&
-            job::search::search_process_running(*record) && record->pid != ::getpid() &&
+            search::search_process_running(*record) && record->pid != ::getpid() &&
             record->pid != signalled) {
             ::kill(static_cast<pid_t>(record->pid), SIGTERM);  // it stops its trials and exits
             signalled = record->pid;
@@ -271,7 +271,7 @@ util::Result<backend::local::NameLock> LocalSearch::stop_search(const std::strin
 }
 
 util::Status LocalSearch::remove_stopped(const std::string& name) {
-    auto record = job::search::read_search(name, false);
+    auto record = search::read_search(name, false);
     if (record) {
         for (const auto& trial : record->status.trials) {
             auto removed = m_jobs.remove(trial.name, true);
@@ -285,17 +285,16 @@ util::Status LocalSearch::remove_stopped(const std::string& name) {
             "left: delete them with `kftrain delete JOB --local`\n",
             record.error(), name);
     }
-    return job::search::remove_search(name);
+    return search::remove_search(name);
 }
 
 util::Result<std::vector<std::string>> LocalSearch::names() {
-    return job::search::search_names();
+    return search::search_names();
 }
 
 util::Result<std::string> LocalSearch::remove(const std::string& name) {
-    auto checked = job::search::read_search(name);
-    if (!checked &&
-        (checked.error_code(0) == k_exit_bad_input || !job::search::search_exists(name))) {
+    auto checked = search::read_search(name);
+    if (!checked && (checked.error_code(0) == k_exit_bad_input || !search::search_exists(name))) {
         return checked.error_value();  // a bad name, or no such search
     }
     auto lock = stop_search(name);  // a running search stops its trials and exits first

@@ -8,14 +8,14 @@
 
 #include "backend/local/local_backend.h"
 #include "backend/local/state/name_lock.h"
-#include "job/search/search_backend.h"
+#include "job/search_backend.h"
 
 namespace kftrain::backend::local {
 
 // Runs a search on this machine: each trial a local job (`<search>-<N>`) through the local
 // backend, `parallel` at a time, recorded in the search's store (search_store.h) after every
 // change so `tune status --local` reads it from anywhere.
-class LocalSearch : public job::search::SearchBackend {
+class LocalSearch : public job::SearchBackend {
   public:
     // Make the backend; notes go to err; kftrain is the binary that supervises the trials'
     // jobs (default: the running one).
@@ -23,7 +23,7 @@ class LocalSearch : public job::search::SearchBackend {
 
     bool on_this_machine() const override { return true; }
     util::Result<std::vector<std::string>> names() override;
-    int start(const job::search::SearchRequest& request, job::Context& ctx) override;
+    util::Result<int> start(const job::SearchRequest& request, job::Reporter& report) override;
     util::Result<kftrain::tune::SearchStatus> status(const std::string& name) override;
     util::Result<std::string> trial_job(const std::string& name, const std::string& trial) override;
     util::Result<std::string> remove(const std::string& name) override;
@@ -46,6 +46,6 @@ class LocalSearch : public job::search::SearchBackend {
 };
 
 // Make the local search backend for a `tune` verb.
-std::unique_ptr<job::search::SearchBackend> make_local_search(std::ostream& err);
+std::unique_ptr<job::SearchBackend> make_local_search(std::ostream& err);
 
 }  // namespace kftrain::backend::local

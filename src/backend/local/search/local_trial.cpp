@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "backend/local/state/job_state.h"
-#include "job/progress_line.h"
+#include "progress/progress_line.h"
 #include "tune/metric_lines.h"
 #include "util/process_info.h"
 #include "util/text.h"
@@ -33,7 +33,7 @@ std::string lead_replica(const std::string& job) {
 // Add the metrics of a progress line at an epoch's end or the end (docs/progress.md): its
 // loss, accuracy and numeric metrics. Lines within an epoch report a window of batches.
 void add_progress_metrics(const std::string& text, std::vector<kftrain::tune::MetricValue>& out) {
-    auto progress = job::parse_progress_line(text);
+    auto progress = progress::parse_progress_line(text);
     if (!progress ||
         (progress->event != wire::event::k_epoch && progress->event != wire::event::k_finish)) {
         return;

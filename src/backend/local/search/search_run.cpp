@@ -10,10 +10,10 @@
 
 #include "backend/local/search/local_trial.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
 #include "tune/experiment.h"
 #include "tune/katib_checks.h"
 #include "util/process_info.h"
+#include "util/signals/interrupt.h"
 #include "util/text.h"
 
 namespace kftrain::backend::local {
@@ -121,7 +121,7 @@ void SearchRun::save() {
     status().best_trial = kftrain::tune::best_trial(status().trials, status().maximize);
     auto written = write_search(m_record);
     if (!written) {
-        m_ctx.err << "kftrain: warning: " << written.error() << "\n";
+        m_report.notes << "kftrain: warning: " << written.error() << "\n";
     }
 }
 
@@ -166,7 +166,7 @@ util::Status SearchRun::start_trial(const kftrain::tune::Assignment& values) {
 
 void SearchRun::report_trial(const kftrain::tune::TrialRecord& trial) {
     if (m_request.report.trial_line) {
-        m_ctx.out << m_request.report.trial_line(trial, status()) << std::endl;
+        m_report.out << m_request.report.trial_line(trial, status()) << std::endl;
     }
 }
 
@@ -204,24 +204,24 @@ int SearchRun::finish(const SearchEnd& how, int code) {
     s.finished = util::now_timestamp();
     save();
     if (m_request.report.summary) {
-        m_ctx.out << "\n";
-        m_request.report.summary(m_ctx.out, s);
+        m_report.out << "\n";
+        m_request.report.summary(m_report.out, s);
     }
     return code;
 }
 
-int SearchRun::run() {
+util::Result<int> SearchRun::run() {
     init_record();
     save();
-    m_ctx.out << fmt::format("search {} started (local): {} over {}; {}, {} at a time",
-                             status().name, status().algorithm,
-                             fmt::join(status().param_names, ", "),
-                             util::counted(status().max_trials, "trial"), status().parallel)
-              << std::endl;
+    m_report.out << fmt::format("search {} started (local): {} over {}; {}, {} at a time",
+                                status().name, status().algorithm,
+                                fmt::join(status().param_names, ", "),
+                                util::counted(status().max_trials, "trial"), status().parallel)
+                 << std::endl;
     bool exhausted = false;
     while (true) {
-        if (job::interrupt_requested()) {
-            const std::string by = job::interrupt_name();
+        if (util::interrupt_requested()) {
+            const std::string by = util::interrupt_name();
             stop_running("stopped by " + by);
             return finish({"Interrupted", "ExperimentInterrupted",
                            "stopped by " + by + "; its running trials were killed"},
@@ -232,7 +232,7 @@ int SearchRun::run() {
             stop_running("stopped: the search ended");
             return finish(*over, over->phase == "Succeeded" ? k_exit_ok : k_exit_job_failed);
         }
-        while (!exhausted && !job::interrupt_requested() &&
+        while (!exhausted && !util::interrupt_requested() &&
                running_trials(status()) < status().parallel &&
                static_cast<int>(status().trials.size()) < status().max_trials) {
             auto values = m_suggester.next();
@@ -244,8 +244,7 @@ int SearchRun::run() {
             if (!started) {
                 stop_running("stopped: the search could not start a trial");
                 finish({"Failed", "ExperimentFailed", started.error()}, k_exit_job_failed);
-                return job::report_error(m_ctx, started.error(),
-                                         started.error_code(k_exit_cluster));
+                return util::error(started.error(), started.error_code(k_exit_cluster));
             }
             changed = true;
         }

@@ -8,8 +8,8 @@
 
 #include "backend/local/local_backend.h"
 #include "job/context.h"
-#include "job/search/search_backend.h"
-#include "job/search/search_store.h"
+#include "job/search_backend.h"
+#include "search/search_store.h"
 #include "tune/suggest.h"
 
 namespace kftrain::backend::local {
@@ -30,19 +30,19 @@ struct SearchEnd {
 class SearchRun {
   public:
     SearchRun(backend::local::LocalBackend& jobs, std::ostringstream& notes, std::ostream& err,
-              const job::search::SearchRequest& request, job::Context& ctx,
+              const job::SearchRequest& request, job::Reporter& report,
               kftrain::tune::Suggester suggester, std::chrono::milliseconds poll)
         : m_jobs(jobs),
           m_notes(notes),
           m_err(err),
           m_request(request),
-          m_ctx(ctx),
+          m_report(report),
           m_suggester(std::move(suggester)),
           m_poll(poll) {}
 
     // Run the search to its end and return the exit code: 0 when it Succeeded, 1 when it
-    // Failed, 130 when a signal stopped it.
-    int run();
+    // Failed, 130 when a signal stopped it; an error when a trial could not start.
+    util::Result<int> run();
 
   private:
     kftrain::tune::SearchStatus& status() { return m_record.status; }
@@ -60,11 +60,11 @@ class SearchRun {
     std::ostringstream& m_notes;
     std::ostream& m_err;
     std::set<std::string> m_noted;
-    const job::search::SearchRequest& m_request;
-    job::Context& m_ctx;
+    const job::SearchRequest& m_request;
+    job::Reporter& m_report;
     kftrain::tune::Suggester m_suggester;
     std::chrono::milliseconds m_poll;
-    job::search::SearchRecord m_record;
+    search::SearchRecord m_record;
 };
 
 }  // namespace kftrain::backend::local

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <ctime>
 
-#include "job/data/tree_writer.h"
+#include "staging/tree_writer.h"
 
 namespace kftrain::backend::local {
 
@@ -15,7 +15,7 @@ util::Status write_code_snapshot(const std::string& dir, const manifest::CodeBun
     if (::mkdir(dir.c_str(), 0700) != 0) {
         return util::error(fmt::format("cannot create {}: {}", dir, std::strerror(errno)));
     }
-    auto writer = job::data::TreeWriter::open(dir, false);
+    auto writer = staging::TreeWriter::open(dir, false);
     if (!writer) {
         return writer.error_value();
     }

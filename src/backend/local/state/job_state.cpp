@@ -191,7 +191,7 @@ util::Result<JobState> job_state_from_json(const json& doc) {
 }
 
 util::Result<JobState> read_job_state(const std::string& name) {
-    auto checked = job::check_job_name(name);
+    auto checked = state::check_job_name(name);
     if (!checked) {
         return checked.error_value();
     }
@@ -207,7 +207,7 @@ util::Result<JobState> read_job_state(const std::string& name) {
                                        name, why, name),
                            k_exit_cluster);
     };
-    auto text = job::read_state_file(state_path(name));
+    auto text = state::read_state_file(state_path(name));
     if (!text) {
         return unreadable(fmt::format("cannot read {}", state_path(name)));
     }

@@ -27,7 +27,7 @@ util::Status write_last_word(const std::string& job, const LastWord& word) {
 }
 
 std::optional<LastWord> read_last_word(const std::string& job) {
-    auto text = job::read_state_file(last_word_path(job));
+    auto text = state::read_state_file(last_word_path(job));
     if (!text || util::trim(*text).empty()) {
         return std::nullopt;
     }

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "job/state_files.h"
 #include "manifest/validate.h"
+#include "state/state_files.h"
 
 namespace kftrain::backend::local {
 namespace fs = std::filesystem;
 
 std::string jobs_root() {
-    return job::state_root() + "/jobs";
+    return state::state_root() + "/jobs";
 }
 
 std::string job_dir(const std::string& name) {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "job/state_files.h"
+#include "state/state_files.h"
 #include "util/files.h"
 #include "util/result.h"
 

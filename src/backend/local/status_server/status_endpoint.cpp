@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "backend/local/state/state_dir.h"
-#include "util/signal_free_thread.h"
+#include "util/signals/signal_free_thread.h"
 
 namespace kftrain::backend::local {
 namespace {

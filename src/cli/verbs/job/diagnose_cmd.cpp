@@ -7,7 +7,7 @@
 #include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/view/diagnosis_view.h"
-#include "job/diagnosis_run.h"
+#include "inspect/diagnosis_run.h"
 #include "job/exit_codes.h"
 #include "job/names.h"
 #include "util/time_text.h"
@@ -61,7 +61,7 @@ util::Status DiagnoseOptions::validate() {
         return parsed.error_value();
     }
     format = *parsed;
-    stuck_after_s = job::k_default_stuck_after_s;
+    stuck_after_s = inspect::k_default_stuck_after_s;
     if (stuck_after) {
         auto seconds = util::parse_duration_flag("--stuck-after", *stuck_after, k_stuck_after);
         if (!seconds) {
@@ -74,7 +74,7 @@ util::Status DiagnoseOptions::validate() {
 
 int DiagnoseOptions::run(Context& ctx) const {
     auto backend = backend::make_backend(ctx, "", namespace_);
-    auto diagnosis = job::diagnose_with(*backend, job, stuck_after_s, std::time(nullptr));
+    auto diagnosis = inspect::diagnose_with(*backend, job, stuck_after_s, std::time(nullptr));
     if (!diagnosis) {
         return report_error(ctx, diagnosis.error(), diagnosis.error_code(k_exit_cluster));
     }

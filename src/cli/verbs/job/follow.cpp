@@ -11,7 +11,7 @@
 #include "cli/view/log_printer.h"
 #include "cli/view/status_view.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
+#include "util/signals/interrupt.h"
 
 namespace kftrain::cli {
 namespace {
@@ -78,7 +78,8 @@ util::Status stream_logs(job::Backend& backend, const std::string& job,
 int follow_job(job::Backend& backend, const std::string& job, int replicas,
                const FollowFlags& flags, Context& ctx) {
     if (backend.capabilities().logs_need_interrupt_catch) {
-        job::catch_interrupts();  // the local logs loop checks it; kubectl ends on Ctrl-C by itself
+        util::catch_interrupts();  // the local logs loop checks it; kubectl ends on Ctrl-C by
+                                   // itself
     }
     view::LogPrintOptions print;
     print.prefix_width =

@@ -9,7 +9,7 @@
 #include "cli/verb.h"
 #include "cli/view/queue_view.h"
 #include "cli/view/status_view.h"
-#include "job/cost/estimate_inputs.h"
+#include "cost/estimate_inputs.h"
 #include "job/exit_codes.h"
 
 namespace kftrain::cli {
@@ -45,7 +45,7 @@ void setup_list(CLI::App& app, Context& ctx) {
 }
 
 util::Status ListOptions::complete(const Context& ctx) {
-    auto loaded = job::cost::load_pricing(prices, "");
+    auto loaded = cost::load_pricing(prices, "");
     if (!loaded) {
         return loaded.error_value();
     }

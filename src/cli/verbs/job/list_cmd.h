@@ -6,7 +6,7 @@
 
 #include "cli/context.h"
 #include "cli/view/output_format.h"
-#include "job/cost/job_cost.h"
+#include "cost/job_cost.h"
 #include "job/queue_entry.h"
 #include "util/result.h"
 
@@ -21,7 +21,7 @@ struct ListOptions {
 
     // Derived by complete() and validate().
     view::OutputFormat format = view::OutputFormat::Table;
-    job::cost::Pricing pricing;
+    cost::Pricing pricing;
     std::string namespace_;
 
     // Load the price catalog and take the namespace.

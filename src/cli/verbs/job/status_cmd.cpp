@@ -12,8 +12,8 @@
 #include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/view/status_view.h"
-#include "job/cost/estimate_inputs.h"
-#include "job/diagnosis_run.h"
+#include "cost/estimate_inputs.h"
+#include "inspect/diagnosis_run.h"
 #include "job/exit_codes.h"
 #include "job/names.h"
 #include "util/time_text.h"
@@ -69,7 +69,7 @@ void setup_status(CLI::App& app, Context& ctx) {
 }
 
 util::Status StatusOptions::complete(const Context& ctx) {
-    auto loaded = job::cost::load_pricing(prices, gpu);
+    auto loaded = cost::load_pricing(prices, gpu);
     if (!loaded) {
         return loaded.error_value();
     }
@@ -103,8 +103,8 @@ int StatusOptions::run(Context& ctx) const {
         if (!status) {
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
-        status->why =
-            job::why_line(*backend, *status, {}, job::k_default_stuck_after_s, std::time(nullptr));
+        status->why = inspect::why_line(*backend, *status, {}, inspect::k_default_stuck_after_s,
+                                        std::time(nullptr));
         std::string now_seen = fingerprint(*status);
         if (now_seen != last) {
             if (!last.empty()) {

@@ -5,7 +5,7 @@
 
 #include "cli/context.h"
 #include "cli/view/output_format.h"
-#include "job/cost/job_cost.h"
+#include "cost/job_cost.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -23,7 +23,7 @@ struct StatusOptions {
     // Derived by complete() and validate().
     view::OutputFormat format = view::OutputFormat::Table;
     double interval_s = 5;
-    job::cost::Pricing pricing;
+    cost::Pricing pricing;
     std::string namespace_;
 
     // Load the price catalog (with --gpu checked against it) and take the namespace.

@@ -6,17 +6,18 @@
 #include <filesystem>
 #include <memory>
 
-#include "backend/local/state/state_dir.h"
 #include "backend/select.h"
 #include "cli/flags.h"
+#include "cli/job_flags.h"
 #include "cli/verb.h"
 #include "cli/verbs/job/follow.h"
 #include "cli/verbs/job/wait_loop.h"
 #include "cli/view/manifest_text.h"
+#include "inspect/status_json.h"
 #include "job/exit_codes.h"
-#include "job/interrupt.h"
-#include "job/status_json.h"
 #include "manifest/credentials.h"
+#include "util/files.h"
+#include "util/signals/interrupt.h"
 
 namespace kftrain::cli {
 namespace {
@@ -40,48 +41,56 @@ constexpr const char* k_submit_examples =
 
 }  // namespace
 
+CLI::Option* add_submit_flags(CLI::App& sub, SubmitOptions& options) {
+    auto* dry_run = sub.add_option("--dry-run", options.dry_run,
+                                   "client (or no value): print what would be applied and run "
+                                   "nothing; server: let the API server check it, create nothing")
+                        ->expected(0, 1);
+    sub.add_flag("--replace", options.replace,
+                 "Local: stop and replace a running job of the same name");
+    add_env_from_shell_flag(sub, options.env_from_shell);
+    sub.add_flag("--follow", options.follow,
+                 "Stream the replicas' logs until the job ends; exit 0 if it "
+                 "Succeeded, 1 if it Failed");
+    sub.add_flag("--wait", options.wait,
+                 "Wait until the job ends: exit 0 if it Succeeded, 1 if it Failed")
+        ->excludes("--follow");
+    sub.add_flag("--stop-on-interrupt", options.stop_on_interrupt,
+                 "With --follow: Ctrl-C stops the job too (by default only the following)");
+    sub.add_flag("--no-progress", options.no_progress,
+                 "With --follow on a terminal: print every progress line instead of one live "
+                 "line per replica group updated in place");
+    sub.add_option("--state-out", options.state_out,
+                   "With --follow or --wait: when the job ends, write its state (Succeeded or "
+                   "Failed) to this file, making its directory (a pipeline step's output)");
+    sub.add_option("--metrics-out", options.metrics_out,
+                   "With --follow or --wait: when the job ends, write its last progress (loss, "
+                   "accuracy, its own metrics) as a JSON object to this file");
+    add_cost_guard_flags(sub, options.cost);  // estimate feature: --max-cost
+    return dry_run;
+}
+
+void read_bare_dry_run(const CLI::Option& dry_run, SubmitOptions& options) {
+    if (dry_run.count() > 0 && (dry_run.results().empty() || dry_run.results()[0].empty())) {
+        options.dry_run = "client";
+    }
+}
+
 void setup_submit(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<SubmitOptions>();
     auto* sub = app.add_subcommand("submit", "Submit a job to the cluster (kubectl apply)");
     sub->footer(k_submit_examples);
-    job::add_job_input_flags(*sub, options->job);
-    job::add_queue_flags(*sub, options->job);
-    auto* dry_run = sub->add_option("--dry-run", options->dry_run,
-                                    "client (or no value): print what would be applied and run "
-                                    "nothing; server: let the API server check it, create nothing")
-                        ->expected(0, 1);
-    sub->add_flag("--replace", options->replace,
-                  "Local: stop and replace a running job of the same name");
-    job::add_env_from_shell_flag(*sub, options->env_from_shell);
-    sub->add_flag("--follow", options->follow,
-                  "Stream the replicas' logs until the job ends; exit 0 if it "
-                  "Succeeded, 1 if it Failed");
-    sub->add_flag("--wait", options->wait,
-                  "Wait until the job ends: exit 0 if it Succeeded, 1 if it Failed")
-        ->excludes("--follow");
-    sub->add_flag("--stop-on-interrupt", options->stop_on_interrupt,
-                  "With --follow: Ctrl-C stops the job too (by default only the following)");
-    sub->add_flag("--no-progress", options->no_progress,
-                  "With --follow on a terminal: print every progress line instead of one live "
-                  "line per replica group updated in place");
-    sub->add_option("--state-out", options->state_out,
-                    "With --follow or --wait: when the job ends, write its state (Succeeded or "
-                    "Failed) to this file, making its directory (a pipeline step's output)");
-    sub->add_option("--metrics-out", options->metrics_out,
-                    "With --follow or --wait: when the job ends, write its last progress (loss, "
-                    "accuracy, its own metrics) as a JSON object to this file");
-    job::cost::add_cost_guard_flags(*sub, options->cost);  // estimate feature: --max-cost
-    // --dry-run alone (no value) means client; CLI11 tells that only through the option.
+    add_job_input_flags(*sub, options->job);
+    add_queue_flags(*sub, options->job);
+    const CLI::Option* dry_run = add_submit_flags(*sub, *options);
     sub->callback([options, dry_run, &ctx] {
-        if (dry_run->count() > 0 && (dry_run->results().empty() || dry_run->results()[0].empty())) {
-            options->dry_run = "client";
-        }
+        read_bare_dry_run(*dry_run, *options);
         ctx.exit_code = run_verb(*options, ctx);
     });
 }
 
 util::Status SubmitOptions::complete(const Context& ctx) {
-    auto loaded = job::load_and_render(job, ctx.global, ctx.err);
+    auto loaded = load::load_and_render(job, ctx.global, ctx.err);
     if (!loaded) {
         return loaded.error_value();
     }
@@ -101,7 +110,7 @@ util::Status SubmitOptions::validate() {
                                        wait ? "--wait" : "--follow", wait ? "wait for" : "follow",
                                        wait ? "--wait" : "--follow"));
     }
-    if (auto names = job::check_env_from_shell(env_from_shell); !names) {
+    if (auto names = load::check_env_from_shell(env_from_shell); !names) {
         return names;
     }
     for (const auto& [flag, value] :
@@ -109,21 +118,23 @@ util::Status SubmitOptions::validate() {
         if (!value.empty() && !wait && !follow) {
             return util::error(fmt::format("{}: needs --follow or --wait (got {})", flag, value));
         }
-        if (auto refused = job::refuse_stdin(flag, value); !refused) {
+        if (auto refused = load::refuse_stdin(flag, value); !refused) {
             return refused;
         }
     }
     if (stop_on_interrupt && !follow) {
         return util::error("--stop-on-interrupt: needs --follow (got --stop-on-interrupt alone)");
     }
-    return job::cost::validate_cost_guard(cost);  // estimate feature: --max-cost
+    return cost::validate_cost_guard(cost);  // estimate feature: --max-cost
 }
 
 int SubmitOptions::run(Context& ctx) const {
     manifest::print_credential_warnings(rendered.spec, ctx.err);
     // Estimate feature: refuse a job over --max-cost before anything is printed or applied.
-    if (int refused = job::cost::check_cost_guard(cost, rendered.spec, ctx); refused != k_exit_ok) {
-        return refused;
+    if (auto within = cost::check_cost_guard(cost, rendered.spec,
+                                             job::asks_local(ctx.global, rendered.spec.backend));
+        !within) {
+        return report_error(ctx, within.error(), within.error_code(k_exit_bad_input));
     }
     if (dry == job::DryRun::Client) {
         if (rendered.code) {  // what submit would apply first
@@ -139,7 +150,7 @@ int SubmitOptions::run(Context& ctx) const {
     flags.env_from_shell = env_from_shell;
     auto backend = backend::make_backend(ctx, rendered.spec.backend, namespace_);
     if (follow && backend->capabilities().logs_need_interrupt_catch) {
-        job::catch_interrupts();  // a Ctrl-C from here on is handled after the start
+        util::catch_interrupts();  // a Ctrl-C from here on is handled after the start
     }
     auto submitted = backend->submit(rendered, flags);
     if (!submitted) {
@@ -173,9 +184,9 @@ util::Status SubmitOptions::write_outputs(job::Backend& backend, Context& ctx) c
     }
     const std::pair<const std::string*, std::string> outputs[] = {
         {&state_out, job::phase_name(status->phase)},
-        {&metrics_out,
-         (status->progress ? job::progress_to_json(*status->progress) : nlohmann::json::object())
-             .dump()}};
+        {&metrics_out, (status->progress ? inspect::progress_to_json(*status->progress)
+                                         : nlohmann::json::object())
+                           .dump()}};
     for (const auto& [path, text] : outputs) {
         if (path->empty()) {
             continue;

@@ -6,7 +6,6 @@
 #include <memory>
 #include <thread>
 
-#include "backend/kube/backend.h"
 #include "backend/select.h"
 #include "cli/flags.h"
 #include "cli/verb.h"
