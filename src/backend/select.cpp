@@ -61,7 +61,7 @@ bool use_local_backend(job::Context& ctx, const std::string& job_backend) {
     if (job::asks_local(ctx.global, job_backend)) {
         return true;
     }
-    if (job_backend != "kubernetes" && !cluster_configured(ctx.global)) {
+    if (job_backend != manifest::k_backend_kubernetes && !cluster_configured(ctx.global)) {
         ctx.err << "kftrain: note: no kubeconfig (KUBECONFIG, ~/.kube/config), no --context and "
                    "not in a pod: using the local backend (--local)\n";
         return true;

@@ -78,7 +78,8 @@ util::Status check_profile_out(const std::string& path) {
 }
 
 std::string saved_profile_path(const std::string& job, bool cluster) {
-    return state::state_root() + "/profiles/" + job + (cluster ? ".cluster.json" : ".json");
+    return state::state_folder(state::k_profiles_folder) + "/" + job +
+           (cluster ? ".cluster.json" : ".json");
 }
 
 namespace {

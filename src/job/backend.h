@@ -73,8 +73,30 @@ class Backend {
 
     // Return what this backend is and can do (Capabilities).
     virtual Capabilities capabilities() const = 0;
+
+    // Lifecycle: start a job, stop it, delete it, suspend, resume and scale it.
     // Start a rendered job; return the line to print ("pytorchjob/x submitted").
     virtual util::Result<std::string> submit(const RenderedJob& job, const SubmitFlags& flags) = 0;
+    // Stop what a job runs (submit --follow --stop-on-interrupt); the local
+    // backend keeps the job's state and logs, a cluster deletes the job.
+    virtual util::Status stop(const std::string& job) {
+        auto removed = remove(job, true);
+        return removed ? util::ok_status() : util::Status(removed.error_value());
+    }
+    // Delete a job, stopping what runs; with wait, until it is gone. Return its kind
+    // ("PyTorchJob" or "TrainJob"), found by the same lookup that deleted it.
+    virtual util::Result<std::string> remove(const std::string& job, bool wait) = 0;
+    // Delete a job whatever its recorded state says (`delete --force`), stopping what can be
+    // found of it; exit 2 where the backend has no such thing (a cluster).
+    virtual util::Status force_remove(const std::string& job) = 0;
+    // Suspend a job (its replicas stop, the job stays) or resume it; returns once asked,
+    // callers watch status() until it has taken effect (job/lifecycle.h).
+    virtual util::Status set_suspended(const std::string& job, bool suspended) = 0;
+    // Set an elastic job's Worker replicas (exit 2 where the job or backend cannot scale).
+    virtual util::Status scale(const std::string& job, int workers) = 0;
+
+    // Reading: a job's status, progress, events, logs and description; the jobs, queues, runtimes
+    // and claims there are; whether jobs can run here.
     // Read a job's status (error code 3 when it does not exist).
     virtual util::Result<JobStatus> status(const std::string& job) = 0;
     // Read a job's status without the master's progress line, for loops that look at the
@@ -104,26 +126,8 @@ class Backend {
     // Stream the logs of a job's replicas to sink until done (or, following, until the job ends).
     virtual util::Status logs(const std::string& job, const LogOptions& options,
                               const LogSink& sink) = 0;
-    // Delete a job, stopping what runs; with wait, until it is gone. Return its kind
-    // ("PyTorchJob" or "TrainJob"), found by the same lookup that deleted it.
-    virtual util::Result<std::string> remove(const std::string& job, bool wait) = 0;
-    // Delete a job whatever its recorded state says (`delete --force`), stopping what can be
-    // found of it; exit 2 where the backend has no such thing (a cluster).
-    virtual util::Status force_remove(const std::string& job) = 0;
     // Return a longer account of a job: conditions, replicas and events.
     virtual util::Result<JobDescription> describe(const std::string& job) = 0;
-    // Stop what a job runs (submit --follow --stop-on-interrupt); the local
-    // backend keeps the job's state and logs, a cluster deletes the job.
-    virtual util::Status stop(const std::string& job) {
-        auto removed = remove(job, true);
-        return removed ? util::ok_status() : util::Status(removed.error_value());
-    }
-    // Suspend a job (its replicas stop, the job stays) or resume it; returns once asked,
-    // callers watch status() until it has taken effect (job/lifecycle.h).
-    virtual util::Status set_suspended(const std::string& job, bool suspended) = 0;
-    // Set an elastic job's Worker replicas (exit 2 where the job or backend cannot scale).
-    virtual util::Status scale(const std::string& job, int workers) = 0;
-
     // Return the jobs of a queue in queue order (`list --queue`): a LocalQueue's Workloads on a
     // cluster, this machine's queue locally.
     virtual util::Result<std::vector<QueueEntry>> queue_entries(const std::string& queue) = 0;
@@ -140,6 +144,7 @@ class Backend {
     virtual util::Result<std::vector<std::string>> claim_names(
         const std::vector<manifest::Volume>& job_volumes) = 0;
 
+    // Data: copy into and out of a claim, and list it (searches are SearchBackend's).
     // `data put|get|ls`: copy local_dir into the claim's path, copy its contents into out_dir
     // (existing files replaced only with force), or list what is under it. Progress and what
     // was copied go to report.notes. Errors carry their exit code: 2 for bad input (nothing

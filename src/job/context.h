@@ -3,6 +3,8 @@
 #include <ostream>
 #include <string>
 
+#include "manifest/job_spec.h"
+
 namespace kftrain::job {
 
 // Where a job runs and how to reach it: what a backend needs of the global flags, and nothing
@@ -20,7 +22,7 @@ struct BackendOptions {
 // "local". The one rule of the verbs that price or word a job by where it runs; the selector
 // (backend/select.h) also runs a job here when no cluster is configured.
 inline bool asks_local(const BackendOptions& global, const std::string& job_backend) {
-    return global.local || job_backend == "local";
+    return global.local || job_backend == manifest::k_backend_local;
 }
 
 // What an operation runs with: its output streams, the backend options, and the exit code it

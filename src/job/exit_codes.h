@@ -2,7 +2,7 @@
 
 namespace kftrain {
 
-// Exit codes of kftrain (DESIGN.md).
+// Exit codes of kftrain, the same for every verb (docs/cli.md, "Exit codes").
 enum ExitCode : int {
     k_exit_ok = 0,          // success; for wait: the job Succeeded
     k_exit_job_failed = 1,  // the job Failed

@@ -33,7 +33,8 @@ struct QueueStatus {
     std::optional<int> position;             // 1-based, in the LocalQueue (visibility API)
     std::optional<int> pending_in_queue;     // pending Workloads of the LocalQueue
     std::optional<int> position_in_cluster;  // 1-based, in the ClusterQueue
-    bool local = false;  // this machine's queue (local/local_queue.h): no Kueue, no Workload
+    bool local =
+        false;  // this machine's queue (backend/local/queue/local_queue.h): no Kueue, no Workload
 };
 
 // A LocalQueue as `kftrain queues` lists it.

@@ -7,6 +7,10 @@
 
 namespace kftrain::job {
 
+bool runs_here(const JobStatus& status) {
+    return status.backend == manifest::k_backend_local;
+}
+
 const char* phase_name(JobPhase phase) {
     switch (phase) {
         case JobPhase::Created:

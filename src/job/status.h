@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "job/queue_status.h"
+#include "manifest/job_spec.h"
 #include "progress/progress.h"
 
 namespace kftrain::job {
@@ -83,7 +84,7 @@ struct ReplicaCounts {
 struct JobStatus {
     std::string name;
     std::string namespace_;
-    std::string backend;              // "kubernetes" or "local"
+    std::string backend;              // manifest::k_backend_kubernetes or manifest::k_backend_local
     std::string kind = "PyTorchJob";  // PyTorchJob or TrainJob (manifest::kind_name)
     JobPhase phase = JobPhase::Unknown;
     std::string reason;  // of the last condition
@@ -112,6 +113,9 @@ struct JobStatus {
 // k_many_replicas_tail lines of each, logs -f follows the lead and those that fail or restart.
 inline constexpr size_t k_many_replicas = 16;
 inline constexpr int k_many_replicas_tail = 100;
+
+// Return whether a job's replicas run on this machine (processes with pids, not pods).
+bool runs_here(const JobStatus& status);
 
 // Return whether a replica is not well: failed, restarted or restarting, pending, unknown, or
 // ended without success while its job still runs (a replica that succeeded, or runs, is well).

@@ -2,7 +2,7 @@
 
 // The folder a job ships with it (the job file's code, docs/code.md): which of its files go,
 // the ConfigMap that holds them on a cluster and how every replica finds them. Pure: the
-// folder itself is read by job/code/collect.h.
+// folder itself is read by load/collect.h.
 
 #include <yaml-cpp/yaml.h>
 

@@ -10,6 +10,10 @@
 
 namespace kftrain::manifest {
 
+// The values of the job file's backend key (and of JobStatus::backend): where a job runs.
+inline constexpr const char* k_backend_kubernetes = "kubernetes";
+inline constexpr const char* k_backend_local = "local";
+
 // An environment variable: a plain value or a key of a Kubernetes Secret.
 struct EnvVar {
     std::string value;

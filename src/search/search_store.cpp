@@ -86,7 +86,7 @@ util::Status check_record(const SearchRecord& record, const std::string& name) {
 }  // namespace
 
 std::string searches_root() {
-    return state::state_root() + "/searches";
+    return state::state_folder(state::k_searches_folder);
 }
 
 std::string search_path(const std::string& name) {
@@ -94,7 +94,7 @@ std::string search_path(const std::string& name) {
 }
 
 std::string search_lock_path(const std::string& name) {
-    return searches_root() + "/.locks/" + name + ".lock";
+    return searches_root() + "/" + state::k_locks_folder + "/" + name + ".lock";
 }
 
 std::vector<std::string> search_names() {

@@ -10,7 +10,7 @@
 
 namespace kftrain::search {
 
-// Where the local backend keeps its searches, beside its jobs (local/state_dir.h):
+// Where the local backend keeps its searches, beside its jobs (backend/local/state/state_dir.h):
 //   <state>/kftrain/searches/<name>/search.json   the search and every trial, rewritten
 //                                                  atomically after each change (mode 0600,
 //                                                  its directory 0700)

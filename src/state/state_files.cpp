@@ -9,6 +9,10 @@
 
 namespace kftrain::state {
 
+std::string state_folder(const char* folder) {
+    return state_root() + "/" + folder;
+}
+
 util::Status check_job_name(const std::string& name) {
     if (!manifest::is_dns1035_label(name)) {
         return util::error(

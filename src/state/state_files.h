@@ -12,6 +12,16 @@ namespace kftrain::state {
 // measured profiles in profiles/.
 std::string state_root();
 
+// The folders of the state directory, spelled here only: local jobs, saved searches, measured
+// profiles; and, in the first two, the folder of their name locks.
+inline constexpr const char* k_jobs_folder = "jobs";
+inline constexpr const char* k_searches_folder = "searches";
+inline constexpr const char* k_profiles_folder = "profiles";
+inline constexpr const char* k_locks_folder = ".locks";
+
+// Return a folder of the state directory: state_root()/folder.
+std::string state_folder(const char* folder);
+
 // Check a job name before it becomes a path: a DNS-1035 label, as job files
 // require (exit 2 otherwise, so "../x" never reaches the file system).
 util::Status check_job_name(const std::string& name);

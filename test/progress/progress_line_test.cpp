@@ -36,7 +36,6 @@ TEST_CASE("a trainer progress line reads into Progress", "[cluster][progress]") 
     CHECK(p->time == "2024-05-01T10:03:12.000Z");
 }
 
-
 TEST_CASE("a progress line nested past 64 levels, or with non-text times, is not read as one",
           "[cluster][progress]") {
     // 20 KB, well under a line's 64 KiB: printing or converting it would recurse 10000 deep.
@@ -51,7 +50,6 @@ TEST_CASE("a progress line nested past 64 levels, or with non-text times, is not
     CHECK(odd->path.empty());
 }
 
-
 TEST_CASE("the last progress line skips later non-progress lines", "[cluster][progress]") {
     std::vector<std::string> lines = {
         k_parsed_progress_line,
@@ -62,7 +60,6 @@ TEST_CASE("the last progress line skips later non-progress lines", "[cluster][pr
     CHECK(p->event == "progress");
     CHECK_FALSE(progress::last_progress({"plain", "text"}));
 }
-
 
 TEST_CASE("diagnose reads a program's error event as status reads its lines, by the one parser",
           "[progress][diagnose]") {

@@ -127,19 +127,19 @@ util::Status make_private_file(const std::string& path) {
 // reserved space and supervisor.log.
 util::Status fill_dir(const std::string& dir, const JobState& state,
                       const std::vector<ReplicaLaunch>& launch) {
-    auto done = util::make_private_dir(dir + "/logs");
+    auto done = util::make_private_dir(dir + "/" + k_logs_folder);
     if (done) {
-        done =
-            util::write_file_atomic(dir + "/state.json", util::json_text(to_json(state), 2) + "\n");
+        done = util::write_file_atomic(dir + "/" + k_state_file,
+                                       util::json_text(to_json(state), 2) + "\n");
     }
     if (done) {
-        done = util::write_file_atomic(dir + "/launch.json", launch_json(launch));
+        done = util::write_file_atomic(dir + "/" + k_launch_file, launch_json(launch));
     }
     if (done) {
-        done = util::reserve_file(dir + "/supervisor.json", k_last_word_size);
+        done = util::reserve_file(dir + "/" + k_last_word_file, k_last_word_size);
     }
     if (done) {
-        done = make_private_file(dir + "/supervisor.log");
+        done = make_private_file(dir + "/" + k_supervisor_log_file);
     }
     return done;
 }
@@ -275,7 +275,7 @@ util::Status LocalBackend::start_supervisor(const std::string& job) {
     options.argv = {m_kftrain, "__supervise", job};
     options.stdin_from = util::Redirect::null();
     options.stdout_to = util::Redirect::null();
-    options.stderr_to = util::Redirect::file(job_dir(job) + "/supervisor.log");
+    options.stderr_to = util::Redirect::file(supervisor_log_path(job));
     options.new_session = true;
     auto process = util::Process::spawn(options);
     if (!process) {
@@ -291,8 +291,8 @@ util::Status LocalBackend::start_supervisor(const std::string& job) {
         std::this_thread::sleep_for(k_poll);
     }
     ::unlink(launch_path(job).c_str());  // the replicas' secrets go with the failed start
-    std::string message = fmt::format(
-        "the supervisor of job {} did not start; see {}/supervisor.log", job, job_dir(job));
+    std::string message = fmt::format("the supervisor of job {} did not start; see {}", job,
+                                      supervisor_log_path(job));
     auto state = read_job_state(job);
     if (state) {
         state->phase = "Failed";
@@ -348,7 +348,7 @@ util::Result<std::vector<job::JobStatus>> LocalBackend::list(bool /*all_namespac
         job::JobStatus unreadable;
         unreadable.name = name;
         unreadable.namespace_ = "default";
-        unreadable.backend = "local";
+        unreadable.backend = manifest::k_backend_local;
         unreadable.reason = "StateUnreadable";
         unreadable.message = state.error();
         jobs.push_back(unreadable);

@@ -111,7 +111,7 @@ job::JobStatus base_status(const JobState& state) {
     job::JobStatus status;
     status.name = state.name;
     status.namespace_ = state.namespace_;
-    status.backend = "local";
+    status.backend = manifest::k_backend_local;
     status.kind = state.kind;
     status.phase = job::parse_phase(state.phase);
     status.reason = state.reason;

@@ -152,7 +152,7 @@ util::Status PipelineOptions::complete(const Context& ctx) {
                         util::escape_controls(rendered->code->folder)),
             k_exit_bad_input);
     }
-    if (rendered->spec.backend == "local") {
+    if (rendered->spec.backend == manifest::k_backend_local) {
         return util::error(
             fmt::format("{}: a pipeline step submits the job to its cluster; remove the key "
                         "or set it to kubernetes (got local)",

@@ -43,7 +43,7 @@ void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) 
     std::vector<std::string> headers = {"REPLICA", "STATE", "RESTARTS", "REASON"};
     if (wide) {
         headers.insert(headers.end(),
-                       {"EXIT", status.backend == "local" ? "PID" : "POD", "NODE", "MESSAGE"});
+                       {"EXIT", job::runs_here(status) ? "PID" : "POD", "NODE", "MESSAGE"});
     }
     util::TextTable table(headers);
     for (const auto& r : status.replicas) {
@@ -51,7 +51,7 @@ void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) 
                                         r.reason};
         if (wide) {
             std::string where =
-                status.backend == "local" ? (r.pid ? std::to_string(r.pid) : "") : r.pod;
+                job::runs_here(status) ? (r.pid ? std::to_string(r.pid) : "") : r.pod;
             row.insert(row.end(),
                        {r.exit_code ? std::to_string(*r.exit_code) : "", where, r.node, r.message});
         }
@@ -176,9 +176,9 @@ std::string format_cost(const job::JobStatus& status, const util::Result<cost::J
     if (!cost) {
         return fmt::format("- ({})", cost.error());
     }
-    const char* when = status.backend == "local" ? " if run on the cluster"
-                       : cost->final             ? ""
-                                                 : " so far";
+    const char* when = job::runs_here(status) ? " if run on the cluster"
+                       : cost->final          ? ""
+                                              : " so far";
     return fmt::format("{}{}: {}, {}", estimate::format_money(cost->amount), when, cost->basis,
                        cost->prices);
 }

@@ -13,7 +13,7 @@
 namespace kftrain::backend::kube {
 
 // Kueue through kubectl: the reads behind submit --queue, status and `kftrain queues`; what
-// the answers mean is in kube/workload.h.
+// the answers mean is in kueue/workload.h.
 
 // Check that Kueue is installed and serves LocalQueue queue in namespace ns before a job is
 // submitted to it; where names the field or flag for messages ("--queue", "job.yaml:7:

@@ -167,7 +167,7 @@ job::JobStatus trial_job(const json& trial, const std::optional<job::JobStatus>&
                          const TrialRecord& record) {
     auto own = job_of(member(member(trial, "spec"), "runSpec"));
     job::JobStatus status = own ? *own : template_job.value_or(job::JobStatus{});
-    status.backend = "kubernetes";
+    status.backend = manifest::k_backend_kubernetes;
     status.name = trial_job_name(trial);
     status.namespace_ = string_at(member(trial, "metadata"), "namespace");
     status.created = string_at(member(trial, "metadata"), "creationTimestamp");
@@ -276,7 +276,7 @@ std::string trial_job_name(const json& trial) {
 ClusterSearch cluster_search_from(const json& experiment, const std::vector<const json*>& trials) {
     ClusterSearch search;
     auto& status = search.status;
-    status.backend = "kubernetes";
+    status.backend = manifest::k_backend_kubernetes;
     const json& metadata = member(experiment, "metadata");
     status.name = string_at(metadata, "name");
     status.namespace_ = string_at(metadata, "namespace");

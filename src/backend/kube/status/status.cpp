@@ -59,7 +59,7 @@ void read_requests(const json& spec, manifest::JobKind kind, job::JobStatus& sta
 
 job::JobStatus job_status_from(const json& job) {
     job::JobStatus status;
-    status.backend = "kubernetes";
+    status.backend = manifest::k_backend_kubernetes;
     const auto kind = manifest::parse_kind(string_at(job, "kind"));
     status.kind = manifest::kind_name(kind.value_or(manifest::JobKind::PyTorchJob));
     const json& metadata = member(job, "metadata");

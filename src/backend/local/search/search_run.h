@@ -25,7 +25,7 @@ struct SearchEnd {
 };
 
 // Runs one local search here to its end: trials as local jobs, `parallel` at a time, the
-// record rewritten after each change. A caught SIGINT, SIGTERM or SIGHUP (job/interrupt.h)
+// record rewritten after each change. A caught SIGINT, SIGTERM or SIGHUP (util/signals/interrupt.h)
 // stops its running trials, records the search Interrupted and returns 130.
 class SearchRun {
   public:

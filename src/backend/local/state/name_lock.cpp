@@ -12,6 +12,7 @@
 
 #include "backend/local/state/state_dir.h"
 #include "job/exit_codes.h"
+#include "state/state_files.h"
 
 namespace kftrain::backend::local {
 namespace {
@@ -21,7 +22,7 @@ constexpr auto k_poll = std::chrono::milliseconds(20);
 }  // namespace
 
 std::string lock_path(const std::string& name) {
-    return jobs_root() + "/.locks/" + name + ".lock";
+    return jobs_root() + "/" + state::k_locks_folder + "/" + name + ".lock";
 }
 
 util::Result<NameLock> NameLock::acquire(const std::string& name, std::chrono::milliseconds limit) {

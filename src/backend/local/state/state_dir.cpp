@@ -10,7 +10,7 @@ namespace kftrain::backend::local {
 namespace fs = std::filesystem;
 
 std::string jobs_root() {
-    return state::state_root() + "/jobs";
+    return state::state_folder(state::k_jobs_folder);
 }
 
 std::string job_dir(const std::string& name) {
@@ -18,27 +18,31 @@ std::string job_dir(const std::string& name) {
 }
 
 std::string state_path(const std::string& name) {
-    return job_dir(name) + "/state.json";
+    return job_dir(name) + "/" + k_state_file;
 }
 
 std::string logs_dir(const std::string& name) {
-    return job_dir(name) + "/logs";
+    return job_dir(name) + "/" + k_logs_folder;
 }
 
 std::string combined_log_path(const std::string& name) {
-    return logs_dir(name) + "/all.log";
+    return logs_dir(name) + "/" + k_combined_log_file;
 }
 
 std::string last_word_path(const std::string& name) {
-    return job_dir(name) + "/supervisor.json";
+    return job_dir(name) + "/" + k_last_word_file;
 }
 
 std::string launch_path(const std::string& name) {
-    return job_dir(name) + "/launch.json";
+    return job_dir(name) + "/" + k_launch_file;
+}
+
+std::string supervisor_log_path(const std::string& name) {
+    return job_dir(name) + "/" + k_supervisor_log_file;
 }
 
 std::string code_dir(const std::string& name) {
-    return job_dir(name) + "/code";
+    return job_dir(name) + "/" + k_code_folder;
 }
 
 std::vector<std::string> job_names() {

@@ -25,6 +25,15 @@ namespace kftrain::backend::local {
 // The root is $XDG_STATE_HOME/kftrain/jobs, or ~/.local/state/kftrain/jobs. Directories
 // are made mode 0700 and files 0600: they hold the job's environment.
 
+// The names of what a job's state directory holds, spelled here only.
+inline constexpr const char* k_state_file = "state.json";
+inline constexpr const char* k_logs_folder = "logs";
+inline constexpr const char* k_combined_log_file = "all.log";
+inline constexpr const char* k_last_word_file = "supervisor.json";
+inline constexpr const char* k_launch_file = "launch.json";
+inline constexpr const char* k_supervisor_log_file = "supervisor.log";
+inline constexpr const char* k_code_folder = "code";
+
 // Return the directory holding every local job.
 std::string jobs_root();
 
@@ -45,6 +54,8 @@ std::string last_word_path(const std::string& name);
 
 // Return the path of the replicas' launch file (launch.json).
 std::string launch_path(const std::string& name);
+// Return the path of the supervisor's own errors (supervisor.log).
+std::string supervisor_log_path(const std::string& name);
 
 // Return the directory holding the copy of the folder a job ships (code): its replicas'
 // working directory, made at submit.

@@ -22,7 +22,7 @@ struct SubmitOptions {
     bool wait = false;                        // wait until the job succeeds (exit 0) or fails (1)
     bool stop_on_interrupt = false;           // with --follow: Ctrl-C stops the job too
     bool no_progress = false;                 // with --follow: plain lines, no live progress lines
-    cost::CostGuard cost;     // --max-cost (estimate feature, cli/cost/cost_guard.h)
+    cost::CostGuard cost;                     // --max-cost (estimate feature, cost/cost_guard.h)
     std::string state_out;    // --state-out: write the job's final state here (a pipeline step)
     std::string metrics_out;  // --metrics-out: write its final progress as JSON here
 
