@@ -23,7 +23,7 @@ function(kftrain_unity target)
   foreach(source ${sources})
     math(EXPR seen "${seen} + 1")
     if(source MATCHES "\\.(cpp|cc|cxx)$" AND
-       NOT source MATCHES "(catch_main|test_trainer_main|test_main|nccl_main)\\.cpp$")
+       NOT source MATCHES "(catch_main|nccl_main)\\.cpp$")
       get_filename_component(path ${source} ABSOLUTE BASE_DIR ${source_dir})
       file(RELATIVE_PATH relative ${unity_dir} ${path})
       string(APPEND text "#include \"${relative}\"\n")

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/cli_runner.h"
-#include "support/files.h"
+#include "support/test_data.h"
 
 using kftrain::test::run_kftrain;
 

@@ -11,6 +11,7 @@
 #include "support/cli_runner.h"
 #include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 #include "support/text.h"
 #include "util/time_text.h"
 

@@ -8,6 +8,7 @@
 #include "cli/app.h"
 #include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 
 namespace {
 

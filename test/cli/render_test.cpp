@@ -5,6 +5,7 @@
 #include "support/fake_cluster.h"
 #include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 
 using kftrain::test::run_kftrain;
 

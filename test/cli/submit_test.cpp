@@ -6,6 +6,7 @@
 #include "support/cli_runner.h"
 #include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 
 using kftrain::test::run_kftrain;
 

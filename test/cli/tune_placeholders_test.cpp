@@ -8,6 +8,7 @@
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/test_data.h"
 #include "tune/katib_checks.h"
 
 using kftrain::test::contains;

@@ -3,6 +3,7 @@
 
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/test_data.h"
 #include "support/text.h"
 
 using kftrain::test::contains;

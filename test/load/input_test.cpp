@@ -12,6 +12,7 @@
 #include "support/fake_cluster.h"
 #include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 #include "util/subprocess.h"
 
 using kftrain::test::contains;

@@ -10,8 +10,8 @@
 #include "manifest/starter.h"
 #include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
-#include "support/files.h"
 #include "support/jobs.h"
+#include "support/test_data.h"
 #include "util/text.h"
 
 using namespace kftrain;

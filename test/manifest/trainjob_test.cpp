@@ -5,9 +5,9 @@
 #include "manifest/starter.h"
 #include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
-#include "support/files.h"
 #include "support/jobs.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 
 using namespace kftrain;
 using nlohmann::json;

@@ -14,6 +14,7 @@
 #include "support/cli_runner.h"
 #include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 
 using namespace kftrain::test;
 using nlohmann::json;

@@ -1,26 +1,11 @@
 #pragma once
 
+// Temporary directories and plain file reads and writes. Torch- and CLI-free: part of
+// kftrain_test_support_base, which the trainer's tests link too.
+
 #include <string>
 
-#include "support/paths.h"
-
 namespace kftrain::test {
-
-// The example job file the tour starts from, and the search of a program of its own.
-inline const std::string k_example_job =
-    std::string(kftrain::test::source_dir()) + "/examples/mnist-ddp.yaml";
-inline const std::string k_tune_example_job =
-    std::string(kftrain::test::source_dir()) + "/examples/python-ddp/tune.yaml";
-
-// Return the text of a file under examples/ (fails the test if unreadable).
-std::string read_example(const std::string& relative);
-
-// Return the text of a file under test/data (fails the test if unreadable).
-std::string read_test_data(const std::string& relative);
-
-// Compare text with a golden file under test/data/golden; with
-// KFTRAIN_UPDATE_GOLDEN=1 in the environment, rewrite the file instead.
-bool matches_golden(const std::string& name, const std::string& text);
 
 // Make a fresh temporary directory and return its path; it is removed, with all it holds, when
 // the test program exits.

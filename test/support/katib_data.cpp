@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "support/files.h"
+#include "support/test_data.h"
 
 namespace kftrain::test {
 

@@ -6,8 +6,8 @@
 #include "manifest/render/render.h"
 #include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
-#include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 #include "tune/katib_checks.h"
 #include "tune/tune_spec.h"
 

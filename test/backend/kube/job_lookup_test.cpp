@@ -5,7 +5,7 @@
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/runtimes.h"
 #include "backend/kube/submit.h"
-#include "support/files.h"
+#include "support/test_data.h"
 
 using namespace kftrain;
 using kftrain::manifest::JobKind;

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "support/fake_cluster.h"
-#include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 
 using namespace kftrain;
 using kftrain::test::contains;

@@ -2,7 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fake_cluster.h"
-#include "support/files.h"
+#include "support/test_data.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;

@@ -7,7 +7,7 @@
 #include "backend/kube/lifecycle_patch.h"
 #include "backend/kube/status/status.h"
 #include "backend/kube/status/trainjob_status.h"
-#include "support/files.h"
+#include "support/test_data.h"
 
 using namespace kftrain;
 

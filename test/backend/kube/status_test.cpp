@@ -4,7 +4,7 @@
 
 #include "backend/kube/status/events.h"
 #include "backend/kube/status/pods.h"
-#include "support/files.h"
+#include "support/test_data.h"
 
 using namespace kftrain;
 using kftrain::test::read_test_data;

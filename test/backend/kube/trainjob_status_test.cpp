@@ -6,7 +6,7 @@
 #include "backend/kube/status/events.h"
 #include "backend/kube/status/pods.h"
 #include "progress/trainer_status.h"
-#include "support/files.h"
+#include "support/test_data.h"
 
 using namespace kftrain;
 using kftrain::test::read_test_data;

@@ -6,7 +6,7 @@
 #include "cli/view/queue_view.h"
 #include "job/wait_condition.h"
 #include "support/fake_cluster.h"
-#include "support/files.h"
+#include "support/test_data.h"
 
 using namespace kftrain;
 using namespace kftrain::cli;

@@ -13,6 +13,7 @@
 #include "backend/local/local_fixture.h"
 #include "backend/local/state/state_dir.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 #include "util/process_info.h"
 #include "util/subprocess.h"
 

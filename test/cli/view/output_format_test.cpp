@@ -11,8 +11,8 @@
 #include "manifest/yaml/emit.h"
 #include "support/cli_runner.h"
 #include "support/fake_cluster.h"
-#include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 
 using kftrain::cli::view::OutputFormat;
 using kftrain::test::contains;

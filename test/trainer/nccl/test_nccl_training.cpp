@@ -23,12 +23,12 @@ std::vector<std::string> mlp_args(int samples, int batch, const std::string& bac
 }
 
 // Start world ranks on 127.0.0.1, rank r on GPU r (LOCAL_RANK, as torchrun sets it).
-std::vector<Rank> start_gpu_job(const TempDir& dir, const std::string& tag, int world,
+std::vector<Rank> start_gpu_job(const std::string& dir, const std::string& tag, int world,
                                 const std::vector<std::string>& args) {
     std::map<std::string, std::string> env{{"MASTER_ADDR", "127.0.0.1"},
                                            {"MASTER_PORT", std::to_string(free_port())},
                                            {"WORLD_SIZE", std::to_string(world)},
-                                           {"KFTRAIN_PARAMS_OUT", dir.file(tag)}};
+                                           {"KFTRAIN_PARAMS_OUT", dir + "/" + tag}};
     std::vector<Rank> ranks;
     for (int r = 0; r < world; ++r) {
         env["RANK"] = env["LOCAL_RANK"] = std::to_string(r);
@@ -39,7 +39,7 @@ std::vector<Rank> start_gpu_job(const TempDir& dir, const std::string& tag, int 
 
 void check_all_exit_zero(const std::vector<Rank>& ranks) {
     for (const auto& r : ranks) {
-        INFO(read_text(r.err_path));
+        INFO(read_bytes(r.err_path));
         CHECK(wait_exit(r, 120s) == 0);
     }
 }
@@ -56,49 +56,49 @@ float worst_difference(const std::vector<float>& a, const std::vector<float>& b)
 }  // namespace
 
 TEST_CASE("one rank with --backend nccl passes the GPU check and trains", "[one-gpu]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto run = start_trainer(dir, "single", mlp_args(64, 32, "nccl"), {});
     CHECK(wait_exit(run, 60s) == 0);
     CHECK(events(run, "finish").size() == 1);
 }
 
 TEST_CASE("2 ranks over NCCL end training with identical parameters", "[two-gpus]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto ranks = start_gpu_job(dir, "nccl", 2, mlp_args(600, 32, "nccl"));
     check_all_exit_zero(ranks);
     REQUIRE(events(ranks[0], "start").size() == 1);
     CHECK(events(ranks[0], "start")[0]["backend"] == "nccl");
     CHECK(events(ranks[0], "finish").size() == 1);
-    const auto first = read_params(dir.file("nccl.rank0"));
+    const auto first = read_params(dir + "/nccl.rank0");
     REQUIRE(!first.empty());
-    CHECK(read_params(dir.file("nccl.rank1")) == first);
+    CHECK(read_params(dir + "/nccl.rank1") == first);
 }
 
 TEST_CASE("2 ranks over NCCL with batch B match 1 rank with batch 2B after one step",
           "[two-gpus]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto two = start_gpu_job(dir, "two", 2, mlp_args(64, 32, "nccl"));
     const auto one = start_gpu_job(dir, "one", 1, mlp_args(64, 64, "gloo"));
     check_all_exit_zero(two);
     check_all_exit_zero(one);
     REQUIRE(events(two[0], "finish").at(0)["global_step"] == 1);
-    CHECK(worst_difference(read_params(dir.file("one.rank0")), read_params(dir.file("two.rank0"))) <
+    CHECK(worst_difference(read_params(dir + "/one.rank0"), read_params(dir + "/two.rank0")) <
           1e-5f);
 }
 
 TEST_CASE("2 ranks over NCCL match 2 ranks over Gloo after an epoch", "[two-gpus]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto nccl = start_gpu_job(dir, "nccl", 2, mlp_args(600, 32, "nccl"));
     check_all_exit_zero(nccl);
     const auto gloo = start_gpu_job(dir, "gloo", 2, mlp_args(600, 32, "gloo"));
     check_all_exit_zero(gloo);
     CHECK(events(gloo[0], "start").at(0)["backend"] == "gloo");
-    CHECK(worst_difference(read_params(dir.file("nccl.rank0")),
-                           read_params(dir.file("gloo.rank0"))) < 1e-4f);
+    CHECK(worst_difference(read_params(dir + "/nccl.rank0"), read_params(dir + "/gloo.rank0")) <
+          1e-4f);
 }
 
 TEST_CASE("killing one NCCL rank makes the other exit 1 within the timeout", "[two-gpus]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto ranks = start_gpu_job(dir, "nccl", 2, mlp_args(200000, 16, "nccl", 10));
     REQUIRE(wait_for_output(ranks[0], "\"event\":\"progress\"", 60s));
     ::kill(ranks[1].pid, SIGKILL);
@@ -108,7 +108,7 @@ TEST_CASE("killing one NCCL rank makes the other exit 1 within the timeout", "[t
 }
 
 TEST_CASE("an NCCL peer that hangs makes the other exit 1 after --timeout", "[two-gpus]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto ranks = start_gpu_job(dir, "nccl", 2, mlp_args(200000, 16, "nccl", 3));
     REQUIRE(wait_for_output(ranks[0], "\"event\":\"progress\"", 60s));
     ::kill(ranks[1].pid, SIGSTOP);

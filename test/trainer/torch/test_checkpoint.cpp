@@ -5,13 +5,15 @@
 // Catch after libtorch, so that CHECK is Catch's.
 #include <catch2/catch.hpp>
 
-#include "../temp_dir.h"
+#include "support/files.h"
 #include "trainer/checkpoint/files.h"
 #include "trainer/checkpoint/frame.h"
 #include "trainer/checkpoint/io.h"
 #include "trainer/data/file_bytes.h"
 #include "trainer/models.h"
 
+using kftrain::test::make_temp_dir;
+using kftrain::test::write_file;
 using namespace kftrain::trainer;
 using namespace kftrain::trainer::checkpoint;
 using namespace kftrain::trainer::data;
@@ -60,14 +62,14 @@ bool same_tensors(const std::vector<torch::Tensor>& a, const std::vector<torch::
 
 TEST_CASE("a checkpoint restores parameters, momentum and position exactly",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto original = make_trained("mlp", 1, 28, 3);
-    REQUIRE(save_checkpoint(dir.file("c.pt"), *original.model, *original.optimizer,
-                            TrainPosition{2, 37})
-                .ok());
+    REQUIRE(
+        save_checkpoint(dir + "/c.pt", *original.model, *original.optimizer, TrainPosition{2, 37})
+            .ok());
     auto restored = make_trained("mlp", 1, 28, 0);
     bool legacy = true;
-    auto payload = read_checkpoint_file(dir.file("c.pt"), legacy);
+    auto payload = read_checkpoint_file(dir + "/c.pt", legacy);
     REQUIRE(payload.ok());
     CHECK_FALSE(legacy);
     auto pos = load_checkpoint_bytes(*payload, "c.pt", *restored.model, *restored.optimizer);
@@ -183,30 +185,30 @@ TEST_CASE("a checkpoint of another optimizer is refused, naming it, not as a PyT
 
 TEST_CASE("a saved checkpoint carries a checksum that catches a flipped bit",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto original = make_trained("mlp", 1, 28, 1);
     REQUIRE(
-        save_checkpoint(dir.file("c.pt"), *original.model, *original.optimizer, TrainPosition{0, 5})
+        save_checkpoint(dir + "/c.pt", *original.model, *original.optimizer, TrainPosition{0, 5})
             .ok());
-    auto bytes = *read_file_bytes(dir.file("c.pt"));
+    auto bytes = *read_file_bytes(dir + "/c.pt");
     REQUIRE(read_frame(bytes).ok());
     // A bit in the middle of the parameters: torch alone would load it.
     bytes[bytes.size() / 2] ^= 0x08;
-    write_text(dir.file("c.pt"), bytes);
+    write_file(dir + "/c.pt", bytes);
     bool legacy = true;
-    auto payload = read_checkpoint_file(dir.file("c.pt"), legacy);
+    auto payload = read_checkpoint_file(dir + "/c.pt", legacy);
     REQUIRE_FALSE(payload.ok());
-    CHECK(payload.error().rfind(dir.file("c.pt") + ": checksum mismatch (stored ", 0) == 0);
+    CHECK(payload.error().rfind(dir + "/c.pt: checksum mismatch (stored ", 0) == 0);
 }
 
 TEST_CASE("a checkpoint written without a frame by an older trainer loads as legacy",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto original = make_trained("mlp", 1, 28, 1);
-    write_text(dir.file("c.pt"),
+    write_file(dir + "/c.pt",
                checkpoint_bytes(*original.model, *original.optimizer, TrainPosition{1, 9}));
     bool legacy = false;
-    auto payload = read_checkpoint_file(dir.file("c.pt"), legacy);
+    auto payload = read_checkpoint_file(dir + "/c.pt", legacy);
     REQUIRE(payload.ok());
     CHECK(legacy);
     auto restored = make_trained("mlp", 1, 28, 0);

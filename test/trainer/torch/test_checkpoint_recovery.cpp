@@ -1,5 +1,7 @@
 // Damaged checkpoints, leftover temporary files and a diverging loss, with real trainer
 // processes (issue #19).
+#include <filesystem>
+
 #include "trainer/checkpoint/files.h"
 #include "trainer_process.h"
 
@@ -11,7 +13,7 @@ namespace {
 
 // A quick run: mlp on 256 synthetic samples, 16 steps of 16 per epoch on one rank,
 // checkpoints every 4 steps, the newest 2 kept.
-std::vector<std::string> quick_args(const TempDir& dir, int epochs) {
+std::vector<std::string> quick_args(const std::string& dir, int epochs) {
     return {"--model",
             "mlp",
             "--samples",
@@ -25,7 +27,7 @@ std::vector<std::string> quick_args(const TempDir& dir, int epochs) {
             "--threads",
             "1",
             "--checkpoint-dir",
-            dir.file("ckpt"),
+            dir + "/ckpt",
             "--checkpoint-every",
             "4",
             "--keep-checkpoints",
@@ -34,15 +36,15 @@ std::vector<std::string> quick_args(const TempDir& dir, int epochs) {
             "60"};
 }
 
-std::string ckpt_path(const TempDir& dir, int64_t step) {
-    return dir.file("ckpt/" + ckpt::checkpoint_name(step));
+std::string ckpt_path(const std::string& dir, int64_t step) {
+    return dir + "/ckpt/" + ckpt::checkpoint_name(step);
 }
 
 // Train one epoch and leave the checkpoints of steps 12 and 16.
-void first_run(const TempDir& dir) {
+void first_run(const std::string& dir) {
     const auto run = start_trainer(dir, "first", quick_args(dir, 1), {});
     REQUIRE(wait_exit(run, 120s) == 0);
-    REQUIRE(ckpt::list_checkpoints(dir.file("ckpt")) ==
+    REQUIRE(ckpt::list_checkpoints(dir + "/ckpt") ==
             std::vector<std::string>{ckpt_path(dir, 12), ckpt_path(dir, 16)});
 }
 
@@ -73,26 +75,26 @@ bool verifies(const std::string& path) {
 
 TEST_CASE("temporary files of interrupted checkpoint writes are removed at start, others kept",
           "[trainer][checkpoint]") {
-    TempDir dir;
-    std::filesystem::create_directories(dir.file("ckpt"));
-    const auto temp = dir.file("ckpt/ckpt-00000008.pt.tmp.4242");
-    write_text(temp, "half a checkpoint");
+    const std::string dir = make_temp_dir();
+    std::filesystem::create_directories(dir + "/ckpt");
+    const auto temp = dir + "/ckpt/ckpt-00000008.pt.tmp.4242";
+    write_file(temp, "half a checkpoint");
     for (const auto* name : {"notes.txt", "model.pt.tmp.4242", "ckpt-00000008.pt.tmp.mine"}) {
-        write_text(dir.file(std::string("ckpt/") + name), "keep me");
+        write_file(dir + "/ckpt/" + name, "keep me");
     }
     const auto run = start_trainer(dir, "run", quick_args(dir, 1), {});
     CHECK(wait_exit(run, 120s) == 0);
     CHECK_FALSE(std::filesystem::exists(temp));
     CHECK(has_warning(run, "removed " + temp + ", left by an interrupted checkpoint write"));
     for (const auto* name : {"notes.txt", "model.pt.tmp.4242", "ckpt-00000008.pt.tmp.mine"}) {
-        CHECK(read_text(dir.file(std::string("ckpt/") + name)) == "keep me");
+        CHECK(read_bytes(dir + "/ckpt/" + name) == "keep me");
     }
     CHECK(events(run, "start").at(0)["resumed_from"].is_null());
 }
 
 TEST_CASE("a damaged newest checkpoint is skipped with a warning and the older one resumed",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     first_run(dir);
     std::filesystem::resize_file(ckpt_path(dir, 16), 1000);
     const auto run = start_trainer(dir, "second", quick_args(dir, 2), {});
@@ -110,9 +112,9 @@ TEST_CASE("a damaged newest checkpoint is skipped with a warning and the older o
 
 TEST_CASE("an empty newest checkpoint is skipped and the valid ones are not pruned",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     first_run(dir);
-    write_text(ckpt_path(dir, 100), "");
+    write_file(ckpt_path(dir, 100), "");
     auto args = quick_args(dir, 2);
     args.insert(args.end(), {"--keep-checkpoints", "1"});  // the later flag wins
     const auto run = start_trainer(dir, "second", args, {});
@@ -121,18 +123,18 @@ TEST_CASE("an empty newest checkpoint is skipped and the valid ones are not prun
     CHECK(has_warning(run, "skipped checkpoint " + ckpt_path(dir, 100) +
                                ": empty file; resuming from " + ckpt_path(dir, 16)));
     // The empty file is left alone and never counted: the checkpoint just written stays.
-    CHECK(ckpt::list_checkpoints(dir.file("ckpt")) ==
+    CHECK(ckpt::list_checkpoints(dir + "/ckpt") ==
           std::vector<std::string>{ckpt_path(dir, 32), ckpt_path(dir, 100)});
     CHECK(verifies(ckpt_path(dir, 32)));
 }
 
 TEST_CASE("a bit flipped in the newest checkpoint is caught by its checksum",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     first_run(dir);
-    auto bytes = read_text(ckpt_path(dir, 16));
+    auto bytes = read_bytes(ckpt_path(dir, 16));
     bytes[bytes.size() / 2] ^= 0x20;  // inside the parameters: torch alone would load it
-    write_text(ckpt_path(dir, 16), bytes);
+    write_file(ckpt_path(dir, 16), bytes);
     REQUIRE_FALSE(verifies(ckpt_path(dir, 16)));
     const auto run = start_trainer(dir, "second", quick_args(dir, 2), {});
     CHECK(wait_exit(run, 120s) == 0);
@@ -149,15 +151,15 @@ TEST_CASE("a bit flipped in the newest checkpoint is caught by its checksum",
 
 TEST_CASE("no usable checkpoint stops both ranks with exit 1 instead of starting over",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     first_run(dir);
-    write_text(ckpt_path(dir, 12), "");
-    write_text(ckpt_path(dir, 16), "");
+    write_file(ckpt_path(dir, 12), "");
+    write_file(ckpt_path(dir, 16), "");
     const auto ranks = start_job(dir, 2, quick_args(dir, 2));
     for (const auto& r : ranks) {
         CHECK(wait_exit(r, 120s) == 1);
     }
-    const auto why = dir.file("ckpt") + ": none of its 2 checkpoints can be resumed from (" +
+    const auto why = dir + "/ckpt: none of its 2 checkpoints can be resumed from (" +
                      ckpt_path(dir, 16) + ": empty file; " + ckpt_path(dir, 12) +
                      ": empty file); move them away to start again from step 0";
     const auto errors0 = events(ranks[0], "error");
@@ -167,22 +169,22 @@ TEST_CASE("no usable checkpoint stops both ranks with exit 1 instead of starting
     REQUIRE(errors1.size() == 1);
     CHECK(errors1[0]["message"] == "rank 0: " + why);
     CHECK(events(ranks[0], "progress").empty());
-    CHECK(ckpt::list_checkpoints(dir.file("ckpt")).size() == 2);
+    CHECK(ckpt::list_checkpoints(dir + "/ckpt").size() == 2);
 }
 
 TEST_CASE("a NaN loss stops both ranks with exit 1 and keeps the last good checkpoint",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     // Two ranks: 8 steps per epoch; checkpoints at 4 and 8.
     const auto first = start_job(dir, 2, quick_args(dir, 1));
     for (const auto& r : first) {
         REQUIRE(wait_exit(r, 120s) == 0);
     }
-    const auto good = ckpt::list_checkpoints(dir.file("ckpt"));
+    const auto good = ckpt::list_checkpoints(dir + "/ckpt");
     REQUIRE(good == std::vector<std::string>{ckpt_path(dir, 4), ckpt_path(dir, 8)});
-    const auto good_bytes = read_text(ckpt_path(dir, 8));
+    const auto good_bytes = read_bytes(ckpt_path(dir, 8));
 
-    TempDir logs;
+    const std::string logs = make_temp_dir();
     auto args = quick_args(dir, 3);
     args.insert(args.end(), {"--lr", "1e30", "--checkpoint-every", "1"});
     const auto second = start_job(logs, 2, args);
@@ -198,16 +200,16 @@ TEST_CASE("a NaN loss stops both ranks with exit 1 and keeps the last good check
         CHECK(events(r, "finish").empty());
     }
     CHECK(events(second[0], "start").at(0)["resumed_from"] == 8);
-    CHECK(ckpt::list_checkpoints(dir.file("ckpt")) == good);
-    CHECK(read_text(ckpt_path(dir, 8)) == good_bytes);
+    CHECK(ckpt::list_checkpoints(dir + "/ckpt") == good);
+    CHECK(read_bytes(ckpt_path(dir, 8)) == good_bytes);
 }
 
 TEST_CASE("SIGTERM while the loss is NaN exits 143 without writing a checkpoint",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     first_run(dir);
-    const auto good = ckpt::list_checkpoints(dir.file("ckpt"));
-    const auto good_bytes = read_text(ckpt_path(dir, 16));
+    const auto good = ckpt::list_checkpoints(dir + "/ckpt");
+    const auto good_bytes = read_bytes(ckpt_path(dir, 16));
     auto args = quick_args(dir, 100000);  // never ends on its own
     args.insert(args.end(), {"--lr", "1e30", "--nan-patience", "1000000000"});
     const auto run = start_trainer(dir, "second", args, {});
@@ -219,13 +221,13 @@ TEST_CASE("SIGTERM while the loss is NaN exits 143 without writing a checkpoint"
     REQUIRE_FALSE(failed.empty());
     CHECK(failed.back()["message"] == "the loss is not finite");
     CHECK(failed.back()["last_checkpoint_step"] == 16);  // the one it resumed from
-    CHECK(ckpt::list_checkpoints(dir.file("ckpt")) == good);
-    CHECK(read_text(ckpt_path(dir, 16)) == good_bytes);
+    CHECK(ckpt::list_checkpoints(dir + "/ckpt") == good);
+    CHECK(read_bytes(ckpt_path(dir, 16)) == good_bytes);
 }
 
 TEST_CASE("a checkpoint that cannot be written is an event naming the newest one written",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     first_run(dir);
     // A directory where the checkpoint of step 24 goes: its write fails, as on a full disk.
     std::filesystem::create_directories(ckpt_path(dir, 24));

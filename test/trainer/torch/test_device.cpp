@@ -11,14 +11,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::vector<std::string> small_args(const TempDir& dir, const std::string& device) {
+std::vector<std::string> small_args(const std::string& dir, const std::string& device) {
     return {"--model",      "mlp",  "--samples", "64", "--batch-size",     "32",
-            "--log-format", "json", "--threads", "1",  "--checkpoint-dir", dir.file("checkpoints"),
+            "--log-format", "json", "--threads", "1",  "--checkpoint-dir", dir + "/checkpoints",
             "--device",     device};
 }
 
-std::map<std::string, std::string> no_gpu_env(const TempDir& dir) {
-    return {{"CUDA_VISIBLE_DEVICES", ""}, {"KFTRAIN_PARAMS_OUT", dir.file("params")}};
+std::map<std::string, std::string> no_gpu_env(const std::string& dir) {
+    return {{"CUDA_VISIBLE_DEVICES", ""}, {"KFTRAIN_PARAMS_OUT", dir + "/params"}};
 }
 
 // Tell whether this libtorch is a CUDA build (then only the hidden devices are missing).
@@ -30,12 +30,12 @@ const std::string k_none_visible =
     "needs a visible CUDA device; libtorch sees none (check CUDA_VISIBLE_DEVICES and the driver)";
 
 // Check that a refused run printed exactly error and left nothing behind.
-void check_refused(const TempDir& dir, const Rank& r, const std::string& error) {
+void check_refused(const std::string& dir, const Rank& r, const std::string& error) {
     CHECK(wait_exit(r, 30s) == 2);
-    CHECK(read_text(r.out_path).empty());  // no start event: nothing was trained
-    CHECK(read_text(r.err_path) == "kftrain-trainer: error: " + error + "\n");
+    CHECK(read_bytes(r.out_path).empty());  // no start event: nothing was trained
+    CHECK(read_bytes(r.err_path) == "kftrain-trainer: error: " + error + "\n");
     // Only the run's own output files: no checkpoint directory, no parameter dump.
-    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const auto ext = entry.path().extension();
         CHECK((ext == ".out" || ext == ".err"));
     }
@@ -45,7 +45,7 @@ void check_refused(const TempDir& dir, const Rank& r, const std::string& error) 
 
 TEST_CASE("device cuda without a visible CUDA device exits 2 naming the flag and why",
           "[trainer][device]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto run = start_trainer(dir, "single", small_args(dir, "cuda"), no_gpu_env(dir));
     check_refused(dir, run,
                   cuda_libtorch() ? "--device: cuda " + k_none_visible + " (got cuda)"
@@ -55,7 +55,7 @@ TEST_CASE("device cuda without a visible CUDA device exits 2 naming the flag and
 
 TEST_CASE("PET_NPROC_PER_NODE=gpu without a visible CUDA device exits 2 naming it",
           "[trainer][device]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto env = no_gpu_env(dir);
     env["PET_NPROC_PER_NODE"] = "gpu";
     const auto run = start_trainer(dir, "single", small_args(dir, "auto"), env);
@@ -69,7 +69,7 @@ TEST_CASE("device cpu, and auto without a GPU, train on the CPU and say so in th
           "[trainer][device]") {
     for (const char* device : {"cpu", "auto"}) {
         INFO(device);
-        TempDir dir;
+        const std::string dir = make_temp_dir();
         const auto run = start_trainer(dir, "single", small_args(dir, device), no_gpu_env(dir));
         CHECK(wait_exit(run, 60s) == 0);
         REQUIRE(events(run, "start").size() == 1);

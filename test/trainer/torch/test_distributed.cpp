@@ -32,18 +32,18 @@ std::vector<std::string> mlp_args(int samples, int batch, int epochs) {
 void check_identical_params(int world, const std::string& backend = "auto",
                             const std::string& want_backend = "shm",
                             const std::string& model = "mlp") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto args = train_args(model, model == "mlp" ? 600 : 192, 32, 1);
     args.insert(args.end(), {"--backend", backend});
-    const auto ranks = start_job(dir, world, args, {{"KFTRAIN_PARAMS_OUT", dir.file("params")}});
+    const auto ranks = start_job(dir, world, args, {{"KFTRAIN_PARAMS_OUT", dir + "/params"}});
     for (const auto& r : ranks) {
-        INFO(read_text(r.err_path));
+        INFO(read_bytes(r.err_path));
         CHECK(wait_exit(r, 120s) == 0);
     }
     REQUIRE(events(ranks[0], "finish").size() == 1);
     CHECK(events(ranks[0], "finish")[0]["world_size"] == world);
     CHECK(events(ranks[0], "start").at(0)["backend"] == want_backend);
-    const auto first = read_params(dir.file("params.rank0"));
+    const auto first = read_params(dir + "/params.rank0");
     REQUIRE(!first.empty());
     // --bucket-mb auto: every rank picks the same capacity from the probe (the buckets must
     // match for the all-reduce to pair them), within auto's range.
@@ -51,7 +51,7 @@ void check_identical_params(int world, const std::string& backend = "auto",
     CHECK(bucket_bytes >= 256 * 1024);
     CHECK(bucket_bytes <= 25 * 1024 * 1024);
     for (int r = 1; r < world; ++r) {
-        CHECK(read_params(dir.file("params.rank" + std::to_string(r))) == first);
+        CHECK(read_params(dir + "/params.rank" + std::to_string(r)) == first);
         CHECK(events(ranks[r], "progress").empty());
         REQUIRE(events(ranks[r], "start").size() == 1);
         CHECK(events(ranks[r], "start")[0]["bucket_bytes"] == bucket_bytes);
@@ -82,17 +82,17 @@ TEST_CASE("2 ranks over Gloo's TCP end training with identical parameters",
 
 TEST_CASE("shared memory and Gloo's TCP train 2 ranks to the same parameters",
           "[trainer][distributed]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     std::map<std::string, std::vector<float>> params;
     for (const std::string backend : {"auto", "gloo"}) {
         auto args = mlp_args(256, 32, 1);
         args.insert(args.end(), {"--backend", backend});
-        const auto ranks = start_job(dir, 2, args, {{"KFTRAIN_PARAMS_OUT", dir.file(backend)}});
+        const auto ranks = start_job(dir, 2, args, {{"KFTRAIN_PARAMS_OUT", dir + "/" + backend}});
         for (const auto& r : ranks) {
-            INFO(read_text(r.err_path));
+            INFO(read_bytes(r.err_path));
             CHECK(wait_exit(r, 120s) == 0);
         }
-        params[backend] = read_params(dir.file(backend + ".rank0"));
+        params[backend] = read_params(dir + "/" + backend + ".rank0");
     }
     REQUIRE(!params["auto"].empty());
     REQUIRE(params["auto"].size() == params["gloo"].size());
@@ -105,19 +105,18 @@ TEST_CASE("shared memory and Gloo's TCP train 2 ranks to the same parameters",
 
 TEST_CASE("2 ranks with batch B match 1 rank with batch 2B after one step",
           "[trainer][distributed]") {
-    TempDir dir;
-    const auto two =
-        start_job(dir, 2, mlp_args(64, 32, 1), {{"KFTRAIN_PARAMS_OUT", dir.file("two")}});
-    const auto one = start_trainer(dir, "single", mlp_args(64, 64, 1),
-                                   {{"KFTRAIN_PARAMS_OUT", dir.file("one")}});
+    const std::string dir = make_temp_dir();
+    const auto two = start_job(dir, 2, mlp_args(64, 32, 1), {{"KFTRAIN_PARAMS_OUT", dir + "/two"}});
+    const auto one =
+        start_trainer(dir, "single", mlp_args(64, 64, 1), {{"KFTRAIN_PARAMS_OUT", dir + "/one"}});
     CHECK(wait_exit(one, 60s) == 0);
     for (const auto& r : two) {
         CHECK(wait_exit(r, 60s) == 0);
     }
     REQUIRE(events(one, "finish").at(0)["global_step"] == 1);
     REQUIRE(events(two[0], "finish").at(0)["global_step"] == 1);
-    const auto a = read_params(dir.file("one.rank0"));
-    const auto b = read_params(dir.file("two.rank0"));
+    const auto a = read_params(dir + "/one.rank0");
+    const auto b = read_params(dir + "/two.rank0");
     REQUIRE(a.size() == b.size());
     float worst = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -128,7 +127,7 @@ TEST_CASE("2 ranks with batch B match 1 rank with batch 2B after one step",
 
 TEST_CASE("killing one rank makes the other exit non-zero within the timeout",
           "[trainer][distributed]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto args = mlp_args(20000, 16, 100);
     args.back() = "10";  // --timeout 10
     const auto ranks = start_job(dir, 2, args);
@@ -143,7 +142,7 @@ TEST_CASE("killing one rank makes the other exit non-zero within the timeout",
 
 TEST_CASE("a peer that hangs makes the other exit non-zero after --timeout",
           "[trainer][distributed]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto args = mlp_args(20000, 16, 100);
     args.back() = "3";  // --timeout 3
     const auto ranks = start_job(dir, 2, args);
@@ -157,7 +156,7 @@ TEST_CASE("a peer that hangs makes the other exit non-zero after --timeout",
 
 TEST_CASE("a peer that never arrives makes rank 0 exit non-zero after --timeout",
           "[trainer][distributed]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto args = mlp_args(100, 16, 1);
     args.back() = "2";  // --timeout 2
     std::map<std::string, std::string> env{{"MASTER_ADDR", "127.0.0.1"},
@@ -179,7 +178,7 @@ bool listening_on(int port) {
     char local[16];
     std::snprintf(local, sizeof local, ":%04X ", port);
     for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        std::istringstream lines(read_text(table));
+        std::istringstream lines(read_bytes(table));
         std::string line;
         while (std::getline(lines, line)) {
             // sl local_address rem_address st ...: state 0A is LISTEN.
@@ -198,7 +197,7 @@ bool listening_on(int port) {
 
 TEST_CASE("SIGTERM while rank 0 waits for its peers ends the wait at once with 143",
           "[trainer][distributed]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto args = mlp_args(100, 16, 1);
     args.back() = "300";  // --timeout 300: the stop must not wait for it
     const int port = free_port();
@@ -223,7 +222,7 @@ TEST_CASE("SIGTERM while rank 0 waits for its peers ends the wait at once with 1
 
 TEST_CASE("ranks started with other settings than rank 0 all stop at once, naming the setting",
           "[trainer][distributed]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const std::string port = std::to_string(free_port());
     const std::map<std::string, std::string> env{
         {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", port}, {"WORLD_SIZE", "2"}};
@@ -250,7 +249,7 @@ TEST_CASE("ranks started with other settings than rank 0 all stop at once, namin
 
 TEST_CASE("rank 0 whose MASTER_PORT another process holds says so and exits at once",
           "[trainer][distributed]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const int held = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -272,23 +271,23 @@ TEST_CASE("rank 0 whose MASTER_PORT another process holds says so and exits at o
     CHECK(errors[0]["message"] == "rank 0 cannot listen on MASTER_PORT " + port +
                                       ": Address already in use; another process on this host "
                                       "holds it");
-    CHECK(read_text(rank0.err_path).find("c10d") == std::string::npos);  // no libtorch log
+    CHECK(read_bytes(rank0.err_path).find("c10d") == std::string::npos);  // no libtorch log
 }
 
 TEST_CASE("nproc-per-node 2 spawns two local ranks that train together", "[trainer][distributed]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto pod = start_trainer(dir, "pod", mlp_args(256, 32, 1),
                                    {{"PET_NNODES", "1"},
                                     {"PET_NPROC_PER_NODE", "2"},
                                     {"PET_NODE_RANK", "0"},
                                     {"PET_MASTER_ADDR", "127.0.0.1"},
                                     {"PET_MASTER_PORT", std::to_string(free_port())},
-                                    {"KFTRAIN_PARAMS_OUT", dir.file("params")}});
+                                    {"KFTRAIN_PARAMS_OUT", dir + "/params"}});
     CHECK(wait_exit(pod, 120s) == 0);
     const auto starts = events(pod, "start");
     REQUIRE(starts.size() == 2);
     CHECK(starts[0]["world_size"] == 2);
     CHECK(starts[0]["backend"] == "shm");  // one pod: its processes share /dev/shm
     CHECK(events(pod, "finish").size() == 1);
-    CHECK(read_params(dir.file("params.rank0")) == read_params(dir.file("params.rank1")));
+    CHECK(read_params(dir + "/params.rank0") == read_params(dir + "/params.rank1"));
 }

@@ -2,7 +2,7 @@
 // reads them, one line per evaluation, and nothing of the kind without the flag.
 #include <fmt/format.h>
 
-#include "../katib_metrics.h"
+#include "trainer/support/katib_metrics.h"
 #include "trainer_process.h"
 
 using namespace trainer_test;
@@ -11,7 +11,7 @@ using namespace std::chrono_literals;
 namespace {
 
 // Train mlp on a few dozen synthetic samples, one process, in the given log format.
-Rank train(const TempDir& dir, const std::string& format, int epochs,
+Rank train(const std::string& dir, const std::string& format, int epochs,
            const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"--dataset",    "synthetic",
                                      "--model",      "mlp",
@@ -28,7 +28,7 @@ Rank train(const TempDir& dir, const std::string& format, int epochs,
 
 std::vector<std::string> lines_of(const Rank& r) {
     std::vector<std::string> out;
-    std::istringstream in(read_text(r.out_path));
+    std::istringstream in(read_bytes(r.out_path));
     for (std::string line; std::getline(in, line);) {
         out.push_back(line);
     }
@@ -50,7 +50,7 @@ std::vector<std::string> metric_lines(const Rank& r) {
 
 TEST_CASE("with --metric-lines rank 0 prints one accuracy=A loss=L line per eval with its values",
           "[trainer][metrics]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto run = train(dir, "json", 2, {"--metric-lines", "true"});
     const auto evals = events(run, "eval");
     const auto lines = metric_lines(run);
@@ -74,7 +74,7 @@ TEST_CASE("with --metric-lines rank 0 prints one accuracy=A loss=L line per eval
 }
 
 TEST_CASE("with --log-format text the metric line follows each eval line", "[trainer][metrics]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto run = train(dir, "text", 2, {"--metric-lines", "true"});
     const auto lines = lines_of(run);
     int evals = 0;
@@ -94,11 +94,11 @@ TEST_CASE("with --log-format text the metric line follows each eval line", "[tra
 
 TEST_CASE("without --metric-lines no output line carries Katib metrics", "[trainer][metrics]") {
     for (const std::string format : {"json", "text"}) {
-        TempDir dir;
+        const std::string dir = make_temp_dir();
         const auto run = train(dir, format, 1, {});
-        INFO(format << ": " << read_text(run.out_path));
-        CHECK(read_text(run.out_path).find("eval") != std::string::npos);
+        INFO(format << ": " << read_bytes(run.out_path));
+        CHECK(read_bytes(run.out_path).find("eval") != std::string::npos);
         CHECK(metric_lines(run).empty());
-        CHECK_FALSE(has_katib_metric(read_text(run.err_path)));
+        CHECK_FALSE(has_katib_metric(read_bytes(run.err_path)));
     }
 }

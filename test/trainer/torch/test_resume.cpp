@@ -1,5 +1,6 @@
 // Checkpoints, SIGTERM and resume, with real trainer processes.
 #include <csignal>
+#include <filesystem>
 
 #include "trainer/checkpoint/files.h"
 #include "trainer_process.h"
@@ -10,7 +11,7 @@ using namespace std::chrono_literals;
 namespace {
 
 // A slow enough run (mnist-cnn, small batches) to be interrupted mid-way: 4 epochs of 16 steps.
-std::vector<std::string> cnn_args(const TempDir& dir) {
+std::vector<std::string> cnn_args(const std::string& dir) {
     return {"--model",
             "mnist-cnn",
             "--samples",
@@ -26,7 +27,7 @@ std::vector<std::string> cnn_args(const TempDir& dir) {
             "--threads",
             "1",
             "--checkpoint-dir",
-            dir.file("ckpt"),
+            dir + "/ckpt",
             "--checkpoint-every",
             "4",
             "--keep-checkpoints",
@@ -45,7 +46,7 @@ int64_t last_checkpoint_step(const Rank& r) {
 
 TEST_CASE("SIGTERM to one rank checkpoints, exits 143, and the rerun resumes at that step",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto args = cnn_args(dir);
     const auto first = start_job(dir, 2, args);
     REQUIRE(wait_for_output(first[0], "\"global_step\":3,", 60s));
@@ -54,11 +55,11 @@ TEST_CASE("SIGTERM to one rank checkpoints, exits 143, and the rerun resumes at 
     CHECK(wait_exit(first[1], 60s) == 143);
     const int64_t stopped_at = last_checkpoint_step(first[0]);
     CHECK(stopped_at < 4 * 16);
-    CHECK(kftrain::trainer::checkpoint::newest_checkpoint(dir.file("ckpt")) ==
-          dir.file("ckpt/" + kftrain::trainer::checkpoint::checkpoint_name(stopped_at)));
-    CHECK(kftrain::trainer::checkpoint::list_checkpoints(dir.file("ckpt")).size() <= 2);
+    CHECK(kftrain::trainer::checkpoint::newest_checkpoint(dir + "/ckpt") ==
+          dir + "/ckpt/" + kftrain::trainer::checkpoint::checkpoint_name(stopped_at));
+    CHECK(kftrain::trainer::checkpoint::list_checkpoints(dir + "/ckpt").size() <= 2);
 
-    TempDir logs;
+    const std::string logs = make_temp_dir();
     const auto second = start_job(logs, 2, args);
     for (const auto& r : second) {
         CHECK(wait_exit(r, 120s) == 0);
@@ -72,13 +73,13 @@ TEST_CASE("SIGTERM to one rank checkpoints, exits 143, and the rerun resumes at 
 
 TEST_CASE("a run killed after a checkpoint resumes from the newest checkpoint and finishes",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto args = cnn_args(dir);
     const auto first = start_trainer(dir, "first", args, {});
     REQUIRE(wait_for_output(first, "\"event\":\"checkpoint\"", 60s));
     ::kill(first.pid, SIGKILL);
     CHECK(wait_exit(first, 10s) == 128 + SIGKILL);
-    const auto newest = kftrain::trainer::checkpoint::newest_checkpoint(dir.file("ckpt"));
+    const auto newest = kftrain::trainer::checkpoint::newest_checkpoint(dir + "/ckpt");
     REQUIRE(newest);
     const auto step = *kftrain::trainer::checkpoint::checkpoint_step(
         std::filesystem::path(*newest).filename().string());
@@ -94,36 +95,21 @@ TEST_CASE("a run killed after a checkpoint resumes from the newest checkpoint an
 
 TEST_CASE("resuming with another world size restarts the checkpoint's epoch, with a warning",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     // 256 samples in batches of 32: 8 steps per epoch on 1 rank, 4 on 2.
-    const std::vector<std::string> args{"--model",
-                                        "mlp",
-                                        "--samples",
-                                        "256",
-                                        "--batch-size",
-                                        "32",
-                                        "--epochs",
-                                        "1",
-                                        "--log-format",
-                                        "json",
-                                        "--log-every",
-                                        "1",
-                                        "--threads",
-                                        "1",
-                                        "--checkpoint-dir",
-                                        dir.file("ckpt"),
-                                        "--checkpoint-every",
-                                        "4",
-                                        "--timeout",
-                                        "60"};
+    const std::vector<std::string> args{
+        "--model",   "mlp", "--samples",        "256",         "--batch-size",       "32",
+        "--epochs",  "1",   "--log-format",     "json",        "--log-every",        "1",
+        "--threads", "1",   "--checkpoint-dir", dir + "/ckpt", "--checkpoint-every", "4",
+        "--timeout", "60"};
     const auto one = start_trainer(dir, "one", args, {});
     REQUIRE(wait_exit(one, 120s) == 0);
     // Keep only the checkpoint of step 4: half-way through the epoch of 8 steps.
     namespace ck = kftrain::trainer::checkpoint;
-    REQUIRE(std::filesystem::remove(dir.file("ckpt/" + ck::checkpoint_name(8))));
-    REQUIRE(ck::newest_checkpoint(dir.file("ckpt")) == dir.file("ckpt/" + ck::checkpoint_name(4)));
+    REQUIRE(std::filesystem::remove(dir + "/ckpt/" + ck::checkpoint_name(8)));
+    REQUIRE(ck::newest_checkpoint(dir + "/ckpt") == dir + "/ckpt/" + ck::checkpoint_name(4));
 
-    TempDir logs;
+    const std::string logs = make_temp_dir();
     const auto two = start_job(logs, 2, args);
     for (const auto& r : two) {
         CHECK(wait_exit(r, 120s) == 0);
@@ -144,11 +130,11 @@ TEST_CASE("resuming with another world size restarts the checkpoint's epoch, wit
 
 TEST_CASE("a restart after the last checkpoint evaluates it instead of reporting zeros",
           "[trainer][checkpoint]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const std::vector<std::string> args{
-        "--model",        "mlp",  "--samples",        "256",           "--batch-size", "32",
-        "--epochs",       "1",    "--log-format",     "json",          "--threads",    "1",
-        "--metric-lines", "true", "--checkpoint-dir", dir.file("ckpt")};
+        "--model",        "mlp",  "--samples",        "256",        "--batch-size", "32",
+        "--epochs",       "1",    "--log-format",     "json",       "--threads",    "1",
+        "--metric-lines", "true", "--checkpoint-dir", dir + "/ckpt"};
     const auto first = start_trainer(dir, "first", args, {});
     REQUIRE(wait_exit(first, 120s) == 0);
     const auto again = start_trainer(dir, "again", args, {});
@@ -168,5 +154,5 @@ TEST_CASE("a restart after the last checkpoint evaluates it instead of reporting
     REQUIRE(finish.size() == 1);
     CHECK(finish[0]["accuracy"] == evals[0]["accuracy"]);
     CHECK(finish[0]["accuracy"].get<double>() > 0);
-    CHECK(read_text(again.out_path).find("accuracy=") != std::string::npos);  // for Katib
+    CHECK(read_bytes(again.out_path).find("accuracy=") != std::string::npos);  // for Katib
 }

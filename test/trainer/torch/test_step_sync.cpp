@@ -26,11 +26,11 @@ int64_t number_after(const std::string& text, const std::string& prefix) {
     return std::stoll(m[1].str());
 }
 
-std::vector<Rank> run_two(const TempDir& dir, const std::vector<std::string>& args,
+std::vector<Rank> run_two(const std::string& dir, const std::vector<std::string>& args,
                           int expected_code) {
     const auto ranks = start_job(dir, 2, args);
     for (const auto& r : ranks) {
-        INFO(read_text(r.err_path));
+        INFO(read_bytes(r.err_path));
         CHECK(wait_exit(r, 120s) == expected_code);
     }
     return ranks;
@@ -40,7 +40,8 @@ std::vector<Rank> run_two(const TempDir& dir, const std::vector<std::string>& ar
 
 TEST_CASE("progress lines report the same loss and accuracy whatever --log-every",
           "[trainer][sync]") {
-    TempDir every_step, every_fourth;
+    const std::string every_step = make_temp_dir();
+    const std::string every_fourth = make_temp_dir();
     // 600 samples on 2 ranks in batches of 16: 19 steps per epoch, the last one short.
     const auto a = run_two(every_step, mlp_args(600, 2, 1), 0);
     const auto b = run_two(every_fourth, mlp_args(600, 2, 4), 0);
@@ -71,7 +72,7 @@ TEST_CASE("progress lines report the same loss and accuracy whatever --log-every
 
 TEST_CASE("a NaN loss between progress lines stops both ranks after --nan-patience steps",
           "[trainer][sync]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     auto args = mlp_args(2000, 1, 20);
     args.insert(args.end(), {"--lr", "1e30", "--nan-patience", "3"});
     const auto ranks = run_two(dir, args, 1);
@@ -100,10 +101,10 @@ TEST_CASE("a NaN loss between progress lines stops both ranks after --nan-patien
 
 TEST_CASE("SIGTERM to one rank between progress lines stops both ranks at one step",
           "[trainer][sync]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     // 1875 steps per epoch; progress lines and checkpoints only at epoch ends.
     auto args = mlp_args(60000, 100, 100000);
-    args.insert(args.end(), {"--checkpoint-dir", dir.file("ckpt")});
+    args.insert(args.end(), {"--checkpoint-dir", dir + "/ckpt"});
     const auto ranks = start_job(dir, 2, args);
     REQUIRE(wait_for_output(ranks[0], "\"event\":\"epoch\"", 120s));
     ::kill(ranks[1].pid, SIGTERM);

@@ -1,5 +1,5 @@
 // Training quality, data errors and the benchmark profile, through the real program.
-#include <fstream>
+#include <filesystem>
 
 #include "trainer_process.h"
 
@@ -8,10 +8,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Rank make_mnist(const TempDir& dir, int samples) {
+Rank make_mnist(const std::string& dir, int samples) {
     const auto make = start_trainer(
         dir, "make",
-        {"make-dataset", "mnist", "--out", dir.file("mnist"), "--samples", std::to_string(samples)},
+        {"make-dataset", "mnist", "--out", dir + "/mnist", "--samples", std::to_string(samples)},
         {});
     REQUIRE(wait_exit(make, 60s) == 0);
     return make;
@@ -21,11 +21,11 @@ Rank make_mnist(const TempDir& dir, int samples) {
 
 TEST_CASE("mlp on a synthetic MNIST IDX data set reaches 80% test accuracy in 3 epochs",
           "[trainer][training]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     make_mnist(dir, 3000);
     const auto run = start_trainer(
         dir, "train",
-        {"--dataset", "mnist", "--data-dir", dir.file("mnist"), "--model", "mlp", "--epochs", "3",
+        {"--dataset", "mnist", "--data-dir", dir + "/mnist", "--model", "mlp", "--epochs", "3",
          "--batch-size", "32", "--log-format", "json", "--threads", "1"},
         {});
     CHECK(wait_exit(run, 120s) == 0);
@@ -41,7 +41,7 @@ TEST_CASE("mlp on a synthetic MNIST IDX data set reaches 80% test accuracy in 3 
 
 TEST_CASE("mnist-cnn trains channels last by default on the CPU, to contiguous's parameters",
           "[trainer][training]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     std::map<std::string, std::vector<float>> params;
     for (const std::string format : {"auto", "contiguous"}) {
         // Dropout draws the same masks from the same seed in both runs: only the
@@ -50,12 +50,12 @@ TEST_CASE("mnist-cnn trains channels last by default on the CPU, to contiguous's
             start_trainer(dir, format,
                           {"--model", "mnist-cnn", "--samples", "128", "--batch-size", "32",
                            "--log-format", "json", "--threads", "1", "--memory-format", format},
-                          {{"KFTRAIN_PARAMS_OUT", dir.file(format)}});
-        INFO(read_text(run.err_path));
+                          {{"KFTRAIN_PARAMS_OUT", dir + "/" + format}});
+        INFO(read_bytes(run.err_path));
         REQUIRE(wait_exit(run, 120s) == 0);
         CHECK(events(run, "start").at(0)["memory_format"] ==
               (format == "auto" ? "channels-last" : "contiguous"));
-        params[format] = read_params(dir.file(format + ".rank0"));
+        params[format] = read_params(dir + "/" + format + ".rank0");
     }
     REQUIRE(!params["auto"].empty());
     REQUIRE(params["auto"].size() == params["contiguous"].size());
@@ -67,7 +67,7 @@ TEST_CASE("mnist-cnn trains channels last by default on the CPU, to contiguous's
 }
 
 TEST_CASE("mlp has no convolutions and stays contiguous", "[trainer][training]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto run = start_trainer(dir, "mlp",
                                    {"--model", "mlp", "--samples", "64", "--batch-size", "32",
                                     "--log-format", "json", "--threads", "1"},
@@ -78,13 +78,13 @@ TEST_CASE("mlp has no convolutions and stays contiguous", "[trainer][training]")
 
 TEST_CASE("a truncated IDX file stops the trainer with exit 1 naming the file",
           "[trainer][training]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     make_mnist(dir, 50);
-    const auto images = dir.file("mnist/train-images-idx3-ubyte");
+    const auto images = dir + "/mnist/train-images-idx3-ubyte";
     std::filesystem::resize_file(images, 1000);
     const auto run = start_trainer(dir, "train",
-                                   {"--dataset", "mnist", "--data-dir", dir.file("mnist"),
-                                    "--model", "mlp", "--log-format", "json"},
+                                   {"--dataset", "mnist", "--data-dir", dir + "/mnist", "--model",
+                                    "mlp", "--log-format", "json"},
                                    {});
     CHECK(wait_exit(run, 60s) == 1);
     const auto errors = events(run, "error");
@@ -95,43 +95,42 @@ TEST_CASE("a truncated IDX file stops the trainer with exit 1 naming the file",
 
 TEST_CASE("a checkpoint directory that cannot be written stops the run before it trains",
           "[trainer][training]") {
-    TempDir dir;
-    std::ofstream(dir.file("taken")) << "a file, not a directory";
+    const std::string dir = make_temp_dir();
+    write_file(dir + "/taken", "a file, not a directory");
     const auto run = start_trainer(dir, "train",
                                    {"--model", "mlp", "--samples", "64", "--log-format", "json",
-                                    "--checkpoint-dir", dir.file("taken")},
+                                    "--checkpoint-dir", dir + "/taken"},
                                    {});
     CHECK(wait_exit(run, 60s) == 1);
     const auto errors = events(run, "error");
     REQUIRE(errors.size() == 1);
-    CHECK(errors[0]["message"] == "--checkpoint-dir " + dir.file("taken") + ": is not a directory");
+    CHECK(errors[0]["message"] == "--checkpoint-dir " + dir + "/taken: is not a directory");
     CHECK(events(run, "progress").empty());
 }
 
 TEST_CASE("make-dataset with more samples than memory holds says so instead of aborting",
           "[trainer][training]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     // 2^31 - 1 images of 28x28: 1.6 TB.
     const auto run = start_trainer(
-        dir, "make", {"make-dataset", "mnist", "--out", dir.file("m"), "--samples", "2147483647"},
-        {});
+        dir, "make", {"make-dataset", "mnist", "--out", dir + "/m", "--samples", "2147483647"}, {});
     CHECK(wait_exit(run, 60s) == 1);
-    CHECK(read_text(run.err_path) ==
+    CHECK(read_bytes(run.err_path) ==
           "kftrain-trainer: error: make-dataset: not enough memory for --samples 2147483647 of "
           "mnist images; make fewer\n");
 }
 
 TEST_CASE("a bad flag prints one error line and exits 2", "[trainer][training]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto run = start_trainer(dir, "bad", {"--batch-size", "0"}, {});
     CHECK(wait_exit(run, 30s) == 2);
-    CHECK(read_text(run.err_path) ==
+    CHECK(read_bytes(run.err_path) ==
           "kftrain-trainer: error: --batch-size: must be >= 1 (got 0)\n");
 }
 
 TEST_CASE("a benchmark run writes a profile with compute, all-reduce and overlap figures",
           "[trainer][benchmark]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto profile = two_rank_mlp_profile(dir, {"--benchmark", "5", "--samples", "256"});
     CHECK(profile["world_size"] == 2);
     // At least the steps asked for, after warm-up steps that are reported and not counted.
@@ -168,7 +167,7 @@ TEST_CASE("a benchmark run writes a profile with compute, all-reduce and overlap
 
 TEST_CASE("a given --bucket-mb sets the bucket size and skips the link probe",
           "[trainer][benchmark]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     // mlp's gradients, last layer first: fc3 and fc2 (137 KB) fill the 0.125 MiB first
     // bucket, fc1 (804 KB) is the second; auto's 0.25 MiB or more would hold them all.
     const auto profile =
@@ -182,16 +181,16 @@ TEST_CASE("a given --bucket-mb sets the bucket size and skips the link probe",
 
 TEST_CASE("a benchmark times a checkpoint in --checkpoint-dir and leaves nothing there",
           "[trainer][benchmark]") {
-    TempDir dir;
-    const auto ckpt = dir.file("ckpt");
+    const std::string dir = make_temp_dir();
+    const auto ckpt = dir + "/ckpt";
     std::filesystem::create_directories(ckpt);
-    const auto run = start_trainer(
-        dir, "bench",
-        {"--model", "mlp", "--benchmark", "5", "--profile-out", dir.file("profile.json"),
-         "--threads", "1", "--samples", "256", "--checkpoint-dir", ckpt},
-        {});
+    const auto run =
+        start_trainer(dir, "bench",
+                      {"--model", "mlp", "--benchmark", "5", "--profile-out", dir + "/profile.json",
+                       "--threads", "1", "--samples", "256", "--checkpoint-dir", ckpt},
+                      {});
     REQUIRE(wait_exit(run, 60s) == 0);
-    const auto profile = nlohmann::json::parse(read_text(dir.file("profile.json")));
+    const auto profile = nlohmann::json::parse(read_bytes(dir + "/profile.json"));
     CHECK(profile["world_size"] == 1);
     // The model's and the optimizer's state: more than the parameters alone.
     CHECK(profile["checkpoint_bytes"].get<int64_t>() > profile["gradient_bytes"].get<int64_t>());

@@ -1,8 +1,7 @@
 // kftrain-trainer started as Kubeflow Trainer v2 starts a TrainJob's nodes: PET_* only (no
 // RANK, WORLD_SIZE or MASTER_ADDR), and rank 0 posting trainerStatus to the controller.
-#include <fstream>
 
-#include "../status_test_server.h"
+#include "trainer/support/status_test_server.h"
 #include "trainer_process.h"
 
 using namespace trainer_test;
@@ -18,12 +17,12 @@ std::vector<std::string> mlp_args() {
 }
 
 // Start the nodes of a TrainJob on 127.0.0.1, each with the environment v2 gives a node.
-std::vector<Rank> start_trainjob(const TempDir& dir, int nnodes, int nproc, Env env = {}) {
+std::vector<Rank> start_trainjob(const std::string& dir, int nnodes, int nproc, Env env = {}) {
     env["PET_NNODES"] = std::to_string(nnodes);
     env["PET_NPROC_PER_NODE"] = std::to_string(nproc);
     env["PET_MASTER_ADDR"] = "127.0.0.1";
     env["PET_MASTER_PORT"] = std::to_string(free_port());
-    env["KFTRAIN_PARAMS_OUT"] = dir.file("params");
+    env["KFTRAIN_PARAMS_OUT"] = dir + "/params";
     std::vector<Rank> nodes;
     for (int node = 0; node < nnodes; ++node) {
         env["PET_NODE_RANK"] = std::to_string(node);
@@ -43,21 +42,21 @@ std::vector<int> start_ranks(const Rank& node, int world) {
     return out;
 }
 
-void check_same_params(const TempDir& dir, int world) {
-    const auto first = read_params(dir.file("params.rank0"));
+void check_same_params(const std::string& dir, int world) {
+    const auto first = read_params(dir + "/params.rank0");
     REQUIRE(!first.empty());
     for (int r = 1; r < world; ++r) {
-        CHECK(read_params(dir.file("params.rank" + std::to_string(r))) == first);
+        CHECK(read_params(dir + "/params.rank" + std::to_string(r)) == first);
     }
 }
 
 // Hold a trainerStatus endpoint and the variables the controller injects for it.
 struct Controller {
-    explicit Controller(const TempDir& dir) : server(dir.path().string()) {
-        std::ofstream(dir.file("token")) << "jwt-of-the-trainjob\n";
+    explicit Controller(const std::string& dir) : server(dir) {
+        write_file(dir + "/token", "jwt-of-the-trainjob\n");
         env = {{"KUBEFLOW_TRAINER_SERVER_URL", server.url()},
                {"KUBEFLOW_TRAINER_SERVER_CA_CERT", server.ca_cert()},
-               {"KUBEFLOW_TRAINER_SERVER_TOKEN", dir.file("token")}};
+               {"KUBEFLOW_TRAINER_SERVER_TOKEN", dir + "/token"}};
     }
     StatusTestServer server;
     Env env;
@@ -73,7 +72,7 @@ int posts_at(const std::vector<nlohmann::json>& statuses, int percent) {
 
 TEST_CASE("two TrainJob nodes started from PET_* alone train together as ranks 0 and 1",
           "[trainer][trainjob]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto nodes = start_trainjob(dir, 2, 1);
     wait_all(nodes);
     CHECK(start_ranks(nodes[0], 2) == std::vector<int>{0});
@@ -84,7 +83,7 @@ TEST_CASE("two TrainJob nodes started from PET_* alone train together as ranks 0
 }
 
 TEST_CASE("two TrainJob nodes of two processes each train as ranks 0 to 3", "[trainer][trainjob]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     const auto nodes = start_trainjob(dir, 2, 2);
     wait_all(nodes);
     CHECK(start_ranks(nodes[0], 4) == std::vector<int>{0, 1});
@@ -95,7 +94,7 @@ TEST_CASE("two TrainJob nodes of two processes each train as ranks 0 to 3", "[tr
 
 TEST_CASE("rank 0 of a TrainJob posts trainerStatus to the controller, the last at 100%",
           "[trainer][trainjob][trainer_status]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     Controller controller(dir);
     controller.server.http().require_authorization("Bearer jwt-of-the-trainjob");
     const auto nodes = start_trainjob(dir, 2, 1, controller.env);
@@ -126,7 +125,7 @@ TEST_CASE("rank 0 of a TrainJob posts trainerStatus to the controller, the last 
 
 TEST_CASE("a TrainJob whose status endpoint is down trains, exits 0 and warns once",
           "[trainer][trainjob][trainer_status]") {
-    TempDir dir;
+    const std::string dir = make_temp_dir();
     Controller controller(dir);
     controller.server.http().fail(FailMode::refuse);
     const auto nodes = start_trainjob(dir, 1, 1, controller.env);

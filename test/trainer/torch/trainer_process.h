@@ -10,7 +10,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "../temp_dir.h"
+#include "support/files.h"
 #include "util/subprocess.h"
 
 namespace trainer_test {
@@ -54,18 +53,16 @@ struct Rank {
     std::shared_ptr<kftrain::util::Process> process;
 };
 
-// Read a whole text file (empty when missing).
-inline std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+// The test-support library's temporary directories and file helpers (support/files.h), which
+// every process test uses.
+using kftrain::test::make_temp_dir;
+using kftrain::test::read_bytes;
+using kftrain::test::write_file;
 
 // Parse the JSON lines of a file, skipping anything else.
 inline std::vector<nlohmann::json> json_lines(const std::string& path) {
     std::vector<nlohmann::json> out;
-    std::istringstream lines(read_text(path));
+    std::istringstream lines(read_bytes(path));
     std::string line;
     while (std::getline(lines, line)) {
         auto j = nlohmann::json::parse(line, nullptr, false);
@@ -89,7 +86,7 @@ inline std::vector<nlohmann::json> events(const Rank& r, const std::string& even
 
 // Start the trainer with args and extra environment; output goes to files named after tag
 // (emptied first).
-inline Rank start_trainer(const TempDir& dir, const std::string& tag,
+inline Rank start_trainer(const std::string& dir, const std::string& tag,
                           const std::vector<std::string>& args,
                           const std::map<std::string, std::string>& env) {
     kftrain::util::SpawnOptions spec;
@@ -97,10 +94,10 @@ inline Rank start_trainer(const TempDir& dir, const std::string& tag,
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.env = env;
     spec.env["OMP_NUM_THREADS"] = "1";
-    const auto out_path = dir.file(tag + ".out");
-    const auto err_path = dir.file(tag + ".err");
-    std::ofstream(out_path, std::ios::trunc);
-    std::ofstream(err_path, std::ios::trunc);
+    const auto out_path = dir + "/" + tag + ".out";
+    const auto err_path = dir + "/" + tag + ".err";
+    write_file(out_path, "");
+    write_file(err_path, "");
     spec.stdin_from = kftrain::util::Redirect::inherit();
     spec.stdout_to = kftrain::util::Redirect::file(out_path);
     spec.stderr_to = kftrain::util::Redirect::file(err_path);
@@ -126,7 +123,7 @@ inline std::optional<int> poll_exit(const Rank& r, std::chrono::milliseconds tim
 }
 
 // Start world ranks of one job on 127.0.0.1 with a fresh port.
-inline std::vector<Rank> start_job(const TempDir& dir, int world,
+inline std::vector<Rank> start_job(const std::string& dir, int world,
                                    const std::vector<std::string>& args,
                                    std::map<std::string, std::string> env = {}) {
     env["MASTER_ADDR"] = "127.0.0.1";
@@ -149,7 +146,7 @@ inline int wait_exit(const Rank& r, std::chrono::seconds timeout) {
         r.process->signal(SIGKILL);
         poll_exit(r, std::chrono::seconds(5));
         FAIL("trainer still running after " << timeout.count()
-                                            << "s; stderr: " << read_text(r.err_path));
+                                            << "s; stderr: " << read_bytes(r.err_path));
     }
     return *r.code;
 }
@@ -157,7 +154,7 @@ inline int wait_exit(const Rank& r, std::chrono::seconds timeout) {
 // Wait for every rank to exit with code (each within 180 s), showing its stderr on failure.
 inline void wait_all(const std::vector<Rank>& ranks, int code = 0) {
     for (const auto& r : ranks) {
-        INFO(read_text(r.err_path));
+        INFO(read_bytes(r.err_path));
         CHECK(wait_exit(r, std::chrono::seconds(180)) == code);
     }
 }
@@ -167,11 +164,11 @@ inline bool wait_for_output(const Rank& r, const std::string& needle,
                             std::chrono::seconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
-        if (read_text(r.out_path).find(needle) != std::string::npos) {
+        if (read_bytes(r.out_path).find(needle) != std::string::npos) {
             return true;
         }
         if (r.code || (r.code = poll_exit(r, std::chrono::milliseconds(20)))) {
-            return read_text(r.out_path).find(needle) != std::string::npos;
+            return read_bytes(r.out_path).find(needle) != std::string::npos;
         }
     }
     return false;
@@ -179,7 +176,7 @@ inline bool wait_for_output(const Rank& r, const std::string& needle,
 
 // Read a parameter dump (raw float32) written with KFTRAIN_PARAMS_OUT.
 inline std::vector<float> read_params(const std::string& path) {
-    const auto bytes = read_text(path);
+    const auto bytes = read_bytes(path);
     std::vector<float> out(bytes.size() / sizeof(float));
     std::memcpy(out.data(), bytes.data(), out.size() * sizeof(float));
     return out;
@@ -187,16 +184,16 @@ inline std::vector<float> read_params(const std::string& path) {
 
 // Run a 2-rank mlp --benchmark (one thread each) with these flags besides, and return the
 // profile rank 0 wrote; every rank must exit 0.
-inline nlohmann::json two_rank_mlp_profile(const TempDir& dir,
+inline nlohmann::json two_rank_mlp_profile(const std::string& dir,
                                            const std::vector<std::string>& flags) {
-    std::vector<std::string> args{"--model",   "mlp", "--profile-out", dir.file("profile.json"),
+    std::vector<std::string> args{"--model",   "mlp", "--profile-out", dir + "/profile.json",
                                   "--threads", "1"};
     args.insert(args.end(), flags.begin(), flags.end());
     for (const auto& r : start_job(dir, 2, args)) {
-        INFO(read_text(r.err_path));
+        INFO(read_bytes(r.err_path));
         CHECK(wait_exit(r, std::chrono::seconds(60)) == 0);
     }
-    return nlohmann::json::parse(read_text(dir.file("profile.json")));
+    return nlohmann::json::parse(read_bytes(dir + "/profile.json"));
 }
 
 }  // namespace trainer_test
