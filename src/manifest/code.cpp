@@ -198,9 +198,7 @@ void attach_code(JobSpec& spec, const CodeBundle& bundle, const std::string& own
         volume.items.push_back({code_key(file.path), file.path, file.executable ? 0755 : 0644});
     }
     spec.volumes.push_back(std::move(volume));
-    const bool image_named =
-        spec.source.lines.count("image") != 0 || spec.source.from_flags.count("image") != 0;
-    if (!image_named) {
+    if (!spec.source.given("image")) {
         spec.image = default_code_image(spec);
     }
     if (spec.kind == JobKind::TrainJob) {

@@ -94,17 +94,6 @@ void read_metrics(const YAML::Node& node, MetricsSettings& out) {
     }
 }
 
-// A TrainJob's runtime: NAME, ClusterTrainingRuntime/NAME or TrainingRuntime/NAME.
-void read_runtime(const YAML::Node& node, JobSpec& spec) {
-    read(node, spec.runtime);
-    for (const std::string prefix : {"TrainingRuntime/", "ClusterTrainingRuntime/"}) {
-        if (spec.runtime.rfind(prefix, 0) == 0) {
-            spec.runtime_namespaced = prefix == "TrainingRuntime/";
-            spec.runtime.erase(0, prefix.size());
-        }
-    }
-}
-
 // A TFJob's roles; replicas, unless the file sets it too (validation compares), is their total.
 void read_roles(const YAML::Node& node, JobSpec& spec) {
     if (!present(node)) {
@@ -226,7 +215,9 @@ JobSpec to_job_spec(const YAML::Node& root) {
     if (present(root["kind"])) {
         spec.kind = parse_kind(root["kind"].Scalar()).value_or(JobKind::PyTorchJob);
     }
-    read_runtime(root["runtime"], spec);
+    if (present(root["runtime"])) {
+        set_runtime(spec, root["runtime"].Scalar());
+    }
     read(root["name"], spec.name);
     read(root["namespace"], spec.namespace_);
     read(root["backend"], spec.backend);
@@ -277,6 +268,17 @@ JobSpec to_job_spec(const YAML::Node& root) {
     read(root["annotations"], spec.annotations);
     read_tune(root["tune"], spec.tune);
     return spec;
+}
+
+void set_runtime(JobSpec& spec, const std::string& text) {
+    spec.runtime = text;
+    spec.runtime_namespaced = false;
+    for (const std::string prefix : {"TrainingRuntime/", "ClusterTrainingRuntime/"}) {
+        if (spec.runtime.rfind(prefix, 0) == 0) {
+            spec.runtime_namespaced = prefix == "TrainingRuntime/";
+            spec.runtime.erase(0, prefix.size());
+        }
+    }
 }
 
 bool JobSpec::runs_trainer() const {

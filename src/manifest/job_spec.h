@@ -132,6 +132,8 @@ struct SourceMap {
 
     // Name the place of a field: "job.yaml:12: replicas" or "--set replicas".
     std::string locate(const std::string& path) const;
+    // Return whether the job file (a line of it) or a flag gave the field, or a key within it.
+    bool given(const std::string& path) const;
 };
 
 // A job file, loaded, type-checked and with every default applied.

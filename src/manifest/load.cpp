@@ -55,6 +55,17 @@ void apply_key_flags(YAML::Node& root, const Overrides& overrides, SourceMap& so
     }
 }
 
+// Record the flags a command line wrote keys of the text from (kftrain run), over a --set a
+// flag was turned into. A key the text does not hold came from no flag (run writes only what
+// it was given), and stays not given.
+void record_key_flags(const Overrides& overrides, SourceMap& source) {
+    for (const auto& [path, flag] : overrides.key_flags) {
+        if (source.lines.count(path) != 0 || source.from_flags.count(path) != 0) {
+            source.from_flags[path] = flag;
+        }
+    }
+}
+
 }  // namespace
 
 util::Result<std::string> read_file(const std::string& path) {
@@ -109,9 +120,7 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
         }
     }
     apply_key_flags(root, overrides, source);
-    for (const auto& [path, flag] : overrides.key_flags) {
-        source.from_flags[path] = flag;  // over a --set the flag was turned into
-    }
+    record_key_flags(overrides, source);
     auto checked = check_against_schema(root, source);
     if (!checked) {
         return util::error(checked.error());
@@ -128,6 +137,18 @@ util::Result<JobSpec> load_job_text(const std::string& text, const std::string& 
         return util::error(valid.error());
     }
     return spec;
+}
+
+bool SourceMap::given(const std::string& path) const {
+    if (lines.count(path) != 0) {
+        return true;
+    }
+    for (const auto& [flagged, flag] : from_flags) {
+        if (flagged == path || flagged.rfind(path + ".", 0) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 std::string SourceMap::locate(const std::string& path) const {

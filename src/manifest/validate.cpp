@@ -105,9 +105,7 @@ Status check_roles(const JobSpec& spec) {
         return fail(spec, "roles", fmt::format("must come to at most {} replicas", k_max_replicas),
                     std::to_string(roles.total()));
     }
-    const bool replicas_given =
-        spec.source.lines.count("replicas") > 0 || spec.source.from_flags.count("replicas") > 0;
-    if (replicas_given && spec.replicas != roles.total()) {
+    if (spec.source.given("replicas") && spec.replicas != roles.total()) {
         return fail(spec, "replicas",
                     fmt::format("must be the total of roles ({}), or left out", roles.total()),
                     std::to_string(spec.replicas));

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "manifest/code.h"
 #include "support/cli_runner.h"
 #include "support/files.h"
 
@@ -120,4 +121,22 @@ TEST_CASE("run takes submit's flags of what happens to the job, each helped as s
         run_kftrain({"run", "--code", dir, "--dry-run", "sideways", "--", "python3", "train.py"});
     CHECK(bad.code == 2);
     CHECK(bad.err == "kftrain: error: --dry-run: must be client or server (got sideways)\n");
+}
+
+TEST_CASE("run leaves the image to the kind's default for code unless --image names one", "[cli]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/train.py", "print(1)\n");
+    kftrain::manifest::JobSpec pytorch;
+    const std::string framework_image = kftrain::manifest::default_code_image(pytorch);
+    REQUIRE_FALSE(framework_image.empty());
+    auto plain = run_kftrain({"run", "--code", dir, "--dry-run", "--", "python3", "train.py"});
+    REQUIRE(plain.code == 0);
+    CHECK(plain.out.find("image: " + framework_image) != std::string::npos);
+    CHECK(plain.out.find("image: kftrain/trainer:latest") == std::string::npos);
+    // Named, even as the job file's default, it is the image the job runs.
+    auto named = run_kftrain({"run", "--code", dir, "--image", "kftrain/trainer:latest",
+                              "--dry-run", "--", "python3", "train.py"});
+    REQUIRE(named.code == 0);
+    CHECK(named.out.find("image: kftrain/trainer:latest") != std::string::npos);
+    CHECK(named.out.find("image: " + framework_image) == std::string::npos);
 }

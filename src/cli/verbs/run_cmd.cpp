@@ -9,7 +9,9 @@
 #include "cli/job_flags.h"
 #include "cli/verb.h"
 #include "job/exit_codes.h"
-#include "manifest/yaml/emit.h"
+#include "load/job_input.h"
+#include "manifest/convert.h"
+#include "manifest/write.h"
 
 namespace kftrain::cli {
 namespace {
@@ -74,62 +76,54 @@ std::string run_job_name(const std::vector<std::string>& command, const std::str
     return name + "-" + suffix;
 }
 
-util::Result<std::string> run_job_file(const RunOptions& options, const std::string& suffix) {
+util::Result<manifest::JobSpec> run_job_spec(const RunOptions& options, const std::string& suffix) {
     if (options.command.empty()) {
         return util::error(
             "COMMAND: give the program to run after -- (kftrain run -- python3 "
             "train.py)",
             k_exit_bad_input);
     }
-    YAML::Node job(YAML::NodeType::Map);
-    job["name"] = manifest::string_node(options.name.empty() ? run_job_name(options.command, suffix)
-                                                             : options.name);
+    manifest::JobSpec spec;
+    spec.name = options.name.empty() ? run_job_name(options.command, suffix) : options.name;
     if (!options.kind.empty()) {
-        job["kind"] = manifest::string_node(options.kind);
+        auto kind = load::parse_kind_flag(options.kind);
+        if (!kind) {
+            return kind.error_value();
+        }
+        spec.kind = *kind;
     }
     if (!options.runtime.empty()) {
-        job["runtime"] = manifest::string_node(options.runtime);
+        manifest::set_runtime(spec, options.runtime);
     }
     if (!options.image.empty()) {
-        job["image"] = manifest::string_node(options.image);
+        spec.image = options.image;
+        spec.source.from_flags["image"] = "--image";  // named: written even as the default
     }
-    YAML::Node command(YAML::NodeType::Sequence);
-    for (const auto& word : options.command) {
-        command.push_back(manifest::string_node(word));
-    }
-    job["command"] = command;
-    job["replicas"] = YAML::Node(options.replicas);
-    YAML::Node resources(YAML::NodeType::Map);
-    if (!options.cpu.empty()) {
-        resources["cpu"] = manifest::string_node(options.cpu);
-    }
-    if (!options.memory.empty()) {
-        resources["memory"] = manifest::string_node(options.memory);
-    }
-    if (options.gpus != 0) {
-        resources["gpus"] = YAML::Node(options.gpus);
-    }
-    if (resources.size() > 0) {
-        job["resources"] = resources;
-    }
-    YAML::Node env(YAML::NodeType::Map);
+    spec.command = options.command;
+    spec.replicas = options.replicas;
+    spec.resources.cpu = options.cpu;
+    spec.resources.memory = options.memory;
+    spec.resources.gpus = options.gpus;
     for (const auto& pair : options.env) {
         const size_t eq = pair.find('=');
         if (eq == std::string::npos || eq == 0) {
             return util::error(fmt::format("--env: expected NAME=VALUE (got {})", pair),
                                k_exit_bad_input);
         }
-        env[pair.substr(0, eq)] = manifest::string_node(pair.substr(eq + 1));
-    }
-    if (env.size() > 0) {
-        job["env"] = env;
+        spec.env[pair.substr(0, eq)].value = pair.substr(eq + 1);
     }
     if (!options.no_code) {
-        YAML::Node code(YAML::NodeType::Map);
-        code["path"] = manifest::string_node(options.code);
-        job["code"] = code;
+        spec.code.path = options.code;
     }
-    return manifest::to_yaml(job);
+    return spec;
+}
+
+util::Result<std::string> run_job_file(const RunOptions& options, const std::string& suffix) {
+    auto spec = run_job_spec(options, suffix);
+    if (!spec) {
+        return spec.error_value();
+    }
+    return manifest::write_job_file(*spec);
 }
 
 void setup_run(CLI::App& app, Context& ctx) {

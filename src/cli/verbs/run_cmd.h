@@ -6,6 +6,7 @@
 
 #include "cli/context.h"
 #include "cli/verbs/job/submit_cmd.h"
+#include "manifest/job_spec.h"
 #include "util/result.h"
 
 namespace kftrain::cli {
@@ -38,8 +39,12 @@ struct RunOptions {
     int run(Context& ctx) const;
 };
 
-// Return the job file text run's flags make (YAML, keys in the job file's order); an error
-// names the flag ("--env: expected NAME=VALUE (got X)").
+// Return the job run's flags make, as a job file would hold it before loading: the keys the
+// flags give and nothing else (the loader fills the rest); an error names the flag
+// ("--env: expected NAME=VALUE (got X)").
+util::Result<manifest::JobSpec> run_job_spec(const RunOptions& options, const std::string& suffix);
+
+// Return the job file text run's flags make: run_job_spec written by manifest::write_job_file.
 util::Result<std::string> run_job_file(const RunOptions& options, const std::string& suffix);
 
 // Return the name run gives a job of this command: the script's name (train.py: train) made a

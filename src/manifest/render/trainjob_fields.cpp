@@ -7,19 +7,6 @@
 namespace kftrain::manifest {
 namespace {
 
-// Return whether the job file (or a flag) sets path, so defaults are never refused.
-bool given(const JobSpec& spec, const std::string& path) {
-    if (spec.source.lines.count(path) > 0) {
-        return true;
-    }
-    for (const auto& [flagged, flag] : spec.source.from_flags) {
-        if (flagged == path || flagged.rfind(path + ".", 0) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // A job-file key a TrainJob has no place for, and why.
 struct Unsupported {
     std::string path;
@@ -31,9 +18,9 @@ const std::vector<Unsupported>& unsupported_keys() {
     static const std::vector<Unsupported> k_keys = {
         {"elasticPolicy", [](const JobSpec& s) { return s.elastic_policy.has_value(); },
          "Trainer v2 has no elastic training"},
-        {"restartPolicy", [](const JobSpec& s) { return given(s, "restartPolicy"); },
+        {"restartPolicy", [](const JobSpec& s) { return s.source.given("restartPolicy"); },
          "a TrainJob's pods restart as its runtime's JobSet says (failurePolicy)"},
-        {"imagePullPolicy", [](const JobSpec& s) { return given(s, "imagePullPolicy"); },
+        {"imagePullPolicy", [](const JobSpec& s) { return s.source.given("imagePullPolicy"); },
          "a TrainJob's trainer has no imagePullPolicy and runtimePatches cannot set it; the "
          "runtime's container does"},
         {"priorityClassName", [](const JobSpec& s) { return !s.priority_class_name.empty(); },
