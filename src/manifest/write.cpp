@@ -11,14 +11,14 @@ namespace kftrain::manifest {
 namespace {
 
 // A scalar written as it is, unquoted: a number or a boolean, as the schema types the key.
-YAML::Node plain_node(const std::string& text) {
+YAML::Node plain_scalar(const std::string& text) {
     return YAML::Node(text);
 }
 
 // A number as its shortest text that reads back equal ("0.95", not "0.94999999999999996").
 template <typename T>
-YAML::Node number_node(T value) {
-    return plain_node(fmt::format("{}", value));
+YAML::Node typed_number(T value) {
+    return plain_scalar(fmt::format("{}", value));
 }
 
 void put_string(YAML::Node& map, const char* key, const std::string& value,
@@ -31,29 +31,21 @@ void put_string(YAML::Node& map, const char* key, const std::string& value,
 template <typename T>
 void put_number(YAML::Node& map, const char* key, T value, T fallback) {
     if (value != fallback) {
-        map[key] = number_node(value);
+        map[key] = typed_number(value);
     }
 }
 
 template <typename T>
 void put_number(YAML::Node& map, const char* key, const std::optional<T>& value) {
     if (value) {
-        map[key] = number_node(*value);
+        map[key] = typed_number(*value);
     }
 }
 
 void put_bool(YAML::Node& map, const char* key, bool value, bool fallback) {
     if (value != fallback) {
-        map[key] = plain_node(value ? "true" : "false");
+        map[key] = plain_scalar(value ? "true" : "false");
     }
-}
-
-YAML::Node string_list(const std::vector<std::string>& values) {
-    YAML::Node list(YAML::NodeType::Sequence);
-    for (const auto& value : values) {
-        list.push_back(string_node(value));
-    }
-    return list;
 }
 
 void put_strings(YAML::Node& map, const char* key, const std::vector<std::string>& values) {
@@ -81,7 +73,7 @@ void put_section(YAML::Node& map, const char* key, const YAML::Node& section) {
     }
 }
 
-YAML::Node roles_node(const Roles& roles) {
+YAML::Node job_file_roles(const Roles& roles) {
     const Roles fallback;
     YAML::Node node(YAML::NodeType::Map);
     put_number(node, "chief", roles.chief, fallback.chief);
@@ -91,7 +83,7 @@ YAML::Node roles_node(const Roles& roles) {
     return node;
 }
 
-YAML::Node resources_node(const Resources& resources) {
+YAML::Node job_file_resources(const Resources& resources) {
     const Resources fallback;
     YAML::Node node(YAML::NodeType::Map);
     put_string(node, "cpu", resources.cpu, fallback.cpu);
@@ -104,7 +96,7 @@ YAML::Node resources_node(const Resources& resources) {
     return node;
 }
 
-YAML::Node env_node(const std::map<std::string, EnvVar>& env) {
+YAML::Node job_file_env(const std::map<std::string, EnvVar>& env) {
     YAML::Node node(YAML::NodeType::Map);
     for (const auto& [name, var] : env) {
         if (var.secret_name.empty() && var.secret_key.empty()) {
@@ -123,7 +115,7 @@ YAML::Node env_node(const std::map<std::string, EnvVar>& env) {
 
 // The trainer's keys in the schema's order, each typed as the schema types it; a key the
 // schema does not know follows as a string, for the loader to name.
-YAML::Node trainer_node(const std::vector<std::pair<std::string, std::string>>& trainer) {
+YAML::Node job_file_trainer(const std::vector<std::pair<std::string, std::string>>& trainer) {
     YAML::Node node(YAML::NodeType::Map);
     const auto& defs = find_field("trainer")->children;
     for (const auto& def : defs) {
@@ -133,7 +125,7 @@ YAML::Node trainer_node(const std::vector<std::pair<std::string, std::string>>& 
             continue;
         }
         const bool text = def.type == FieldType::String || def.type == FieldType::Quantity;
-        node[def.name] = text ? string_node(it->second) : plain_node(it->second);
+        node[def.name] = text ? string_node(it->second) : plain_scalar(it->second);
     }
     for (const auto& [key, value] : trainer) {
         if (find_field("trainer." + key) == nullptr) {
@@ -143,7 +135,7 @@ YAML::Node trainer_node(const std::vector<std::pair<std::string, std::string>>& 
     return node;
 }
 
-YAML::Node mlflow_node(const MlflowSettings& mlflow) {
+YAML::Node job_file_mlflow(const MlflowSettings& mlflow) {
     const MlflowSettings fallback;
     YAML::Node node(YAML::NodeType::Map);
     put_string(node, "trackingUri", mlflow.tracking_uri, fallback.tracking_uri);
@@ -153,7 +145,7 @@ YAML::Node mlflow_node(const MlflowSettings& mlflow) {
     return node;
 }
 
-YAML::Node metrics_node(const MetricsSettings& metrics) {
+YAML::Node job_file_metrics(const MetricsSettings& metrics) {
     const MetricsSettings fallback;
     YAML::Node node(YAML::NodeType::Map);
     put_number(node, "port", metrics.port, fallback.port);
@@ -161,7 +153,7 @@ YAML::Node metrics_node(const MetricsSettings& metrics) {
     return node;
 }
 
-YAML::Node volumes_node(const std::vector<Volume>& volumes) {
+YAML::Node job_file_volumes(const std::vector<Volume>& volumes) {
     const Volume fallback;
     YAML::Node list(YAML::NodeType::Sequence);
     for (const auto& volume : volumes) {
@@ -177,7 +169,7 @@ YAML::Node volumes_node(const std::vector<Volume>& volumes) {
     return list;
 }
 
-YAML::Node code_node(const CodeSettings& code) {
+YAML::Node job_file_code(const CodeSettings& code) {
     const CodeSettings fallback;
     YAML::Node node(YAML::NodeType::Map);
     put_string(node, "path", code.path, fallback.path);
@@ -186,7 +178,7 @@ YAML::Node code_node(const CodeSettings& code) {
     return node;
 }
 
-YAML::Node run_policy_node(const RunPolicy& policy) {
+YAML::Node job_file_run_policy(const RunPolicy& policy) {
     const RunPolicy fallback;
     YAML::Node node(YAML::NodeType::Map);
     put_number(node, "backoffLimit", policy.backoff_limit);
@@ -203,7 +195,7 @@ YAML::Node run_policy_node(const RunPolicy& policy) {
     return node;
 }
 
-YAML::Node elastic_node(const ElasticPolicy& elastic) {
+YAML::Node job_file_elastic(const ElasticPolicy& elastic) {
     const ElasticPolicy fallback;
     YAML::Node node(YAML::NodeType::Map);
     put_number(node, "minReplicas", elastic.min_replicas);
@@ -213,7 +205,7 @@ YAML::Node elastic_node(const ElasticPolicy& elastic) {
     return node;
 }
 
-YAML::Node tolerations_node(const std::vector<Toleration>& tolerations) {
+YAML::Node job_file_tolerations(const std::vector<Toleration>& tolerations) {
     const Toleration fallback;
     YAML::Node list(YAML::NodeType::Sequence);
     for (const auto& toleration : tolerations) {
@@ -228,7 +220,7 @@ YAML::Node tolerations_node(const std::vector<Toleration>& tolerations) {
     return list;
 }
 
-YAML::Node tune_node(const TuneSettings& tune) {
+YAML::Node job_file_tune(const TuneSettings& tune) {
     const TuneSettings fallback;
     YAML::Node node(YAML::NodeType::Map);
     put_string(node, "name", tune.name, fallback.name);
@@ -265,7 +257,7 @@ void put_workload(YAML::Node& job, const JobSpec& spec) {
     put_number(job, "replicas", spec.replicas,
                spec.roles ? spec.roles->total() : fallback.replicas);
     if (spec.roles) {
-        job["roles"] = roles_node(*spec.roles);
+        job["roles"] = job_file_roles(*spec.roles);
     }
     put_string(job, "nprocPerNode", spec.nproc_per_node, fallback.nproc_per_node);
     put_string(job, "restartPolicy", spec.restart_policy, fallback.restart_policy);
@@ -274,25 +266,25 @@ void put_workload(YAML::Node& job, const JobSpec& spec) {
 // Put the keys from resources to the end: what each replica gets, and where it runs.
 void put_placement(YAML::Node& job, const JobSpec& spec) {
     const JobSpec fallback;
-    put_section(job, "resources", resources_node(spec.resources));
-    put_section(job, "env", env_node(spec.env));
-    put_section(job, "trainer", trainer_node(spec.trainer));
-    put_section(job, "mlflow", mlflow_node(spec.mlflow));
-    put_section(job, "metrics", metrics_node(spec.metrics));
-    put_section(job, "volumes", volumes_node(spec.volumes));
-    put_section(job, "code", code_node(spec.code));
-    put_section(job, "runPolicy", run_policy_node(spec.run_policy));
+    put_section(job, "resources", job_file_resources(spec.resources));
+    put_section(job, "env", job_file_env(spec.env));
+    put_section(job, "trainer", job_file_trainer(spec.trainer));
+    put_section(job, "mlflow", job_file_mlflow(spec.mlflow));
+    put_section(job, "metrics", job_file_metrics(spec.metrics));
+    put_section(job, "volumes", job_file_volumes(spec.volumes));
+    put_section(job, "code", job_file_code(spec.code));
+    put_section(job, "runPolicy", job_file_run_policy(spec.run_policy));
     if (spec.elastic_policy) {
-        job["elasticPolicy"] = elastic_node(*spec.elastic_policy);
+        job["elasticPolicy"] = job_file_elastic(*spec.elastic_policy);
     }
     put_string_map(job, "nodeSelector", spec.node_selector);
-    put_section(job, "tolerations", tolerations_node(spec.tolerations));
+    put_section(job, "tolerations", job_file_tolerations(spec.tolerations));
     put_string(job, "priorityClassName", spec.priority_class_name, fallback.priority_class_name);
     put_string(job, "queue", spec.queue, fallback.queue);
     put_string(job, "priorityClass", spec.queue_priority_class, fallback.queue_priority_class);
     put_string_map(job, "labels", spec.labels);
     put_string_map(job, "annotations", spec.annotations);
-    put_section(job, "tune", tune_node(spec.tune));
+    put_section(job, "tune", job_file_tune(spec.tune));
 }
 
 }  // namespace

@@ -10,14 +10,6 @@
 namespace kftrain::manifest {
 namespace {
 
-YAML::Node string_list(const std::vector<std::string>& items) {
-    YAML::Node list(YAML::NodeType::Sequence);
-    for (const auto& item : items) {
-        list.push_back(string_node(item));
-    }
-    return list;
-}
-
 YAML::Node string_map(const std::map<std::string, std::string>& entries) {
     if (entries.empty()) {
         return YAML::Node();

@@ -104,6 +104,14 @@ YAML::Node string_node(const std::string& value) {
     return node;
 }
 
+YAML::Node string_list(const std::vector<std::string>& items) {
+    YAML::Node list(YAML::NodeType::Sequence);
+    for (const auto& item : items) {
+        list.push_back(string_node(item));
+    }
+    return list;
+}
+
 std::string to_yaml(const YAML::Node& node) {
     YAML::Emitter out;
     out.SetIndent(2);

@@ -4,11 +4,15 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace kftrain::manifest {
 
 // Make a scalar node that is always read back as a string (tagged "!").
 YAML::Node string_node(const std::string& value);
+
+// Make a sequence of string_node()s.
+YAML::Node string_list(const std::vector<std::string>& items);
 
 // Emit a document as YAML, quoting every string that would otherwise be read
 // back as a number, boolean or null.
