@@ -15,6 +15,7 @@ cli_packages=(
     build-essential cmake pkg-config
     libcli11-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev catch2
     libcurl4-openssl-dev python3
+    python3-tqdm  # real programs drawing tqdm bars, read as progress in the tests (docs/progress.md)
     libssl-dev  # the local status server (HTTPS), the trainer's test servers, their certificates
     clang-14 libclang-rt-14-dev  # the fuzz targets (fuzz/): clang with libFuzzer
     clang-format-14  # make format, and the format check CI runs (make format-check)

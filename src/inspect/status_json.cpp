@@ -60,6 +60,10 @@ json progress_to_json(const job::Progress& p) {
     put("elapsedSeconds", optional_json(p.elapsed_s));
     put("etaSeconds", optional_json(p.eta_s));
     put("percent", optional_json(p.percent));
+    put("stepsPerSec", optional_json(p.steps_per_sec));
+    if (!p.source.empty()) {
+        out["source"] = p.source;  // where the figures were read from (docs/progress.md)
+    }
     if (!p.metrics.empty()) {
         json metrics = json::object();
         for (const auto& [name, value] : p.metrics) {

@@ -34,6 +34,10 @@ struct Progress {
     std::vector<std::pair<std::string, std::string>> metrics = {};  // trainerStatus's, by name
     std::vector<double> rank_step_s = {};  // each rank's compute seconds per step, by rank
     std::optional<long long> last_checkpoint_step = {};  // checkpoint_failed: the newest written
+    std::optional<double> steps_per_sec = {};  // a bar's rate: steps (its iterations) a second
+    // Where the figures came from, when not from kftrain's progress lines: the format of the
+    // text they were read from ("a tqdm bar", text_line.h) or "trainerStatus".
+    std::string source = {};
 };
 
 // The program's last word on its checkpoints: its lead replica's last checkpoint or

@@ -9,6 +9,7 @@
 #include "progress/trainer_status.h"
 #include "util/json_fields.h"
 #include "util/json_text.h"
+#include "util/text.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::progress {
@@ -101,6 +102,8 @@ Progress progress_from(const json& object) {
     p.last_checkpoint_step =
         in_range(number_at<long long>(object, field::k_last_checkpoint_step), 0LL, k_max_count);
     p.metrics = line_metrics(object);
+    p.steps_per_sec = in_range(number_at<double>(object, field::k_steps_per_sec), 0.0, 1e15);
+    p.source = util::excerpt(util::string_at(object, field::k_source), 64);
     if (auto ranks = object.find(field::k_rank_step_s);
         ranks != object.end() && ranks->is_array() && ranks->size() <= k_max_ranks) {
         for (const json& seconds : *ranks) {
@@ -112,6 +115,41 @@ Progress progress_from(const json& object) {
         }
     }
     return p;
+}
+
+json progress_json(const Progress& p) {
+    json out = {{field::k_event, p.event}};
+    auto put = [&out](const char* key, const auto& value) {
+        if (value) {
+            out[key] = *value;
+        }
+    };
+    if (!p.time.empty()) {
+        out[field::k_time] = p.time;
+    }
+    put(field::k_epoch, p.epoch);
+    put(field::k_epochs, p.epochs);
+    put(field::k_step, p.step);
+    put(field::k_steps_per_epoch, p.steps_per_epoch);
+    put(field::k_global_step, p.global_step);
+    put(field::k_loss, p.loss);
+    put(field::k_accuracy, p.accuracy);
+    put(field::k_samples_per_sec, p.samples_per_sec);
+    put(field::k_elapsed_s, p.elapsed_s);
+    put(field::k_eta_s, p.eta_s);
+    put(field::k_percent, p.percent);
+    put(field::k_steps_per_sec, p.steps_per_sec);
+    if (!p.metrics.empty()) {
+        json metrics = json::object();
+        for (const auto& [name, value] : p.metrics) {
+            metrics[name] = value;
+        }
+        out[field::k_metrics] = std::move(metrics);
+    }
+    if (!p.source.empty()) {
+        out[field::k_source] = p.source;
+    }
+    return out;
 }
 
 std::optional<Progress> parse_progress_line(const std::string& line) {

@@ -20,6 +20,11 @@ std::optional<nlohmann::json> progress_object(const std::string& line);
 // Read a progress line's object into Progress, numbers range-checked and bounded.
 Progress progress_from(const nlohmann::json& object);
 
+// Write Progress as a progress line's object, its source included: how kftrain keeps what it
+// read from a program's text (progress_reader.h) where it keeps a progress line. progress_from
+// reads it back the same, its metrics as strings.
+nlohmann::json progress_json(const Progress& progress);
+
 // Parse one progress line (any event) into Progress; nullopt when the line is not one.
 std::optional<Progress> parse_progress_line(const std::string& line);
 

@@ -115,6 +115,7 @@ std::optional<Progress> trainer_status_progress(const json& trainer_status) {
     Progress p;
     p.event = wire::event::k_progress;
     p.time = string_at(trainer_status, "lastUpdatedTime");
+    p.source = k_trainer_status_source;
     bool known = false;
     if (const json& percent = member(trainer_status, "progressPercentage"); percent.is_number()) {
         p.percent = in_range<double>(percent.get<double>(), 0, 100);
@@ -156,6 +157,13 @@ bool metric_has_field(const std::string& name) {
 std::optional<Progress> merge_progress(std::optional<Progress> a, std::optional<Progress> b) {
     if (!a || !b) {
         return a ? a : b;
+    }
+    // What was read from a program's text gives way to what it posted (docs/progress.md).
+    auto from_text = [](const Progress& p) {
+        return !p.source.empty() && p.source != k_trainer_status_source;
+    };
+    if (from_text(*a) != from_text(*b)) {
+        return from_text(*a) ? b : a;
     }
     const auto ta = util::parse_timestamp(a->time);
     const auto tb = util::parse_timestamp(b->time);

@@ -12,6 +12,9 @@
 
 namespace kftrain::progress {
 
+// The source of figures read from trainerStatus (Progress::source).
+inline constexpr char k_trainer_status_source[] = "trainerStatus";
+
 // Read trainerStatus into Progress: progressPercentage, estimatedRemainingSeconds,
 // lastUpdatedTime, every metric by name as posted (Progress::metrics), and those the trainer
 // names as its progress lines do (loss, accuracy, samples_per_sec, epoch, epochs, step,

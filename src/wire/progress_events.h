@@ -48,6 +48,10 @@ inline constexpr char k_event[] = "event";
 inline constexpr char k_version[] = "v";        // the format's version; 1 when absent
 inline constexpr char k_percent[] = "percent";  // done, 0..100
 inline constexpr char k_metrics[] = "metrics";  // {"name": number or string}
+// Set by kftrain on what it read from a program's text (docs/progress.md), never printed by
+// the trainer: the format the figures came from ("a tqdm bar"), and the bar's rate.
+inline constexpr char k_source[] = "source";
+inline constexpr char k_steps_per_sec[] = "steps_per_sec";
 inline constexpr char k_rank[] = "rank";
 inline constexpr char k_world_size[] = "world_size";
 inline constexpr char k_time[] = "time";  // ISO-8601 UTC with milliseconds

@@ -9,6 +9,7 @@
 #include "backend/kube/status/pods.h"
 #include "job/exit_codes.h"
 #include "progress/progress_line.h"
+#include "progress/progress_reader.h"
 #include "util/text.h"
 
 namespace kftrain::backend::kube {
@@ -122,8 +123,11 @@ util::Result<KubeQueries::LogReading> KubeQueries::progress(const std::string& p
     if (!out) {
         return out.error_value();
     }
-    const auto lines = split_lines(*out);
-    return LogReading{progress::last_progress(lines), progress::last_checkpoint(lines)};
+    // Every line and every drawing of a bar redrawn with carriage returns, in order: what the
+    // lead prints of its own (a tqdm bar, Keras, the Trainer) is progress too.
+    progress::ProgressReader reader;
+    reader.take_output(*out);
+    return LogReading{reader.progress(), progress::last_checkpoint(split_lines(*out))};
 }
 
 bool KubeQueries::serves(manifest::JobKind kind) {

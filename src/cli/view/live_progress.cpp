@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 
 #include "cli/view/log_line.h"
 #include "cli/view/progress.h"
 #include "progress/progress_line.h"
+#include "progress/text_line.h"
 #include "util/time_text.h"
 #include "wire/progress_events.h"
 
@@ -106,6 +109,8 @@ void LiveProgress::take(const job::LogLine& line) {
         if (kind != event::k_epoch) {
             return;  // the line shows it; an epoch's summary also stays in the history
         }
+    } else if (!parsed && take_text(line)) {
+        return;  // a bar's drawing: the line shows it
     } else if (kind == event::k_start) {
         if (Group* group = find_group(line.replica)) {
             group->replica = line.replica;
@@ -115,6 +120,33 @@ void LiveProgress::take(const job::LogLine& line) {
         }
     }
     m_scroll.push_back(format_log_line(line, false, m_prefix_width));
+}
+
+bool LiveProgress::take_text(const job::LogLine& line) {
+    const std::string key = replica_group(line.replica);
+    auto it = std::find_if(m_readers.begin(), m_readers.end(),
+                           [&](const auto& reader) { return reader.first == key; });
+    if (it == m_readers.end()) {
+        m_readers.emplace_back(key, progress::ProgressReader{});
+        it = std::prev(m_readers.end());
+    }
+    progress::ProgressReader& reader = it->second;
+    const std::string& text = line.text;
+    reader.take_output(text);
+    if (reader.changed() && reader.progress() && !reader.progress()->source.empty()) {
+        Group& group = group_of(line.replica);
+        group.figures = *reader.progress();
+        group.finished = group.figures.percent && *group.figures.percent >= 100;
+    }
+    // A bar redrawn in place, or a Keras step line within its epoch, is shown by the live line
+    // alone; the rest scrolls.
+    const size_t last = text.find_last_of('\r');
+    auto reading = progress::read_text_line(last == std::string::npos
+                                                ? std::string_view(text)
+                                                : std::string_view(text).substr(last + 1));
+    return reading &&
+           (reading->format == progress::TextFormat::Tqdm ||
+            (reading->format == progress::TextFormat::Keras && reading->done != reading->total));
 }
 
 void LiveProgress::take_posted(const job::Progress& posted) {

@@ -4,10 +4,12 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "job/backend.h"
 #include "job/status.h"
+#include "progress/progress_reader.h"
 
 namespace kftrain::cli::view {
 
@@ -62,6 +64,9 @@ class LiveProgress {
         int restarts = 0;
     };
 
+    // Read a line that is no progress line for the text progress it shows (a tqdm bar, Keras,
+    // the Trainer's logs, plain counters); return whether it is a drawing the live line shows.
+    bool take_text(const job::LogLine& line);
     Group& group_of(const std::string& replica);
     Group* find_group(const std::string& replica);
     std::string format_group(const Group& group) const;
@@ -71,7 +76,8 @@ class LiveProgress {
     std::string draw(std::vector<std::string> lines);
 
     size_t m_prefix_width;
-    std::vector<Group> m_groups;        // in the order they first reported
+    std::vector<Group> m_groups;  // in the order they first reported
+    std::vector<std::pair<std::string, progress::ProgressReader>> m_readers;  // by group
     std::vector<std::string> m_scroll;  // log lines not written yet
     std::vector<std::string> m_drawn;   // the live lines on the terminal now, as cut
     std::optional<Clock::time_point> m_last_write;

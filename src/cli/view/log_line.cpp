@@ -13,10 +13,14 @@ std::string format_log_line(const job::LogLine& line, bool raw, size_t width) {
         size_t space = text.find(' ');
         bool stamped = space != std::string::npos && util::parse_timestamp(text.substr(0, space));
         std::string stamp = stamped ? text.substr(0, space + 1) : "";
-        auto readable = format_trainer_line(stamped ? text.substr(space + 1) : text);
-        if (readable) {
-            text = stamp + *readable;
+        std::string body = stamped ? text.substr(space + 1) : text;
+        // A line redrawn with carriage returns (a progress bar) as a terminal leaves it: its
+        // last drawing.
+        for (size_t cr; (cr = body.rfind('\r')) != std::string::npos;) {
+            body = cr + 1 < body.size() ? body.substr(cr + 1) : body.substr(0, cr);
         }
+        auto readable = format_trainer_line(body);
+        text = stamp + (readable ? *readable : body);
     }
     return fmt::format("{:<{}} | {}", line.replica, width, text);
 }

@@ -121,14 +121,24 @@ std::string format_step(const job::Progress& p) {
         head = fmt::format("{:g}%", *p.percent) + (head.empty() ? "" : " " + head);
     }
     Parts parts(head);
-    if (p.step && p.steps_per_epoch) {
+    if (p.step && p.steps_per_epoch && p.epoch && !p.epochs && !p.percent) {
+        // A Lightning bar: how far the epoch is, of a number of epochs it does not print.
+        parts.add("step {}", std::optional<std::string>(fmt::format(
+                                 "{}/{} ({:.0f}% of the epoch; the number of epochs is not "
+                                 "printed)",
+                                 *p.step, *p.steps_per_epoch,
+                                 100.0 * static_cast<double>(*p.step) /
+                                     static_cast<double>(*p.steps_per_epoch))));
+    } else if (p.step && p.steps_per_epoch) {
         parts.add("step {}",
                   std::optional<std::string>(fmt::format("{}/{}", *p.step, *p.steps_per_epoch)));
     } else {
         parts.add("step {}", p.step);
     }
     parts.add("loss {}", figure(p.loss, 4)).percent(p.accuracy);
-    parts.add("{} samples/s", figure(p.samples_per_sec, 0)).duration("ETA", p.eta_s);
+    parts.add("{} samples/s", figure(p.samples_per_sec, 0));
+    parts.add("{} steps/s", p.samples_per_sec ? std::nullopt : figure(p.steps_per_sec, 2));
+    parts.duration("ETA", p.eta_s);
     return with_metrics(parts, p);
 }
 

@@ -63,15 +63,17 @@ void print_replicas(std::ostream& out, const job::JobStatus& status, bool wide) 
 // The last progress reported; once the job has run, that its program reported none.
 std::string progress_field(const job::JobStatus& status) {
     if (status.progress) {
-        return format_progress(*status.progress);
+        const std::string& source = status.progress->source;
+        return format_progress(*status.progress) + (source.empty() ? "" : " (from " + source + ")");
     }
     if (!status.progress_unread.empty()) {  // not the same as a program that reported none
         return "not read: " + status.progress_unread;
     }
     const bool has_run = !status.started.empty() || status.phase == job::JobPhase::Running ||
                          job::is_finished(status.phase);
-    return has_run ? "none reported: the program printed no progress lines and posted no "
-                     "trainerStatus (docs/progress.md)"
+    return has_run ? "none reported: the program printed no progress kftrain reads (progress "
+                     "lines, tqdm bars, Keras or Hugging Face Trainer output, \"step 3/10\" "
+                     "lines) and posted no trainerStatus (docs/progress.md)"
                    : "";
 }
 

@@ -191,9 +191,10 @@ util::Result<SizeMeasurement> measure_size(const std::vector<ProgressPoint>& poi
     const std::vector<ProgressPoint> kept = advancing(points);
     if (kept.empty()) {
         return util::error(
-            "it reported no progress: print progress lines (one JSON object per line with "
-            "\"event\": \"progress\" and global_step, steps_per_epoch and epochs, or percent) or "
-            "post trainerStatus with progressPercentage (docs/progress.md)");
+            "it reported no progress: kftrain reads a tqdm bar, Keras's or the Hugging Face "
+            "Trainer's output, plain lines such as \"step 3/10\" or \"epoch 2/5\" (seen rising), "
+            "progress lines (one JSON object per line with \"event\": \"progress\") and a "
+            "posted trainerStatus; print one of those (docs/progress.md)");
     }
     if (kept.size() < 2) {
         return util::error(fmt::format(

@@ -444,7 +444,7 @@ TEST_CASE("a 2-node local TrainJob gives each node only Trainer v2's variables",
     CHECK(node_env.find("\nRANK=\n") != std::string::npos);
     CHECK(node_env.find("WORLD_SIZE=\n") != std::string::npos);
     CHECK(node_env.find("MASTER_ADDR=\n") != std::string::npos);
-    CHECK(node_env.find("PYTHONUNBUFFERED=0\n") == std::string::npos);  // v1's, not v2's
+    CHECK(node_env.find("PYTHONUNBUFFERED=1\n") == std::string::npos);  // v1's, not v2's
 
     auto described = jobs.kftrain({"describe", "v2-ok", "--local"});
     CHECK(described.code == 0);

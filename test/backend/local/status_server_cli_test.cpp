@@ -111,8 +111,8 @@ TEST_CASE("a local job whose program reports nothing says so in status",
     REQUIRE(submit.code == 0);
     jobs.wait_finished("quiet");
     const auto text = jobs.kftrain({"status", "quiet", "--local"});
-    CHECK(text.out.find("Progress:   none reported: the program printed no progress lines and "
-                        "posted no trainerStatus") != std::string::npos);
+    CHECK(text.out.find("Progress:   none reported: the program printed no progress kftrain "
+                        "reads") != std::string::npos);
 }
 
 TEST_CASE("a job file that sets the status server's variables is refused, naming the key",

@@ -14,7 +14,7 @@
 #include "backend/kube/queries.h"
 #include "job/exit_codes.h"
 #include "manifest/job_kind.h"
-#include "progress/progress_line.h"
+#include "progress/progress_reader.h"
 #include "util/process_info.h"
 #include "util/signals/interrupt.h"
 #include "util/text.h"
@@ -69,7 +69,8 @@ struct Size {
     std::string lead_container;
     std::set<std::string> nodes;
     StampedLog log;
-    double last_line_t = 0;  // the last line's time, since the start
+    double last_line_t = 0;           // the last line's time, since the start
+    progress::ProgressReader reader;  // of the lead's log
     std::vector<ProgressPoint> lines;
     std::vector<ProgressPoint> posts;
     std::string last_post;
@@ -324,8 +325,9 @@ class ClusterMeasurement {
             for (StampedLine& line : size.log.take(read->out)) {
                 const double t = std::max(0.0, line.time - *size.started_at);
                 size.last_line_t = std::max(size.last_line_t, t);
-                auto progress = progress::parse_progress_line(line.text);
-                if (progress && progress::shows_progress(*progress)) {
+                size.reader.take_output(line.text, t);
+                if (const auto& progress = size.reader.progress();
+                    size.reader.changed() && progress) {
                     if (auto point = cost::progress_point(*progress, t)) {
                         size.lines.push_back(*point);
                     }

@@ -21,7 +21,7 @@
 #include "manifest/code.h"
 #include "manifest/job_kind.h"
 #include "manifest/render/render.h"
-#include "progress/progress_line.h"
+#include "progress/progress_reader.h"
 #include "util/process_info.h"
 #include "util/redact.h"
 #include "util/signals/interrupt.h"
@@ -106,9 +106,12 @@ class SizeWatch {
             if (m_run.last_lines.size() > k_lines_kept) {
                 m_run.last_lines.erase(m_run.last_lines.begin());
             }
-            auto progress = progress::parse_progress_line(line);
-            if (progress && progress::shows_progress(*progress)) {
-                add(m_run.lines, cost::progress_point(*progress, since_start(progress->time)));
+            m_progress.take_output(line, wall_now() - m_started);
+            if (const auto& progress = m_progress.progress(); m_progress.changed() && progress) {
+                // Text gives no time of its own: it is timed as it is read.
+                const double t = progress->source.empty() ? since_start(progress->time)
+                                                          : std::max(0.0, wall_now() - m_started);
+                add(m_run.lines, cost::progress_point(*progress, t));
             }
         }
     }
@@ -167,6 +170,7 @@ class SizeWatch {
     backend::local::LogCursor m_log;
     SizeRun m_run;
     std::string m_last_post;
+    progress::ProgressReader m_progress;  // of the lead's output
 };
 
 // Start one size's job: an earlier one of its name that has ended is deleted first. The code

@@ -115,7 +115,7 @@ void set_tf_ports(std::map<std::string, std::string>& env, int first_port) {
 
 std::map<std::string, std::string> pytorch_environment(const manifest::JobSpec& spec, int rank) {
     std::map<std::string, std::string> env;
-    env["PYTHONUNBUFFERED"] = "0";
+    env["PYTHONUNBUFFERED"] = "1";  // v1.9 (pytorch/envvar.go); earlier releases set "0"
     env["MASTER_ADDR"] = k_local_address;
     env["PET_MASTER_ADDR"] = k_local_address;
     env["WORLD_SIZE"] = std::to_string(world_size(spec));

@@ -10,6 +10,7 @@
 #include "backend/local/state/job_state.h"
 #include "backend/local/state/log_store.h"
 #include "backend/local/status_server/status_endpoint.h"
+#include "progress/progress_reader.h"
 #include "util/subprocess.h"
 
 namespace kftrain::backend::local {
@@ -41,6 +42,12 @@ class Supervisor {
         std::string partial;
         bool open = false;
         bool cutting = false;  // dropping the rest of a line cut at k_max_line
+        // A line redrawn with carriage returns (a progress bar): every drawing is read for
+        // progress, and the log keeps one drawing a second and the line's last
+        // (supervisor_output.cpp).
+        bool redrawn = false;   // the line being read has had a '\r'
+        std::string unwritten;  // its newest drawing not written to the log
+        std::optional<Clock::time_point> drawing_written;  // when a drawing last was
     };
     struct Slot {
         std::optional<util::Process> process;
@@ -78,6 +85,14 @@ class Supervisor {
     void pump(int timeout_ms);
     void read_stream(size_t i, Stream& stream);
     void emit_line(size_t i, const std::string& line);
+    // Take one drawing of a line redrawn with carriage returns.
+    void take_drawing(size_t i, Stream& stream, std::string drawing);
+    // Write each drawing held back longer than the interval (a bar that stopped moving).
+    void write_held_drawings();
+    // Take the end of a line ('\n', or the stream's end) after its text.
+    void end_line(size_t i, Stream& stream, std::string text);
+    // Read one line or drawing of the lead replica for the job's progress.
+    void read_progress(const std::string& line);
     void reap();
     // Become the subreaper of the replicas' processes (supervisor_orphans.cpp).
     void adopt_orphans();
@@ -116,6 +131,7 @@ class Supervisor {
     bool m_dirty = false;
     Clock::time_point m_saved;
     std::unique_ptr<StatusEndpoint> m_status_server;
+    progress::ProgressReader m_progress;  // of the lead replica's output
 };
 
 // Run the supervisor of a job in this process (the hidden `__supervise --foreground`).

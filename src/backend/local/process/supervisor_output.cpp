@@ -13,6 +13,7 @@
 #include "backend/local/state/state_dir.h"
 #include "progress/progress_line.h"
 #include "util/json_text.h"
+#include "util/process_info.h"
 #include "util/text.h"
 
 namespace kftrain::backend::local {
@@ -25,6 +26,10 @@ constexpr const char* k_cut_marker = " [kftrain: line cut at 64 KiB]";
 // The most read from one stream at one turn: a replica that floods its pipe faster than the
 // supervisor writes its log must not keep it from a stop request or the other replicas.
 constexpr size_t k_max_read_per_turn = 1024 * 1024;
+// A bar redrawn with carriage returns goes to the log at most once in this time, and as it was
+// left when its line ends: `logs` shows it moving, and a bar redrawn a million times is not a
+// million lines.
+constexpr auto k_drawing_interval = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -55,19 +60,81 @@ void Supervisor::take_posted_status() {
     }
 }
 
+void Supervisor::read_progress(const std::string& line) {
+    const auto now = std::chrono::duration<double>(Clock::now() - m_started).count();
+    m_progress.take(line, now);
+    if (!m_progress.changed()) {
+        if (auto checkpoint = progress::parse_progress_line(line);
+            checkpoint && progress::is_checkpoint_event(*checkpoint)) {
+            m_state.last_checkpoint = line;
+            m_dirty = true;
+        }
+        return;
+    }
+    job::Progress shown = *m_progress.progress();
+    if (shown.source.empty()) {
+        m_state.last_progress = line;  // a progress line, kept as printed
+    } else {
+        shown.time = util::now_timestamp();
+        m_state.last_progress = progress::progress_json(shown).dump();
+    }
+    m_dirty = true;
+}
+
 void Supervisor::emit_line(size_t i, const std::string& line) {
     const ReplicaState& replica = m_state.replicas[i];
     m_log.append(replica.name, line);
     if (is_lead_replica(replica)) {
-        auto progress = progress::parse_progress_line(line);
-        if (progress && progress::shows_progress(*progress)) {
-            m_state.last_progress = line;
-            m_dirty = true;
-        } else if (progress && progress::is_checkpoint_event(*progress)) {
-            m_state.last_checkpoint = line;
-            m_dirty = true;
+        read_progress(line);
+    }
+}
+
+void Supervisor::take_drawing(size_t i, Stream& stream, std::string drawing) {
+    stream.redrawn = true;
+    if (drawing.empty()) {
+        return;
+    }
+    if (is_lead_replica(m_state.replicas[i])) {
+        read_progress(drawing);
+    }
+    const auto now = Clock::now();
+    if (!stream.drawing_written || now - *stream.drawing_written >= k_drawing_interval) {
+        m_log.append(m_state.replicas[i].name, drawing);
+        stream.drawing_written = now;
+        stream.unwritten.clear();
+    } else {
+        stream.unwritten = std::move(drawing);
+    }
+}
+
+void Supervisor::write_held_drawings() {
+    const auto now = Clock::now();
+    for (size_t i = 0; i < m_slots.size(); ++i) {
+        for (Stream* stream : {&m_slots[i].out, &m_slots[i].err}) {
+            if (!stream->unwritten.empty() &&
+                (!stream->drawing_written ||
+                 now - *stream->drawing_written >= k_drawing_interval)) {
+                m_log.append(m_state.replicas[i].name, stream->unwritten);  // a bar that paused
+                stream->unwritten.clear();
+                stream->drawing_written = now;
+            }
         }
     }
+}
+
+void Supervisor::end_line(size_t i, Stream& stream, std::string text) {
+    if (!stream.redrawn) {
+        emit_line(i, text);
+    } else if (!text.empty()) {
+        take_drawing(i, stream, std::move(text));
+        if (!stream.unwritten.empty()) {
+            m_log.append(m_state.replicas[i].name, stream.unwritten);
+        }
+    } else if (!stream.unwritten.empty()) {
+        m_log.append(m_state.replicas[i].name, stream.unwritten);  // the bar as it was left
+    }
+    stream.redrawn = false;
+    stream.unwritten.clear();
 }
 
 void Supervisor::read_stream(size_t i, Stream& stream) {
@@ -87,12 +154,19 @@ void Supervisor::read_stream(size_t i, Stream& stream) {
         taken += static_cast<size_t>(n);
         stream.partial.append(buffer, static_cast<size_t>(n));
         size_t start = 0;
-        for (size_t nl; (nl = stream.partial.find('\n', start)) != std::string::npos;) {
-            if (!stream.cutting) {
-                emit_line(i, stream.partial.substr(start, nl - start));
+        for (size_t end;
+             (end = stream.partial.find_first_of("\r\n", start)) != std::string::npos;) {
+            std::string text = stream.partial.substr(start, end - start);
+            if (stream.cutting) {
+                text.clear();
             }
-            stream.cutting = false;  // the end of the line being cut
-            start = nl + 1;
+            if (stream.partial[end] == '\r') {
+                take_drawing(i, stream, std::move(text));
+            } else if (!stream.cutting || stream.redrawn) {
+                end_line(i, stream, std::move(text));
+            }
+            stream.cutting = false;  // the end of the line or drawing being cut
+            start = end + 1;
         }
         stream.partial.erase(0, start);
         if (stream.cutting) {
@@ -105,8 +179,8 @@ void Supervisor::read_stream(size_t i, Stream& stream) {
             stream.cutting = true;
         }
     }
-    if (!stream.open && !stream.partial.empty()) {  // the last line, without its newline
-        emit_line(i, stream.partial);
+    if (!stream.open && (!stream.partial.empty() || !stream.unwritten.empty())) {
+        end_line(i, stream, std::move(stream.partial));  // the last line, without its newline
         stream.partial.clear();
     }
 }
@@ -126,6 +200,7 @@ void Supervisor::pump(int timeout_ms) {
         ::usleep(static_cast<useconds_t>(timeout_ms) * 1000);
         return;
     }
+    write_held_drawings();
     if (::poll(fds.data(), fds.size(), timeout_ms) <= 0) {
         return;
     }

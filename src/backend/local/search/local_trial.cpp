@@ -4,6 +4,7 @@
 
 #include "backend/local/state/job_state.h"
 #include "progress/progress_line.h"
+#include "progress/text_line.h"
 #include "tune/metric_lines.h"
 #include "util/process_info.h"
 #include "util/text.h"
@@ -51,8 +52,20 @@ void add_progress_metrics(const std::string& text, std::vector<kftrain::tune::Me
     }
 }
 
+// Add the metrics of text progress (progress/text_line.h): a Trainer dict, a Keras line, a
+// bar's postfix, a plain line's "name: value", each drawing of a redrawn bar.
+void add_text_metrics(const std::string& text, std::vector<kftrain::tune::MetricValue>& out) {
+    for (const std::string& drawing : util::split(text, '\r')) {
+        if (auto reading = progress::read_text_line(drawing)) {
+            for (const auto& [name, value] : reading->metrics) {
+                out.push_back({name, value});
+            }
+        }
+    }
+}
+
 // Read a trial's metrics from its lead replica's output (NAME=VALUE lines, else progress
-// lines), reduced as Katib reduces them.
+// lines and the progress programs print of their own), reduced as Katib reduces them.
 void read_metrics(backend::local::LocalBackend& jobs, TrialRecord& trial, const SearchStatus& s) {
     job::LogOptions options;
     options.replica = lead_replica(trial.name);
@@ -63,6 +76,7 @@ void read_metrics(backend::local::LocalBackend& jobs, TrialRecord& trial, const 
             auto found = kftrain::tune::parse_metric_line(line.text);
             values.insert(values.end(), found.begin(), found.end());
             add_progress_metrics(line.text, progress);
+            add_text_metrics(line.text, progress);
         }
     });
     trial.metrics = kftrain::tune::reduce_trial_metrics(values, progress, s.maximize);
