@@ -165,16 +165,6 @@ bool shows_progress(const Progress& progress) {
     return e == event::k_progress || e == event::k_epoch || e == event::k_finish;
 }
 
-std::optional<Progress> last_progress(const std::vector<std::string>& lines) {
-    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-        auto parsed = parse_progress_line(*it);
-        if (parsed && shows_progress(*parsed)) {
-            return parsed;
-        }
-    }
-    return std::nullopt;
-}
-
 bool is_checkpoint_event(const Progress& progress) {
     return progress.event == event::k_checkpoint || progress.event == event::k_checkpoint_failed;
 }

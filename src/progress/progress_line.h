@@ -32,9 +32,6 @@ std::optional<Progress> parse_progress_line(const std::string& line);
 // (progress, epoch and finish carry loss, speed and ETA).
 bool shows_progress(const Progress& progress);
 
-// Return the last line among these that shows progress, parsed.
-std::optional<Progress> last_progress(const std::vector<std::string>& lines);
-
 // Return whether the event is about a checkpoint (checkpoint or checkpoint_failed).
 bool is_checkpoint_event(const Progress& progress);
 

@@ -46,8 +46,8 @@ void ProgressReader::take_output(std::string_view text, std::optional<double> se
     bool changed = false;
     for (size_t start = 0; start <= text.size();) {
         const size_t end = text.find_first_of("\r\n", start);
-        const std::string_view line =
-            text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+        const std::string_view line = text.substr(
+            start, end == std::string_view::npos ? std::string_view::npos : end - start);
         if (!line.empty()) {
             take(line, seen_s);
             changed = changed || m_changed;
@@ -170,9 +170,8 @@ bool ProgressReader::take_bar(const TextReading& r) {
     } else {
         return false;  // a smaller bar within the run's: an evaluation
     }
-    const bool lightning =
-        r.epoch_from_zero || find_metric(r.metrics, {"v_num"}) != nullptr;
-    m_source = lightning ? "a Lightning bar"
+    const bool lightning = r.epoch_from_zero || find_metric(r.metrics, {"v_num"}) != nullptr;
+    m_source = lightning       ? "a Lightning bar"
                : m_trainer_log ? format_source(TextFormat::TrainerLog)
                                : format_source(r.format);
     return true;
@@ -248,9 +247,9 @@ std::optional<double> ProgressReader::fraction() const {
                                 ? static_cast<double>(*at.step) / static_cast<double>(*at.steps)
                                 : 0.0;
     if (at.epoch && at.epochs) {
-        return std::clamp((static_cast<double>(*at.epoch) - 1 + in_epoch) /
-                              static_cast<double>(*at.epochs),
-                          0.0, 1.0);
+        return std::clamp(
+            (static_cast<double>(*at.epoch) - 1 + in_epoch) / static_cast<double>(*at.epochs), 0.0,
+            1.0);
     }
     if (!at.epoch && at.step && at.steps) {
         return in_epoch;

@@ -63,7 +63,7 @@ class ProgressReader {
         std::optional<long long> epochs;  // when known
         std::optional<long long> step;    // within the epoch, or of the run when no epoch
         std::optional<long long> steps;
-        bool epoch_done = false;          // an epoch's summary line: its steps are all done
+        bool epoch_done = false;  // an epoch's summary line: its steps are all done
     };
 
     void take_json(std::string_view line);

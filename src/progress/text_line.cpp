@@ -4,128 +4,25 @@
 #include <cmath>
 #include <limits>
 
+#include "progress/text_scan.h"
 #include "util/text.h"
 
 // Each shape is read by a scan, not a regex: a line may be any bytes a program printed.
 namespace kftrain::progress {
 namespace {
 
+using namespace text_scan;
+
 using Text = std::string_view;
-
-// Counts past this are no run's: a line that shows them is not progress.
-constexpr long long k_max_count = 1'000'000'000'000LL;
-
-bool is_digit(char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) != 0;
-}
-
-bool is_word(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
-Text trimmed(Text text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
-bool starts_with(Text text, Text prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
-bool starts_with_nocase(Text text, Text prefix) {
-    if (text.size() < prefix.size()) {
-        return false;
-    }
-    for (size_t i = 0; i < prefix.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-// A whole number at text[i], moving i past it; nullopt (i unmoved) when none or too large.
-std::optional<long long> take_count(Text text, size_t& i) {
-    size_t j = i;
-    long long value = 0;
-    while (j < text.size() && is_digit(text[j])) {
-        value = value * 10 + (text[j] - '0');
-        if (value > k_max_count) {
-            return std::nullopt;
-        }
-        ++j;
-    }
-    if (j == i) {
-        return std::nullopt;
-    }
-    i = j;
-    return value;
-}
-
-// A decimal number at text[i] ("89.50", "4.9e-05", "-0.3"), moving i past it.
-std::optional<double> take_number(Text text, size_t& i) {
-    size_t j = i;
-    if (j < text.size() && (text[j] == '-' || text[j] == '+')) {
-        ++j;
-    }
-    const size_t digits = j;
-    while (j < text.size() && (is_digit(text[j]) || text[j] == '.')) {
-        ++j;
-    }
-    if (j == digits) {
-        return std::nullopt;
-    }
-    if (j + 1 < text.size() && (text[j] == 'e' || text[j] == 'E') &&
-        (is_digit(text[j + 1]) || text[j + 1] == '-' || text[j + 1] == '+')) {
-        ++j;
-        ++j;
-        while (j < text.size() && is_digit(text[j])) {
-            ++j;
-        }
-    }
-    auto value = util::parse_number(std::string(text.substr(i, j - i)), false);
-    if (value) {
-        i = j;
-    }
-    return value;
-}
-
-// A tqdm or Keras duration: "01:02", "1:02:03", "12s", "1d 02:03:04" is not; nullopt for "?".
-std::optional<double> parse_clock(Text text) {
-    text = trimmed(text);
-    if (!text.empty() && text.back() == 's' && text.find(':') == Text::npos) {
-        size_t i = 0;
-        auto seconds = take_number(text, i);
-        return seconds && i + 1 == text.size() ? seconds : std::nullopt;
-    }
-    double total = 0;
-    int parts = 0;
-    size_t i = 0;
-    while (i < text.size()) {
-        auto part = take_count(text, i);
-        if (!part || ++parts > 3) {
-            return std::nullopt;
-        }
-        total = total * 60 + static_cast<double>(*part);
-        if (i < text.size() && text[i] != ':') {
-            return std::nullopt;
-        }
-        i += i < text.size() ? 1 : 0;
-    }
-    return parts >= 2 ? std::optional<double>(total) : std::nullopt;
-}
 
 // "Epoch 2/3", "epoch [2/10]", "Epoch 2 of 3" at text[i] (after the word): the epoch and
 // the number of epochs, or the epoch alone ("Epoch 0"); i is moved past what was read.
 bool take_fraction(Text text, size_t& i, std::optional<long long>& n,
                    std::optional<long long>& of) {
     size_t j = i;
-    for (int skipped = 0; j < text.size() && skipped < 3 && std::string_view(" :#[(").find(text[j]) != Text::npos; ++skipped) {
+    for (int skipped = 0;
+         j < text.size() && skipped < 3 && std::string_view(" :#[(").find(text[j]) != Text::npos;
+         ++skipped) {
         ++j;
     }
     if (j > 0 && is_digit(text[j - 1])) {
@@ -193,7 +90,8 @@ void read_label_epoch(TextReading& r) {
 void add_metric(TextReading& r, Text name, Text value) {
     name = trimmed(name);
     value = trimmed(value);
-    if (name.empty() || name.size() > 64 || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
+    if (name.empty() || name.size() > 64 ||
+        !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
         return;
     }
     for (char c : name) {
@@ -218,8 +116,8 @@ std::optional<double> parse_rate(Text text) {
     }
     Text unit = text.substr(i);
     double scale = 1;
-    if (!unit.empty() && (unit[0] == 'k' || unit[0] == 'M' || unit[0] == 'G') &&
-        unit.size() > 1 && unit[1] != '/') {
+    if (!unit.empty() && (unit[0] == 'k' || unit[0] == 'M' || unit[0] == 'G') && unit.size() > 1 &&
+        unit[1] != '/') {
         scale = unit[0] == 'k' ? 1e3 : unit[0] == 'M' ? 1e6 : 1e9;
     }
     if (unit.size() >= 2 && unit.substr(unit.size() - 2) == "/s") {
@@ -299,6 +197,36 @@ size_t skip_box_bar(Text line, size_t i) {
     return i;
 }
 
+// What follows a Keras line's bar: " - ETA: 12s - loss: 0.4321", "5s 10ms/step - loss: ...";
+// whether it gave a time, or nullopt when a part is none of those.
+std::optional<bool> read_keras_figures(TextReading& r, Text rest) {
+    if (starts_with(rest, "- ")) {
+        rest = rest.substr(1);  // verbose=2: no bar, "469/469 - 5s - loss: ..."
+    }
+    bool timed = false;
+    for (size_t start = 0; start <= rest.size();) {
+        size_t dash = rest.find(" - ", start);
+        Text chunk = trimmed(rest.substr(start, dash == Text::npos ? Text::npos : dash - start));
+        start = dash == Text::npos ? rest.size() + 1 : dash + 3;
+        if (chunk.empty()) {
+            continue;
+        }
+        if (starts_with(chunk, "ETA: ")) {
+            r.remaining_s = parse_clock(chunk.substr(5));
+            timed = true;
+        } else if (const size_t colon = chunk.find(": "); colon != Text::npos) {
+            add_metric(r, chunk.substr(0, colon), chunk.substr(colon + 2));
+        } else if (auto seconds = parse_clock(chunk.substr(0, chunk.find(' ')))) {
+            // "5s 10ms/step": the epoch's time at its end, the time left before (Keras 3).
+            (*r.done == *r.total ? r.elapsed_s : r.remaining_s) = seconds;
+            timed = true;
+        } else if (chunk.find("/step") == Text::npos && chunk.find("/epoch") == Text::npos) {
+            return std::nullopt;
+        }
+    }
+    return timed;
+}
+
 // "Epoch 2/5" alone, then "  50/469 [==>.....] - ETA: 12s - loss: 0.4321", the closing
 // "469/469 [======] - 5s 10ms/step - loss: ...", Keras 3's "469/469 ━━━━ 5s 10ms/step - ..."
 // and verbose=2's "469/469 - 5s - loss: ...".
@@ -330,7 +258,8 @@ std::optional<TextReading> read_keras(Text line) {
     bool shaped = false;
     if (i < line.size() && line[i] == '[') {
         const size_t close = line.find(']', i);
-        if (close == Text::npos || line.substr(i + 1, close - i - 1).find_first_not_of("=>.") != Text::npos) {
+        if (close == Text::npos ||
+            line.substr(i + 1, close - i - 1).find_first_not_of("=>.") != Text::npos) {
             return std::nullopt;
         }
         i = close + 1;
@@ -339,32 +268,11 @@ std::optional<TextReading> read_keras(Text line) {
         i = end;
         shaped = true;
     }
-    Text rest = line.substr(i);
-    if (starts_with(rest, "- ")) {
-        rest = rest.substr(1);  // verbose=2: no bar, "469/469 - 5s - loss: ..."
+    const std::optional<bool> timed = read_keras_figures(r, line.substr(i));
+    if (!timed) {
+        return std::nullopt;
     }
-    bool timed = false;
-    for (size_t start = 0; start <= rest.size();) {
-        size_t dash = rest.find(" - ", start);
-        Text chunk = trimmed(rest.substr(start, dash == Text::npos ? Text::npos : dash - start));
-        start = dash == Text::npos ? rest.size() + 1 : dash + 3;
-        if (chunk.empty()) {
-            continue;
-        }
-        if (starts_with(chunk, "ETA: ")) {
-            r.remaining_s = parse_clock(chunk.substr(5));
-            timed = true;
-        } else if (const size_t colon = chunk.find(": "); colon != Text::npos) {
-            add_metric(r, chunk.substr(0, colon), chunk.substr(colon + 2));
-        } else if (auto seconds = parse_clock(chunk.substr(0, chunk.find(' ')))) {
-            // "5s 10ms/step": the epoch's time at its end, the time left before (Keras 3).
-            (*r.done == *r.total ? r.elapsed_s : r.remaining_s) = seconds;
-            timed = true;
-        } else if (chunk.find("/step") == Text::npos && chunk.find("/epoch") == Text::npos) {
-            return std::nullopt;
-        }
-    }
-    if (!shaped && !(timed && !r.metrics.empty())) {
+    if (!shaped && !(*timed && !r.metrics.empty())) {
         return std::nullopt;  // "3/4 shards" is not a Keras line
     }
     return r;
@@ -423,7 +331,8 @@ void read_plain_metrics(TextReading& r, Text line) {
             continue;
         }
         size_t start = i;
-        while (start > 0 && (is_word(line[start - 1]) || line[start - 1] == '-' || line[start - 1] == '/' || line[start - 1] == '.')) {
+        while (start > 0 && (is_word(line[start - 1]) || line[start - 1] == '-' ||
+                             line[start - 1] == '/' || line[start - 1] == '.')) {
             --start;
         }
         const Text name = line.substr(start, i - start);

@@ -16,7 +16,7 @@ namespace kftrain::progress {
 
 // The shapes a line of text progress comes in.
 enum class TextFormat {
-    Tqdm,        // "Epoch 2/3:  45%|████▌     | 90/200 [00:01<00:01, 89.50it/s, loss=0.123]"
+    Tqdm,  // "Epoch 2/3:  45%|████▌     | 90/200 [00:01<00:01, 89.50it/s, loss=0.123]"
     KerasEpoch,  // "Epoch 2/5", alone on its line, before the epoch's step lines
     Keras,       // "  50/469 [==>......] - ETA: 12s - loss: 0.4321 - accuracy: 0.8765"
     TrainerLog,  // "{'loss': 0.6931, 'grad_norm': 1.2, 'learning_rate': 4.9e-05, 'epoch': 0.5}"

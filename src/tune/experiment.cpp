@@ -196,8 +196,10 @@ util::Result<YAML::Node> render_experiment(const manifest::JobSpec& job, const T
         spec["parameters"].push_back(parameter_node(param));
     }
     spec["metricsCollectorSpec"]["collector"]["kind"] = string_node("StdOut");
-    spec["metricsCollectorSpec"]["source"]["filter"]["metricsFormat"].push_back(
-        string_node(k_katib_metrics_filter));
+    for (const char* filter : k_metrics_filters) {
+        spec["metricsCollectorSpec"]["source"]["filter"]["metricsFormat"].push_back(
+            string_node(filter));
+    }
     spec["trialTemplate"] = trial_template(job, tune, *rendered);
     experiment["spec"] = spec;
     return experiment;

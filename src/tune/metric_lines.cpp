@@ -7,21 +7,26 @@
 namespace kftrain::tune {
 
 std::vector<MetricValue> parse_metric_line(const std::string& line) {
-    static const std::regex filter(k_katib_metrics_filter);
+    static const std::regex filters[] = {std::regex(k_metrics_filters[0]),
+                                         std::regex(k_metrics_filters[1])};
     std::vector<MetricValue> values;
     // std::regex recurses per character: a megabyte line could exhaust the stack, and no
     // metric line is long.
     constexpr std::size_t k_longest_metric_line = 4096;
-    if (line.size() > k_longest_metric_line || line.find('=') == std::string::npos) {
+    if (line.size() > k_longest_metric_line ||
+        (line.find('=') == std::string::npos && line.find(": ") == std::string::npos)) {
         return values;
     }
-    for (auto it = std::sregex_iterator(line.begin(), line.end(), filter);
-         it != std::sregex_iterator(); ++it) {
-        // Katib takes the first group as the name and the second as the value; a match whose
-        // value is no number ("lr=" at a line's end) is reported unavailable, so skipped here.
-        auto value = util::parse_number((*it)[2].str(), false);
-        if (value) {
-            values.push_back({(*it)[1].str(), *value});
+    for (const std::regex& filter : filters) {
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), filter);
+             it != std::sregex_iterator(); ++it) {
+            // Katib takes the first group as the name and the second as the value; a match
+            // whose value is no number ("lr=" at a line's end) is reported unavailable, so
+            // skipped here.
+            auto value = util::parse_number((*it)[2].str(), false);
+            if (value) {
+                values.push_back({(*it)[1].str(), *value});
+            }
         }
     }
     return values;

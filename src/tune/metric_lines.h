@@ -7,10 +7,18 @@
 
 namespace kftrain::tune {
 
-// Katib's default StdOut metrics filter: NAME=VALUE pairs anywhere in a line. The Experiment
-// kftrain renders names it, and the local search reads trial logs with it.
+// Katib's default StdOut metrics filter: NAME=VALUE pairs anywhere in a line (a tqdm bar's
+// postfix among them).
 inline constexpr const char* k_katib_metrics_filter =
     R"(([\w|-]+)\s*=\s*([+-]?\d*(\.\d+)?([Ee][+-]?\d+)?))";
+// And "NAME: VALUE" pairs, as the Hugging Face Trainer's log dicts ('loss': 0.6931) and
+// Keras's lines (- loss: 0.4321) print them; a colon followed by a space, so that a clock
+// (10:00:01) is none.
+inline constexpr const char* k_colon_metrics_filter =
+    R"(([\w|-]+)'?:\s+([+-]?\d*(\.\d+)?([Ee][+-]?\d+)?))";
+// The filters the Experiment kftrain renders names, in this order, and the local search reads
+// trial logs with (docs/tuning.md).
+inline constexpr const char* k_metrics_filters[] = {k_katib_metrics_filter, k_colon_metrics_filter};
 
 // One metric value, in the order the lines printed them.
 struct MetricValue {
@@ -18,8 +26,8 @@ struct MetricValue {
     double value = 0;
 };
 
-// Return the NAME=VALUE pairs Katib's default filter finds in one line of output; a JSON
-// progress line, a line without '=' or one longer than 4 KiB gives none.
+// Return the pairs the filters of k_metrics_filters find in one line of output, as Katib's
+// collector reads them; a line with neither '=' nor ": ", or longer than 4 KiB, gives none.
 std::vector<MetricValue> parse_metric_line(const std::string& line);
 
 // Reduce every metric's values to one as Katib's default metricStrategies do: the highest

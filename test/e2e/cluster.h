@@ -19,7 +19,7 @@ using test::CliRun;
 // The images run.sh imported into the cluster's containerd.
 std::string trainer_image();
 std::string busybox_image();
-std::string python_image();  // Debian's python3, no torch
+std::string python_image();  // Debian's python3 and tqdm, no torch
 
 // Run kubectl (KUBECONFIG as run.sh set it) with these arguments.
 CliRun kubectl(const std::vector<std::string>& args, const std::string& input = "");

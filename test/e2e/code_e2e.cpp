@@ -8,6 +8,7 @@
 
 #include "e2e/cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
 
 using kftrain::e2e::Namespace;
 using kftrain::e2e::poll_until;
@@ -240,4 +241,33 @@ TEST_CASE("tune ships the code in one ConfigMap its Experiment owns, tune delete
             last = ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of", "-o", "name"}).out;
             return last.empty();
         });
+}
+
+TEST_CASE("a program that draws a tqdm bar shows its percentage in status on the cluster",
+          "[e2e]") {
+    Namespace ns("bars");
+    const std::string dir = kftrain::test::make_temp_dir();
+    fs::create_directories(dir + "/proj");
+    // test/data/progress/tqdm_bars.py, a real tqdm bar per epoch; its gate ("/") is open.
+    fs::copy_file(std::string(kftrain::test::test_data_dir()) + "/progress/tqdm_bars.py",
+                  dir + "/proj/tqdm_bars.py");
+    auto run = ns.kftrain({"run", "--replicas", "1", "--name", "bars", "--image",
+                           kftrain::e2e::python_image(), "--cpu", "100m", "--memory", "64Mi",
+                           "--code", dir + "/proj", "--", "python3", "tqdm_bars.py", "/"});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    auto waited =
+        ns.kftrain({"wait", "bars", "--for", "succeeded", "--timeout", "4m", "--interval", "1s"});
+    INFO(waited.out << waited.err << kftrain::e2e::pods_of(ns));
+    REQUIRE(waited.code == 0);
+    auto status = ns.kftrain({"status", "bars"});
+    INFO(status.out << status.err);
+    CHECK(has(status.out, "Progress:   100% epoch 2/2 step 20/20"));
+    CHECK(has(status.out, "(from a tqdm bar)"));
+    auto shown = ns.kftrain({"status", "bars", "-o", "json"});
+    REQUIRE(shown.code == 0);
+    const json progress = json::parse(shown.out)["progress"];
+    CHECK(progress["percent"] == 100);
+    CHECK(progress["source"] == "a tqdm bar");
+    REQUIRE(ns.kftrain({"delete", "bars", "--wait"}).code == 0);
 }

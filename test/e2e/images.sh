@@ -4,8 +4,8 @@
 #   localhost/kftrain-trainer:e2e-HASH   the image Dockerfile.trainer builds, as a user builds it
 #       (podman build --isolation chroot), on the debootstrap base of scripts/check-image.sh:
 #       what ships is what the suite trains with.
-#   localhost/kftrain-python:e2e-HASH    Debian's python3 (no torch) on the same base: a user's
-#       standard-library program shipped as code (docs/code.md) runs on it.
+#   localhost/kftrain-python:e2e-HASH    Debian's python3 and tqdm (no torch) on the same base: a
+#       user's program shipped as code (docs/code.md) runs on it, its tqdm bar read as progress.
 #   localhost/kftrain-busybox:e2e-HASH   Debian's busybox-static with every applet linked: the
 #       data helper pod's image (tar, find, stat, sleep) and the PyTorchJob stand-in's
 #       init container (sh, seq, nslookup), in place of busybox:1.36.1 and alpine:3.10.
@@ -102,8 +102,8 @@ else
     "$minicluster" import "$trainer"
 fi
 
-# python: Debian's python3 on the base, its layer cached by podman.
-printf 'FROM %s\nRUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \\\n    --no-install-recommends python3 && rm -rf /var/lib/apt/lists/*\nCMD ["python3"]\n' \
+# python: Debian's python3 and python3-tqdm on the base, its layer cached by podman.
+printf 'FROM %s\nRUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \\\n    --no-install-recommends python3 python3-tqdm && rm -rf /var/lib/apt/lists/*\nCMD ["python3"]\n' \
     "$base" >"$work/Containerfile.python"
 hash=$( (podman image inspect --format '{{.Id}}' "$base"; cat "$work/Containerfile.python") \
     | sha256sum | cut -c1-12)

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "diagnose/log_signals.h"
+#include "progress/progress_reader.h"
 
 using namespace kftrain;
 
@@ -51,14 +52,19 @@ TEST_CASE("a progress line nested past 64 levels, or with non-text times, is not
 }
 
 TEST_CASE("the last progress line skips later non-progress lines", "[cluster][progress]") {
-    std::vector<std::string> lines = {
-        k_parsed_progress_line,
-        R"({"event":"checkpoint","rank":0,"world_size":4,"time":"t","path":"p","epoch":2})",
-        "plain text"};
-    auto p = progress::last_progress(lines);
-    REQUIRE(p);
-    CHECK(p->event == "progress");
-    CHECK_FALSE(progress::last_progress({"plain", "text"}));
+    progress::ProgressReader reader;
+    for (const char* text :
+         {k_parsed_progress_line,
+          R"({"event":"checkpoint","rank":0,"world_size":4,"time":"t","path":"p","epoch":2})",
+          "plain text"}) {
+        reader.take(text);
+    }
+    REQUIRE(reader.progress());
+    CHECK(reader.progress()->event == "progress");
+    CHECK(*reader.progress()->global_step == 589);
+    progress::ProgressReader plain;
+    plain.take_output("plain\ntext\n");
+    CHECK_FALSE(plain.progress());
 }
 
 TEST_CASE("diagnose reads a program's error event as status reads its lines, by the one parser",

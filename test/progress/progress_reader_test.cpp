@@ -75,7 +75,7 @@ TEST_CASE("a Lightning bar shows its epoch counted from 1 and no percentage", "[
     }
 }
 
-TEST_CASE("the Trainer's dicts merge with its bar; its closing dict is the end", "[progress]") {
+TEST_CASE("the Trainer's dicts merge with its bar, and its closing dict is the end", "[progress]") {
     progress::ProgressReader reader;
     reader.take(bar("", 50, 300));
     reader.take("{'loss': 0.6931, 'grad_norm': 1.2, 'learning_rate': 4.9e-05, 'epoch': 0.5}");
@@ -107,7 +107,8 @@ TEST_CASE("Keras output: epoch markers, step lines, and the closing line", "[pro
     CHECK(*reader.progress()->percent == 100);
 }
 
-TEST_CASE("a plain counter counts once it has risen; an ETA from the rate seen", "[progress]") {
+TEST_CASE("a plain counter counts once it has risen, with an ETA from the rate seen",
+          "[progress]") {
     progress::ProgressReader reader;
     reader.take("step 100/1000 loss 0.5", 0.0);
     CHECK(!reader.progress());
@@ -184,8 +185,9 @@ TEST_CASE("a bar redrawn a million times keeps the reader's memory flat", "[prog
     progress::ProgressReader reader;
     std::string out;
     for (int done = 0; done <= 1'000'000; ++done) {
-        out += "\r" + bar("", done, 1'000'000, "loss=" + std::to_string(done % 7) +
-                                                   ", m" + std::to_string(done % 500) + "=1");
+        out += "\r" +
+               bar("", done, 1'000'000,
+                   "loss=" + std::to_string(done % 7) + ", m" + std::to_string(done % 500) + "=1");
         if (out.size() > (1 << 20)) {
             reader.take_output(out);
             out.clear();

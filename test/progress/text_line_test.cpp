@@ -67,8 +67,9 @@ TEST_CASE("a Lightning bar counts its epoch from zero and prints no total", "[pr
 }
 
 TEST_CASE("an outer tqdm bar over the epochs counts epochs", "[progress]") {
-    auto r = progress::read_text_line("Epoch:  33%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88   | 1/3 "
-                                      "[00:10<00:20, 10.00s/it]");
+    auto r = progress::read_text_line(
+        "Epoch:  33%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88   | 1/3 "
+        "[00:10<00:20, 10.00s/it]");
     REQUIRE(r);
     CHECK(r->counts_epochs);
     CHECK(*r->total == 3);
@@ -127,12 +128,12 @@ TEST_CASE("plain lines read their counters and metrics", "[progress]") {
         long long total;
         bool epochs;
     };
-    for (const Case& c : {Case{"step 100/500 loss 0.0291", 100, 500, false},
-                          Case{"Epoch [2/10] Step [30/100] loss: 0.31", 30, 100, false},
-                          Case{"epoch 2/10", 2, 10, true},
-                          Case{"epoch 2 of 10, loss=0.4", 2, 10, true},
-                          Case{"iter 300/1000 lr=0.1", 300, 1000, false},
-                          Case{"[300/1000] loss: 0.5", 300, 1000, false}}) {
+    for (const Case& c :
+         {Case{"step 100/500 loss 0.0291", 100, 500, false},
+          Case{"Epoch [2/10] Step [30/100] loss: 0.31", 30, 100, false},
+          Case{"epoch 2/10", 2, 10, true}, Case{"epoch 2 of 10, loss=0.4", 2, 10, true},
+          Case{"iter 300/1000 lr=0.1", 300, 1000, false},
+          Case{"[300/1000] loss: 0.5", 300, 1000, false}}) {
         INFO(c.line);
         auto r = progress::read_text_line(c.line);
         REQUIRE(r);
@@ -150,12 +151,11 @@ TEST_CASE("plain lines read their counters and metrics", "[progress]") {
 }
 
 TEST_CASE("lines that only look like progress are not read as any", "[progress]") {
-    for (const char* line : {"loaded 3/4 shards", "2026/12/06 10:00:01 starting",
-                             "GET /v1/models HTTP 200/404", "reading data/1/3/part-0001.csv",
-                             "using 1/3 of the data", "step 3/2 makes no sense",
-                             "epoch 2/0", "{'loss': 'high'}", "100%", "50%|", "ratio 1/3",
-                             "3/4 shards loaded", "[2026/12/06]",
-                             "step 1.5/3", "batch 10/20/30"}) {
+    for (const char* line :
+         {"loaded 3/4 shards", "2026/12/06 10:00:01 starting", "GET /v1/models HTTP 200/404",
+          "reading data/1/3/part-0001.csv", "using 1/3 of the data", "step 3/2 makes no sense",
+          "epoch 2/0", "{'loss': 'high'}", "100%", "50%|", "ratio 1/3", "3/4 shards loaded",
+          "[2026/12/06]", "step 1.5/3", "batch 10/20/30"}) {
         INFO(line);
         CHECK(!progress::read_text_line(line));
     }

@@ -25,6 +25,15 @@ TEST_CASE("Katib's default filter reads name=value pairs from a line", "[tune]")
     CHECK(pairs("loss=-2.5E+2") == P{{"loss", -250}});
 }
 
+TEST_CASE("the second filter reads the Trainer's dicts and Keras's lines, not a clock", "[tune]") {
+    using P = std::vector<std::pair<std::string, double>>;
+    CHECK(pairs("{'eval_loss': 0.25, 'eval_accuracy': 0.9, 'epoch': 1.0}") ==
+          P{{"eval_loss", 0.25}, {"eval_accuracy", 0.9}, {"epoch", 1.0}});
+    CHECK(pairs("469/469 [=====] - 5s 10ms/step - loss: 0.3012 - accuracy: 0.9101") ==
+          P{{"loss", 0.3012}, {"accuracy", 0.9101}});
+    CHECK(pairs("2026-12-06 10:00:01 started").empty());
+}
+
 TEST_CASE("lines without a metric give none", "[tune]") {
     CHECK(tune::parse_metric_line("").empty());
     CHECK(tune::parse_metric_line(R"({"event":"eval","accuracy":0.97,"loss":0.08})").empty());

@@ -43,8 +43,7 @@ TEST_CASE("status reads the progress a program prints of its own, while it runs 
 
     // Halfway, the program waits for the gate: its figures stand still while status reads them.
     const job::JobStatus running = jobs.wait_for("own", [](const job::JobStatus& s) {
-        return s.progress && s.progress->percent && *s.progress->percent >= 50 &&
-               s.progress->eta_s;
+        return s.progress && s.progress->percent && *s.progress->percent >= 50 && s.progress->eta_s;
     });
     CHECK(*running.progress->percent < 100);
     CHECK(running.progress->source == program.source);

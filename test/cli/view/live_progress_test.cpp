@@ -101,6 +101,22 @@ TEST_CASE("log lines scroll above the live block, which stays at the bottom", "[
                 "master-0 | epoch 1/3 step 30/100 loss 0.4000 acc 90.0% 1234 samples/s ETA 1m40s"});
 }
 
+TEST_CASE("a tqdm bar's drawings update the live line, the program's other lines scroll",
+          "[progress]") {
+    LiveProgress live(8);
+    Screen screen;
+    auto drawing = [](int done) {
+        return "Epoch 1/2:  " + std::to_string(done * 10) + "%|###   | " + std::to_string(done) +
+               "/10 [00:01<00:02, 5.00it/s, loss=0.5]";
+    };
+    show(live, screen,
+         {line("master-0", "loading data"), line("master-0", drawing(1)),
+          line("master-0", drawing(2) + "\r" + drawing(3))},
+         0);
+    CHECK(screen.lines() == Lines{"master-0 | loading data",
+                                  "master-0 | 15% epoch 1/2 step 3/10 loss 0.5000 5.00 steps/s"});
+}
+
 TEST_CASE("an epoch summary scrolls and closes the epoch on the live line", "[progress]") {
     LiveProgress live(8);
     Screen screen;
