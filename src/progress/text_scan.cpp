@@ -6,8 +6,6 @@
 
 namespace kftrain::progress::text_scan {
 
-
-
 bool is_digit(char c) {
     return std::isdigit(static_cast<unsigned char>(c)) != 0;
 }

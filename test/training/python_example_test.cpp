@@ -227,3 +227,29 @@ TEST_CASE(
     }
     CHECK(*best > *worst);
 }
+
+TEST_CASE("examples/python-tqdm, unchanged, runs as the README runs it and its bar is its progress",
+          "[local][training][example][python][progress]") {
+    if (!python_torch_ready() || !python_module_ready("tqdm", "python3-tqdm")) {
+        return;
+    }
+    LocalJobs jobs;
+    const std::string dir = jobs.dir() + "/python-tqdm";
+    REQUIRE(kftrain::util::make_private_dir(dir).ok());
+    auto text = kftrain::state::read_state_file(std::string(kftrain::test::source_dir()) +
+                                                "/examples/python-tqdm/train.py");
+    REQUIRE(text.ok());
+    write_file(dir + "/train.py", *text);
+    // The README's command, with a name to find it by and a smaller run.
+    REQUIRE(kftrain_in(dir,
+                       {"run", "--replicas", "2", "--local", "--name", "tqdm-example", "--follow",
+                        "--", "python3", "train.py", "--epochs", "2", "--samples", "4096"},
+                       std::chrono::seconds(240)) == 0);
+    const auto done = jobs.wait_finished("tqdm-example");
+    REQUIRE(done.phase == kftrain::job::JobPhase::Succeeded);
+    REQUIRE(done.progress);
+    CHECK(done.progress->source == "a tqdm bar");
+    CHECK(*done.progress->percent == 100);
+    CHECK(*done.progress->epoch == 2);
+    CHECK(done.progress->loss);
+}

@@ -102,8 +102,9 @@ TEST_CASE("status reads a TrainJob's progress from trainerStatus, without its lo
     FakeCluster cluster("trainjob-progress");
     auto run = cluster.run({"status", "mnist-trainjob", "-n", "ml-training"});
     REQUIRE(run.code == 0);
-    CHECK(contains(run.out, "Progress:   45% epoch 2/3 loss 0.3121 acc 91.2% 1234 samples/s ETA "
-                            "1m40s (from trainerStatus)\n"));
+    CHECK(contains(run.out,
+                   "Progress:   45% epoch 2/3 loss 0.3121 acc 91.2% 1234 samples/s ETA "
+                   "1m40s (from trainerStatus)\n"));
     for (const auto& call : cluster.calls()) {
         CHECK(call.at(0) != "logs");
     }
