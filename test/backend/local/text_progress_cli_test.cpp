@@ -20,6 +20,20 @@ std::string script_path(const std::string& script) {
     return std::string(kftrain::test::test_data_dir()) + "/progress/" + script;
 }
 
+// Write a job file (or a search's, with more after it) that runs a script of
+// test/data/progress with a gate file; the gate is open (it exists) unless closed.
+std::string script_job(LocalJobs& jobs, const std::string& head, const std::string& script,
+                       bool closed, const std::string& more = "") {
+    const std::string gate = jobs.dir() + "/gate";
+    if (!closed) {
+        kftrain::test::write_file(gate, "");
+    }
+    const std::string file = jobs.dir() + "/job.yaml";
+    kftrain::test::write_file(file, head + "command: [/usr/bin/python3, \"" + script_path(script) +
+                                        "\", \"" + gate + "\"" + more);
+    return file;
+}
+
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
@@ -34,10 +48,8 @@ TEST_CASE("status reads the progress a program prints of its own, while it runs 
                                      Program{"plain_loop.py", "plain progress lines"});
     INFO(program.script);
     LocalJobs jobs;
-    const std::string gate = jobs.dir() + "/gate";
-    const std::string file = jobs.dir() + "/job.yaml";
-    kftrain::test::write_file(file, "name: own\nreplicas: 2\ncommand: [/usr/bin/python3, \"" +
-                                        script_path(program.script) + "\", \"" + gate + "\"]\n");
+    const std::string file =
+        script_job(jobs, "name: own\nreplicas: 2\n", program.script, true, "]\n");
     const auto submit = jobs.kftrain({"submit", "-f", file, "--local"});
     REQUIRE(submit.code == 0);
 
@@ -56,7 +68,7 @@ TEST_CASE("status reads the progress a program prints of its own, while it runs 
     CHECK(json["progress"]["source"] == program.source);
     CHECK(json["progress"]["percent"].get<double>() >= 50);
 
-    kftrain::test::write_file(gate, "");
+    kftrain::test::write_file(jobs.dir() + "/gate", "");
     const job::JobStatus done = jobs.wait_finished("own");
     REQUIRE(done.phase == job::JobPhase::Succeeded);
     REQUIRE(done.progress);
@@ -67,11 +79,8 @@ TEST_CASE("status reads the progress a program prints of its own, while it runs 
 TEST_CASE("a bar redrawn in place reaches the log as it moves and as it was left",
           "[local][progress]") {
     LocalJobs jobs;
-    const std::string gate = jobs.dir() + "/gate";
-    kftrain::test::write_file(gate, "");
-    const std::string file = jobs.dir() + "/job.yaml";
-    kftrain::test::write_file(file, "name: bar\nreplicas: 1\ncommand: [/usr/bin/python3, \"" +
-                                        script_path("tqdm_bars.py") + "\", \"" + gate + "\"]\n");
+    const std::string file =
+        script_job(jobs, "name: bar\nreplicas: 1\n", "tqdm_bars.py", false, "]\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     REQUIRE(jobs.wait_finished("bar").phase == job::JobPhase::Succeeded);
     const auto logs = jobs.kftrain({"logs", "bar", "--local"});
@@ -89,14 +98,10 @@ TEST_CASE("a bar redrawn in place reaches the log as it moves and as it was left
 TEST_CASE("a local search reads its objective from the Trainer's dicts in every trial",
           "[local][progress][tune]") {
     LocalJobs jobs;
-    const std::string gate = jobs.dir() + "/gate";
-    kftrain::test::write_file(gate, "");
-    const std::string file = jobs.dir() + "/tune.yaml";
-    kftrain::test::write_file(
-        file, "name: dicts\nreplicas: 1\ncommand: [/usr/bin/python3, \"" +
-                  script_path("trainer_dicts.py") + "\", \"" + gate +
-                  "\", \"${trialParameters.scale}\"]\ntune:\n  params:\n    scale: 1:4\n"
-                  "  objective: loss:minimize\n  maxTrials: 3\n  parallel: 1\n");
+    const std::string file =
+        script_job(jobs, "name: dicts\nreplicas: 1\n", "trainer_dicts.py", false,
+                   ", \"${trialParameters.scale}\"]\ntune:\n  params:\n    scale: 1:4\n"
+                   "  objective: loss:minimize\n  maxTrials: 3\n  parallel: 1\n");
     const auto run = jobs.kftrain({"tune", "-f", file, "--local"});
     INFO(run.out << run.err);
     REQUIRE(run.code == 0);
