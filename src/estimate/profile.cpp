@@ -50,6 +50,7 @@ util::Result<Profile> parse_profile(const std::string& text, const std::string& 
         p.compute_s_per_step = r.number(key::k_compute_s_per_step, 0, true);
         p.compute_s_mean = number_or_zero(key::k_compute_s_mean);
         p.compute_s_stddev = number_or_zero(key::k_compute_s_stddev);
+        p.compute_s_blocks = r.number_list(key::k_compute_s_blocks, 0);
         p.forward_s_per_step = r.number(key::k_forward_s_per_step, 0);
         p.backward_s_per_step = r.number(key::k_backward_s_per_step, 0);
         p.allreduce_s_per_step = r.number(key::k_allreduce_s_per_step, 0);
@@ -57,6 +58,7 @@ util::Result<Profile> parse_profile(const std::string& text, const std::string& 
             r.number_or_null(key::k_allreduce_bandwidth_bytes_per_s, 0, true);
         p.overlap_fraction = r.number_or_null(key::k_overlap_fraction, 0, false, 1);
         p.samples_per_sec = r.number(key::k_samples_per_sec, 0);
+        p.step_s_blocks = r.number_list(key::k_step_s_blocks, 0);
         p.startup_s = number_or_zero(key::k_startup_s);
         p.warmup_s = number_or_zero(key::k_warmup_s);
         p.eval_s_per_sample = number_or_zero(key::k_eval_s_per_sample);
