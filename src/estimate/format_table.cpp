@@ -150,18 +150,18 @@ std::string range_note(const Report& r) {
     }
     const Spread& s = st.spread;
     if (!s.known()) {
-        return fmt::format("No range: {} gave {}, {} are needed; {}.\n", st.of,
+        return fmt::format("No range: {} gave {}, {} are needed.\nFor one, {}.\n", st.of,
                            util::counted(s.blocks, "block"), k_min_range_blocks,
                            steadiness_advice(r));
     }
     std::string out = fmt::format(
-        "Range (in brackets): {}; the widest spread, {}, {} blocks from {:.0f}% to {:.0f}% of "
-        "the estimate's.\n",
+        "Range (in brackets): {}.\nIts widest spread: {}, {} blocks from {:.0f}% to {:.0f}% of "
+        "the figure used.\n",
         range_rule(), st.of, s.blocks, s.low * 100, s.high * 100);
     if (s.unsteady()) {
         out += fmt::format(
             "Unsteady: those blocks ran {:.0f}% apart, more than {:.0f}%: the machine's speed "
-            "changed while it was measured, so even the range may miss; {}.\n",
+            "changed while it was measured,\nso even the range may miss. To trust it, {}.\n",
             s.width() * 100, k_unsteady_spread * 100, steadiness_advice(r));
     }
     return out;

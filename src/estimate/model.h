@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "estimate/range.h"
+#include "estimate/range/range.h"
 
 namespace kftrain::estimate {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "estimate/range.h"
+#include "estimate/range/range.h"
 #include "util/result.h"
 
 namespace kftrain::estimate {

@@ -63,8 +63,8 @@ struct Steadiness {
 // Keep in s the wider of its spread and this one (an unknown one counts only when s has none).
 void note_spread(Steadiness& s, const Spread& spread, const std::string& of);
 
-// State the rule: "the 10th to 90th percentile of its blocks' times, widened by 10% either
-// side".
+// State the rule: "the 10th to 90th percentile of the measured blocks' times over the figure
+// used, widened by 10% either side".
 std::string range_rule();
 
 }  // namespace kftrain::estimate

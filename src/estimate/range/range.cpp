@@ -1,4 +1,4 @@
-#include "estimate/range.h"
+#include "estimate/range/range.h"
 
 #include <fmt/format.h>
 
@@ -55,8 +55,8 @@ void note_spread(Steadiness& s, const Spread& spread, const std::string& of) {
 
 std::string range_rule() {
     return fmt::format(
-        "the {:g}th to {:g}th percentile of the measured blocks' time per unit of work, over the "
-        "estimate's, widened by {:g}% either side",
+        "the {:g}th to {:g}th percentile of the measured blocks' times over the figure used, "
+        "widened by {:g}% either side",
         k_range_low_percentile, k_range_high_percentile, k_range_margin * 100);
 }
 
