@@ -19,8 +19,7 @@ namespace {
 
 // Ten blocks around 100 ms: the 10th percentile 99 ms (nine tenths of the way from the first
 // to the second), the 90th 101 ms.
-const std::vector<double> k_blocks = {0.09, 0.10, 0.10, 0.10, 0.10,
-                                      0.10, 0.10, 0.10, 0.10, 0.11};
+const std::vector<double> k_blocks = {0.09, 0.10, 0.10, 0.10, 0.10, 0.10, 0.10, 0.10, 0.10, 0.11};
 
 std::string range_line(const std::string& text, const std::string& start) {
     const auto at = text.find("\n" + start);
@@ -74,8 +73,7 @@ TEST_CASE("a spread is the 10th to 90th percentile of the blocks over the figure
     CHECK_FALSE(time_range(100, 0, block_spread({0.1, 0.2}, 0.1)));
 }
 
-TEST_CASE("a range widens the measured part of a time by the spread and the margin",
-          "[estimate]") {
+TEST_CASE("a range widens the measured part of a time by the spread and the margin", "[estimate]") {
     Spread s;
     s.blocks = 5;
     s.low = 0.9;
@@ -136,7 +134,7 @@ TEST_CASE("blocks far apart make the estimate unsteady, with the advice in table
     CHECK(j["range"]["advice"].get<std::string>().find("repeat it") != std::string::npos);
 }
 
-TEST_CASE("a profile without blocks gives no range and says so; a built-in one says nothing",
+TEST_CASE("a profile without blocks gives no range and says so, a built-in one says nothing",
           "[estimate]") {
     const Report r = make_report("mnist-ddp", plan_with({}), std::nullopt);
     CHECK_FALSE(r.estimate.sizes[0].total_range);
@@ -194,14 +192,13 @@ TEST_CASE("repeated profiles pool their blocks, and a measured step at 2 ranks h
     CHECK(r.steadiness.of == "whole steps at world size 2");
 }
 
-TEST_CASE("a program's blocks of reports give its range; older profiles have none",
-          "[estimate]") {
-    // Reports every 50 of 1000 steps (blocks of at least 10 steps): a step of 10 ms, then 15 ms
-    // for one stretch.
+TEST_CASE("a program's blocks of reports give its range, older profiles have none", "[estimate]") {
+    // Reports every 50 of 1000 steps (blocks of at least 10 steps): a step of 10 ms, 15 ms over
+    // two stretches.
     std::vector<ProgressPoint> points;
     double t = 1;
     for (int step = 50; step <= 500; step += 50) {
-        t += step == 300 ? 0.75 : 0.5;
+        t += step == 300 || step == 400 ? 0.75 : 0.5;
         points.push_back(step_report(t, step / 1000.0));
     }
     const auto times = block_times(points);
