@@ -34,6 +34,7 @@ threads=$(( cores / 2 > 0 ? cores / 2 : 1 ))
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 : >"$out/inside"
+: >"$out/inside-all"
 
 launch() {  # world rank log args...: one rank of a local job
     local world=$1 rank=$2 log=$3
@@ -137,6 +138,9 @@ JOB
     "$kftrain" --local estimate -f "$out/job.yaml" "${profiles[@]}" --workers 1,2 -o json \
         >"$out/estimate.json"
     for world in 1 2; do
+        while read -r run_s; do
+            inside_range "$out/estimate.json" "$world" "$run_s" "$pair all rounds" >>"$out/inside-all"
+        done <"$out/times$world"
         python3 - "$out/estimate.json" "$out/times$world" "$pair" "$world" \
             "$out"/profile"$world"-*.json <<'PY'
 import json, statistics, sys
@@ -162,6 +166,9 @@ printf '%-28s %-9s %10s %-15s %10s  %s\n' "model:samples round" replicas predict
     measured "verdict"
 cat "$out/inside"
 echo "inside the range: $(grep -c ' inside ' "$out/inside" || true) of $(wc -l <"$out/inside")"
+echo "the estimate from every round's profiles (medians, their blocks pooled) against every" \
+    "whole run: inside the range: $(grep -c ' inside ' "$out/inside-all" || true) of" \
+    "$(wc -l <"$out/inside-all")"
 echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # A user's own program (examples/python-ddp) the same way, from `estimate --measure`.

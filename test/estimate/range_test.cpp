@@ -78,14 +78,14 @@ TEST_CASE("a range widens the measured part of a time by the spread and the marg
     s.blocks = 5;
     s.low = 0.9;
     s.high = 1.2;
-    // 10 s unmeasured, 100 s measured: 100 x (0.9 - 0.1) .. 100 x (1.2 + 0.1).
+    // 10 s unmeasured, 100 s measured: 100 x (0.9 - margin) .. 100 x (1.2 + margin).
     const auto range = time_range(110, 10, s);
     REQUIRE(range);
-    CHECK(range->low == Approx(90));
-    CHECK(range->high == Approx(140));
+    CHECK(range->low == Approx(10 + 100 * (0.9 - k_range_margin)));
+    CHECK(range->high == Approx(10 + 100 * (1.2 + k_range_margin)));
     const Range cost = scaled_range(*range, 110, 11);
-    CHECK(cost.low == Approx(9));
-    CHECK(cost.high == Approx(14));
+    CHECK(cost.low == Approx(range->low / 10));
+    CHECK(cost.high == Approx(range->high / 10));
     CHECK(s.width() == Approx(0.3));
     CHECK(s.unsteady());  // 30% apart, more than 25%
 }
@@ -95,22 +95,22 @@ TEST_CASE("estimate table and JSON show each size's range and the rule", "[estim
     const SizeEstimate& one = r.estimate.sizes[0];
     REQUIRE(one.total_range);
     REQUIRE(one.cost_range);
-    // 1000 steps of 100 ms after 60 s of scheduling: 100 s x 0.89 .. 100 s x 1.11.
-    CHECK(one.total_range->low == Approx(60 + 89));
-    CHECK(one.total_range->high == Approx(60 + 111));
-    CHECK(one.cost_range->high == Approx(*one.cost * (171.0 / 160)));
+    // 1000 steps of 100 ms after 60 s of scheduling: 100 s x 0.84 .. 100 s x 1.16.
+    CHECK(one.total_range->low == Approx(60 + 84));
+    CHECK(one.total_range->high == Approx(60 + 116));
+    CHECK(one.cost_range->high == Approx(*one.cost * (176.0 / 160)));
 
     const std::string table = format_table(r);
     INFO(table);
-    CHECK(range_line(table, "1 ").find("2m40s (2m29s-2m51s)") != std::string::npos);
-    CHECK(range_line(table, "1 ").find("$0.0222 ($0.0207-$0.0238)") != std::string::npos);
+    CHECK(range_line(table, "1 ").find("2m40s (2m24s-2m56s)") != std::string::npos);
+    CHECK(range_line(table, "1 ").find("$0.0222 ($0.0200-$0.0244)") != std::string::npos);
     CHECK(range_line(table, "Range (in brackets): the 10th to 90th percentile") != "");
     CHECK(table.find("Unsteady") == std::string::npos);
 
     const auto j = nlohmann::json::parse(format_json(r));
     CHECK(j["sizes"][0]["total_s"] == Approx(160));  // unchanged beside the new fields
-    CHECK(j["sizes"][0]["total_s_low"] == Approx(149));
-    CHECK(j["sizes"][0]["total_s_high"] == Approx(171));
+    CHECK(j["sizes"][0]["total_s_low"] == Approx(144));
+    CHECK(j["sizes"][0]["total_s_high"] == Approx(176));
     CHECK(j["sizes"][0]["cost_low"].is_number());
     CHECK(j["sizes"][0]["cost_high"].is_number());
     CHECK(j["range"]["known"] == true);
