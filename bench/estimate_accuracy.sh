@@ -10,6 +10,9 @@
 # cores, so two replicas do not oversubscribe the machine and the profile is measured with
 # the same threads as each replica. Then examples/python-ddp, a user's own program, from
 # `estimate --measure` (estimate_program_accuracy.sh, with its defaults).
+# Every round also asks the estimate from that round's two profiles alone, as a user who
+# measured once would, and says whether each of its whole runs fell inside the printed range
+# (total_s_low..total_s_high), counting them: "inside the range: k of n".
 #
 #   bench/estimate_accuracy.sh [BUILD_DIR] [TRAINER] [MODEL:SAMPLES,...] [BATCH] [EPOCHS] [ROUNDS]
 #   bench/estimate_accuracy.sh build build/kftrain-trainer mnist-cnn:2560,mlp:20480 32 3 3
@@ -30,6 +33,8 @@ cores=$(nproc)
 threads=$(( cores / 2 > 0 ? cores / 2 : 1 ))
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+: >"$out/inside"
+: >"$out/inside-all"
 
 launch() {  # world rank log args...: one rank of a local job
     local world=$1 rank=$2 log=$3
@@ -54,6 +59,22 @@ json() {  # file python-expression-on-j: print a value of a JSON file
 }
 
 now() { date +%s.%N; }
+
+inside_range() {  # estimate.json world run_s label: whether the run fell inside the range
+    python3 - "$@" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+s = e["sizes"][int(sys.argv[2]) - 1]
+run = float(sys.argv[3])
+r = e.get("range") or {}
+low, high = s.get("total_s_low"), s.get("total_s_high")
+verdict = "no range" if low is None else ("inside" if low <= run <= high else "outside")
+print("%-28s %-9s %9.2fs (%s) %9.2fs  %-8s %s" % (
+    sys.argv[4], sys.argv[2], s["total_s"],
+    "-" if low is None else "%.2f-%.2f" % (low, high), run, verdict,
+    "unsteady" if r.get("unsteady") else ""))
+PY
+}
 
 echo "kftrain estimate accuracy, whole runs: synthetic samples x $epochs epochs, batch" \
     "$batch per replica, a checkpoint after every epoch, $threads thread(s) per replica on" \
@@ -100,18 +121,26 @@ JOB
         port=$(free_port)
         run_ranks 2 --benchmark 20 --profile-out "$out/profile2-$round.json"
         profiles+=(--profile "$out/profile1-$round.json" --profile "$out/profile2-$round.json")
+        "$kftrain" --local estimate -f "$out/job.yaml" --profile "$out/profile1-$round.json" \
+            --profile "$out/profile2-$round.json" --workers 1,2 -o json >"$out/round-$round.json"
         for world in 1 2; do
             rm -rf "$out/ck"/*
             port=$(free_port)  # before the clock starts: it runs a Python
             start=$(now)
             run_ranks "$world" --epochs "$epochs" --checkpoint-dir "$out/ck" \
                 --log-format json --log-every 100000
-            python3 -c "print($(now) - $start)" >>"$out/times$world"
+            run_s=$(python3 -c "print($(now) - $start)")
+            echo "$run_s" >>"$out/times$world"
+            inside_range "$out/round-$round.json" "$world" "$run_s" "$pair round $round" \
+                >>"$out/inside"
         done
     done
     "$kftrain" --local estimate -f "$out/job.yaml" "${profiles[@]}" --workers 1,2 -o json \
         >"$out/estimate.json"
     for world in 1 2; do
+        while read -r run_s; do
+            inside_range "$out/estimate.json" "$world" "$run_s" "$pair all rounds" >>"$out/inside-all"
+        done <"$out/times$world"
         python3 - "$out/estimate.json" "$out/times$world" "$pair" "$world" \
             "$out"/profile"$world"-*.json <<'PY'
 import json, statistics, sys
@@ -131,6 +160,15 @@ print("%-16s %-9d %9.2fs %9.2fs %+7.0f%% %7.0f%% %7.0f%%   %s" % (
 PY
     done
 done
+echo
+echo "each round's own estimate (its two profiles alone) against its whole runs:"
+printf '%-28s %-9s %10s %-15s %10s  %s\n' "model:samples round" replicas predicted "(range)" \
+    measured "verdict"
+cat "$out/inside"
+echo "inside the range: $(grep -c ' inside ' "$out/inside" || true) of $(wc -l <"$out/inside")"
+echo "the estimate from every round's profiles (medians, their blocks pooled) against every" \
+    "whole run: inside the range: $(grep -c ' inside ' "$out/inside-all" || true) of" \
+    "$(wc -l <"$out/inside-all")"
 echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # A user's own program (examples/python-ddp) the same way, from `estimate --measure`.

@@ -4,7 +4,9 @@
 # PyTorchJob, one thread per replica: each round, measure it for MEASURE seconds at 1 and 2
 # replicas (the measurement stops it there), predict the whole run at 1 and 2 replicas, then
 # run it whole at each size (kftrain submit --local --follow: submit to the job's end, as the
-# measurement counts it) and compare with the median of the rounds' whole runs.
+# measurement counts it) and compare with the median of the rounds' whole runs. Each round
+# also says whether its whole runs fell inside the range its own estimate printed
+# (total_s_low..total_s_high), counting them: "inside the range: k of n".
 #
 #   bench/estimate_program_accuracy.sh [BUILD_DIR] [SAMPLES] [EPOCHS] [MEASURE] [ROUNDS]
 #   bench/estimate_program_accuracy.sh build 400000 4 15s 1
@@ -47,14 +49,29 @@ echo "predicted: kftrain estimate --measure --measure-replicas 1,2 --measure-sec
 echo "measured: kftrain submit --local --follow, submit to the job's end, median of the rounds"
 : >"$out/times1"
 : >"$out/times2"
+: >"$out/inside"
 for ((round = 1; round <= rounds; round++)); do
     "$kftrain" estimate -f "$out/job.yaml" --measure --measure-replicas 1,2 \
         --measure-seconds "$measure" --workers 1,2 -o json >"$out/estimate-$round.json" 2>/dev/null
     for world in 1 2; do
         start=$(now)
         "$kftrain" submit -f "$out/job.yaml" --set replicas="$world" --follow >/dev/null 2>&1
-        python3 -c "print($(now) - $start)" >>"$out/times$world"
+        run_s=$(python3 -c "print($(now) - $start)")
+        echo "$run_s" >>"$out/times$world"
         "$kftrain" delete program-accuracy --local >/dev/null
+        python3 - "$out/estimate-$round.json" "$world" "$run_s" "$round" >>"$out/inside" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+s = e["sizes"][int(sys.argv[2]) - 1]
+run = float(sys.argv[3])
+r = e.get("range") or {}
+low, high = s.get("total_s_low"), s.get("total_s_high")
+verdict = "no range" if low is None else ("inside" if low <= run <= high else "outside")
+print("%-6s %-9s %9.1fs (%s) %9.1fs  %-8s %s" % (
+    sys.argv[4], sys.argv[2], s["total_s"],
+    "-" if low is None else "%.1f-%.1f" % (low, high), run, verdict,
+    "unsteady" if r.get("unsteady") else ""))
+PY
     done
 done
 printf '%-9s %10s %10s %8s   %s\n' replicas predicted measured error "basis of the prediction"
@@ -72,4 +89,9 @@ print("%-9d %9.1fs %9.1fs %+7.0f%%   %s" % (world, predicted, measured,
                                            100 * (predicted - measured) / measured, basis))
 PY
 done
+echo
+echo "each round's estimate against its own whole runs:"
+printf '%-6s %-9s %10s %-13s %10s  %s\n' round replicas predicted "(range)" measured verdict
+cat "$out/inside"
+echo "inside the range: $(grep -c ' inside ' "$out/inside" || true) of $(wc -l <"$out/inside")"
 echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

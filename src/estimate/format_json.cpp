@@ -34,6 +34,14 @@ OrderedJson size_json(const SizeEstimate& s, bool program) {
     j["speedup"] = s.speedup;
     j["efficiency"] = s.efficiency;
     j["cost"] = s.cost ? OrderedJson(*s.cost) : OrderedJson(nullptr);
+    // The range (docs/estimate.md#the-range): null where the blocks measured are too few.
+    const auto end = [](const std::optional<Range>& range, double Range::*at) {
+        return range ? OrderedJson(*range.*at) : OrderedJson(nullptr);
+    };
+    j["total_s_low"] = end(s.total_range, &Range::low);
+    j["total_s_high"] = end(s.total_range, &Range::high);
+    j["cost_low"] = end(s.cost_range, &Range::low);
+    j["cost_high"] = end(s.cost_range, &Range::high);
     return j;
 }
 
@@ -50,6 +58,31 @@ OrderedJson goal_json(const Report& r) {
     j["kind"] = r.goal->kind == Goal::Kind::deadline ? "deadline" : "budget";
     j[r.goal->kind == Goal::Kind::deadline ? "deadline_s" : "budget"] = r.goal->limit;
     j["choice"] = replicas_at(r, r.choice);
+    return j;
+}
+
+// The range's rule, the spread it came from and the verdict on it; null for a built-in
+// profile (nothing measured).
+OrderedJson range_json(const Report& r) {
+    const Steadiness& st = r.steadiness;
+    if (!st.any) {
+        return nullptr;
+    }
+    OrderedJson j;
+    j["rule"] = range_rule();
+    j["low_percentile"] = k_range_low_percentile;
+    j["high_percentile"] = k_range_high_percentile;
+    j["margin"] = k_range_margin;
+    j["known"] = st.spread.known();
+    j["min_blocks"] = k_min_range_blocks;
+    j["spread_of"] = st.of;
+    j["blocks"] = st.spread.blocks;
+    j["spread_low"] = st.spread.low;
+    j["spread_high"] = st.spread.high;
+    j["unsteady"] = st.spread.unsteady();
+    j["unsteady_above"] = k_unsteady_spread;
+    j["advice"] = st.spread.unsteady() || !st.spread.known() ? OrderedJson(steadiness_advice(r))
+                                                             : OrderedJson(nullptr);
     return j;
 }
 
@@ -102,6 +135,7 @@ OrderedJson report_to_json(const Report& r) {
     for (const Assumption& a : p.assumptions) {
         j["assumptions"].push_back({{"name", a.name}, {"value", a.value}, {"source", a.source}});
     }
+    j["range"] = range_json(r);
     return j;
 }
 

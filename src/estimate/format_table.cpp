@@ -37,6 +37,26 @@ std::string marks(const Report& r, std::size_t i) {
     return fmt::format("{}", fmt::join(m, ", "));
 }
 
+// A total with its range: "8.9s (8.1s-10.2s)".
+std::string total_text(const SizeEstimate& s) {
+    const std::string total = util::format_duration(s.total_s);
+    return s.total_range
+               ? fmt::format("{} ({}-{})", total, util::format_duration(s.total_range->low),
+                             util::format_duration(s.total_range->high))
+               : total;
+}
+
+// A cost with its range: "$0.12 ($0.11-$0.14)"; "-" unpriced.
+std::string cost_text(const SizeEstimate& s) {
+    if (!s.cost) {
+        return "-";
+    }
+    return s.cost_range
+               ? fmt::format("{} ({}-{})", format_money(*s.cost), format_money(s.cost_range->low),
+                             format_money(s.cost_range->high))
+               : format_money(*s.cost);
+}
+
 Row size_row(const Report& r, std::size_t i) {
     const SizeEstimate& s = r.estimate.sizes[i];
     return {std::to_string(s.replicas),
@@ -46,10 +66,10 @@ Row size_row(const Report& r, std::size_t i) {
             s.world_size > 1 ? util::format_duration(s.allreduce_s - s.hidden_s) : "-",
             link_name(s),
             util::format_duration(s.epoch_s),
-            util::format_duration(s.total_s),
+            total_text(s),
             fmt::format("{:.2f}x", s.speedup),
             fmt::format("{:.0f}%", s.efficiency * 100),
-            s.cost ? format_money(*s.cost) : "-",
+            cost_text(s),
             marks(r, i)};
 }
 
@@ -65,10 +85,10 @@ Row program_row(const Report& r, std::size_t i) {
             steps ? util::format_duration(s.step_s) : "-",
             s.world_size > 1 && steps ? util::format_duration(s.allreduce_s) : "-",
             steps ? util::format_duration(s.epoch_s) : "-",
-            util::format_duration(s.total_s),
+            total_text(s),
             fmt::format("{:.2f}x", s.speedup),
             fmt::format("{:.0f}%", s.efficiency * 100),
-            s.cost ? format_money(*s.cost) : "-",
+            cost_text(s),
             s.step_measured && r.program->where.cluster ? "measured on cluster" : basis_name(s),
             marks(r, i)};
 }
@@ -122,6 +142,31 @@ std::string summary(const Report& r) {
     return out;
 }
 
+// Say what the range is, where it came from, and whether the machine was steady enough.
+std::string range_note(const Report& r) {
+    const Steadiness& st = r.steadiness;
+    if (!st.any) {
+        return "";
+    }
+    const Spread& s = st.spread;
+    if (!s.known()) {
+        return fmt::format("No range: {} gave {}, {} are needed.\nFor one, {}.\n", st.of,
+                           util::counted(s.blocks, "block"), k_min_range_blocks,
+                           steadiness_advice(r));
+    }
+    std::string out = fmt::format(
+        "Range (in brackets): {}.\nIts widest spread: {}, {} blocks from {:.0f}% to {:.0f}% of "
+        "the figure used.\n",
+        range_rule(), st.of, s.blocks, s.low * 100, s.high * 100);
+    if (s.unsteady()) {
+        out += fmt::format(
+            "Unsteady: those blocks ran {:.0f}% apart, more than {:.0f}%: the machine's speed "
+            "changed while it was measured,\nso even the range may miss. To trust it, {}.\n",
+            s.width() * 100, k_unsteady_spread * 100, steadiness_advice(r));
+    }
+    return out;
+}
+
 std::string assumptions(const Report& r) {
     std::string out = "\nAssumptions (each says whether it was measured, given, or a default):\n";
     // A measured profile quotes the program's command line, as the file it came from has it:
@@ -165,7 +210,7 @@ std::string format_table(const Report& r) {
             rows.add_row(program_row(r, i));
         }
         out += rows.str();
-        return out + "\n" + summary(r) + assumptions(r);
+        return out + "\n" + summary(r) + range_note(r) + assumptions(r);
     }
     util::TextTable rows({"REPLICAS", "GLOBAL BATCH", "STEPS/EPOCH", "STEP", "ALL-REDUCE", "LINK",
                           "EPOCH", "TOTAL", "SPEEDUP", "EFFICIENCY", "COST", ""});
@@ -173,7 +218,7 @@ std::string format_table(const Report& r) {
         rows.add_row(size_row(r, i));
     }
     out += rows.str();
-    out += "\n" + summary(r) + assumptions(r);
+    out += "\n" + summary(r) + range_note(r) + assumptions(r);
     return out;
 }
 

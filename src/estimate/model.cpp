@@ -71,6 +71,7 @@ SizeEstimate estimate_size(const EstimateInput& in, int replicas) {
         s.compute_s = measured->compute_s;
         s.allreduce_s = measured->allreduce_s;
         s.step_s = measured->step_s;
+        s.spread = measured->spread;
         s.hidden_s = std::max(0.0, s.compute_s + s.allreduce_s - s.step_s);
     } else {
         s.compute_s = in.step.compute_s;
@@ -92,7 +93,19 @@ SizeEstimate estimate_size(const EstimateInput& in, int replicas) {
     if (in.price_per_replica_hour) {
         s.cost = cost_so_far(s.total_s, replicas, *in.price_per_replica_hour);
     }
+    if (!s.step_measured) {
+        s.spread = in.compute_spread;
+    }
+    set_range(s, in.unmeasured_s);
     return s;
+}
+
+void set_range(SizeEstimate& s, double unmeasured_s) {
+    s.total_range = time_range(s.total_s, unmeasured_s, s.spread);
+    s.cost_range.reset();
+    if (s.total_range && s.cost) {
+        s.cost_range = scaled_range(*s.total_range, s.total_s, *s.cost);
+    }
 }
 
 Estimate rank_sizes(std::vector<SizeEstimate> sizes, double one_replica_s, bool priced) {

@@ -4,6 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include "estimate/range/range.h"
+
 namespace kftrain::estimate {
 
 // What one training step costs one process, at the batch size it will train with.
@@ -40,6 +42,7 @@ struct MeasuredStep {
     double compute_s = 0;
     double allreduce_s = 0;  // alone
     double step_s = 0;       // whole, all-reduce overlapping backward
+    Spread spread;           // of its blocks of whole steps
 };
 
 // Everything the model needs, already resolved from the job, profile, flags and prices.
@@ -50,6 +53,9 @@ struct EstimateInput {
     int64_t samples = 0;        // training samples per epoch
     int epochs = 1;
     double startup_s = 0;  // scheduling, image pull, process start and rendezvous, once
+    // Of startup_s, what was given or assumed rather than measured: the range leaves it alone.
+    double unmeasured_s = 0;
+    Spread compute_spread;  // of the measured compute's blocks of steps (unknown: no range)
     RunCost run;
     std::vector<MeasuredStep> measured_steps;  // at most one per world size
     Links links;
@@ -68,18 +74,25 @@ struct SizeEstimate {
     double allreduce_s = 0;  // per step, before overlap
     double hidden_s = 0;     // of allreduce_s, hidden behind backward
     double step_s = 0;
-    bool step_measured = false;  // taken from a profile at this world size
-    bool extrapolated = false;   // beyond the sizes a program was measured at
-    double epoch_s = 0;          // its training steps
-    double rendezvous_s = 0;     // once, at world size 2 or more
-    double eval_s = 0;           // the evaluation after each epoch
-    int64_t checkpoints = 0;     // written in the whole run
-    double checkpoint_s = 0;     // all of them together
-    double total_s = 0;          // start-up, warm-up, epochs, evaluations and checkpoints
-    double speedup = 1;          // total time at 1 replica / total time here
-    double efficiency = 1;       // speedup / replicas
-    std::optional<double> cost;  // replicas x price per replica-hour x total hours
+    bool step_measured = false;        // taken from a profile at this world size
+    bool extrapolated = false;         // beyond the sizes a program was measured at
+    double epoch_s = 0;                // its training steps
+    double rendezvous_s = 0;           // once, at world size 2 or more
+    double eval_s = 0;                 // the evaluation after each epoch
+    int64_t checkpoints = 0;           // written in the whole run
+    double checkpoint_s = 0;           // all of them together
+    double total_s = 0;                // start-up, warm-up, epochs, evaluations and checkpoints
+    double speedup = 1;                // total time at 1 replica / total time here
+    double efficiency = 1;             // speedup / replicas
+    std::optional<double> cost;        // replicas x price per replica-hour x total hours
+    Spread spread;                     // of the measured blocks its range comes from
+    std::optional<Range> total_range;  // total_s's low and high end (range.h); none: unknown
+    std::optional<Range> cost_range;   // cost's, where both are known
 };
+
+// Fill a size's range of total time and of cost from its spread; unmeasured_s of its total
+// was given or assumed.
+void set_range(SizeEstimate& s, double unmeasured_s);
 
 // The estimate for every size, with the fastest and the cheapest marked.
 struct Estimate {

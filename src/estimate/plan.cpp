@@ -76,6 +76,9 @@ util::Result<Profile> resolve_profile(const JobFacts& job, const std::optional<P
         p.forward_s_per_step *= scale;
         p.backward_s_per_step *= scale;
         p.warmup_s *= scale;
+        for (double& block : p.compute_s_blocks) {
+            block *= scale;
+        }
         plan.assumptions.push_back(
             {"batch scaling", fmt::format("x{:.3g}", scale),
              fmt::format("assumed: compute grows linearly from the profile's batch {} to the "
@@ -127,9 +130,9 @@ void resolve_measured_steps(const JobFacts& job, const std::vector<Profile>& pro
                              p.batch_size, job.batch_size)});
             continue;
         }
-        const MeasuredStep step{
-            p.world_size, p.compute_s_per_step, p.allreduce_s_per_step,
-            p.batch_size * static_cast<double>(p.world_size) / p.samples_per_sec};
+        const double step_s = p.batch_size * static_cast<double>(p.world_size) / p.samples_per_sec;
+        const MeasuredStep step{p.world_size, p.compute_s_per_step, p.allreduce_s_per_step, step_s,
+                                block_spread(p.step_s_blocks, step_s)};
         plan.input.measured_steps.push_back(step);
         plan.assumptions.push_back(
             {name, util::format_duration(step.step_s),
@@ -165,6 +168,7 @@ void resolve_step(const JobFacts& job, const PlanFlags& flags, const Profile& p,
     StepCost& step = plan.input.step;
     step.compute_s = p.compute_s_per_step;
     step.backward_s = p.backward_s_per_step;
+    plan.input.compute_spread = block_spread(p.compute_s_blocks, p.compute_s_per_step);
     const auto [bytes, compression] = wire_bytes(job, flags, plan, p.gradient_bytes);
     step.gradient_bytes = bytes;
     // Overlap needs 2+ ranks: from this profile, else from the one measured at 2+ ranks.

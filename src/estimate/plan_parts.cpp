@@ -225,6 +225,11 @@ void resolve_links(const PlanFlags& flags, const PriceCatalog& prices, Plan& pla
     links.replicas_per_node = static_cast<int>(per_node.value);
     const Pick startup = startup_overhead(flags, plan.profile);
     plan.input.startup_s = startup.value;
+    // What the range leaves alone: all of a given --overhead, else all but the process start
+    // the profile measured.
+    plan.input.unmeasured_s =
+        flags.startup_s ? startup.value
+                        : std::max(0.0, startup.value - std::max(0.0, plan.profile.startup_s));
     auto& a = plan.assumptions;
     a.push_back({"intra-node bandwidth", format_bandwidth(intra.value), intra.source});
     a.push_back({"inter-node bandwidth", format_bandwidth(inter.value), inter.source});

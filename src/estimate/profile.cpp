@@ -13,6 +13,20 @@ namespace {
 using Json = nlohmann::json;
 namespace key = wire::profile_key;
 
+// Read how it was measured (repeats of one world size must agree: median_profile) and the
+// blocks of steps behind its typical figures (the range), "none", 0 or none in older
+// profiles; a wrong one throws util::JsonFieldError naming it.
+void read_how_measured(const util::JsonFields& r, Profile& p) {
+    const auto text_or_none = [&](const char* k) {
+        return r.has(k) ? r.text(k) : std::string("none");
+    };
+    p.grad_compression = text_or_none(key::k_grad_compression);
+    p.backend = text_or_none(key::k_backend);
+    p.bucket_bytes = r.has(key::k_bucket_bytes) ? r.integer(key::k_bucket_bytes, 0) : 0;
+    p.compute_s_blocks = r.number_list(key::k_compute_s_blocks, 0);
+    p.step_s_blocks = r.number_list(key::k_step_s_blocks, 0);
+}
+
 }  // namespace
 
 util::Result<Profile> parse_profile(const std::string& text, const std::string& source) {
@@ -32,9 +46,6 @@ util::Result<Profile> parse_profile(const std::string& text, const std::string& 
     const auto number_or_zero = [&](const char* k) { return r.has(k) ? r.number(k, 0) : 0.0; };
     const auto integer_or_zero = [&](const char* k) {
         return r.has(k) ? r.integer(k, 0) : int64_t{0};
-    };
-    const auto text_or_none = [&](const char* k) {
-        return r.has(k) ? r.text(k) : std::string("none");
     };
     Profile p;
     try {
@@ -63,10 +74,7 @@ util::Result<Profile> parse_profile(const std::string& text, const std::string& 
         p.eval_warmup_s = number_or_zero(key::k_eval_warmup_s);
         p.checkpoint_bytes = integer_or_zero(key::k_checkpoint_bytes);
         p.checkpoint_s = number_or_zero(key::k_checkpoint_s);
-        // How it was measured: repeats of one world size must agree on these (median_profile).
-        p.grad_compression = text_or_none(key::k_grad_compression);
-        p.backend = text_or_none(key::k_backend);
-        p.bucket_bytes = integer_or_zero(key::k_bucket_bytes);
+        read_how_measured(r, p);
         p.trainer_version = r.text(key::k_trainer_version);
     } catch (const util::JsonFieldError& e) {
         return util::error(fmt::format("{}: {}", source, e.message));

@@ -108,6 +108,16 @@ util::Result<Profile> median_profile(const std::vector<Profile>& repeats) {
     m.eval_s_per_sample = median_of(repeats, &F::eval_s_per_sample);
     m.eval_warmup_s = median_of(repeats, &F::eval_warmup_s);
     m.checkpoint_s = median_of(repeats, &F::checkpoint_s);
+    // Every repeat's blocks together: how far apart they ran, within and between the repeats,
+    // is the estimate's range.
+    m.compute_s_blocks.clear();
+    m.step_s_blocks.clear();
+    for (const Profile& p : repeats) {
+        m.compute_s_blocks.insert(m.compute_s_blocks.end(), p.compute_s_blocks.begin(),
+                                  p.compute_s_blocks.end());
+        m.step_s_blocks.insert(m.step_s_blocks.end(), p.step_s_blocks.begin(),
+                               p.step_s_blocks.end());
+    }
     return m;
 }
 

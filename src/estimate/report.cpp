@@ -17,6 +17,14 @@ Report make_report(const std::string& job_name, const Plan& plan, const std::opt
     r.plan = plan;
     r.estimate = estimate(plan.input);
     r.goal = goal;
+    if (plan.profile.measured) {
+        note_spread(r.steadiness, plan.input.compute_spread,
+                    fmt::format("compute per step at world size {}", plan.profile.world_size));
+    }
+    for (const MeasuredStep& m : plan.input.measured_steps) {
+        note_spread(r.steadiness, m.spread,
+                    fmt::format("whole steps at world size {}", m.world_size));
+    }
     choose(r);
     return r;
 }
@@ -27,6 +35,16 @@ void choose(Report& r) {
                        ? cheapest_within_deadline(r.estimate, r.goal->limit)
                        : fastest_within_budget(r.estimate, r.goal->limit);
     }
+}
+
+std::string steadiness_advice(const Report& r) {
+    if (r.program) {
+        return "measure longer (--measure-seconds, e.g. twice as long) or measure again "
+               "(--measure) when the machine is quieter";
+    }
+    return "measure longer (kftrain-trainer --benchmark with more steps: more blocks) or "
+           "repeat it (three profiles, each given with --profile: their medians, their blocks "
+           "together)";
 }
 
 std::string describe_goal(const Goal& goal) {

@@ -28,6 +28,8 @@ struct Report {
     // Set when a program's measurements (estimate --measure) gave the sizes, not the model
     // of kftrain-trainer's step: plan.input holds only the sizes, processes and price.
     std::optional<ProgramProfile> program;
+    // The widest spread of the measurements behind it (range.h): its range and verdict.
+    Steadiness steadiness;
 };
 
 // Make the choice the report's goal asks for, among its estimate's sizes.
@@ -35,6 +37,10 @@ void choose(Report& report);
 
 // Run the model on a plan and make the choice the goal asks for.
 Report make_report(const std::string& job_name, const Plan& plan, const std::optional<Goal>& goal);
+
+// Say how to measure a steadier spread: longer, or again (a trainer's --benchmark and
+// repeated --profile; a program's --measure-seconds).
+std::string steadiness_advice(const Report& report);
 
 // Describe the goal: "deadline 2h00m" or "budget $50.00".
 std::string describe_goal(const Goal& goal);

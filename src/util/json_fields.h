@@ -123,6 +123,22 @@ class JsonFields {
         return out;
     }
 
+    // Return a list of numbers, each at least min (empty when absent or null).
+    std::vector<double> number_list(const char* key, double min) const {
+        std::vector<double> out;
+        if (!m_doc.contains(key) || m_doc.at(key).is_null()) {
+            return out;
+        }
+        check(m_doc.at(key).is_array(), key, "a list of numbers");
+        for (size_t i = 0; i < m_doc.at(key).size(); ++i) {
+            const nlohmann::json& v = m_doc.at(key)[i];
+            check(v.is_number() && v.get<double>() >= min, key,
+                  fmt::format("a number >= {:g}", min).c_str(), fmt::format("[{}]", i));
+            out.push_back(v.get<double>());
+        }
+        return out;
+    }
+
     // Return the member object key (an empty one when absent).
     JsonFields object(const char* key) const {
         static const nlohmann::json k_empty = nlohmann::json::object();

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kftrain::wire {
 
@@ -21,6 +22,7 @@ inline constexpr char k_warmup_steps[] = "warmup_steps";
 inline constexpr char k_compute_s_per_step[] = "compute_s_per_step";
 inline constexpr char k_compute_s_mean[] = "compute_s_mean";
 inline constexpr char k_compute_s_stddev[] = "compute_s_stddev";
+inline constexpr char k_compute_s_blocks[] = "compute_s_blocks";
 inline constexpr char k_forward_s_per_step[] = "forward_s_per_step";
 inline constexpr char k_backward_s_per_step[] = "backward_s_per_step";
 inline constexpr char k_grad_compression[] = "grad_compression";
@@ -30,6 +32,7 @@ inline constexpr char k_allreduce_s_per_step[] = "allreduce_s_per_step";
 inline constexpr char k_allreduce_bandwidth_bytes_per_s[] = "allreduce_bandwidth_bytes_per_s";
 inline constexpr char k_overlap_fraction[] = "overlap_fraction";
 inline constexpr char k_samples_per_sec[] = "samples_per_sec";
+inline constexpr char k_step_s_blocks[] = "step_s_blocks";
 inline constexpr char k_startup_s[] = "startup_s";
 inline constexpr char k_warmup_s[] = "warmup_s";
 inline constexpr char k_eval_s_per_sample[] = "eval_s_per_sample";
@@ -61,6 +64,9 @@ struct ProfileFields {
     double compute_s_per_step = 0;
     double compute_s_mean = 0;    // the plain mean over every measured step (0 in older ones)
     double compute_s_stddev = 0;  // standard deviation of one step's compute time
+    // The blocks' means behind compute_s_per_step, in the order run (empty in older
+    // profiles): how far apart they ran gives the estimate its range.
+    std::vector<double> compute_s_blocks;
     double forward_s_per_step = 0;
     double backward_s_per_step = 0;
     // --grad-compression (none|fp16|bf16) and the bytes one rank all-reduces per step: the
@@ -76,6 +82,9 @@ struct ProfileFields {
     std::optional<double> allreduce_bandwidth_bytes_per_s;
     std::optional<double> overlap_fraction;  // unset at world size 1
     double samples_per_sec = 0;
+    // At world size 2 or more, the blocks' means of whole steps (all-reduce overlapping
+    // backward) behind samples_per_sec; empty at 1 and in older profiles.
+    std::vector<double> step_s_blocks;
     // What a whole run costs besides its warm steps (0: not measured, in older profiles).
     double startup_s = 0;          // process start to the first step: libtorch, data, rendezvous
     double warmup_s = 0;           // all the warm-up steps together, slower than warm ones

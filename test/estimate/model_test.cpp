@@ -260,7 +260,7 @@ TEST_CASE("estimate adds start-up, rendezvous, warm-up, evaluation and checkpoin
 
 TEST_CASE("estimate takes a step measured at a world size for that size only", "[estimate]") {
     EstimateInput in = base_input();
-    in.measured_steps = {{2, 0.12, 0.03, 0.14}};
+    in.measured_steps = {{2, 0.12, 0.03, 0.14, {}}};
     const SizeEstimate two = estimate_size(in, 2);
     CHECK(two.step_measured);
     CHECK(two.step_s == 0.14);

@@ -219,6 +219,8 @@ TEST_CASE("the profile the trainer writes is the one kftrain estimate reads", "[
     p.eval_warmup_s = 0.7;
     p.checkpoint_bytes = 89400000;
     p.checkpoint_s = 0.4;
+    p.compute_s_blocks = {0.5, 0.55, 0.45};
+    p.step_s_blocks = {0.6, 0.7, 0.65, 0.6};
     auto read =
         kftrain::estimate::parse_profile(kftrain::trainer::profile_json(p).dump(), "profile.json");
     REQUIRE(read);
@@ -244,6 +246,8 @@ TEST_CASE("the profile the trainer writes is the one kftrain estimate reads", "[
     CHECK(fields.eval_warmup_s == p.eval_warmup_s);
     CHECK(fields.checkpoint_bytes == p.checkpoint_bytes);
     CHECK(fields.checkpoint_s == p.checkpoint_s);
+    CHECK(fields.compute_s_blocks == p.compute_s_blocks);
+    CHECK(fields.step_s_blocks == p.step_s_blocks);
     CHECK(read->measured);
     CHECK_FALSE(read->trainer_version.empty());
 }

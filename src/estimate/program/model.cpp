@@ -109,6 +109,9 @@ SizeEstimate program_size(const ProgramProfile& p, const ProgramFit& fit, const 
     if (plan.input.price_per_replica_hour) {
         s.cost = replicas * *plan.input.price_per_replica_hour * s.total_s / 3600;
     }
+    // Sizes not measured take the nearest measured size's spread.
+    s.spread = m ? m->blocks : nearest(p, s.world_size).blocks;
+    set_range(s, overhead_s);
     return s;
 }
 
@@ -290,6 +293,10 @@ util::Result<Report> program_report(const ProgramProfile& profile, const JobFact
     r.program = profile;
     r.estimate = rank_sizes(std::move(rows), one, plan.input.price_per_replica_hour.has_value());
     r.goal = goal;
+    for (const SizeMeasurement& m : profile.sizes) {
+        note_spread(r.steadiness, m.blocks,
+                    fmt::format("the program at {}", util::counted(m.replicas, "replica")));
+    }
     choose(r);
     return r;
 }

@@ -96,6 +96,9 @@ OrderedJson size_json(const SizeMeasurement& s) {
     j["startup_s"] = s.startup_s;
     j["training_s"] = s.training_s;
     j["spread"] = s.spread;
+    j["blocks"] = s.blocks.blocks;
+    j["block_low"] = s.blocks.low;
+    j["block_high"] = s.blocks.high;
     j["steps_per_run"] = optional_json(s.steps_per_run);
     j["steps_per_epoch"] = optional_json(s.steps_per_epoch);
     j["samples_per_sec"] = optional_json(s.samples_per_sec);
@@ -151,6 +154,10 @@ SizeMeasurement read_size(const util::JsonFields& r) {
     s.startup_s = r.number("startup_s", 0);
     s.training_s = r.number("training_s", 0, true);
     s.spread = r.number("spread", 0);
+    // None in a profile of an older kftrain: no range.
+    s.blocks.blocks = static_cast<int>(r.has("blocks") ? r.integer("blocks", 0) : 0);
+    s.blocks.low = r.has("block_low") ? r.number("block_low", 0, false, 1) : 1.0;
+    s.blocks.high = r.has("block_high") ? r.number("block_high", 1) : 1.0;
     for (auto [key, count] : {std::pair{"steps_per_run", &s.steps_per_run},
                               std::pair{"steps_per_epoch", &s.steps_per_epoch}}) {
         if (r.has(key) && !r.doc().at(key).is_null()) {
@@ -167,6 +174,24 @@ SizeMeasurement read_size(const util::JsonFields& r) {
 }
 
 }  // namespace
+
+std::vector<double> block_times(const std::vector<ProgressPoint>& points) {
+    const std::vector<ProgressPoint> kept = advancing(points);
+    std::vector<double> times;
+    if (kept.size() < 2) {
+        return times;
+    }
+    const double least = k_block_resolutions * report_resolution(kept);
+    std::size_t start = 0;
+    for (std::size_t i = 1; i < kept.size(); ++i) {
+        const double advance = kept[i].fraction - kept[start].fraction;
+        if (advance >= least * (1 - 1e-9)) {
+            times.push_back((kept[i].t - kept[start].t) / advance);
+            start = i;
+        }
+    }
+    return times;
+}
 
 std::string report_shortage(const std::vector<ProgressPoint>& points) {
     const std::vector<ProgressPoint> kept = advancing(points);
@@ -223,6 +248,7 @@ util::Result<SizeMeasurement> measure_size(const std::vector<ProgressPoint>& poi
         s.startup_s = seconds - s.training_s;  // the whole run is known: all but its training
     }
     s.spread = rate_spread(kept);
+    s.blocks = block_spread(block_times(kept), s.training_s);
     s.too_few = report_shortage(kept);
     std::vector<double> speeds;
     for (const ProgressPoint& p : kept) {

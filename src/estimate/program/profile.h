@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate/range/range.h"
 #include "util/result.h"
 
 namespace kftrain::estimate {
@@ -33,6 +34,7 @@ struct SizeMeasurement {
                             // when it ran to its end, all of its time but its training
     double training_s = 0;  // the whole run's training at the rate measured
     double spread = 0;      // standard deviation of the rate between reports over its mean
+    Spread blocks;          // how far apart its blocks of reports ran (block_times): the range
     std::optional<long long> steps_per_run;
     std::optional<long long> steps_per_epoch;
     std::optional<double> samples_per_sec;  // the median of what it reported
@@ -52,6 +54,15 @@ struct MeasuredWhere {
                                      // HBM3 x 8, p5.48xlarge", "2 CPUs, amd64"
     std::string image;               // the image its pods ran
 };
+
+// A block of reports, for the range, advances at least k_block_resolutions of their resolution
+// (report_shortage), so that rounding moves its time by a tenth at most.
+inline constexpr int k_block_resolutions = 10;
+
+// Return the time per whole run of each block of consecutive advancing reports (in time
+// order), a block closing at the first report k_block_resolutions of their resolution past
+// its start; reports left over at the end make none.
+std::vector<double> block_times(const std::vector<ProgressPoint>& points);
 
 // Progress reports are enough to measure a rate by when at least k_min_reports of them advance
 // over at least k_min_resolutions of their resolution (the least advance between two of them:

@@ -17,6 +17,7 @@
 #include "trainer/loop/step_sync.h"
 #include "trainer/process/process_age.h"
 #include "trainer/profile/profile.h"
+#include "util/stats.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::trainer {
@@ -226,7 +227,8 @@ void measure_distributed(Session& s, BatchCycle& batches, Profile& p) {
         seconds.push_back(s.seconds_since(t1));
     }
     vote.collect();
-    const double step_s = typical_step_s(seconds, k_block_s);
+    p.step_s_blocks = block_means(seconds, k_block_s);
+    const double step_s = util::median(p.step_s_blocks);
     p.overlap_fraction = overlap_fraction(p.compute_s_per_step, p.allreduce_s_per_step, step_s);
     p.samples_per_sec = p.batch_size * s.world() / step_s;
 }
@@ -255,7 +257,8 @@ int run_benchmark(Session& s) {
     }
     p.steps = static_cast<int64_t>(seconds.size());
     const auto stats = step_stats(seconds);
-    p.compute_s_per_step = typical_step_s(seconds, k_block_s);
+    p.compute_s_blocks = block_means(seconds, k_block_s);
+    p.compute_s_per_step = util::median(p.compute_s_blocks);
     p.compute_s_mean = stats.mean;
     p.compute_s_stddev = stats.stddev;
     // The phases in the typical step's proportions.

@@ -28,6 +28,7 @@ nlohmann::ordered_json profile_json(const Profile& p) {
     j[key::k_compute_s_per_step] = p.compute_s_per_step;
     j[key::k_compute_s_mean] = p.compute_s_mean;
     j[key::k_compute_s_stddev] = p.compute_s_stddev;
+    j[key::k_compute_s_blocks] = p.compute_s_blocks;
     j[key::k_forward_s_per_step] = p.forward_s_per_step;
     j[key::k_backward_s_per_step] = p.backward_s_per_step;
     j[key::k_grad_compression] = p.grad_compression;
@@ -37,6 +38,7 @@ nlohmann::ordered_json profile_json(const Profile& p) {
     j[key::k_allreduce_bandwidth_bytes_per_s] = opt(p.allreduce_bandwidth_bytes_per_s);
     j[key::k_overlap_fraction] = opt(p.overlap_fraction);
     j[key::k_samples_per_sec] = p.samples_per_sec;
+    j[key::k_step_s_blocks] = p.step_s_blocks;
     j[key::k_startup_s] = p.startup_s;
     j[key::k_warmup_s] = p.warmup_s;
     j[key::k_eval_s_per_sample] = p.eval_s_per_sample;
@@ -95,11 +97,11 @@ bool warmed_up(const std::vector<double>& seconds, std::size_t min_steps, std::s
     return std::abs(last - before) <= 0.1 * std::max(last, before);
 }
 
-double typical_step_s(const std::vector<double>& seconds, double block_s) {
+std::vector<double> block_means(const std::vector<double>& seconds, double block_s) {
     constexpr std::size_t k_min_blocks = 3;
     const std::size_t n = seconds.size();
     if (n < k_min_blocks) {
-        return step_stats(seconds).mean;
+        return n == 0 ? std::vector<double>{} : std::vector<double>{step_stats(seconds).mean};
     }
     const double step = std::max(util::median(seconds), 1e-9);
     const auto per_block = std::clamp<std::size_t>(
@@ -113,7 +115,11 @@ double typical_step_s(const std::vector<double>& seconds, double block_s) {
             b + 1 == blocks ? seconds.end() : first + static_cast<std::ptrdiff_t>(per_block);
         means.push_back(std::accumulate(first, last, 0.0) / static_cast<double>(last - first));
     }
-    return util::median(std::move(means));
+    return means;
+}
+
+double typical_step_s(const std::vector<double>& seconds, double block_s) {
+    return util::median(block_means(seconds, block_s));
 }
 
 }  // namespace kftrain::trainer

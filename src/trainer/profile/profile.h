@@ -31,6 +31,11 @@ StepStats step_stats(const std::vector<double>& seconds);
 // within 10% of each other, or max_steps run.
 bool warmed_up(const std::vector<double>& seconds, std::size_t min_steps, std::size_t max_steps);
 
+// Return the means of these measured steps over blocks of consecutive steps lasting about
+// block_s each (the last block takes the steps left over; at least 3 blocks where there are 3
+// steps); their plain mean alone below 3 steps, none for none.
+std::vector<double> block_means(const std::vector<double>& seconds, double block_s);
+
 // Return the typical time of these measured steps: the median of their means over blocks of
 // consecutive steps lasting about block_s each (the last block takes the steps left over),
 // so that a slow spell of the machine over a few blocks does not move it, while the

@@ -82,6 +82,10 @@ TEST_CASE("the typical step is the median block's mean: a slow spell does not mo
         seconds[i] = i % 4 == 3 ? 0.045 : 0.025;
     }
     CHECK(typical_step_s(seconds, 0.1) == Approx(0.030));
+    // The blocks behind it, for the estimate's range: 10 of 4 steps, each (3 x 25 + 45) / 4 ms.
+    const auto blocks = block_means(seconds, 0.1);
+    CHECK(blocks.size() == 10);
+    CHECK(blocks.front() == Approx(0.030));
     // Too few steps for 3 blocks: the plain mean.
     CHECK(typical_step_s({0.02, 0.04}, 0.1) == Approx(0.03));
     // Blocks never hold more than a third of the steps, so a spell needs more than half of them.
