@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # How well does `kftrain estimate --measure` predict a whole run of a user's own program?
-# examples/python-ddp/ddp.py (plain PyTorch DDP, Debian's python3-torch) as a local
-# PyTorchJob, one thread per replica: each round, measure it for MEASURE seconds at 1 and 2
+# examples/python-ddp/ddp.py (plain PyTorch DDP, Debian's python3-torch; it prints progress
+# lines), or with PROGRAM python-tqdm examples/python-tqdm/train.py (a like training,
+# unchanged: it only draws a tqdm bar), as a local PyTorchJob, one thread per replica: each round, measure it for MEASURE seconds at 1 and 2
 # replicas (the measurement stops it there), predict the whole run at 1 and 2 replicas, then
 # run it whole at each size (kftrain submit --local --follow: submit to the job's end, as the
 # measurement counts it) and compare with the median of the rounds' whole runs. Each round
 # also says whether its whole runs fell inside the range its own estimate printed
 # (total_s_low..total_s_high), counting them: "inside the range: k of n".
 #
-#   bench/estimate_program_accuracy.sh [BUILD_DIR] [SAMPLES] [EPOCHS] [MEASURE] [ROUNDS]
+#   bench/estimate_program_accuracy.sh [BUILD_DIR] [SAMPLES] [EPOCHS] [MEASURE] [ROUNDS] [PROGRAM]
 #   bench/estimate_program_accuracy.sh build 400000 4 15s 1
+#   bench/estimate_program_accuracy.sh build 400000 4 15s 3 python-tqdm
 set -euo pipefail
 
 build=${1:-build}
@@ -17,6 +19,7 @@ samples=${2:-400000}
 epochs=${3:-4}
 measure=${4:-15s}
 rounds=${5:-1}
+program=${6:-python-ddp}
 kftrain="$(cd "$build" && pwd)/kftrain"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [[ -x "$kftrain" ]] || { echo "estimate_program_accuracy: $kftrain not found (build it first)" >&2; exit 2; }
@@ -26,11 +29,18 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export XDG_STATE_HOME="$out/state" PATH="/usr/bin:$PATH"
 
+case $program in
+    python-ddp) command="[python3, $repo/examples/python-ddp/ddp.py]"
+        args="[--epochs, \"$epochs\", --samples, \"$samples\", --batch-size, \"64\", --log-every, \"50\"]" ;;
+    python-tqdm) command="[python3, $repo/examples/python-tqdm/train.py]"
+        args="[--epochs, \"$epochs\", --samples, \"$samples\", --batch-size, \"64\"]" ;;
+    *) echo "estimate_program_accuracy: PROGRAM is python-ddp or python-tqdm, not $program" >&2; exit 2 ;;
+esac
 cat >"$out/job.yaml" <<JOB
 name: program-accuracy
 backend: local
-command: [python3, $repo/examples/python-ddp/ddp.py]
-args: [--epochs, "$epochs", --samples, "$samples", --batch-size, "64", --log-every, "50"]
+command: $command
+args: $args
 replicas: 2
 nprocPerNode: "1"
 resources:
@@ -41,7 +51,7 @@ JOB
 
 now() { date +%s.%N; }
 
-echo "kftrain estimate --measure accuracy: examples/python-ddp, $samples samples x $epochs" \
+echo "kftrain estimate --measure accuracy: examples/$program, $samples samples x $epochs" \
     "epochs, batch 64 per replica, 1 thread per replica on $(nproc) cores, measured for" \
     "$measure per size, $rounds round(s); $(date -u +%Y-%m-%d)"
 echo "command: $0 $*"

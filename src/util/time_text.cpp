@@ -75,6 +75,12 @@ std::string format_timestamp(std::time_t time) {
                        tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+std::string format_timestamp_ms(double seconds) {
+    const long long millis = std::llround(seconds * 1000);
+    const std::string text = format_timestamp(static_cast<std::time_t>(millis / 1000));
+    return fmt::format("{}.{:03}Z", text.substr(0, text.size() - 1), millis % 1000);
+}
+
 // Durations: kubectl's grammar and the one format shown to people.
 namespace {
 

@@ -18,6 +18,10 @@ std::optional<double> parse_timestamp_seconds(const std::string& text);
 // Format a time as RFC 3339 UTC ("2024-05-01T10:00:00Z").
 std::string format_timestamp(std::time_t time);
 
+// Format a time in seconds since the epoch as RFC 3339 UTC with milliseconds
+// ("2024-05-01T10:00:00.123Z"), as kubectl logs --timestamps keeps a line's fraction.
+std::string format_timestamp_ms(double seconds);
+
 // The forms a duration takes, as every duration flag's help says them.
 inline constexpr const char* k_duration_forms = "a duration: 90s, 1h30m, 500ms";
 

@@ -200,3 +200,12 @@ TEST_CASE("a shown duration below a day reads back as the same duration", "[util
         CHECK(*back == Approx(seconds));
     }
 }
+
+TEST_CASE("a timestamp with milliseconds reads back to the millisecond", "[util][time]") {
+    CHECK(kftrain::util::format_timestamp_ms(1714557600.123) == "2024-05-01T10:00:00.123Z");
+    CHECK(kftrain::util::format_timestamp_ms(1714557600.0) == "2024-05-01T10:00:00.000Z");
+    auto back = kftrain::util::parse_timestamp_seconds("2024-05-01T10:00:00.123Z");
+    REQUIRE(back);
+    CHECK(*back == Approx(1714557600.123));
+    CHECK(*kftrain::util::parse_timestamp("2024-05-01T10:00:00.999Z") == 1714557600);
+}

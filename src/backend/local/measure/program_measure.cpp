@@ -106,11 +106,11 @@ class SizeWatch {
             if (m_run.last_lines.size() > k_lines_kept) {
                 m_run.last_lines.erase(m_run.last_lines.begin());
             }
-            m_progress.take_output(line, wall_now() - m_started);
+            // Text gives no time of its own: it is timed by its line in the log.
+            const double seen = since_start(record.time);
+            m_progress.take_output(line, seen);
             if (const auto& progress = m_progress.progress(); m_progress.changed() && progress) {
-                // Text gives no time of its own: it is timed as it is read.
-                const double t = progress->source.empty() ? since_start(progress->time)
-                                                          : std::max(0.0, wall_now() - m_started);
+                const double t = progress->source.empty() ? since_start(progress->time) : seen;
                 add(m_run.lines, cost::progress_point(*progress, t));
             }
         }

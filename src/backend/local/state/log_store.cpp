@@ -45,7 +45,10 @@ void LogWriter::append(const std::string& replica, const std::string& text) {
         it = m_files.emplace(replica, open_append(own)).first;
     }
     append_to(it->second, own, text + "\n");
-    append_to(m_all, m_all_path, util::now_timestamp() + "\t" + replica + "\t" + text + "\n");
+    // Milliseconds, as kubectl's: the measurement times text progress by its lines.
+    const std::string now =
+        util::format_timestamp_ms(static_cast<double>(util::now_nanoseconds()) / 1e9);
+    append_to(m_all, m_all_path, now + "\t" + replica + "\t" + text + "\n");
 }
 
 std::optional<LogRecord> parse_log_record(const std::string& line) {
