@@ -12,7 +12,7 @@ namespace kftrain::estimate {
 // the measured part of the predicted time into its low and high end. The margin is for what
 // the blocks of a short measurement cannot see, the machine's slower or faster spells longer
 // than it: repeated profiles on this project's 2-core VM varied with a standard deviation of
-// 9% or more (docs/benchmarks.md), and 1.645 of those hold 90% of a normal spread.
+// 9% or more (docs/benchmarks-estimate.md), and 1.645 of those hold 90% of a normal spread.
 inline constexpr double k_range_low_percentile = 10;
 inline constexpr double k_range_high_percentile = 90;
 inline constexpr double k_range_margin = 0.15;
