@@ -61,19 +61,7 @@ json() {  # file python-expression-on-j: print a value of a JSON file
 now() { date +%s.%N; }
 
 inside_range() {  # estimate.json world run_s label: whether the run fell inside the range
-    python3 - "$@" <<'PY'
-import json, sys
-e = json.load(open(sys.argv[1]))
-s = e["sizes"][int(sys.argv[2]) - 1]
-run = float(sys.argv[3])
-r = e.get("range") or {}
-low, high = s.get("total_s_low"), s.get("total_s_high")
-verdict = "no range" if low is None else ("inside" if low <= run <= high else "outside")
-print("%-28s %-9s %9.2fs (%s) %9.2fs  %-8s %s" % (
-    sys.argv[4], sys.argv[2], s["total_s"],
-    "-" if low is None else "%.2f-%.2f" % (low, high), run, verdict,
-    "unsteady" if r.get("unsteady") else ""))
-PY
+    python3 "$(dirname "$0")/inside_range.py" "$@" 28 2
 }
 
 echo "kftrain estimate accuracy, whole runs: synthetic samples x $epochs epochs, batch" \

@@ -69,19 +69,8 @@ for ((round = 1; round <= rounds; round++)); do
         run_s=$(python3 -c "print($(now) - $start)")
         echo "$run_s" >>"$out/times$world"
         "$kftrain" delete program-accuracy --local >/dev/null
-        python3 - "$out/estimate-$round.json" "$world" "$run_s" "$round" >>"$out/inside" <<'PY'
-import json, sys
-e = json.load(open(sys.argv[1]))
-s = e["sizes"][int(sys.argv[2]) - 1]
-run = float(sys.argv[3])
-r = e.get("range") or {}
-low, high = s.get("total_s_low"), s.get("total_s_high")
-verdict = "no range" if low is None else ("inside" if low <= run <= high else "outside")
-print("%-6s %-9s %9.1fs (%s) %9.1fs  %-8s %s" % (
-    sys.argv[4], sys.argv[2], s["total_s"],
-    "-" if low is None else "%.1f-%.1f" % (low, high), run, verdict,
-    "unsteady" if r.get("unsteady") else ""))
-PY
+        python3 "$repo/bench/inside_range.py" "$out/estimate-$round.json" "$world" "$run_s" \
+            "$round" >>"$out/inside"
     done
 done
 printf '%-9s %10s %10s %8s   %s\n' replicas predicted measured error "basis of the prediction"
