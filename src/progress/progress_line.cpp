@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "progress/text_line.h"
 #include "progress/trainer_status.h"
 #include "util/json_fields.h"
 #include "util/json_text.h"
-#include "util/text.h"
 #include "wire/progress_events.h"
 
 namespace kftrain::progress {
@@ -103,7 +103,9 @@ Progress progress_from(const json& object) {
         in_range(number_at<long long>(object, field::k_last_checkpoint_step), 0LL, k_max_count);
     p.metrics = line_metrics(object);
     p.steps_per_sec = in_range(number_at<double>(object, field::k_steps_per_sec), 0.0, 1e15);
-    p.source = util::excerpt(util::string_at(object, field::k_source), 64);
+    if (std::string source = util::string_at(object, field::k_source); is_known_source(source)) {
+        p.source = std::move(source);  // what kftrain kept of a program's text, never its own
+    }
     if (auto ranks = object.find(field::k_rank_step_s);
         ranks != object.end() && ranks->is_array() && ranks->size() <= k_max_ranks) {
         for (const json& seconds : *ranks) {

@@ -63,16 +63,18 @@ void ProgressReader::take_output(std::string_view text, std::optional<double> se
 void ProgressReader::take(std::string_view line, std::optional<double> seen_s) {
     m_changed = false;
     m_line_metrics.clear();
+    m_line_reading.reset();
     const size_t first = line.find_first_not_of(" \t");
     if (first != std::string_view::npos && line[first] == '{' &&
         line.find("\"event\"") != std::string_view::npos) {
         take_json(line);
         return;
     }
-    if (auto reading = read_text_line(line)) {
-        m_line_metrics = reading->metrics;
+    m_line_reading = read_text_line(line);
+    if (m_line_reading) {
+        m_line_metrics = m_line_reading->metrics;
         if (!m_json) {
-            take_text(*reading, seen_s);
+            take_text(*m_line_reading, seen_s);
         }
     }
 }
@@ -267,7 +269,7 @@ std::optional<double> ProgressReader::eta(const TextReading& r, double done,
         m_first_seen = std::make_pair(*seen_s, done);  // the first, or a new run after a restart
     }
     if (done >= 1) {
-        return 0.0;
+        return std::nullopt;  // nothing is left
     }
     if (m_moves < k_moves_for_eta) {
         return std::nullopt;
@@ -297,7 +299,8 @@ void ProgressReader::publish(const TextReading& r, std::optional<double> seen_s)
     p.step = m_at.epoch_done ? m_at.steps : m_at.step;
     p.steps_per_epoch = m_at.steps;
     if (auto done = fraction()) {
-        p.percent = m_run_end ? 100.0 : std::round(*done * 1000) / 10;
+        // Down to a tenth: 199999 of 200000 steps is 99.9%, not yet 100%.
+        p.percent = m_run_end ? 100.0 : std::floor(*done * 1000 + 1e-6) / 10;
         p.eta_s = eta(r, m_run_end ? 1.0 : *done, seen_s);
     }
     p.steps_per_sec = m_steps_per_sec;

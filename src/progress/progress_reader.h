@@ -48,6 +48,10 @@ class ProgressReader {
         return m_line_metrics;
     }
 
+    // What the last taken line showed as text progress, whatever the precedence (a bar's
+    // drawing, a Keras line...); nullopt for a line of no such shape.
+    const std::optional<TextReading>& line_reading() const { return m_line_reading; }
+
   private:
     // Where a counter stood when last seen: a plain counter counts once it has risen.
     struct Counter {
@@ -80,6 +84,7 @@ class ProgressReader {
     bool m_changed = false;
     bool m_json = false;  // a progress line was printed: text is not read
     std::vector<std::pair<std::string, double>> m_line_metrics;
+    std::optional<TextReading> m_line_reading;
 
     Position m_at;
     std::string m_source;

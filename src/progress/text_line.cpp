@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "progress/text_scan.h"
+#include "progress/trainer_status.h"
 #include "util/text.h"
 
 // Each shape is read by a scan, not a regex: a line may be any bytes a program printed.
@@ -304,6 +305,9 @@ std::optional<TextReading> read_trainer_log(Text line) {
         const Text value = trimmed(line.substr(j, value_end - j));
         if (auto number = take_number(value, used); number && used == value.size()) {
             if (name == "epoch") {
+                if (*number < 0) {
+                    return std::nullopt;  // no epoch the Trainer counts
+                }
                 r.fraction_epochs = *number;
                 has_epoch = true;
             } else {
@@ -452,6 +456,16 @@ const char* format_source(TextFormat format) {
             return "plain progress lines";
     }
     return "text";
+}
+
+bool is_known_source(std::string_view text) {
+    for (TextFormat format :
+         {TextFormat::Tqdm, TextFormat::Keras, TextFormat::TrainerLog, TextFormat::Plain}) {
+        if (text == format_source(format)) {
+            return true;
+        }
+    }
+    return text == k_lightning_source || text == k_trainer_status_source;
 }
 
 }  // namespace kftrain::progress

@@ -54,4 +54,12 @@ std::optional<TextReading> read_text_line(std::string_view line);
 // The name of a format as status says where a figure came from: "a tqdm bar".
 const char* format_source(TextFormat format);
 
+// Where figures come from when the bar is Lightning's (a tqdm bar with its epoch from 0).
+inline constexpr char k_lightning_source[] = "a Lightning bar";
+
+// Return whether text names where figures can come from (format_source's names, Lightning's,
+// trainerStatus): a kept source is read back only then, so a program's own line cannot put
+// text of its choosing there.
+bool is_known_source(std::string_view text);
+
 }  // namespace kftrain::progress

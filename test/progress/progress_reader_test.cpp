@@ -37,8 +37,17 @@ TEST_CASE("a tqdm bar over the whole run gives a percentage, then an ETA after a
     CHECK(*reader.progress()->eta_s == 3);
     CHECK(*reader.progress()->loss == 0.5);
     CHECK(*reader.progress()->steps_per_sec == 10);
+    reader.take(bar("", 199, 200));
+    CHECK(*reader.progress()->percent == 99.5);
     reader.take(bar("", 200, 200));
     CHECK(*reader.progress()->percent == 100);
+    CHECK(!reader.progress()->eta_s);  // nothing left: no ETA
+}
+
+TEST_CASE("a run one step short of its end is not shown as 100%", "[progress]") {
+    progress::ProgressReader reader;
+    reader.take(bar("", 199999, 200000));
+    CHECK(*reader.progress()->percent == Approx(99.9));
 }
 
 TEST_CASE("bars redrawn with carriage returns are read drawing by drawing", "[progress]") {
@@ -196,4 +205,13 @@ TEST_CASE("a bar redrawn a million times keeps the reader's memory flat", "[prog
     reader.take_output(out);
     CHECK(*reader.progress()->percent == 100);
     CHECK(reader.progress()->metrics.size() <= 64);
+}
+
+TEST_CASE("a program's own progress line cannot name a source of its choosing", "[progress]") {
+    auto own = progress::parse_progress_line(
+        R"({"event":"progress","step":1,"source":"\u001b[2Ja tqdm bar"})");
+    REQUIRE(own);
+    CHECK(own->source.empty());
+    auto kept = progress::parse_progress_line(R"({"event":"progress","source":"Keras output"})");
+    CHECK(kept->source == "Keras output");
 }

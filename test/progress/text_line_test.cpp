@@ -119,6 +119,7 @@ TEST_CASE("the Trainer's log dicts read as metrics and a fractional epoch", "[pr
     CHECK(end->run_end);
     CHECK(metric(*end, "train_loss") == Approx(0.45));
     CHECK(!progress::read_text_line("{'loss': 0.6931}"));  // no epoch: not the Trainer's
+    CHECK(!progress::read_text_line("{'loss': 0.5, 'epoch': -1}"));
 }
 
 TEST_CASE("plain lines read their counters and metrics", "[progress]") {

@@ -9,7 +9,6 @@
 #include "cli/view/log_line.h"
 #include "cli/view/progress.h"
 #include "progress/progress_line.h"
-#include "progress/text_line.h"
 #include "util/time_text.h"
 #include "wire/progress_events.h"
 
@@ -131,8 +130,7 @@ bool LiveProgress::take_text(const job::LogLine& line) {
         it = std::prev(m_readers.end());
     }
     progress::ProgressReader& reader = it->second;
-    const std::string& text = line.text;
-    reader.take_output(text);
+    reader.take_output(line.text);
     if (reader.changed() && reader.progress() && !reader.progress()->source.empty()) {
         Group& group = group_of(line.replica);
         group.figures = *reader.progress();
@@ -140,10 +138,7 @@ bool LiveProgress::take_text(const job::LogLine& line) {
     }
     // A bar redrawn in place, or a Keras step line within its epoch, is shown by the live line
     // alone; the rest scrolls.
-    const size_t last = text.find_last_of('\r');
-    auto reading = progress::read_text_line(last == std::string::npos
-                                                ? std::string_view(text)
-                                                : std::string_view(text).substr(last + 1));
+    const auto& reading = reader.line_reading();  // of the line's last drawing
     return reading &&
            (reading->format == progress::TextFormat::Tqdm ||
             (reading->format == progress::TextFormat::Keras && reading->done != reading->total));
