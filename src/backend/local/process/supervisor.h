@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,6 +94,8 @@ class Supervisor {
     void end_line(size_t i, Stream& stream, std::string text);
     // Read one line or drawing of the lead replica for the job's progress.
     void read_progress(const std::string& line);
+    // Put the progress last read from text into the state, as a progress line (before a save).
+    void keep_text_progress();
     void reap();
     // Become the subreaper of the replicas' processes (supervisor_orphans.cpp).
     void adopt_orphans();
@@ -131,7 +134,8 @@ class Supervisor {
     bool m_dirty = false;
     Clock::time_point m_saved;
     std::unique_ptr<StatusEndpoint> m_status_server;
-    progress::ProgressReader m_progress;  // of the lead replica's output
+    progress::ProgressReader m_progress;            // of the lead replica's output
+    std::optional<std::time_t> m_text_progress_at;  // when text progress not yet kept was read
 };
 
 // Run the supervisor of a job in this process (the hidden `__supervise --foreground`).

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <ctime>
 #include <iostream>
 
 #include "backend/local/process/replica_env.h"
@@ -13,8 +14,8 @@
 #include "backend/local/state/state_dir.h"
 #include "progress/progress_line.h"
 #include "util/json_text.h"
-#include "util/process_info.h"
 #include "util/text.h"
+#include "util/time_text.h"
 
 namespace kftrain::backend::local {
 namespace {
@@ -71,14 +72,22 @@ void Supervisor::read_progress(const std::string& line) {
         }
         return;
     }
-    job::Progress shown = *m_progress.progress();
-    if (shown.source.empty()) {
+    if (m_progress.progress()->source.empty()) {
         m_state.last_progress = line;  // a progress line, kept as printed
+        m_text_progress_at.reset();
     } else {
-        shown.time = util::now_timestamp();
-        m_state.last_progress = progress::progress_json(shown).dump();
+        m_text_progress_at = std::time(nullptr);  // written out at the next save, not per drawing
     }
     m_dirty = true;
+}
+
+void Supervisor::keep_text_progress() {
+    if (m_text_progress_at && m_progress.progress()) {
+        job::Progress shown = *m_progress.progress();
+        shown.time = util::format_timestamp(*m_text_progress_at);
+        m_state.last_progress = progress::progress_json(shown).dump();
+        m_text_progress_at.reset();
+    }
 }
 
 void Supervisor::emit_line(size_t i, const std::string& line) {

@@ -27,6 +27,7 @@ void Supervisor::save(bool force) {
     if (!force && (!m_dirty || now - m_saved < k_save_interval)) {
         return;
     }
+    keep_text_progress();
     auto written = write_job_state(m_state);
     if (!written && written.error() != m_save_error) {
         std::cerr << "kftrain supervisor: " << written.error() << std::endl;
@@ -42,6 +43,7 @@ void Supervisor::save(bool force) {
 
 void Supervisor::save_final() {
     note_log_error();
+    keep_text_progress();
     auto written = write_job_state(m_state);
     if (written) {
         if (!m_save_error.empty()) {
