@@ -1,5 +1,9 @@
 #include "cli/job_flags.h"
 
+#include <fmt/format.h>
+
+#include "manifest/retries.h"
+
 namespace kftrain::cli {
 
 void add_job_file_flags(CLI::App& sub, load::JobInput& input) {
@@ -47,6 +51,20 @@ void add_queue_flags(CLI::App& sub, load::JobInput& input) {
                    "Kueue WorkloadPriorityClass of the queued job (needs --queue or queue); "
                    "overrides priorityClass")
         ->type_name("NAME");
+}
+
+void add_retries_flag(CLI::App& sub, load::JobInput& input, bool run_default) {
+    sub.add_option("--retries", input.retries,
+                   run_default
+                       ? fmt::format("Times the job starts again after a failure before it "
+                                     "fails (runPolicy.backoffLimit N+1; a TrainJob's "
+                                     "failurePolicy.maxRestarts N); 0: the first failure fails "
+                                     "it (default: {})",
+                                     manifest::k_default_retries)
+                       : "Times the job starts again after a failure before it fails "
+                         "(runPolicy.backoffLimit N+1; a TrainJob's failurePolicy.maxRestarts "
+                         "N); 0: the first failure fails it; overrides runPolicy.backoffLimit")
+        ->type_name("N");
 }
 
 void add_env_from_shell_flag(CLI::App& sub, std::vector<std::string>& names) {

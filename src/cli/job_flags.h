@@ -20,6 +20,10 @@ void add_job_input_flags(CLI::App& sub, load::JobInput& input);
 // Add --queue and --priority-class (Kueue) to a verb that renders the job.
 void add_queue_flags(CLI::App& sub, load::JobInput& input);
 
+// Add --retries (the job's retry budget, manifest/retries.h); run_default: the help names
+// kftrain run's default.
+void add_retries_flag(CLI::App& sub, load::JobInput& input, bool run_default = false);
+
 // Add --env-from-shell (local runs: variables of kftrain's shell every replica gets).
 void add_env_from_shell_flag(CLI::App& sub, std::vector<std::string>& names);
 

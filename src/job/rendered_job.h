@@ -16,6 +16,10 @@ struct RenderedJob {
     // The folder it ships (code), and the ConfigMap holding it on a cluster; none without code.
     std::optional<manifest::CodeBundle> code;
     YAML::Node code_config_map;
+    // A TrainJob with a retry budget: the TrainingRuntime derived for it, applied before the job
+    // (load/derived_runtime.h); null for any other job, or where kftrain has no copy of the
+    // runtime to derive it from (submit then derives it from the cluster's).
+    YAML::Node runtime;
 };
 
 }  // namespace kftrain::job

@@ -10,6 +10,7 @@
 
 #include "job/exit_codes.h"
 #include "load/collect.h"
+#include "load/derived_runtime.h"
 #include "manifest/load.h"
 #include "manifest/render/render.h"
 #include "manifest/trial_parameters.h"
@@ -146,6 +147,13 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const job::Backe
         return util::error("--priority-class: must name a WorkloadPriorityClass (got \"\")",
                            k_exit_bad_input);
     }
+    if (input.retries && (*input.retries < 0 || *input.retries > manifest::k_max_retries)) {
+        return util::error(fmt::format("--retries: must be 0 (the first failure fails the job) "
+                                       "or more (got {})",
+                                       *input.retries),
+                           k_exit_bad_input);
+    }
+    overrides.retries = input.retries;
     overrides.queue = input.queue;
     overrides.priority_class = input.priority_class;
     if (input.file.empty() && !input.job_yaml) {
@@ -252,6 +260,14 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const job::Back
     RenderedJob job{std::move(spec.value()), *rendered, std::move(*code), YAML::Node()};
     if (job.code) {
         job.code_config_map = manifest::code_config_map(job.spec, *job.code, job.spec.name);
+    }
+    if (auto base = builtin_runtime(job.spec.runtime); base && needs_derived_runtime(job.spec)) {
+        auto derived = derive_runtime(job.spec, *base);
+        if (!derived) {
+            return derived.error_value();
+        }
+        refer_to_runtime(job.manifest, *derived);
+        job.runtime = derived->manifest;
     }
     return job;
 }

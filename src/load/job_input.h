@@ -34,6 +34,9 @@ struct JobInput {
     // naming the flag (an unset variable in a script), never taken as unset.
     std::optional<std::string> queue;           // the Kueue LocalQueue
     std::optional<std::string> priority_class;  // its WorkloadPriorityClass
+    // --retries: how many times the job starts again after a failure (runPolicy.backoffLimit,
+    // manifest/retries.h); unset: the job file's.
+    std::optional<int> retries;
     // --code: the folder the job ships (code.path), from the current folder.
     std::string code;
     // --code-root: every code folder must lie beneath it, and a relative one is taken from it

@@ -4,6 +4,7 @@
 
 #include "manifest/convert.h"
 #include "manifest/overrides.h"
+#include "manifest/retries.h"
 #include "manifest/trial_parameters.h"
 #include "manifest/validate.h"
 #include "manifest/yaml/input.h"
@@ -35,7 +36,7 @@ void record_lines(const YAML::Node& node, const std::string& path, SourceMap& so
     }
 }
 
-// Apply -n, --kind, --queue and --priority-class, each recorded as the key's source.
+// Apply -n, --kind, --queue, --priority-class and --retries, each recorded as the key's source.
 void apply_key_flags(YAML::Node& root, const Overrides& overrides, SourceMap& source) {
     if (overrides.namespace_) {
         root["namespace"] = *overrides.namespace_;
@@ -52,6 +53,11 @@ void apply_key_flags(YAML::Node& root, const Overrides& overrides, SourceMap& so
     if (overrides.priority_class) {
         root["priorityClass"] = *overrides.priority_class;
         source.from_flags["priorityClass"] = "--priority-class";
+    }
+    // A runPolicy that is not a map is left for the schema's check to name.
+    if (overrides.retries && (!root["runPolicy"] || root["runPolicy"].IsMap())) {
+        root["runPolicy"]["backoffLimit"] = backoff_limit_for_retries(*overrides.retries);
+        source.from_flags["runPolicy.backoffLimit"] = "--retries";
     }
 }
 

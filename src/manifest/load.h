@@ -17,6 +17,7 @@ struct Overrides {
     std::optional<JobKind> kind;                // from --kind
     std::optional<std::string> queue;           // from --queue
     std::optional<std::string> priority_class;  // from --priority-class
+    std::optional<int> retries;                 // from --retries: runPolicy.backoffLimit
     // Keys a command line wrote into the job file itself (kftrain run): dotted path -> the
     // flag, named in messages instead of a line of a file the user never saw.
     std::map<std::string, std::string> key_flags;

@@ -146,7 +146,9 @@ FieldDef run_policy_section() {
     return object(
         "runPolicy", "the operator's run policy",
         {
-            ranged("backoffLimit", T::Int, 0, k_int32_max, "", "restarts before the job fails"),
+            ranged("backoffLimit", T::Int, 0, k_int32_max, "",
+                   "the job fails when its restarts reach this: N lets N-1 retries run "
+                   "(--retries N writes N+1; docs/restarts.md)"),
             ranged("activeDeadlineSeconds", T::Int, 1, 9.2e18, "", "seconds the job may run"),
             ranged("ttlSecondsAfterFinished", T::Int, 0, k_int32_max, "",
                    "seconds before a finished job is deleted"),

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "manifest/render/trainjob_fields.h"
+#include "manifest/retries.h"
 #include "manifest/schema.h"
 
 namespace kftrain::manifest {
@@ -27,6 +28,8 @@ std::map<std::string, std::string> starter_values(const std::string& name, JobKi
         {"trainer.epochs", "3"},
         {"trainer.batchSize", "64"},
         {"trainer.lr", "0.01"},
+        // A bounded retry budget (manifest/retries.h), so that a crash loop ends on its own.
+        {"runPolicy.backoffLimit", std::to_string(backoff_limit_for_retries(k_default_retries))},
     };
     // restartPolicy stays at its default (OnFailure, commented), so that a PyTorchJob starter
     // also renders with --kind TrainJob, which has no such key.

@@ -2,22 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 
 #include "backend/kube/kubectl_errors.h"
 #include "job/exit_codes.h"
 #include "manifest/code.h"
 #include "manifest/yaml/emit.h"
-#include "util/json_text.h"
 #include "util/text.h"
 
 namespace kftrain::backend::kube {
-
-CodeOwner job_code_owner(const job::RenderedJob& job) {
-    const manifest::JobKind kind = job.spec.kind;
-    return {manifest::kind_resource(kind), manifest::kind_api_version(kind),
-            manifest::kind_name(kind), job.spec.name};
-}
 
 util::Result<CodeApplied> apply_code(KubeQueries& queries, const YAML::Node& config_map,
                                      bool dry_run_server) {
@@ -46,29 +38,11 @@ util::Result<CodeApplied> apply_code(KubeQueries& queries, const YAML::Node& con
     return applied;
 }
 
-util::Status own_code(KubeQueries& queries, const CodeApplied& code, const CodeOwner& owner) {
+util::Status own_code(KubeQueries& queries, const CodeApplied& code, const Owner& owner) {
     if (code.name.empty()) {
         return util::ok_status();
     }
-    auto uid = queries.run({"get", owner.resource, owner.name, "-o", "jsonpath={.metadata.uid}"},
-                           "reading the uid of " + owner.name);
-    if (!uid) {
-        return uid.error_value();
-    }
-    nlohmann::json reference = {{"apiVersion", owner.api_version},
-                                {"kind", owner.kind},
-                                {"name", owner.name},
-                                {"uid", util::trim(*uid)},
-                                {"blockOwnerDeletion", false}};
-    nlohmann::json patch = {
-        {"metadata", {{"ownerReferences", nlohmann::json::array({reference})}}}};
-    auto patched = queries.run(
-        {"patch", "configmap", code.name, "--type", "merge", "-p", util::json_text(patch)},
-        "making " + owner.name + " the owner of configmap/" + code.name);
-    if (!patched) {
-        return patched.error_value();
-    }
-    return util::ok_status();
+    return add_owner(queries, "configmap", code.name, nullptr, owner);  // named for its owner
 }
 
 void remove_code(KubeQueries& queries, const CodeApplied& code) {

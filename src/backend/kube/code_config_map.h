@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "backend/kube/owner.h"
 #include "backend/kube/queries.h"
 #include "load/job_input.h"
 #include "util/result.h"
@@ -19,24 +20,13 @@ struct CodeApplied {
     bool created = false;  // it did not exist before
 };
 
-// What a code ConfigMap goes with: a job, or a search's Experiment whose trials mount it.
-struct CodeOwner {
-    std::string resource;     // as kubectl get names it: "pytorchjobs.kubeflow.org"
-    std::string api_version;  // "kubeflow.org/v1"
-    std::string kind;         // "PyTorchJob"
-    std::string name;
-};
-
-// Return the owner record of a job.
-CodeOwner job_code_owner(const job::RenderedJob& job);
-
 // Apply a code ConfigMap (manifest::code_config_map's; nothing for a null node) in its own
 // namespace; with dry_run_server, only as a server-side dry run.
 util::Result<CodeApplied> apply_code(KubeQueries& queries, const YAML::Node& config_map,
                                      bool dry_run_server);
 
 // Make owner the ConfigMap's owner, so that the garbage collector removes it with the owner.
-util::Status own_code(KubeQueries& queries, const CodeApplied& code, const CodeOwner& owner);
+util::Status own_code(KubeQueries& queries, const CodeApplied& code, const Owner& owner);
 
 // Remove a ConfigMap apply_code created for something that could not be submitted.
 void remove_code(KubeQueries& queries, const CodeApplied& code);

@@ -5,6 +5,7 @@
 #include "backend/kube/code_config_map.h"
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/kueue/kueue.h"
+#include "backend/kube/runtime_budget.h"
 #include "job/exit_codes.h"
 #include "manifest/yaml/emit.h"
 
@@ -51,14 +52,22 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     if (server_dry_run) {
         args.push_back("--dry-run=server");
     }
-    // The code first: the job's pods mount it as they start.
+    // The code first: the job's pods mount it as they start. Then a TrainJob's retry budget:
+    // the runtime it refers to.
+    job::RenderedJob submitted = job;
+    auto runtime = apply_budget_runtime(queries, submitted, server_dry_run);
+    if (!runtime) {
+        return runtime.error_value();
+    }
     auto code = apply_code(queries, job.code_config_map, server_dry_run);
     if (!code) {
+        remove_budget_runtime(queries, *runtime);
         return code.error_value();
     }
-    auto result = queries.call(args, false, manifest::to_yaml(job.manifest));
+    auto result = queries.call(args, false, manifest::to_yaml(submitted.manifest));
     if (!result || !result->ok()) {
         remove_code(queries, *code);
+        remove_budget_runtime(queries, *runtime);
     }
     if (!result) {
         return result.error_value();
@@ -76,10 +85,16 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     if (server_dry_run) {
         return fmt::format("{} accepted by the server (dry run: nothing created)", ref);
     }
-    if (auto owned = own_code(queries, *code, job_code_owner(job)); !owned) {
+    if (auto owned = own_code(queries, *code, job_owner(job)); !owned) {
         return util::error(fmt::format("{} submitted, but {}: delete removes the code with the "
                                        "job all the same",
                                        ref, owned.error()),
+                           k_exit_cluster);
+    }
+    if (auto owned = own_budget_runtime(queries, *runtime, job_owner(job)); !owned) {
+        return util::error(fmt::format("{} submitted, but {}: trainingruntime/{} stays when the "
+                                       "job is deleted",
+                                       ref, owned.error(), runtime->name),
                            k_exit_cluster);
     }
     return ref + " submitted";

@@ -9,6 +9,7 @@
 #include "manifest/code.h"
 #include "manifest/framework.h"
 #include "manifest/render/metrics_scrape.h"
+#include "manifest/retries.h"
 
 namespace kftrain::backend::local {
 namespace {
@@ -36,11 +37,16 @@ JobState job_state(const manifest::JobSpec& spec, const PlanContext& context) {
     state.master_port = context.ports.master;
     state.kind = manifest::kind_name(spec.kind);
     state.framework = manifest::framework_name(manifest::job_framework(spec));
-    // A TrainJob's runtime (JobSet, no failurePolicy in torch-distributed) fails the job when
-    // a node fails; the Training Operator follows the job file's restartPolicy.
+    // A TrainJob's runtime (JobSet) fails the job when a node fails, after restarting the whole
+    // job as often as its budget says (the derived runtime's failurePolicy.maxRestarts, as on
+    // a cluster: manifest/retries.h); the Training Operator follows the job file's
+    // restartPolicy and backoffLimit.
     const bool v2 = spec.kind == manifest::JobKind::TrainJob;
     state.restart_policy = v2 ? "Never" : spec.restart_policy;
     state.backoff_limit = v2 ? std::nullopt : spec.run_policy.backoff_limit;
+    if (v2) {
+        state.max_restarts = manifest::job_retries(spec.run_policy.backoff_limit);
+    }
     state.active_deadline_seconds = spec.run_policy.active_deadline_seconds;
     state.cpu = spec.resources.cpu;
     state.memory = spec.resources.memory;

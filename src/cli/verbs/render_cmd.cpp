@@ -6,6 +6,7 @@
 
 #include "cli/job_flags.h"
 #include "cli/verb.h"
+#include "load/derived_runtime.h"
 #include "cli/view/manifest_text.h"
 #include "job/exit_codes.h"
 #include "manifest/credentials.h"
@@ -39,6 +40,7 @@ void setup_render(CLI::App& app, Context& ctx) {
     sub->footer(k_render_examples);
     add_job_input_flags(*sub, options->job);
     add_queue_flags(*sub, options->job);
+    add_retries_flag(*sub, options->job);
     sub->add_option("-o,--output", options->output, "Output format: yaml or json")
         ->default_str("yaml");
     sub->add_flag("--pod-monitor", options->pod_monitor,
@@ -92,6 +94,15 @@ int RenderOptions::run(Context& ctx) const {
     std::vector<YAML::Node> documents;
     if (rendered.code) {
         documents.push_back(rendered.code_config_map);
+    }
+    if (rendered.runtime) {  // the retry budget's runtime, before the TrainJob that refers to it
+        documents.push_back(rendered.runtime);
+    } else if (load::needs_derived_runtime(rendered.spec)) {
+        ctx.err << fmt::format(
+            "kftrain: note: runtime {} is not one kftrain keeps a copy of: submit derives the "
+            "TrainingRuntime of the retry budget from the cluster's; the TrainJob shown refers "
+            "to {} itself\n",
+            rendered.spec.runtime, rendered.spec.runtime);
     }
     documents.push_back(rendered.manifest);
     if (pod_monitor) {

@@ -11,6 +11,7 @@
 #include "job/exit_codes.h"
 #include "load/job_input.h"
 #include "manifest/convert.h"
+#include "manifest/retries.h"
 #include "manifest/write.h"
 
 namespace kftrain::cli {
@@ -115,6 +116,9 @@ util::Result<manifest::JobSpec> run_job_spec(const RunOptions& options, const st
     if (!options.no_code) {
         spec.code.path = options.code;
     }
+    // A bounded budget, so that a program that can never start ends Failed on its own.
+    spec.run_policy.backoff_limit = manifest::backoff_limit_for_retries(
+        options.submit.job.retries.value_or(manifest::k_default_retries));
     return spec;
 }
 
@@ -153,6 +157,7 @@ void setup_run(CLI::App& app, Context& ctx) {
     sub->add_flag("--print-job-file", options->print_job_file,
                   "Print the job file these flags make, checked, instead of submitting it");
     add_queue_flags(*sub, options->submit.job);
+    add_retries_flag(*sub, options->submit.job, true);
     const CLI::Option* dry_run = add_submit_flags(*sub, options->submit);
     sub->callback([options, dry_run, &ctx] {
         read_bare_dry_run(*dry_run, options->submit);
@@ -178,7 +183,8 @@ util::Status RunOptions::complete(const Context& ctx) {
                             {"resources.memory", "--memory"},
                             {"resources.gpus", "--gpus"},
                             {"env", "--env"},
-                            {"code", "--code"}};
+                            {"code", "--code"},
+                            {"runPolicy.backoffLimit", "--retries"}};
     return submit.complete(ctx);
 }
 

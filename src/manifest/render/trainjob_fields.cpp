@@ -26,9 +26,6 @@ const std::vector<Unsupported>& unsupported_keys() {
         {"priorityClassName", [](const JobSpec& s) { return !s.priority_class_name.empty(); },
          "runtimePatches cannot set a pod's priorityClassName in Trainer v2.3; the runtime, or "
          "Kueue's priority class, does"},
-        {"runPolicy.backoffLimit",
-         [](const JobSpec& s) { return s.run_policy.backoff_limit.has_value(); },
-         "a TrainJob's restarts are its runtime's failurePolicy.maxRestarts"},
         {"runPolicy.ttlSecondsAfterFinished",
          [](const JobSpec& s) { return s.run_policy.ttl_seconds_after_finished.has_value(); },
          "a TrainJob has no TTL of its own; its runtime's JobSet sets one"},

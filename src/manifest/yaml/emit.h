@@ -22,4 +22,8 @@ std::string to_yaml(const YAML::Node& node);
 // scalars become numbers, booleans or null where they look like one.
 nlohmann::json to_json(const YAML::Node& node);
 
+// Convert JSON to a document to_json reads back equal: strings as string_node()s, numbers and
+// booleans plain.
+YAML::Node from_json(const nlohmann::json& value);
+
 }  // namespace kftrain::manifest

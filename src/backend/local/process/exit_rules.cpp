@@ -30,6 +30,14 @@ std::string describe_code(int code) {
 }  // namespace
 
 ExitDecision decide_exit(const RestartRules& rules, const ReplicaExit& exit, int restarts_so_far) {
+    if (rules.trainjob && exit.code != 0 && rules.max_restarts) {
+        if (restarts_so_far < *rules.max_restarts) {
+            return {ExitAction::RestartJob, "", ""};
+        }
+        return {ExitAction::FailJob, "FailedJobs",
+                fmt::format("{} {}; the job restarted {} time(s), its failurePolicy.maxRestarts",
+                            exit.name, describe_code(exit.code), *rules.max_restarts)};
+    }
     if (wants_restart(rules.policy, exit.code)) {
         if (rules.backoff_limit && restarts_so_far + 1 >= *rules.backoff_limit) {
             return {ExitAction::FailJob, "BackoffLimitExceeded",

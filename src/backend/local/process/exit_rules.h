@@ -9,8 +9,10 @@ namespace kftrain::backend::local {
 struct RestartRules {
     std::string policy = "OnFailure";  // Never, OnFailure, Always or ExitCode
     std::optional<int> backoff_limit;  // restarts of all replicas before the job fails
-    // A TrainJob's JobSet: a failing node fails the job (FailedJobs); no restartPolicy is named.
+    // A TrainJob's JobSet: a failing node fails the job (FailedJobs), or, while the job has
+    // restarted fewer than max_restarts times (failurePolicy.maxRestarts), restarts every node.
     bool trainjob = false;
+    std::optional<int> max_restarts;
     std::string kind = "PyTorchJob";  // a v1 kind, for the reasons its controller writes
 };
 
@@ -18,6 +20,7 @@ struct RestartRules {
 enum class ExitAction {
     Finish,      // the replica is done; the job goes on
     Restart,     // start the replica again
+    RestartJob,  // stop every replica and start them all again (a JobSet's restart)
     SucceedJob,  // the Master succeeded: the job Succeeded, stop the rest
     FailJob,     // the job Failed: stop the rest
 };
@@ -42,7 +45,9 @@ struct ReplicaExit {
 // restarts on codes >= 128 (signals, OOM kills) and fails on 1-127. A restart
 // that would bring the job's restarts to backoffLimit fails the job instead
 // (BackoffLimitExceeded). The Master ending with 0 without a restart makes
-// the job Succeeded; a Worker ending with 0 is simply done.
+// the job Succeeded; a Worker ending with 0 is simply done. A TrainJob's node ending with a
+// non-zero code restarts the whole job while its restarts (restarts_so_far: the job's own for
+// a TrainJob) are under max_restarts, and fails it after.
 ExitDecision decide_exit(const RestartRules& rules, const ReplicaExit& exit, int restarts_so_far);
 
 // Return the seconds to wait before a replica's next restart: 1, 2, 4 ... 30.

@@ -87,6 +87,7 @@ Supervisor::Supervisor(JobState state, std::vector<ReplicaLaunch> launch)
     m_rules.policy = m_state.restart_policy;
     m_rules.backoff_limit = m_state.backoff_limit;
     m_rules.trainjob = m_state.kind == "TrainJob";
+    m_rules.max_restarts = m_state.max_restarts;
     m_rules.kind = m_state.kind;
 }
 
@@ -173,10 +174,17 @@ void Supervisor::on_exit(size_t i, int code) {
                                                                 : "Stopped";
         return;
     }
+    if (m_restarting_job) {  // stopped for the job's restart, or ending meanwhile on its own
+        replica.state = "Restarting";
+        replica.reason = m_slots[i].stopped ? "Stopped" : exit_reason(code);
+        restart_job_when_stopped();
+        return;
+    }
     // A TrainJob (JobSet) or a JAXJob succeeds when every replica has; a PyTorchJob or an
     // XGBoostJob when its Master has.
     ReplicaExit exit{replica.name, decides_success(m_state, replica), code};
-    apply(i, decide_exit(m_rules, exit, total_restarts(m_state)));
+    apply(i, decide_exit(m_rules, exit,
+                         m_rules.trainjob ? m_state.job_restarts : total_restarts(m_state)));
 }
 
 void Supervisor::apply(size_t i, const ExitDecision& decision) {
@@ -198,6 +206,19 @@ void Supervisor::apply(size_t i, const ExitDecision& decision) {
                                                    replica.name, code, delay, replica.restarts));
             return;
         }
+        case ExitAction::RestartJob:
+            replica.state = "Restarting";
+            m_state.phase = "Restarting";
+            m_state.job_restarts += 1;
+            m_restarting_job = true;
+            m_term_at = Clock::now();  // advance_stop ends the others: TERM, then KILL
+            m_log.append(replica.name,
+                         fmt::format("kftrain: {} exited with code {}; restarting the job "
+                                     "(restart {} of {})",
+                                     replica.name, code, m_state.job_restarts,
+                                     m_rules.max_restarts.value_or(0)));
+            restart_job_when_stopped();
+            return;
         case ExitAction::SucceedJob:
             replica.state = "Succeeded";
             begin_stop({"Succeeded", decision.reason, decision.message}, false);
@@ -207,6 +228,25 @@ void Supervisor::apply(size_t i, const ExitDecision& decision) {
             begin_stop({"Failed", decision.reason, decision.message}, true);
             return;
     }
+}
+
+void Supervisor::restart_job_when_stopped() {
+    for (const auto& slot : m_slots) {
+        if (slot.process) {
+            return;
+        }
+    }
+    // Every node starts again, those that had completed too: JobSet recreates all its Jobs.
+    m_restarting_job = false;
+    m_term_at.reset();
+    m_kill_at.reset();
+    const int delay = restart_delay_seconds(m_state.job_restarts - 1);
+    for (size_t i = 0; i < m_slots.size(); ++i) {
+        m_state.replicas[i].state = "Restarting";
+        m_state.replicas[i].restarts += 1;
+        m_slots[i].restart_at = Clock::now() + std::chrono::seconds(delay);
+    }
+    m_dirty = true;
 }
 
 void Supervisor::begin_stop(Outcome outcome, bool immediately) {
@@ -373,7 +413,7 @@ void Supervisor::supervise() {
         take_posted_status();
         reap();
         check_deadline();
-        if (m_outcome) {
+        if (m_outcome || m_restarting_job) {
             advance_stop();
         } else {
             start_due_restarts();

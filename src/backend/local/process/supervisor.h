@@ -109,6 +109,8 @@ class Supervisor {
     std::string replica_mark(size_t i) const;
     void on_exit(size_t i, int code);
     void apply(size_t i, const ExitDecision& decision);
+    // Once no replica runs, after a TrainJob's restart was decided: start them all again.
+    void restart_job_when_stopped();
     void begin_stop(Outcome outcome, bool immediately);
     void advance_stop();
     void start_due_restarts();
@@ -131,6 +133,7 @@ class Supervisor {
     std::optional<Outcome> m_outcome;
     std::optional<Clock::time_point> m_term_at;
     std::optional<Clock::time_point> m_kill_at;
+    bool m_restarting_job = false;  // a TrainJob's restart: stopping every replica first
     bool m_dirty = false;
     Clock::time_point m_saved;
     std::unique_ptr<StatusEndpoint> m_status_server;

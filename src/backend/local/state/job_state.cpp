@@ -100,6 +100,8 @@ json to_json(const JobState& s) {
                 {"master_port", s.master_port},
                 {"restart_policy", s.restart_policy},
                 {"backoff_limit", optional_json(s.backoff_limit)},
+                {"max_restarts", optional_json(s.max_restarts)},
+                {"job_restarts", s.job_restarts},
                 {"active_deadline_seconds", optional_json(s.active_deadline_seconds)},
                 {"replicas", replicas},
                 {"resources", {{"cpu", s.cpu}, {"memory", s.memory}, {"gpus", s.gpus}}},
@@ -144,6 +146,10 @@ JobState job_from_fields(const Fields& f) {
     if (f.doc().contains("backoff_limit") && !f.doc().at("backoff_limit").is_null()) {
         s.backoff_limit = f.get("backoff_limit", 0);
     }
+    if (f.doc().contains("max_restarts") && !f.doc().at("max_restarts").is_null()) {
+        s.max_restarts = f.get("max_restarts", 0);
+    }
+    s.job_restarts = f.get("job_restarts", 0);
     if (f.doc().contains("active_deadline_seconds") &&
         !f.doc().at("active_deadline_seconds").is_null()) {
         s.active_deadline_seconds = f.get("active_deadline_seconds", 0LL);

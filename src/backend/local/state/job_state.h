@@ -62,6 +62,10 @@ struct JobState {
     int master_port = 0;
     std::string restart_policy = "OnFailure";
     std::optional<int> backoff_limit;
+    // A TrainJob's budget: whole-job restarts (JobSet's failurePolicy.maxRestarts), and the
+    // restarts it has made (JobSet's status.restarts).
+    std::optional<int> max_restarts;
+    int job_restarts = 0;
     std::optional<long long> active_deadline_seconds;
     std::vector<ReplicaState> replicas;
     // What each replica asks for in the job file (quantities as written), for its price;

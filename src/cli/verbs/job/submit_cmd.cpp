@@ -82,6 +82,7 @@ void setup_submit(CLI::App& app, Context& ctx) {
     sub->footer(k_submit_examples);
     add_job_input_flags(*sub, options->job);
     add_queue_flags(*sub, options->job);
+    add_retries_flag(*sub, options->job);
     const CLI::Option* dry_run = add_submit_flags(*sub, *options);
     sub->callback([options, dry_run, &ctx] {
         read_bare_dry_run(*dry_run, *options);
@@ -139,6 +140,10 @@ int SubmitOptions::run(Context& ctx) const {
     if (dry == job::DryRun::Client) {
         if (rendered.code) {  // what submit would apply first
             ctx.out << view::format_manifest(rendered.code_config_map, view::OutputFormat::Yaml)
+                    << "---\n";
+        }
+        if (rendered.runtime) {  // the retry budget's runtime (a TrainJob)
+            ctx.out << view::format_manifest(rendered.runtime, view::OutputFormat::Yaml)
                     << "---\n";
         }
         ctx.out << view::format_manifest(rendered.manifest, view::OutputFormat::Yaml);
