@@ -81,6 +81,13 @@ Cause pod_cause(const ReplicaEvidence& r) {
     return Cause::None;
 }
 
+// Whether the replica's last attempt failed: it is Failed, or waits to start again after a
+// failure (a kubelet's CrashLoopBackOff, kftrain's Restarting). One the job stopped, or one
+// running again, did not.
+bool last_attempt_failed(const ReplicaEvidence& r) {
+    return r.state == "Failed" || r.state == "Restarting" || r.reason == "CrashLoopBackOff";
+}
+
 std::string exit_text(const ReplicaEnd& end) {
     if (end.signal != 0) {
         return fmt::format("killed by {}", signal_name(end.signal));
@@ -104,6 +111,11 @@ ReplicaEnd replica_end(const ReplicaEvidence& r, LogFinding& finding) {
     end.restarts = r.restarts;
     end.last_line = r.lines.empty() ? "" : r.lines.back().text;
     finding = read_log(r.lines);
+    end.failed_attempts = r.restarts + (last_attempt_failed(r) ? 1 : 0);
+    if (!r.previous_lines.empty() && finding.cause != Cause::None) {
+        const LogFinding before = read_log(r.previous_lines);
+        end.same_as_previous = before.cause == finding.cause && before.detail == finding.detail;
+    }
     if (Cause cause = pod_cause(r); cause == Cause::OutOfMemory && r.reason != "OOMKilled") {
         // Killed on its previous attempt, and now restarting (CrashLoopBackOff): the back-off
         // message says nothing of memory.
@@ -171,6 +183,24 @@ void add_last_lines(Diagnosis& d, const JobEvidence& job, const std::string& ski
     }
 }
 
+// A crash loop: failed in 3 attempts or more, or in 2 not known to differ. A replica that
+// failed once is not one, nor one whose attempts failed in different ways.
+bool is_crash_loop(const ReplicaEnd& end) {
+    if (end.same_as_previous == false) {
+        return false;
+    }
+    return end.failed_attempts >= 3 || end.failed_attempts == 2;
+}
+
+std::string crash_loop_why(const ReplicaEnd& end, const CrashLoop& loop) {
+    const std::string what = end.cause == Cause::Signal ? exit_text(end) : end.detail;
+    if (loop.attempts == 2 && loop.last_two_same) {
+        return fmt::format("crash loop: each of {}'s 2 attempts failed with {}", end.name, what);
+    }
+    return fmt::format("crash loop: each of {}'s {} attempts failed, the last {}with {}", end.name,
+                       loop.attempts, loop.last_two_same ? "2 " : "", what);
+}
+
 void explain_failure(Diagnosis& d, const JobEvidence& job, const std::vector<LogFinding>& found) {
     const ReplicaEnd* first = nullptr;
     for (const ReplicaEnd& end : d.timeline) {  // in time order
@@ -199,10 +229,16 @@ void explain_failure(Diagnosis& d, const JobEvidence& job, const std::vector<Log
         }
     }
     std::string restarts = first->restarts > 0 ? fmt::format(", {} restarts", first->restarts) : "";
-    d.why = fmt::format("{} failed first ({}{}): {}", first->name, exit_text(*first), restarts,
-                        cause_title(first->cause));
-    if (first->cause != Cause::Signal) {
-        d.why += ": " + first->detail;
+    if (is_crash_loop(*first)) {
+        d.crash_loop = CrashLoop{first->name, first->failed_attempts,
+                                 first->same_as_previous.value_or(false)};
+        d.why = crash_loop_why(*first, *d.crash_loop);
+    } else {
+        d.why = fmt::format("{} failed first ({}{}): {}", first->name, exit_text(*first),
+                            restarts, cause_title(first->cause));
+        if (first->cause != Cause::Signal) {
+            d.why += ": " + first->detail;
+        }
     }
     if (first->cause == Cause::Rendezvous) {
         add_last_lines(d, job, first->name);  // what the master was doing instead
@@ -320,6 +356,11 @@ Diagnosis diagnose_job(const JobEvidence& job) {
                             : "no problem found";
     }
     d.hint = cause_hint(d.cause);
+    if (d.crash_loop) {
+        d.hint = fmt::format("the same failure ends every attempt, so retrying will not mend it: "
+                             "{}; --retries 0 fails such a job at its first failure",
+                             d.hint);
+    }
     clip_quotes(d);
     return d;
 }

@@ -23,6 +23,18 @@ struct ReplicaEnd {
     std::string detail;     // what its lines or its pod say
     std::string last_line;  // the last line it printed
     bool first = false;     // the first failure
+    // Its attempts that failed: every restart follows one (restarts under OnFailure or
+    // ExitCode), and the attempt that ended last, unless the job stopped it.
+    int failed_attempts = 0;
+    // Whether the attempt before the last failed the same way (both read); nullopt: unknown.
+    std::optional<bool> same_as_previous;
+};
+
+// A replica failing again and again: what retries cannot mend.
+struct CrashLoop {
+    std::string replica;
+    int attempts = 0;         // its attempts, every one failed
+    bool last_two_same = false;  // the last two were read and failed the same way
 };
 
 // What `kftrain diagnose` says of a job.
@@ -37,6 +49,9 @@ struct Diagnosis {
     std::vector<std::string> consequences;  // replicas that failed because of the first
     std::vector<ReplicaEnd> timeline;       // every replica, ended ones first by time
     std::optional<Straggler> straggler;     // a rank holding the others back, while it runs
+    // The first failure is a crash loop: its replica failed in 3 or more attempts, or in 2 the
+    // same way (unlike a job that failed once for a passing reason).
+    std::optional<CrashLoop> crash_loop;
     std::vector<std::string> notes;         // what could not be read ("worker-1: ..."): the
                                             // diagnosis stands on the rest
 };

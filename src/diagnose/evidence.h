@@ -27,6 +27,9 @@ struct ReplicaEvidence {
     std::string finished;            // when the attempt that ended, ended
     bool memory_limited = false;     // a memory limit applies (exit 137 then likely means OOM)
     std::vector<LogEvidence> lines;  // the last lines of the attempt that ended, oldest first
+    // The attempt before that one, where the replica restarted and it could be read: whether a
+    // crash loop fails the same way each time.
+    std::vector<LogEvidence> previous_lines;
 };
 
 // A Kubernetes event about the job or one of its pods.

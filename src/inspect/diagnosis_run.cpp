@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "util/redact.h"
@@ -29,8 +30,14 @@ diagnose::LogEvidence timestamped(const std::string& line) {
 // The last lines of each replica: one logs call for all, one more per replica whose current
 // attempt follows a restart (its previous attempt holds the failure), for the first
 // k_max_previous_reads of them and until one fails. What could not be read goes to notes.
-std::map<std::string, std::vector<diagnose::LogEvidence>> read_lines(
-    job::Backend& backend, const job::JobStatus& status, std::vector<std::string>& notes) {
+// The lines each replica printed: those of the attempt that ended, and of the one before.
+struct ReplicaLines {
+    std::map<std::string, std::vector<diagnose::LogEvidence>> ended;
+    std::map<std::string, std::vector<diagnose::LogEvidence>> before;
+};
+
+ReplicaLines read_lines(job::Backend& backend, const job::JobStatus& status,
+                        std::vector<std::string>& notes) {
     std::map<std::string, std::vector<diagnose::LogEvidence>> lines;
     auto keep = [&lines, &notes](const job::LogLine& line) {
         if (!line.notice) {
@@ -52,24 +59,31 @@ std::map<std::string, std::vector<diagnose::LogEvidence>> read_lines(
     options.tail = k_tail_lines;
     options.timestamps = true;
     read(options, "logs");  // a replica without a log just has no lines
+    ReplicaLines out;
     size_t previous_reads = 0;
     for (const job::ReplicaStatus& replica : status.replicas) {
-        if (replica.restarts > 0 && replica.state != "Failed" &&
-            previous_reads++ < k_max_previous_reads) {
+        if (replica.restarts > 0 && previous_reads++ < k_max_previous_reads) {
             std::vector<diagnose::LogEvidence> current = std::move(lines[replica.name]);
             lines[replica.name].clear();
             options.previous = true;
             options.replica = replica.name;
             const bool read_ok = read(options, replica.name + " (its previous attempt)");
-            if (lines[replica.name].empty()) {
+            std::vector<diagnose::LogEvidence> previous = std::move(lines[replica.name]);
+            // A replica running again (or waiting to) ended its previous attempt; a Failed one
+            // its current, and the previous is the one before.
+            if (replica.state != "Failed" && !previous.empty()) {
+                lines[replica.name] = std::move(previous);
+            } else {
                 lines[replica.name] = std::move(current);
+                out.before[replica.name] = std::move(previous);
             }
             if (!read_ok) {
                 break;  // one read lost (to its deadline, say): the next would go the same way
             }
         }
     }
-    return lines;
+    out.ended = std::move(lines);
+    return out;
 }
 
 diagnose::JobEvidence evidence_of(const job::JobStatus& status) {
@@ -139,10 +153,11 @@ diagnose::Diagnosis diagnose_status(job::Backend& backend, const job::JobStatus&
                                     double stuck_after_s, std::time_t now) {
     diagnose::JobEvidence evidence = evidence_of(status);
     std::vector<std::string> notes;
-    auto lines = read_lines(backend, status, notes);
+    ReplicaLines lines = read_lines(backend, status, notes);
     for (size_t i = 0; i < evidence.replicas.size(); ++i) {
         auto& replica = evidence.replicas[i];
-        replica.lines = std::move(lines[replica.name]);
+        replica.lines = std::move(lines.ended[replica.name]);
+        replica.previous_lines = std::move(lines.before[replica.name]);
         for (const auto& event : events) {  // a pod's eviction or preemption
             if (event.warning && (event.reason == "Evicted" || event.reason == "Preempted") &&
                 !status.replicas[i].pod.empty() && event.object == status.replicas[i].pod &&
@@ -179,6 +194,20 @@ std::string why_line(job::Backend& backend, const job::JobStatus& status,
                      std::time_t now) {
     if (status.phase == job::JobPhase::Failed) {
         return diagnose_status(backend, status, events, stuck_after_s, now).why;
+    }
+    // A replica that restarted and is down again: a crash loop is named while the job runs on
+    // (a restart that changed nothing is no progress).
+    const bool down_again = std::any_of(
+        status.replicas.begin(), status.replicas.end(), [](const job::ReplicaStatus& r) {
+            return r.restarts > 0 &&
+                   (r.state == "Restarting" || r.state == "Failed" || r.reason == "CrashLoopBackOff");
+        });
+    if (down_again && (status.phase == job::JobPhase::Running ||
+                       status.phase == job::JobPhase::Restarting)) {
+        diagnose::Diagnosis d = diagnose_status(backend, status, events, stuck_after_s, now);
+        if (d.crash_loop) {
+            return d.why;
+        }
     }
     if (status.phase == job::JobPhase::Running && status.progress) {
         auto last = util::parse_timestamp_seconds(status.progress->time);

@@ -25,8 +25,9 @@ diagnose::Diagnosis diagnose_status(job::Backend& backend, const job::JobStatus&
                                     double stuck_after_s, std::time_t now);
 
 // Return the one-line "Why:" of status and describe: for a failed job the diagnosis's, for a
-// running job whose last progress report is older than stuck_after_s that it looks stuck; ""
-// for a job with nothing to explain. Reads the logs only for a failed job.
+// running job in a crash loop the loop, for one whose last progress report is older than
+// stuck_after_s that it looks stuck; "" for a job with nothing to explain. Reads the logs only
+// for a failed job, or one with a replica down again after a restart.
 std::string why_line(job::Backend& backend, const job::JobStatus& status,
                      const std::vector<diagnose::EventEvidence>& events, double stuck_after_s,
                      std::time_t now);

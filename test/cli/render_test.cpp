@@ -95,7 +95,11 @@ TEST_CASE("kftrain init writes a starter that renders", "[cli]") {
     auto v2 = run_kftrain({"render", "-f", dir + "/job.yaml", "--kind", "TrainJob", "-o", "json"});
     INFO(v2.err);
     REQUIRE(v2.code == 0);
-    CHECK(nlohmann::json::parse(v2.out)["kind"] == "TrainJob");
+    // Its retry budget: the TrainingRuntime derived for it, then the TrainJob.
+    auto v2_items = nlohmann::json::parse(v2.out)["items"];
+    REQUIRE(v2_items.size() == 2);
+    CHECK(v2_items[0]["kind"] == "TrainingRuntime");
+    CHECK(v2_items[1]["kind"] == "TrainJob");
 
     auto bad = run_kftrain({"init", "--name", "My_Job"});
     CHECK(bad.code == 2);
@@ -143,9 +147,14 @@ TEST_CASE("kftrain init --kind TrainJob writes a TrainJob starter that renders",
     kftrain::test::write_file(dir + "/job.yaml", init.out);
     auto render = run_kftrain({"render", "-f", dir + "/job.yaml", "-o", "json"});
     REQUIRE(render.code == 0);
-    auto doc = nlohmann::json::parse(render.out);
+    // The starter's retry budget: a TrainingRuntime derived from torch-distributed.
+    auto items = nlohmann::json::parse(render.out)["items"];
+    REQUIRE(items.size() == 2);
+    CHECK(items[0]["spec"]["template"]["spec"]["failurePolicy"]["maxRestarts"] == 3);
+    CHECK(items[0]["metadata"]["annotations"]["kftrain.io/derived-from"] == "torch-distributed");
+    auto doc = items[1];
     CHECK(doc["kind"] == "TrainJob");
-    CHECK(doc["spec"]["runtimeRef"]["name"] == "torch-distributed");
+    CHECK(doc["spec"]["runtimeRef"]["name"] == items[0]["metadata"]["name"]);
 
     auto bad = run_kftrain({"init", "--kind", "Job"});
     CHECK(bad.code == 2);

@@ -30,7 +30,7 @@ TEST_CASE("run --print-job-file prints the job file its flags make, checked like
     CHECK(run.out ==
           "name: mine\ncommand:\n  - python3\n  - train.py\n  - --lr\n  - \"0.1\"\n"
           "replicas: 3\nresources:\n  cpu: \"2\"\nenv:\n  A: b c\ncode:\n  path: " +
-              dir + "\n");
+              dir + "\nrunPolicy:\n  backoffLimit: 4\n");
     // What it printed is a job file submit takes as it is.
     kftrain::test::write_file(dir + "/job.yaml", run.out);
     auto rendered = run_kftrain({"render", "-f", dir + "/job.yaml", "-o", "json"});

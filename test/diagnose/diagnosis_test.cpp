@@ -144,10 +144,9 @@ TEST_CASE("diagnose reads a pod's own reasons before its lines", "[diagnose]") {
          "worker-0 failed first (killed by SIGKILL): the pod was evicted: The node was low on "
          "resource: memory."},
         {looping, Cause::Exception,
-         "worker-0 failed first (exit code 1, 5 restarts): an exception in the program: "
-         "ImportError: x"},
+         "crash loop: each of worker-0's 6 attempts failed, the last with ImportError: x"},
         {oom_looping, Cause::OutOfMemory,
-         "worker-0 failed first (killed by SIGKILL, 3 restarts): out of memory: OOMKilled on its "
+         "crash loop: each of worker-0's 4 attempts failed, the last with OOMKilled on its "
          "previous attempt, now CrashLoopBackOff"},
     };
     for (const Case& c : cases) {
@@ -308,6 +307,57 @@ TEST_CASE("diagnose reads a program's JSON lines of any shape without failing", 
          R"({"event":"error","message":"loss is NaN"})"})}));
     CHECK(d.replica == "master-0");
     CHECK_THAT(d.why, Catch::Contains("loss is NaN"));
+}
+
+TEST_CASE("diagnose calls the same failure in every attempt a crash loop, not one passing failure",
+          "[diagnose]") {
+    const std::vector<std::string> missing = {"Traceback (most recent call last):",
+                                              "ModuleNotFoundError: No module named 'torch'"};
+    // Failed twice, the same way both times (both attempts read): a crash loop.
+    ReplicaEvidence twice = replica("master-0", "Failed", 1, "2026-01-01T00:00:05Z", missing);
+    twice.restarts = 1;
+    for (const auto& line : missing) {
+        twice.previous_lines.push_back({"2026-01-01T00:00:01Z", line});
+    }
+    Diagnosis d = diagnose_job(failed_job({twice}));
+    REQUIRE(d.crash_loop);
+    CHECK(d.crash_loop->attempts == 2);
+    CHECK(d.crash_loop->last_two_same);
+    CHECK(d.cause == Cause::Exception);
+    CHECK(d.why ==
+          "crash loop: each of master-0's 2 attempts failed with ModuleNotFoundError: No module "
+          "named 'torch'");
+    CHECK(d.hint.find("retrying will not mend it") != std::string::npos);
+
+    // Four attempts, the last two read alike.
+    ReplicaEvidence four = twice;
+    four.restarts = 3;
+    d = diagnose_job(failed_job({four}));
+    CHECK(d.why ==
+          "crash loop: each of master-0's 4 attempts failed, the last 2 with ModuleNotFoundError: "
+          "No module named 'torch'");
+
+    // Failed once, for a passing reason: no crash loop.
+    ReplicaEvidence once = replica("master-0", "Failed", 1, "2026-01-01T00:00:05Z", missing);
+    d = diagnose_job(failed_job({once}));
+    CHECK_FALSE(d.crash_loop);
+    CHECK(d.why.rfind("master-0 failed first (exit code 1): ", 0) == 0);
+
+    // Two attempts that failed differently: not the same failure, no crash loop.
+    ReplicaEvidence different = twice;
+    different.previous_lines = {{"2026-01-01T00:00:01Z", "RuntimeError: the store timed out"}};
+    d = diagnose_job(failed_job({different}));
+    CHECK_FALSE(d.crash_loop);
+    CHECK(d.why.rfind("master-0 failed first (exit code 1, 1 restarts): ", 0) == 0);
+
+    // Running again after one failure: one failed attempt, nothing looping yet.
+    ReplicaEvidence recovered = replica("master-0", "Running", 1, "2026-01-01T00:00:05Z", missing);
+    recovered.restarts = 1;
+    JobEvidence running;
+    running.phase = "Running";
+    running.replicas = {recovered};
+    d = diagnose_job(running);
+    CHECK_FALSE(d.crash_loop);
 }
 
 }  // namespace kftrain::diagnose

@@ -145,12 +145,12 @@ TEST_CASE("a TrainJob refuses each key it cannot express, naming it and why", "[
          "job.yaml:2: nprocPerNode: has no TrainJob equivalent: a TrainJob's numProcPerNode is a "
          "number; leave nprocPerNode unset (or auto) for one process per GPU, or per CPU of "
          "resources when there is no GPU (remove it, or keep kind PyTorchJob)"},
-        {"name: a\npriorityClassName: high\nrunPolicy:\n  backoffLimit: 2\n",
+        {"name: a\npriorityClassName: high\nrunPolicy:\n  cleanPodPolicy: All\n",
          "2 job-file keys do not fit a TrainJob (remove them, or keep kind PyTorchJob):\n"
          "  job.yaml:2: priorityClassName: has no TrainJob equivalent: runtimePatches cannot set a "
          "pod's priorityClassName in Trainer v2.3; the runtime, or Kueue's priority class, does\n"
-         "  job.yaml:4: runPolicy.backoffLimit: has no TrainJob equivalent: a TrainJob's restarts "
-         "are its runtime's failurePolicy.maxRestarts"},
+         "  job.yaml:4: runPolicy.cleanPodPolicy: has no TrainJob equivalent: a TrainJob's pods "
+         "are kept or removed by its runtime's JobSet"},
     };
     for (const auto& c : cases) {
         INFO(c.text);

@@ -42,7 +42,7 @@ util::Status add_owner(KubeQueries& queries, const std::string& resource, const 
                       {"blockOwnerDeletion", false}});
     nlohmann::json patch = {{"metadata", {{"ownerReferences", owners}}}};
     auto patched = queries.run(
-        {"patch", resource, name, "--type", "merge", "-p", util::json_text(patch)},
+        {"patch", resource, "--type", "merge", "-p", util::json_text(patch), "--", name},
         fmt::format("making {} the owner of {}/{}", owner.name, resource, name));
     if (!patched) {
         return patched.error_value();

@@ -95,7 +95,7 @@ int RenderOptions::run(Context& ctx) const {
     if (rendered.code) {
         documents.push_back(rendered.code_config_map);
     }
-    if (rendered.runtime) {  // the retry budget's runtime, before the TrainJob that refers to it
+    if (rendered.runtime.IsMap()) {  // the retry budget's runtime, before the TrainJob that refers to it
         documents.push_back(rendered.runtime);
     } else if (load::needs_derived_runtime(rendered.spec)) {
         ctx.err << fmt::format(

@@ -29,7 +29,7 @@ TEST_CASE("diagnose names the cluster's causes from pods, events, logs and Kueue
          "worker-0 failed first (killed by SIGKILL): the pod was evicted: The node was low on "
          "resource: memory."},
         {"crashloop", "out-of-memory", "worker-1",
-         "worker-1 failed first (exit code 1, 5 restarts): out of memory: RuntimeError: CUDA "
+         "crash loop: each of worker-1's 6 attempts failed, the last with RuntimeError: CUDA "
          "error: out of memory"},
         {"kueue-pending", "queue-waiting", "",
          "waiting in its Kueue queue: couldn't assign flavors to pod set worker: insufficient "

@@ -114,8 +114,25 @@ TEST_CASE("decide_exit names the replica, its code and the rule in the message",
     CHECK(signal.message == "worker-0 exited with code 3 (restartPolicy ExitCode)");
     auto backoff = decide_exit({"OnFailure", 2}, {"worker-0", false, 137}, 1);
     CHECK(backoff.message ==
-          "worker-0 was ended by signal 9 (exit code 137); the job reached its backoffLimit of "
-          "2 restart(s)");
+          "worker-0 was ended by signal 9 (exit code 137); the replicas' restarts reached "
+          "runPolicy.backoffLimit 2 (--retries 1)");
+}
+
+TEST_CASE("decide_exit restarts a TrainJob whole while under failurePolicy.maxRestarts",
+          "[local][retries]") {
+    RestartRules rules{"Never", {}};
+    rules.trainjob = true;
+    rules.max_restarts = 2;
+    CHECK(decide_exit(rules, {"node-1", false, 1}, 0).action == ExitAction::RestartJob);
+    CHECK(decide_exit(rules, {"node-1", false, 1}, 1).action == ExitAction::RestartJob);
+    auto failed = decide_exit(rules, {"node-1", false, 1}, 2);
+    CHECK(failed.action == ExitAction::FailJob);
+    CHECK(failed.reason == "FailedJobs");
+    CHECK(failed.message ==
+          "node-1 exited with code 1; the job restarted 2 time(s), its failurePolicy.maxRestarts");
+    CHECK(decide_exit(rules, {"node-0", true, 0}, 0).action == ExitAction::SucceedJob);
+    rules.max_restarts.reset();  // no budget: the first failure fails it, as before
+    CHECK(decide_exit(rules, {"node-1", false, 1}, 0).action == ExitAction::FailJob);
 }
 
 TEST_CASE("restart delays double from 1s and stop at 30s", "[local]") {

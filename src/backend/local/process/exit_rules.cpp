@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "manifest/retries.h"
+
 namespace kftrain::backend::local {
 namespace {
 
@@ -41,8 +43,10 @@ ExitDecision decide_exit(const RestartRules& rules, const ReplicaExit& exit, int
     if (wants_restart(rules.policy, exit.code)) {
         if (rules.backoff_limit && restarts_so_far + 1 >= *rules.backoff_limit) {
             return {ExitAction::FailJob, "BackoffLimitExceeded",
-                    fmt::format("{} {}; the job reached its backoffLimit of {} restart(s)",
-                                exit.name, describe_code(exit.code), *rules.backoff_limit)};
+                    fmt::format("{} {}; the replicas' restarts reached runPolicy.backoffLimit {} "
+                                "(--retries {})",
+                                exit.name, describe_code(exit.code), *rules.backoff_limit,
+                                manifest::retries_of_backoff_limit(*rules.backoff_limit))};
         }
         return {ExitAction::Restart, "", ""};
     }

@@ -142,7 +142,7 @@ int SubmitOptions::run(Context& ctx) const {
             ctx.out << view::format_manifest(rendered.code_config_map, view::OutputFormat::Yaml)
                     << "---\n";
         }
-        if (rendered.runtime) {  // the retry budget's runtime (a TrainJob)
+        if (rendered.runtime.IsMap()) {  // the retry budget's runtime (a TrainJob)
             ctx.out << view::format_manifest(rendered.runtime, view::OutputFormat::Yaml)
                     << "---\n";
         }
