@@ -186,7 +186,7 @@ util::Result<json> submit_job_tool(const json& arguments, const CallContext& ctx
             fmt::format("submit_job {}: refused, nothing submitted: {}", rendered->name, cost.why));
     }
     ChildRequest submit = verb->request({"submit"});
-    if (ctx.policy.default_namespace.empty() && !rendered->ns.empty()) {
+    if (!verb->pins_namespace && !rendered->ns.empty()) {
         submit.args.insert(submit.args.end(), {"-n", rendered->ns});  // the namespace checked
     }
     if (ctx.policy.max_cost) {

@@ -5,6 +5,7 @@
 
 #include "manifest/job_kind.h"
 #include "manifest/yaml/input.h"
+#include "util/json_fields.h"
 
 namespace kftrain::agent {
 namespace {
@@ -61,6 +62,18 @@ long long manifest_replicas(const json& manifest) {
     return spec.value("trainer", json::object()).value("numNodes", 1LL);
 }
 
+json without_code(json doc) {
+    if (util::string_at(doc, "kind") != "List") {
+        return doc;
+    }
+    for (const json& item : util::member(doc, "items")) {
+        if (item.is_object() && util::string_at(item, "kind") != "ConfigMap") {
+            return item;
+        }
+    }
+    return json::object();
+}
+
 ChildRequest JobVerb::request(std::vector<std::string> head) const {
     ChildRequest r;
     r.args = std::move(head);
@@ -92,8 +105,10 @@ util::Result<JobVerb> job_verb(const kftrain::mcp::JobArguments& job, const Call
     // keeps it, to be refused after the render if it is not allowed.
     if (!ctx.policy.default_namespace.empty()) {
         verb.args.insert(verb.args.end(), {"-n", ctx.policy.default_namespace});
+        verb.pins_namespace = true;
     } else if (!ctx.policy.allowed_namespaces.empty() && !names_namespace(verb.input, job.sets)) {
         verb.args.insert(verb.args.end(), {"-n", ctx.policy.allowed_namespaces.front()});
+        verb.pins_namespace = true;
     }
     return verb;
 }
@@ -108,15 +123,7 @@ util::Result<Rendered> render(const JobVerb& verb, const std::string& kind,
     if (!doc) {
         return doc.error_value();
     }
-    // A job that ships code renders as a List: its ConfigMap, then the job.
-    if (doc->value("kind", "") == "List") {
-        for (const json& item : doc->value("items", json::array())) {
-            if (item.is_object() && item.value("kind", "") != "ConfigMap") {
-                doc = item;
-                break;
-            }
-        }
-    }
+    doc = without_code(std::move(*doc));
     Rendered rendered;
     const json metadata = doc->value("metadata", json::object());
     rendered.kind = doc->value("kind", "");

@@ -19,6 +19,7 @@ inline constexpr std::chrono::seconds k_stop_grace{20};
 struct JobVerb {
     std::vector<std::string> args;
     std::string input;
+    bool pins_namespace = false;  // args hold -n: the server's namespace, or the default one
 
     // Return a request for the verb head (e.g. {"render", "-o", "json"}) on this job file.
     ChildRequest request(std::vector<std::string> head) const;
@@ -26,6 +27,12 @@ struct JobVerb {
 
 // Read the job file of a call (job_file inside the root, or job_yaml) into a JobVerb.
 util::Result<JobVerb> job_verb(const kftrain::mcp::JobArguments& job, const CallContext& ctx);
+
+// Return the object of a rendered List that is not the code's ConfigMap (a job or an
+// Experiment that ships code prints its ConfigMap first), an empty object when it has none;
+// doc itself when it is no List. What a tool returns holds no file's content (--root's files
+// reach the cluster in the ConfigMap, never the agent).
+nlohmann::json without_code(nlohmann::json doc);
 
 // What render -o json says of the job.
 struct Rendered {

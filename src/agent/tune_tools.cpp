@@ -182,29 +182,32 @@ util::Result<json> tune_job_tool(const json& arguments, const CallContext& ctx) 
     }
     std::vector<std::string> preview = head;
     preview.insert(preview.end(), {"--dry-run", "-o", "json"});
-    auto experiment = run_json_verb(verb->request(preview), ctx);
-    if (!experiment) {
-        return experiment.error_value();
+    auto printed = run_json_verb(verb->request(preview), ctx);
+    if (!printed) {
+        return printed.error_value();
     }
-    const json metadata = experiment->value("metadata", json::object());
+    // A job that ships code prints its ConfigMap first: the Experiment alone is checked and
+    // returned, never the files' content.
+    const json experiment = without_code(std::move(*printed));
+    const json metadata = experiment.value("metadata", json::object());
     if (auto allowed = check_job_namespace(ctx.policy, metadata.value("namespace", "")); !allowed) {
         return allowed.error_value();
     }
     if (dry_run) {
         std::string verdict;
         if (ctx.policy.max_cost) {
-            std::string why = over_budget(*verb, *experiment, ctx);
+            std::string why = over_budget(*verb, experiment, ctx);
             verdict = why.empty() ? " It is within the budget."
                                   : fmt::format(" A real search would be refused: {}.", why);
         }
         return json{{"dry_run", true},
                     {"name", metadata.value("name", "")},
-                    {"experiment", *experiment},
+                    {"experiment", experiment},
                     {"message", fmt::format("dry run: no search started.{} To start it, call "
                                             "again with dry_run: false and confirm: true.",
                                             verdict)}};
     }
-    return start_search(*verb, head, *experiment, ctx);
+    return start_search(*verb, head, experiment, ctx);
 }
 
 }  // namespace kftrain::agent

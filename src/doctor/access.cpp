@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/json_fields.h"
+
 namespace kftrain::doctor {
 
 std::string access_name(const Access& access) {
@@ -71,9 +73,14 @@ nlohmann::json access_reviews(const std::vector<Access>& accesses, const std::st
 
 std::vector<Check> access_checks(const std::vector<Access>& accesses, const nlohmann::json& answer,
                                  const std::string& ns) {
-    nlohmann::json reviews = answer.is_object() && answer.value("kind", "") == "List"
-                                 ? answer.value("items", nlohmann::json::array())
-                                 : nlohmann::json::array({answer});
+    // Read with the lenient readers: kubectl's answer is from outside, and a List whose items
+    // is no list (or a kind that is no string) reads as no answer, never an exception.
+    const bool list = util::string_at(answer, "kind") == "List";
+    const nlohmann::json& items = util::member(answer, "items");
+    static const nlohmann::json k_none;
+    const nlohmann::json reviews = !list              ? nlohmann::json::array({answer})
+                                   : items.is_array() ? items
+                                                      : nlohmann::json::array();
     size_t asked = 0;
     for (const Access& access : accesses) {
         asked += access.verbs.size();
@@ -86,12 +93,11 @@ std::vector<Check> access_checks(const std::vector<Access>& accesses, const nloh
         for (const std::string& verb : access.verbs) {
             const nlohmann::json* review = at < reviews.size() ? &reviews[at] : nullptr;
             ++at;
-            const nlohmann::json status =
-                review && review->is_object() ? review->value("status", nlohmann::json()) : nullptr;
-            if (reviews.size() != asked || !status.is_object() ||
-                !status.value("allowed", nlohmann::json()).is_boolean()) {
+            const nlohmann::json& allowed =
+                util::member(util::member(review ? *review : k_none, "status"), "allowed");
+            if (reviews.size() != asked || !allowed.is_boolean()) {
                 read = false;
-            } else if (!status["allowed"].get<bool>()) {
+            } else if (!allowed.get<bool>()) {
                 denied.push_back(verb);
             }
         }

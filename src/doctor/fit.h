@@ -29,6 +29,9 @@ struct Node {
     bool schedulable = true;  // not cordoned and Ready
     std::vector<Taint> taints;
     std::map<std::string, std::string> labels;
+    // What of its allocatable kubectl printed that is no quantity, each as the warning says it
+    // ("allocatable cpu is out of range: ... (got 1e99999)"); counted as 0 above.
+    std::vector<std::string> unreadable;
 };
 
 // What one replica of the job asks for (requests; a limit alone is its request, as the API

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -169,10 +170,21 @@ class CodeSink : public staging::TarSink {
 };
 
 // Read the folder's .kftrainignore: one pattern a line, # comments and blank lines skipped.
-util::Result<std::vector<std::string>> ignore_patterns(int dir, const std::string& folder) {
+// Opened without blocking, and read only when it is a regular file: a FIFO of that name (or a
+// device, a socket, a folder) is skipped with a warning, never waited on for a writer.
+util::Result<std::vector<std::string>> ignore_patterns(int dir, const std::string& folder,
+                                                       std::ostream& warn) {
     const std::string path = folder + "/" + k_ignore_file;
-    const util::UniqueFd fd(::openat(dir, k_ignore_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    const util::UniqueFd fd(
+        ::openat(dir, k_ignore_file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     if (!fd && errno == ENOENT) {
+        return std::vector<std::string>{};
+    }
+    struct stat info {};
+    if (fd && ::fstat(fd.get(), &info) == 0 && !S_ISREG(info.st_mode)) {
+        warn << "kftrain: warning: code: skipped " << util::escape_line(path)
+             << ": not a regular file (a FIFO, device, socket or folder); no patterns read "
+                "from it\n";
         return std::vector<std::string>{};
     }
     constexpr size_t k_max_ignore_bytes = 64 * 1024;
@@ -261,7 +273,7 @@ util::Result<util::UniqueFd> open_code_folder(const std::string& folder, const s
 util::Result<manifest::CodeBundle> collect_code(util::UniqueFd dir, const std::string& folder,
                                                 const std::vector<std::string>& exclude,
                                                 std::ostream& warn) {
-    auto ignored = ignore_patterns(dir.get(), folder);
+    auto ignored = ignore_patterns(dir.get(), folder, warn);
     if (!ignored) {
         return ignored.error_value();
     }

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "util/secret_shapes.h"
 #include "util/text.h"
 
 namespace kftrain::util {
@@ -227,6 +228,72 @@ bool after_scheme(const std::string& text, size_t sep) {
     return false;
 }
 
+bool space_char(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+// Whether the word that ends at sep is word in any case, standing alone (not max_token).
+bool word_before(const std::string& text, size_t sep, const char* word) {
+    const size_t n = std::strlen(word);
+    if (sep < n || (sep > n && name_char(text[sep - n - 1]))) {
+        return false;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (std::tolower(static_cast<unsigned char>(text[sep - n + i])) != word[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Whether text[start, end) looks like a credential rather than a word: 8 or more characters
+// of a token's alphabet, a letter and a digit among them ("abc123def", not "count").
+bool credential_shaped(const std::string& text, size_t start, size_t end) {
+    bool letter = false, digit = false;
+    for (size_t i = start; i < end; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (std::isalnum(c) == 0 && std::strchr("._~+/=-", c) == nullptr) {
+            return false;
+        }
+        letter = letter || std::isalpha(c) != 0;
+        digit = digit || std::isdigit(c) != 0;
+    }
+    return end - start >= 8 && letter && digit;
+}
+
+// Whether netrc's "machine" or "login" stands as a word in the 512 bytes before sep: "machine
+// h login u password p", on one line or on several as a .netrc file has them.
+bool after_netrc_entry(const std::string& text, size_t sep) {
+    for (size_t i = sep > 512 ? sep - 512 : 0; i < sep; ++i) {
+        if (space_char(text[i]) &&
+            (word_before(text, i, "login") || word_before(text, i, "machine"))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Return whether the value after a space at sep is a credential a word before it names:
+// GitHub's "Authorization: token X" (or any token-shaped X after "token"), and netrc's
+// "password X" on a line with its machine or login.
+bool after_keyword(const std::string& text, size_t sep) {
+    if (after_scheme(text, sep)) {
+        return true;
+    }
+    if (word_before(text, sep, "token")) {
+        const auto [start, end] = value_at(text, sep);
+        size_t before = sep - 5;
+        while (before > 0 && blank(text[before - 1])) {
+            --before;
+        }
+        const size_t n = std::strlen("authorization:");
+        const bool header = before >= n && to_lower(text.substr(before - n, n)) == "authorization:";
+        return header || credential_shaped(text, start, end);
+    }
+    return (word_before(text, sep, "password") || word_before(text, sep, "passwd")) &&
+           after_netrc_entry(text, sep);
+}
+
 // Mask the value of every NAME=value, --name=value, NAME="value", "name": "value",
 // 'name': 'value' and name: value whose name names a credential, and the credentials after
 // "Bearer " or "Basic ". A scan, not a regex, that looks past a separator only after a
@@ -237,7 +304,7 @@ std::string mask_assignments(const std::string& text) {
     for (size_t sep = text.find_first_of("=: "); sep != std::string::npos;
          sep = text.find_first_of("=: ", sep + 1)) {
         const bool secret =
-            text[sep] == ' ' ? after_scheme(text, sep) : after_credential_name(text, sep, copied);
+            text[sep] == ' ' ? after_keyword(text, sep) : after_credential_name(text, sep, copied);
         if (!secret) {
             continue;
         }
@@ -257,7 +324,7 @@ std::string mask_assignments(const std::string& text) {
 }  // namespace
 
 std::string mask_secrets(const std::string& text) {
-    return mask_assignments(redact_credentials(text));
+    return mask_assignments(mask_private_keys(mask_token_shapes(redact_credentials(text))));
 }
 
 std::string redact_credentials(const std::string& text) {

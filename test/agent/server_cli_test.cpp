@@ -19,45 +19,6 @@ namespace {
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-// A scratch directory holding job files and the local backend's state.
-struct McpFixture {
-    std::string dir = make_temp_dir();
-    std::map<std::string, std::string> env = {{"XDG_STATE_HOME", dir + "/state"}};
-
-    std::unique_ptr<McpServer> serve(std::vector<std::string> args = {"--local"}) {
-        auto server = std::make_unique<McpServer>(args, env, dir);
-        server->initialize();
-        return server;
-    }
-
-    // Write a local job running a shell command on every replica.
-    void job(const std::string& file, const std::string& name, const std::string& command,
-             int replicas = 1) {
-        write_file(dir + "/" + file,
-                   "name: " + name + "\nbackend: local\nreplicas: " + std::to_string(replicas) +
-                       "\ncommand: [\"sh\", \"-c\", " + json(command).dump() + "]\n");
-    }
-
-    CliRun kftrain(std::vector<std::string> args) {
-        args.push_back("--local");
-        return run_kftrain(args, env);
-    }
-};
-
-bool is_error(const json& response) {
-    return response["result"]["isError"] == true;
-}
-
-std::string error_text(const json& response) {
-    return response["result"]["content"][0]["text"].get<std::string>();
-}
-
-json structured(const json& response) {
-    INFO(response.dump());
-    REQUIRE(response["result"]["isError"] == false);
-    return response["result"]["structuredContent"];
-}
-
 // Poll until no process runs with every one of words on its command line.
 bool gone_within(const std::vector<std::string>& words, std::chrono::seconds limit) {
     auto deadline = std::chrono::steady_clock::now() + limit;

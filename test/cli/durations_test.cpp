@@ -105,6 +105,32 @@ std::vector<DurationFlag> duration_flags() {
     };
 }
 
+// Whether a flag's name carries a unit of time: its bare number is in that unit.
+bool named_in_seconds(const std::string& flag) {
+    const std::string suffix = "-seconds";
+    return flag.size() > suffix.size() &&
+           flag.compare(flag.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Whether a flag takes a bare whole number as seconds: kubectl's --request-timeout, and every
+// flag named in seconds.
+bool takes_whole_seconds(const DurationFlag& f) {
+    return f.flag == "--request-timeout" || named_in_seconds(f.flag);
+}
+
+// Return the unit a flag's name carries ("--measure-seconds": "seconds"), "" for none.
+std::string unit_of(const std::string& flag) {
+    for (const char* unit : {"seconds", "secs", "sec", "minutes", "mins", "hours", "ms", "us", "ns",
+                             "mib", "mb", "gib", "gb", "kib", "kb", "bytes"}) {
+        const std::string suffix = std::string("-") + unit;
+        if (flag.size() > suffix.size() &&
+            flag.compare(flag.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            return unit;
+        }
+    }
+    return "";
+}
+
 // Run kftrain with the flag set to value, with no kubectl to reach.
 kftrain::test::CliRun run_with(const DurationFlag& f, const std::string& value) {
     std::vector<std::string> args = f.argv;
@@ -146,6 +172,20 @@ void collect_duration_options(const CLI::App& app, std::set<std::string>& found)
     }
 }
 
+// Add "verb --flag" of each option under app whose name carries a unit.
+void collect_unit_options(const CLI::App& app, std::set<std::string>& found) {
+    for (const CLI::Option* option : app.get_options()) {
+        for (const std::string& name : option->get_lnames()) {
+            if (!unit_of("--" + name).empty()) {
+                found.insert(path_of(&app) + " --" + name);
+            }
+        }
+    }
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+        collect_unit_options(*sub, found);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("every duration flag takes kubectl's durations", "[cli][duration]") {
@@ -153,7 +193,7 @@ TEST_CASE("every duration flag takes kubectl's durations", "[cli][duration]") {
         // The grammar's every form is util's unit test (test/util); here each flag is shown to
         // take it through the one parser, and its range.
         std::vector<std::string> good = {"1h30m", "500ms", "0"};
-        if (f.flag == "--request-timeout") {
+        if (takes_whole_seconds(f)) {
             good.push_back("90");  // whole seconds, as kubectl takes them
         }
         for (const std::string& value : good) {
@@ -192,7 +232,7 @@ TEST_CASE("every duration flag refuses what is no duration, naming flag and valu
     };
     for (const DurationFlag& f : duration_flags()) {
         for (const Bad& b : bad) {
-            if (f.flag == "--request-timeout" && b.value == "90") {
+            if (takes_whole_seconds(f) && b.value == "90") {
                 continue;  // whole seconds
             }
             INFO(joined(f.argv) << " " << f.flag << " '" << b.value << "'");
@@ -223,6 +263,38 @@ TEST_CASE("every duration flag's help gives the same forms, and only they do", "
     std::set<std::string> found;
     collect_duration_options(*app, found);
     CHECK(found == listed);
+}
+
+TEST_CASE("a flag whose name carries a unit takes a bare number in that unit", "[cli][duration]") {
+    std::ostringstream out;
+    std::ostringstream err;
+    kftrain::job::Context ctx{out, err, {}, 0};
+    auto app = kftrain::cli::make_app(ctx);
+    // Every such flag is a duration flag named in seconds (another unit would need its own
+    // reading here), and takes whole seconds.
+    std::set<std::string> named;
+    for (const DurationFlag& f : duration_flags()) {
+        if (named_in_seconds(f.flag)) {
+            named.insert(path_of(verb_of(*app, f.argv)) + " " + f.flag);
+        }
+    }
+    std::set<std::string> found;
+    collect_unit_options(*app, found);
+    CHECK(found == named);
+    CHECK_FALSE(found.empty());
+    // 30 is 30 seconds, as 30s is: the price of the measurement says so, before it is refused
+    // for want of --yes.
+    for (const std::string value : {"30", "30s"}) {
+        INFO(value);
+        auto run =
+            run_kftrain({"estimate", "-f", missing_program_job(), "--measure", "--on-cluster",
+                         "--measure-replicas", "1", "--measure-seconds", value},
+                        {{"KFTRAIN_KUBECTL", "/nonexistent/kubectl"}});
+        INFO(run.err);
+        CHECK(run.code == 2);
+        CHECK(contains(run.out + run.err, "(1 replica, 30s each)"));
+        CHECK(contains(run.err, "kftrain: error: --on-cluster: the measurement runs pods"));
+    }
 }
 
 TEST_CASE("docs/cli.md's duration table has a row for every duration flag", "[cli][duration]") {

@@ -140,6 +140,34 @@ TEST_CASE("doctor asks every permission as a SelfSubjectAccessReview and reads t
     CHECK(unread[1].found == "the API server's answer to the access reviews could not be read");
 }
 
+TEST_CASE("doctor reads an access-review answer of any shape as unread, never an abort",
+          "[doctor]") {
+    const auto accesses = needed_access({"pytorchjobs.kubeflow.org"}, false, false);
+    const json one_review = {{"kind", "SelfSubjectAccessReview"}, {"status", "allowed"}};
+    const std::vector<json> answers = {
+        json{{"kind", "List"}, {"items", "not a list"}},
+        json{{"kind", "List"}, {"items", {{"a", 1}}}},
+        json{{"kind", "List"}, {"items", 42}},
+        json{{"kind", "List"}, {"items", nullptr}},
+        json{{"kind", "List"}},
+        json{{"kind", 7}, {"items", json::array()}},
+        json{{"kind", "List"}, {"items", {"a", 1, nullptr, json::array()}}},
+        json{{"kind", "List"}, {"items", {one_review}}},
+        one_review,
+        json("List"),
+        json::array({1, 2}),
+    };
+    for (const json& answer : answers) {
+        INFO(answer.dump());
+        const auto checks = access_checks(accesses, answer, "team-a");
+        REQUIRE(checks.size() == accesses.size());
+        for (const auto& check : checks) {
+            CHECK(check.state == State::Failed);
+            CHECK(check.found == "the API server's answer to the access reviews could not be read");
+        }
+    }
+}
+
 TEST_CASE("doctor's verdict names the first failure and counts the rest", "[doctor]") {
     std::vector<Check> checks = {check("client", "kubectl", State::Ok, "v1.32.3"),
                                  check("cluster", "Katib", State::Missing, "", "", false)};

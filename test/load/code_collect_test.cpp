@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <sstream>
 
 #include "load/collect.h"
@@ -99,6 +101,42 @@ TEST_CASE("collect skips a FIFO with a warning and copies a link to a file of th
     CHECK(warn.str() ==
           "kftrain: warning: code: skipped pipe: not a file or folder (a FIFO, device or "
           "socket)\n");
+}
+
+TEST_CASE("collect skips a .kftrainignore that is a FIFO or a folder, with a warning, unblocked",
+          "[job][code]") {
+    const std::string dir = test::make_temp_dir() + "/proj";
+    fs::create_directories(dir);
+    test::write_file(dir + "/train.py", "print(1)\n");
+    const std::string ignore = dir + "/.kftrainignore";
+    REQUIRE(::mkfifo(ignore.c_str(), 0600) == 0);
+    std::ostringstream warn;
+    auto collecting = std::async(std::launch::async, [&] { return collect(dir, warn); });
+    // Bounded where the FIFO would be opened blocking: a writer that comes and goes unblocks it,
+    // and the case fails rather than hangs.
+    const bool in_time = collecting.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+    if (!in_time) {
+        const int writer = ::open(ignore.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (writer >= 0) {
+            ::close(writer);
+        }
+    }
+    auto bundle = collecting.get();
+    CHECK(in_time);
+    REQUIRE(bundle);
+    CHECK(paths_of(*bundle) == std::vector<std::string>{"train.py"});
+    const std::string skipped = "kftrain: warning: code: skipped " + ignore +
+                                ": not a regular file (a FIFO, device, socket or folder); no "
+                                "patterns read from it\n";
+    CHECK(warn.str() == skipped);
+
+    fs::remove(ignore);
+    fs::create_directories(ignore);
+    std::ostringstream folder_warn;
+    auto with_folder = collect(dir, folder_warn);
+    REQUIRE(with_folder);
+    CHECK(paths_of(*with_folder) == std::vector<std::string>{"train.py"});
+    CHECK(folder_warn.str() == skipped);
 }
 
 TEST_CASE("collect refuses a link out of the folder and a name no volume can hold", "[job][code]") {

@@ -44,6 +44,18 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
          "job.yaml:3: trainer.lr: must be >= 0 (got -1)"},
         {"bad quantity", "name: a\nresources:\n  memory: 8GG\n",
          "job.yaml:3: resources.memory: expected a quantity such as 4, 500m or 8Gi (got 8GG)"},
+        {"a quantity past 2^63", "name: a\nresources:\n  cpu: \"1" + std::string(400, '0') + "\"\n",
+         "job.yaml:3: resources.cpu: is out of range: a quantity is below 2^63 base units (8Ei "
+         "bytes) and no finer than 1n (got 1" +
+             std::string(63, '0') + "...)"},
+        {"a quantity finer than a double",
+         "name: a\nresources:\n  memory: 0." + std::string(400, '0') + "1\n",
+         "job.yaml:3: resources.memory: is out of range: a quantity is below 2^63 base units "
+         "(8Ei bytes) and no finer than 1n (got 0." +
+             std::string(62, '0') + "...)"},
+        {"a quantity's exponent past a double", "name: a\nresources:\n  cpu: 1e99999\n",
+         "job.yaml:3: resources.cpu: is out of range: a quantity is below 2^63 base units (8Ei "
+         "bytes) and no finer than 1n (got 1e99999)"},
         {"not one of the allowed values", "name: a\nrestartPolicy: OnFail\n",
          "job.yaml:2: restartPolicy: must be one of Never, OnFailure, Always, ExitCode (did you "
          "mean OnFailure?) (got OnFail)"},

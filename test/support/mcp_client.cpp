@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/files.h"
 #include "support/paths.h"
 
 namespace kftrain::test {
@@ -190,6 +191,40 @@ bool process_running(const std::vector<std::string>& words) {
     }
     ::closedir(proc);
     return found;
+}
+
+McpFixture::McpFixture() : dir(make_temp_dir()), env({{"XDG_STATE_HOME", dir + "/state"}}) {}
+
+std::unique_ptr<McpServer> McpFixture::serve(std::vector<std::string> args) {
+    auto server = std::make_unique<McpServer>(args, env, dir);
+    server->initialize();
+    return server;
+}
+
+void McpFixture::job(const std::string& file, const std::string& name, const std::string& command,
+                     int replicas) {
+    write_file(dir + "/" + file, "name: " + name +
+                                     "\nbackend: local\nreplicas: " + std::to_string(replicas) +
+                                     "\ncommand: [\"sh\", \"-c\", " + json(command).dump() + "]\n");
+}
+
+CliRun McpFixture::kftrain(std::vector<std::string> args) {
+    args.push_back("--local");
+    return run_kftrain(args, env);
+}
+
+bool is_error(const json& response) {
+    return response["result"]["isError"] == true;
+}
+
+std::string error_text(const json& response) {
+    return response["result"]["content"][0]["text"].get<std::string>();
+}
+
+json structured(const json& response) {
+    INFO(response.dump());
+    REQUIRE(response["result"]["isError"] == false);
+    return response["result"]["structuredContent"];
 }
 
 }  // namespace kftrain::test

@@ -2,11 +2,13 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "support/cli_runner.h"
 #include "util/subprocess.h"
 
 namespace kftrain::test {
@@ -60,5 +62,32 @@ class McpServer {
 
 // Return whether a process whose command line holds every one of words is running.
 bool process_running(const std::vector<std::string>& words);
+
+// A scratch directory holding job files and the local backend's state.
+struct McpFixture {
+    std::string dir;
+    std::map<std::string, std::string> env;
+
+    McpFixture();
+
+    // Start `kftrain mcp` with args in dir, initialized.
+    std::unique_ptr<McpServer> serve(std::vector<std::string> args = {"--local"});
+
+    // Write a local job running a shell command on every replica.
+    void job(const std::string& file, const std::string& name, const std::string& command,
+             int replicas = 1);
+
+    // Run kftrain with args and --local on the fixture's state.
+    CliRun kftrain(std::vector<std::string> args);
+};
+
+// Return whether a tools/call response is a tool error (isError).
+bool is_error(const nlohmann::json& response);
+
+// Return the text of a tool error.
+std::string error_text(const nlohmann::json& response);
+
+// Return a tool result's structuredContent, failing the test when it is an error.
+nlohmann::json structured(const nlohmann::json& response);
 
 }  // namespace kftrain::test

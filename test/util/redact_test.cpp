@@ -108,3 +108,72 @@ TEST_CASE("Credentials quoted, in JSON, as bearer tokens or named in other ways 
     }
     CHECK(mask_secrets(pairs) == pairs);
 }
+
+TEST_CASE("GitHub tokens, PEM key bodies, 'token X' and netrc's 'password X' are masked",
+          "[util]") {
+    const std::string ghp = "ghp_" + std::string(18, 'a') + std::string(18, '7');
+    const std::string pat = "github_pat_11ABCDEFG0" + std::string(60, 'x');
+    const std::string body1 = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj";
+    const std::string body2 = "MkUCYSKbWQo3bWvZ+lPx5fSRz9kfnkEXKyqQmlHB0L3e";
+    const std::pair<std::string, std::string> cases[] = {
+        {"cloning with " + ghp + " now", "cloning with ghp_*** now"},
+        {"git clone https://x-access-token:" + ghp + "@github.com/o/r",
+         "git clone https://***@github.com/o/r"},
+        {"GH=" + ghp, "GH=ghp_***"},
+        {"(" + ghp + ")", "(ghp_***)"},
+        {pat, "github_pat_***"},
+        {"gho_" + std::string(40, 'Z') + " ghs_" + std::string(36, '1'), "gho_*** ghs_***"},
+        // Not tokens: too short, inside a word, or a name that only starts so.
+        {"ghp_short ghp_" + std::string(35, 'a'), "ghp_short ghp_" + std::string(35, 'a')},
+        {"xghp_" + std::string(36, 'a'), "xghp_" + std::string(36, 'a')},
+        {"ghp_" + std::string(36, 'a') + "_x", "ghp_" + std::string(36, 'a') + "_x"},
+        // A PEM private key in one text: its body, whatever its kind, to its END or the end.
+        {"-----BEGIN RSA PRIVATE KEY-----\n" + body1 + "\n" + body2 +
+             "\n-----END RSA PRIVATE KEY-----\nnext",
+         "-----BEGIN RSA PRIVATE KEY-----\n***\n-----END RSA PRIVATE KEY-----\nnext"},
+        {R"({"pem": "-----BEGIN OPENSSH PRIVATE KEY-----\n)" + body2 +
+             R"(\n-----END OPENSSH PRIVATE KEY-----"})",
+         R"({"pem": "-----BEGIN OPENSSH PRIVATE KEY-----***-----END OPENSSH PRIVATE KEY-----"})"},
+        {"-----BEGIN PRIVATE KEY-----\n" + body2 + "\ncut short",
+         "-----BEGIN PRIVATE KEY-----\n***"},
+        // Its lines one at a time, as a log brings them: a full body line alone is masked.
+        {body1, "***"},
+        {"[rank0]: " + body1, "[rank0]: ***"},
+        // Not a key: a certificate, a hex digest of 64 characters.
+        {"-----BEGIN CERTIFICATE-----\n" + body2 + "\n-----END CERTIFICATE-----",
+         "-----BEGIN CERTIFICATE-----\n" + body2 + "\n-----END CERTIFICATE-----"},
+        {"sha256:" + std::string(32, 'a') + std::string(32, '0'),
+         "sha256:" + std::string(32, 'a') + std::string(32, '0')},
+        // GitHub's "token" authorization scheme, and a token-shaped value after "token".
+        {"Authorization: token abc", "Authorization: token ***"},
+        {"-H 'authorization:  Token abc123'", "-H 'authorization:  Token ***'"},
+        {"using token 9f8e7d6c5b4a", "using token ***"},
+        // Not credentials: words after "token" in a training log.
+        {"token count 512, max token length 2048", "token count 512, max token length 2048"},
+        {"per token embeddings", "per token embeddings"},
+        // netrc, on one line and on several.
+        {"machine h login u password p", "machine h login u password ***"},
+        {"machine api.example.com\n  login bob\n  password s3cr3t\n",
+         "machine api.example.com\n  login bob\n  password ***\n"},
+        {"default login anonymous password me@x.org", "default login anonymous password ***"},
+        // Not netrc: a password in prose.
+        {"password incorrect, try again", "password incorrect, try again"},
+    };
+    for (const auto& [in, out] : cases) {
+        INFO(in);
+        CHECK(mask_secrets(in) == out);
+    }
+    // Linear in the line: a megabyte of what the new scans look for.
+    const std::string gs(2 << 20, 'g');
+    CHECK(mask_secrets(gs) == gs);
+    std::string begins;
+    for (int i = 0; i < 50000; ++i) {
+        begins += "-----BEGIN X-----";
+    }
+    CHECK(mask_secrets(begins) == begins);
+    std::string passwords;
+    for (int i = 0; i < 200000; ++i) {
+        passwords += "password ";
+    }
+    CHECK(mask_secrets(passwords) == passwords);
+}

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "job/exit_codes.h"
 #include "manifest/k8s/quantity.h"
 #include "util/json_text.h"
@@ -39,7 +41,10 @@ const nlohmann::json& training_container(const nlohmann::json& containers,
 double quantity_at(const nlohmann::json& list, const char* key) {
     const nlohmann::json& value = member(list, key);
     if (value.is_number()) {
-        return value.get<double>();
+        // The bounds read_quantity keeps a text to: a count past 2^63 is none (and no cast of
+        // it to an integer is defined).
+        const double number = value.get<double>();
+        return std::isfinite(number) && std::fabs(number) < 9223372036854775808.0 ? number : 0.0;
     }
     return value.is_string() ? manifest::parse_quantity(value.get<std::string>()).value_or(0.0)
                              : 0.0;

@@ -85,7 +85,11 @@ util::Result<std::vector<int>> parse_workers(const std::string& text,
 // a second to a day.
 constexpr int k_most_measured_replicas = 64;
 constexpr int k_most_cluster_replicas = 1024;  // with --on-cluster
-constexpr util::DurationRule k_measure_seconds{1, 24 * 3600, "from 1s to 24h"};
+// A flag named in seconds takes a bare whole number as seconds ("30" is 30s), as well as every
+// duration ("2m").
+constexpr util::DurationRule k_measure_seconds{1, 24 * 3600, "from 1s to 24h", true};
+// --start-timeout: the same range, and like every duration flag not named in a unit, a unit.
+constexpr util::DurationRule k_start_timeout{1, 24 * 3600, "from 1s to 24h"};
 
 // Parse an optional duration flag by its rule; unset when not given.
 util::Result<std::optional<double>> optional_duration(const std::string& flag,
@@ -190,7 +194,7 @@ void add_measure_flags(CLI::App& sub, EstimateOptions& o) {
                    "With --measure: replica counts to run it at, e.g. 1,2,4 (default: 1,2)");
     sub.add_option("--measure-seconds", o.measure_seconds,
                    duration_help("With --measure: the longest each size runs; 1s to 24h "
-                                 "(default: 60s)"));
+                                 "(default: 60s); also whole seconds (30)"));
     sub.add_option("--profile-out", o.profile_out,
                    "With --measure: also write the measured profile to this file");
     sub.add_flag("--on-cluster", o.on_cluster,
@@ -374,7 +378,7 @@ util::Status EstimateOptions::validate_on_cluster() {
     }
     auto cost = optional_flag("--max-cost", max_cost.value_or(""), estimate::parse_money,
                               "an amount such as 5 or 12.50");
-    auto timeout = optional_duration("--start-timeout", start_timeout, k_measure_seconds);
+    auto timeout = optional_duration("--start-timeout", start_timeout, k_start_timeout);
     for (const auto* parsed : {&cost, &timeout}) {
         if (!parsed->ok()) {
             return util::error(parsed->error());

@@ -1,7 +1,9 @@
 #include "manifest/k8s/quantity.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -28,50 +30,87 @@ const std::vector<std::pair<std::string, double>> k_suffixes = {
     {"", 1.0},
 };
 
+// The bounds Kubernetes keeps a quantity within (resource.Quantity): a magnitude of at most
+// 2^63-1 base units, and nothing finer than 1n.
+constexpr double k_max_magnitude = 9223372036854775808.0;  // 2^63
+constexpr double k_min_magnitude = 1e-9;
+
+bool is_digit(char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+// Return the length of a decimal exponent ("e3", "E-2") at the start of suffix, 0 if none:
+// only a whole suffix of that shape is one ("1E" is an exa).
+size_t exponent_length(const std::string& suffix) {
+    if (suffix.size() < 2 || (suffix[0] != 'e' && suffix[0] != 'E')) {
+        return 0;
+    }
+    size_t j = (suffix[1] == '+' || suffix[1] == '-') ? 2 : 1;
+    if (j == suffix.size()) {
+        return 0;
+    }
+    for (size_t k = j; k < suffix.size(); ++k) {
+        if (!is_digit(suffix[k])) {
+            return 0;
+        }
+    }
+    return suffix.size();
+}
+
+util::Error out_of_range() {
+    return util::error(
+        "is out of range: a quantity is below 2^63 base units (8Ei bytes) and no finer than 1n");
+}
+
 }  // namespace
 
-std::optional<double> parse_quantity(const std::string& text) {
+util::Result<double> read_quantity(const std::string& text) {
     size_t i = 0;
     if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
         ++i;
     }
-    size_t digits_start = i;
     bool seen_dot = false;
     size_t digit_count = 0;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 ||
-                               (text[i] == '.' && !seen_dot))) {
+    while (i < text.size() && (is_digit(text[i]) || (text[i] == '.' && !seen_dot))) {
         seen_dot = seen_dot || text[i] == '.';
         digit_count += text[i] == '.' ? 0 : 1;
         ++i;
     }
     if (digit_count == 0) {
-        return std::nullopt;
-    }
-    double number = std::stod(text.substr(digits_start, i - digits_start));
-    if (text[0] == '-') {
-        number = -number;
+        return util::error(k_quantity_expected);
     }
     std::string suffix = text.substr(i);
-    // Decimal exponent: 1e3, 5E-2.
-    if (suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
-        size_t j = 1;
-        if (suffix[j] == '+' || suffix[j] == '-') {
-            ++j;
-        }
-        bool all_digits = j < suffix.size();
-        for (size_t k = j; k < suffix.size(); ++k) {
-            all_digits = all_digits && std::isdigit(static_cast<unsigned char>(suffix[k])) != 0;
-        }
-        if (all_digits) {
-            return number * std::pow(10.0, std::stod(suffix.substr(1)));
-        }
+    const size_t exponent = exponent_length(suffix);
+    // strtod reads the digits and the exponent together ("0e99999" is 0, "1e99999" overflows)
+    // and says ERANGE where the value is past a double either way; the text is checked above to
+    // be only digits, a dot and an exponent, so it reads no hex, inf or nan.
+    const std::string number_text = text.substr(0, i + exponent);
+    errno = 0;
+    char* end = nullptr;
+    const double number = std::strtod(number_text.c_str(), &end);
+    if (errno == ERANGE || !std::isfinite(number)) {
+        return out_of_range();
     }
+    suffix = suffix.substr(exponent);
     for (const auto& [name, factor] : k_suffixes) {
         if (suffix == name) {
-            return number * factor;
+            const double value = number * factor;
+            const double magnitude = std::fabs(value);
+            if (magnitude >= k_max_magnitude || (magnitude > 0 && magnitude < k_min_magnitude)) {
+                return out_of_range();
+            }
+            return value;
         }
     }
-    return std::nullopt;
+    return util::error(k_quantity_expected);
+}
+
+std::optional<double> parse_quantity(const std::string& text) {
+    auto value = read_quantity(text);
+    if (!value) {
+        return std::nullopt;
+    }
+    return *value;
 }
 
 }  // namespace kftrain::manifest

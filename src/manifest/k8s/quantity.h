@@ -3,10 +3,22 @@
 #include <optional>
 #include <string>
 
+#include "util/result.h"
+
 namespace kftrain::manifest {
 
-// Parse a Kubernetes resource quantity ("500m", "4", "8Gi", "1e3") to its value
-// in base units (cores, bytes); nullopt when it is not a valid quantity.
+// What read_quantity says of a text that is no quantity at all.
+inline constexpr const char* k_quantity_expected = "expected a quantity such as 4, 500m or 8Gi";
+
+// Read a Kubernetes resource quantity ("500m", "4", "8Gi", "1e3") as its value in base units
+// (cores, bytes). An error says why it is none: k_quantity_expected for a text of another
+// shape, or that it is out of range: Kubernetes holds a quantity's magnitude below 2^63 base
+// units and no finer than 1n, so "1" and 400 zeros, "0." and 400 zeros and "1", or "1e99999"
+// are refused, never rounded to infinity or zero.
+util::Result<double> read_quantity(const std::string& text);
+
+// Parse a Kubernetes resource quantity to its value in base units; nullopt when read_quantity
+// refuses it.
 std::optional<double> parse_quantity(const std::string& text);
 
 }  // namespace kftrain::manifest

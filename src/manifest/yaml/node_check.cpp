@@ -162,7 +162,10 @@ class NodeChecker {
                 }
                 return util::ok_status();
             case FieldType::Quantity: {
-                auto q = parse_quantity(text);
+                auto q = read_quantity(text);
+                if (!q && q.error() != k_quantity_expected) {
+                    return fail(path, q.error(), node);
+                }
                 if (!q || *q < 0) {
                     return wrong_type(node, def, path);
                 }

@@ -192,6 +192,44 @@ TEST_CASE("doctor reads the access reviews kubectl create prints one document ea
     CHECK_FALSE(checks.at("pods/exec").needed);  // data staging only
 }
 
+TEST_CASE("doctor survives an access-review List whose items is no list", "[doctor][cluster]") {
+    ClusterReads reads = gpu_cluster();
+    const auto accesses = doctor::needed_access({}, false, false);
+    for (const char* printed : {R"({"apiVersion":"v1","kind":"List","items":"oops"})",
+                                R"({"apiVersion":"v1","kind":"List","items":{"0":{}}})",
+                                R"({"apiVersion":"v1","kind":["List"],"items":[]})"}) {
+        INFO(printed);
+        reads.access = ok(printed);
+        auto checks = by_name(backend::kube::permission_checks(reads, accesses));
+        CHECK(checks.at("configmaps").state == doctor::State::Failed);
+        CHECK(checks.at("configmaps").found ==
+              "the API server's answer to the access reviews could not be read");
+    }
+}
+
+TEST_CASE("doctor warns of a node whose allocatable is no quantity, never an abort",
+          "[doctor][cluster]") {
+    ClusterReads reads = gpu_cluster();
+    const json node = {{"kind", "Node"},
+                       {"metadata", {{"name", "odd"}}},
+                       {"status",
+                        {{"allocatable",
+                          {{"cpu", "1" + std::string(400, '0')},
+                           {"memory", "0." + std::string(400, '0') + "1"},
+                           {"nvidia.com/gpu", 1e300}}},
+                         {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
+    reads.nodes = ok(json({{"kind", "List"}, {"items", {node}}}).dump());
+    auto cluster = by_name(backend::kube::cluster_checks(reads, nullptr));
+    CHECK(cluster.at("nodes").found == "1 node: 0 CPUs, 0.0 GiB memory, no GPUs");
+    const std::string range =
+        "is out of range: a quantity is below 2^63 base units (8Ei bytes) and no finer than 1n";
+    CHECK(cluster.at("node resources").state == doctor::State::Warning);
+    CHECK(cluster.at("node resources").found ==
+          "node odd: allocatable cpu " + range + " (got 1" + std::string(63, '0') +
+              "...); node odd: allocatable memory " + range + " (got 0." + std::string(62, '0') +
+              "...); counted as 0");
+}
+
 TEST_CASE("doctor says how a job's metrics are scraped: a PodMonitor where it is served",
           "[doctor][cluster]") {
     ClusterReads reads = gpu_cluster();

@@ -205,7 +205,10 @@ TEST_CASE("estimate --measure flags are checked before anything runs", "[estimat
         {{"--measure", "--measure-replicas", ""}, "--measure-replicas: must name"},
         {{"--measure", "--measure-replicas", "65"}, "from 1 to 64"},
         {{"--measure", "--measure-seconds", "soon"}, "--measure-seconds: not a duration"},
-        {{"--measure", "--measure-seconds", "60"}, "(got 60; add a unit, as in 60s)"},
+        // A whole number is seconds (the flag is named so); a fraction needs its unit.
+        {{"--measure", "--measure-seconds", "1.5"}, "(got 1.5; add a unit, as in 1.5s)"},
+        {{"--measure", "--measure-seconds", "0"},
+         "--measure-seconds: must be a duration from 1s to 24h (got 0)"},
         {{"--measure", "--measure-seconds", "0s"},
          "--measure-seconds: must be a duration from 1s to 24h (got 0s)"},
         {{"--measure-seconds", "30s"}, "--measure-seconds: needs --measure"},

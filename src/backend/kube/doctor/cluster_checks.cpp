@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "backend/kube/job_lookup.h"
@@ -59,6 +60,36 @@ std::optional<json> documents_of(const Read& read) {
         return items.front();
     }
     return json{{"apiVersion", "v1"}, {"kind", "List"}, {"items", items}};
+}
+
+// Return a node's allocatable quantity at key; one that kubectl printed as no quantity is 0,
+// noted on the node for doctor's warning, never an abort.
+double node_quantity(const json& allocatable, const char* key, doctor::Node& node) {
+    const json& value = member(allocatable, key);
+    if (value.is_string()) {
+        const std::string& text = value.get_ref<const std::string&>();
+        if (auto read = manifest::read_quantity(text); !read) {
+            node.unreadable.push_back(fmt::format("allocatable {} {} (got {})", key, read.error(),
+                                                  util::escape_line(util::excerpt(text, 64))));
+            return 0;
+        }
+    }
+    return quantity_at(allocatable, key);
+}
+
+// Return the warning naming the nodes whose allocatable could not be read; none when all were.
+std::optional<Check> unreadable_nodes(const std::vector<doctor::Node>& nodes) {
+    std::vector<std::string> found;
+    for (const doctor::Node& node : nodes) {
+        for (const std::string& what : node.unreadable) {
+            found.push_back(fmt::format("node {}: {}", node.name, what));
+        }
+    }
+    if (found.empty()) {
+        return std::nullopt;
+    }
+    return check("cluster", "node resources", State::Warning,
+                 fmt::format("{}; counted as 0", fmt::join(found, "; ")), "", false);
 }
 
 std::string version_at(const Read& read, const char* which) {
@@ -275,6 +306,9 @@ std::vector<Check> cluster_checks(const ClusterReads& reads, const manifest::Job
     const auto nodes = read_nodes(reads);
     if (!nodes.empty()) {
         out.push_back(check("cluster", "nodes", State::Ok, doctor::nodes_summary(nodes)));
+        if (auto warning = unreadable_nodes(nodes)) {
+            out.push_back(*warning);
+        }
     } else {
         out.push_back(check("cluster", "nodes", State::Skipped,
                             read_forbidden(reads.nodes)
@@ -305,9 +339,9 @@ std::vector<doctor::Node> read_nodes(const ClusterReads& reads) {
         const json& status = member(item, "status");
         const json& allocatable = member(status, "allocatable");
         node.name = util::escape_line(string_at(metadata, "name"));
-        node.cpu = quantity_at(allocatable, "cpu");
-        node.memory = quantity_at(allocatable, "memory");
-        node.gpus = static_cast<long long>(quantity_at(allocatable, "nvidia.com/gpu"));
+        node.cpu = node_quantity(allocatable, "cpu", node);
+        node.memory = node_quantity(allocatable, "memory", node);
+        node.gpus = static_cast<long long>(node_quantity(allocatable, "nvidia.com/gpu", node));
         node.gpu_product =
             util::escape_line(string_at(member(metadata, "labels"), "nvidia.com/gpu.product"));
         copy_strings(member(metadata, "labels"), node.labels);
