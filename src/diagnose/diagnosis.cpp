@@ -230,12 +230,12 @@ void explain_failure(Diagnosis& d, const JobEvidence& job, const std::vector<Log
     }
     std::string restarts = first->restarts > 0 ? fmt::format(", {} restarts", first->restarts) : "";
     if (is_crash_loop(*first)) {
-        d.crash_loop = CrashLoop{first->name, first->failed_attempts,
-                                 first->same_as_previous.value_or(false)};
+        d.crash_loop =
+            CrashLoop{first->name, first->failed_attempts, first->same_as_previous.value_or(false)};
         d.why = crash_loop_why(*first, *d.crash_loop);
     } else {
-        d.why = fmt::format("{} failed first ({}{}): {}", first->name, exit_text(*first),
-                            restarts, cause_title(first->cause));
+        d.why = fmt::format("{} failed first ({}{}): {}", first->name, exit_text(*first), restarts,
+                            cause_title(first->cause));
         if (first->cause != Cause::Signal) {
             d.why += ": " + first->detail;
         }
@@ -247,6 +247,16 @@ void explain_failure(Diagnosis& d, const JobEvidence& job, const std::vector<Log
         d.why += fmt::format("; then {} lost {} peer", fmt::join(d.consequences, ", "),
                              d.consequences.size() == 1 ? "its" : "their");
     }
+}
+
+std::string hint_of(const Diagnosis& d) {
+    if (!d.crash_loop) {
+        return cause_hint(d.cause);
+    }
+    return fmt::format(
+        "the same failure ends every attempt, so retrying will not mend it: {}; "
+        "--retries 0 fails such a job at its first failure",
+        cause_hint(d.cause));
 }
 
 void explain_pending(Diagnosis& d) {
@@ -355,12 +365,7 @@ Diagnosis diagnose_job(const JobEvidence& job) {
                                   describe_straggler(*d.straggler)
                             : "no problem found";
     }
-    d.hint = cause_hint(d.cause);
-    if (d.crash_loop) {
-        d.hint = fmt::format("the same failure ends every attempt, so retrying will not mend it: "
-                             "{}; --retries 0 fails such a job at its first failure",
-                             d.hint);
-    }
+    d.hint = hint_of(d);
     clip_quotes(d);
     return d;
 }

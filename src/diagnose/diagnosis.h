@@ -33,7 +33,7 @@ struct ReplicaEnd {
 // A replica failing again and again: what retries cannot mend.
 struct CrashLoop {
     std::string replica;
-    int attempts = 0;         // its attempts, every one failed
+    int attempts = 0;            // its attempts, every one failed
     bool last_two_same = false;  // the last two were read and failed the same way
 };
 
@@ -52,8 +52,8 @@ struct Diagnosis {
     // The first failure is a crash loop: its replica failed in 3 or more attempts, or in 2 the
     // same way (unlike a job that failed once for a passing reason).
     std::optional<CrashLoop> crash_loop;
-    std::vector<std::string> notes;         // what could not be read ("worker-1: ..."): the
-                                            // diagnosis stands on the rest
+    std::vector<std::string> notes;  // what could not be read ("worker-1: ..."): the
+                                     // diagnosis stands on the rest
 };
 
 // Diagnose a job from what the backends gathered: put every replica's end on one time axis,

@@ -199,11 +199,11 @@ std::string why_line(job::Backend& backend, const job::JobStatus& status,
     // (a restart that changed nothing is no progress).
     const bool down_again = std::any_of(
         status.replicas.begin(), status.replicas.end(), [](const job::ReplicaStatus& r) {
-            return r.restarts > 0 &&
-                   (r.state == "Restarting" || r.state == "Failed" || r.reason == "CrashLoopBackOff");
+            return r.restarts > 0 && (r.state == "Restarting" || r.state == "Failed" ||
+                                      r.reason == "CrashLoopBackOff");
         });
-    if (down_again && (status.phase == job::JobPhase::Running ||
-                       status.phase == job::JobPhase::Restarting)) {
+    if (down_again &&
+        (status.phase == job::JobPhase::Running || status.phase == job::JobPhase::Restarting)) {
         diagnose::Diagnosis d = diagnose_status(backend, status, events, stuck_after_s, now);
         if (d.crash_loop) {
             return d.why;

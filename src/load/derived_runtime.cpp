@@ -36,7 +36,8 @@ std::optional<nlohmann::json> builtin_runtime(const std::string& name) {
         nlohmann::json node_job = {
             {"name", "node"},
             {"template",
-             {{"metadata", {{"labels", {{"trainer.kubeflow.org/trainjob-ancestor-step", "trainer"}}}}},
+             {{"metadata",
+               {{"labels", {{"trainer.kubeflow.org/trainjob-ancestor-step", "trainer"}}}}},
               {"spec", {{"template", {{"spec", {{"containers", {container}}}}}}}}}}};
         return nlohmann::json{
             {"apiVersion", "trainer.kubeflow.org/v1alpha1"},
@@ -57,9 +58,10 @@ bool needs_derived_runtime(const manifest::JobSpec& spec) {
 util::Result<DerivedRuntime> derive_runtime(const manifest::JobSpec& spec,
                                             const nlohmann::json& base) {
     const auto bad = [&spec](const std::string& what) {
-        return util::error(fmt::format("runtime {}: {}: kftrain cannot derive the TrainingRuntime "
-                                       "of the job's retry budget from it",
-                                       spec.runtime, what));
+        return util::error(
+            fmt::format("runtime {}: {}: kftrain cannot derive the TrainingRuntime "
+                        "of the job's retry budget from it",
+                        spec.runtime, what));
     };
     if (!base.is_object() || !base.contains("spec") || !base["spec"].is_object()) {
         return bad("it has no spec");

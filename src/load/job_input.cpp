@@ -13,6 +13,7 @@
 #include "load/derived_runtime.h"
 #include "manifest/load.h"
 #include "manifest/render/render.h"
+#include "manifest/retries.h"
 #include "manifest/trial_parameters.h"
 #include "manifest/yaml/emit.h"
 #include "manifest/yaml/input.h"
@@ -120,6 +121,16 @@ util::Status add_code_flag(const JobInput& input, manifest::Overrides& overrides
 
 }  // namespace
 
+util::Status check_retries(const std::optional<int>& retries) {
+    if (retries && (*retries < 0 || *retries > manifest::k_max_retries)) {
+        return util::error(fmt::format("--retries: must be 0 (the first failure fails the job) "
+                                       "or more, at most {} (got {})",
+                                       manifest::k_max_retries, *retries),
+                           k_exit_bad_input);
+    }
+    return util::ok_status();
+}
+
 util::Result<manifest::JobSpec> load_job(const JobInput& input, const job::BackendOptions& global) {
     if (auto refused = refuse_stdin("--template", input.template_file); !refused) {
         return refused.error_value();
@@ -147,11 +158,8 @@ util::Result<manifest::JobSpec> load_job(const JobInput& input, const job::Backe
         return util::error("--priority-class: must name a WorkloadPriorityClass (got \"\")",
                            k_exit_bad_input);
     }
-    if (input.retries && (*input.retries < 0 || *input.retries > manifest::k_max_retries)) {
-        return util::error(fmt::format("--retries: must be 0 (the first failure fails the job) "
-                                       "or more (got {})",
-                                       *input.retries),
-                           k_exit_bad_input);
+    if (auto retries = check_retries(input.retries); !retries) {
+        return retries.error_value();
     }
     overrides.retries = input.retries;
     overrides.queue = input.queue;

@@ -52,6 +52,9 @@ inline constexpr const char* k_stdin_name = "<stdin>";
 // The name messages give a job file given as text (--job-yaml).
 inline constexpr const char* k_job_yaml_name = "<job-yaml>";
 
+// Check --retries: 0 or more, at most manifest::k_max_retries; the message names the flag.
+util::Status check_retries(const std::optional<int>& retries);
+
 // Check --env-from-shell's names: "--env-from-shell: must be a variable name: letters, digits
 // and _ (got 1X)".
 util::Status check_env_from_shell(const std::vector<std::string>& names);

@@ -27,18 +27,20 @@ json render_items(const std::vector<std::string>& args) {
 
 }  // namespace
 
-TEST_CASE("run gives every job a budget of 3 retries; --retries sets it", "[cli][retries]") {
+TEST_CASE("run gives every job a budget of 3 retries, --retries sets it", "[cli][retries]") {
     auto made = run_kftrain({"run", "--no-code", k_print, "--", "python3", "t.py"});
     REQUIRE(made.code == 0);
     CHECK(contains(made.out, "runPolicy:\n  backoffLimit: 4\n"));
-    auto none = run_kftrain({"run", "--no-code", "--retries", "0", k_print, "--", "python3", "t.py"});
+    auto none =
+        run_kftrain({"run", "--no-code", "--retries", "0", k_print, "--", "python3", "t.py"});
     CHECK(contains(none.out, "runPolicy:\n  backoffLimit: 0\n"));
-    auto two = run_kftrain({"run", "--no-code", "--retries", "2", k_print, "--", "python3", "t.py"});
+    auto two =
+        run_kftrain({"run", "--no-code", "--retries", "2", k_print, "--", "python3", "t.py"});
     CHECK(contains(two.out, "runPolicy:\n  backoffLimit: 3\n"));
     for (const char* bad : {"-1", "x", "2147483647"}) {
         INFO(bad);
-        auto refused = run_kftrain({"run", "--no-code", "--retries", bad, k_print, "--", "python3",
-                                    "t.py"});
+        auto refused =
+            run_kftrain({"run", "--no-code", "--retries", bad, k_print, "--", "python3", "t.py"});
         CHECK(refused.code == 2);
         CHECK(refused.out.empty());
         CHECK(contains(refused.err, "--retries"));
@@ -73,8 +75,8 @@ TEST_CASE("render of a TrainJob with a budget gives the derived TrainingRuntime 
     CHECK(items[0]["spec"]["template"]["spec"]["failurePolicy"]["maxRestarts"] == 2);
     CHECK(items[1]["kind"] == "TrainJob");
     CHECK(items[1]["spec"]["runtimeRef"] == json{{"apiGroup", "trainer.kubeflow.org"},
-                                                  {"kind", "TrainingRuntime"},
-                                                  {"name", items[0]["metadata"]["name"]}});
+                                                 {"kind", "TrainingRuntime"},
+                                                 {"name", items[0]["metadata"]["name"]}});
     // Without a budget, the TrainJob refers to the runtime itself, as before.
     json plain = render_items({"render", "-f", dir + "/job.yaml", "-o", "json"});
     REQUIRE(plain.size() == 1);
@@ -99,10 +101,9 @@ TEST_CASE("submit derives a TrainJob's budget runtime from the cluster's and own
     CHECK(run.out == "trainjob/mnist-trainjob submitted\n");
     const auto calls = cluster.calls();
     REQUIRE(calls.size() >= 4);
-    CHECK(calls[0] == std::vector<std::string>{"get",
-                                               "clustertrainingruntimes.trainer.kubeflow.org",
-                                               "torch-distributed", "-o", "json",
-                                               "--ignore-not-found"});
+    CHECK(calls[0] ==
+          std::vector<std::string>{"get", "clustertrainingruntimes.trainer.kubeflow.org",
+                                   "torch-distributed", "-o", "json", "--ignore-not-found"});
     const auto applied = cluster.applied();
     REQUIRE(applied.size() == 2);
     CHECK(contains(applied[0], "kind: TrainingRuntime\n"));
@@ -116,7 +117,8 @@ TEST_CASE("submit derives a TrainJob's budget runtime from the cluster's and own
     FakeCluster empty("runtimes-none");
     auto missing = empty.run({"submit", "-f", dir + "/job.yaml", "--retries", "1"});
     CHECK(missing.code == 3);
-    CHECK(contains(missing.err, "runtime torch-distributed: the cluster has no "
-                                "ClusterTrainingRuntime of that name"));
+    CHECK(contains(missing.err,
+                   "runtime torch-distributed: the cluster has no "
+                   "ClusterTrainingRuntime of that name"));
     CHECK(empty.applied().empty());
 }

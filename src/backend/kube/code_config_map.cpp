@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 #include "backend/kube/kubectl_errors.h"
 #include "job/exit_codes.h"
 #include "manifest/code.h"

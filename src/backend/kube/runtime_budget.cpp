@@ -18,8 +18,8 @@ constexpr const char* k_runtimes = "trainingruntimes.trainer.kubeflow.org";
 util::Result<nlohmann::json> read_object(KubeQueries& queries, const std::string& resource,
                                          const std::string& name, bool in_namespace,
                                          const std::string& action) {
-    auto result = queries.call({"get", resource, name, "-o", "json", "--ignore-not-found"},
-                               in_namespace);
+    auto result =
+        queries.call({"get", resource, name, "-o", "json", "--ignore-not-found"}, in_namespace);
     if (!result) {
         return result.error_value();
     }
@@ -45,11 +45,12 @@ util::Result<RuntimeApplied> apply_budget_runtime(KubeQueries& queries, job::Ren
         return RuntimeApplied{};
     }
     const bool namespaced = job.spec.runtime_namespaced;
-    const std::string action = fmt::format("reading runtime {} (the job's retry budget is "
-                                           "derived from it)",
-                                           job.spec.runtime);
-    auto base = read_object(queries, namespaced ? k_runtimes : k_cluster_runtimes,
-                            job.spec.runtime, namespaced, action);
+    const std::string action = fmt::format(
+        "reading runtime {} (the job's retry budget is "
+        "derived from it)",
+        job.spec.runtime);
+    auto base = read_object(queries, namespaced ? k_runtimes : k_cluster_runtimes, job.spec.runtime,
+                            namespaced, action);
     if (!base) {
         return base.error_value();
     }

@@ -16,8 +16,8 @@ namespace kftrain::backend::kube {
 
 // What apply_budget_runtime did.
 struct RuntimeApplied {
-    std::string name;      // the derived TrainingRuntime's; "" when the job needs none
-    bool created = false;  // it did not exist before (removed again if the job is refused)
+    std::string name;       // the derived TrainingRuntime's; "" when the job needs none
+    bool created = false;   // it did not exist before (removed again if the job is refused)
     nlohmann::json owners;  // the owners an identical one already had
 };
 

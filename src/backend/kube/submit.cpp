@@ -17,6 +17,25 @@ manifest::JobKind other_kind(manifest::JobKind kind) {
                                                : manifest::JobKind::TrainJob;
 }
 
+// Make the job the owner of what was applied beside it, once it exists.
+util::Status own_companions(KubeQueries& queries, const job::RenderedJob& job,
+                            const std::string& ref, const CodeApplied& code,
+                            const RuntimeApplied& runtime) {
+    if (auto owned = own_code(queries, code, job_owner(job)); !owned) {
+        return util::error(fmt::format("{} submitted, but {}: delete removes the code with the "
+                                       "job all the same",
+                                       ref, owned.error()),
+                           k_exit_cluster);
+    }
+    if (auto owned = own_budget_runtime(queries, runtime, job_owner(job)); !owned) {
+        return util::error(fmt::format("{} submitted, but {}: trainingruntime/{} stays when the "
+                                       "job is deleted",
+                                       ref, owned.error(), runtime.name),
+                           k_exit_cluster);
+    }
+    return util::ok_status();
+}
+
 }  // namespace
 
 std::string other_kind_hint(manifest::JobKind unserved) {
@@ -47,8 +66,8 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
             return queue.error_value();
         }
     }
+    const bool server_dry_run = flags.dry_run == job::DryRun::Server;
     std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};
-    bool server_dry_run = flags.dry_run == job::DryRun::Server;
     if (server_dry_run) {
         args.push_back("--dry-run=server");
     }
@@ -85,17 +104,8 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     if (server_dry_run) {
         return fmt::format("{} accepted by the server (dry run: nothing created)", ref);
     }
-    if (auto owned = own_code(queries, *code, job_owner(job)); !owned) {
-        return util::error(fmt::format("{} submitted, but {}: delete removes the code with the "
-                                       "job all the same",
-                                       ref, owned.error()),
-                           k_exit_cluster);
-    }
-    if (auto owned = own_budget_runtime(queries, *runtime, job_owner(job)); !owned) {
-        return util::error(fmt::format("{} submitted, but {}: trainingruntime/{} stays when the "
-                                       "job is deleted",
-                                       ref, owned.error(), runtime->name),
-                           k_exit_cluster);
+    if (auto owned = own_companions(queries, job, ref, *code, *runtime); !owned) {
+        return owned.error_value();
     }
     return ref + " submitted";
 }

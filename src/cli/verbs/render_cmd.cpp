@@ -6,9 +6,9 @@
 
 #include "cli/job_flags.h"
 #include "cli/verb.h"
-#include "load/derived_runtime.h"
 #include "cli/view/manifest_text.h"
 #include "job/exit_codes.h"
+#include "load/derived_runtime.h"
 #include "manifest/credentials.h"
 #include "manifest/render/metrics_scrape.h"
 #include "manifest/render/render.h"
@@ -95,7 +95,8 @@ int RenderOptions::run(Context& ctx) const {
     if (rendered.code) {
         documents.push_back(rendered.code_config_map);
     }
-    if (rendered.runtime.IsMap()) {  // the retry budget's runtime, before the TrainJob that refers to it
+    if (rendered.runtime
+            .IsMap()) {  // the retry budget's runtime, before the TrainJob that refers to it
         documents.push_back(rendered.runtime);
     } else if (load::needs_derived_runtime(rendered.spec)) {
         ctx.err << fmt::format(

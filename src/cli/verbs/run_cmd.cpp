@@ -173,18 +173,12 @@ util::Status RunOptions::complete(const Context& ctx) {
     job_file = *text;
     submit.job.job_yaml = job_file;
     // Messages name the flag that wrote a key, not a line of a file the user never saw.
-    submit.job.key_flags = {{"name", "--name"},
-                            {"kind", "--kind"},
-                            {"runtime", "--runtime"},
-                            {"image", "--image"},
-                            {"command", "COMMAND"},
-                            {"replicas", "--replicas"},
-                            {"resources.cpu", "--cpu"},
-                            {"resources.memory", "--memory"},
-                            {"resources.gpus", "--gpus"},
-                            {"env", "--env"},
-                            {"code", "--code"},
-                            {"runPolicy.backoffLimit", "--retries"}};
+    submit.job.key_flags = {{"name", "--name"},           {"kind", "--kind"},
+                            {"runtime", "--runtime"},     {"image", "--image"},
+                            {"command", "COMMAND"},       {"replicas", "--replicas"},
+                            {"resources.cpu", "--cpu"},   {"resources.memory", "--memory"},
+                            {"resources.gpus", "--gpus"}, {"env", "--env"},
+                            {"code", "--code"},           {"runPolicy.backoffLimit", "--retries"}};
     return submit.complete(ctx);
 }
 

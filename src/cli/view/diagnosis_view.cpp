@@ -103,11 +103,11 @@ nlohmann::ordered_json diagnosis_to_json(const std::string& job, const std::stri
         {"why", d.why},
         {"hint", d.hint},
         {"consequences", d.consequences},
-        {"crashLoop", d.crash_loop ? nlohmann::ordered_json{{"replica", d.crash_loop->replica},
-                                                           {"attempts", d.crash_loop->attempts},
-                                                           {"lastTwoSame",
-                                                            d.crash_loop->last_two_same}}
-                                   : nlohmann::ordered_json(nullptr)},
+        {"crashLoop", d.crash_loop
+                          ? nlohmann::ordered_json{{"replica", d.crash_loop->replica},
+                                                   {"attempts", d.crash_loop->attempts},
+                                                   {"lastTwoSame", d.crash_loop->last_two_same}}
+                          : nlohmann::ordered_json(nullptr)},
         {"timeline", timeline},
         {"evidence", evidence},
         {"notes", d.notes},

@@ -19,9 +19,10 @@ bool has(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("run's default budget ends a program that cannot start, and diagnose calls it a crash "
-          "loop",
-          "[local][retries]") {
+TEST_CASE(
+    "run's default budget ends a program that cannot start, and diagnose calls it a crash "
+    "loop",
+    "[local][retries]") {
     LocalJobs jobs;
     const std::string code = jobs.dir() + "/code";
     std::filesystem::create_directories(code);
@@ -39,8 +40,7 @@ TEST_CASE("run's default budget ends a program that cannot start, and diagnose c
     CHECK(diagnosed.code == 0);
     INFO(diagnosed.out);
     CHECK(has(diagnosed.out, "Why:        crash loop: each of "));
-    CHECK(has(diagnosed.out,
-              "ModuleNotFoundError: No module named 'kftrain_no_such_module'"));
+    CHECK(has(diagnosed.out, "ModuleNotFoundError: No module named 'kftrain_no_such_module'"));
     CHECK(has(diagnosed.out, "retrying will not mend it"));
     auto json = jobs.kftrain({"diagnose", "cannot-start", "--local", "-o", "json"});
     REQUIRE(json.code == 0);
@@ -53,12 +53,13 @@ TEST_CASE("run's default budget ends a program that cannot start, and diagnose c
     CHECK(has(shown.out, "Why:        crash loop: each of "));
 }
 
-TEST_CASE("--retries 1 lets a job that fails once succeed; --retries 0 fails it", "[local][retries]") {
+TEST_CASE("--retries 1 lets a job that fails once succeed, --retries 0 fails it",
+          "[local][retries]") {
     LocalJobs jobs;
     for (const char* kind : {"PyTorchJob", "TrainJob"}) {
         for (const char* retries : {"1", "0"}) {
-            const std::string name = std::string(kind == std::string("TrainJob") ? "v2" : "v1") +
-                                     "-retries-" + retries;
+            const std::string name =
+                std::string(kind == std::string("TrainJob") ? "v2" : "v1") + "-retries-" + retries;
             INFO(name);
             const std::string peers = jobs.dir() + "/" + name + ".peers";
             std::filesystem::create_directories(peers);
@@ -89,8 +90,8 @@ TEST_CASE("--retries 1 lets a job that fails once succeed; --retries 0 fails it"
 TEST_CASE("a local TrainJob that keeps failing ends when its restarts reach the budget",
           "[local][retries]") {
     LocalJobs jobs;
-    auto file = jobs.job_file("v2-loop", 2, {"--steps", "1", "--fail-rank", "1"},
-                              "kind: TrainJob\n");
+    auto file =
+        jobs.job_file("v2-loop", 2, {"--steps", "1", "--fail-rank", "1"}, "kind: TrainJob\n");
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local", "--retries", "2"}).code == 0);
     job::JobStatus status = jobs.wait_finished("v2-loop");
     CHECK(status.phase == job::JobPhase::Failed);

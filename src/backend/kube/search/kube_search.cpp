@@ -224,8 +224,8 @@ class KubeSearch : public job::SearchBackend {
             return util::error(failure.message, k_exit_cluster);
         }
         if (!server_dry_run) {
-            const backend::kube::Owner owner{k_experiments, k_experiment_api_version,
-                                                 "Experiment", name};
+            const backend::kube::Owner owner{k_experiments, k_experiment_api_version, "Experiment",
+                                             name};
             if (auto owned = backend::kube::own_code(m_queries, *code, owner); !owned) {
                 return util::error(
                     fmt::format("experiment/{} submitted, but {}: kftrain tune delete removes "

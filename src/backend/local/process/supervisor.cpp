@@ -230,25 +230,6 @@ void Supervisor::apply(size_t i, const ExitDecision& decision) {
     }
 }
 
-void Supervisor::restart_job_when_stopped() {
-    for (const auto& slot : m_slots) {
-        if (slot.process) {
-            return;
-        }
-    }
-    // Every node starts again, those that had completed too: JobSet recreates all its Jobs.
-    m_restarting_job = false;
-    m_term_at.reset();
-    m_kill_at.reset();
-    const int delay = restart_delay_seconds(m_state.job_restarts - 1);
-    for (size_t i = 0; i < m_slots.size(); ++i) {
-        m_state.replicas[i].state = "Restarting";
-        m_state.replicas[i].restarts += 1;
-        m_slots[i].restart_at = Clock::now() + std::chrono::seconds(delay);
-    }
-    m_dirty = true;
-}
-
 void Supervisor::begin_stop(Outcome outcome, bool immediately) {
     m_outcome = std::move(outcome);
     auto now = Clock::now();
@@ -282,22 +263,6 @@ void Supervisor::advance_stop() {
             }
         }
         m_kill_at.reset();
-    }
-}
-
-void Supervisor::start_due_restarts() {
-    auto now = Clock::now();
-    bool pending = false;
-    for (size_t i = 0; i < m_slots.size(); ++i) {
-        auto& at = m_slots[i].restart_at;
-        if (at && now >= *at) {
-            start_replica(i);
-        }
-        pending = pending || m_slots[i].restart_at.has_value();
-    }
-    if (!pending && m_state.phase == "Restarting" && !m_outcome) {
-        m_state.phase = "Running";
-        m_dirty = true;
     }
 }
 

@@ -143,8 +143,7 @@ int SubmitOptions::run(Context& ctx) const {
                     << "---\n";
         }
         if (rendered.runtime.IsMap()) {  // the retry budget's runtime (a TrainJob)
-            ctx.out << view::format_manifest(rendered.runtime, view::OutputFormat::Yaml)
-                    << "---\n";
+            ctx.out << view::format_manifest(rendered.runtime, view::OutputFormat::Yaml) << "---\n";
         }
         ctx.out << view::format_manifest(rendered.manifest, view::OutputFormat::Yaml);
         return k_exit_ok;
