@@ -13,11 +13,12 @@ using nlohmann::json;
 TEST_CASE("a PyTorchJob whose program cannot start ends Failed with its budget, a crash loop",
           "[e2e]") {
     Namespace ns("retries");
-    // As a user would: kftrain run of a script whose import fails, one retry.
+    // As a user would: kftrain run of a script whose import fails (after a moment, as a real
+    // program's imports take), one retry.
     auto run = ns.kftrain({"run", "--no-code", "--image", kftrain::e2e::python_image(),
                            "--replicas", "1", "--name", "cannot-start", "--cpu", "50m", "--memory",
                            "64Mi", "--retries", "1", "--wait", "--", "python3", "-c",
-                           "import kftrain_no_such_module"});
+                           "import time; time.sleep(2); import kftrain_no_such_module"});
     INFO(run.out << run.err);
     CHECK(run.code == 1);  // Failed, with nothing but the budget to stop it
 

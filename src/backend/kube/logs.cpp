@@ -111,6 +111,15 @@ std::string waiting_text(const job::ReplicaStatus& r) {
     return fmt::format("has not started yet ({})", why);
 }
 
+// The kubelet answers a log it no longer has (the container removed, as a crash loop's dead
+// containers are) with this text as the log itself, exit 0: what the program never printed.
+bool is_log_gone(const std::string& line) {
+    const size_t text = line.find(' ') == std::string::npos ? 0 : line.find(' ') + 1;
+    constexpr std::string_view k_gone = "unable to retrieve container logs for ";
+    return line.compare(0, k_gone.size(), k_gone) == 0 ||
+           line.compare(text, k_gone.size(), k_gone) == 0;
+}
+
 }  // namespace
 
 std::string explain_log_error(const std::string& stderr_text, const std::string& action) {
@@ -206,6 +215,11 @@ util::Status fetch_logs(KubectlRunner& kubectl, const std::vector<job::ReplicaSt
             sink({r.name, logs[i].failure, true});
         }
         for (const auto& line : logs[i].lines) {
+            if (is_log_gone(line)) {
+                sink({r.name, "its log is gone: the kubelet no longer keeps that container's",
+                      true});
+                continue;
+            }
             sink({r.name, line, false});
         }
     }

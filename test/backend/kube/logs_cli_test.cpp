@@ -1,8 +1,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "support/fake_cluster.h"
+#include "support/files.h"
 #include "support/paths.h"
+#include "support/test_data.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
@@ -206,4 +209,21 @@ TEST_CASE("submit --wait exits with the job's result", "[cluster][cli][wait]") {
     REQUIRE(good.applied().size() == 1);
     FakeCluster bad("submit-fails");
     CHECK(bad.run({"submit", "-f", file, "-n", "ml-training", "--wait"}).code == 1);
+}
+
+TEST_CASE("a log the kubelet no longer has is a notice, never a line the program printed",
+          "[cluster][cli][logs]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    nlohmann::json scenario =
+        nlohmann::json::parse(kftrain::test::read_test_data("kube/scenarios/running.json"));
+    scenario["logs"]["mnist-ddp-master-0"] = {
+        "unable to retrieve container logs for containerd://eccd2500eeb2"};
+    kftrain::test::write_file(dir + "/scenario.json", scenario.dump());
+    FakeCluster cluster(dir + "/scenario.json");
+    auto run = cluster.run({"logs", "mnist-ddp", "-n", "ml-training", "--replica", "master"});
+    CHECK(run.code == 0);
+    CHECK(run.out == "");
+    CHECK(contains(run.err,
+                   "kftrain: master-0: its log is gone: the kubelet no longer keeps that "
+                   "container's\n"));
 }
