@@ -51,6 +51,31 @@ std::optional<nlohmann::json> builtin_runtime(const std::string& name) {
     return std::nullopt;
 }
 
+namespace {
+
+// restartPolicy ExitCode, as JobSet and the Job controller express it: a pod that ends with a
+// code of 1-127 fails its Job at once (podFailurePolicy, which wants the pod's restartPolicy
+// Never), and such a failure fails the JobSet instead of restarting it; 128 and above (signals,
+// the OOM kill) fail the Job the default way, which JobSet restarts within maxRestarts.
+void permanent_exit_codes(nlohmann::json& jobset) {
+    nlohmann::json codes = nlohmann::json::array();
+    for (int code = 1; code < 128; ++code) {
+        codes.push_back(code);
+    }
+    for (nlohmann::json& job : jobset["replicatedJobs"]) {
+        nlohmann::json& job_spec = job["template"]["spec"];
+        job_spec["podFailurePolicy"] = {
+            {"rules",
+             {{{"action", "FailJob"}, {"onExitCodes", {{"operator", "In"}, {"values", codes}}}}}}};
+        job_spec["template"]["spec"]["restartPolicy"] = "Never";
+    }
+    jobset["failurePolicy"]["rules"] = {{{"name", "permanentExitCode"},
+                                         {"action", "FailJobSet"},
+                                         {"onJobFailureReasons", {"PodFailurePolicy"}}}};
+}
+
+}  // namespace
+
 bool needs_derived_runtime(const manifest::JobSpec& spec) {
     return spec.kind == manifest::JobKind::TrainJob && spec.run_policy.backoff_limit.has_value();
 }
@@ -85,6 +110,9 @@ util::Result<DerivedRuntime> derive_runtime(const manifest::JobSpec& spec,
             return bad("a replicated job has no template");
         }
         job["template"]["spec"]["backoffLimit"] = 0;
+    }
+    if (spec.restart_policy == "ExitCode") {
+        permanent_exit_codes(jobset);
     }
     const std::string hash = code_hash({{"trainingRuntimeSpec", false, derived.dump()}});
     DerivedRuntime out;

@@ -105,3 +105,25 @@ TEST_CASE("a runtime kftrain cannot derive from is named in the error", "[retrie
         CHECK(derived.error().rfind("runtime torch-distributed: ", 0) == 0);
     }
 }
+
+TEST_CASE("restartPolicy ExitCode becomes JobSet rules: 1-127 fail the job, 128 and up retry",
+          "[retries]") {
+    const manifest::JobSpec spec =
+        trainjob("restartPolicy: ExitCode\nrunPolicy:\n  backoffLimit: 3\n");
+    auto derived = load::derive_runtime(spec, *load::builtin_runtime("torch-distributed"));
+    REQUIRE(derived);
+    const json doc = manifest::to_json(derived->manifest);
+    const json& jobset = doc["spec"]["template"]["spec"];
+    CHECK(jobset["failurePolicy"]["rules"] == json::parse(R"([{"name": "permanentExitCode",
+        "action": "FailJobSet", "onJobFailureReasons": ["PodFailurePolicy"]}])"));
+    const json& job = jobset["replicatedJobs"][0]["template"]["spec"];
+    const json& rule = job["podFailurePolicy"]["rules"][0];
+    CHECK(rule["action"] == "FailJob");
+    CHECK(rule["onExitCodes"]["operator"] == "In");
+    REQUIRE(rule["onExitCodes"]["values"].size() == 127);
+    CHECK(rule["onExitCodes"]["values"].front() == 1);
+    CHECK(rule["onExitCodes"]["values"].back() == 127);
+    CHECK(job["template"]["spec"]["restartPolicy"] == "Never");  // podFailurePolicy wants it
+    const std::string crd = trainer_dir() + "/trainer.kubeflow.org_trainingruntimes.yaml";
+    CHECK(test::check_against_crd(doc, crd) == std::vector<std::string>{});
+}

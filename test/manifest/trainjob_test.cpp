@@ -140,7 +140,12 @@ TEST_CASE("a TrainJob refuses each key it cannot express, naming it and why", "[
          "kept or removed by its runtime's JobSet (remove it, or keep kind PyTorchJob)"},
         {"name: a\nrestartPolicy: OnFailure\n",
          "job.yaml:2: restartPolicy: has no TrainJob equivalent: a TrainJob's pods restart as its "
-         "runtime's JobSet says (failurePolicy) (remove it, or keep kind PyTorchJob)"},
+         "runtime's JobSet says (failurePolicy); only ExitCode, with a retry budget (--retries), "
+         "becomes JobSet rules (docs/restarts.md) (remove it, or keep kind PyTorchJob)"},
+        {"name: a\nrestartPolicy: ExitCode\n",
+         "job.yaml:2: restartPolicy: has no TrainJob equivalent: a TrainJob's pods restart as its "
+         "runtime's JobSet says (failurePolicy); only ExitCode, with a retry budget (--retries), "
+         "becomes JobSet rules (docs/restarts.md) (remove it, or keep kind PyTorchJob)"},
         {"name: a\nnprocPerNode: gpu\nresources:\n  gpus: 1\n",
          "job.yaml:2: nprocPerNode: has no TrainJob equivalent: a TrainJob's numProcPerNode is a "
          "number; leave nprocPerNode unset (or auto) for one process per GPU, or per CPU of "

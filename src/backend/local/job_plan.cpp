@@ -42,7 +42,7 @@ JobState job_state(const manifest::JobSpec& spec, const PlanContext& context) {
     // a cluster: manifest/retries.h); the Training Operator follows the job file's
     // restartPolicy and backoffLimit.
     const bool v2 = spec.kind == manifest::JobKind::TrainJob;
-    state.restart_policy = v2 ? "Never" : spec.restart_policy;
+    state.restart_policy = v2 && spec.restart_policy != "ExitCode" ? "Never" : spec.restart_policy;
     state.backoff_limit = v2 ? std::nullopt : spec.run_policy.backoff_limit;
     if (v2) {
         state.max_restarts = manifest::job_retries(spec.run_policy.backoff_limit);

@@ -18,8 +18,13 @@ const std::vector<Unsupported>& unsupported_keys() {
     static const std::vector<Unsupported> k_keys = {
         {"elasticPolicy", [](const JobSpec& s) { return s.elastic_policy.has_value(); },
          "Trainer v2 has no elastic training"},
-        {"restartPolicy", [](const JobSpec& s) { return s.source.given("restartPolicy"); },
-         "a TrainJob's pods restart as its runtime's JobSet says (failurePolicy)"},
+        {"restartPolicy",
+         [](const JobSpec& s) {
+             return s.source.given("restartPolicy") &&
+                    !(s.restart_policy == "ExitCode" && s.run_policy.backoff_limit);
+         },
+         "a TrainJob's pods restart as its runtime's JobSet says (failurePolicy); only "
+         "ExitCode, with a retry budget (--retries), becomes JobSet rules (docs/restarts.md)"},
         {"imagePullPolicy", [](const JobSpec& s) { return s.source.given("imagePullPolicy"); },
          "a TrainJob's trainer has no imagePullPolicy and runtimePatches cannot set it; the "
          "runtime's container does"},

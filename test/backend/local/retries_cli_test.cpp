@@ -101,3 +101,28 @@ TEST_CASE("a local TrainJob that keeps failing ends when its restarts reach the 
     CHECK(status.replicas[0].restarts == 2);
     CHECK(status.replicas[1].restarts == 2);
 }
+
+TEST_CASE(
+    "a local TrainJob under restartPolicy ExitCode fails at a permanent code, retries a signal",
+    "[local][retries]") {
+    LocalJobs jobs;
+    for (const char* code : {"3", "137"}) {
+        const std::string name = std::string("v2-exit-") + code;
+        INFO(name);
+        auto file = jobs.job_file(name, 2,
+                                  {"--steps", "1", "--fail-rank", "1", "--fail-code", code,
+                                   "--fail-once", jobs.dir() + "/" + name + ".failed"},
+                                  "kind: TrainJob\nrestartPolicy: ExitCode\n");
+        REQUIRE(jobs.kftrain({"submit", "-f", file, "--local", "--retries", "2"}).code == 0);
+        job::JobStatus status = jobs.wait_finished(name);
+        if (std::string(code) == "3") {
+            CHECK(status.phase == job::JobPhase::Failed);
+            CHECK(status.message ==
+                  "node-1 exited with code 3 (restartPolicy ExitCode: a permanent code)");
+            CHECK(status.replicas[1].restarts == 0);
+        } else {
+            CHECK(status.phase == job::JobPhase::Succeeded);
+            CHECK(status.replicas[1].restarts == 1);
+        }
+    }
+}

@@ -33,6 +33,11 @@ std::string describe_code(int code) {
 
 ExitDecision decide_exit(const RestartRules& rules, const ReplicaExit& exit, int restarts_so_far) {
     if (rules.trainjob && exit.code != 0 && rules.max_restarts) {
+        if (rules.policy == "ExitCode" && exit.code < 128) {  // permanent: no restart helps
+            return {ExitAction::FailJob, "FailedJobs",
+                    fmt::format("{} {} (restartPolicy ExitCode: a permanent code)", exit.name,
+                                describe_code(exit.code))};
+        }
         if (restarts_so_far < *rules.max_restarts) {
             return {ExitAction::RestartJob, "", ""};
         }
