@@ -29,7 +29,7 @@ manifest::JobSpec trainjob(const std::string& extra) {
 
 }  // namespace
 
-TEST_CASE("--retries N maps to backoffLimit N+1 and back, 0 to 0", "[retries]") {
+TEST_CASE("the retries of --retries N map to backoffLimit N+1 and back, 0 to 0", "[retries]") {
     CHECK(manifest::backoff_limit_for_retries(0) == 0);
     CHECK(manifest::backoff_limit_for_retries(1) == 2);
     CHECK(manifest::backoff_limit_for_retries(manifest::k_default_retries) == 4);

@@ -23,36 +23,10 @@ std::string one_of(const std::vector<OutputFormat>& offered) {
     return text;
 }
 
-// Convert JSON (ordered or not) to a YAML node of the same shape; strings stay strings.
-template <typename Json>
-YAML::Node to_yaml_node(const Json& value) {
-    if (value.is_object()) {
-        YAML::Node node(YAML::NodeType::Map);
-        for (const auto& [key, item] : value.items()) {
-            node[key] = to_yaml_node(item);
-        }
-        return node;
-    }
-    if (value.is_array()) {
-        YAML::Node node(YAML::NodeType::Sequence);
-        for (const auto& item : value) {
-            node.push_back(to_yaml_node(item));
-        }
-        return node;
-    }
-    if (value.is_string()) {
-        return manifest::string_node(value.template get<std::string>());
-    }
-    if (value.is_null()) {
-        return YAML::Node(YAML::NodeType::Null);
-    }
-    return YAML::Node(value.dump());
-}
-
 template <typename Json>
 void print_any(std::ostream& out, const Json& data, OutputFormat format) {
     if (format == OutputFormat::Yaml) {
-        out << manifest::to_yaml(to_yaml_node(data));
+        out << manifest::to_yaml(manifest::from_json(data));
     } else {
         out << util::json_text(data, 2) << "\n";
     }

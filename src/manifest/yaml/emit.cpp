@@ -163,28 +163,4 @@ nlohmann::json to_json(const YAML::Node& node) {
     }
 }
 
-YAML::Node from_json(const nlohmann::json& value) {
-    if (value.is_object()) {
-        YAML::Node map(YAML::NodeType::Map);
-        for (const auto& [key, item] : value.items()) {
-            map[key] = from_json(item);
-        }
-        return map;
-    }
-    if (value.is_array()) {
-        YAML::Node list(YAML::NodeType::Sequence);
-        for (const auto& item : value) {
-            list.push_back(from_json(item));
-        }
-        return list;
-    }
-    if (value.is_string()) {
-        return string_node(value.get<std::string>());
-    }
-    if (value.is_null()) {
-        return YAML::Node(YAML::NodeType::Null);
-    }
-    return YAML::Node(value.dump());  // a number or a boolean, plain
-}
-
 }  // namespace kftrain::manifest

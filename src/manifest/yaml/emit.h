@@ -22,8 +22,31 @@ std::string to_yaml(const YAML::Node& node);
 // scalars become numbers, booleans or null where they look like one.
 nlohmann::json to_json(const YAML::Node& node);
 
-// Convert JSON to a document to_json reads back equal: strings as string_node()s, numbers and
-// booleans plain.
-YAML::Node from_json(const nlohmann::json& value);
+// Convert JSON (ordered or not) to a document to_json reads back equal: strings as
+// string_node()s, numbers and booleans plain.
+template <typename Json>
+YAML::Node from_json(const Json& value) {
+    if (value.is_object()) {
+        YAML::Node map(YAML::NodeType::Map);
+        for (const auto& [key, item] : value.items()) {
+            map[key] = from_json(item);
+        }
+        return map;
+    }
+    if (value.is_array()) {
+        YAML::Node list(YAML::NodeType::Sequence);
+        for (const auto& item : value) {
+            list.push_back(from_json(item));
+        }
+        return list;
+    }
+    if (value.is_string()) {
+        return string_node(value.template get<std::string>());
+    }
+    if (value.is_null()) {
+        return YAML::Node(YAML::NodeType::Null);
+    }
+    return YAML::Node(value.dump());  // a number or a boolean, plain
+}
 
 }  // namespace kftrain::manifest

@@ -53,7 +53,7 @@ TEST_CASE(
     CHECK(has(shown.out, "Why:        crash loop: each of "));
 }
 
-TEST_CASE("--retries 1 lets a job that fails once succeed, --retries 0 fails it",
+TEST_CASE("a job that fails once succeeds with --retries 1 and fails with --retries 0",
           "[local][retries]") {
     LocalJobs jobs;
     for (const char* kind : {"PyTorchJob", "TrainJob"}) {
