@@ -4,6 +4,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "manifest/code.h"
 #include "manifest/schema.h"
 #include "util/text.h"
 
@@ -228,6 +229,11 @@ JobSpec to_job_spec(const YAML::Node& root) {
     if (present(root["args"])) {
         spec.args.emplace();
         read(root["args"], *spec.args);
+    }
+    // A program of the user's own and no image: the kind's official image, which has its
+    // interpreter (docs/code.md), never the trainer's, which has none.
+    if (!present(root["image"]) && !spec.runs_trainer()) {
+        spec.image = default_code_image(spec);
     }
     read(root["replicas"], spec.replicas);
     read_roles(root["roles"], spec);

@@ -235,7 +235,9 @@ FieldDef build_schema() {
             field("namespace", T::String, "default", "Kubernetes namespace"),
             one_of("backend", {"kubernetes", "local"}, "",
                    "where to run (default: kubernetes with a kubeconfig, else local)"),
-            field("image", T::String, "kftrain/trainer:latest", "container image of every replica"),
+            field("image", T::String, "kftrain/trainer:latest",
+                  "container image of every replica (a program of your own: its kind's official "
+                  "image, docs/code.md)"),
             one_of("imagePullPolicy", {"Always", "IfNotPresent", "Never"}, "IfNotPresent",
                    "image pull policy"),
             field("imagePullSecrets", T::StringList, "[]", "Secrets for a private registry"),

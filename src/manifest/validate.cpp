@@ -122,7 +122,8 @@ Status check_replicas(const JobSpec& spec) {
     if (count && *count > 1024) {
         return fail(spec, "nprocPerNode", "must be at most 1024 processes per node", nproc);
     }
-    if (spec.image.empty()) {
+    // A TrainJob without one runs its runtime's (a program of the user's own, docs/code.md).
+    if (spec.image.empty() && (spec.kind != JobKind::TrainJob || spec.source.given("image"))) {
         return fail(spec, "image", "every container needs an image", "");
     }
     const auto& min_available = spec.run_policy.scheduling.min_available;

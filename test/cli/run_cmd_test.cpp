@@ -140,3 +140,27 @@ TEST_CASE("run leaves the image to the kind's default for code unless --image na
     CHECK(named.out.find("image: kftrain/trainer:latest") != std::string::npos);
     CHECK(named.out.find("image: " + framework_image) == std::string::npos);
 }
+
+TEST_CASE("run without --image applies an image that has the command's interpreter", "[cli]") {
+    auto v1 = run_kftrain({"run", "--no-code", "--dry-run", "--", "python3", "t.py"});
+    REQUIRE(v1.code == 0);
+    CHECK(v1.out.find("image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime\n") !=
+          std::string::npos);
+    CHECK(v1.out.find("kftrain/trainer") == std::string::npos);
+    // A TrainJob runs its runtime's image: the TrainJob names none.
+    auto v2 = run_kftrain(
+        {"run", "--no-code", "--kind", "TrainJob", "--dry-run", "--", "python3", "t.py"});
+    REQUIRE(v2.code == 0);
+    CHECK(v2.out.find("kftrain/trainer") == std::string::npos);
+    // The trainer alone gets the trainer's image.
+    auto trainer = run_kftrain({"run", "--no-code", "--dry-run", "--", "kftrain-trainer"});
+    REQUIRE(trainer.code == 0);
+    CHECK(trainer.out.find("image: kftrain/trainer:latest\n") != std::string::npos);
+    // What --print-job-file shows renders to the same image.
+    const std::string dir = kftrain::test::make_temp_dir();
+    auto printed = run_kftrain({"run", "--no-code", "--print-job-file", "--", "python3", "t.py"});
+    kftrain::test::write_file(dir + "/job.yaml", printed.out);
+    auto rendered = run_kftrain({"render", "-f", dir + "/job.yaml"});
+    CHECK(rendered.out.find("image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime\n") !=
+          std::string::npos);
+}
