@@ -209,6 +209,14 @@ std::optional<ElasticPolicy> read_elastic(const YAML::Node& node) {
     return out;
 }
 
+// A program of the user's own and no image: the kind's official image, which has its
+// interpreter (docs/code.md), never the trainer's, which has none.
+void default_image(const YAML::Node& root, JobSpec& spec) {
+    if (!present(root["image"]) && !spec.runs_trainer()) {
+        spec.image = default_code_image(spec);
+    }
+}
+
 }  // namespace
 
 JobSpec to_job_spec(const YAML::Node& root) {
@@ -229,11 +237,6 @@ JobSpec to_job_spec(const YAML::Node& root) {
     if (present(root["args"])) {
         spec.args.emplace();
         read(root["args"], *spec.args);
-    }
-    // A program of the user's own and no image: the kind's official image, which has its
-    // interpreter (docs/code.md), never the trainer's, which has none.
-    if (!present(root["image"]) && !spec.runs_trainer()) {
-        spec.image = default_code_image(spec);
     }
     read(root["replicas"], spec.replicas);
     read_roles(root["roles"], spec);
@@ -273,6 +276,7 @@ JobSpec to_job_spec(const YAML::Node& root) {
     read(root["labels"], spec.labels);
     read(root["annotations"], spec.annotations);
     read_tune(root["tune"], spec.tune);
+    default_image(root, spec);
     return spec;
 }
 
