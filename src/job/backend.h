@@ -34,6 +34,9 @@ struct SubmitFlags {
     // Variables of kftrain's own shell every replica gets (--env-from-shell): local runs only,
     // a cluster refuses them (exit 2) since a pod takes a Secret through secretKeyRef.
     std::vector<std::string> env_from_shell;
+    // Submit a job the namespace's ResourceQuotas can never admit (--force): a warning, not an
+    // error (a cluster; this machine has no quotas).
+    bool force = false;
 };
 
 // What a backend is, for the verbs that word a message or take a step by it: no verb asks a
@@ -75,8 +78,10 @@ class Backend {
     virtual Capabilities capabilities() const = 0;
 
     // Lifecycle: start a job, stop it, delete it, suspend, resume and scale it.
-    // Start a rendered job; return the line to print ("pytorchjob/x submitted").
-    virtual util::Result<std::string> submit(const RenderedJob& job, const SubmitFlags& flags) = 0;
+    // Start a rendered job; return the line to print ("pytorchjob/x submitted"). Warnings (a
+    // quota the job fits only once others' pods end) go to report.notes.
+    virtual util::Result<std::string> submit(const RenderedJob& job, const SubmitFlags& flags,
+                                             Reporter& report) = 0;
     // Stop what a job runs (submit --follow --stop-on-interrupt); the local
     // backend keeps the job's state and logs, a cluster deletes the job.
     virtual util::Status stop(const std::string& job) {

@@ -73,9 +73,9 @@ class KubernetesBackend : public job::Backend {
 
     job::Capabilities capabilities() const override { return job::Capabilities{}; }
 
-    util::Result<std::string> submit(const job::RenderedJob& job,
-                                     const job::SubmitFlags& flags) override {
-        return submit_job(m_queries, job, flags);
+    util::Result<std::string> submit(const job::RenderedJob& job, const job::SubmitFlags& flags,
+                                     job::Reporter& report) override {
+        return submit_job(m_queries, job, flags, report);
     }
 
     // One get of the TrainJob, past the lookup cache (KubeQueries::call keeps no state), so that

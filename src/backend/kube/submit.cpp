@@ -5,6 +5,7 @@
 #include "backend/kube/code_config_map.h"
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/kueue/kueue.h"
+#include "backend/kube/quota_gate.h"
 #include "backend/kube/runtime_budget.h"
 #include "job/exit_codes.h"
 #include "manifest/yaml/emit.h"
@@ -50,7 +51,7 @@ std::string other_kind_hint(manifest::JobKind unserved) {
 }
 
 util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJob& job,
-                                     const job::SubmitFlags& flags) {
+                                     const job::SubmitFlags& flags, job::Reporter& report) {
     if (!flags.env_from_shell.empty()) {
         return util::error(fmt::format("--env-from-shell: only for local runs; on a cluster a "
                                        "replica takes a Secret through secretKeyRef (got {})",
@@ -65,6 +66,13 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
         if (!queue) {
             return queue.error_value();
         }
+    }
+    auto quota = check_quotas(queries, job.spec, job.spec.namespace_, flags.force);
+    if (!quota) {
+        return quota.error_value();
+    }
+    for (const std::string& warning : *quota) {
+        report.notes << "kftrain: warning: " << warning << "\n";
     }
     const bool server_dry_run = flags.dry_run == job::DryRun::Server;
     std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};

@@ -209,6 +209,12 @@ std::unique_ptr<job::Backend> make_local_backend(std::ostream& err) {
 }
 
 util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
+                                               const job::SubmitFlags& flags,
+                                               job::Reporter& /*report*/) {
+    return submit(job, flags);
+}
+
+util::Result<std::string> LocalBackend::submit(const job::RenderedJob& job,
                                                const job::SubmitFlags& flags) {
     const manifest::JobSpec& spec = job.spec;
     if (flags.dry_run == job::DryRun::Server) {

@@ -21,8 +21,11 @@ class LocalBackend : public job::Backend {
     LocalBackend(std::ostream& err, std::string kftrain = "");
 
     job::Capabilities capabilities() const override;
-    util::Result<std::string> submit(const job::RenderedJob& job,
-                                     const job::SubmitFlags& flags) override;
+    // This machine has no quotas: report is not written to.
+    util::Result<std::string> submit(const job::RenderedJob& job, const job::SubmitFlags& flags,
+                                     job::Reporter& report) override;
+    // Start a job as submit does (the measurement's sizes, a search's trials).
+    util::Result<std::string> submit(const job::RenderedJob& job, const job::SubmitFlags& flags);
     util::Result<job::JobStatus> status(const std::string& job) override;
     std::optional<job::Progress> posted_progress(const std::string& job) override;
     util::Result<std::vector<job::JobStatus>> list(bool all_namespaces) override;

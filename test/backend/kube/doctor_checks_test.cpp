@@ -6,6 +6,7 @@
 
 #include "backend/kube/doctor/cluster_checks.h"
 #include "support/jobs.h"
+#include "support/test_data.h"
 
 using namespace kftrain;
 using backend::kube::ClusterReads;
@@ -243,4 +244,23 @@ TEST_CASE("doctor says how a job's metrics are scraped: a PodMonitor where it is
     reads.resources->out += "podmonitors.monitoring.coreos.com\n";
     auto with = by_name(backend::kube::job_checks(reads, spec));
     CHECK(with.at("metrics").state == doctor::State::Ok);
+}
+
+TEST_CASE("doctor -f holds a job to each ResourceQuota of its namespace", "[doctor][cluster]") {
+    ClusterReads reads = gpu_cluster();
+    reads.quotas = ok(test::read_test_data("kube/quota-limitrange-v120.json"));
+    auto too_big = by_name(backend::kube::job_checks(reads, test::load_job("name: a\nreplicas: 4\n")));
+    CHECK(too_big.at("quota team-quota").state == doctor::State::Failed);
+    CHECK(doctor::fails(too_big.at("quota team-quota")));
+    auto waits = by_name(backend::kube::job_checks(
+        reads, test::load_job("name: a\nreplicas: 2\nresources: {cpu: 300m}\n")));
+    CHECK(waits.at("quota team-quota").state == doctor::State::Warning);
+    CHECK_FALSE(doctor::fails(waits.at("quota team-quota")));
+    // A user who may not read quotas is told they were not checked: never "fits".
+    reads.quotas = failed(
+        "Error from server (Forbidden): resourcequotas is forbidden: User \"dev\" cannot list "
+        "resource \"resourcequotas\" in API group \"\" in the namespace \"team-a\"\n");
+    auto unread = by_name(backend::kube::job_checks(reads, test::load_job("name: a\n")));
+    CHECK(unread.at("quota").state == doctor::State::Warning);
+    CHECK(unread.at("quota").found == "ResourceQuotas and LimitRanges not checked: forbidden");
 }

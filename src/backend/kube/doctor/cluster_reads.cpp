@@ -1,4 +1,5 @@
 #include "backend/kube/doctor/cluster_reads.h"
+#include "backend/kube/quota_gate.h"
 
 #include <algorithm>
 #include <functional>
@@ -90,6 +91,7 @@ ClusterReads read_cluster(KubectlRunner& kubectl, const ReadPlan& plan) {
     };
     if (plan.job) {
         first.push_back(call(reads.claims, {"get", "persistentvolumeclaims", "-o", "json"}, true));
+        first.push_back(call(reads.quotas, quota_read_args(plan.ns), false));
     }
     if (!plan.secrets.empty()) {
         std::vector<std::string> args = {"get", "secrets"};

@@ -7,6 +7,7 @@
 #include "backend/kube/doctor/cluster_checks.h"
 #include "backend/kube/json_fields.h"
 #include "backend/kube/runtimes.h"
+#include "doctor/quota.h"
 #include "util/text.h"
 
 namespace kftrain::backend::kube {
@@ -154,6 +155,22 @@ void add_metrics(const ClusterReads& reads, const manifest::JobSpec& job, std::v
                          "docs/metrics.md (the Prometheus Operator, for a PodMonitor)", false));
 }
 
+// Every ResourceQuota of the namespace against the job; one that cannot be read is a warning
+// naming what was not checked, never a "fits".
+void add_quotas(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {
+    auto list = read_json(reads.quotas);
+    if (!list) {
+        out.push_back(check("job", "quota", State::Warning,
+                            "ResourceQuotas and LimitRanges not checked: " +
+                                (read_forbidden(reads.quotas) ? std::string("forbidden")
+                                                              : read_failure(reads.quotas)),
+                            "kubectl describe resourcequota -n " + reads.ns, false));
+        return;
+    }
+    const auto checks = doctor::quota_checks(*list, doctor::job_footprint(job), reads.ns);
+    out.insert(out.end(), checks.begin(), checks.end());
+}
+
 }  // namespace
 
 std::vector<std::string> job_secrets(const manifest::JobSpec& job) {
@@ -176,6 +193,7 @@ std::vector<Check> job_checks(const ClusterReads& reads, const manifest::JobSpec
     add_claims(reads, job, out);
     add_secrets(reads, job, out);
     add_metrics(reads, job, out);
+    add_quotas(reads, job, out);
     const auto nodes = read_nodes(reads);
     if (nodes.empty()) {
         out.push_back(check("job", "fits on a node", State::Skipped,

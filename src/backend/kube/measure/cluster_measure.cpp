@@ -191,7 +191,8 @@ class ClusterMeasurement {
         }
         size.submitted_at = wall_now();
         size.submitted = true;  // from here on it is deleted however this ends
-        auto submitted = m_backend->submit(*rendered, {});
+        job::Reporter report{m_err, m_err};
+        auto submitted = m_backend->submit(*rendered, {}, report);
         if (!submitted) {
             return submitted.error_value();
         }

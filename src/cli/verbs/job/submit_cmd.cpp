@@ -48,6 +48,9 @@ CLI::Option* add_submit_flags(CLI::App& sub, SubmitOptions& options) {
                         ->expected(0, 1);
     sub.add_flag("--replace", options.replace,
                  "Local: stop and replace a running job of the same name");
+    sub.add_flag("--force", options.force,
+                 "Submit a job the namespace's ResourceQuotas can never admit (a warning, not "
+                 "an error): its pods are refused until the quota is raised");
     add_env_from_shell_flag(sub, options.env_from_shell);
     sub.add_flag("--follow", options.follow,
                  "Stream the replicas' logs until the job ends; exit 0 if it "
@@ -152,11 +155,13 @@ int SubmitOptions::run(Context& ctx) const {
     flags.dry_run = dry;
     flags.replace = replace;
     flags.env_from_shell = env_from_shell;
+    flags.force = force;
     auto backend = backend::make_backend(ctx, rendered.spec.backend, namespace_);
     if (follow && backend->capabilities().logs_need_interrupt_catch) {
         util::catch_interrupts();  // a Ctrl-C from here on is handled after the start
     }
-    auto submitted = backend->submit(rendered, flags);
+    job::Reporter report{ctx.out, ctx.err};
+    auto submitted = backend->submit(rendered, flags, report);
     if (!submitted) {
         return report_error(ctx, submitted.error(), submitted.error_code(k_exit_cluster));
     }

@@ -17,6 +17,7 @@ struct SubmitOptions {
     load::JobInput job;
     std::string dry_run = "none";  // --dry-run as typed: none, "" or client (print), server
     bool replace = false;          // local: replace a running job of the same name
+    bool force = false;            // submit what the quotas can never admit (a warning)
     std::vector<std::string> env_from_shell;  // local: variables passed from the shell
     bool follow = false;                      // stream the logs until the job ends
     bool wait = false;                        // wait until the job succeeds (exit 0) or fails (1)
@@ -42,7 +43,7 @@ struct SubmitOptions {
 };
 
 // Add the flags of what submit does with a rendered job, the same in every verb that submits
-// (submit, run): --dry-run, --replace, --env-from-shell, --follow, --wait, --stop-on-interrupt,
+// (submit, run): --dry-run, --replace, --force, --env-from-shell, --follow, --wait, --stop-on-interrupt,
 // --no-progress, --state-out, --metrics-out and the cost guard's. Return --dry-run, whose bare
 // form the verb's callback reads with read_bare_dry_run before running.
 CLI::Option* add_submit_flags(CLI::App& sub, SubmitOptions& options);
