@@ -193,6 +193,17 @@ ContainerAsk pod_ask(const PodGroup& group) {
     return pod;
 }
 
+Amounts job_requests(const JobFootprint& footprint) {
+    Amounts total;
+    for (const auto& group : footprint.pods) {
+        for (const auto& [name, value] : pod_ask(group).requests) {
+            total[name] += group.count * value;
+        }
+        total["pods"] += group.count;
+    }
+    return total;
+}
+
 bool best_effort(const PodGroup& group) {
     const auto asks = [](const ContainerAsk& c) {
         for (const char* name : {"cpu", "memory"}) {

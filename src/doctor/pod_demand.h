@@ -72,6 +72,10 @@ JobFootprint with_defaults(JobFootprint footprint, const ContainerDefaults& defa
 // resource, each the larger of its containers' sum and its largest init container.
 ContainerAsk pod_ask(const PodGroup& group);
 
+// Return what the whole job requests, summed over its pods ("cpu", "memory", "nvidia.com/gpu",
+// and "pods": their number), as Kueue admits it against a ClusterQueue.
+Amounts job_requests(const JobFootprint& footprint);
+
 // Return whether the group's pods are BestEffort: no container asks for CPU or memory.
 bool best_effort(const PodGroup& group);
 

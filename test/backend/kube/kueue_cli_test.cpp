@@ -46,10 +46,12 @@ TEST_CASE("submit --queue checks the LocalQueue, then applies the job suspended 
     CHECK(run.out == "pytorchjob/mnist-ddp submitted\n");
     REQUIRE(run.code == 0);
     auto calls = cluster.calls();
-    REQUIRE(calls.size() == 2);
+    REQUIRE(calls.size() == 3);
     CHECK(calls[0] ==
           Argv{"get", k_lq, "-o", "name", "--namespace", "ml-training", "--", "team-a"});
-    CHECK(calls[1] == Argv{"apply", "-f", "-", "--namespace", "ml-training"});
+    CHECK(calls[1] == Argv{"get", "resourcequotas,limitranges", "-o", "json", "--namespace",
+                           "ml-training"});  // the namespace's quotas (docs/shared-clusters.md)
+    CHECK(calls[2] == Argv{"apply", "-f", "-", "--namespace", "ml-training"});
     const std::string applied = cluster.applied().at(0);
     CHECK(contains(applied, "    kueue.x-k8s.io/queue-name: team-a\n"));
     CHECK(contains(applied, "    kueue.x-k8s.io/priority-class: high\n"));
