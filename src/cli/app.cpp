@@ -256,7 +256,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     std::unique_ptr<CLI::App> made = make_app(ctx, program);
     CLI::App& app = *made;
 
-    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    auto separated = separate_run_command(app, args);
+    if (!separated) {
+        return report_error(ctx, separated.error(), k_exit_bad_input);
+    }
+    std::vector<std::string> reversed(separated->rbegin(), separated->rend());
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {

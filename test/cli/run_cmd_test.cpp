@@ -164,3 +164,41 @@ TEST_CASE("run without --image applies an image that has the command's interpret
     CHECK(rendered.out.find("image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime\n") !=
           std::string::npos);
 }
+
+TEST_CASE("run gives the program every word after its name, -- or not", "[cli][run]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/train.py", "print(1)\n");
+    const std::string expected_command =
+        "command:\n  - python3\n  - train.py\n  - --lr\n  - \"0.1\"\n  - -x\n";
+    for (const auto& separator : {std::vector<std::string>{}, std::vector<std::string>{"--"}}) {
+        std::vector<std::string> args = {"run", "--code", dir, "--dry-run", "--print-job-file"};
+        args.insert(args.end(), separator.begin(), separator.end());
+        args.insert(args.end(), {"python3", "train.py", "--lr", "0.1", "-x"});
+        auto run = run_kftrain(args);
+        INFO(run.err);
+        REQUIRE(run.code == 0);
+        CHECK(run.out.find(expected_command) != std::string::npos);
+    }
+    // --dry-run before the program, bare or with its value, stays kftrain's.
+    auto server = run_kftrain({"run", "--code", dir, "--dry-run", "server", "--print-job-file",
+                               "python3", "train.py"});
+    CHECK(server.code == 0);
+    CHECK(server.out.find("command:\n  - python3\n  - train.py\n") != std::string::npos);
+}
+
+TEST_CASE("run refuses its own flags after the command instead of taking them silently",
+          "[cli][run]") {
+    for (const auto& flag : std::vector<std::vector<std::string>>{
+             {"--replicas", "3"}, {"--name=mine"}, {"-n", "team-a"}, {"--local"}}) {
+        std::vector<std::string> args = {"run", "--print-job-file", "python3", "train.py"};
+        args.insert(args.end(), flag.begin(), flag.end());
+        auto run = run_kftrain(args);
+        CHECK(run.code == 2);
+        CHECK(run.out.empty());
+        const std::string name = flag.front().substr(0, flag.front().find('='));
+        CHECK(run.err == "kftrain: error: " + name +
+                             " after the command (python3): kftrain's flags go before the "
+                             "command; to give it to the program, put the command after --: "
+                             "kftrain run [FLAGS] -- python3 ...\n");
+    }
+}

@@ -13,6 +13,7 @@
 #include "manifest/convert.h"
 #include "manifest/retries.h"
 #include "manifest/write.h"
+#include "util/text.h"
 
 namespace kftrain::cli {
 namespace {
@@ -128,6 +129,83 @@ util::Result<std::string> run_job_file(const RunOptions& options, const std::str
         return spec.error_value();
     }
     return manifest::write_job_file(*spec);
+}
+
+namespace {
+
+// Return the option a command-line word names (`--replicas`, `--cpu=2`, `-n`), among the
+// app's global flags and, once the verb is known, its own; nullptr for none.
+const CLI::Option* option_of(const CLI::App& app, const CLI::App* verb, const std::string& word) {
+    if (word.size() < 2 || word[0] != '-' || word == "--") {
+        return nullptr;
+    }
+    const std::string name = word.substr(0, word.find('='));
+    const CLI::Option* found = verb != nullptr ? verb->get_option_no_throw(name) : nullptr;
+    return found != nullptr ? found : app.get_option_no_throw(name);
+}
+
+// Return whether an option takes the next word as its value (`--replicas 3`, not `--follow`
+// nor `--dry-run`, whose value is optional, nor `--cpu=2`).
+bool takes_next_word(const CLI::Option* option, const std::string& word) {
+    return option != nullptr && word.find('=') == std::string::npos &&
+           option->get_expected_min() > 0;
+}
+
+// Write --dry-run as CLI11 reads it before `--`: with its value after '=' (a bare one, or one
+// followed by its value, swallows the separator and the program's flags are then refused). A
+// word after it that is no flag is its value, as CLI11 takes it (checked, exit 2 if neither
+// client nor server).
+void join_dry_run(std::vector<std::string>& args, size_t& i) {
+    if (args[i] != "--dry-run") {
+        return;
+    }
+    if (i + 1 < args.size() && !args[i + 1].empty() && args[i + 1][0] != '-') {
+        args[i] += "=" + args[i + 1];
+        args.erase(args.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    } else {
+        args[i] += "=client";  // what a bare --dry-run means
+    }
+}
+
+}  // namespace
+
+util::Result<std::vector<std::string>> separate_run_command(const CLI::App& app,
+                                                             std::vector<std::string> args) {
+    const CLI::App* verb = nullptr;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& word = args[i];
+        if (word == "--") {
+            return args;  // the user said where the command starts
+        }
+        if (const CLI::Option* option = option_of(app, verb, word)) {
+            if (verb != nullptr) {
+                join_dry_run(args, i);
+            }
+            i += takes_next_word(option, word) ? 1 : 0;
+            continue;
+        }
+        if (verb == nullptr) {  // the verb
+            if (word != "run") {
+                return args;
+            }
+            verb = app.get_subcommand("run");
+            continue;
+        }
+        if (!word.empty() && word[0] == '-') {
+            return args;  // a flag run does not know: CLI11 says so
+        }
+        for (size_t j = i + 1; j < args.size(); ++j) {
+            if (option_of(app, verb, args[j]) != nullptr) {
+                return util::error(fmt::format(
+                    "{} after the command ({}): kftrain's flags go before the command; to give "
+                    "it to the program, put the command after --: kftrain run [FLAGS] -- {} ...",
+                    args[j].substr(0, args[j].find('=')), util::escape_line(word), word));
+            }
+        }
+        args.insert(args.begin() + static_cast<std::ptrdiff_t>(i), "--");
+        return args;
+    }
+    return args;
 }
 
 void setup_run(CLI::App& app, Context& ctx) {

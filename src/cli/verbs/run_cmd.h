@@ -51,6 +51,14 @@ util::Result<std::string> run_job_file(const RunOptions& options, const std::str
 // DNS-1035 label, and "-" and the suffix.
 std::string run_job_name(const std::vector<std::string>& command, const std::string& suffix);
 
+// Return args (kftrain's arguments) with `--` put before run's command where the user wrote
+// none, so that every word after the program's name is the program's (`kftrain run python3
+// train.py --lr 0.1`). A word there that is one of run's or the global flags (`--replicas`,
+// `-n`, `--local`) is an error (exit 2) saying to put it before the command or the command
+// after `--`: never taken silently by one or the other. Other verbs' args come back as they are.
+util::Result<std::vector<std::string>> separate_run_command(const CLI::App& app,
+                                                         std::vector<std::string> args);
+
 // Register `kftrain run`.
 void setup_run(CLI::App& app, Context& ctx);
 
