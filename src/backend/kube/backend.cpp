@@ -14,6 +14,7 @@
 #include "backend/kube/json_fields.h"
 #include "backend/kube/kubectl.h"
 #include "backend/kube/kubectl_errors.h"
+#include "backend/kube/kueue/cluster_queues.h"
 #include "backend/kube/kueue/kueue.h"
 #include "backend/kube/kueue/workload.h"
 #include "backend/kube/lifecycle_patch.h"
@@ -254,8 +255,11 @@ class KubernetesBackend : public job::Backend {
         if (!queues) {
             return queues.error_value();
         }
-        return job::QueueList{std::move(*queues),
-                              fmt::format("No LocalQueues in {}.", m_queries.namespace_text())};
+        job::QueueList list{std::move(*queues),
+                            fmt::format("No LocalQueues in {}.", m_queries.namespace_text()),
+                            {}};
+        add_cluster_queue_quota(m_queries, list.queues, list.warnings);
+        return list;
     }
 
     util::Result<std::vector<job::TrainingRuntime>> runtimes() override {
