@@ -51,7 +51,12 @@ std::set<std::string> event_objects(const job::JobStatus& status) {
         objects.insert(replica.pod);
     }
     if (status.kind == manifest::kind_name(manifest::JobKind::TrainJob)) {
-        objects.insert(status.name + "-node-0");  // the JobSet's child Job of each step
+        // The JobSet's child Jobs ("<jobset>-<replicated job>-0"): the Job controller records
+        // there the pods it could not create (FailedCreate: a quota refused them), so each step
+        // of Trainer v2's runtimes is named whether or not one of its pods exists.
+        for (const char* step : {"node", "launcher", "dataset-initializer", "model-initializer"}) {
+            objects.insert(status.name + "-" + step + "-0");
+        }
         for (const auto& replica : status.replicas) {
             objects.insert(status.name + "-" + replica.container + "-0");
         }
