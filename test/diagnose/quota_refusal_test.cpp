@@ -193,6 +193,23 @@ TEST_CASE("diagnose names the quota that refused pods and counts them", "[diagno
         CHECK(d.hint.rfind("the quota needs every container to set limits.cpu, limits.memory", 0) ==
               0);
     }
+    SECTION("a job the operator has written no status for yet, or one already Running") {
+        // The operator writes the status only when a round creates every pod it tries.
+        for (const char* phase : {"Unknown", "Running"}) {
+            job.phase = phase;
+            CHECK(diagnose_job(job).cause == Cause::Quota);
+        }
+    }
+    SECTION("the number of pods wanted unknown: only a job with none is missing pods") {
+        job.replicas_wanted = 0;
+        CHECK(diagnose_job(job).cause != Cause::Quota);
+        job.replicas.clear();
+        d = diagnose_job(job);
+        CHECK(d.cause == Cause::Quota);
+        CHECK(d.why ==
+              "quota team-quota refused the job's pods: requests.cpu asked 400m, used "
+              "900m of 1");
+    }
     SECTION("every pod created since: the old refusal is no cause") {
         job.replicas.push_back(pod("worker-1", "Running"));
         job.replicas.push_back(pod("worker-2", "Running"));
