@@ -250,6 +250,13 @@ void explain_failure(Diagnosis& d, const JobEvidence& job, const std::vector<Log
 }
 
 std::string hint_of(const Diagnosis& d) {
+    if (d.quota && !d.quota->refusal.must_specify.empty()) {
+        return fmt::format(
+            "the quota needs every container to set {}: give the job its resources (the "
+            "rendered pods then carry requests and limits), or ask the namespace admin for a "
+            "LimitRange whose defaults fill them",
+            fmt::join(d.quota->refusal.must_specify, ", "));
+    }
     if (!d.crash_loop) {
         return cause_hint(d.cause);
     }
@@ -260,6 +267,9 @@ std::string hint_of(const Diagnosis& d) {
 }
 
 void explain_pending(Diagnosis& d) {
+    if (!d.verdict.empty()) {
+        return;
+    }
     for (const ReplicaEnd& end : d.timeline) {
         if (is_pending_cause(end.cause)) {
             d.verdict = "pending";
@@ -270,6 +280,22 @@ void explain_pending(Diagnosis& d) {
             return;
         }
     }
+}
+
+// Pods a quota refused at creation: the job waits for pods that will not come.
+void explain_quota(Diagnosis& d, const JobEvidence& job) {
+    if (!d.verdict.empty() || job.phase == "Failed" || job.phase == "Suspended") {
+        return;
+    }
+    d.quota = find_quota_refusal(job);
+    if (!d.quota) {
+        return;
+    }
+    d.verdict = "pending";
+    d.cause = Cause::Quota;
+    d.why = quota_why(*d.quota);
+    d.evidence.push_back({d.quota->time, fmt::format("{} {}: {}", d.quota->object, d.quota->reason,
+                                                     d.quota->message)});
 }
 
 void explain_stuck(Diagnosis& d, const JobEvidence& job) {
@@ -336,9 +362,8 @@ Diagnosis diagnose_job(const JobEvidence& job) {
     } else {
         explain_failure(d, job, found);
     }
-    if (d.verdict.empty()) {
-        explain_pending(d);
-    }
+    explain_quota(d, job);  // each of these two only where nothing above explained it
+    explain_pending(d);
     if (d.verdict.empty() && job.queue_state == "pending") {
         d.verdict = "pending";
         d.cause = Cause::QueueWaiting;

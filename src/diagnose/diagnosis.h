@@ -6,6 +6,7 @@
 
 #include "diagnose/evidence.h"
 #include "diagnose/log_signals.h"
+#include "diagnose/quota_refusal.h"
 #include "diagnose/stragglers.h"
 
 namespace kftrain::diagnose {
@@ -52,6 +53,8 @@ struct Diagnosis {
     // The first failure is a crash loop: its replica failed in 3 or more attempts, or in 2 the
     // same way (unlike a job that failed once for a passing reason).
     std::optional<CrashLoop> crash_loop;
+    // Pods the API server refused at creation because of a ResourceQuota (Cause::Quota).
+    std::optional<QuotaFinding> quota;
     std::vector<std::string> notes;  // what could not be read ("worker-1: ..."): the
                                      // diagnosis stands on the rest
 };

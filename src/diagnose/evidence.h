@@ -48,7 +48,8 @@ struct JobEvidence {
     std::string phase;   // Created, Running, Restarting, Succeeded, Failed, Suspended
     std::string reason;  // of the job's last condition: BackoffLimitExceeded, DeadlineExceeded
     std::string message;
-    std::vector<ReplicaEvidence> replicas;
+    std::vector<ReplicaEvidence> replicas;  // those that exist (on a cluster: its pods)
+    int replicas_wanted = 0;                // replicas it asks for; 0: unknown
     std::vector<EventEvidence> events;
     std::string queue_state;    // a Kueue workload's: "pending", "evicted", "admitted" or ""
     std::string queue_message;  // what Kueue said of it

@@ -148,6 +148,8 @@ const char* cause_id(Cause cause) {
             return "queue-waiting";
         case Cause::QueueEvicted:
             return "queue-evicted";
+        case Cause::Quota:
+            return "quota-exceeded";
         case Cause::Stuck:
             return "stuck";
         case Cause::Unknown:
@@ -190,6 +192,8 @@ const char* cause_title(Cause cause) {
             return "waiting in its Kueue queue";
         case Cause::QueueEvicted:
             return "evicted by Kueue";
+        case Cause::Quota:
+            return "a ResourceQuota refused pods";
         case Cause::Stuck:
             return "no progress";
         case Cause::Unknown:
@@ -236,6 +240,10 @@ const char* cause_hint(Cause cause) {
             return "the queue has no free quota: see kftrain queues, or use another queue";
         case Cause::QueueEvicted:
             return "Kueue took its quota back; it is requeued";
+        case Cause::Quota:
+            return "ask for less (resources, replicas), wait for others' jobs in the namespace "
+                   "to finish, or ask the namespace admin for more quota; kftrain doctor -f "
+                   "JOB checks a job file against the quota before it is submitted";
         case Cause::Stuck:
             return "a hang in a collective or the data loader is likely: look at what each "
                    "replica printed last";

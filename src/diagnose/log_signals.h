@@ -26,6 +26,7 @@ enum class Cause {
     Preempted,      // a higher-priority workload took its place
     QueueWaiting,   // Kueue has not admitted it
     QueueEvicted,   // Kueue evicted it
+    Quota,          // a ResourceQuota refused some of its pods at creation
     Stuck,          // running, but nothing new for a while
     Unknown,        // it failed, for no reason kftrain recognizes
 };

@@ -93,6 +93,7 @@ diagnose::JobEvidence evidence_of(const job::JobStatus& status) {
     job.phase = job::phase_name(status.phase);
     job.reason = status.reason;
     job.message = status.message;
+    job.replicas_wanted = status.replicas_wanted;
     for (const job::ReplicaStatus& r : status.replicas) {
         diagnose::ReplicaEvidence replica;
         replica.name = r.name;
@@ -189,11 +190,27 @@ util::Result<diagnose::Diagnosis> diagnose_with(job::Backend& backend, const std
     return diagnose_status(backend, *status, backend.events(*status), stuck_after_s, now);
 }
 
+bool pods_missing(const job::JobStatus& status) {
+    if (job::is_finished(status.phase) || status.phase == job::JobPhase::Suspended) {
+        return false;
+    }
+    return status.replicas_wanted > 0
+               ? static_cast<int>(status.replicas.size()) < status.replicas_wanted
+               : status.replicas.empty();
+}
+
 std::string why_line(job::Backend& backend, const job::JobStatus& status,
                      const std::vector<diagnose::EventEvidence>& events, double stuck_after_s,
                      std::time_t now) {
     if (status.phase == job::JobPhase::Failed) {
         return diagnose_status(backend, status, events, stuck_after_s, now).why;
+    }
+    if (pods_missing(status)) {  // pods a quota refused: the job waits for them, for ever
+        diagnose::JobEvidence evidence = evidence_of(status);
+        evidence.events = events;
+        if (auto found = diagnose::find_quota_refusal(evidence)) {
+            return util::mask_secrets(diagnose::quota_why(*found));
+        }
     }
     // A replica that restarted and is down again: a crash loop is named while the job runs on
     // (a restart that changed nothing is no progress).

@@ -24,7 +24,12 @@ diagnose::Diagnosis diagnose_status(job::Backend& backend, const job::JobStatus&
                                     std::vector<diagnose::EventEvidence> events,
                                     double stuck_after_s, std::time_t now);
 
+// Return whether a job not finished nor suspended has fewer pods than it asks for (none, when
+// that is unknown): its events may say why (a quota refused them), and why_line reads them.
+bool pods_missing(const job::JobStatus& status);
+
 // Return the one-line "Why:" of status and describe: for a failed job the diagnosis's, for a
+// job whose pods a quota refused the quota and its numbers (from the events), for a
 // running job in a crash loop the loop, for one whose last progress report is older than
 // stuck_after_s that it looks stuck; "" for a job with nothing to explain. Reads the logs only
 // for a failed job, or one with a replica down again after a restart.

@@ -55,7 +55,8 @@ struct Capabilities {
 // The queues jobs may be submitted to (`kftrain queues`), and what to say when there are none.
 struct QueueList {
     std::vector<LocalQueueInfo> queues;
-    std::string none_note;  // "No LocalQueues in team-a."
+    std::string none_note;              // "No LocalQueues in team-a."
+    std::vector<std::string> warnings;  // what could not be read ("ClusterQueues: forbidden")
 };
 
 // What `doctor` checks (docs/doctor.md): where jobs run, and what a job file's job needs there.

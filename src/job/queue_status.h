@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kftrain::job {
 
@@ -37,6 +38,16 @@ struct QueueStatus {
         false;  // this machine's queue (backend/local/queue/local_queue.h): no Kueue, no Workload
 };
 
+// One resource of a flavor of a ClusterQueue: its quota and what is reserved of it now, as the
+// ClusterQueue writes them ("9", "36Gi").
+struct QueueQuota {
+    std::string flavor;
+    std::string resource;         // cpu, memory, nvidia.com/gpu
+    std::string nominal;          // spec nominalQuota
+    std::string borrowing_limit;  // spec borrowingLimit; "" when none is set
+    std::string used;             // status flavorsReservation (else flavorsUsage); "0" if none
+};
+
 // A LocalQueue as `kftrain queues` lists it.
 struct LocalQueueInfo {
     std::string name;
@@ -48,6 +59,9 @@ struct LocalQueueInfo {
     bool active = true;  // the Active condition (false: the ClusterQueue is missing or stopped)
     std::string reason;  // of a false Active condition
     std::string message;
+    // Its ClusterQueue's quota and usage, flavor by flavor; nullopt when the ClusterQueues could
+    // not be read (they are cluster-scoped: a namespace's user may not list them) or it has none.
+    std::optional<std::vector<QueueQuota>> quota;
 };
 
 // Return a queued job's place as one line: "Queued in team-a (position 3 of 7 in team-a, 12

@@ -14,6 +14,7 @@
 #include "backend/kube/json_fields.h"
 #include "backend/kube/kubectl.h"
 #include "backend/kube/kubectl_errors.h"
+#include "backend/kube/kueue/cluster_queues.h"
 #include "backend/kube/kueue/kueue.h"
 #include "backend/kube/kueue/workload.h"
 #include "backend/kube/lifecycle_patch.h"
@@ -50,7 +51,12 @@ std::set<std::string> event_objects(const job::JobStatus& status) {
         objects.insert(replica.pod);
     }
     if (status.kind == manifest::kind_name(manifest::JobKind::TrainJob)) {
-        objects.insert(status.name + "-node-0");  // the JobSet's child Job of each step
+        // The JobSet's child Jobs ("<jobset>-<replicated job>-0"): the Job controller records
+        // there the pods it could not create (FailedCreate: a quota refused them), so each step
+        // of Trainer v2's runtimes is named whether or not one of its pods exists.
+        for (const char* step : {"node", "launcher", "dataset-initializer", "model-initializer"}) {
+            objects.insert(status.name + "-" + step + "-0");
+        }
         for (const auto& replica : status.replicas) {
             objects.insert(status.name + "-" + replica.container + "-0");
         }
@@ -254,8 +260,11 @@ class KubernetesBackend : public job::Backend {
         if (!queues) {
             return queues.error_value();
         }
-        return job::QueueList{std::move(*queues),
-                              fmt::format("No LocalQueues in {}.", m_queries.namespace_text())};
+        job::QueueList list{std::move(*queues),
+                            fmt::format("No LocalQueues in {}.", m_queries.namespace_text()),
+                            {}};
+        add_cluster_queue_quota(m_queries, list.queues, list.warnings);
+        return list;
     }
 
     util::Result<std::vector<job::TrainingRuntime>> runtimes() override {

@@ -74,9 +74,9 @@ util::Result<std::vector<job::QueueEntry>> LocalBackend::queue_entries(const std
 }
 
 util::Result<job::QueueList> LocalBackend::queues() {
-    return job::QueueList{
-        local_queues(read_queue_members()),
-        "No queues on this machine: a job submitted with --queue NAME makes one."};
+    return job::QueueList{local_queues(read_queue_members()),
+                          "No queues on this machine: a job submitted with --queue NAME makes one.",
+                          {}};
 }
 
 util::Result<std::vector<job::TrainingRuntime>> LocalBackend::runtimes() {

@@ -28,8 +28,8 @@ void setup_queues(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<QueuesOptions>();
     auto* sub = app.add_subcommand(
         "queues",
-        "List the namespace's Kueue LocalQueues (pending, admitted, their ClusterQueue), or "
-        "this machine's queues");
+        "List the namespace's Kueue LocalQueues (pending, admitted, their ClusterQueue and its "
+        "quota and usage), or this machine's queues");
     sub->footer(k_queues_examples);
     sub->add_option("-o,--output", options->output, view::output_flag_help(view::k_table_formats));
     run_when_parsed(*sub, options, ctx);
@@ -53,6 +53,9 @@ int QueuesOptions::run(Context& ctx) const {
     auto listed = backend::make_backend(ctx, "", namespace_)->queues();
     if (!listed) {
         return report_error(ctx, listed.error(), listed.error_code(k_exit_cluster));
+    }
+    for (const std::string& warning : listed->warnings) {
+        ctx.err << "kftrain: warning: " << warning << "\n";
     }
     if (listed->queues.empty() && format == view::OutputFormat::Table) {
         ctx.err << listed->none_note << "\n";

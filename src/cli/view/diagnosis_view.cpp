@@ -33,6 +33,34 @@ std::string exit_cell(const diagnose::ReplicaEnd& end) {
     return end.exit_code ? std::to_string(*end.exit_code) : "";
 }
 
+// The quota that refused pods, or null.
+nlohmann::ordered_json quota_json(const std::optional<diagnose::QuotaFinding>& quota) {
+    if (!quota) {
+        return nullptr;
+    }
+    nlohmann::ordered_json resources = nlohmann::ordered_json::array();
+    for (const auto& a : quota->refusal.amounts) {
+        resources.push_back({{"resource", a.resource},
+                             {"requested", a.requested},
+                             {"used", a.used},
+                             {"limited", a.limited}});
+    }
+    const int missing = quota->wanted > 0 ? quota->wanted - quota->created : 0;
+    return {{"name", quota->refusal.quota},
+            {"pod", quota->refusal.pod},
+            {"resources", resources},
+            {"mustSpecify", quota->refusal.must_specify},
+            {"podsWanted", quota->wanted},
+            {"podsCreated", quota->created},
+            {"podsRunning", quota->running},
+            {"podsNotCreated", missing},
+            {"event",
+             {{"object", quota->object},
+              {"reason", quota->reason},
+              {"message", quota->message},
+              {"time", quota->time}}}};
+}
+
 }  // namespace
 
 void print_diagnosis(std::ostream& out, const std::string& job_ref, const diagnose::Diagnosis& d) {
@@ -60,10 +88,10 @@ void print_diagnosis(std::ostream& out, const std::string& job_ref, const diagno
         view::print_field(out, i == 0 ? "Not read" : "", d.notes[i]);
     }
     if (!d.evidence.empty()) {
-        out << "\n"
-            << (d.replica.empty() ? std::string("Last lines:")
-                                  : fmt::format("Evidence ({}):", d.replica))
-            << "\n";
+        const std::string title = d.quota             ? std::string("Evidence (events):")
+                                  : d.replica.empty() ? std::string("Last lines:")
+                                                      : fmt::format("Evidence ({}):", d.replica);
+        out << "\n" << title << "\n";
         for (const auto& line : d.evidence) {
             std::string text = line.time.empty() ? line.text : line.time + " " + line.text;
             out << "  " << util::escape_controls(text) << "\n";
@@ -108,6 +136,7 @@ nlohmann::ordered_json diagnosis_to_json(const std::string& job, const std::stri
                                                    {"attempts", d.crash_loop->attempts},
                                                    {"lastTwoSame", d.crash_loop->last_two_same}}
                           : nlohmann::ordered_json(nullptr)},
+        {"quota", quota_json(d.quota)},
         {"timeline", timeline},
         {"evidence", evidence},
         {"notes", d.notes},

@@ -1,6 +1,9 @@
 #include "cli/view/queue_view.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "cli/view/output_format.h"
 #include "util/json_optional.h"
@@ -12,6 +15,47 @@ namespace {
 
 using nlohmann::json;
 using util::optional_json;
+
+// Whether the quota spans more than one flavor: then each resource names its flavor.
+bool many_flavors(const std::vector<job::QueueQuota>& quota) {
+    return std::any_of(quota.begin(), quota.end(),
+                       [&](const job::QueueQuota& q) { return q.flavor != quota[0].flavor; });
+}
+
+// "cpu=9+4,memory=36Gi" (nominal, + borrowing limit) or "cpu=3,memory=12Gi" (used); a resource
+// of a ClusterQueue of several flavors reads "nvidia.com/gpu[a100]=8". "-" when unread.
+std::string quota_cell(const std::optional<std::vector<job::QueueQuota>>& quota, bool usage) {
+    if (!quota || quota->empty()) {
+        return "-";
+    }
+    const bool flavors = many_flavors(*quota);
+    std::vector<std::string> parts;
+    for (const auto& q : *quota) {
+        std::string name = flavors ? fmt::format("{}[{}]", q.resource, q.flavor) : q.resource;
+        std::string amount = usage ? q.used : q.nominal;
+        if (!usage && !q.borrowing_limit.empty()) {
+            amount += "+" + q.borrowing_limit;
+        }
+        parts.push_back(name + "=" + amount);
+    }
+    return fmt::format("{}", fmt::join(parts, ","));
+}
+
+json quota_json(const std::optional<std::vector<job::QueueQuota>>& quota) {
+    if (!quota) {
+        return nullptr;
+    }
+    json items = json::array();
+    for (const auto& q : *quota) {
+        items.push_back({{"flavor", q.flavor},
+                         {"resource", q.resource},
+                         {"nominalQuota", q.nominal},
+                         {"borrowingLimit",
+                          q.borrowing_limit.empty() ? json(nullptr) : json(q.borrowing_limit)},
+                         {"used", q.used}});
+    }
+    return items;
+}
 
 }  // namespace
 
@@ -104,12 +148,14 @@ void print_local_queues(std::ostream& out, const std::vector<job::LocalQueueInfo
                              {"admitted", q.admitted},
                              {"active", q.active},
                              {"reason", q.reason},
-                             {"message", q.message}});
+                             {"message", q.message},
+                             {"quota", quota_json(q.quota)}});
         }
         print_json_items(out, items, format);
         return;
     }
-    util::TextTable table({"NAME", "CLUSTERQUEUE", "PENDING", "RESERVING", "ADMITTED", "ACTIVE"});
+    util::TextTable table(
+        {"NAME", "CLUSTERQUEUE", "PENDING", "RESERVING", "ADMITTED", "ACTIVE", "QUOTA", "USAGE"});
     for (const auto& q : queues) {
         std::string active = q.active ? "True" : "False";
         if (!q.active && !q.reason.empty()) {
@@ -117,7 +163,8 @@ void print_local_queues(std::ostream& out, const std::vector<job::LocalQueueInfo
         }
         table.add_row({q.name, q.cluster_queue.empty() ? "-" : q.cluster_queue,
                        std::to_string(q.pending), std::to_string(q.reserving),
-                       std::to_string(q.admitted), active});
+                       std::to_string(q.admitted), active, quota_cell(q.quota, false),
+                       quota_cell(q.quota, true)});
     }
     table.print(out);
 }

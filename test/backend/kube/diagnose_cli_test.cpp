@@ -126,3 +126,48 @@ TEST_CASE("diagnose and status say what they could not read when logs never come
 }
 
 }  // namespace kftrain::test
+
+TEST_CASE("diagnose and status name the quota that refused a job's pods",
+          "[diagnose][quota][cluster][cli]") {
+    struct Case {
+        const char* scenario;
+        const char* job;
+        const char* kind;
+        const char* why;
+        const char* first_resource;
+    };
+    const Case cases[] = {
+        {"quota-refused", "mnist-ddp", "PyTorchJob",
+         "quota team-quota refused 1 of 3 pods: requests.cpu asked 2, used 4 of 5 (2 running, 1 "
+         "not created)",
+         "requests.cpu"},
+        {"trainjob-quota-refused", "mnist-trainjob", "TrainJob",
+         "quota team-quota refused 1 of 2 pods: limits.memory asked 4Gi, used 4Gi of 6Gi; "
+         "requests.cpu asked 2, used 2 of 3 (1 running, 1 not created)",
+         "limits.memory"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.scenario);
+        FakeCluster cluster(c.scenario);
+        CliRun run = cluster.run({"diagnose", c.job, "-n", "ml-training", "-o", "json"});
+        INFO(run.err);
+        REQUIRE(run.code == 0);
+        auto d = nlohmann::json::parse(run.out);
+        CHECK(d["kind"] == c.kind);
+        CHECK(d["verdict"] == "pending");
+        CHECK(d["cause"] == "quota-exceeded");
+        CHECK(d["why"] == c.why);
+        CHECK(d["hint"].get<std::string>().find("kftrain doctor -f") != std::string::npos);
+        CHECK(d["quota"]["name"] == "team-quota");
+        CHECK(d["quota"]["podsNotCreated"] == 1);
+        CHECK(d["quota"]["resources"][0]["resource"] == c.first_resource);
+        // The job still waits: status says why on its Why line, describe too.
+        CliRun status = cluster.run({"status", c.job, "-n", "ml-training"});
+        INFO(status.out);
+        CHECK(contains(status.out, std::string("Why:        ") + c.why + "\n"));
+        CHECK(contains(cluster.run({"describe", c.job, "-n", "ml-training"}).out,
+                       std::string("Why:        ") + c.why));
+        CHECK(contains(cluster.run({"diagnose", c.job, "-n", "ml-training"}).out,
+                       "Cause:      quota-exceeded: a ResourceQuota refused pods\n"));
+    }
+}

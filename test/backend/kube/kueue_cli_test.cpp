@@ -333,13 +333,19 @@ TEST_CASE("queues lists the namespace's LocalQueues as a table, JSON or YAML",
     auto run = cluster.run({"queues", "-n", "ml-training"});
     CHECK(run.err == "");
     REQUIRE(run.code == 0);
-    CHECK(
-        run.out ==
-        "NAME     CLUSTERQUEUE  PENDING  RESERVING  ADMITTED  ACTIVE\n"
-        "team-a   gpu           7        2          2         True\n"
-        "team-b   cpu           0        1          1         True\n"
-        "scratch  retired       0        0          0         False (ClusterQueueDoesNotExist)\n");
-    CHECK(cluster.calls() == std::vector<Argv>{{"get", k_lq, "-o", "json", "-n", "ml-training"}});
+    CHECK(run.out ==
+          "NAME     CLUSTERQUEUE  PENDING  RESERVING  ADMITTED  ACTIVE                            "
+          "QUOTA                                 USAGE\n"
+          "team-a   gpu           7        2          2         True                              "
+          "cpu=32,memory=256Gi,nvidia.com/gpu=8  cpu=24,memory=96Gi,nvidia.com/gpu=6\n"
+          "team-b   cpu           0        1          1         True                              "
+          "cpu=16+8,memory=64Gi                  cpu=6,memory=24Gi\n"
+          "scratch  retired       0        0          0         False (ClusterQueueDoesNotExist)  "
+          "-                                     -\n");
+    // One read of the ClusterQueues for all the queues: they are cluster-scoped.
+    CHECK(cluster.calls() ==
+          std::vector<Argv>{{"get", k_lq, "-o", "json", "-n", "ml-training"},
+                            {"get", "clusterqueues.kueue.x-k8s.io", "-o", "json"}});
 
     auto json_run = cluster.run({"queues", "-n", "ml-training", "-o", "json"});
     REQUIRE(json_run.code == 0);
@@ -353,10 +359,48 @@ TEST_CASE("queues lists the namespace's LocalQueues as a table, JSON or YAML",
                                             {"admitted", 2},
                                             {"active", true},
                                             {"reason", ""},
-                                            {"message", ""}});
+                                            {"message", ""},
+                                            {"quota", nlohmann::json::array({
+                                                          {{"flavor", "a100"},
+                                                           {"resource", "cpu"},
+                                                           {"nominalQuota", "32"},
+                                                           {"borrowingLimit", nullptr},
+                                                           {"used", "24"}},
+                                                          {{"flavor", "a100"},
+                                                           {"resource", "memory"},
+                                                           {"nominalQuota", "256Gi"},
+                                                           {"borrowingLimit", nullptr},
+                                                           {"used", "96Gi"}},
+                                                          {{"flavor", "a100"},
+                                                           {"resource", "nvidia.com/gpu"},
+                                                           {"nominalQuota", "8"},
+                                                           {"borrowingLimit", nullptr},
+                                                           {"used", "6"}},
+                                                      })}});
+    CHECK(doc["items"][1]["quota"][0]["borrowingLimit"] == "8");
+    CHECK(doc["items"][2]["quota"] == nullptr);
     auto yaml_run = cluster.run({"queues", "-n", "ml-training", "-o", "yaml"});
     REQUIRE(yaml_run.code == 0);
     CHECK(contains(yaml_run.out, "clusterQueue: gpu\n"));
+}
+
+TEST_CASE("queues that may not read the ClusterQueues warn once and show no quota",
+          "[cluster][cli][kueue]") {
+    FakeCluster cluster("kueue-queues-forbidden");
+    auto run = cluster.run({"queues", "-n", "ml-training"});
+    REQUIRE(run.code == 0);
+    CHECK(run.err ==
+          "kftrain: warning: the ClusterQueues' quota and usage could not be read, so they show "
+          "as -: listing ClusterQueues: Error from server (Forbidden): "
+          "clusterqueues.kueue.x-k8s.io is forbidden: User "
+          "\"system:serviceaccount:ml-training:dev\" cannot list resource \"clusterqueues\" in "
+          "API group \"kueue.x-k8s.io\" at the cluster scope (hint: ClusterQueues are "
+          "cluster-scoped: a cluster admin can grant list on clusterqueues.kueue.x-k8s.io)\n");
+    CHECK(contains(run.out, "team-a   gpu           7        2          2         True"));
+    CHECK(contains(run.out, "  -      -\n"));
+    auto json_run = cluster.run({"queues", "-n", "ml-training", "-o", "json"});
+    REQUIRE(json_run.code == 0);
+    CHECK(nlohmann::json::parse(json_run.out)["items"][0]["quota"] == nullptr);
 }
 
 TEST_CASE("queues without Kueue exits 4 with a hint, with none says so", "[cluster][cli][kueue]") {

@@ -2,14 +2,16 @@
 
 References (../shared/reference/training-operator-v1.9/controller/): pytorch/pytorchjob_controller.go
 (Reconcile, UpdateJobStatus), pytorch/envvar.go, master.go, elastic.go, initcontainer.go,
-common/job.go (ReconcileJobs), common/pod.go (ReconcilePods, createNewPod), common/service.go;
+common/job.go (ReconcileJobs), common/pod.go (ReconcilePods, createNewPod: pods one at a time in
+index order, the first refusal ends the round), common/service.go;
 and, from kubeflow/training-operator v1.9: pkg/util/status.go (conditions), pkg/core/{pod,job,
 status}.go, pkg/util/train/train_util.go. Defaults, env and the init container: pytorchjob_spec.py.
 """
 import copy
+import json
 import logging
 
-from kube_api import now, parse_time, record_event, warn_once
+from kube_api import ApiError, now, parse_time, record_event, warn_once
 from pytorchjob_spec import CONTAINER, TYPES, defaulted, init_container, pod_env
 
 GV, PLURAL, KIND = "kubeflow.org/v1", "pytorchjobs", "PyTorchJob"
@@ -54,6 +56,7 @@ class PyTorchJobReconciler:
         self.client, self.init_image, self.max_tries = client, init_image, max_tries
         self.cluster_domain = cluster_domain
         self.exit_seen, self.warned = set(), {}
+        self.create_failed = {}  # (job uid, pod name) -> the message of its FailedCreatePod event
 
     def event(self, job, etype, reason, message):
         record_event(self.client, job, etype, reason, message, CONTROLLER)
@@ -249,7 +252,22 @@ class PyTorchJobReconciler:
             "labels": {**(meta.get("labels") or {}), **labels},
             "annotations": meta.get("annotations") or {}, "finalizers": meta.get("finalizers") or [],
             "ownerReferences": [owner_ref(job)]}}
-        if self.client.create("v1", "pods", ns, pod) is not None:
+        key = (job["metadata"].get("uid"), pod["metadata"]["name"])
+        try:
+            created = self.client.create("v1", "pods", ns, pod)
+        except ApiError as e:
+            # control/pod_control.go CreatePodsWithControllerRef: a refused pod (HTTP 403, the
+            # quota admission's "exceeded quota") is a Warning event "Error creating: <the API
+            # server's error>", and the error ends ReconcilePods: no later pod is tried and the
+            # status is not written; the next round tries again (the operator requeues). Once per
+            # pod and message: client-go's recorder folds repeats into one event's count.
+            message = "Error creating: " + api_message(e)
+            if self.create_failed.get(key) != message:
+                self.create_failed[key] = message
+                self.event(job, "Warning", "FailedCreatePod", message)
+            raise
+        self.create_failed.pop(key, None)
+        if created is not None:
             self.event(job, "Normal", "SuccessfulCreatePod", f"Created pod: {pod['metadata']['name']}")
 
     def reconcile_services(self, job, services, rtype, spec):
@@ -332,6 +350,18 @@ def past_backoff_limit(specs, pods, limit):
                 total += sum(c.get("restartCount", 0) for c in
                              (st.get("initContainerStatuses") or []) + (st.get("containerStatuses") or []))
     return total > 0 if limit == 0 else total >= limit
+
+
+def api_message(error):
+    """The message of the API server's Status in an error's body (what client-go's StatusError
+    says), else the body itself."""
+    try:
+        body = json.loads(error.body)
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and isinstance(body.get("message"), str) and body["message"]:
+        return body["message"]
+    return error.body[:1000]
 
 
 def phase(pod):

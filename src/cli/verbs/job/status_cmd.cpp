@@ -103,7 +103,10 @@ int StatusOptions::run(Context& ctx) const {
         if (!status) {
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
-        status->why = inspect::why_line(*backend, *status, {}, inspect::k_default_stuck_after_s,
+        // Pods missing: the events say whether a quota refused them (one more read).
+        const auto events = inspect::pods_missing(*status) ? backend->events(*status)
+                                                           : std::vector<diagnose::EventEvidence>{};
+        status->why = inspect::why_line(*backend, *status, events, inspect::k_default_stuck_after_s,
                                         std::time(nullptr));
         std::string now_seen = fingerprint(*status);
         if (now_seen != last) {
