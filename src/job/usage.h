@@ -11,9 +11,9 @@ namespace kftrain::job {
 // What one replica uses now against what it asks (`kftrain top JOB`). Figures in base units
 // (cores, bytes); nullopt: unknown (the warnings say why) or, for a limit, none.
 struct ReplicaUsage {
-    std::string name;  // master-0, worker-2, node-0
-    std::string pod;   // its pod (cluster) or ""
-    std::string node;  // its node (cluster) or ""
+    std::string name;   // master-0, worker-2, node-0
+    std::string pod;    // its pod (cluster) or ""
+    std::string node;   // its node (cluster) or ""
     long long pid = 0;  // its process (this machine) or 0
     std::string state;  // Running, Pending, ...
     int restarts = 0;

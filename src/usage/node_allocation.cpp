@@ -48,8 +48,8 @@ util::Result<std::vector<NodeAllocation>> read_nodes(const std::string& json_tex
     for (const json& item : member(*parsed, "items")) {
         NodeAllocation node;
         node.name = string_at(member(item, "metadata"), "name");
-        node.gpu_product = string_at(member(member(item, "metadata"), "labels"),
-                                     k_gpu_product_label);
+        node.gpu_product =
+            string_at(member(member(item, "metadata"), "labels"), k_gpu_product_label);
         const json& allocatable = member(member(item, "status"), "allocatable");
         const json& resources = allocatable.is_object() ? allocatable : k_no_resources;
         for (const auto& [name, value] : resources.items()) {

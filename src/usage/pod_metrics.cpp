@@ -67,7 +67,8 @@ MeasuredUsage metrics_pod(const json& pod) {
     }
     for (const json& c : containers) {
         add_usage_figure(out.cpu_cores, cpu_known, usage_quantity_at(member(c, "usage"), "cpu"));
-        add_usage_figure(out.memory_bytes, memory_known, usage_quantity_at(member(c, "usage"), "memory"));
+        add_usage_figure(out.memory_bytes, memory_known,
+                         usage_quantity_at(member(c, "usage"), "memory"));
     }
     if (!cpu_known) {
         out.cpu_cores.reset();

@@ -38,7 +38,8 @@ Amounts container_sum(const std::vector<const json*>& containers, const char* fi
     Amounts sum;
     std::map<std::string, size_t> named;
     for (const json* container : containers) {
-        for (const auto& [name, amount] : quantity_map(member(member(*container, "resources"), field))) {
+        for (const auto& [name, amount] :
+             quantity_map(member(member(*container, "resources"), field))) {
             sum[name] += amount;
             ++named[name];
         }
@@ -93,7 +94,8 @@ Amounts effective_resources(const json& spec, const char* field, bool every_one)
 
 PodResources pod_resources(const json& pod) {
     const json& spec = member(pod, "spec");
-    return PodResources{effective_resources(spec, "requests", false), effective_resources(spec, "limits", true)};
+    return PodResources{effective_resources(spec, "requests", false),
+                        effective_resources(spec, "limits", true)};
 }
 
 bool pod_holds_resources(const json& pod) {

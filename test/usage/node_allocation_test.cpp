@@ -29,12 +29,14 @@ TEST_CASE("the recorded node's allocatable reads as cores and bytes, without pod
     CHECK_FALSE(node.allocated);          // unknown until the pods are read
 }
 
-TEST_CASE("a node's allocated is its holding pods' requests: extended resources, init "
-          "containers, no finished or unscheduled pods",
-          "[usage]") {
+TEST_CASE(
+    "a node's allocated is its holding pods' requests: extended resources, init "
+    "containers, no finished or unscheduled pods",
+    "[usage]") {
     auto nodes = read_nodes(kftrain::test::read_test_data("kube/nodes-gpu.json"));
     REQUIRE(nodes);
-    REQUIRE(add_pod_requests(*nodes, kftrain::test::read_test_data("kube/pods-all-namespaces.json")));
+    REQUIRE(
+        add_pod_requests(*nodes, kftrain::test::read_test_data("kube/pods-all-namespaces.json")));
     const auto& gpu = nodes->at(0);
     REQUIRE(gpu.name == "gpu-node-1");
     CHECK(gpu.gpu_product == "NVIDIA-A100-SXM4-40GB");

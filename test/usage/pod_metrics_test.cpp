@@ -11,7 +11,8 @@ using nlohmann::json;
 
 TEST_CASE("a recorded kubelet summary gives the spinning pod's CPU and working set", "[usage]") {
     // The pod spins one CPU at its 500m limit (test/data/kube/pod-spin.json).
-    auto pods = read_kubelet_summary(kftrain::test::read_test_data("kube/kubelet-summary-kfe-mini.json"));
+    auto pods =
+        read_kubelet_summary(kftrain::test::read_test_data("kube/kubelet-summary-kfe-mini.json"));
     REQUIRE(pods);
     auto spin = pods->find({"default", "spin"});
     REQUIRE(spin != pods->end());

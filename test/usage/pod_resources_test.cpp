@@ -27,9 +27,9 @@ json pod_of(const json& containers, const json& init = json::array()) {
 
 }  // namespace
 
-TEST_CASE("a recorded pod's requests and limits read as the API server stored them",
-          "[usage]") {
-    const auto asks = pod_resources(json::parse(kftrain::test::read_test_data("kube/pod-spin.json")));
+TEST_CASE("a recorded pod's requests and limits read as the API server stored them", "[usage]") {
+    const auto asks =
+        pod_resources(json::parse(kftrain::test::read_test_data("kube/pod-spin.json")));
     CHECK(amount_of(asks.requests, "cpu") == Approx(0.1));
     CHECK(amount_of(asks.limits, "cpu") == Approx(0.5));
     CHECK(amount_of(asks.requests, "memory") == Approx(16 * k_mi));
@@ -45,25 +45,25 @@ TEST_CASE("a pod asks the sum of its containers or its largest init container, w
         json::array({{{"requests", {{"cpu", "4"}, {"memory", "256Mi"}}}},
                      {{"requests", {{"example.com/fpga", "1"}}}}}));
     const auto asks = pod_resources(pod);
-    CHECK(amount_of(asks.requests, "cpu") == Approx(4));             // the init container's
+    CHECK(amount_of(asks.requests, "cpu") == Approx(4));               // the init container's
     CHECK(amount_of(asks.requests, "memory") == Approx(1536 * k_mi));  // the containers' sum
     CHECK(amount_of(asks.requests, "nvidia.com/gpu") == Approx(1));
     CHECK(amount_of(asks.requests, "example.com/fpga") == Approx(1));  // only an init asks it
 }
 
 TEST_CASE("a pod is limited in a resource only when every container limits it", "[usage]") {
-    const json pod = pod_of(json::array({{{"limits", {{"cpu", "1"}, {"memory", "1Gi"}}}},
-                                         {{"limits", {{"memory", "1Gi"}}}}}));
+    const json pod = pod_of(json::array(
+        {{{"limits", {{"cpu", "1"}, {"memory", "1Gi"}}}}, {{"limits", {{"memory", "1Gi"}}}}}));
     const auto asks = pod_resources(pod);
     CHECK_FALSE(amount_of(asks.limits, "cpu"));  // the second container may use any
     CHECK(amount_of(asks.limits, "memory") == Approx(2048 * k_mi));
 }
 
-TEST_CASE("a sidecar (an init container that keeps running) adds to what the pod asks",
-          "[usage]") {
+TEST_CASE("a sidecar (an init container that keeps running) adds to what the pod asks", "[usage]") {
     json pod = pod_of(json::array({{{"requests", {{"cpu", "1"}}}}}));
-    pod["spec"]["initContainers"].push_back(
-        {{"name", "proxy"}, {"restartPolicy", "Always"}, {"resources", {{"requests", {{"cpu", "250m"}}}}}});
+    pod["spec"]["initContainers"].push_back({{"name", "proxy"},
+                                             {"restartPolicy", "Always"},
+                                             {"resources", {{"requests", {{"cpu", "250m"}}}}}});
     CHECK(amount_of(pod_resources(pod).requests, "cpu") == Approx(1.25));
 }
 
@@ -74,12 +74,12 @@ TEST_CASE("the OOM-risk mark is at 90% of the memory limit and never without one
         bool marked;
     };
     const Case cases[] = {
-        {89.9, 100, false}, {90, 100, true},           {120, 100, true},
-        {90, std::nullopt, false}, {std::nullopt, 100, false}, {0, 0, false},
+        {89.9, 100, false},         {90, 100, true}, {120, 100, true}, {90, std::nullopt, false},
+        {std::nullopt, 100, false}, {0, 0, false},
     };
     for (const auto& c : cases) {
-        INFO((c.used ? std::to_string(*c.used) : "?") << " of "
-                                                      << (c.limit ? std::to_string(*c.limit) : "-"));
+        INFO((c.used ? std::to_string(*c.used) : "?")
+             << " of " << (c.limit ? std::to_string(*c.limit) : "-"));
         CHECK(oom_risk(c.used, c.limit) == c.marked);
     }
 }

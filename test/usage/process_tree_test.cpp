@@ -25,10 +25,10 @@ kftrain::util::ProcStat process_stat(long long parent, unsigned long long start,
 
 TEST_CASE("a replica's tree holds its children and grandchildren and nothing else", "[usage]") {
     const ProcessTable table = {{1, process_stat(0, 1, 0, 0)},
-                                {10, process_stat(1, 5, 0, 1)},     // the replica
-                                {11, process_stat(10, 6, 0, 1)},    // its child
-                                {12, process_stat(11, 7, 0, 1)},    // a grandchild
-                                {20, process_stat(1, 8, 0, 1)}};    // another replica
+                                {10, process_stat(1, 5, 0, 1)},   // the replica
+                                {11, process_stat(10, 6, 0, 1)},  // its child
+                                {12, process_stat(11, 7, 0, 1)},  // a grandchild
+                                {20, process_stat(1, 8, 0, 1)}};  // another replica
     CHECK(process_tree(table, 10) == std::set<long long>{10, 11, 12});
     CHECK(process_tree(table, 99).empty());
 }
@@ -47,10 +47,10 @@ TEST_CASE("CPU is the tree's ticks gained between readings, vanished processes s
                                  {11, process_stat(10, 6, 40, 1)},
                                  {12, process_stat(11, 7, 500, 1)},   // ends before the second
                                  {13, process_stat(10, 8, 900, 1)}};  // its pid is reused
-    const ProcessTable after = {{10, process_stat(1, 5, 150, 1)},    // +50
-                                {11, process_stat(10, 6, 90, 1)},    // +50
-                                {13, process_stat(10, 30, 20, 1)},   // new: all its 20
-                                {14, process_stat(11, 31, 30, 1)},   // a new grandchild: 30
+    const ProcessTable after = {{10, process_stat(1, 5, 150, 1)},     // +50
+                                {11, process_stat(10, 6, 90, 1)},     // +50
+                                {13, process_stat(10, 30, 20, 1)},    // new: all its 20
+                                {14, process_stat(11, 31, 30, 1)},    // a new grandchild: 30
                                 {20, process_stat(1, 9, 10000, 1)}};  // not in the tree
     // 150 ticks at 100 per second over half a second: 3 cores.
     CHECK(tree_cpu_cores(before, after, 10, 100, 0.5) == Approx(3.0));

@@ -35,9 +35,10 @@ constexpr const char* k_top_table =
 
 }  // namespace
 
-TEST_CASE("top shows each replica's node, CPU and memory against request and limit, and marks "
-          "the one near its memory limit",
-          "[cluster][cli][top]") {
+TEST_CASE(
+    "top shows each replica's node, CPU and memory against request and limit, and marks "
+    "the one near its memory limit",
+    "[cluster][cli][top]") {
     FakeCluster cluster("top-running");
     auto run = cluster.run({"top", "mnist-ddp", "-n", "ml-training"});
     CHECK(run.err == "");
@@ -148,9 +149,10 @@ TEST_CASE("top without a job or nodes, or with -o xml, is bad input", "[cluster]
     CHECK(cluster.calls().empty());
 }
 
-TEST_CASE("top nodes shows allocated of allocatable: CPU, memory, GPUs, other extended "
-          "resources and the GPU product",
-          "[cluster][cli][top]") {
+TEST_CASE(
+    "top nodes shows allocated of allocatable: CPU, memory, GPUs, other extended "
+    "resources and the GPU product",
+    "[cluster][cli][top]") {
     FakeCluster cluster("top-nodes");
     auto run = cluster.run({"top", "nodes"});
     CHECK(run.err == "");

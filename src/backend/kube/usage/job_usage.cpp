@@ -90,7 +90,9 @@ std::string call_failure(const Read& read) {
     return printable_line(util::trim(read->err.empty() ? read->out : read->err));
 }
 
-char hex_digit(int value) { return "0123456789ABCDEF"[value & 15]; }
+char hex_digit(int value) {
+    return "0123456789ABCDEF"[value & 15];
+}
 
 // The metrics API for the job's pods, one call; nullopt where the cluster does not serve it.
 std::optional<Measured> from_metrics_api(KubeQueries& queries, const std::string& ns,
@@ -123,9 +125,9 @@ Measured from_summaries(KubeQueries& queries, const std::vector<job::ReplicaStat
     });
     Measured out{{}, "kubelet summary", {}, {}};
     for (size_t i = 0; i < nodes.size(); ++i) {
-        auto pods = reads[i] && reads[i]->ok() ? usage::read_kubelet_summary(reads[i]->out)
-                                               : util::Result<usage::PodUsageMap>(
-                                                     util::error(call_failure(reads[i])));
+        auto pods = reads[i] && reads[i]->ok()
+                        ? usage::read_kubelet_summary(reads[i]->out)
+                        : util::Result<usage::PodUsageMap>(util::error(call_failure(reads[i])));
         if (!pods) {
             out.unread_nodes.insert(nodes[i]);
             out.warnings.push_back(fmt::format(

@@ -39,8 +39,8 @@ util::Result<job::NodeUsageList> read_node_usage(KubeQueries& queries) {
         return list;
     }
     if (auto added = usage::add_pod_requests(list.nodes, pods->out); !added) {
-        list.warnings.push_back("the pods of every namespace could not be read (" +
-                                added.error() + "): allocatable only");
+        list.warnings.push_back("the pods of every namespace could not be read (" + added.error() +
+                                "): allocatable only");
     }
     return list;
 }

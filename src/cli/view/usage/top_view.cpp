@@ -108,9 +108,9 @@ ordered_json job_usage_data(const job::JobUsage& usage) {
              {"oomRisk", usage::oom_risk(r.memory_bytes, r.memory_limit)},
              {"gpus", r.gpus}});
     }
-    return ordered_json{{"name", usage.name},     {"namespace", usage.namespace_},
-                        {"kind", usage.kind},     {"source", usage.source},
-                        {"replicas", replicas},   {"warnings", usage.warnings}};
+    return ordered_json{{"name", usage.name},   {"namespace", usage.namespace_},
+                        {"kind", usage.kind},   {"source", usage.source},
+                        {"replicas", replicas}, {"warnings", usage.warnings}};
 }
 
 void print_job_usage(std::ostream& out, const job::JobUsage& usage, OutputFormat format) {
@@ -128,8 +128,8 @@ void print_job_usage(std::ostream& out, const job::JobUsage& usage, OutputFormat
             memory += " !";
             marked = true;
         }
-        std::string where = here ? (r.pid > 0 ? std::to_string(r.pid) : "-")
-                                 : (r.node.empty() ? "-" : r.node);
+        std::string where =
+            here ? (r.pid > 0 ? std::to_string(r.pid) : "-") : (r.node.empty() ? "-" : r.node);
         table.add_row({r.name, where, format_cores(r.cpu_cores),
                        request_limit("cpu", r.cpu_request, r.cpu_limit), memory,
                        request_limit("memory", r.memory_request, r.memory_limit),
@@ -159,9 +159,10 @@ ordered_json node_usage_data(const job::NodeUsageList& nodes) {
         for (const std::string& name : names) {
             resources[name] = {
                 {"allocatable", usage::amount_of(node.allocatable, name).value_or(0.0)},
-                {"allocated", node.allocated ? ordered_json(usage::amount_of(*node.allocated, name)
-                                                                .value_or(0.0))
-                                             : ordered_json(nullptr)}};
+                {"allocated",
+                 node.allocated
+                     ? ordered_json(usage::amount_of(*node.allocated, name).value_or(0.0))
+                     : ordered_json(nullptr)}};
         }
         items.push_back({{"name", node.name},
                          {"gpuProduct", node.gpu_product},
@@ -190,10 +191,10 @@ void print_node_usage(std::ostream& out, const job::NodeUsageList& nodes, Output
     }
     util::TextTable table(headers);
     for (const auto& node : nodes.nodes) {
-        std::vector<std::string> row = {
-            node.name, allocation_cell(node, "cpu"), allocation_cell(node, "memory"),
-            allocation_cell(node, usage::k_gpu_resource),
-            node.gpu_product.empty() ? "-" : node.gpu_product};
+        std::vector<std::string> row = {node.name, allocation_cell(node, "cpu"),
+                                        allocation_cell(node, "memory"),
+                                        allocation_cell(node, usage::k_gpu_resource),
+                                        node.gpu_product.empty() ? "-" : node.gpu_product};
         for (const auto& name : extended) {
             row.push_back(allocation_cell(node, name));
         }
