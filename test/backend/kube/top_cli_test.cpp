@@ -1,11 +1,16 @@
 // `kftrain top` against the fake kubectl: a job's pods, the kubelets' summaries or the metrics
 // API, and the nodes' allocation.
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <nlohmann/json.hpp>
 
 #include "support/fake_cluster.h"
 #include "support/files.h"
+#include "support/paths.h"
+#include "util/subprocess.h"
 
 using kftrain::test::contains;
 using kftrain::test::FakeCluster;
@@ -198,4 +203,43 @@ TEST_CASE("top nodes where listing every pod is forbidden warns and shows alloca
                    "kftrain: warning: could not list the pods of every namespace, so what the "
                    "nodes have allocated is unknown (allocatable only): Error from server "
                    "(Forbidden)"));
+}
+
+TEST_CASE(
+    "top of a job of 1024 replicas on 64 nodes is a handful of kubectl calls, not one per pod",
+    "[cluster][cli][top]") {
+    auto cluster = FakeCluster::many_replicas(1023);
+    auto run = cluster.run({"top", "big", "-n", "ml-training", "-o", "json"});
+    REQUIRE(run.code == 0);
+    CHECK(json::parse(run.out)["replicas"].size() == 1024);
+    // The job, its pods, the metrics API (not served here), and one summary per node (the fake
+    // has none: each is a warning naming its node and a few of its replicas, never a 0).
+    CHECK(cluster.calls().size() == 3 + 64);
+    CHECK(contains(run.err, "kftrain: warning: node node-0: could not read its kubelet summary ("));
+    CHECK(contains(run.err, "and 13 more shown as \"-\")"));
+}
+
+TEST_CASE("top --watch prints again until Ctrl-C, then exits 130", "[cluster][cli][top]") {
+    FakeCluster cluster("top-running");
+    kftrain::util::SpawnOptions options;
+    options.argv = {
+        kftrain::test::kftrain_binary(), "top", "mnist-ddp", "-n", "ml-training", "--watch"};
+    options.env = cluster.env();
+    options.stdout_to = kftrain::util::Redirect::pipe();
+    options.stderr_to = kftrain::util::Redirect::null();
+    auto process = kftrain::util::Process::spawn(options);
+    REQUIRE(process.ok());
+    // Two tables read: the loop runs (and catches Ctrl-C from its start).
+    std::string out;
+    char buffer[4096];
+    while (std::count(out.begin(), out.end(), '!') < 4) {  // two rows and two notes
+        ssize_t n = ::read(process->stdout_fd(), buffer, sizeof(buffer));
+        REQUIRE(n > 0);
+        out.append(buffer, static_cast<size_t>(n));
+    }
+    process->signal(SIGINT);
+    auto status = process->wait();
+    REQUIRE(status.ok());
+    CHECK(status->as_shell_code() == 130);
+    CHECK(contains(out, "master-0  gke-ml-pool-1-a1b2  1500m"));
 }

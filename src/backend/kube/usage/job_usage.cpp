@@ -90,6 +90,17 @@ std::string call_failure(const Read& read) {
     return printable_line(util::trim(read->err.empty() ? read->out : read->err));
 }
 
+// The replicas a warning names: the first few, and how many more ("worker-0, worker-64, worker-128
+// and 13 more").
+std::string replica_list(const std::vector<std::string>& names) {
+    constexpr size_t k_named = 3;
+    if (names.size() <= k_named + 1) {
+        return fmt::format("{}", fmt::join(names, ", "));
+    }
+    return fmt::format("{} and {} more", fmt::join(names.begin(), names.begin() + k_named, ", "),
+                       names.size() - k_named);
+}
+
 char hex_digit(int value) {
     return "0123456789ABCDEF"[value & 15];
 }
@@ -133,7 +144,7 @@ Measured from_summaries(KubeQueries& queries, const std::vector<job::ReplicaStat
             out.warnings.push_back(fmt::format(
                 "node {}: could not read its kubelet summary{} ({} shown as \"-\"): {}", nodes[i],
                 read_forbidden(reads[i]) ? ", RBAC forbids get on nodes/proxy" : "",
-                fmt::join(on_node[nodes[i]], ", "), pods.error()));
+                replica_list(on_node[nodes[i]]), pods.error()));
             continue;
         }
         out.pods.insert(pods->begin(), pods->end());

@@ -14,8 +14,16 @@ namespace {
 
 using nlohmann::ordered_json;
 
+// A figure as JSON: a whole number as an integer (bytes, devices), else as it is.
+ordered_json figure_json(double value) {
+    if (std::floor(value) == value && std::fabs(value) < 9e15) {
+        return ordered_json(static_cast<long long>(value));
+    }
+    return ordered_json(value);
+}
+
 ordered_json number_or_null(std::optional<double> value) {
-    return value ? ordered_json(*value) : ordered_json(nullptr);
+    return value ? figure_json(*value) : ordered_json(nullptr);
 }
 
 // "used" against "request/limit": the figures of one resource.
@@ -106,7 +114,7 @@ ordered_json job_usage_data(const job::JobUsage& usage) {
              {"cpu", usage_figures(r.cpu_cores, r.cpu_request, r.cpu_limit)},
              {"memory", usage_figures(r.memory_bytes, r.memory_request, r.memory_limit)},
              {"oomRisk", usage::oom_risk(r.memory_bytes, r.memory_limit)},
-             {"gpus", r.gpus}});
+             {"gpus", figure_json(r.gpus)}});
     }
     return ordered_json{{"name", usage.name},   {"namespace", usage.namespace_},
                         {"kind", usage.kind},   {"source", usage.source},
@@ -158,11 +166,11 @@ ordered_json node_usage_data(const job::NodeUsageList& nodes) {
         ordered_json resources = ordered_json::object();
         for (const std::string& name : names) {
             resources[name] = {
-                {"allocatable", usage::amount_of(node.allocatable, name).value_or(0.0)},
+                {"allocatable",
+                 figure_json(usage::amount_of(node.allocatable, name).value_or(0.0))},
                 {"allocated",
-                 node.allocated
-                     ? ordered_json(usage::amount_of(*node.allocated, name).value_or(0.0))
-                     : ordered_json(nullptr)}};
+                 node.allocated ? figure_json(usage::amount_of(*node.allocated, name).value_or(0.0))
+                                : ordered_json(nullptr)}};
         }
         items.push_back({{"name", node.name},
                          {"gpuProduct", node.gpu_product},
