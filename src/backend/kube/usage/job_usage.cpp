@@ -166,8 +166,11 @@ std::string unknown_warning(const job::ReplicaUsage& replica, const Measured& me
         return "";
     }
     if (!replica.cpu_cores || !replica.memory_bytes) {
-        return fmt::format("{}: the {} has no figures for pod {} yet", replica.name,
-                           measured.source, replica.pod);
+        const std::string from = measured.source == "metrics.k8s.io"
+                                     ? "metrics.k8s.io"
+                                     : "the kubelet summary of " + replica.node;
+        return fmt::format("{}: {} has no {} figure for pod {} yet", replica.name, from,
+                           replica.cpu_cores ? "memory" : "CPU", replica.pod);
     }
     return "";
 }
