@@ -37,7 +37,7 @@ MAX_FOLDER_FILES = 32
 LAYERS = [
     ("util", ("util", "wire")),
     ("model", ("manifest", "estimate", "tune", "pipeline", "mcp", "diagnose", "doctor",
-               "progress")),
+               "progress", "usage")),
     ("job", ("job",)),
     ("services", ("load", "cost", "staging", "search", "state", "inspect")),
     ("backend", ("backend/kube", "backend/local", "agent")),

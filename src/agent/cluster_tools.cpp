@@ -252,6 +252,10 @@ util::Result<json> diagnose_job_tool(const json& arguments, const CallContext& c
     return run_json_verb(quick(args), ctx);
 }
 
+util::Result<json> top_job_tool(const json& arguments, const CallContext& ctx) {
+    return named_json_verb(arguments, ctx, {"top", "-o", "json"});
+}
+
 util::Result<json> run_tool(const std::string& name, const json& arguments,
                             const CallContext& ctx) {
     using Tool = util::Result<json> (*)(const json&, const CallContext&);
@@ -267,6 +271,7 @@ util::Result<json> run_tool(const std::string& name, const json& arguments,
         {tool::k_tune_job, tune_job_tool},
         {tool::k_get_tune_status, get_tune_status_tool},
         {tool::k_diagnose_job, diagnose_job_tool},
+        {tool::k_top_job, top_job_tool},
         {tool::k_check_cluster, check_cluster_tool},
     };
     for (const auto& [tool_name, run] : k_tools) {

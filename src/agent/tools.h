@@ -42,7 +42,7 @@ util::Result<nlohmann::json> check_cluster_tool(const nlohmann::json& arguments,
                                                 const CallContext& ctx);
 
 // The tools of a named job or search: list_jobs, get_job_status, get_job_logs, wait_for_job,
-// delete_job, get_tune_status, diagnose_job.
+// delete_job, get_tune_status, diagnose_job, top_job.
 util::Result<nlohmann::json> list_jobs_tool(const nlohmann::json& arguments,
                                             const CallContext& ctx);
 util::Result<nlohmann::json> get_job_status_tool(const nlohmann::json& arguments,
@@ -57,6 +57,7 @@ util::Result<nlohmann::json> get_tune_status_tool(const nlohmann::json& argument
                                                   const CallContext& ctx);
 util::Result<nlohmann::json> diagnose_job_tool(const nlohmann::json& arguments,
                                                const CallContext& ctx);
+util::Result<nlohmann::json> top_job_tool(const nlohmann::json& arguments, const CallContext& ctx);
 
 // Run one verb and read its stdout as JSON: the verb's own message when it fails.
 util::Result<nlohmann::json> run_json_verb(const ChildRequest& request, const CallContext& ctx);

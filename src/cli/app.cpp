@@ -32,6 +32,7 @@
 #include "cli/verbs/run_cmd.h"
 #include "cli/verbs/runtimes_cmd.h"
 #include "cli/verbs/supervise_cmd.h"
+#include "cli/verbs/top_cmd.h"
 #include "cli/verbs/tune_cmd.h"
 #include "cli/verbs/version_cmd.h"
 #include "job/exit_codes.h"
@@ -234,6 +235,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_doctor(app, ctx);
     setup_runtimes(app, ctx);
     setup_queues(app, ctx);
+    setup_top(app, ctx);
     setup_tune(app, ctx);
     setup_init(app, ctx);
     setup_version(app, ctx);

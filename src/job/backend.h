@@ -20,6 +20,7 @@
 #include "job/reporter.h"
 #include "job/runtimes.h"
 #include "job/status.h"
+#include "job/usage.h"
 #include "util/result.h"
 
 namespace kftrain::job {
@@ -145,6 +146,13 @@ class Backend {
     // Check that jobs can run here (`doctor`): every check at once, each bounded in time; a
     // check that cannot be made is in the report, never an error.
     virtual doctor::Report doctor(const DoctorRequest& request) = 0;
+    // Return what a job's replicas use now against their requests and limits (`top`): error
+    // code 3 when the job does not exist, 4 when it cannot be read; a figure that cannot be
+    // read is unknown, with a warning naming what and why (never a made-up 0).
+    virtual util::Result<JobUsage> usage(const std::string& job) = 0;
+    // Return the nodes' allocatable against the requests of their pods (`top nodes`); exit 2
+    // where there are no nodes (this machine).
+    virtual util::Result<NodeUsageList> node_usage() = 0;
     // Return the claims a job may mount (shell completion): a cluster's
     // PersistentVolumeClaims, or locally the claims of the job file's volumes.
     virtual util::Result<std::vector<std::string>> claim_names(

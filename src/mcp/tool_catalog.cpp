@@ -184,6 +184,25 @@ ToolDef get_job_status() {
             true};
 }
 
+ToolDef top_job() {
+    return {tool::k_top_job,
+            "Show what a job's replicas use",
+            "Show each replica's CPU (cores) and memory working set (bytes) in use against its "
+            "request and limit, whether its memory is at 90% of the limit or more (oomRisk: "
+            "the OOM killer's next), its node, restarts and GPUs; null where a figure could not "
+            "be read, with warnings saying why.",
+            object(job_ref_properties(), {"name"}),
+            object({{"name", {{"type", "string"}}},
+                    {"source", {{"type", "string"}}},
+                    {"replicas", {{"type", "array"}, {"items", k_any_object}}},
+                    {"warnings", {{"type", "array"}, {"items", {{"type", "string"}}}}}},
+                   {"name", "replicas"}),
+            true,
+            false,
+            true,
+            true};
+}
+
 ToolDef get_job_logs() {
     return {tool::k_get_job_logs,
             "Read a job's logs",
@@ -364,10 +383,10 @@ json ToolDef::to_json() const {
 }
 
 std::vector<ToolDef> tool_catalog(const CatalogOptions& options) {
-    std::vector<ToolDef> all = {render_job(),      estimate_job(),   submit_job(),
-                                list_jobs(),       get_job_status(), get_job_logs(),
-                                wait_for_job(),    delete_job(),     tune_job(),
-                                get_tune_status(), diagnose_job(),   check_cluster()};
+    std::vector<ToolDef> all = {render_job(),     estimate_job(),    submit_job(),   list_jobs(),
+                                get_job_status(), get_job_logs(),    wait_for_job(), delete_job(),
+                                tune_job(),       get_tune_status(), diagnose_job(), top_job(),
+                                check_cluster()};
     std::vector<ToolDef> offered;
     for (ToolDef& def : all) {
         if (options.read_only && !def.read_only) {

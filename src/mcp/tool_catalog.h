@@ -19,6 +19,7 @@ inline constexpr const char* k_delete_job = "delete_job";
 inline constexpr const char* k_tune_job = "tune_job";
 inline constexpr const char* k_get_tune_status = "get_tune_status";
 inline constexpr const char* k_diagnose_job = "diagnose_job";
+inline constexpr const char* k_top_job = "top_job";
 inline constexpr const char* k_check_cluster = "check_cluster";
 }  // namespace tool
 

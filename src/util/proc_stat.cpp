@@ -14,7 +14,8 @@ std::optional<ProcStat> parse_proc_stat(const std::string& line) {
     if (close == std::string::npos) {
         return std::nullopt;
     }
-    // After ") " come the fields from the 3rd (state) on; the start time is the 22nd.
+    // After ") " come the fields from the 3rd (state) on; utime and stime are the 14th and
+    // 15th, the start time is the 22nd.
     std::istringstream rest(line.substr(close + 1));
     std::string field;
     ProcStat stat;
@@ -28,6 +29,14 @@ std::optional<ProcStat> parse_proc_stat(const std::string& line) {
         if (i == 4) {
             stat.parent = std::strtoll(field.c_str(), nullptr, 10);
         }
+        if (i == 14 || i == 15) {
+            stat.cpu_ticks += std::strtoull(field.c_str(), nullptr, 10);
+        }
+    }
+    std::string vsize;
+    std::string rss;
+    if (rest >> vsize >> rss) {  // the 23rd and 24th
+        stat.rss_pages = std::strtoll(rss.c_str(), nullptr, 10);
     }
     if (field.find_first_not_of("0123456789") != std::string::npos) {
         return std::nullopt;
@@ -55,19 +64,27 @@ std::optional<ProcStat> read_proc_stat(const std::string& pid) {
     }
 }
 
-std::vector<long long> child_processes(long long pid, bool all) {
-    std::multimap<long long, long long> children;  // parent -> child
+std::map<long long, ProcStat> read_all_proc_stats() {
+    std::map<long long, ProcStat> out;
     if (DIR* proc = ::opendir("/proc")) {
         while (const dirent* entry = ::readdir(proc)) {
             const std::string name = entry->d_name;
-            if (name.find_first_not_of("0123456789") != std::string::npos) {
+            if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) {
                 continue;
             }
             if (auto stat = read_proc_stat(name)) {
-                children.emplace(stat->parent, std::strtoll(name.c_str(), nullptr, 10));
+                out.emplace(std::strtoll(name.c_str(), nullptr, 10), *stat);
             }
         }
         ::closedir(proc);
+    }
+    return out;
+}
+
+std::vector<long long> child_processes(long long pid, bool all) {
+    std::multimap<long long, long long> children;  // parent -> child
+    for (const auto& [child, stat] : read_all_proc_stats()) {
+        children.emplace(stat.parent, child);
     }
     std::vector<long long> out;
     std::vector<long long> parents = {pid};

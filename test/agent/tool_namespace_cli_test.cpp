@@ -1,6 +1,7 @@
 // `kftrain mcp` tools on a job that ships code or names no namespace, under --allow-namespace:
 // what they return holds no file's content, and each verb gets the namespace once.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 
 #include "support/files.h"
@@ -71,6 +72,38 @@ TEST_CASE("mcp server: submit_job under --allow-namespace submits a job file nam
         2, "submit_job", {{"job_file", "named.yaml"}, {"dry_run", false}, {"confirm", true}}));
     CHECK(named["submitted"] == true);
     CHECK(named["namespace"] == "team-a");
+}
+
+TEST_CASE(
+    "mcp server: top_job shows a running local job's replicas and keeps to the allowed "
+    "namespaces",
+    "[mcp][cli][top]") {
+    McpFixture f;
+    write_file(f.dir + "/hold.yaml",
+               "name: mcp-top\nnamespace: team-a\nbackend: local\nreplicas: 1\n"
+               "command: [\"sh\", \"-c\", \"sleep 120\"]\n");
+    REQUIRE(f.kftrain({"submit", "-f", f.dir + "/hold.yaml"}).code == 0);
+    auto server = f.serve({"--local", "--allow-namespace", "team-a"});
+    json usage;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (int id = 1; std::chrono::steady_clock::now() < deadline; ++id) {
+        const json reply = server->call(id, "top_job", {{"name", "mcp-top"}});
+        REQUIRE_FALSE(is_error(reply));
+        usage = structured(reply);
+        if (usage["replicas"].size() == 1 && usage["replicas"][0]["memory"]["used"].is_number()) {
+            break;
+        }
+    }
+    INFO(usage.dump());
+    CHECK(usage["name"] == "mcp-top");
+    REQUIRE(usage["replicas"].size() == 1);
+    CHECK(usage["replicas"][0]["memory"]["used"].get<double>() > 0);
+    const json elsewhere =
+        server->call(1000, "top_job", {{"name", "mcp-top"}, {"namespace", "prod"}});
+    CHECK(is_error(elsewhere));
+    CHECK_THAT(error_text(elsewhere),
+               Catch::Contains("namespace prod is not one this server may use"));
+    CHECK(f.kftrain({"delete", "mcp-top", "-n", "team-a"}).code == 0);
 }
 
 }  // namespace kftrain::test

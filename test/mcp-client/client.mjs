@@ -37,6 +37,7 @@ const TOOLS = [
   'tune_job',
   'get_tune_status',
   'diagnose_job',
+  'top_job',
   'check_cluster',
 ];
 const READ_ONLY_TOOLS = new Set([
@@ -48,6 +49,7 @@ const READ_ONLY_TOOLS = new Set([
   'wait_for_job',
   'get_tune_status',
   'diagnose_job',
+  'top_job',
   'check_cluster',
 ]);
 

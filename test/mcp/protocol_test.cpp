@@ -113,7 +113,7 @@ TEST_CASE("mcp: notifications and client responses get no answer, ping gets an e
 TEST_CASE("mcp: tools/list lists every tool with schemas and truthful annotations", "[mcp]") {
     json tools = (*dispatch_line(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})")
                        .reply)["result"]["tools"];
-    REQUIRE(tools.size() == 12);
+    REQUIRE(tools.size() == 13);
     for (const json& tool : tools) {
         INFO(tool["name"]);
         CHECK(tool["inputSchema"]["type"] == "object");
@@ -132,7 +132,8 @@ TEST_CASE("mcp: tools/list lists every tool with schemas and truthful annotation
     }
     CHECK(names == std::vector<std::string>{"render_job", "estimate_job", "list_jobs",
                                             "get_job_status", "get_job_logs", "wait_for_job",
-                                            "get_tune_status", "diagnose_job", "check_cluster"});
+                                            "get_tune_status", "diagnose_job", "top_job",
+                                            "check_cluster"});
     CHECK(tool_catalog({false, true})[3].open_world == false);  // --local: nothing outside
 }
 

@@ -25,6 +25,8 @@
 #include "backend/kube/status/events.h"
 #include "backend/kube/status/pods.h"
 #include "backend/kube/submit.h"
+#include "backend/kube/usage/job_usage.h"
+#include "backend/kube/usage/node_usage.h"
 #include "inspect/diagnosis_run.h"
 #include "job/backend.h"
 #include "job/exit_codes.h"
@@ -278,6 +280,16 @@ class KubernetesBackend : public job::Backend {
         }
         return cluster_doctor(m_global, asked);
     }
+
+    util::Result<job::JobUsage> usage(const std::string& job) override {
+        auto found = m_lookup.find(job);
+        if (!found) {
+            return found.error_value();
+        }
+        return read_job_usage(m_queries, *found);
+    }
+
+    util::Result<job::NodeUsageList> node_usage() override { return read_node_usage(m_queries); }
 
     util::Result<std::vector<std::string>> claim_names(
         const std::vector<manifest::Volume>& /*job_volumes*/) override {

@@ -47,23 +47,6 @@ ReplicaLog read_one(KubectlRunner& kubectl, const job::ReplicaStatus& replica,
     return {split_lines(result->out), ""};
 }
 
-// Run work(0) .. work(count - 1), at most parallelism at a time.
-void for_each_parallel(size_t count, size_t parallelism, const std::function<void(size_t)>& work) {
-    std::atomic<size_t> next{0};
-    auto drain = [&] {
-        for (size_t i = next++; i < count; i = next++) {
-            work(i);
-        }
-    };
-    std::vector<std::thread> threads;
-    for (size_t t = 0; t < std::min(parallelism, count); ++t) {
-        threads.emplace_back(drain);
-    }
-    for (auto& thread : threads) {
-        thread.join();
-    }
-}
-
 // Read a batch into logs (its members' entries); return the members it printed nothing of
 // when kubectl failed (stopped at a pod it could not read: those are read one by one).
 std::vector<size_t> read_batch(KubectlRunner& kubectl, const LogBatch& batch,
@@ -121,6 +104,22 @@ bool is_log_gone(const std::string& line) {
 }
 
 }  // namespace
+
+void for_each_parallel(size_t count, size_t parallelism, const std::function<void(size_t)>& work) {
+    std::atomic<size_t> next{0};
+    auto drain = [&] {
+        for (size_t i = next++; i < count; i = next++) {
+            work(i);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < std::min(parallelism, count); ++t) {
+        threads.emplace_back(drain);
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+}
 
 std::string explain_log_error(const std::string& stderr_text, const std::string& action) {
     switch (classify_kubectl_error(stderr_text)) {

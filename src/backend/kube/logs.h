@@ -15,6 +15,10 @@ namespace kftrain::backend::kube {
 // Replicas read at once when not following (following opens one stream per pod).
 constexpr size_t k_log_parallelism = 16;
 
+// Run work(0) .. work(count - 1) on threads, at most parallelism at a time, and wait for all:
+// the kubectl calls of a verb side by side (logs of many pods, the kubelet summaries of nodes).
+void for_each_parallel(size_t count, size_t parallelism, const std::function<void(size_t)>& work);
+
 // Return the kubectl arguments that read a replica's log: its pod's container ("logs POD -c
 // pytorch ...", "-c node" on a TrainJob's node; pytorch when the replica names none).
 std::vector<std::string> log_args(const job::ReplicaStatus& replica, const job::LogOptions& options,

@@ -1,4 +1,5 @@
-// What the local backend offers besides running jobs: its queues, claims and data staging
+// What the local backend offers besides running jobs: its queues, claims, data staging and
+// what its replicas use
 // (the LocalBackend methods beside local_backend.cpp).
 #include <fmt/format.h>
 
@@ -7,6 +8,8 @@
 #include "backend/local/local_backend.h"
 #include "backend/local/queue/local_queue.h"
 #include "backend/local/queue/queue_members.h"
+#include "backend/local/state/job_state.h"
+#include "backend/local/usage.h"
 #include "job/exit_codes.h"
 
 namespace kftrain::backend::local {
@@ -84,6 +87,19 @@ util::Result<std::vector<job::TrainingRuntime>> LocalBackend::runtimes() {
         "training runtimes are a cluster's (Kubeflow Trainer v2): on this machine a TrainJob "
         "needs none",
         k_exit_bad_input);
+}
+
+util::Result<job::JobUsage> LocalBackend::usage(const std::string& job) {
+    auto state = read_job_state(job);
+    if (!state) {
+        return state.error_value();
+    }
+    return measure_local_usage(*state, observed_status(*state, nullptr));
+}
+
+util::Result<job::NodeUsageList> LocalBackend::node_usage() {
+    return util::error("top nodes: a cluster's nodes; this machine has no nodes (got --local)",
+                       k_exit_bad_input);
 }
 
 doctor::Report LocalBackend::doctor(const job::DoctorRequest& request) {

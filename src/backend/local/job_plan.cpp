@@ -50,6 +50,8 @@ JobState job_state(const manifest::JobSpec& spec, const PlanContext& context) {
     state.active_deadline_seconds = spec.run_policy.active_deadline_seconds;
     state.cpu = spec.resources.cpu;
     state.memory = spec.resources.memory;
+    state.cpu_limit = spec.resources.cpu_limit;
+    state.memory_limit = spec.resources.memory_limit;
     state.gpus = spec.resources.gpus;
     state.node_selector = spec.node_selector;
     state.queue = spec.queue;

@@ -42,7 +42,9 @@ class LocalBackend : public job::Backend {
     // remove the state directory.
     util::Status force_remove(const std::string& job) override;
 
-    // Queues, claims and data staging here (backend_resources.cpp).
+    // Queues, claims, data staging and usage here (backend_resources.cpp).
+    util::Result<job::JobUsage> usage(const std::string& job) override;
+    util::Result<job::NodeUsageList> node_usage() override;
     util::Result<std::vector<job::QueueEntry>> queue_entries(const std::string& queue) override;
     util::Result<job::QueueList> queues() override;
     util::Result<std::vector<job::TrainingRuntime>> runtimes() override;

@@ -43,6 +43,7 @@ const std::vector<OutputFormat>* output_formats_of(std::string_view verb) {
         {"version", &k_version_formats},   {"queues", &k_table_formats},
         {"pipeline", &k_manifest_formats}, {"tune", &k_manifest_formats},
         {"diagnose", &k_describe_formats}, {"doctor", &k_table_formats},
+        {"top", &k_table_formats},         {"top nodes", &k_table_formats},
     };
     for (const auto& [name, formats] : k_verbs) {
         if (name == verb) {

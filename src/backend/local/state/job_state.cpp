@@ -104,7 +104,12 @@ json to_json(const JobState& s) {
                 {"job_restarts", s.job_restarts},
                 {"active_deadline_seconds", optional_json(s.active_deadline_seconds)},
                 {"replicas", replicas},
-                {"resources", {{"cpu", s.cpu}, {"memory", s.memory}, {"gpus", s.gpus}}},
+                {"resources",
+                 {{"cpu", s.cpu},
+                  {"memory", s.memory},
+                  {"cpu_limit", s.cpu_limit},
+                  {"memory_limit", s.memory_limit},
+                  {"gpus", s.gpus}}},
                 {"node_selector", s.node_selector},
                 {"last_progress", s.last_progress},
                 {"last_checkpoint", s.last_checkpoint},
@@ -119,6 +124,17 @@ json to_json(const JobState& s) {
 }
 
 namespace {
+
+// What each replica asks for: the job file's quantities as written.
+void resources_from_fields(const Fields& f, JobState& s) {
+    s.has_resources = f.doc().contains("resources");
+    Fields resources = f.object("resources");
+    s.cpu = resources.get<std::string>("cpu", "");
+    s.memory = resources.get<std::string>("memory", "");
+    s.cpu_limit = resources.get<std::string>("cpu_limit", "");
+    s.memory_limit = resources.get<std::string>("memory_limit", "");
+    s.gpus = resources.get("gpus", 0);
+}
 
 JobState job_from_fields(const Fields& f) {
     JobState s;
@@ -162,11 +178,7 @@ JobState job_from_fields(const Fields& f) {
         s.replicas.push_back(
             replica_from_json(Fields(replicas[i], fmt::format("replicas[{}]", i))));
     }
-    s.has_resources = f.doc().contains("resources");
-    Fields resources = f.object("resources");
-    s.cpu = resources.get<std::string>("cpu", "");
-    s.memory = resources.get<std::string>("memory", "");
-    s.gpus = resources.get("gpus", 0);
+    resources_from_fields(f, s);
     s.node_selector = f.strings("node_selector");
     s.last_progress = f.get<std::string>("last_progress", "");
     s.last_checkpoint = f.get<std::string>("last_checkpoint", "");

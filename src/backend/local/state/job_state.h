@@ -73,6 +73,8 @@ struct JobState {
     bool has_resources = true;
     std::string cpu;
     std::string memory;
+    std::string cpu_limit;     // "": the same as cpu (as the job file says)
+    std::string memory_limit;  // "": the same as memory
     int gpus = 0;
     std::map<std::string, std::string> node_selector;
     std::string last_progress;    // the lead replica's last trainer progress line, raw JSON
