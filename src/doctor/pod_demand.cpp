@@ -58,8 +58,9 @@ Amounts read_amounts(const json& object, const std::string& where,
         return out;
     }
     for (const auto& [name, value] : object.items()) {
-        auto amount = value.is_string() ? manifest::read_quantity(value.get<std::string>())
-                                        : util::Result<double>(util::error(manifest::k_quantity_expected));
+        auto amount = value.is_string()
+                          ? manifest::read_quantity(value.get<std::string>())
+                          : util::Result<double>(util::error(manifest::k_quantity_expected));
         if (amount) {
             out[name] = *amount;
         } else {
@@ -119,14 +120,14 @@ ContainerDefaults read_container_defaults(const json& list, std::vector<std::str
         return out;
     }
     for (const auto& item : *items) {
-        if (!item.is_object() || item.value("kind", "") != "LimitRange" ||
-            !item.contains("spec") || !item["spec"].is_object()) {
+        if (!item.is_object() || item.value("kind", "") != "LimitRange" || !item.contains("spec") ||
+            !item["spec"].is_object()) {
             continue;
         }
-        const std::string name = util::escape_line(
-            item.contains("metadata") && item["metadata"].is_object()
-                ? item["metadata"].value("name", std::string())
-                : std::string());
+        const std::string name =
+            util::escape_line(item.contains("metadata") && item["metadata"].is_object()
+                                  ? item["metadata"].value("name", std::string())
+                                  : std::string());
         const json& limits = item["spec"].contains("limits") ? item["spec"]["limits"] : json();
         for (const auto& limit : limits.is_array() ? limits : json::array()) {
             if (!limit.is_object() || limit.value("type", "") != "Container") {

@@ -184,10 +184,11 @@ QueueFit cluster_queue_fit(const std::map<std::string, double>& job_requests,
         fit.resources.insert(fit.resources.end(), judged.begin(), judged.end());
     }
     for (const auto& [resource, asked] : job_requests) {
-        const bool covered = asked <= 0 || std::any_of(fit.resources.begin(), fit.resources.end(),
-                                                       [&](const QueueFitResource& r) {
-                                                           return r.resource == resource;
-                                                       });
+        // Kueue counts pods only in a ClusterQueue that sets a quota of them.
+        const bool covered =
+            asked <= 0 || resource == "pods" ||
+            std::any_of(fit.resources.begin(), fit.resources.end(),
+                        [&](const QueueFitResource& r) { return r.resource == resource; });
         if (!covered) {
             QueueFitResource r;
             r.resource = resource;

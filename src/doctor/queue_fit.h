@@ -53,7 +53,9 @@ struct QueueFit {
 // one ClusterQueue object as `kubectl get clusterqueues.kueue.x-k8s.io NAME -o json` prints
 // it (or an item of the list). Each resource group picks its best flavor for all the job's
 // resources it covers, as Kueue assigns one flavor per group; the verdict is the worst of the
-// groups'. Quantities that cannot be read count as 0 (quota) and are ignored (usage).
+// groups'. Quantities that cannot be read count as 0 (quota) and are ignored (usage). "pods"
+// (the job's pod count) is held to a quota of pods where the ClusterQueue sets one, as Kueue
+// does, and is otherwise not counted.
 QueueFit cluster_queue_fit(const std::map<std::string, double>& job_requests,
                            const nlohmann::json& cluster_queue);
 

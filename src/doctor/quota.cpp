@@ -31,8 +31,9 @@ Quota read_quota(const json& item) {
     q.name = util::escape_line(util::string_at(util::member(item, "metadata"), "name"));
     const json& status = util::member(item, "status");
     // What the quota controller enforces is status.hard; spec.hard until it has caught up.
-    const json& hard = util::member(status, "hard").is_object() ? util::member(status, "hard")
-                                                         : util::member(util::member(item, "spec"), "hard");
+    const json& hard = util::member(status, "hard").is_object()
+                           ? util::member(status, "hard")
+                           : util::member(util::member(item, "spec"), "hard");
     q.hard = read_amounts(hard, "hard", q.notes);
     q.used = read_amounts(util::member(status, "used"), "used", q.notes);
     for (const auto& scope : util::member(util::member(item, "spec"), "scopes")) {
@@ -40,7 +41,8 @@ Quota read_quota(const json& item) {
             q.scopes.push_back(scope.get<std::string>());
         }
     }
-    q.selector = util::member(util::member(util::member(item, "spec"), "scopeSelector"), "matchExpressions");
+    q.selector =
+        util::member(util::member(util::member(item, "spec"), "scopeSelector"), "matchExpressions");
     return q;
 }
 
@@ -56,10 +58,10 @@ bool scope_matches(const std::string& scope, const PodGroup& group, const std::s
         return best_effort(group) == (scope == "BestEffort");
     }
     if (scope == "PriorityClass") {
-        const bool listed = values.is_array() &&
-                            std::any_of(values.begin(), values.end(), [&](const json& v) {
-                                return v.is_string() && v.get<std::string>() == group.priority_class;
-                            });
+        const bool listed =
+            values.is_array() && std::any_of(values.begin(), values.end(), [&](const json& v) {
+                return v.is_string() && v.get<std::string>() == group.priority_class;
+            });
         return op == "In"             ? listed
                : op == "NotIn"        ? !listed
                : op == "DoesNotExist" ? group.priority_class.empty()
@@ -120,9 +122,8 @@ double job_amount(const std::string& resource, const Quota& q, const JobFootprin
 // The quota admission's old rule: a quota on CPU or memory makes every container of the pods
 // it counts say its request (or limit) of them.
 std::vector<std::string> must_specify(const Quota& q, const JobFootprint& footprint) {
-    static const std::set<std::string> validated = {"cpu",          "memory",
-                                                    "requests.cpu", "requests.memory",
-                                                    "limits.cpu",   "limits.memory"};
+    static const std::set<std::string> validated = {
+        "cpu", "memory", "requests.cpu", "requests.memory", "limits.cpu", "limits.memory"};
     std::set<std::string> missing;
     for (const auto& group : footprint.pods) {
         if (!counts_pods(q, group)) {
@@ -159,7 +160,7 @@ QuotaVerdict judge(const Quota& q, const JobFootprint& footprint) {
             continue;
         }
         const double used = q.used.count(resource) != 0 ? q.used.at(resource) : 0;
-        const QuotaFit fit = !at_most(asked, hard)        ? QuotaFit::Never
+        const QuotaFit fit = !at_most(asked, hard)         ? QuotaFit::Never
                              : at_most(asked + used, hard) ? QuotaFit::Fits
                                                            : QuotaFit::Later;
         verdict.lines.push_back({resource, asked, used, hard, fit});
@@ -207,7 +208,8 @@ std::vector<QuotaVerdict> judge_quotas(const json& list, const JobFootprint& foo
     std::vector<std::string> notes;
     const JobFootprint job = with_defaults(footprint, read_container_defaults(list, notes));
     std::vector<QuotaVerdict> out;
-    for (const auto& item : util::member(list, "items").is_array() ? util::member(list, "items") : json()) {
+    for (const auto& item :
+         util::member(list, "items").is_array() ? util::member(list, "items") : json()) {
         if (util::member(item, "kind").is_string() && item["kind"] == "ResourceQuota") {
             out.push_back(judge(read_quota(item), job));
         }
@@ -263,13 +265,15 @@ std::vector<Check> quota_checks(const json& list, const JobFootprint& footprint,
     for (const std::string& refusal : limit_range_refusals(list, footprint)) {
         out.push_back(check("job", "LimitRange", State::Failed, refusal,
                             "set resources (requests and limits) within it: kubectl describe "
-                            "limitrange -n " + ns));
+                            "limitrange -n " +
+                                ns));
     }
     const auto verdicts = judge_quotas(list, footprint);
     for (const auto& v : verdicts) {
         const std::string name = "quota " + v.name;
         const std::string notes =
-            v.notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(v.notes, "; ")) + ": not checked)";
+            v.notes.empty() ? ""
+                            : " (" + fmt::format("{}", fmt::join(v.notes, "; ")) + ": not checked)";
         const std::string describe = "kubectl describe resourcequota " + v.name + " -n " + ns;
         switch (v.fit) {
             case QuotaFit::NotCounted:
@@ -292,7 +296,8 @@ std::vector<Check> quota_checks(const json& list, const JobFootprint& footprint,
                 out.push_back(check("job", name, State::Failed,
                                     "never fits: " + verdict_line(v) + notes,
                                     "ask for less (resources, replicas) or ask the namespace's "
-                                    "admin to raise it; " + describe));
+                                    "admin to raise it; " +
+                                        describe));
                 break;
         }
     }

@@ -180,8 +180,8 @@ TEST_CASE("run gives the program every word after its name, -- or not", "[cli][r
         CHECK(run.out.find(expected_command) != std::string::npos);
     }
     // --dry-run before the program, bare or with its value, stays kftrain's.
-    auto server = run_kftrain({"run", "--code", dir, "--dry-run", "server", "--print-job-file",
-                               "python3", "train.py"});
+    auto server = run_kftrain(
+        {"run", "--code", dir, "--dry-run", "server", "--print-job-file", "python3", "train.py"});
     CHECK(server.code == 0);
     CHECK(server.out.find("command:\n  - python3\n  - train.py\n") != std::string::npos);
 }

@@ -1,9 +1,10 @@
 // Whether a job fits its namespace's ResourceQuotas: the job's pods as quota counts them, the
 // LimitRanges' defaults, scopes, and the three verdicts, over what a real API server returned.
+#include "doctor/quota.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "doctor/quota.h"
 #include "support/jobs.h"
 #include "support/test_data.h"
 
@@ -52,8 +53,9 @@ TEST_CASE("a job that fits the hard limits but not beside others' pods waits for
 }
 
 TEST_CASE("a job that alone asks more than the quota never fits", "[doctor][quota]") {
-    CHECK(verdict_line(team_quota("name: a\nreplicas: 4\nresources: {cpu: 100m, memory: 64Mi}\n")) ==
-          "pods: the job asks 4, 1 of 3 used");
+    CHECK(
+        verdict_line(team_quota("name: a\nreplicas: 4\nresources: {cpu: 100m, memory: 64Mi}\n")) ==
+        "pods: the job asks 4, 1 of 3 used");
     const auto gpus = team_quota(
         "name: a\nreplicas: 1\nresources: {cpu: 100m, memory: 64Mi, gpus: 2}\nimage: x\n");
     CHECK(gpus.fit == QuotaFit::Never);
@@ -88,12 +90,11 @@ TEST_CASE("a quota on limits makes a job without limits fail as the API server d
 }
 
 TEST_CASE("a scoped quota counts only the pods its scopes select", "[doctor][quota]") {
-    const json high = {{"hard", {{"pods", "1"}}},
-                       {"scopeSelector",
-                        {{"matchExpressions",
-                          {{{"scopeName", "PriorityClass"},
-                            {"operator", "In"},
-                            {"values", {"high"}}}}}}}};
+    const json high = {
+        {"hard", {{"pods", "1"}}},
+        {"scopeSelector",
+         {{"matchExpressions",
+           {{{"scopeName", "PriorityClass"}, {"operator", "In"}, {"values", {"high"}}}}}}}};
     CHECK(team_quota("name: a\nreplicas: 2\n", quota_list(high)).fit == QuotaFit::NotCounted);
     const auto counted =
         team_quota("name: a\nreplicas: 2\npriorityClassName: high\n", quota_list(high));
@@ -105,17 +106,17 @@ TEST_CASE("a scoped quota counts only the pods its scopes select", "[doctor][quo
 }
 
 TEST_CASE("a job counts its own kind, its Services and its code's ConfigMap", "[doctor][quota]") {
-    const auto list = quota_list({{"hard",
-                                   {{"count/pytorchjobs.kubeflow.org", "2"},
-                                    {"services", "3"},
-                                    {"count/configmaps", "1"}}}},
-                                 {{"count/configmaps", "1"}});
-    const auto v = team_quota("name: a\nreplicas: 4\ncode: {path: .}\ncommand: [python3, train.py]\n", list);
+    const auto list = quota_list(
+        {{"hard",
+          {{"count/pytorchjobs.kubeflow.org", "2"}, {"services", "3"}, {"count/configmaps", "1"}}}},
+        {{"count/configmaps", "1"}});
+    const auto v =
+        team_quota("name: a\nreplicas: 4\ncode: {path: .}\ncommand: [python3, train.py]\n", list);
     CHECK(v.fit == QuotaFit::Never);
     CHECK(verdict_line(v) == "services: the job asks 4, 0 of 3 used");
-    const auto trainjob = team_quota(
-        "name: a\nkind: TrainJob\nreplicas: 4\n",
-        quota_list({{"hard", {{"count/trainjobs.trainer.kubeflow.org", "0"}}}}));
+    const auto trainjob =
+        team_quota("name: a\nkind: TrainJob\nreplicas: 4\n",
+                   quota_list({{"hard", {{"count/trainjobs.trainer.kubeflow.org", "0"}}}}));
     CHECK(verdict_line(trainjob) ==
           "count/trainjobs.trainer.kubeflow.org: the job asks 1, 0 of 0 used");
 }

@@ -1,8 +1,8 @@
 #pragma once
 
-// The namespace's ResourceQuotas and LimitRanges before a job is submitted (docs/shared-clusters.md):
-// read once, judged by doctor's rules, so that a job they can never admit is refused before
-// the operator creates half its pods.
+// The namespace's ResourceQuotas and LimitRanges before a job is submitted
+// (docs/shared-clusters.md): read once, judged by doctor's rules, so that a job they can never
+// admit is refused before the operator creates half its pods.
 
 #include <string>
 #include <vector>
@@ -14,12 +14,14 @@
 namespace kftrain::backend::kube {
 
 // Return the quota's and LimitRanges' warnings for a job about to be submitted to namespace
-// ns: a quota it fits only once others' pods end, one that could not be read. A job one can
+// ns: a quota it fits only once others' pods end, one that could not be read; with a Kueue
+// ClusterQueue (the job's LocalQueue's, "" for none), the same of its quota. A job one can
 // never admit is an error with exit code 2 naming quota, resource, asked, used and hard, unless
 // force, when it is a warning too.
 util::Result<std::vector<std::string>> check_quotas(KubeQueries& queries,
                                                     const manifest::JobSpec& spec,
-                                                    const std::string& ns, bool force);
+                                                    const std::string& ns,
+                                                    const std::string& cluster_queue, bool force);
 
 // Return the kubectl arguments that read a namespace's ResourceQuotas and LimitRanges as one
 // List (doctor reads them too).

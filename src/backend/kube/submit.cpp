@@ -60,14 +60,16 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     }
     const manifest::JobKind kind = job.spec.kind;
     const std::string ref = fmt::format("{}/{}", manifest::kind_short_name(kind), job.spec.name);
+    std::string cluster_queue;
     if (!job.spec.queue.empty()) {  // Kueue must be there to admit it, or it stays suspended
         auto queue = check_local_queue(queries, job.spec.namespace_, job.spec.queue,
                                        job.spec.source.locate("queue"));
         if (!queue) {
             return queue.error_value();
         }
+        cluster_queue = *queue;
     }
-    auto quota = check_quotas(queries, job.spec, job.spec.namespace_, flags.force);
+    auto quota = check_quotas(queries, job.spec, job.spec.namespace_, cluster_queue, flags.force);
     if (!quota) {
         return quota.error_value();
     }

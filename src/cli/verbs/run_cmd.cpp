@@ -170,7 +170,7 @@ void join_dry_run(std::vector<std::string>& args, size_t& i) {
 }  // namespace
 
 util::Result<std::vector<std::string>> separate_run_command(const CLI::App& app,
-                                                             std::vector<std::string> args) {
+                                                            std::vector<std::string> args) {
     const CLI::App* verb = nullptr;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& word = args[i];

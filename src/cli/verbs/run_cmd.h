@@ -57,7 +57,7 @@ std::string run_job_name(const std::vector<std::string>& command, const std::str
 // `-n`, `--local`) is an error (exit 2) saying to put it before the command or the command
 // after `--`: never taken silently by one or the other. Other verbs' args come back as they are.
 util::Result<std::vector<std::string>> separate_run_command(const CLI::App& app,
-                                                         std::vector<std::string> args);
+                                                            std::vector<std::string> args);
 
 // Register `kftrain run`.
 void setup_run(CLI::App& app, Context& ctx);

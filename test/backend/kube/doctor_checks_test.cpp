@@ -249,7 +249,8 @@ TEST_CASE("doctor says how a job's metrics are scraped: a PodMonitor where it is
 TEST_CASE("doctor -f holds a job to each ResourceQuota of its namespace", "[doctor][cluster]") {
     ClusterReads reads = gpu_cluster();
     reads.quotas = ok(test::read_test_data("kube/quota-limitrange-v120.json"));
-    auto too_big = by_name(backend::kube::job_checks(reads, test::load_job("name: a\nreplicas: 4\n")));
+    auto too_big =
+        by_name(backend::kube::job_checks(reads, test::load_job("name: a\nreplicas: 4\n")));
     CHECK(too_big.at("quota team-quota").state == doctor::State::Failed);
     CHECK(doctor::fails(too_big.at("quota team-quota")));
     auto waits = by_name(backend::kube::job_checks(

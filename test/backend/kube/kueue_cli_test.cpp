@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fake_cluster.h"
+#include "support/files.h"
 #include "support/test_data.h"
 
 using kftrain::test::contains;
@@ -42,16 +43,21 @@ TEST_CASE("submit --queue checks the LocalQueue, then applies the job suspended 
     FakeCluster cluster("kueue-queues");
     auto run = cluster.run({"submit", "-f", kftrain::test::k_example_job, "--queue", "team-a",
                             "--priority-class", "high"});
-    CHECK(run.err == "");
+    // The example's 16 CPUs fit the ClusterQueue gpu's 32 once others' 24 are released.
+    CHECK(run.err ==
+          "kftrain: warning: ClusterQueue gpu admits the job when others' workloads finish: cpu "
+          "asked 16, used 24 of 32 in flavor a100\n");
     CHECK(run.out == "pytorchjob/mnist-ddp submitted\n");
     REQUIRE(run.code == 0);
     auto calls = cluster.calls();
-    REQUIRE(calls.size() == 3);
+    REQUIRE(calls.size() == 4);
     CHECK(calls[0] ==
-          Argv{"get", k_lq, "-o", "name", "--namespace", "ml-training", "--", "team-a"});
+          Argv{"get", k_lq, "-o", "json", "--namespace", "ml-training", "--", "team-a"});
     CHECK(calls[1] == Argv{"get", "resourcequotas,limitranges", "-o", "json", "--namespace",
                            "ml-training"});  // the namespace's quotas (docs/shared-clusters.md)
-    CHECK(calls[2] == Argv{"apply", "-f", "-", "--namespace", "ml-training"});
+    // Its ClusterQueue's quota (docs/shared-clusters.md#kueue-quota), then the job.
+    CHECK(calls[2] == Argv{"get", "clusterqueues.kueue.x-k8s.io", "-o", "json", "--", "gpu"});
+    CHECK(calls[3] == Argv{"apply", "-f", "-", "--namespace", "ml-training"});
     const std::string applied = cluster.applied().at(0);
     CHECK(contains(applied, "    kueue.x-k8s.io/queue-name: team-a\n"));
     CHECK(contains(applied, "    kueue.x-k8s.io/priority-class: high\n"));
@@ -63,7 +69,10 @@ TEST_CASE("submit --queue of a TrainJob applies it with spec.suspend", "[cluster
     FakeCluster cluster("kueue-queues");
     auto run = cluster.run(
         {"submit", "-f", kftrain::test::k_example_job, "--kind", "TrainJob", "--queue", "team-a"});
-    CHECK(run.err == "");
+    // The example's 16 CPUs fit the ClusterQueue gpu's 32 once others' 24 are released.
+    CHECK(run.err ==
+          "kftrain: warning: ClusterQueue gpu admits the job when others' workloads finish: cpu "
+          "asked 16, used 24 of 32 in flavor a100\n");
     CHECK(run.out == "trainjob/mnist-ddp submitted\n");
     REQUIRE(run.code == 0);
     const std::string applied = cluster.applied().at(0);
@@ -96,7 +105,7 @@ TEST_CASE("tune --queue checks the LocalQueue, then applies an Experiment whose 
     auto calls = cluster.calls();
     REQUIRE(calls.size() == 2);
     CHECK(calls[0] ==
-          Argv{"get", k_lq, "-o", "name", "--namespace", "ml-training", "--", "team-a"});
+          Argv{"get", k_lq, "-o", "json", "--namespace", "ml-training", "--", "team-a"});
     const std::string applied = cluster.applied().at(0);
     CHECK(contains(applied, "kind: Experiment\n"));
     CHECK(contains(applied, "kueue.x-k8s.io/queue-name: team-a\n"));
@@ -475,4 +484,21 @@ TEST_CASE("suspend and resume of a queued job go through its Workload's active, 
                                             R"({"spec":{"active":)" + active + "}}", "-n",
                                             "ml-training", "--", "pytorchjob-mnist-ddp-3f9a2"}});
     }
+}
+
+TEST_CASE("submit --queue refuses a job its ClusterQueue can never admit, applying nothing",
+          "[cluster][cli][kueue][quota]") {
+    FakeCluster cluster("kueue-queues");
+    const std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/job.yaml",
+                              "name: huge\nnamespace: ml-training\nreplicas: 4\n"
+                              "resources: {cpu: \"16\", memory: 8Gi}\n");
+    auto run = cluster.run({"submit", "-f", dir + "/job.yaml", "--queue", "team-a"});
+    CHECK(run.code == 2);
+    CHECK(run.err.rfind("kftrain: error: ClusterQueue gpu can never admit the job: cpu asked 64",
+                        0) == 0);
+    CHECK_FALSE(called_with(cluster, "apply"));
+    auto forced = cluster.run({"submit", "-f", dir + "/job.yaml", "--queue", "team-a", "--force"});
+    CHECK(forced.code == 0);
+    CHECK(contains(forced.err, "submitted anyway (--force)"));
 }

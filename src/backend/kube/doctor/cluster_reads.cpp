@@ -1,11 +1,11 @@
 #include "backend/kube/doctor/cluster_reads.h"
-#include "backend/kube/quota_gate.h"
 
 #include <algorithm>
 #include <functional>
 #include <future>
 
 #include "backend/kube/kubectl_errors.h"
+#include "backend/kube/quota_gate.h"
 #include "util/json_text.h"
 #include "util/text.h"
 
@@ -113,6 +113,10 @@ ClusterReads read_cluster(KubectlRunner& kubectl, const ReadPlan& plan) {
     if (served(resources, "localqueues.kueue.x-k8s.io")) {
         second.push_back(
             call(reads.queues, {"get", "localqueues.kueue.x-k8s.io", "-o", "json"}, true));
+        if (plan.job) {  // a queued job's ClusterQueue quota
+            second.push_back(call(reads.cluster_queues,
+                                  {"get", "clusterqueues.kueue.x-k8s.io", "-o", "json"}, false));
+        }
     }
     run_side_by_side(second);
     return reads;

@@ -32,7 +32,8 @@ struct ClusterReads {
     Read queues = util::error("not read");           // get localqueues -o json
     Read claims = util::error("not read");           // get persistentvolumeclaims -o json
     Read secrets = util::error("not read");          // get secrets NAMES -o name
-    Read quotas = util::error("not read");  // get resourcequotas,limitranges -o json
+    Read quotas = util::error("not read");           // get resourcequotas,limitranges -o json
+    Read cluster_queues = util::error("not read");   // get clusterqueues -o json (Kueue)
 };
 
 // What doctor asks beside the cluster-wide reads: the access reviews to send, and for a job

@@ -7,6 +7,7 @@
 #include "backend/kube/doctor/cluster_checks.h"
 #include "backend/kube/json_fields.h"
 #include "backend/kube/runtimes.h"
+#include "doctor/queue_fit.h"
 #include "doctor/quota.h"
 #include "util/text.h"
 
@@ -36,20 +37,64 @@ void add_runtime(const ClusterReads& reads, const manifest::JobSpec& job, std::v
                                 "kftrain runtimes (the runtimes there are), then set runtime"));
 }
 
+// The job's whole request against its LocalQueue's ClusterQueue, as Kueue admits it.
+Check cluster_queue_check(const ClusterReads& reads, const manifest::JobSpec& job,
+                          const std::string& name) {
+    const std::string check_name = "ClusterQueue " + name;
+    auto list = read_json(reads.cluster_queues);
+    const json* queue = nullptr;
+    for (const auto& item : list ? member(*list, "items") : json()) {
+        if (string_at(member(item, "metadata"), "name") == name) {
+            queue = &item;
+        }
+    }
+    if (queue == nullptr) {
+        return check("job", check_name, State::Warning,
+                     "quota not checked: " + (list ? std::string("no ClusterQueue of that name")
+                                                   : read_failure(reads.cluster_queues)),
+                     "kftrain queues -n " + reads.ns, false);
+    }
+    std::vector<std::string> notes;
+    const auto quotas = read_json(reads.quotas);
+    const auto defaults =
+        quotas ? doctor::read_container_defaults(*quotas, notes) : doctor::ContainerDefaults{};
+    const auto fit = doctor::cluster_queue_fit(
+        doctor::job_requests(doctor::with_defaults(doctor::job_footprint(job), defaults)), *queue);
+    switch (fit.verdict) {
+        case doctor::QueueFitVerdict::FitsNow:
+            return check("job", check_name, State::Ok, "fits now");
+        case doctor::QueueFitVerdict::FitsLater:
+            return check("job", check_name, State::Warning, fit.message,
+                         "the job waits in its queue until others' jobs finish", false);
+        default:
+            return check(
+                "job", check_name, State::Failed, fit.message,
+                "ask for less (resources, replicas), or another queue: kftrain queues -n " +
+                    reads.ns);
+    }
+}
+
 void add_queue(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {
     if (job.queue.empty() || !reads.queues) {
         return;  // not queued, or Kueue missing: the cluster's checks say so
     }
     auto queues = read_json(reads.queues);
     bool found = false;
+    std::string cluster_queue;
     for (const auto& item : queues ? member(*queues, "items") : json()) {
-        found = found || string_at(member(item, "metadata"), "name") == job.queue;
+        if (string_at(member(item, "metadata"), "name") == job.queue) {
+            found = true;
+            cluster_queue = string_at(member(item, "spec"), "clusterQueue");
+        }
     }
     const std::string name = "LocalQueue " + job.queue;
     out.push_back(found ? check("job", name, State::Ok, "exists in " + reads.ns)
                         : check("job", name, State::Missing,
                                 "no LocalQueue of that name in " + reads.ns,
                                 "kftrain queues -n " + reads.ns + " (the queues there are)"));
+    if (found && !cluster_queue.empty()) {
+        out.push_back(cluster_queue_check(reads, job, cluster_queue));
+    }
 }
 
 void add_claims(const ClusterReads& reads, const manifest::JobSpec& job, std::vector<Check>& out) {

@@ -83,14 +83,15 @@ util::Result<KubectlResult> read_workloads(KubeQueries& queries, const std::stri
 
 }  // namespace
 
-util::Status check_local_queue(KubeQueries& queries, const std::string& ns,
-                               const std::string& queue, const std::string& where) {
-    auto result = call_in(queries, {"get", k_local_queue_resource, "-o", "name", "--", queue}, ns);
+util::Result<std::string> check_local_queue(KubeQueries& queries, const std::string& ns,
+                                            const std::string& queue, const std::string& where) {
+    auto result = call_in(queries, {"get", k_local_queue_resource, "-o", "json", "--", queue}, ns);
     if (!result) {
         return result.error_value();
     }
     if (result->ok()) {
-        return util::ok_status();
+        auto parsed = parse_json_object(result->out);
+        return parsed ? local_queue_from(*parsed).cluster_queue : std::string();
     }
     switch (classify_kubectl_error(result->err)) {
         case KubectlFailure::CrdMissing:

@@ -17,9 +17,10 @@ namespace kftrain::backend::kube {
 
 // Check that Kueue is installed and serves LocalQueue queue in namespace ns before a job is
 // submitted to it; where names the field or flag for messages ("--queue", "job.yaml:7:
-// queue"). Errors: Kueue missing (exit 4, with a hint), the LocalQueue missing (exit 3).
-util::Status check_local_queue(KubeQueries& queries, const std::string& ns,
-                               const std::string& queue, const std::string& where);
+// queue"). Return the ClusterQueue it points at ("" when its spec names none). Errors: Kueue
+// missing (exit 4, with a hint), the LocalQueue missing (exit 3).
+util::Result<std::string> check_local_queue(KubeQueries& queries, const std::string& ns,
+                                            const std::string& queue, const std::string& where);
 
 // Return where a job labelled with a queue (kueue.x-k8s.io/queue-name) stands in it: its
 // Workload, the ClusterQueue and, where the visibility API answers, its position; nullopt

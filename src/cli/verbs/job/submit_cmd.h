@@ -43,7 +43,8 @@ struct SubmitOptions {
 };
 
 // Add the flags of what submit does with a rendered job, the same in every verb that submits
-// (submit, run): --dry-run, --replace, --force, --env-from-shell, --follow, --wait, --stop-on-interrupt,
+// (submit, run): --dry-run, --replace, --force, --env-from-shell, --follow, --wait,
+// --stop-on-interrupt,
 // --no-progress, --state-out, --metrics-out and the cost guard's. Return --dry-run, whose bare
 // form the verb's callback reads with read_bare_dry_run before running.
 CLI::Option* add_submit_flags(CLI::App& sub, SubmitOptions& options);
