@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "backend/kube/code_config_map.h"
+#include "backend/kube/doctor/quota_gate.h"
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/kueue/kueue.h"
-#include "backend/kube/quota_gate.h"
 #include "backend/kube/runtime_budget.h"
 #include "job/exit_codes.h"
 #include "manifest/yaml/emit.h"
@@ -37,6 +37,29 @@ util::Status own_companions(KubeQueries& queries, const job::RenderedJob& job,
     return util::ok_status();
 }
 
+// Check that the namespace will admit the job's pods: its LocalQueue and Kueue (or it stays
+// suspended), the ResourceQuotas and the queue's ClusterQueue; their warnings to report.
+util::Status check_admission(KubeQueries& queries, const manifest::JobSpec& spec, bool force,
+                             job::Reporter& report) {
+    std::string cluster_queue;
+    if (!spec.queue.empty()) {
+        auto queue =
+            check_local_queue(queries, spec.namespace_, spec.queue, spec.source.locate("queue"));
+        if (!queue) {
+            return queue.error_value();
+        }
+        cluster_queue = *queue;
+    }
+    auto quota = check_quotas(queries, spec, spec.namespace_, cluster_queue, force);
+    if (!quota) {
+        return quota.error_value();
+    }
+    for (const std::string& warning : *quota) {
+        report.notes << "kftrain: warning: " << warning << "\n";
+    }
+    return util::ok_status();
+}
+
 }  // namespace
 
 std::string other_kind_hint(manifest::JobKind unserved) {
@@ -60,21 +83,8 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     }
     const manifest::JobKind kind = job.spec.kind;
     const std::string ref = fmt::format("{}/{}", manifest::kind_short_name(kind), job.spec.name);
-    std::string cluster_queue;
-    if (!job.spec.queue.empty()) {  // Kueue must be there to admit it, or it stays suspended
-        auto queue = check_local_queue(queries, job.spec.namespace_, job.spec.queue,
-                                       job.spec.source.locate("queue"));
-        if (!queue) {
-            return queue.error_value();
-        }
-        cluster_queue = *queue;
-    }
-    auto quota = check_quotas(queries, job.spec, job.spec.namespace_, cluster_queue, flags.force);
-    if (!quota) {
-        return quota.error_value();
-    }
-    for (const std::string& warning : *quota) {
-        report.notes << "kftrain: warning: " << warning << "\n";
+    if (auto admitted = check_admission(queries, job.spec, flags.force, report); !admitted) {
+        return admitted.error_value();
     }
     const bool server_dry_run = flags.dry_run == job::DryRun::Server;
     std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};

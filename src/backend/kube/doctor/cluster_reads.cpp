@@ -5,7 +5,6 @@
 #include <future>
 
 #include "backend/kube/kubectl_errors.h"
-#include "backend/kube/quota_gate.h"
 #include "util/json_text.h"
 #include "util/text.h"
 
@@ -61,6 +60,14 @@ std::vector<std::string> served_resources(const ClusterReads& reads) {
         }
     }
     return out;
+}
+
+std::vector<std::string> quota_read_args(const std::string& ns) {
+    std::vector<std::string> args = {"get", "resourcequotas,limitranges", "-o", "json"};
+    if (!ns.empty()) {
+        args.insert(args.end(), {"--namespace", ns});
+    }
+    return args;
 }
 
 ClusterReads read_cluster(KubectlRunner& kubectl, const ReadPlan& plan) {

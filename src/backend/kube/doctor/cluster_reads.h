@@ -49,6 +49,10 @@ struct ReadPlan {
 // api-resources says they are served, the Trainer runtimes and Kueue's LocalQueues.
 ClusterReads read_cluster(KubectlRunner& kubectl, const ReadPlan& plan);
 
+// Return the kubectl arguments that read a namespace's ResourceQuotas and LimitRanges as one
+// List (doctor -f, and submit before it applies a job: quota_gate.h).
+std::vector<std::string> quota_read_args(const std::string& ns);
+
 // Return what a read printed as JSON; nullopt when it failed or printed no JSON.
 std::optional<nlohmann::json> read_json(const Read& read);
 

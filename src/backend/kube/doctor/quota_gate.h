@@ -23,8 +23,4 @@ util::Result<std::vector<std::string>> check_quotas(KubeQueries& queries,
                                                     const std::string& ns,
                                                     const std::string& cluster_queue, bool force);
 
-// Return the kubectl arguments that read a namespace's ResourceQuotas and LimitRanges as one
-// List (doctor reads them too).
-std::vector<std::string> quota_read_args(const std::string& ns);
-
 }  // namespace kftrain::backend::kube

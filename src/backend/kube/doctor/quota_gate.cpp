@@ -1,4 +1,4 @@
-#include "backend/kube/quota_gate.h"
+#include "backend/kube/doctor/quota_gate.h"
 
 #include <fmt/format.h>
 
@@ -65,14 +65,6 @@ void judge_cluster_queue(KubeQueries& queries, const std::string& name,
 }
 
 }  // namespace
-
-std::vector<std::string> quota_read_args(const std::string& ns) {
-    std::vector<std::string> args = {"get", "resourcequotas,limitranges", "-o", "json"};
-    if (!ns.empty()) {
-        args.insert(args.end(), {"--namespace", ns});
-    }
-    return args;
-}
 
 util::Result<std::vector<std::string>> check_quotas(KubeQueries& queries,
                                                     const manifest::JobSpec& spec,
