@@ -160,7 +160,8 @@ TEST_CASE("top nodes shows 1 of 4 advertised GPUs allocated once a pod asks for 
                    if (run.code != 0) {
                        return false;
                    }
-                   for (const json& item : json::parse(run.out)["nodes"]) {
+                   const json doc = json::parse(run.out);
+                   for (const json& item : doc["nodes"]) {
                        if (item["name"] == node && item["resources"].is_object()) {
                            resources = item["resources"];
                        }
