@@ -116,9 +116,10 @@ std::vector<QueueFitResource> judge_group(
 }
 
 std::string quota_text(const QueueFitResource& r) {
-    std::string text = format_amount(r.resource, r.nominal);
+    std::string text = manifest::quantity_text(r.resource, r.nominal);
     if (r.borrowing_limit && *r.borrowing_limit > 0) {
-        text += fmt::format(" (+{} borrowing)", format_amount(r.resource, *r.borrowing_limit));
+        text += fmt::format(" (+{} borrowing)",
+                            manifest::quantity_text(r.resource, *r.borrowing_limit));
     } else if (r.unbounded) {
         text += " (+ what its cohort lends)";
     }
@@ -128,11 +129,11 @@ std::string quota_text(const QueueFitResource& r) {
 std::string resource_text(const QueueFitResource& r) {
     if (r.flavor.empty()) {
         return fmt::format("{} asked {}, but no flavor of it covers {}", r.resource,
-                           format_amount(r.resource, r.asked), r.resource);
+                           manifest::quantity_text(r.resource, r.asked), r.resource);
     }
     return fmt::format("{} asked {}, used {} of {} in flavor {}", r.resource,
-                       format_amount(r.resource, r.asked), format_amount(r.resource, r.used),
-                       quota_text(r), r.flavor);
+                       manifest::quantity_text(r.resource, r.asked),
+                       manifest::quantity_text(r.resource, r.used), quota_text(r), r.flavor);
 }
 
 std::string message_of(const QueueFit& fit) {
@@ -202,23 +203,6 @@ QueueFit cluster_queue_fit(const std::map<std::string, double>& job_requests,
     fit.verdict = worst(fit.resources);
     fit.message = message_of(fit);
     return fit;
-}
-
-std::string format_amount(const std::string& resource, double amount) {
-    const bool bytes =
-        resource == "memory" || resource == "ephemeral-storage" || resource.find("hugepages-") == 0;
-    if (!bytes) {
-        return fmt::format("{:g}", amount);
-    }
-    const double gib = 1024.0 * 1024 * 1024;
-    const double mib = 1024.0 * 1024;
-    if (amount >= gib) {
-        return fmt::format("{:g}Gi", std::round(amount / gib * 100) / 100);
-    }
-    if (amount >= mib) {
-        return fmt::format("{:g}Mi", std::round(amount / mib * 100) / 100);
-    }
-    return fmt::format("{:g}", amount);
 }
 
 }  // namespace kftrain::doctor

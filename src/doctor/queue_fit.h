@@ -59,7 +59,4 @@ struct QueueFit {
 QueueFit cluster_queue_fit(const std::map<std::string, double>& job_requests,
                            const nlohmann::json& cluster_queue);
 
-// Return an amount of a resource in its usual form: "4", "0.5", "32Gi", "1.5Gi", "512Mi".
-std::string format_amount(const std::string& resource, double amount);
-
 }  // namespace kftrain::doctor

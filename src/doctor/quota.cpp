@@ -174,35 +174,7 @@ QuotaVerdict judge(const Quota& q, const JobFootprint& footprint) {
     return verdict;
 }
 
-std::string trim_number(double value) {
-    std::string text = fmt::format("{:.2f}", value);
-    text.erase(text.find_last_not_of('0') + 1);
-    if (text.back() == '.') {
-        text.pop_back();
-    }
-    return text;
-}
-
 }  // namespace
-
-std::string amount_text(const std::string& resource, double value) {
-    const std::string base = resource.substr(resource.find('.') + 1);
-    if (base == "cpu") {
-        const double milli = std::round(value * 1000);
-        return std::fmod(milli, 1000) == 0 ? trim_number(milli / 1000)
-                                           : fmt::format("{:.0f}m", milli);
-    }
-    if (base == "memory" || base.find("storage") != std::string::npos) {
-        static const char* units[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
-        int unit = 0;
-        while (unit < 5 && std::fabs(value) >= 1024) {
-            value /= 1024;
-            ++unit;
-        }
-        return trim_number(value) + units[unit];
-    }
-    return trim_number(value);
-}
 
 std::vector<QuotaVerdict> judge_quotas(const json& list, const JobFootprint& footprint) {
     std::vector<std::string> notes;
@@ -227,9 +199,9 @@ std::string verdict_line(const QuotaVerdict& verdict) {
             continue;  // the resources that make the verdict
         }
         parts.push_back(fmt::format("{}: the job asks {}, {} of {} used", line.resource,
-                                    amount_text(line.resource, line.asked),
-                                    amount_text(line.resource, line.used),
-                                    amount_text(line.resource, line.hard)));
+                                    manifest::quantity_text(line.resource, line.asked),
+                                    manifest::quantity_text(line.resource, line.used),
+                                    manifest::quantity_text(line.resource, line.hard)));
     }
     return fmt::format("{}", fmt::join(parts, "; "));
 }
@@ -249,9 +221,10 @@ std::vector<std::string> limit_range_refusals(const json& list, const JobFootpri
                     out.insert(fmt::format(
                         "{}: a container's {} limit may be at most {}, the replicas' is {}: the "
                         "API server refuses every pod",
-                        who, resource, amount_text(resource, max),
-                        limit == container.limits.end() ? std::string("unset")
-                                                        : amount_text(resource, limit->second)));
+                        who, resource, manifest::quantity_text(resource, max),
+                        limit == container.limits.end()
+                            ? std::string("unset")
+                            : manifest::quantity_text(resource, limit->second)));
                 }
             }
         }

@@ -52,10 +52,6 @@ std::vector<QuotaVerdict> judge_quotas(const nlohmann::json& list, const JobFoot
 std::vector<std::string> limit_range_refusals(const nlohmann::json& list,
                                               const JobFootprint& footprint);
 
-// Return a quantity of a resource as Kubernetes writes it: "1500m" and "2" for CPU, "2Gi" or
-// "1.5Gi" for memory and storage, "4" for counts.
-std::string amount_text(const std::string& resource, double value);
-
 // Return the one line that says why a verdict is what it is: "requests.cpu: the job asks 4,
 // 6 of 8 used"; for Never the first resource the job alone exceeds, or the refusal.
 std::string verdict_line(const QuotaVerdict& verdict);

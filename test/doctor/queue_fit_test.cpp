@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "manifest/k8s/quantity.h"
+
 namespace kftrain::doctor {
 namespace {
 
@@ -65,7 +67,7 @@ TEST_CASE("cluster_queue_fit gives the three verdicts with the numbers", "[docto
         {"room now in 500m steps",
          {{"cpu", 0.5}},
          QueueFitVerdict::FitsNow,
-         "ClusterQueue gpu has room for the job: cpu asked 0.5, used 24 of 32 in flavor a100"},
+         "ClusterQueue gpu has room for the job: cpu asked 500m, used 24 of 32 in flavor a100"},
         {"when others finish",
          {{"cpu", 16}, {"nvidia.com/gpu", 2}},
          QueueFitVerdict::FitsLater,
@@ -160,9 +162,9 @@ TEST_CASE("cluster_queue_fit reads usage when no reservation is given, and odd J
         CHECK(fit.verdict == QueueFitVerdict::NeverFits);
     }
     CHECK(std::string(queue_fit_name(QueueFitVerdict::FitsLater)) == "fits when others finish");
-    CHECK(format_amount("memory", 1.5 * k_gi) == "1.5Gi");
-    CHECK(format_amount("memory", 512 * 1024 * 1024) == "512Mi");
-    CHECK(format_amount("cpu", 0.25) == "0.25");
+    CHECK(manifest::quantity_text("memory", 1.5 * k_gi) == "1.5Gi");
+    CHECK(manifest::quantity_text("memory", 512 * 1024 * 1024) == "512Mi");
+    CHECK(manifest::quantity_text("cpu", 0.25) == "250m");
 }
 
 }  // namespace kftrain::doctor

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "manifest/k8s/quantity.h"
 #include "support/jobs.h"
 #include "support/test_data.h"
 
@@ -148,11 +149,11 @@ TEST_CASE("a quota's unreadable quantity is named, never read as 0", "[doctor][q
 }
 
 TEST_CASE("quantities are written as Kubernetes writes them", "[doctor][quota]") {
-    CHECK(amount_text("requests.cpu", 1.5) == "1500m");
-    CHECK(amount_text("cpu", 2) == "2");
-    CHECK(amount_text("limits.memory", 1.5 * 1024 * 1024 * 1024) == "1.5Gi");
-    CHECK(amount_text("requests.memory", 300.0 * 1024 * 1024) == "300Mi");
-    CHECK(amount_text("pods", 4) == "4");
+    CHECK(manifest::quantity_text("requests.cpu", 1.5) == "1500m");
+    CHECK(manifest::quantity_text("cpu", 2) == "2");
+    CHECK(manifest::quantity_text("limits.memory", 1.5 * 1024 * 1024 * 1024) == "1.5Gi");
+    CHECK(manifest::quantity_text("requests.memory", 300.0 * 1024 * 1024) == "300Mi");
+    CHECK(manifest::quantity_text("pods", 4) == "4");
 }
 
 }  // namespace kftrain::doctor

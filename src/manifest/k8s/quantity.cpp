@@ -113,4 +113,37 @@ std::optional<double> parse_quantity(const std::string& text) {
     return *value;
 }
 
+namespace {
+
+std::string trim_number(double value) {
+    std::string text = fmt::format("{:.2f}", value);
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') {
+        text.pop_back();
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string quantity_text(const std::string& resource, double value) {
+    const std::string base = resource.substr(resource.find('.') + 1);
+    if (base == "cpu") {
+        const double milli = std::round(value * 1000);
+        return std::fmod(milli, 1000) == 0 ? trim_number(milli / 1000)
+                                           : fmt::format("{:.0f}m", milli);
+    }
+    if (base == "memory" || base.find("storage") != std::string::npos ||
+        base.rfind("hugepages-", 0) == 0) {
+        static const char* units[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+        int unit = 0;
+        while (unit < 5 && std::fabs(value) >= 1024) {
+            value /= 1024;
+            ++unit;
+        }
+        return trim_number(value) + units[unit];
+    }
+    return trim_number(value);
+}
+
 }  // namespace kftrain::manifest

@@ -21,4 +21,9 @@ util::Result<double> read_quantity(const std::string& text);
 // refuses it.
 std::optional<double> parse_quantity(const std::string& text);
 
+// Return a quantity of a resource as Kubernetes writes it: "1500m" and "2" for CPU (cpu,
+// requests.cpu, limits.cpu), "2Gi", "1.5Gi" or "300Mi" for memory, storage and huge pages,
+// "4" for counts and extended resources.
+std::string quantity_text(const std::string& resource, double value);
+
 }  // namespace kftrain::manifest
