@@ -202,3 +202,27 @@ TEST_CASE("run refuses its own flags after the command instead of taking them si
                              "kftrain run [FLAGS] -- python3 ...\n");
     }
 }
+
+TEST_CASE(
+    "run --print-job-file keeps -n, --queue and --priority-class, and its code folder works "
+    "from wherever the file is saved",
+    "[cli][run]") {
+    const std::string dir = kftrain::test::make_temp_dir();
+    kftrain::test::write_file(dir + "/train.py", "print(1)\n");
+    auto run = run_kftrain({"-n", "team-a", "run", "--code", dir + "/.", "--queue", "q1",
+                            "--priority-class", "high", "--print-job-file", "python3", "train.py"});
+    INFO(run.err);
+    REQUIRE(run.code == 0);
+    CHECK(run.out.find("namespace: team-a\n") != std::string::npos);
+    CHECK(run.out.find("code:\n  path: " + dir + "\n") != std::string::npos);
+    CHECK(run.out.find("queue: q1\npriorityClass: high\n") != std::string::npos);
+    // Saved in another folder, it renders the job run would submit.
+    const std::string elsewhere = kftrain::test::make_temp_dir() + "/job.yaml";
+    kftrain::test::write_file(elsewhere, run.out);
+    auto rendered = run_kftrain({"render", "-f", elsewhere, "-o", "json"});
+    INFO(rendered.err);
+    REQUIRE(rendered.code == 0);
+    const json job = json::parse(rendered.out)["items"][1];
+    CHECK(job["metadata"]["namespace"] == "team-a");
+    CHECK(job["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] == "q1");
+}

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <filesystem>
 #include <memory>
 #include <random>
 
@@ -114,9 +115,20 @@ util::Result<manifest::JobSpec> run_job_spec(const RunOptions& options, const st
         }
         spec.env[pair.substr(0, eq)].value = pair.substr(eq + 1);
     }
-    if (!options.no_code) {
-        spec.code.path = options.code;
+    if (!options.no_code) {  // absolute: the printed job file works from where it is saved
+        std::error_code ec;
+        auto folder = std::filesystem::absolute(options.code, ec).lexically_normal();
+        if (!folder.has_filename() && folder.has_parent_path() && folder != folder.root_path()) {
+            folder = folder.parent_path();  // "/work/proj/" of "." as "/work/proj"
+        }
+        spec.code.path = ec ? options.code : folder.string();
     }
+    // What --print-job-file prints is what is submitted: the namespace and queue go with it.
+    if (!options.namespace_.empty()) {
+        spec.namespace_ = options.namespace_;
+    }
+    spec.queue = options.submit.job.queue.value_or("");
+    spec.queue_priority_class = options.submit.job.priority_class.value_or("");
     // A bounded budget, so that a program that can never start ends Failed on its own.
     spec.run_policy.backoff_limit = manifest::backoff_limit_for_retries(
         options.submit.job.retries.value_or(manifest::k_default_retries));
@@ -244,6 +256,7 @@ void setup_run(CLI::App& app, Context& ctx) {
 }
 
 util::Status RunOptions::complete(const Context& ctx) {
+    namespace_ = ctx.global.namespace_;
     auto text = run_job_file(*this, random_suffix());
     if (!text) {
         return text.error_value();

@@ -26,7 +26,8 @@ struct RunOptions {
     std::string cpu;
     std::string memory;
     bool print_job_file = false;
-    SubmitOptions submit;  // --follow, --wait, --dry-run and the rest, as submit takes them
+    std::string namespace_;  // the global -n, written into the job file
+    SubmitOptions submit;    // --follow, --wait, --dry-run and the rest, as submit takes them
 
     // Derived by complete().
     std::string job_file;  // the job file the flags make
