@@ -267,6 +267,10 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const job::Back
     }
     RenderedJob job{std::move(spec.value()), *rendered, std::move(*code), YAML::Node()};
     if (job.code) {
+        const std::string kind = manifest::kind_name(job.spec.kind);
+        if (auto fits = manifest::check_job_bytes(job.manifest, *job.code, kind); !fits) {
+            return fits.error_value();
+        }
         job.code_config_map = manifest::code_config_map(job.spec, *job.code, job.spec.name);
     }
     if (auto base = builtin_runtime(job.spec.runtime); base && needs_derived_runtime(job.spec)) {

@@ -249,4 +249,21 @@ YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle,
     return map;
 }
 
+util::Status check_job_bytes(const YAML::Node& manifest, const CodeBundle& bundle,
+                             const std::string& kind) {
+    const uint64_t bytes = to_json(manifest).dump().size();
+    if (bytes <= k_max_job_bytes) {
+        return util::ok_status();
+    }
+    return util::error(
+        fmt::format("code.path: {} ships {}, and each replica template of the {} names every one "
+                    "to mount it: the {} would be {} bytes, past the {} kftrain submits (etcd "
+                    "stores 1.5 MiB an object). Leave files out with code.exclude or a "
+                    ".kftrainignore file, or build an image with the code in it (docs/limits.md)",
+                    util::escape_controls(bundle.folder),
+                    util::counted(static_cast<long long>(bundle.files.size()), "file"), kind, kind,
+                    bytes, k_max_job_bytes),
+        2);
+}
+
 }  // namespace kftrain::manifest

@@ -67,6 +67,16 @@ std::string code_config_map_name(const std::string& job, const std::string& hash
 // files and the ways out.
 util::Status check_code_size(const CodeBundle& bundle);
 
+// The most bytes of a job that ships code: etcd stores at most 1.5 MiB an object, less room for
+// the status its operator writes.
+inline constexpr uint64_t k_max_job_bytes = 1400 * 1024;
+
+// Fail (exit 2) when manifest (the job, or a search's Experiment), as the API server stores it
+// (compact JSON), is past k_max_job_bytes: each replica template mounting the bundle names
+// every file in it. kind names the manifest in the message.
+util::Status check_job_bytes(const YAML::Node& manifest, const CodeBundle& bundle,
+                             const std::string& kind);
+
 // Mount the bundle in every replica: a read-only ConfigMap volume at code.mountPath, which
 // becomes the working directory (a TrainJob's command is started there, as runtimePatches
 // cannot set workingDir). A v1 job that names no image gets its framework's default image.

@@ -67,8 +67,9 @@ TEST_CASE("submit applies the rendered job with kubectl and the global flags", "
                                              "resourcequotas,limitranges", "-o", "json",
                                              "--namespace", "ml-training"});
     CHECK(calls[1]["argv"] == nlohmann::json{"--context=prod", "--kubeconfig=/etc/kube/config",
-                                             "--request-timeout=30s", "apply", "-f", "-",
-                                             "--namespace", "ml-training"});
+                                             "--request-timeout=30s", "apply", "--server-side",
+                                             "--field-manager=kftrain", "--force-conflicts", "-f",
+                                             "-", "--namespace", "ml-training"});
     auto rendered =
         run_kftrain({"render", "-f", kftrain::test::k_example_job, "-n", "ml-training"});
     CHECK(calls[1]["stdin"] == rendered.out);
@@ -94,8 +95,9 @@ TEST_CASE("submit --dry-run=server asks the API server and says nothing was crea
     CHECK(run.out == "pytorchjob/mnist-ddp accepted by the server (dry run: nothing created)\n");
     auto calls = kubectl.calls();
     REQUIRE(calls.size() == 2);
-    CHECK(calls[1]["argv"] ==
-          nlohmann::json{"apply", "-f", "-", "--namespace", "ml-training", "--dry-run=server"});
+    CHECK(calls[1]["argv"] == nlohmann::json{"apply", "--server-side", "--field-manager=kftrain",
+                                             "--force-conflicts", "-f", "-", "--namespace",
+                                             "ml-training", "--dry-run=server"});
 }
 
 TEST_CASE("submit runs no kubectl on bad input and exits 2", "[cli][submit]") {

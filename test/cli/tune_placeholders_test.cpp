@@ -120,7 +120,7 @@ TEST_CASE("tune applies a script's Experiment with its placeholder left for Kati
     auto run = cluster.run({"tune", "-f", kftrain::test::k_tune_example_job});
     INFO(run.err);
     REQUIRE(run.code == 0);
-    CHECK(contains(run.out, "experiment.kubeflow.org/python-ddp-tune created\n"));
+    CHECK(contains(run.out, "experiment.kubeflow.org/python-ddp-tune submitted\n"));
     const auto applied = cluster.applied();
     REQUIRE(applied.size() == 1);
     const YAML::Node sent = YAML::Load(applied[0]);

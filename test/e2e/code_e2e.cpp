@@ -217,7 +217,7 @@ TEST_CASE("tune ships the code in one ConfigMap its Experiment owns, tune delete
     auto started = ns.kftrain({"tune", "-f", file});
     INFO(started.out << started.err);
     REQUIRE(started.code == 0);
-    CHECK(has(started.out, "experiment.kubeflow.org/tuned created"));
+    CHECK(has(started.out, "experiment.kubeflow.org/tuned submitted"));
     auto maps = ns.kubectl({"get", "configmaps", "-l", "kftrain.io/code-of=tuned", "-o", "json"});
     REQUIRE(maps.code == 0);
     const json items = json::parse(maps.out)["items"];

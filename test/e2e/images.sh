@@ -10,11 +10,15 @@
 #       data helper pod's image (tar, find, stat, sleep) and the PyTorchJob stand-in's
 #       init container (sh, seq, nslookup), in place of busybox:1.36.1 and alpine:3.10.
 # HASH is the content's: an image already in containerd is not made or imported again.
+# With KFTRAIN, the python image is also tagged as the image that kftrain gives a python3
+# program naming none (`kftrain run -- python3 train.py`), as `kftrain render` shows it.
 #
-#   images.sh MINICLUSTER_SH   prints "trainer=IMAGE", "python=IMAGE" and "busybox=IMAGE"
+#   images.sh MINICLUSTER_SH [KFTRAIN]   prints "trainer=IMAGE", "python=IMAGE",
+#                                        "busybox=IMAGE" and with KFTRAIN "default_python=IMAGE"
 set -euo pipefail
 
 minicluster=$1
+kftrain=${2:-}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -120,6 +124,33 @@ else
         say "built $python"
     fi
     "$minicluster" import "$python"
+fi
+
+# Whether the node holds IMAGE and ALIAS as one image (the kubelet lists an image's names
+# together).
+same_on_node() {
+    kubectl get nodes -o json | python3 -c '
+import json, sys
+names = [set(i.get("names") or []) for n in json.load(sys.stdin)["items"]
+         for i in n["status"].get("images") or []]
+sys.exit(0 if any({sys.argv[1], sys.argv[2]} <= s for s in names) else 1)' "$1" "$2"
+}
+
+if [[ -n $kftrain ]]; then
+    default_python=$(printf 'name: x\ncommand: [python3, train.py]\n' \
+        | "$kftrain" render -f - -o json | python3 -c '
+import json, sys
+specs = json.load(sys.stdin)["spec"]["pytorchReplicaSpecs"]
+print(next(iter(specs.values()))["template"]["spec"]["containers"][0]["image"])')
+    # The name as containerd and the kubelet keep it.
+    [[ $default_python == */*/* ]] || default_python=docker.io/$default_python
+    if same_on_node "$python" "$default_python"; then
+        say "the node has $python as $default_python"
+    else
+        podman tag "$python" "$default_python"
+        "$minicluster" import "$default_python"
+    fi
+    echo "default_python=$default_python"
 fi
 
 echo "trainer=$trainer"

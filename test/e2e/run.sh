@@ -103,11 +103,13 @@ phase cluster start_cluster
 command -v kubectl >/dev/null || PATH=$(dirname "$(dirname "$KUBECONFIG")")/mini/bin:$PATH
 
 make_images() {
-    "$repo/test/e2e/images.sh" "$minicluster" >"$work/images"
+    "$repo/test/e2e/images.sh" "$minicluster" "$build/kftrain" >"$work/images"
     KFTRAIN_E2E_TRAINER_IMAGE=$(sed -n 's/^trainer=//p' "$work/images")
     KFTRAIN_E2E_BUSYBOX_IMAGE=$(sed -n 's/^busybox=//p' "$work/images")
     KFTRAIN_E2E_PYTHON_IMAGE=$(sed -n 's/^python=//p' "$work/images")
-    export KFTRAIN_E2E_TRAINER_IMAGE KFTRAIN_E2E_BUSYBOX_IMAGE KFTRAIN_E2E_PYTHON_IMAGE
+    KFTRAIN_E2E_DEFAULT_PYTHON_IMAGE=$(sed -n 's/^default_python=//p' "$work/images")
+    export KFTRAIN_E2E_TRAINER_IMAGE KFTRAIN_E2E_BUSYBOX_IMAGE KFTRAIN_E2E_PYTHON_IMAGE \
+        KFTRAIN_E2E_DEFAULT_PYTHON_IMAGE
 }
 phase images make_images
 

@@ -14,21 +14,21 @@
 
 namespace kftrain::backend::kube {
 
-// What apply_code did, for a submit that then fails.
+// What create_code did, for a submit that then fails.
 struct CodeApplied {
     std::string name;      // the ConfigMap's; "" when nothing ships code
     bool created = false;  // it did not exist before
 };
 
-// Apply a code ConfigMap (manifest::code_config_map's; nothing for a null node) in its own
+// Create a code ConfigMap (manifest::code_config_map's; nothing for a null node) in its own
 // namespace; with dry_run_server, only as a server-side dry run.
-util::Result<CodeApplied> apply_code(KubeQueries& queries, const YAML::Node& config_map,
-                                     bool dry_run_server);
+util::Result<CodeApplied> create_code(KubeQueries& queries, const YAML::Node& config_map,
+                                      bool dry_run_server);
 
 // Make owner the ConfigMap's owner, so that the garbage collector removes it with the owner.
 util::Status own_code(KubeQueries& queries, const CodeApplied& code, const Owner& owner);
 
-// Remove a ConfigMap apply_code created for something that could not be submitted.
+// Remove a ConfigMap create_code created for something that could not be submitted.
 void remove_code(KubeQueries& queries, const CodeApplied& code);
 
 // Delete the code ConfigMaps of a job or search (by their kftrain.io/code-of label), without

@@ -184,6 +184,19 @@ std::string kubectl_program() {
     return override_path != nullptr && *override_path != '\0' ? override_path : "kubectl";
 }
 
+std::vector<std::string> server_side_apply_args(const std::string& namespace_,
+                                                bool dry_run_server) {
+    std::vector<std::string> args = {
+        "apply", "--server-side", "--field-manager=kftrain", "--force-conflicts", "-f", "-"};
+    if (!namespace_.empty()) {
+        args.insert(args.end(), {"--namespace", namespace_});
+    }
+    if (dry_run_server) {
+        args.push_back("--dry-run=server");
+    }
+    return args;
+}
+
 std::vector<std::string> kubectl_global_args(const job::BackendOptions& global) {
     std::vector<std::string> args;
     if (!global.context.empty()) {

@@ -57,6 +57,13 @@ std::string kubectl_program();
 // The namespace is passed separately since some verbs use -A instead.
 std::vector<std::string> kubectl_global_args(const job::BackendOptions& global);
 
+// Return the arguments that apply the object on stdin server-side, as kftrain's own field
+// manager (taking over fields another manager set; an object submitted before by a
+// client-side apply too), in namespace_ ("": the object's own). A client-side apply copies the
+// whole object into its last-applied annotation, and annotations hold 256 KiB: a job that
+// mounts a few thousand code files is more (docs/limits.md).
+std::vector<std::string> server_side_apply_args(const std::string& namespace_, bool dry_run_server);
+
 // Make the runner that spawns the real kubectl with the global flags. With give_up_at, no
 // call runs past it (for `wait --timeout`).
 std::unique_ptr<KubectlRunner> make_kubectl_runner(

@@ -4,6 +4,7 @@
 
 #include "backend/kube/code_config_map.h"
 #include "backend/kube/doctor/quota_gate.h"
+#include "backend/kube/kubectl.h"
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/kueue/kueue.h"
 #include "backend/kube/runtime_budget.h"
@@ -87,10 +88,7 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
         return admitted.error_value();
     }
     const bool server_dry_run = flags.dry_run == job::DryRun::Server;
-    std::vector<std::string> args = {"apply", "-f", "-", "--namespace", job.spec.namespace_};
-    if (server_dry_run) {
-        args.push_back("--dry-run=server");
-    }
+    const auto args = server_side_apply_args(job.spec.namespace_, server_dry_run);
     // The code first: the job's pods mount it as they start. Then a TrainJob's retry budget:
     // the runtime it refers to.
     job::RenderedJob submitted = job;
@@ -98,7 +96,7 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     if (!runtime) {
         return runtime.error_value();
     }
-    auto code = apply_code(queries, job.code_config_map, server_dry_run);
+    auto code = create_code(queries, job.code_config_map, server_dry_run);
     if (!code) {
         remove_budget_runtime(queries, *runtime);
         return code.error_value();

@@ -207,6 +207,12 @@ util::Status TuneOptions::complete(const Context& ctx) {
     if (!experiment) {
         return experiment.error_value();
     }
+    if (request.code) {
+        if (auto fits = manifest::check_job_bytes(*experiment, *request.code, "Experiment");
+            !fits) {
+            return fits;
+        }
+    }
     request.job = std::move(*loaded);
     request.spec = std::move(*spec);
     request.job_template = std::move(*tmpl);

@@ -80,10 +80,11 @@ TEST_CASE("tune start applies the Experiment to the job's namespace and says wha
         CHECK(*started == 0);
         CHECK(err.str() == "");
         CHECK(out.str() ==
-              "experiment.kubeflow.org/mnist-tune created\n"
+              "experiment.kubeflow.org/mnist-tune submitted\n"
               "See its trials with 'kftrain tune status mnist-tune -n ml-training'\n");
         CHECK(fake.cluster.calls() ==
-              std::vector<Argv>{{"apply", "-f", "-", "--namespace", "ml-training"}});
+              std::vector<Argv>{{"apply", "--server-side", "--field-manager=kftrain",
+                                 "--force-conflicts", "-f", "-", "--namespace", "ml-training"}});
         const auto applied = fake.cluster.applied();
         REQUIRE(applied.size() == 1);
         YAML::Node sent = YAML::Load(applied[0]);
@@ -97,9 +98,13 @@ TEST_CASE("tune start applies the Experiment to the job's namespace and says wha
         auto started = fake.backend()->start(start_request(job::DryRun::Server), report);
         REQUIRE(started);
         CHECK(*started == 0);
-        CHECK(out.str() == "experiment.kubeflow.org/mnist-tune created (server dry run)\n");
-        CHECK(fake.cluster.calls() == std::vector<Argv>{{"apply", "-f", "-", "--namespace",
-                                                         "ml-training", "--dry-run=server"}});
+        CHECK(out.str() ==
+              "experiment.kubeflow.org/mnist-tune accepted by the server (dry run: nothing "
+              "created)\n");
+        CHECK(fake.cluster.calls() ==
+              std::vector<Argv>{{"apply", "--server-side", "--field-manager=kftrain",
+                                 "--force-conflicts", "-f", "-", "--namespace", "ml-training",
+                                 "--dry-run=server"}});
     }
 }
 
@@ -235,10 +240,11 @@ TEST_CASE("kftrain tune applies the Experiment wrapping the job file's job",
         CHECK(run.err == "");
         CHECK(run.code == 0);
         CHECK(run.out ==
-              "experiment.kubeflow.org/mnist-tune created\n"
+              "experiment.kubeflow.org/mnist-tune submitted\n"
               "See its trials with 'kftrain tune status mnist-tune -n ml-training'\n");
         CHECK(cluster.calls() ==
-              std::vector<Argv>{{"apply", "-f", "-", "--namespace", "ml-training"}});
+              std::vector<Argv>{{"apply", "--server-side", "--field-manager=kftrain",
+                                 "--force-conflicts", "-f", "-", "--namespace", "ml-training"}});
         YAML::Node sent = YAML::Load(cluster.applied().at(0));
         CHECK(sent["kind"].as<std::string>() == "Experiment");
         CHECK(sent["spec"]["parameters"][0]["name"].as<std::string>() == "lr");

@@ -57,7 +57,8 @@ TEST_CASE("submit --queue checks the LocalQueue, then applies the job suspended 
                            "ml-training"});  // the namespace's quotas (docs/shared-clusters.md)
     // Its ClusterQueue's quota (docs/shared-clusters.md#kueue-quota), then the job.
     CHECK(calls[2] == Argv{"get", "clusterqueues.kueue.x-k8s.io", "-o", "json", "--", "gpu"});
-    CHECK(calls[3] == Argv{"apply", "-f", "-", "--namespace", "ml-training"});
+    CHECK(calls[3] == Argv{"apply", "--server-side", "--field-manager=kftrain", "--force-conflicts",
+                           "-f", "-", "--namespace", "ml-training"});
     const std::string applied = cluster.applied().at(0);
     CHECK(contains(applied, "    kueue.x-k8s.io/queue-name: team-a\n"));
     CHECK(contains(applied, "    kueue.x-k8s.io/priority-class: high\n"));

@@ -125,13 +125,14 @@ class KubeSearch : public job::SearchBackend {
                 return util::error(queue.error(), queue.error_code(k_exit_cluster));
             }
         }
-        auto printed = apply_experiment(request, name, ns);
-        if (!printed) {
-            return util::error(printed.error(), printed.error_code(k_exit_cluster));
+        if (auto applied = apply_experiment(request, name, ns); !applied) {
+            return util::error(applied.error(), applied.error_code(k_exit_cluster));
         }
-        report.out << (printed->empty() ? fmt::format("experiment.kubeflow.org/{} created", name)
-                                        : *printed)
-                   << "\n";
+        // A server-side apply says "serverside-applied" whether or not it created anything.
+        report.out << fmt::format("experiment.kubeflow.org/{} {}\n", name,
+                                  request.dry_run == job::DryRun::Server
+                                      ? "accepted by the server (dry run: nothing created)"
+                                      : "submitted");
         if (request.dry_run != job::DryRun::Server) {
             report.out << fmt::format("See its trials with 'kftrain tune status {}{}'\n", name,
                                       ns.empty() ? "" : " -n " + ns);
@@ -191,19 +192,13 @@ class KubeSearch : public job::SearchBackend {
 
   private:
     // Apply the code's ConfigMap (every trial's job mounts it), then the Experiment, then make
-    // the Experiment the ConfigMap's owner; return what kubectl printed of the Experiment. A
-    // refused Experiment leaves no ConfigMap it created.
-    util::Result<std::string> apply_experiment(const job::SearchRequest& request,
-                                               const std::string& name, const std::string& ns) {
-        std::vector<std::string> args = {"apply", "-f", "-"};
-        if (!ns.empty()) {
-            args.insert(args.end(), {"--namespace", ns});
-        }
+    // the Experiment the ConfigMap's owner. A refused Experiment leaves no ConfigMap it
+    // created.
+    util::Status apply_experiment(const job::SearchRequest& request, const std::string& name,
+                                  const std::string& ns) {
         const bool server_dry_run = request.dry_run == job::DryRun::Server;
-        if (server_dry_run) {
-            args.push_back("--dry-run=server");
-        }
-        auto code = backend::kube::apply_code(m_queries, request.code_config_map, server_dry_run);
+        const auto args = backend::kube::server_side_apply_args(ns, server_dry_run);
+        auto code = backend::kube::create_code(m_queries, request.code_config_map, server_dry_run);
         if (!code) {
             return code.error_value();
         }
@@ -234,7 +229,7 @@ class KubeSearch : public job::SearchBackend {
                     k_exit_cluster);
             }
         }
-        return util::trim(result->out);
+        return util::ok_status();
     }
 
     // The namespace the Experiment goes to: its own, else the job's, else the backend's.
