@@ -120,6 +120,17 @@ def tar_streams():
                                                 member("/abs", data=b"a")]))
 
 
+def code_folders():
+    """An ignore file, then the paths of a folder, NUL-separated."""
+    paths = ["train.py", "pkg/helper.py", ".env", ".env.example", ".ssh/id_rsa", "..data",
+             "pkg/..2026_01_01/x", "...", "a b.txt", "pkg_2fhelper.py", "logs/deep/a.log",
+             "out/README", "caf\xc3\xa9.py"]
+    write("fuzz_code_folder", "gitignore",
+          "\0".join(["# build output\n*.tmp\n/cache.bin\n**/logs/**\nout/**\n!out/README\n"
+                     "\\!bang\n\\#hash\ntrailing\\ \n[!a-c]*.py[co]\n"] + paths))
+    write("fuzz_code_folder", "secrets-back", "\0".join(["!.env.example\n!*.pem\n.ssh/\n"] + paths))
+
+
 if __name__ == "__main__":
     job_files()
     templates()
@@ -128,3 +139,4 @@ if __name__ == "__main__":
     image_data()
     frames()
     tar_streams()
+    code_folders()

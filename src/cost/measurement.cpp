@@ -63,7 +63,7 @@ util::Status check_measure_jobs(const manifest::JobSpec& spec, const std::vector
 util::Result<job::RenderedJob> render_measurement(manifest::JobSpec spec,
                                                   const std::optional<manifest::CodeBundle>& code) {
     if (code) {
-        manifest::attach_code(spec, *code, spec.name);
+        manifest::attach_code(spec, *code, {spec.name, manifest::CodeOwnerKind::job});
     }
     auto tmpl = load::job_template({}, spec.kind);
     if (!tmpl) {
@@ -75,7 +75,8 @@ util::Result<job::RenderedJob> render_measurement(manifest::JobSpec spec,
     }
     job::RenderedJob job{spec, *manifest, code, YAML::Node()};
     if (code) {
-        job.code_config_map = manifest::code_config_map(job.spec, *code, job.spec.name);
+        job.code_config_map = manifest::code_config_map(
+            job.spec, *code, {job.spec.name, manifest::CodeOwnerKind::job});
     }
     return job;
 }

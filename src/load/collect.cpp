@@ -25,6 +25,7 @@ namespace {
 using manifest::CodeFile;
 
 constexpr const char* k_ignore_file = ".kftrainignore";
+constexpr const char* k_git_ignore_file = ".gitignore";
 
 util::Error bad(const std::string& message) {
     return util::error(message, k_exit_bad_input);
@@ -57,20 +58,110 @@ std::string resolve_inside(const std::string& member, const std::string& target)
     return out;
 }
 
+// Read the ignore file name in the open folder dir (path in messages): one pattern a line, #
+// comments and blank lines skipped; none when there is no such file. Opened without blocking
+// and read only when it is a regular file: a FIFO of that name (or a device, a socket, a
+// folder) is skipped with a warning, never waited on for a writer. strict (.kftrainignore): a
+// line that cannot be used, or a file past 64 KiB, is an error (exit 2); otherwise (a
+// .gitignore, which git reads whatever it holds) it is skipped with a warning.
+util::Result<std::vector<std::string>> ignore_patterns(int dir, const char* name,
+                                                       const std::string& path, bool strict,
+                                                       std::ostream& warn) {
+    const util::UniqueFd fd(::openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    if (!fd && errno == ENOENT) {
+        return std::vector<std::string>{};
+    }
+    struct stat info {};
+    if (fd && ::fstat(fd.get(), &info) == 0 && !S_ISREG(info.st_mode)) {
+        warn << "kftrain: warning: code: skipped " << util::escape_line(path)
+             << ": not a regular file (a FIFO, device, socket or folder); no patterns read "
+                "from it\n";
+        return std::vector<std::string>{};
+    }
+    constexpr size_t k_max_ignore_bytes = 64 * 1024;
+    auto text = fd ? util::read_stream(fd.get(), k_max_ignore_bytes, util::k_read_idle_limit)
+                   : util::Result<std::string>(util::error(std::strerror(errno)));
+    if (!text || text->size() > k_max_ignore_bytes) {
+        const std::string why = text ? "larger than 64 KiB" : text.error();
+        if (!strict) {
+            warn << "kftrain: warning: code: skipped " << util::escape_line(path) << ": " << why
+                 << "; no patterns read from it\n";
+            return std::vector<std::string>{};
+        }
+        return bad(fmt::format("code: {}: {}", util::escape_line(path), why));
+    }
+    auto lines = manifest::parse_ignore_text(*text);
+    for (const auto& line : lines.problems) {
+        const std::string message =
+            fmt::format("{}:{}: {} (got {})", util::escape_line(path), line.line, line.problem,
+                        util::escape_line(util::excerpt(line.text, 80)));
+        if (strict) {
+            return bad(message);
+        }
+        warn << "kftrain: warning: code: skipped a pattern: " << message << "\n";
+    }
+    return std::move(lines.patterns);
+}
+
 // Takes what read_tree hands it: files into the bundle, links kept to resolve at the end.
 class CodeSink : public staging::TarSink {
   public:
-    CodeSink(std::vector<std::string> patterns, int dir, std::string folder, std::ostream& warn)
-        : m_patterns(std::move(patterns)), m_dir(dir), m_folder(std::move(folder)), m_warn(warn) {}
+    // rules: the defaults (secrets among them) and the folder's .gitignore's; user_rules:
+    // .kftrainignore's and code.exclude's.
+    CodeSink(const std::vector<manifest::CodeRule>& rules,
+             std::vector<manifest::CodeRule> user_rules, int dir, std::string folder,
+             std::ostream& warn)
+        : m_user_rules(std::move(user_rules)),
+          m_dir(dir),
+          m_folder(std::move(folder)),
+          m_warn(warn) {
+        for (const auto& rule : rules) {
+            (rule.secret ? m_secret_rules : m_rules).push_back(rule);
+        }
+    }
 
     bool wants(const staging::TarEntry& entry) override {
         const bool dir = entry.type == staging::TarEntry::Type::directory;
-        if (manifest::code_excluded(entry.name, dir, m_patterns)) {
+        if (std::string reserved = manifest::code_reserved_problem(entry.name); !reserved.empty()) {
+            m_warn << "kftrain: warning: code: skipped " << util::escape_line(entry.name) << ": "
+                   << reserved << "\n";
+            return false;
+        }
+        // The last rule that matches decides, in this order: the defaults and .gitignore's,
+        // the secrets (which only the user's own "!" brings back), the user's.
+        const manifest::CodeRule* rule = nullptr;
+        for (const auto* rules : {&m_user_rules, &m_secret_rules, &m_rules}) {
+            rule = rule != nullptr ? rule : manifest::last_code_match(entry.name, dir, *rules);
+        }
+        if (rule != nullptr && !rule->negated) {
+            if (rule->secret) {
+                m_secrets.push_back(entry.name + (dir ? "/" : ""));
+            }
             return false;
         }
         // A virtualenv, whatever its name (it holds pyvenv.cfg): the image brings the packages.
         const std::string marker = entry.name + "/pyvenv.cfg";
-        return !(dir && ::faccessat(m_dir, marker.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) == 0);
+        if (dir && ::faccessat(m_dir, marker.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+            return false;
+        }
+        if (dir) {
+            read_nested_ignore(entry.name);
+        }
+        return true;
+    }
+
+    // Say, in one note, what was left out because it may hold secrets.
+    void note_secrets() const {
+        if (m_secrets.empty()) {
+            return;
+        }
+        std::string named;
+        for (const auto& path : m_secrets) {
+            named += (named.empty() ? "" : ", ") + util::escape_line(path);
+        }
+        m_warn << "kftrain: note: code: left out what may hold secrets: " << named
+               << "; a \"!\" line in .kftrainignore or code.exclude (\"!"
+               << util::escape_line(m_secrets.front()) << "\") brings one back (docs/code.md)\n";
     }
 
     util::Status begin(const staging::TarEntry& entry) override {
@@ -159,8 +250,25 @@ class CodeSink : public staging::TarSink {
   private:
     std::string shown() const { return util::escape_line(m_folder); }
 
-    std::vector<std::string> m_patterns;
-    int m_dir;  // the folder, open
+    // Add the rules of folder's own .gitignore, which match the paths beneath it.
+    void read_nested_ignore(const std::string& folder) {
+        auto walk = util::open_dir_beneath(m_dir, folder, false);
+        if (!walk.fd) {
+            return;
+        }
+        const std::string path = m_folder + "/" + folder + "/" + k_git_ignore_file;
+        auto patterns = ignore_patterns(walk.fd.get(), k_git_ignore_file, path, false, m_warn);
+        if (patterns) {
+            auto rules = manifest::code_rules(*patterns, folder + "/");
+            m_rules.insert(m_rules.end(), rules.begin(), rules.end());
+        }
+    }
+
+    std::vector<manifest::CodeRule> m_rules;  // grows by each folder's .gitignore
+    std::vector<manifest::CodeRule> m_secret_rules;
+    std::vector<manifest::CodeRule> m_user_rules;
+    std::vector<std::string> m_secrets;  // what a secret rule left out, as the note names it
+    int m_dir;                           // the folder, open
     std::string m_folder;
     std::ostream& m_warn;
     std::vector<CodeFile> m_files;
@@ -168,47 +276,6 @@ class CodeSink : public staging::TarSink {
     uint64_t m_bytes = 0;
     std::vector<std::pair<std::string, std::string>> m_links;
 };
-
-// Read the folder's .kftrainignore: one pattern a line, # comments and blank lines skipped.
-// Opened without blocking, and read only when it is a regular file: a FIFO of that name (or a
-// device, a socket, a folder) is skipped with a warning, never waited on for a writer.
-util::Result<std::vector<std::string>> ignore_patterns(int dir, const std::string& folder,
-                                                       std::ostream& warn) {
-    const std::string path = folder + "/" + k_ignore_file;
-    const util::UniqueFd fd(
-        ::openat(dir, k_ignore_file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-    if (!fd && errno == ENOENT) {
-        return std::vector<std::string>{};
-    }
-    struct stat info {};
-    if (fd && ::fstat(fd.get(), &info) == 0 && !S_ISREG(info.st_mode)) {
-        warn << "kftrain: warning: code: skipped " << util::escape_line(path)
-             << ": not a regular file (a FIFO, device, socket or folder); no patterns read "
-                "from it\n";
-        return std::vector<std::string>{};
-    }
-    constexpr size_t k_max_ignore_bytes = 64 * 1024;
-    auto text = fd ? util::read_stream(fd.get(), k_max_ignore_bytes, util::k_read_idle_limit)
-                   : util::Result<std::string>(util::error(std::strerror(errno)));
-    if (!text || text->size() > k_max_ignore_bytes) {
-        return bad(fmt::format("code: {}: {}", util::escape_line(path),
-                               text ? "larger than 64 KiB" : text.error()));
-    }
-    std::vector<std::string> patterns;
-    const auto lines = util::split_lines(*text);
-    for (size_t i = 0; i < lines.size(); ++i) {
-        std::string line = util::trim(lines[i]);
-        if (line.empty() || line.front() == '#') {
-            continue;
-        }
-        if (std::string problem = manifest::code_pattern_problem(line); !problem.empty()) {
-            return bad(fmt::format("{}:{}: {} (got {})", util::escape_line(path), i + 1, problem,
-                                   util::escape_line(util::excerpt(line, 80))));
-        }
-        patterns.push_back(line);
-    }
-    return patterns;
-}
 
 }  // namespace
 
@@ -273,18 +340,24 @@ util::Result<util::UniqueFd> open_code_folder(const std::string& folder, const s
 util::Result<manifest::CodeBundle> collect_code(util::UniqueFd dir, const std::string& folder,
                                                 const std::vector<std::string>& exclude,
                                                 std::ostream& warn) {
-    auto ignored = ignore_patterns(dir.get(), folder, warn);
+    auto ignored =
+        ignore_patterns(dir.get(), k_ignore_file, folder + "/" + k_ignore_file, true, warn);
     if (!ignored) {
         return ignored.error_value();
     }
-    std::vector<std::string> patterns = manifest::default_code_excludes();
-    patterns.insert(patterns.end(), exclude.begin(), exclude.end());
-    patterns.insert(patterns.end(), ignored->begin(), ignored->end());
+    auto git_ignored = ignore_patterns(dir.get(), k_git_ignore_file,
+                                       folder + "/" + k_git_ignore_file, false, warn);
+    std::vector<manifest::CodeRule> rules = manifest::default_code_rules();
+    auto git_rules = manifest::code_rules(git_ignored ? *git_ignored : std::vector<std::string>{});
+    rules.insert(rules.end(), git_rules.begin(), git_rules.end());
+    std::vector<std::string> user = *ignored;
+    user.insert(user.end(), exclude.begin(), exclude.end());
     util::UniqueFd walked(::fcntl(dir.get(), F_DUPFD_CLOEXEC, 0));
-    CodeSink sink(std::move(patterns), dir.get(), folder, warn);
+    CodeSink sink(rules, manifest::code_rules(user), dir.get(), folder, warn);
     if (auto read = staging::read_tree(std::move(walked), folder, sink); !read) {
         return read.error_value();
     }
+    sink.note_secrets();
     auto files = sink.finish();
     if (!files) {
         return files.error_value();

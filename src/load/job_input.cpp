@@ -255,7 +255,7 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const job::Back
         return code.error_value();
     }
     if (*code) {
-        manifest::attach_code(*spec, **code, spec->name);
+        manifest::attach_code(*spec, **code, {spec->name, manifest::CodeOwnerKind::job});
     }
     auto tmpl = job_template(input, spec->kind);
     if (!tmpl) {
@@ -271,7 +271,8 @@ util::Result<RenderedJob> load_and_render(const JobInput& input, const job::Back
         if (auto fits = manifest::check_job_bytes(job.manifest, *job.code, kind); !fits) {
             return fits.error_value();
         }
-        job.code_config_map = manifest::code_config_map(job.spec, *job.code, job.spec.name);
+        job.code_config_map = manifest::code_config_map(
+            job.spec, *job.code, {job.spec.name, manifest::CodeOwnerKind::job});
     }
     if (auto base = builtin_runtime(job.spec.runtime); base && needs_derived_runtime(job.spec)) {
         auto derived = derive_runtime(job.spec, *base);

@@ -1,7 +1,6 @@
 #include "manifest/code.h"
 
 #include <fmt/format.h>
-#include <fnmatch.h>
 
 #include <algorithm>
 #include <cctype>
@@ -34,14 +33,8 @@ std::string base64(const std::string& bytes) {
     return out;
 }
 
-// Return the last part of a '/'-separated path.
-std::string base_name(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool glob_matches(const std::string& pattern, const std::string& text, bool path) {
-    return ::fnmatch(pattern.c_str(), text.c_str(), path ? FNM_PATHNAME : 0) == 0;
+const char* owner_kind_name(CodeOwnerKind kind) {
+    return kind == CodeOwnerKind::search ? "search" : "job";
 }
 
 }  // namespace
@@ -71,37 +64,42 @@ const std::vector<std::string>& default_code_excludes() {
     return k_defaults;
 }
 
-std::string code_pattern_problem(const std::string& pattern) {
-    if (pattern.empty() || pattern == "/") {
-        return "must name files or folders";
+const std::vector<std::string>& default_code_secrets() {
+    static const std::vector<std::string> k_secrets = {
+        ".env",      ".env.*",      ".envrc",  ".netrc",     "_netrc",    ".git-credentials",
+        ".pgpass",   ".pypirc",     ".npmrc",  ".ssh/",      ".aws/",     ".kube/",
+        ".docker/",  ".gnupg/",     ".azure/", "gcloud/",    "id_rsa*",   "id_dsa*",
+        "id_ecdsa*", "id_ed25519*", "*.pem",   "*.key",      "*.p12",     "*.pfx",
+        "*.jks",     "*.keystore",  "*.kdbx",  "kubeconfig", "*.tfstate", "*.tfstate.*"};
+    return k_secrets;
+}
+
+std::vector<CodeRule> default_code_rules() {
+    std::vector<CodeRule> rules = code_rules(default_code_excludes());
+    for (auto& rule : code_rules(default_code_secrets())) {
+        rule.secret = true;
+        rules.push_back(std::move(rule));
     }
-    if (pattern.front() == '!') {
-        return "cannot bring a file back with '!': list only what to leave out";
-    }
-    if (util::has_controls(pattern)) {
-        return "must not hold control characters";
-    }
-    return "";
+    return rules;
 }
 
 bool code_excluded(const std::string& path, bool is_dir, const std::vector<std::string>& patterns) {
-    const std::string name = base_name(path);
-    for (std::string pattern : patterns) {
-        if (pattern.size() > 1 && pattern.back() == '/') {
-            if (!is_dir) {
-                continue;
-            }
-            pattern.pop_back();
+    const auto rules = code_rules(patterns);
+    const CodeRule* last = last_code_match(path, is_dir, rules);
+    return last != nullptr && !last->negated;
+}
+
+std::string code_reserved_problem(const std::string& path) {
+    for (size_t start = 0; start <= path.size();) {
+        const size_t slash = std::min(path.find('/', start), path.size());
+        if (path.compare(start, 2, "..") == 0 && slash - start >= 2) {
+            return "a name starting with \"..\" cannot be a file in a ConfigMap volume (the API "
+                   "server refuses it as a key and an item path; the kubelet keeps its own ..data "
+                   "there)";
         }
-        const bool anchored = pattern.find('/') != std::string::npos;
-        if (pattern.front() == '/') {
-            pattern.erase(0, 1);
-        }
-        if (anchored ? glob_matches(pattern, path, true) : glob_matches(pattern, name, false)) {
-            return true;
-        }
+        start = slash + 1;
     }
-    return false;
+    return "";
 }
 
 std::string code_path_problem(const std::string& path) {
@@ -111,10 +109,14 @@ std::string code_path_problem(const std::string& path) {
     if (util::has_controls(path)) {
         return "holds a control character";
     }
-    for (const auto& part : util::split(path, '/')) {
-        if (part == "..") {
-            return "has a part that is \"..\"";
-        }
+    if (!code_reserved_problem(path).empty()) {
+        return "has a part starting with \"..\"";
+    }
+    if (path.empty() || path.front() == '/' || path.back() == '/' || path == "." ||
+        path.find("//") != std::string::npos || path.rfind("./", 0) == 0 ||
+        path.find("/./") != std::string::npos ||
+        (path.size() >= 2 && path.compare(path.size() - 2, 2, "/.") == 0)) {
+        return "has a part that is empty or \".\"";
     }
     if (code_key(path).size() > 253) {
         return "is too long for a ConfigMap key (253 characters, with other bytes than letters, "
@@ -135,8 +137,13 @@ std::string code_key(const std::string& path) {
     return key;
 }
 
-std::string code_config_map_name(const std::string& job, const std::string& hash) {
-    return job + "-code-" + hash;
+std::string code_config_map_name(const CodeOwner& owner, const std::string& hash) {
+    return owner.name + (owner.kind == CodeOwnerKind::search ? ".search" : "") + "-code-" + hash;
+}
+
+std::string code_owner_selector(const CodeOwner& owner) {
+    return fmt::format("{}={},{}={}", k_code_of_label, owner.name, k_code_for_label,
+                       owner_kind_name(owner.kind));
 }
 
 util::Status check_code_size(const CodeBundle& bundle) {
@@ -188,7 +195,7 @@ std::string default_code_image(const JobSpec& spec) {
     return "";
 }
 
-void attach_code(JobSpec& spec, const CodeBundle& bundle, const std::string& owner) {
+void attach_code(JobSpec& spec, const CodeBundle& bundle, const CodeOwner& owner) {
     Volume volume;
     volume.name = k_code_volume;
     volume.config_map = code_config_map_name(owner, bundle.hash);
@@ -213,8 +220,7 @@ void attach_code(JobSpec& spec, const CodeBundle& bundle, const std::string& own
     }
 }
 
-YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle,
-                           const std::string& owner) {
+YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle, const CodeOwner& owner) {
     YAML::Node map(YAML::NodeType::Map);
     map["apiVersion"] = string_node("v1");
     map["kind"] = string_node("ConfigMap");
@@ -223,7 +229,8 @@ YAML::Node code_config_map(const JobSpec& spec, const CodeBundle& bundle,
     metadata["namespace"] = string_node(spec.namespace_);
     YAML::Node labels(YAML::NodeType::Map);
     labels["app.kubernetes.io/managed-by"] = string_node("kftrain");
-    labels[k_code_of_label] = string_node(owner);
+    labels[k_code_of_label] = string_node(owner.name);
+    labels[k_code_for_label] = string_node(owner_kind_name(owner.kind));
     metadata["labels"] = labels;
     YAML::Node annotations(YAML::NodeType::Map);
     annotations["kftrain.io/code-hash"] = string_node(bundle.hash);

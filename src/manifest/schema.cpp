@@ -125,8 +125,8 @@ FieldDef code_section() {
             field("mountPath", T::String, "/workspace",
                   "where they appear: an absolute path, the replicas' working directory"),
             field("exclude", T::StringList, "[]",
-                  "globs left out, beside .git/, __pycache__/, *.pyc, virtualenvs and the "
-                  "folder's .kftrainignore"),
+                  "globs left out (\"!glob\" brings one back), after the defaults (.git/, "
+                  "caches, virtualenvs, secrets such as .env), .gitignore and .kftrainignore"),
         });
 }
 

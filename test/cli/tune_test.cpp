@@ -46,8 +46,9 @@ TEST_CASE("tune of a job that ships code prints its ConfigMap, which every trial
     const nlohmann::json& map = list["items"][0];
     CHECK(map["kind"] == "ConfigMap");
     const std::string name = map["metadata"]["name"];
-    CHECK(name.rfind("coded-search-code-", 0) == 0);  // the search's, not one trial's
+    CHECK(name.rfind("coded-search.search-code-", 0) == 0);  // the search's, not one trial's
     CHECK(map["metadata"]["labels"]["kftrain.io/code-of"] == "coded-search");
+    CHECK(map["metadata"]["labels"]["kftrain.io/code-for"] == "search");
     CHECK(map["data"]["train.py"] == "print('accuracy=0.5')\n");
     const nlohmann::json& experiment = list["items"][1];
     CHECK(experiment["kind"] == "Experiment");

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -178,4 +179,91 @@ TEST_CASE("with a root, a code folder outside it or reached through a link is re
         CHECK(refused.error().find("is not a folder inside the server's root") !=
               std::string::npos);
     }
+}
+
+TEST_CASE("collect honours .gitignore, a nested one under its own folder, and ** at any depth",
+          "[job][code]") {
+    const std::string dir = test::make_temp_dir() + "/proj";
+    fs::create_directories(dir + "/pkg/logs/deep");
+    fs::create_directories(dir + "/out/run1");
+    test::write_file(dir + "/train.py", "");
+    test::write_file(dir + "/notes.tmp", "");
+    test::write_file(dir + "/pkg/helper.py", "");
+    test::write_file(dir + "/pkg/cache.bin", "");
+    test::write_file(dir + "/pkg/logs/deep/a.log", "");
+    test::write_file(dir + "/pkg/logs/keep.log", "");
+    test::write_file(dir + "/out/run1/model.ckpt", "");
+    test::write_file(dir + "/out/README", "");
+    test::write_file(dir + "/.gitignore", "*.tmp\n/cache.bin\n");
+    // Relative to pkg/: "/cache.bin" here is pkg/cache.bin, the top one's is not.
+    test::write_file(dir + "/pkg/.gitignore", "/cache.bin\n");
+    test::write_file(dir + "/.kftrainignore", "**/deep/\nout/**\n!out/README\n");
+    std::ostringstream warn;
+    auto bundle = collect(dir, warn);
+    REQUIRE(bundle);
+    CHECK(paths_of(*bundle) == std::vector<std::string>{".gitignore", "out/README",
+                                                        "pkg/.gitignore", "pkg/helper.py",
+                                                        "pkg/logs/keep.log", "train.py"});
+    CHECK(warn.str().empty());
+    // code.exclude comes last: its "!" brings back what .gitignore left out.
+    auto back = collect(dir, warn, {"!notes.tmp"});
+    REQUIRE(back);
+    const auto paths = paths_of(*back);
+    CHECK(std::count(paths.begin(), paths.end(), "notes.tmp") == 1);
+}
+
+TEST_CASE("collect leaves out what may hold secrets with one note, and '!' brings one back",
+          "[job][code]") {
+    const std::string dir = test::make_temp_dir() + "/proj";
+    fs::create_directories(dir + "/.ssh");
+    fs::create_directories(dir + "/certs");
+    test::write_file(dir + "/train.py", "");
+    test::write_file(dir + "/.env", "TOKEN=x\n");
+    test::write_file(dir + "/.env.example", "TOKEN=\n");
+    test::write_file(dir + "/.ssh/id_rsa", "key");
+    test::write_file(dir + "/certs/server.pem", "pem");
+    test::write_file(dir + "/.netrc", "machine x password y\n");
+    std::ostringstream warn;
+    auto bundle = collect(dir, warn);
+    REQUIRE(bundle);
+    CHECK(paths_of(*bundle) == std::vector<std::string>{"train.py"});
+    CHECK(warn.str() ==
+          "kftrain: note: code: left out what may hold secrets: .env, .env.example, .netrc, "
+          ".ssh/, certs/server.pem; a \"!\" line in .kftrainignore or code.exclude (\"!.env\") "
+          "brings one back (docs/code.md)\n");
+    // The user's own "!" brings one back; a .gitignore's does not (git's tracking is not a
+    // choice to ship a secret).
+    test::write_file(dir + "/.gitignore", "!.netrc\n");
+    test::write_file(dir + "/.kftrainignore", "!.env.example\n");
+    std::ostringstream back_warn;
+    auto back = collect(dir, back_warn, {"!certs/server.pem"});
+    REQUIRE(back);
+    CHECK(paths_of(*back) ==
+          std::vector<std::string>{".env.example", ".gitignore", "certs/server.pem", "train.py"});
+    CHECK(back_warn.str() ==
+          "kftrain: note: code: left out what may hold secrets: .env, .netrc, .ssh/; a \"!\" "
+          "line in .kftrainignore or code.exclude (\"!.env\") brings one back (docs/code.md)\n");
+}
+
+TEST_CASE("collect skips names starting with .. with a warning and never ships them",
+          "[job][code]") {
+    const std::string dir = test::make_temp_dir() + "/proj";
+    fs::create_directories(dir + "/..2026_01_01");
+    fs::create_directories(dir + "/pkg");
+    test::write_file(dir + "/..2026_01_01/train.py", "");
+    test::write_file(dir + "/..foo", "");
+    test::write_file(dir + "/...", "");
+    test::write_file(dir + "/pkg/..data", "");
+    test::write_file(dir + "/train.py", "");
+    std::ostringstream warn;
+    auto bundle = collect(dir, warn);
+    REQUIRE(bundle);
+    CHECK(paths_of(*bundle) == std::vector<std::string>{"train.py"});
+    const std::string why =
+        ": a name starting with \"..\" cannot be a file in a ConfigMap volume (the API server "
+        "refuses it as a key and an item path; the kubelet keeps its own ..data there)\n";
+    CHECK(warn.str() == "kftrain: warning: code: skipped ..." + why +
+                            "kftrain: warning: code: skipped ..2026_01_01" + why +
+                            "kftrain: warning: code: skipped ..foo" + why +
+                            "kftrain: warning: code: skipped pkg/..data" + why);
 }

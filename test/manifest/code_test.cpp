@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "manifest/k8s/rules.h"
 #include "manifest/render/render.h"
 #include "manifest/yaml/emit.h"
 #include "support/crd_schema.h"
@@ -44,8 +45,8 @@ TEST_CASE("code excludes read patterns as .gitignore does", "[manifest][code]") 
     CHECK_FALSE(code_excluded("sub/notes.txt", false, mine));  // anchored at the folder
     CHECK(code_excluded("docs/a.md", false, mine));
     CHECK_FALSE(code_excluded("docs/sub/a.md", false, mine));
-    CHECK(manifest::code_pattern_problem("!keep.py") ==
-          "cannot bring a file back with '!': list only what to leave out");
+    CHECK(manifest::code_pattern_problem("!keep.py").empty());  // brings keep.py back
+    CHECK(manifest::code_pattern_problem("!") == "must name files or folders");
     CHECK(manifest::code_pattern_problem("") == "must name files or folders");
 }
 
@@ -84,9 +85,10 @@ TEST_CASE("the code ConfigMap holds text as data and binaries as binaryData, imm
     auto spec = test::load_job(k_code_job);
     auto bundle =
         bundle_of({{"run.sh", true, "#!/bin/sh\n"}, {"blob", false, std::string("\0\xff", 2)}});
-    const json map = manifest::to_json(manifest::code_config_map(spec, bundle, spec.name));
+    const json map = manifest::to_json(manifest::code_config_map(spec, bundle, {spec.name}));
     CHECK(map["metadata"]["name"] == "code-code-0123456789");
     CHECK(map["metadata"]["labels"]["kftrain.io/code-of"] == "code");
+    CHECK(map["metadata"]["labels"]["kftrain.io/code-for"] == "job");
     CHECK(map["immutable"] == true);
     CHECK(map["data"]["run.sh"] == "#!/bin/sh\n");
     CHECK(map["binaryData"]["blob"] == "AP8=");
@@ -99,7 +101,7 @@ TEST_CASE("every kind mounts the code read-only at /workspace and starts there, 
     for (const char* kind : {"PyTorchJob", "TFJob", "XGBoostJob", "JAXJob", "TrainJob"}) {
         CAPTURE(kind);
         auto spec = test::load_job(std::string("kind: ") + kind + "\n" + k_code_job);
-        manifest::attach_code(spec, bundle, spec.name);
+        manifest::attach_code(spec, bundle, {spec.name});
         const json rendered = test::render_json(spec);
         const std::string crd = test::crd_file(spec.kind);
         REQUIRE(test::crd_readable(crd));
@@ -126,7 +128,7 @@ TEST_CASE("every kind mounts the code read-only at /workspace and starts there, 
 TEST_CASE("a job file's own image stays, and code without a command of its own is refused",
           "[manifest][code]") {
     auto spec = test::load_job(k_code_job + "image: registry.example/mine:1\n");
-    manifest::attach_code(spec, bundle_of({{"train.py", false, ""}}), spec.name);
+    manifest::attach_code(spec, bundle_of({{"train.py", false, ""}}), {spec.name});
     CHECK(spec.image == "registry.example/mine:1");
     auto trainer = test::try_load_job("name: code\ncode:\n  path: .\n");
     REQUIRE_FALSE(trainer);
@@ -136,4 +138,32 @@ TEST_CASE("a job file's own image stays, and code without a command of its own i
         test::try_load_job(k_code_job + "volumes:\n- {name: d, claim: c, mountPath: /workspace}\n");
     REQUIRE_FALSE(clash);
     CHECK(clash.error().find("code.mountPath: is a volume's mountPath too") != std::string::npos);
+}
+
+TEST_CASE("a job and a search of one name never share their code ConfigMap or its labels",
+          "[manifest][code]") {
+    const std::string name(63, 'a');  // the longest name a job or search has
+    auto spec = test::load_job(k_code_job);
+    const auto bundle = bundle_of({{"train.py", false, ""}});
+    const json job = manifest::to_json(
+        manifest::code_config_map(spec, bundle, {name, manifest::CodeOwnerKind::job}));
+    const json search = manifest::to_json(
+        manifest::code_config_map(spec, bundle, {name, manifest::CodeOwnerKind::search}));
+    CHECK(job["metadata"]["name"] == name + "-code-0123456789");
+    CHECK(search["metadata"]["name"] == name + ".search-code-0123456789");
+    for (const json* map : {&job, &search}) {
+        const std::string map_name = (*map)["metadata"]["name"];
+        CHECK(manifest::object_name_problem(map_name, "ConfigMap").empty());
+        for (const auto& [key, value] : (*map)["metadata"]["labels"].items()) {
+            CAPTURE(key);
+            CHECK(manifest::label_value_problem(value.get<std::string>()).empty());
+        }
+    }
+    CHECK(job["metadata"]["labels"]["kftrain.io/code-for"] == "job");
+    CHECK(search["metadata"]["labels"]["kftrain.io/code-for"] == "search");
+    // What delete selects: each its own.
+    CHECK(manifest::code_owner_selector({"x", manifest::CodeOwnerKind::job}) ==
+          "kftrain.io/code-of=x,kftrain.io/code-for=job");
+    CHECK(manifest::code_owner_selector({"x", manifest::CodeOwnerKind::search}) ==
+          "kftrain.io/code-of=x,kftrain.io/code-for=search");
 }

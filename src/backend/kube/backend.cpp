@@ -205,7 +205,7 @@ class KubernetesBackend : public job::Backend {
         // Its code goes with it: a submit interrupted before it made the job the owner leaves
         // one only this finds. Not an error when it fails (a role that may not delete
         // ConfigMaps, say): the garbage collector removes an owned one with the job.
-        (void)delete_code(m_queries, job);
+        (void)delete_code(m_queries, {job, manifest::CodeOwnerKind::job});
         return std::string(manifest::kind_name(*kind));
     }
 

@@ -56,11 +56,11 @@ void remove_code(KubeQueries& queries, const CodeApplied& code) {
     }
 }
 
-util::Status delete_code(KubeQueries& queries, const std::string& owner_name) {
-    auto deleted = queries.run(
-        {"delete", "configmap", "-l", fmt::format("{}={}", manifest::k_code_of_label, owner_name),
-         "--ignore-not-found", "--wait=false"},
-        "deleting the code of " + owner_name);
+util::Status delete_code(KubeQueries& queries, const manifest::CodeOwner& owner) {
+    // Both labels: a job and a search of one name each remove only their own.
+    auto deleted = queries.run({"delete", "configmap", "-l", manifest::code_owner_selector(owner),
+                                "--ignore-not-found", "--wait=false"},
+                               "deleting the code of " + owner.name);
     if (!deleted) {
         return deleted.error_value();
     }

@@ -10,6 +10,7 @@
 #include "backend/kube/owner.h"
 #include "backend/kube/queries.h"
 #include "load/job_input.h"
+#include "manifest/code.h"
 #include "util/result.h"
 
 namespace kftrain::backend::kube {
@@ -31,8 +32,9 @@ util::Status own_code(KubeQueries& queries, const CodeApplied& code, const Owner
 // Remove a ConfigMap create_code created for something that could not be submitted.
 void remove_code(KubeQueries& queries, const CodeApplied& code);
 
-// Delete the code ConfigMaps of a job or search (by their kftrain.io/code-of label), without
-// waiting; an error names what kubectl said.
-util::Status delete_code(KubeQueries& queries, const std::string& owner_name);
+// Delete the code ConfigMaps of a job or a search (by their kftrain.io/code-of and
+// kftrain.io/code-for labels: never the other's of the same name), without waiting; an error
+// names what kubectl said.
+util::Status delete_code(KubeQueries& queries, const manifest::CodeOwner& owner);
 
 }  // namespace kftrain::backend::kube

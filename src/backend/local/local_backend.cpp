@@ -149,21 +149,20 @@ util::Status fill_dir(const std::string& dir, const JobState& state,
 util::Status prepare_dir(const JobState& state, const std::vector<ReplicaLaunch>& launch,
                          const std::optional<manifest::CodeBundle>& code) {
     const std::string staging = fmt::format("{}/.new-{}-{}", jobs_root(), state.name, ::getpid());
-    std::error_code ec;
-    fs::remove_all(staging, ec);
+    (void)remove_job_folder(staging);
     auto filled = fill_dir(staging, state, launch);
     if (filled && code) {  // becomes code_dir(state.name) with the rename below
         filled = write_code_snapshot(staging + "/code", *code);
     }
     if (filled) {
-        fs::remove_all(job_dir(state.name), ec);
+        (void)remove_job_folder(job_dir(state.name));
         if (::rename(staging.c_str(), job_dir(state.name).c_str()) != 0) {
             filled = util::error(
                 fmt::format("cannot create {}: {}", job_dir(state.name), std::strerror(errno)));
         }
     }
     if (!filled) {
-        fs::remove_all(staging, ec);
+        (void)remove_job_folder(staging);
     }
     return filled;
 }
@@ -414,12 +413,7 @@ util::Status LocalBackend::force_remove(const std::string& job) {
 }
 
 util::Status LocalBackend::remove_dir(const std::string& job) {
-    std::error_code ec;
-    fs::remove_all(job_dir(job), ec);
-    if (ec) {
-        return util::error(fmt::format("cannot remove {}: {}", job_dir(job), ec.message()));
-    }
-    return util::ok_status();
+    return remove_job_folder(job_dir(job));
 }
 
 util::Status LocalBackend::stop(const std::string& job) {

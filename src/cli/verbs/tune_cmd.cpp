@@ -195,8 +195,9 @@ util::Status TuneOptions::complete(const Context& ctx) {
         return code.error_value();
     }
     if (*code) {
-        manifest::attach_code(*loaded, **code, spec->name);
-        request.code_config_map = manifest::code_config_map(*loaded, **code, spec->name);
+        const manifest::CodeOwner owner{spec->name, manifest::CodeOwnerKind::search};
+        manifest::attach_code(*loaded, **code, owner);
+        request.code_config_map = manifest::code_config_map(*loaded, **code, owner);
     }
     request.code = std::move(*code);
     auto tmpl = load::job_template(job, loaded->kind);

@@ -1,5 +1,7 @@
 #include "manifest/k8s/quantity.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>

@@ -221,7 +221,8 @@ TEST_CASE("tune delete deletes the Experiment, a search that is not there is exi
           std::vector<Argv>{{"delete", "experiments.kubeflow.org", "--wait=false", "-n",
                              "ml-training", "--", "mnist-tune"},
                             // Its trials' code goes with it, by label.
-                            {"delete", "configmap", "-l", "kftrain.io/code-of=mnist-tune",
+                            {"delete", "configmap", "-l",
+                             "kftrain.io/code-of=mnist-tune,kftrain.io/code-for=search",
                              "--ignore-not-found", "--wait=false", "-n", "ml-training"},
                             {"delete", "experiments.kubeflow.org", "--wait=false", "-n",
                              "ml-training", "--", "mnist-tuner"},

@@ -199,8 +199,8 @@ TEST_CASE("delete deletes a TrainJob as a trainjob", "[cluster][cli][trainjob]")
                                         "-n", "ml-training", "--", "mnist-trainjob"});
     // Its code ConfigMaps go with it, by label.
     CHECK(cluster.calls().at(2) == Argv{"delete", "configmap", "-l",
-                                        "kftrain.io/code-of=mnist-trainjob", "--ignore-not-found",
-                                        "--wait=false", "-n", "ml-training"});
+                                        "kftrain.io/code-of=mnist-trainjob,kftrain.io/code-for=job",
+                                        "--ignore-not-found", "--wait=false", "-n", "ml-training"});
     FakeCluster missing("trainjob-not-found");
     CHECK(missing.run({"delete", "mnist-trainjob", "-n", "ml-training"}).code == 3);
 }

@@ -1,9 +1,14 @@
 // A local job that ships a folder (code): its replicas run in a copy made at submit.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <filesystem>
 
 #include "backend/local/local_fixture.h"
+#include "backend/local/state/code_snapshot.h"
 #include "support/files.h"
 #include "support/paths.h"
 
@@ -110,4 +115,28 @@ TEST_CASE("a local search's trials run the code as it was when the search starte
         CHECK(describe.out.find("(2 files), copied at submit") != std::string::npos);
     }
     CHECK(test::read_bytes(proj + "/config.txt") == "edited\n");  // the folder was edited
+}
+
+TEST_CASE("the local code copy is read-only, as a ConfigMap volume is, and kftrain removes it",
+          "[local][code]") {
+    const std::string job = test::make_temp_dir() + "/job";
+    fs::create_directories(job);
+    manifest::CodeBundle bundle;
+    bundle.files = {{"pkg/run.sh", true, "#!/bin/sh\n"}, {"train.py", false, "print(1)\n"}};
+    REQUIRE(backend::local::write_code_snapshot(job + "/code", bundle));
+    const auto mode = [](const std::string& path) { return test::mode_of(path) & 07777; };
+    // The modes, checked with stat: the tests may run as root, which writes whatever they say.
+    CHECK(mode(job + "/code") == 0555);
+    CHECK(mode(job + "/code/pkg") == 0555);
+    CHECK(mode(job + "/code/pkg/run.sh") == 0555);
+    CHECK(mode(job + "/code/train.py") == 0444);
+    CHECK(test::read_bytes(job + "/code/train.py") == "print(1)\n");
+    if (::geteuid() != 0) {  // a replica writing into its code folder
+        CHECK(::open((job + "/code/train.py").c_str(), O_WRONLY | O_CLOEXEC) == -1);
+        CHECK(errno == EACCES);
+        CHECK(::open((job + "/code/new.txt").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644) == -1);
+        CHECK(errno == EACCES);
+    }
+    REQUIRE(backend::local::remove_job_folder(job));
+    CHECK_FALSE(fs::exists(job));
 }

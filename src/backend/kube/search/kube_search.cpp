@@ -183,7 +183,9 @@ class KubeSearch : public job::SearchBackend {
         }
         // Its trials' code goes with it: a start interrupted before the Experiment owned the
         // ConfigMap leaves it to this.
-        if (auto removed = backend::kube::delete_code(m_queries, name); !removed) {
+        if (auto removed =
+                backend::kube::delete_code(m_queries, {name, manifest::CodeOwnerKind::search});
+            !removed) {
             return removed.error_value();
         }
         return fmt::format(
