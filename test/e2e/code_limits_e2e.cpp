@@ -63,8 +63,8 @@ std::string shipped_counts(const Namespace& ns, const std::string& name,
               "\ncommand: [python3, seen.py]\nresources: {cpu: 100m, memory: 64Mi}\n"
               "code:\n  path: " +
               folder + "\n");
-    auto waited = ns.kftrain(
-        {"wait", name, "--for", "succeeded", "--timeout", "4m", "--interval", "1s"});
+    auto waited =
+        ns.kftrain({"wait", name, "--for", "succeeded", "--timeout", "4m", "--interval", "1s"});
     INFO(waited.out << waited.err << kftrain::e2e::pods_of(ns));
     REQUIRE(waited.code == 0);
     auto logs = ns.kftrain({"logs", name});
@@ -87,7 +87,8 @@ TEST_CASE("700 KiB of code and 2,000 files reach every replica", "[e2e]") {
     }
     const std::string big = shipped_counts(ns, "bigcode", dir + "/big");
     INFO(big);
-    const std::string seen_big = "seen 8 files " + std::to_string(716800 + fs::file_size(dir + "/big/seen.py"));
+    const std::string seen_big =
+        "seen 8 files " + std::to_string(716800 + fs::file_size(dir + "/big/seen.py"));
     CHECK(count(big, seen_big + " bytes") == 2);
 
     for (int d = 0; d < 20; ++d) {
@@ -114,12 +115,12 @@ TEST_CASE("kftrain run of a python3 script without --image runs on the image ren
     Namespace ns("plainrun");
     const std::string dir = kftrain::test::make_temp_dir();
     add_seen_script(dir);
-    auto run = ns.kftrain({"run", "--replicas", "2", "--name", "plain", "--cpu", "100m",
-                           "--memory", "64Mi", "--code", dir, "python3", "seen.py"});
+    auto run = ns.kftrain({"run", "--replicas", "2", "--name", "plain", "--cpu", "100m", "--memory",
+                           "64Mi", "--code", dir, "python3", "seen.py"});
     INFO(run.out << run.err);
     REQUIRE(run.code == 0);
-    auto waited = ns.kftrain(
-        {"wait", "plain", "--for", "succeeded", "--timeout", "4m", "--interval", "1s"});
+    auto waited =
+        ns.kftrain({"wait", "plain", "--for", "succeeded", "--timeout", "4m", "--interval", "1s"});
     INFO(waited.out << waited.err << kftrain::e2e::pods_of(ns));
     REQUIRE(waited.code == 0);
     auto logs = ns.kftrain({"logs", "plain"});

@@ -106,7 +106,30 @@ OrderedJson size_json(const SizeMeasurement& s) {
     if (s.waited_s) {
         j["waited_s"] = *s.waited_s;
     }
+    j["use"] = OrderedJson::array();
+    for (const ReplicaUse& use : s.use) {
+        OrderedJson u;
+        u["replica"] = use.replica;
+        u["peak_memory_bytes"] = optional_json(use.peak_memory_bytes);
+        u["cpu_cores"] = optional_json(use.cpu_cores);
+        u["peak_device_memory_bytes"] = optional_json(use.peak_device_memory_bytes);
+        u["memory_rising"] = use.memory_rising;
+        u["readings"] = use.readings;
+        j["use"].push_back(std::move(u));
+    }
     return j;
+}
+
+// A replica's use; a wrong field throws util::JsonFieldError naming it.
+ReplicaUse read_use(const util::JsonFields& r) {
+    ReplicaUse use;
+    use.replica = r.text("replica");
+    use.peak_memory_bytes = r.number_or_null("peak_memory_bytes", 0);
+    use.cpu_cores = r.number_or_null("cpu_cores", 0);
+    use.peak_device_memory_bytes = r.number_or_null("peak_device_memory_bytes", 0);
+    use.memory_rising = r.get<bool>("memory_rising", false);
+    use.readings = static_cast<int>(r.has("readings") ? r.integer("readings", 0) : 0);
+    return use;
 }
 
 OrderedJson where_json(const MeasuredWhere& w) {
@@ -169,6 +192,11 @@ SizeMeasurement read_size(const util::JsonFields& r) {
     s.too_few = r.get<std::string>("too_few", "");  // none in a profile of an older kftrain
     if (r.has("waited_s")) {
         s.waited_s = r.number("waited_s", 0);
+    }
+    if (r.has("use")) {  // none in a profile of an older kftrain
+        for (const util::JsonFields& use : r.objects("use")) {
+            s.use.push_back(read_use(use));
+        }
     }
     return s;
 }

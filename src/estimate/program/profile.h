@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate/program/resource_use.h"
 #include "estimate/range/range.h"
 #include "util/result.h"
 
@@ -42,6 +43,8 @@ struct SizeMeasurement {
     // On a cluster: from its submission to its lead container's start (queued, scheduled,
     // images pulled): reported, not in startup_s. None when measured on this machine.
     std::optional<double> waited_s;
+    // What each replica used (peak memory, CPU); none in a profile of an older kftrain.
+    std::vector<ReplicaUse> use;
 };
 
 // Where a program was measured: this machine (cluster false), or a cluster's nodes.
