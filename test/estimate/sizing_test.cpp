@@ -28,7 +28,7 @@ ReplicaUse replica(const std::string& name, double memory_mib, std::optional<dou
 
 }  // namespace
 
-TEST_CASE("memory that loads and holds is no leak; memory still growing at the end is",
+TEST_CASE("memory that loads and holds is no leak, memory still growing at the end is",
           "[estimate][sizing]") {
     CHECK_FALSE(memory_rising({10 * k_mib, 300 * k_mib, 300 * k_mib, 301 * k_mib, 300 * k_mib,
                                300 * k_mib}));
@@ -94,7 +94,7 @@ TEST_CASE("memory that grows with the replica count or through a run is called o
           "replicas: a larger job needs more than measured");
 }
 
-TEST_CASE("a limit under the peak will be OOMKilled; a request far over it wastes quota",
+TEST_CASE("a limit under the peak will be OOMKilled, a request far over it wastes quota",
           "[estimate][sizing]") {
     const auto sizing = recommend_sizing({size_using(2, {replica("master-0", 312, 0.5)})});
     REQUIRE(sizing);
