@@ -118,6 +118,10 @@ OrderedJson report_to_json(const Report& r) {
                         {"measured_on", r.program->where.cluster ? "cluster" : "this machine"},
                         {"where", measured_where_text(*r.program)},
                         {"seconds_limit", r.program->seconds_limit}};
+        const OrderedJson use = use_json(*r.program);  // outlives the loop over it
+        for (const auto& [key, value] : use.items()) {
+            j["program"][key] = value;
+        }
     }
     j["currency"] = p.currency;
     j["price_per_replica_hour"] = p.input.price_per_replica_hour

@@ -210,7 +210,7 @@ std::string format_table(const Report& r) {
             rows.add_row(program_row(r, i));
         }
         out += rows.str();
-        return out + "\n" + summary(r) + range_note(r) + assumptions(r);
+        return out + "\n" + summary(r) + range_note(r) + use_table(*r.program) + assumptions(r);
     }
     util::TextTable rows({"REPLICAS", "GLOBAL BATCH", "STEPS/EPOCH", "STEP", "ALL-REDUCE", "LINK",
                           "EPOCH", "TOTAL", "SPEEDUP", "EFFICIENCY", "COST", ""});

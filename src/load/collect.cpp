@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 
@@ -278,6 +279,15 @@ class CodeSink : public staging::TarSink {
 };
 
 }  // namespace
+
+std::string absolute_folder(const std::string& folder) {
+    std::error_code ec;
+    auto path = std::filesystem::absolute(folder, ec).lexically_normal();
+    if (!path.has_filename() && path.has_parent_path() && path != path.root_path()) {
+        path = path.parent_path();  // "/work/proj/" of "." as "/work/proj"
+    }
+    return ec ? folder : path.string();
+}
 
 std::string code_folder(const manifest::JobSpec& spec, bool no_file) {
     const std::string& path = spec.code.path;

@@ -17,6 +17,11 @@ namespace kftrain::load {
 // current one for a job file read from standard input or given as text (no_file).
 std::string code_folder(const manifest::JobSpec& spec, bool no_file);
 
+// Return a folder as an absolute path without "." or ".." parts or a trailing '/' ("." of
+// /work/proj as /work/proj), for a job file that works from wherever it is saved; the folder
+// as given when the current directory cannot be read.
+std::string absolute_folder(const std::string& folder);
+
 // Open the folder code.path names. With a root (an MCP server's --root), the folder must lie
 // beneath it, reached without a link or "..": a relative folder is taken from the root.
 util::Result<util::UniqueFd> open_code_folder(const std::string& folder, const std::string& root);

@@ -1,8 +1,9 @@
 // What a measured program's replicas used, and the resources recommended from it.
+#include "estimate/program/sizing.h"
+
 #include <catch2/catch.hpp>
 
 #include "estimate/program/profile.h"
-#include "estimate/program/sizing.h"
 
 using namespace kftrain::estimate;
 
@@ -30,10 +31,10 @@ ReplicaUse replica(const std::string& name, double memory_mib, std::optional<dou
 
 TEST_CASE("memory that loads and holds is no leak, memory still growing at the end is",
           "[estimate][sizing]") {
-    CHECK_FALSE(memory_rising({10 * k_mib, 300 * k_mib, 300 * k_mib, 301 * k_mib, 300 * k_mib,
-                               300 * k_mib}));
-    CHECK(memory_rising({100 * k_mib, 120 * k_mib, 140 * k_mib, 160 * k_mib, 180 * k_mib,
-                         200 * k_mib}));
+    CHECK_FALSE(memory_rising(
+        {10 * k_mib, 300 * k_mib, 300 * k_mib, 301 * k_mib, 300 * k_mib, 300 * k_mib}));
+    CHECK(memory_rising(
+        {100 * k_mib, 120 * k_mib, 140 * k_mib, 160 * k_mib, 180 * k_mib, 200 * k_mib}));
     // Growth under 16 MiB is noise, however large a share.
     CHECK_FALSE(memory_rising({1 * k_mib, 2 * k_mib, 3 * k_mib, 4 * k_mib, 5 * k_mib, 9 * k_mib}));
     // Too few readings tell nothing.
@@ -62,10 +63,9 @@ TEST_CASE("the tracker keeps each replica's peak and mean cores, whatever it cou
 
 TEST_CASE("the recommendation: the peak plus 20% to the MiB, the most cores to 100m",
           "[estimate][sizing]") {
-    const auto sizing =
-        recommend_sizing({size_using(1, {replica("master-0", 300, 0.93)}),
-                          size_using(2, {replica("master-0", 310, 0.71), replica("worker-0", 312,
-                                                                               0.9)})});
+    const auto sizing = recommend_sizing(
+        {size_using(1, {replica("master-0", 300, 0.93)}),
+         size_using(2, {replica("master-0", 310, 0.71), replica("worker-0", 312, 0.9)})});
     REQUIRE(sizing);
     CHECK(sizing->peak_memory_bytes == 312 * k_mib);
     CHECK(sizing->peak_replicas == 2);
@@ -73,8 +73,9 @@ TEST_CASE("the recommendation: the peak plus 20% to the MiB, the most cores to 1
     CHECK(sizing->memory_bytes == 375 * k_mib);  // 312 x 1.2 = 374.4, up to 375
     CHECK(sizing->cpu_cores == Approx(1.0));
     CHECK(sizing->warnings.empty());
-    CHECK(sizing_text(*sizing) == "memory 375Mi (peak 312Mi of worker-0 at 2 replicas, +20%), "
-                                  "cpu 1");
+    CHECK(sizing_text(*sizing) ==
+          "memory 375Mi (peak 312Mi of worker-0 at 2 replicas, +20%), "
+          "cpu 1");
     CHECK_FALSE(recommend_sizing({size_using(1, {})}));
 }
 
@@ -82,8 +83,8 @@ TEST_CASE("memory that grows with the replica count or through a run is called o
           "[estimate][sizing]") {
     ReplicaUse rising = replica("master-0", 400, 1);
     rising.memory_rising = true;
-    const auto sizing = recommend_sizing(
-        {size_using(1, {replica("master-0", 200, 1)}), size_using(4, {rising})});
+    const auto sizing =
+        recommend_sizing({size_using(1, {replica("master-0", 200, 1)}), size_using(4, {rising})});
     REQUIRE(sizing);
     REQUIRE(sizing->warnings.size() == 2);
     CHECK(sizing->warnings[0] ==
@@ -101,15 +102,17 @@ TEST_CASE("a limit under the peak will be OOMKilled, a request far over it waste
     auto oom = check_job_resources(*sizing, 128 * k_mib, 128 * k_mib, 1);
     REQUIRE(oom.size() == 1);
     CHECK(oom[0].oom);
-    CHECK(oom[0].message == "will be OOMKilled: peak 312Mi measured at 2 replicas > limit 128Mi; "
-                            "ask for 375Mi (resources.memory)");
+    CHECK(oom[0].message ==
+          "will be OOMKilled: peak 312Mi measured at 2 replicas > limit 128Mi; "
+          "ask for 375Mi (resources.memory)");
     CHECK(check_job_resources(*sizing, 375 * k_mib, 375 * k_mib, 1).empty());
     CHECK(check_job_resources(*sizing, std::nullopt, std::nullopt, std::nullopt).empty());
     auto waste = check_job_resources(*sizing, 8192 * k_mib, 8192 * k_mib, 8);
     REQUIRE(waste.size() == 2);
     CHECK_FALSE(waste[0].oom);
-    CHECK(waste[0].message == "requests 8Gi of memory, where the peak measured is 312Mi: quota "
-                              "others cannot use; 375Mi is enough");
+    CHECK(waste[0].message ==
+          "requests 8Gi of memory, where the peak measured is 312Mi: quota "
+          "others cannot use; 375Mi is enough");
     CHECK(waste[1].message ==
           "requests 8 CPU, where a replica used at most 500m: quota others cannot use");
 }

@@ -12,12 +12,16 @@
 #include "cli/verb.h"
 #include "cost/estimate_inputs.h"
 #include "cost/measure_cost.h"
+#include "cost/measured_use.h"
 #include "cost/saved_profile.h"
 #include "estimate/format.h"
+#include "estimate/program/sizing.h"
 #include "estimate/units.h"
 #include "job/exit_codes.h"
+#include "load/collect.h"
 #include "manifest/load.h"
 #include "manifest/trial_parameters.h"
+#include "manifest/write.h"
 #include "util/time_text.h"
 
 namespace kftrain::cli {
@@ -203,6 +207,9 @@ void add_measure_flags(CLI::App& sub, EstimateOptions& o) {
                  "every job it starts is deleted");
     sub.add_flag("--measure-parallel", o.measure_parallel,
                  "With --on-cluster: run the sizes side by side (default: one after another)");
+    sub.add_flag("--print-job-file", o.print_job_file,
+                 "Print the job file with its resources set to what the program was measured "
+                 "to use (memory: peak +20%; cpu: cores used) instead of the estimate");
     sub.add_flag("--yes", o.yes, "With --on-cluster: go ahead at the cost it prints");
     sub.add_option("--max-cost", o.max_cost,
                    "With --on-cluster: go ahead only when the measurement costs at most this "
@@ -413,6 +420,26 @@ util::Result<std::string> EstimateOptions::run_measurement(Context& ctx) const {
     return measured->source;
 }
 
+int EstimateOptions::print_sized_job_file(Context& ctx, const estimate::Report& report) const {
+    auto sizing = report.program ? estimate::recommend_sizing(report.program->sizes) : std::nullopt;
+    if (!sizing) {
+        return report_error(ctx,
+                            "--print-job-file: no measured memory for " + spec.name +
+                                ": measure it with --measure (a trainer's --profile has none)",
+                            k_exit_bad_input);
+    }
+    for (const std::string& warning : sizing->warnings) {
+        ctx.err << "kftrain: warning: " << warning << "\n";
+    }
+    manifest::JobSpec sized = cost::with_sizing(spec, *sizing);
+    if (!sized.code.path.empty()) {  // the file works from wherever it is saved
+        sized.code.path = load::absolute_folder(
+            load::code_folder(spec, job.file == "-" || job.job_yaml.has_value()));
+    }
+    ctx.out << manifest::write_job_file(sized);
+    return k_exit_ok;
+}
+
 int EstimateOptions::run(Context& ctx) const {
     estimate::PlanFlags flags = request.flags;
     flags.local = runs_here;
@@ -430,6 +457,9 @@ int EstimateOptions::run(Context& ctx) const {
     auto report = cost::build_report(spec, flags, request.goal, {sources, prices}, goal_flag.name);
     if (!report) {
         return report_error(ctx, report.error(), k_exit_bad_input);
+    }
+    if (print_job_file) {
+        return print_sized_job_file(ctx, *report);
     }
     if (format == view::OutputFormat::Table) {
         ctx.out << estimate::format_table(*report);

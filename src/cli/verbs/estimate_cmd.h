@@ -47,6 +47,7 @@ struct EstimateOptions {
     bool yes = false;                             // --yes: go ahead at the measurement's cost
     std::optional<std::string> max_cost;          // --max-cost: ... or within this
     std::optional<std::string> start_timeout;     // --start-timeout; default 10m
+    bool print_job_file = false;  // --print-job-file: the job file with the measured resources
 
     // Derived by complete() and validate().
     manifest::JobSpec spec;                    // the job file, loaded and checked
@@ -69,6 +70,8 @@ struct EstimateOptions {
     util::Status validate_on_cluster();
     // Measure (here, or on the cluster once its cost is approved); return the profile's path.
     util::Result<std::string> run_measurement(Context& ctx) const;
+    // Print the job file with the resources recommended from a program's measured use.
+    int print_sized_job_file(Context& ctx, const estimate::Report& report) const;
     // Print the estimate; return the exit code (2 when --deadline or --budget cannot be met).
     int run(Context& ctx) const;
 };

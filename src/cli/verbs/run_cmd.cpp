@@ -10,6 +10,7 @@
 #include "cli/job_flags.h"
 #include "cli/verb.h"
 #include "job/exit_codes.h"
+#include "load/collect.h"
 #include "load/job_input.h"
 #include "manifest/convert.h"
 #include "manifest/retries.h"
@@ -116,12 +117,7 @@ util::Result<manifest::JobSpec> run_job_spec(const RunOptions& options, const st
         spec.env[pair.substr(0, eq)].value = pair.substr(eq + 1);
     }
     if (!options.no_code) {  // absolute: the printed job file works from where it is saved
-        std::error_code ec;
-        auto folder = std::filesystem::absolute(options.code, ec).lexically_normal();
-        if (!folder.has_filename() && folder.has_parent_path() && folder != folder.root_path()) {
-            folder = folder.parent_path();  // "/work/proj/" of "." as "/work/proj"
-        }
-        spec.code.path = ec ? options.code : folder.string();
+        spec.code.path = load::absolute_folder(options.code);
     }
     // What --print-job-file prints is what is submitted: the namespace and queue go with it.
     if (!options.namespace_.empty()) {

@@ -85,6 +85,10 @@ OrderedJson optional_json(const std::optional<double>& v) {
     return v ? OrderedJson(*v) : OrderedJson(nullptr);
 }
 
+OrderedJson whole_bytes(const std::optional<double>& bytes) {
+    return bytes ? OrderedJson(std::llround(*bytes)) : OrderedJson(nullptr);
+}
+
 OrderedJson size_json(const SizeMeasurement& s) {
     OrderedJson j;
     j["replicas"] = s.replicas;
@@ -110,9 +114,9 @@ OrderedJson size_json(const SizeMeasurement& s) {
     for (const ReplicaUse& use : s.use) {
         OrderedJson u;
         u["replica"] = use.replica;
-        u["peak_memory_bytes"] = optional_json(use.peak_memory_bytes);
+        u["peak_memory_bytes"] = whole_bytes(use.peak_memory_bytes);
         u["cpu_cores"] = optional_json(use.cpu_cores);
-        u["peak_device_memory_bytes"] = optional_json(use.peak_device_memory_bytes);
+        u["peak_device_memory_bytes"] = whole_bytes(use.peak_device_memory_bytes);
         u["memory_rising"] = use.memory_rising;
         u["readings"] = use.readings;
         j["use"].push_back(std::move(u));

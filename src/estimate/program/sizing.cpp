@@ -75,7 +75,8 @@ std::optional<Sizing> recommend_sizing(const std::vector<SizeMeasurement>& sizes
     bool read = false;
     for (const SizeMeasurement& size : sizes) {
         for (const ReplicaUse& use : size.use) {
-            if (use.peak_memory_bytes && (!read || *use.peak_memory_bytes > sizing.peak_memory_bytes)) {
+            if (use.peak_memory_bytes &&
+                (!read || *use.peak_memory_bytes > sizing.peak_memory_bytes)) {
                 read = true;
                 sizing.peak_memory_bytes = *use.peak_memory_bytes;
                 sizing.peak_replicas = size.replicas;
@@ -106,11 +107,10 @@ std::optional<Sizing> recommend_sizing(const std::vector<SizeMeasurement>& sizes
 }
 
 std::string sizing_text(const Sizing& sizing) {
-    std::string text = fmt::format("memory {} (peak {} of {} at {}, +{:.0f}%)",
-                                   memory(sizing.memory_bytes), memory(sizing.peak_memory_bytes),
-                                   sizing.peak_replica,
-                                   util::counted(sizing.peak_replicas, "replica"),
-                                   k_memory_headroom * 100);
+    std::string text =
+        fmt::format("memory {} (peak {} of {} at {}, +{:.0f}%)", memory(sizing.memory_bytes),
+                    memory(sizing.peak_memory_bytes), sizing.peak_replica,
+                    util::counted(sizing.peak_replicas, "replica"), k_memory_headroom * 100);
     if (sizing.cpu_cores) {
         text += ", cpu " + manifest::quantity_text("cpu", *sizing.cpu_cores);
     }
@@ -133,8 +133,7 @@ std::vector<SizingFinding> check_job_resources(const Sizing& sizing,
         *memory_request - sizing.memory_bytes > k_waste_memory_bytes) {
         out.push_back({false, fmt::format("requests {} of memory, where the peak measured is {}: "
                                           "quota others cannot use; {} is enough",
-                                          memory(*memory_request),
-                                          memory(sizing.peak_memory_bytes),
+                                          memory(*memory_request), memory(sizing.peak_memory_bytes),
                                           memory(sizing.memory_bytes))});
     }
     if (cpu_request && sizing.cpu_cores && *cpu_request > *sizing.cpu_cores * k_waste_ratio &&

@@ -18,10 +18,10 @@ inline constexpr double k_cpu_step = 0.1;
 
 // What to ask for, from every measured size.
 struct Sizing {
-    double peak_memory_bytes = 0;  // the highest replica's, at any size
-    int peak_replicas = 0;         // the size it was measured at
-    std::string peak_replica;      // which replica
-    double memory_bytes = 0;       // request and limit: peak plus k_memory_headroom
+    double peak_memory_bytes = 0;     // the highest replica's, at any size
+    int peak_replicas = 0;            // the size it was measured at
+    std::string peak_replica;         // which replica
+    double memory_bytes = 0;          // request and limit: peak plus k_memory_headroom
     std::optional<double> cpu_cores;  // request: the most cores a replica used (mean of its
                                       // readings), rounded up to k_cpu_step; none unread
     std::optional<double> peak_device_memory_bytes;  // the most GPU memory a replica held
@@ -38,9 +38,9 @@ std::string sizing_text(const Sizing& sizing);
 
 // What a job's resources meet, against a sizing.
 struct SizingFinding {
-    bool oom = false;      // the memory limit is under the measured peak
-    std::string message;   // "will be OOMKilled: peak 312Mi measured at 2 replicas > limit
-                           // 128Mi; ask for 375Mi"
+    bool oom = false;     // the memory limit is under the measured peak
+    std::string message;  // "will be OOMKilled: peak 312Mi measured at 2 replicas > limit
+                          // 128Mi; ask for 375Mi"
 };
 
 // A request is wasted quota when it is over this many times what was used, and by more than

@@ -12,6 +12,7 @@
 #include "backend/kube/kubectl.h"
 #include "backend/kube/measure/measure_reads.h"
 #include "backend/kube/queries.h"
+#include "cost/measured_use.h"
 #include "job/exit_codes.h"
 #include "manifest/job_kind.h"
 #include "progress/progress_reader.h"
@@ -77,6 +78,7 @@ struct Size {
     std::vector<std::string> last_lines;
     double seconds = 0;
     bool extended = false;
+    cost::UseSampler use{cost::k_cluster_use_interval};  // what its replicas use
 
     const std::vector<ProgressPoint>& points() const {
         return posts.size() > lines.size() ? posts : lines;
@@ -237,6 +239,9 @@ class ClusterMeasurement {
             return;
         }
         read_progress(size, *status);
+        if (status->phase == job::JobPhase::Running) {
+            size.use.read_when_due(*m_backend, size.spec.name);
+        }
         if (status->phase == job::JobPhase::Failed) {
             size.failed = *status;
             return;
@@ -433,6 +438,7 @@ class ClusterMeasurement {
             if (size.started_at && size.created) {
                 fitted->waited_s = std::max(0.0, *size.started_at - *size.created);
             }
+            fitted->use = size.use.result();
             profile.sizes.push_back(*fitted);
         }
         std::sort(profile.sizes.begin(), profile.sizes.end(),

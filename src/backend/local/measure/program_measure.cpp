@@ -15,6 +15,7 @@
 #include "backend/local/state/log_store.h"
 #include "backend/local/state/state_dir.h"
 #include "cost/estimate_inputs.h"
+#include "cost/measured_use.h"
 #include "cost/saved_profile.h"
 #include "job/exit_codes.h"
 #include "load/job_input.h"
@@ -79,7 +80,8 @@ struct SizeRun {
     double seconds = 0;
     bool finished = false;
     std::optional<job::JobStatus> failed;
-    std::vector<std::string> last_lines;  // of the lead replica, for a failure's message
+    std::vector<std::string> last_lines;    // of the lead replica, for a failure's message
+    std::vector<estimate::ReplicaUse> use;  // what each replica used
 };
 
 constexpr std::size_t k_lines_kept = 8;
@@ -211,12 +213,14 @@ util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifes
                        util::counted(spec.replicas, "replica"), util::format_duration(limit_s))
         << std::endl;
     SizeWatch watch(jobs, spec, started);
+    cost::UseSampler use(cost::k_local_use_interval);
     auto next_post = start;
     bool extended = false;
     while (true) {
         const auto now = Clock::now();
         watch.run().seconds = std::chrono::duration<double>(now - start).count();
         watch.take_lines();
+        use.read_when_due(jobs, spec.name);
         if (now >= next_post) {
             next_post = now + k_post_poll;
             watch.take_post();
@@ -234,6 +238,7 @@ util::Result<SizeRun> run_size(backend::local::LocalBackend& jobs, const manifes
         }
         std::this_thread::sleep_for(k_size_poll);
     }
+    watch.run().use = use.result();
     jobs.remove(spec.name, true);
     if (util::interrupt_requested()) {
         return util::error(fmt::format("stopped by {}: the measurement's processes were stopped "
@@ -257,7 +262,11 @@ util::Result<estimate::SizeMeasurement> measure_one(backend::local::LocalBackend
         return cost::size_failure(request.spec.name, replicas, *run->failed, lead_name(spec),
                                   run->last_lines);
     }
-    return cost::fit_size(request, replicas, run->points(), run->seconds, run->finished);
+    auto fitted = cost::fit_size(request, replicas, run->points(), run->seconds, run->finished);
+    if (fitted) {
+        fitted->use = run->use;
+    }
+    return fitted;
 }
 
 }  // namespace
