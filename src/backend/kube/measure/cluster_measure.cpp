@@ -78,7 +78,7 @@ struct Size {
     std::vector<std::string> last_lines;
     double seconds = 0;
     bool extended = false;
-    cost::UseSampler use{cost::k_cluster_use_interval};  // what its replicas use
+    cost::UseSampler use{cost::k_cluster_use_interval};
 
     const std::vector<ProgressPoint>& points() const {
         return posts.size() > lines.size() ? posts : lines;
@@ -239,9 +239,7 @@ class ClusterMeasurement {
             return;
         }
         read_progress(size, *status);
-        if (status->phase == job::JobPhase::Running) {
-            size.use.read_when_due(*m_backend, size.spec.name);
-        }
+        size.use.read_when_due(*m_backend, size.spec.name);  // what its replicas use
         if (status->phase == job::JobPhase::Failed) {
             size.failed = *status;
             return;
