@@ -194,8 +194,11 @@ TEST_CASE("a job that ended unsaved shows the supervisor's last word, not Superv
           "[local]") {
     backend::local::Observed seen;
     seen.last_word = backend::local::LastWord{"cannot write /j/state.json: No space left on device",
-                                              "Succeeded", "PyTorchJobSucceeded",
-                                              "every replica completed", "2026-11-23T05:00:00Z"};
+                                              "Succeeded",
+                                              "PyTorchJobSucceeded",
+                                              "every replica completed",
+                                              "2026-11-23T05:00:00Z",
+                                              ""};
     auto status = backend::local::status_from_state(two_replica_state(), seen);
     CHECK(status.phase == job::JobPhase::Succeeded);
     CHECK(status.reason == "PyTorchJobSucceeded");
