@@ -157,6 +157,17 @@ TEST_CASE("data on this machine never follows a link inside a claim", "[data]") 
     CHECK(contains(get.err, "skipped link: a symlink"));
 }
 
+TEST_CASE("data get shows a skipped link's target with its control characters escaped", "[data]") {
+    const std::string root = make_temp_dir() + "/claim";
+    fs::create_directories(root);
+    fs::create_symlink("\x1b]0;owned\x07\x1b[31mred", root + "/link");
+    const std::string out = make_temp_dir() + "/out";
+    auto get = run_kftrain({"data", "get", out, "--claim", "c", "--local-path", root});
+    CHECK(get.code == 0);
+    CHECK(contains(get.err, "skipped link: a symlink (to \\x1b]0;owned\\x07\\x1b[31mred)"));
+    CHECK_FALSE(contains(get.err, "\x1b"));
+}
+
 TEST_CASE("data put on this machine writes where it checked, not through a link swapped in after",
           "[data]") {
     const std::string root = make_temp_dir() + "/claim";
