@@ -10,11 +10,10 @@ using kftrain::backend::local::imports_torch;
 using kftrain::backend::local::python_program;
 
 TEST_CASE("a script imports torch by any import statement that names it", "[local][doctor]") {
-    for (const char* source : {"import torch\n", "import os, torch\n",
-                               "import numpy as np, torch.nn as nn\n", "from torch import nn\n",
-                               "from torch.utils.data import DataLoader\n",
-                               "try:\n    import torch\nexcept ImportError:\n    pass\n",
-                               "import os; import torch\n"}) {
+    for (const char* source :
+         {"import torch\n", "import os, torch\n", "import numpy as np, torch.nn as nn\n",
+          "from torch import nn\n", "from torch.utils.data import DataLoader\n",
+          "try:\n    import torch\nexcept ImportError:\n    pass\n", "import os; import torch\n"}) {
         INFO(source);
         CHECK(imports_torch(source));
     }
@@ -45,7 +44,8 @@ TEST_CASE("the Python a command runs: python itself, through env, or by a sheban
     CHECK(kftrain::backend::local::script_imports_torch(*own, dir));
 
     const std::string launcher = dir + "/torchrun";
-    kftrain::test::write_file(launcher, "#!/opt/venv/bin/python3\nfrom torch.distributed import run\n");
+    kftrain::test::write_file(launcher,
+                              "#!/opt/venv/bin/python3\nfrom torch.distributed import run\n");
     ::chmod(launcher.c_str(), 0755);
     auto launched = python_program({launcher, "--nproc-per-node", "2", "train.py"}, dir);
     REQUIRE(launched);
