@@ -369,6 +369,11 @@ class KubernetesBackend : public job::Backend {
             events = m_queries.events(event_objects(status), status.created);
         }
         status.diagnosis = diagnose(status, events);
+        for (const auto& replica : status.replicas) {
+            if (!replica.odd_identity.empty()) {
+                status.diagnosis.push_back(replica.odd_identity);
+            }
+        }
         if (all_events != nullptr) {
             *all_events = std::move(events);
         }

@@ -190,6 +190,22 @@ TEST_CASE("with the supervisor gone, replicas' recorded exits decide the job", "
           job::JobPhase::Failed);
 }
 
+TEST_CASE("state.json with a repeated or negative replica index is refused, not merged",
+          "[local]") {
+    auto doc = backend::local::to_json(two_replica_state());
+    doc["replicas"][1]["type"] = "Master";
+    doc["replicas"][1]["index"] = 0;
+    auto repeated = backend::local::job_state_from_json(doc);
+    REQUIRE_FALSE(repeated.ok());
+    CHECK(repeated.error() == "field 'replicas[1].index' is not an index of its own");
+    doc["replicas"][1]["index"] = -2;
+    auto negative = backend::local::job_state_from_json(doc);
+    REQUIRE_FALSE(negative.ok());
+    CHECK(negative.error() == "field 'replicas[1].index' is not a number >= 0");
+    doc["replicas"][1]["index"] = "one";
+    CHECK_FALSE(backend::local::job_state_from_json(doc).ok());
+}
+
 TEST_CASE("a job that ended unsaved shows the supervisor's last word, not SupervisorLost",
           "[local]") {
     backend::local::Observed seen;
