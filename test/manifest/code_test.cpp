@@ -136,6 +136,21 @@ TEST_CASE("a job file's own image stays, and code without a command of its own i
         test::try_load_job(k_code_job + "volumes:\n- {name: d, claim: c, mountPath: /workspace}\n");
     REQUIRE_FALSE(clash);
     CHECK(clash.error().find("code.mountPath: is a volume's mountPath too") != std::string::npos);
+    auto slash = test::try_load_job(k_code_job +
+                                    "volumes:\n- {name: d, claim: c, mountPath: /workspace/}\n");
+    REQUIRE_FALSE(slash);
+    CHECK(slash.error().find("code.mountPath: is a volume's mountPath too") != std::string::npos);
+    auto inside = test::try_load_job(
+        k_code_job + "volumes:\n- {name: d, claim: c, mountPath: /workspace/data}\n");
+    REQUIRE_FALSE(inside);
+    CHECK(inside.error().find("code.mountPath: holds volume d's mountPath /workspace/data (the "
+                              "code is mounted read-only: nothing can be mounted inside it) (got "
+                              "/workspace)") != std::string::npos);
+    auto root = test::try_load_job(
+        "name: code\ncommand: [python3, train.py]\ncode:\n  path: .\n"
+        "  mountPath: /\n");
+    REQUIRE_FALSE(root);
+    CHECK(root.error().find("code.mountPath: must not be /") != std::string::npos);
 }
 
 TEST_CASE("code files and env values with CR, DEL and U+FFFE read back from the YAML byte for byte",
