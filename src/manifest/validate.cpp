@@ -32,25 +32,6 @@ Status fail(const JobSpec& spec, const std::string& path, const std::string& wha
                              got.empty() ? "nothing" : got));
 }
 
-// The Training Operator names a Service after every replica (<name>-<type>-<index>), for each
-// type; Trainer's JobSet names every node pod's host <name>-node-0-<index>, and an MPI
-// runtime's launcher <name>-launcher-0-0. Return the longest.
-std::string longest_host_name(const JobSpec& spec) {
-    std::vector<std::string> names;
-    if (spec.kind == JobKind::TrainJob) {
-        names.push_back(fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1));
-        if (job_framework(spec) == Framework::mpi) {
-            names.push_back(spec.name + "-launcher-0-0");
-        }
-    } else {
-        for (const auto& [type, count] : replica_types(spec)) {
-            names.push_back(fmt::format("{}-{}-{}", spec.name, util::to_lower(type), count - 1));
-        }
-    }
-    return *std::max_element(names.begin(), names.end(),
-                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
-}
-
 Status check_name(const JobSpec& spec) {
     if (spec.name.empty()) {
         return fail(spec, "name", "is required", "");
@@ -392,6 +373,22 @@ Status check_gpus(const JobSpec& spec) {
 }
 
 }  // namespace
+
+std::string longest_host_name(const JobSpec& spec) {
+    std::vector<std::string> names;
+    if (spec.kind == JobKind::TrainJob) {
+        names.push_back(fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1));
+        if (job_framework(spec) == Framework::mpi) {
+            names.push_back(spec.name + "-launcher-0-0");
+        }
+    } else {
+        for (const auto& [type, count] : replica_types(spec)) {
+            names.push_back(fmt::format("{}-{}-{}", spec.name, util::to_lower(type), count - 1));
+        }
+    }
+    return *std::max_element(names.begin(), names.end(),
+                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
+}
 
 Status validate_job(const JobSpec& spec) {
     for (auto check :
