@@ -10,6 +10,7 @@
 #include "job/exit_codes.h"
 #include "manifest/job_kind.h"
 #include "manifest/render/render.h"
+#include "manifest/validate.h"
 #include "state/state_files.h"
 #include "util/files.h"
 #include "util/process_info.h"
@@ -54,6 +55,22 @@ util::Status check_measure_jobs(const manifest::JobSpec& spec, const std::vector
                             "a job name may have: shorten its name to at most {} characters",
                             util::counted(replicas, "replica"), name,
                             suffix < 63 ? 63 - suffix : 0),
+                k_exit_bad_input);
+        }
+    }
+    // Each replica's Service (or a TrainJob node's host) is named after the job: a DNS-1035
+    // label too, checked before any size runs rather than when one is rendered.
+    for (int replicas : sizes) {
+        const manifest::JobSpec measured = measurement_job(spec, replicas);
+        const std::string host = manifest::longest_host_name(measured);
+        if (host.size() > 63) {
+            const size_t over = host.size() - 63;
+            return util::error(
+                fmt::format("--measure: at {} the job runs as {}, whose replica {} is longer "
+                            "than the 63 characters of a service name: shorten its name to at "
+                            "most {} characters",
+                            util::counted(replicas, "replica"), measured.name, host,
+                            spec.name.size() > over ? spec.name.size() - over : 0),
                 k_exit_bad_input);
         }
     }

@@ -58,7 +58,8 @@ ReplicaLines read_lines(job::Backend& backend, const job::JobStatus& status,
     job::LogOptions options;
     options.tail = k_tail_lines;
     options.timestamps = true;
-    read(options, "logs");  // a replica without a log just has no lines
+    options.known = &status;  // the job and its replicas as read: not read again per call
+    read(options, "logs");    // a replica without a log just has no lines
     ReplicaLines out;
     size_t previous_reads = 0;
     for (const job::ReplicaStatus& replica : status.replicas) {

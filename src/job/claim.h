@@ -31,6 +31,7 @@ struct Entry {
     std::string type;  // file, directory, symlink or other
     uint64_t size = 0;
     int64_t modified = 0;  // seconds since the epoch
+    std::string link;      // a symlink's target as it reads, not followed; "" otherwise
 };
 
 // What is under --path: the entries, sorted by path, and what they add up to.
@@ -41,6 +42,8 @@ struct Listing {
     bool found = false;      // --path itself was listed: it exists
     bool path_is_directory = true;
     std::vector<Entry> entries;
+    // What could not be listed, each "PATH: why" (a path past PATH_MAX): said, never dropped.
+    std::vector<std::string> left_out;
 
     // Return the number of files (not directories).
     size_t files() const;

@@ -22,6 +22,9 @@ struct LogOptions {
                             // last restart)
     std::chrono::milliseconds poll_interval{2000};  // following: how often to look for pods
     bool all = false;  // every line (and followed, every replica) however many (logs --all)
+    // The job's status as the caller just read it (not following): a backend that would read
+    // the job and its replicas again to find them takes them from here (diagnose reads once).
+    const JobStatus* known = nullptr;
 };
 
 // One line of a replica's output.

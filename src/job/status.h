@@ -53,15 +53,17 @@ struct ReplicaStatus {
     std::string message;
     int restarts = 0;
     std::optional<int> exit_code;
-    std::string pod;               // pod name (cluster) or empty
-    std::string node;              // node name (cluster) or empty
-    long long pid = 0;             // process id (local) or 0
-    std::string container = {};    // the container whose log is the replica's (cluster): pytorch,
-                                   // node, dataset-initializer; empty: pytorch
-    std::string finished = {};     // when its last attempt ended (RFC 3339); empty while it runs
-    std::string last_reason = {};  // how the attempt before this one ended: OOMKilled, Error
-    bool memory_limited = false;   // its container has a memory limit (exit 137: likely OOM)
-    PodLabels labels = {};         // the labels that pick its pod out of the job's (cluster)
+    std::string pod;                // pod name (cluster) or empty
+    std::string node;               // node name (cluster) or empty
+    long long pid = 0;              // process id (local) or 0
+    std::string container = {};     // the container whose log is the replica's (cluster): pytorch,
+                                    // node, dataset-initializer; empty: pytorch
+    std::string finished = {};      // when its last attempt ended (RFC 3339); empty while it runs
+    std::string last_reason = {};   // how the attempt before this one ended: OOMKilled, Error
+    bool memory_limited = false;    // its container has a memory limit (exit 137: likely OOM)
+    PodLabels labels = {};          // the labels that pick its pod out of the job's (cluster)
+    std::string odd_identity = {};  // why it goes by its pod's name: an index that is no number
+                                    // or repeats another pod's (cluster); empty: none
 };
 
 // What each replica of one type asks for, from the job's pod template: what prices it.

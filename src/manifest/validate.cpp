@@ -32,25 +32,6 @@ Status fail(const JobSpec& spec, const std::string& path, const std::string& wha
                              got.empty() ? "nothing" : got));
 }
 
-// The Training Operator names a Service after every replica (<name>-<type>-<index>), for each
-// type; Trainer's JobSet names every node pod's host <name>-node-0-<index>, and an MPI
-// runtime's launcher <name>-launcher-0-0. Return the longest.
-std::string longest_host_name(const JobSpec& spec) {
-    std::vector<std::string> names;
-    if (spec.kind == JobKind::TrainJob) {
-        names.push_back(fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1));
-        if (job_framework(spec) == Framework::mpi) {
-            names.push_back(spec.name + "-launcher-0-0");
-        }
-    } else {
-        for (const auto& [type, count] : replica_types(spec)) {
-            names.push_back(fmt::format("{}-{}-{}", spec.name, util::to_lower(type), count - 1));
-        }
-    }
-    return *std::max_element(names.begin(), names.end(),
-                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
-}
-
 Status check_name(const JobSpec& spec) {
     if (spec.name.empty()) {
         return fail(spec, "name", "is required", "");
@@ -149,6 +130,43 @@ Status check_replicas(const JobSpec& spec) {
     return util::ok_status();
 }
 
+// Return path with empty and "." elements and trailing slashes gone: "/data//x/." is
+// "/data/x", "//" is "/".
+std::string normal_mount_path(const std::string& path) {
+    std::string out;
+    for (const std::string& part : util::split(path, '/')) {
+        if (!part.empty() && part != ".") {
+            out += "/" + part;
+        }
+    }
+    return out.empty() ? "/" : out;
+}
+
+// Return whether a mount at a (normalized) covers b: the same path or a folder above it.
+bool covers(const std::string& a, const std::string& b) {
+    return a == b || a == "/" ||
+           (b.size() > a.size() && b.compare(0, a.size(), a) == 0 && b[a.size()] == '/');
+}
+
+// Return why a mountPath must not be used, "" when it may: a mount at / hides the image, and
+// one at or under /proc, /sys or /dev hides what the container's runtime mounts there.
+std::string mount_path_policy(const std::string& path) {
+    if (std::string rule = mount_path_problem(path); !rule.empty()) {
+        return rule;
+    }
+    const std::string normal = normal_mount_path(path);
+    if (normal == "/") {
+        return "must not be / (it would hide the image's whole file system)";
+    }
+    for (const char* system : {"/proc", "/sys", "/dev"}) {
+        if (covers(system, normal)) {
+            return fmt::format("must not be at or under {} (the container's runtime mounts it)",
+                               system);
+        }
+    }
+    return "";
+}
+
 Status check_volumes(const JobSpec& spec) {
     std::set<std::string> names;
     std::set<std::string> paths;
@@ -165,10 +183,10 @@ Status check_volumes(const JobSpec& spec) {
             return fail(spec, at, "needs exactly one of claim or configMap",
                         v.claim.empty() ? "neither" : "both");
         }
-        if (std::string rule = mount_path_problem(v.mount_path); !rule.empty()) {
+        if (std::string rule = mount_path_policy(v.mount_path); !rule.empty()) {
             return fail(spec, at + ".mountPath", rule, v.mount_path);
         }
-        if (!paths.insert(v.mount_path).second) {
+        if (!paths.insert(normal_mount_path(v.mount_path)).second) {
             return fail(spec, at + ".mountPath", "is used by another volume", v.mount_path);
         }
     }
@@ -186,12 +204,22 @@ Status check_code(const JobSpec& spec) {
                     "default command, runs no code)",
                     code.path);
     }
-    if (std::string rule = mount_path_problem(code.mount_path); !rule.empty()) {
+    if (std::string rule = mount_path_policy(code.mount_path); !rule.empty()) {
         return fail(spec, "code.mountPath", rule, code.mount_path);
     }
+    const std::string code_at = normal_mount_path(code.mount_path);
     for (const auto& v : spec.volumes) {
-        if (v.mount_path == code.mount_path) {
+        const std::string volume_at = normal_mount_path(v.mount_path);
+        if (volume_at == code_at) {
             return fail(spec, "code.mountPath", "is a volume's mountPath too", code.mount_path);
+        }
+        if (covers(code_at, volume_at)) {
+            // The code is a read-only ConfigMap: no mount point can be made inside it.
+            return fail(spec, "code.mountPath",
+                        fmt::format("holds volume {}'s mountPath {} (the code is mounted "
+                                    "read-only: nothing can be mounted inside it)",
+                                    v.name, v.mount_path),
+                        code.mount_path);
         }
     }
     for (size_t i = 0; i < code.exclude.size(); ++i) {
@@ -345,6 +373,22 @@ Status check_gpus(const JobSpec& spec) {
 }
 
 }  // namespace
+
+std::string longest_host_name(const JobSpec& spec) {
+    std::vector<std::string> names;
+    if (spec.kind == JobKind::TrainJob) {
+        names.push_back(fmt::format("{}-node-0-{}", spec.name, spec.replicas - 1));
+        if (job_framework(spec) == Framework::mpi) {
+            names.push_back(spec.name + "-launcher-0-0");
+        }
+    } else {
+        for (const auto& [type, count] : replica_types(spec)) {
+            names.push_back(fmt::format("{}-{}-{}", spec.name, util::to_lower(type), count - 1));
+        }
+    }
+    return *std::max_element(names.begin(), names.end(),
+                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
+}
 
 Status validate_job(const JobSpec& spec) {
     for (auto check :

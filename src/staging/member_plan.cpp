@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/text.h"
+
 namespace kftrain::staging {
 
 std::string clean_member_path(const std::string& name, std::string& why) {
@@ -60,7 +62,7 @@ MemberPlan plan_member(const TarEntry& entry, bool keep_symlinks) {
         case Type::symlink:
             if (!keep_symlinks) {
                 plan.why = fmt::format("a symlink (to {}): kftrain copies no links out of a claim",
-                                       entry.link);
+                                       util::escape_controls(entry.link));
                 return plan;
             }
             plan.link = entry.link;

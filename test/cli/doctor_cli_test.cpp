@@ -76,6 +76,31 @@ TEST_CASE(
     CHECK(report["passed"] == true);
 }
 
+TEST_CASE("doctor --local -f: a launcher whose Python lacks torch fails for a script that needs it",
+          "[cli][doctor]") {
+    DoctorFixture f;
+    kftrain::test::write_file(f.dir + "/train.py", "import os, torch\n");
+    std::filesystem::create_directories(f.dir + "/bin");
+    const std::string python = f.dir + "/bin/python3";
+    kftrain::test::write_file(
+        python,
+        "#!/bin/sh\necho \"ModuleNotFoundError: No module named 'torch'\" >&2\n"
+        "exit 1\n");
+    ::chmod(python.c_str(), 0755);
+    // torchrun as pip installs it: a script whose shebang names the environment's python.
+    const std::string launcher = f.dir + "/bin/torchrun";
+    kftrain::test::write_file(launcher, "#!" + python + "\nimport sys\n");
+    ::chmod(launcher.c_str(), 0755);
+    kftrain::test::write_file(f.dir + "/job.yaml",
+                              "name: py\nreplicas: 2\ncommand: [" + launcher + ", train.py]\n");
+    auto run = f.doctor({"-f", f.dir + "/job.yaml"});
+    INFO(run.out << run.err);
+    CHECK(run.code == 1);
+    CHECK(run.out.find("\nsubmit would not run: local torch in " + python + " missing\n") !=
+          std::string::npos);
+    CHECK(run.out.find("missing (optional)") == std::string::npos);
+}
+
 TEST_CASE("doctor --local -f: more than this machine holds is a warning, not a failure",
           "[cli][doctor]") {
     DoctorFixture f;

@@ -108,3 +108,19 @@ TEST_CASE("a cluster job's estimate prefers the cluster's measurement of its ima
     other_program.command = {"python3", "other.py"};
     CHECK_FALSE(cost::read_saved_profile(other_program, true));
 }
+
+TEST_CASE("measurement job names keep every replica's service name within 63 characters",
+          "[estimate]") {
+    const std::string name(42, 'a');  // name-measure-1000 fits, name-measure-1000-worker-998 not
+    auto spec = test::load_job("name: " + name + "\n");
+    CHECK(cost::check_measure_jobs(spec, {1, 2, 8}).ok());
+    auto refused = cost::check_measure_jobs(spec, {1, 1000});
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error() == "--measure: at 1000 replicas the job runs as " + name +
+                                 "-measure-1000, whose replica " + name +
+                                 "-measure-1000-worker-998 is longer than the 63 characters of "
+                                 "a service name: shorten its name to at most 39 characters");
+    CHECK(refused.error_code(0) == 2);
+    const std::string fits(39, 'a');
+    CHECK(cost::check_measure_jobs(test::load_job("name: " + fits + "\n"), {1000}).ok());
+}

@@ -138,6 +138,60 @@ TEST_CASE("a job file's own image stays, and code without a command of its own i
         test::try_load_job(k_code_job + "volumes:\n- {name: d, claim: c, mountPath: /workspace}\n");
     REQUIRE_FALSE(clash);
     CHECK(clash.error().find("code.mountPath: is a volume's mountPath too") != std::string::npos);
+    auto slash = test::try_load_job(k_code_job +
+                                    "volumes:\n- {name: d, claim: c, mountPath: /workspace/}\n");
+    REQUIRE_FALSE(slash);
+    CHECK(slash.error().find("code.mountPath: is a volume's mountPath too") != std::string::npos);
+    auto inside = test::try_load_job(
+        k_code_job + "volumes:\n- {name: d, claim: c, mountPath: /workspace/data}\n");
+    REQUIRE_FALSE(inside);
+    CHECK(inside.error().find("code.mountPath: holds volume d's mountPath /workspace/data (the "
+                              "code is mounted read-only: nothing can be mounted inside it) (got "
+                              "/workspace)") != std::string::npos);
+    auto root = test::try_load_job(
+        "name: code\ncommand: [python3, train.py]\ncode:\n  path: .\n"
+        "  mountPath: /\n");
+    REQUIRE_FALSE(root);
+    CHECK(root.error().find("code.mountPath: must not be /") != std::string::npos);
+}
+
+TEST_CASE("code files and env values with CR, DEL and U+FFFE read back from the YAML byte for byte",
+          "[manifest][code]") {
+    const std::vector<std::string> texts = {"x = 1\ry = 2\n",
+                                            "print('done')\r",
+                                            "\r",
+                                            "a\r\nb\r\n",
+                                            "del = '\x7f'\n",
+                                            "odd = '\xef\xbf\xbe'\n",
+                                            "bom \xef\xbb\xbf\n",
+                                            "nel \xc2\x85 ls \xe2\x80\xa8\n",
+                                            "quote \" back \\ \x01\n",
+                                            "caf\xc3\xa9 \xf0\x9f\x98\x80 \r"};
+    std::vector<manifest::CodeFile> files;
+    for (size_t i = 0; i < texts.size(); ++i) {
+        files.push_back({"f" + std::to_string(i) + ".py", true, texts[i]});
+    }
+    auto spec = test::load_job(k_code_job);
+    const std::string yaml =
+        manifest::to_yaml(manifest::code_config_map(spec, bundle_of(files), spec.name));
+    const YAML::Node back = YAML::Load(yaml);
+    for (size_t i = 0; i < texts.size(); ++i) {
+        INFO(i);
+        const std::string key = "f" + std::to_string(i) + ".py";
+        REQUIRE(back["data"][key]);
+        CHECK(back["data"][key].as<std::string>() == texts[i]);
+    }
+
+    YAML::Node env(YAML::NodeType::Map);
+    for (size_t i = 0; i < texts.size(); ++i) {
+        env["V" + std::to_string(i)] = manifest::string_node(texts[i]);
+    }
+    env["kftrain-escaped-0-"] = manifest::string_node("a placeholder's own text\r");
+    const YAML::Node env_back = YAML::Load(manifest::to_yaml(env));
+    for (size_t i = 0; i < texts.size(); ++i) {
+        CHECK(env_back["V" + std::to_string(i)].as<std::string>() == texts[i]);
+    }
+    CHECK(env_back["kftrain-escaped-0-"].as<std::string>() == "a placeholder's own text\r");
 }
 
 TEST_CASE("a job and a search of one name never share their code ConfigMap or its labels",

@@ -111,6 +111,23 @@ TEST_CASE("bad job files are rejected with the file, line, field and value", "[m
          "job.yaml:3: volumes[0]: needs exactly one of claim or configMap (got both)"},
         {"relative mount path", "name: a\nvolumes:\n  - name: d\n    claim: c\n    mountPath: d\n",
          "job.yaml:5: volumes[0].mountPath: must be an absolute path (got d)"},
+        {"mount path /", "name: a\nvolumes:\n  - name: d\n    claim: c\n    mountPath: //\n",
+         "job.yaml:5: volumes[0].mountPath: must not be / (it would hide the image's whole file "
+         "system) (got //)"},
+        {"mount path /proc", "name: a\nvolumes:\n  - name: d\n    claim: c\n    mountPath: /proc\n",
+         "job.yaml:5: volumes[0].mountPath: must not be at or under /proc (the container's "
+         "runtime mounts it) (got /proc)"},
+        {"mount path under /sys",
+         "name: a\nvolumes:\n  - name: d\n    claim: c\n    mountPath: /sys/fs/x/\n",
+         "job.yaml:5: volumes[0].mountPath: must not be at or under /sys (the container's "
+         "runtime mounts it) (got /sys/fs/x/)"},
+        {"mount path /dev", "name: a\nvolumes:\n  - name: d\n    claim: c\n    mountPath: /dev/.\n",
+         "job.yaml:5: volumes[0].mountPath: must not be at or under /dev (the container's "
+         "runtime mounts it) (got /dev/.)"},
+        {"two mount paths the same but for a slash",
+         "name: a\nvolumes:\n  - {name: d, claim: c, mountPath: /data}\n"
+         "  - {name: e, claim: f, mountPath: /data/}\n",
+         "job.yaml:4: volumes[1].mountPath: is used by another volume (got /data/)"},
         {"env secret without key", "name: a\nenv:\n  TOKEN:\n    secretKeyRef: {name: s}\n",
          "job.yaml:3: env.TOKEN: expected a string or {secretKeyRef: {name: ..., key: ...}} (got "
          "a map)"},

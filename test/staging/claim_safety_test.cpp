@@ -2,6 +2,7 @@
 // files are hostile (setuid, FIFOs, links, a "." of mode 0777), links inside a claim on this
 // machine, links swapped in while a copy runs, files already in OUT_DIR, a kubectl call that
 // hangs and a copy that stalls.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -155,6 +156,49 @@ TEST_CASE("data on this machine never follows a link inside a claim", "[data]") 
     CHECK(get.code == 0);
     CHECK_FALSE(fs::exists(out + "/link/secret"));
     CHECK(contains(get.err, "skipped link: a symlink"));
+}
+
+TEST_CASE("data get shows a skipped link's target with its control characters escaped", "[data]") {
+    const std::string root = make_temp_dir() + "/claim";
+    fs::create_directories(root);
+    fs::create_symlink("\x1b]0;owned\x07\x1b[31mred", root + "/link");
+    const std::string out = make_temp_dir() + "/out";
+    auto get = run_kftrain({"data", "get", out, "--claim", "c", "--local-path", root});
+    CHECK(get.code == 0);
+    CHECK(contains(get.err, "skipped link: a symlink (to \\x1b]0;owned\\x07\\x1b[31mred)"));
+    CHECK_FALSE(contains(get.err, "\x1b"));
+}
+
+TEST_CASE("data ls on this machine shows a link as itself and says what is too long to list",
+          "[data]") {
+    const std::string root = make_temp_dir() + "/claim";
+    const std::string outside = make_temp_dir();
+    fs::create_directories(root + "/runs");
+    write_file(outside + "/secret", "not the claim's");
+    fs::create_symlink(outside, root + "/runs/latest");
+    fs::create_symlink("\x1b[31mred", root + "/odd");
+    // A tree deeper than PATH_MAX, made a directory at a time from the one above.
+    int fd = ::open(root.c_str(), O_DIRECTORY | O_RDONLY);
+    REQUIRE(fd >= 0);
+    const std::string part(250, 'd');
+    for (int level = 0; level < 18; ++level) {
+        REQUIRE(::mkdirat(fd, part.c_str(), 0700) == 0);
+        const int below = ::openat(fd, part.c_str(), O_DIRECTORY | O_RDONLY);
+        ::close(fd);
+        REQUIRE(below >= 0);
+        fd = below;
+    }
+    ::close(::openat(fd, "deep.bin", O_CREAT | O_WRONLY, 0600));
+    ::close(fd);
+
+    auto listed = run_kftrain({"data", "ls", "--claim", "c", "--local-path", root});
+    CHECK(listed.code == 0);
+    CHECK(contains(listed.out, "runs/latest -> " + outside + " "));
+    CHECK(contains(listed.out, "odd -> \\x1b[31mred "));
+    CHECK_FALSE(contains(listed.out, "\x1b"));
+    CHECK_FALSE(contains(listed.out, "secret"));
+    CHECK(contains(listed.err, "kftrain: warning: not listed: " + part));
+    CHECK(contains(listed.err, "File name too long"));
 }
 
 TEST_CASE("data put on this machine writes where it checked, not through a link swapped in after",

@@ -153,9 +153,15 @@ class KubernetesBackend : public job::Backend {
             };
             return follow_logs(*m_kubectl, job, source, options, m_queries.namespace_args(), sink);
         }
-        auto status = this->status_without_progress(job);
-        if (!status) {
-            return status.error_value();
+        std::optional<job::JobStatus> read_now;
+        const job::JobStatus* status = options.known;
+        if (status == nullptr) {
+            auto found = this->status_without_progress(job);
+            if (!found) {
+                return found.error_value();
+            }
+            read_now = std::move(*found);
+            status = &*read_now;
         }
         std::vector<job::ReplicaStatus> chosen;
         for (const auto& replica : status->replicas) {
@@ -369,6 +375,11 @@ class KubernetesBackend : public job::Backend {
             events = m_queries.events(event_objects(status), status.created);
         }
         status.diagnosis = diagnose(status, events);
+        for (const auto& replica : status.replicas) {
+            if (!replica.odd_identity.empty()) {
+                status.diagnosis.push_back(replica.odd_identity);
+            }
+        }
         if (all_events != nullptr) {
             *all_events = std::move(events);
         }

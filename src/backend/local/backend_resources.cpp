@@ -130,12 +130,16 @@ util::Status LocalBackend::get_data(const job::ClaimTarget& target, const std::s
 }
 
 util::Result<job::Listing> LocalBackend::list_data(const job::ClaimTarget& target,
-                                                   job::Reporter& /*report*/) {
+                                                   job::Reporter& report) {
     auto here = claim_directory_of(target);
     if (!here) {
         return here.error_value();
     }
-    return list_local(*here);
+    auto listing = list_local(*here);
+    if (listing) {
+        staging::warn_left_out(*listing, report.notes);
+    }
+    return listing;
 }
 
 }  // namespace kftrain::backend::local

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "backend/local/process/command_line.h"
+#include "backend/local/python_program.h"
 #include "backend/local/queue/local_queue.h"
 #include "backend/local/queue/queue_members.h"
 #include "doctor/fit.h"
@@ -40,33 +41,13 @@ std::string program_of(const manifest::JobSpec* job) {
                                                   : job->command.front();
 }
 
-bool is_python(const std::string& program) {
-    return fs::path(program).filename().string().rfind("python", 0) == 0;
-}
-
-// Whether the job's Python script (its first *.py argument, read from folder) imports torch.
-bool script_imports_torch(const manifest::JobSpec& job, const std::string& folder) {
-    std::vector<std::string> words(job.command.begin() + 1, job.command.end());
+// Return the job's command and its args, as one list of words.
+std::vector<std::string> words_of(const manifest::JobSpec& job) {
+    std::vector<std::string> words = job.command;
     if (job.args) {
         words.insert(words.end(), job.args->begin(), job.args->end());
     }
-    for (const std::string& word : words) {
-        if (word.size() > 3 && word.compare(word.size() - 3, 3, ".py") == 0) {
-            const fs::path path = fs::path(word).is_absolute() || folder.empty()
-                                      ? fs::path(word)
-                                      : fs::path(folder) / word;
-            std::ifstream in(path);
-            std::string line;
-            for (int read = 0; read < 2000 && std::getline(in, line); ++read) {
-                if (line.find("import torch") != std::string::npos ||
-                    line.find("from torch") != std::string::npos) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
-    return false;
+    return words;
 }
 
 Check program_check(const manifest::JobSpec* job, const std::string& kftrain) {
@@ -89,7 +70,10 @@ Check torch_check(const std::string& python, bool needed) {
     options.argv = {python, "-c", "import torch; print(torch.__version__)"};
     options.timeout = std::chrono::seconds(60);
     auto run = util::run(options);
-    const std::string name = "torch in " + python;
+    // The interpreter checked, by the path it resolves to where that says more.
+    const auto resolved = resolve_command(python, "");
+    const std::string name =
+        "torch in " + python + (resolved && *resolved != python ? " (" + *resolved + ")" : "");
     if (run && run->status.as_shell_code() == 0) {
         return check("local", name, State::Ok, "torch " + util::escape_line(util::trim(run->out)),
                      "", needed);
@@ -179,11 +163,11 @@ doctor::Report local_doctor(const job::DoctorRequest& request, const std::string
     report.checks.push_back(
         check("local", "this machine", State::Ok, doctor::node_capacity(machine)));
     report.checks.push_back(program_check(job, kftrain));
-    const std::string program = program_of(job);
     if (job == nullptr) {
         report.checks.push_back(torch_check("python3", false));
-    } else if (is_python(program)) {
-        report.checks.push_back(torch_check(program, script_imports_torch(*job, request.folder)));
+    } else if (auto python = python_program(words_of(*job), request.folder)) {
+        report.checks.push_back(
+            torch_check(python->interpreter, script_imports_torch(*python, request.folder)));
     }
     report.checks.push_back(ports_check());
     report.checks.push_back(state_check());

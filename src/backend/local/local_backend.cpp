@@ -82,7 +82,7 @@ void print_notes(std::ostream& err, const job::RenderedJob& job,
     if (!containers) {
         return;  // plan_job has refused it already
     }
-    auto ignored = ignored_settings(*containers, job.spec.volumes);
+    auto ignored = ignored_settings(*containers, job.spec);
     if (!ignored.empty()) {
         err << "kftrain: note: running on this machine: "
             << util::redact_credentials(joined(ignored)) << (ignored.size() == 1 ? " does" : " do")

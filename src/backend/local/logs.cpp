@@ -1,6 +1,7 @@
 #include "backend/local/logs.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "backend/local/process/stop.h"
 #include "backend/local/state/job_state.h"
+#include "backend/local/state/last_word.h"
 #include "backend/local/state/log_store.h"
 #include "backend/local/state/state_dir.h"
 #include "job/exit_codes.h"
@@ -89,6 +91,43 @@ class JobEnd {
     std::optional<JobState> m_supervisor;  // the state that named the supervisor
 };
 
+// Return the notice that a job's logs were cut, with why and where.
+std::string log_cut_notice(const std::string& job, const std::string& why) {
+    return fmt::format(
+        "the job's logs were cut: {}; what its replicas printed after that is not in {}", why,
+        logs_dir(job));
+}
+
+// Tells, once, that the job's logs were cut: the supervisor could not write them (a full
+// disk), as it recorded in state.json or, when that could not be written either, in its last
+// word (supervisor.json).
+class LogCut {
+  public:
+    explicit LogCut(std::string job) : m_job(std::move(job)) {}
+
+    // Send the notice to sink if the logs were cut and it was not sent yet.
+    void tell(const job::LogSink& sink) {
+        if (m_told) {
+            return;
+        }
+        std::string why;
+        if (auto state = read_job_state(m_job)) {
+            why = state->logs_error;
+        }
+        if (auto word = read_last_word(m_job); why.empty() && word) {
+            why = word->logs_error;
+        }
+        if (!why.empty()) {
+            m_told = true;
+            sink({m_job, log_cut_notice(m_job, why), true});
+        }
+    }
+
+  private:
+    std::string m_job;
+    bool m_told = false;
+};
+
 // Return the previous attempt of each selected replica that restarted; a notice for each
 // that did not, and an error when none did.
 util::Result<std::map<std::string, AttemptWindow>> previous_attempts(const std::string& job,
@@ -159,16 +198,22 @@ void read_to_end(LogCursor& cursor, std::optional<int> tail, const Select& selec
 // Emit what the log gets until the job ends; following many, look again at which replicas.
 template <typename Select, typename Emit>
 util::Status follow_to_end(const std::string& job, LogCursor& cursor, const Select& select,
-                           const Emit& emit, FollowedAmongMany& followed) {
+                           const Emit& emit, FollowedAmongMany& followed,
+                           const job::LogSink& sink) {
     JobEnd end(job);
+    LogCut cut(job);
     for (int polls = 1;; ++polls) {
         if (end.reached()) {
             read_to_end(cursor, std::nullopt, select, emit);  // all it wrote before it ended
+            cut.tell(sink);
             return util::ok_status();
         }
-        if (followed.active() && polls % k_polls_per_look == 0) {
-            if (auto now = read_job_state(job)) {
-                followed.look(*now);
+        if (polls % k_polls_per_look == 0) {
+            cut.tell(sink);
+            if (followed.active()) {
+                if (auto now = read_job_state(job)) {
+                    followed.look(*now);
+                }
             }
         }
         emit(select(cursor.next()));
@@ -232,9 +277,10 @@ util::Status read_logs(const std::string& job, const job::LogOptions& options,
     LogCursor cursor(combined_log_path(job));
     read_to_end(cursor, read.tail, select, emit);
     if (!options.follow || options.previous) {  // a previous attempt is over: read once
+        LogCut(job).tell(sink);
         return util::ok_status();
     }
-    return follow_to_end(job, cursor, select, emit, followed);
+    return follow_to_end(job, cursor, select, emit, followed, sink);
 }
 
 }  // namespace kftrain::backend::local

@@ -31,6 +31,9 @@ nlohmann::json listing_json(const Listing& listing) {
                            {"type", e.type},
                            {"size", e.size},
                            {"modified", utc_time(e.modified)}});
+        if (!e.link.empty()) {
+            entries.back()["target"] = e.link;
+        }
     }
     nlohmann::json doc = {{"claim", listing.claim}, {"path", listing.path}};
     if (!listing.local_path.empty()) {
@@ -58,6 +61,9 @@ YAML::Node listing_yaml(const Listing& listing) {
         entry["type"] = e.type;
         entry["size"] = e.size;
         entry["modified"] = utc_time(e.modified);
+        if (!e.link.empty()) {
+            entry["target"] = e.link;
+        }
         doc["entries"].push_back(entry);
     }
     return doc;
@@ -78,8 +84,12 @@ void print_listing(const Listing& listing, OutputFormat format, std::ostream& ou
     }
     util::TextTable table({"PATH", "TYPE", "SIZE", "MODIFIED"});
     for (const auto& e : listing.entries) {
-        table.add_row({e.type == "directory" ? e.path + "/" : e.path, e.type,
-                       e.type == "directory" ? "" : staging::format_bytes(e.size),
+        // A link as itself: its name and what it holds, each escaped (the table escapes the
+        // whole cell, and the " -> " stays readable).
+        const std::string shown = e.type == "directory" ? e.path + "/"
+                                  : e.link.empty()      ? e.path
+                                                        : e.path + " -> " + e.link;
+        table.add_row({shown, e.type, e.type == "directory" ? "" : staging::format_bytes(e.size),
                        utc_time(e.modified)});
     }
     table.print(out);

@@ -171,3 +171,25 @@ TEST_CASE("diagnose and status name the quota that refused a job's pods",
                        "Cause:      quota-exceeded: a ResourceQuota refused pods\n"));
     }
 }
+
+TEST_CASE("diagnose reads the job and its pods once, its restarted replicas' logs included",
+          "[diagnose][cluster][cli]") {
+    for (const char* scenario : {"big-one-fails", "crashloop"}) {
+        INFO(scenario);
+        FakeCluster cluster(scenario);
+        const std::string job = std::string(scenario) == "crashloop" ? "mnist-ddp" : "bigrun";
+        CliRun run = cluster.run({"diagnose", job, "-n", "ml-training"});
+        INFO(run.err);
+        REQUIRE(run.code == 0);
+        int job_reads = 0;
+        int pod_reads = 0;
+        for (const auto& call : cluster.calls()) {
+            if (call.size() > 1 && call[0] == "get") {
+                job_reads += call[1].find("pytorchjobs") != std::string::npos ? 1 : 0;
+                pod_reads += call[1] == "pods" ? 1 : 0;
+            }
+        }
+        CHECK(job_reads == 1);
+        CHECK(pod_reads == 1);
+    }
+}

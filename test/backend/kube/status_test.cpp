@@ -152,7 +152,11 @@ TEST_CASE("a pod anyone could label with huge numbers reads without stopping sta
             "restartCount": 4611686018427387904, "state": {"running": {}},
             "lastState": {"terminated": {"exitCode": 1099511627776, "reason": "Error"}}}]}})");
     auto r = backend::kube::replica_from_pod(pod, "mnist-ddp");
-    CHECK(r.index == 0);       // not an int: no index, not an exception
+    CHECK(r.index == -1);  // not an int: no index, not an exception, and never worker-0
+    CHECK(r.name == "mnist-ddp-worker-99999999999");
+    CHECK(r.odd_identity ==
+          "pod mnist-ddp-worker-99999999999: its replica index 99999999999 is "
+          "not a number; shown by its pod name");
     CHECK(r.restarts == 0);    // 2^62 restarts is no count
     CHECK_FALSE(r.exit_code);  // 2^40 is no exit code, and not 0 either
     pod["status"]["containerStatuses"][0]["restartCount"] = 3;
@@ -161,6 +165,35 @@ TEST_CASE("a pod anyone could label with huge numbers reads without stopping sta
     CHECK(restarted.restarts == 3);
     CHECK(restarted.exit_code == 137);  // running again: the exit code is its previous attempt's
     CHECK(restarted.last_reason == "Error");
+}
+
+TEST_CASE("pods whose replica index is no number or repeats never merge into one replica",
+          "[cluster][kube]") {
+    auto pod = [](const std::string& name, const std::string& index) {
+        return nlohmann::json{{"metadata",
+                               {{"name", name},
+                                {"labels",
+                                 {{"training.kubeflow.org/replica-type", "worker"},
+                                  {"training.kubeflow.org/replica-index", index}}}}},
+                              {"status", {{"phase", "Running"}}}};
+    };
+    nlohmann::json list = {{"items",
+                            {pod("job-worker-0", "0"), pod("job-worker-x", "abc"),
+                             pod("job-worker-1", "1"), pod("job-worker-1b", "1")}}};
+    auto replicas = backend::kube::parse_pods(list.dump(), "job");
+    REQUIRE(replicas.ok());
+    std::vector<std::string> names;
+    for (const auto& r : *replicas) {
+        names.push_back(r.name);
+    }
+    CHECK(names ==
+          std::vector<std::string>{"job-worker-x", "worker-0", "worker-1", "job-worker-1b"});
+    CHECK(replicas->at(0).odd_identity ==
+          "pod job-worker-x: its replica index abc is not a number; shown by its pod name");
+    CHECK(replicas->at(3).odd_identity ==
+          "pod job-worker-1b: its replica index 1 of Worker repeats pod job-worker-1's; shown by "
+          "its pod name");
+    CHECK(replicas->at(1).odd_identity.empty());
 }
 
 TEST_CASE("the replica filter picks a type, a replica or a pod", "[cluster][kube]") {

@@ -63,6 +63,9 @@ TEST_CASE("kftrain run --local --follow runs a command with its folder and no jo
     CHECK(run.out.find("hello from rank 0 of 2") != std::string::npos);
     CHECK(run.out.find("hello from rank 1 of 2") != std::string::npos);
     CHECK(jobs.status_json("greet")["state"] == "Succeeded");
+    // Neither the default image nor the code volume kftrain adds is the user's to be told of.
+    CHECK(run.err.find("does not apply") == std::string::npos);
+    CHECK(run.err.find("do not apply") == std::string::npos);
 }
 
 TEST_CASE("estimate --measure measures a job that ships code in a copy of its folder",

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "backend/local/local_fixture.h"
 #include "backend/local/state/job_state.h"
 #include "backend/local/state/state_dir.h"
 #include "support/files.h"
@@ -114,4 +115,31 @@ TEST_CASE("a log cursor reads a log that outgrew it a bounded slice at a time", 
     kftrain::test::write_file(path, line + "\n" + line + "\n");
     CHECK(cursor.next().size() == 2);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("logs and --follow of a job whose logs were cut say so on stderr, and where", "[local]") {
+    kftrain::test::LocalJobs jobs;
+    const std::string release = jobs.dir() + "/release";
+    const std::string file = jobs.dir() + "/cut.yaml";
+    kftrain::test::write_file(file,
+                              "name: cut\nreplicas: 1\ncommand: [\"/bin/sh\", \"-c\", "
+                              "\"while [ ! -e " +
+                                  release + " ]; do sleep 0.05; done; echo after\"]\n");
+    REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
+    jobs.wait_for("cut", kftrain::test::all_replicas_running);
+    // The replica's own log cannot be opened, as on a full disk: the line it prints is lost.
+    const std::string own = backend::local::logs_dir("cut") + "/master-0.log";
+    std::filesystem::create_directories(own);
+    kftrain::test::write_file(release, "go\n");
+    REQUIRE(jobs.kftrain({"wait", "cut", "--local", "--timeout", "60s"}).code == 0);
+
+    const std::string notice = "kftrain: cut: the job's logs were cut: cannot open " + own +
+                               " for writing; what its replicas printed after that is not in " +
+                               backend::local::logs_dir("cut") + "\n";
+    auto logs = jobs.kftrain({"logs", "cut", "--local"});
+    CHECK(logs.code == 0);
+    CHECK(logs.err == notice);
+    auto followed = jobs.kftrain({"logs", "cut", "--local", "--follow"});
+    CHECK(followed.code == 0);
+    CHECK(followed.err == notice);
 }

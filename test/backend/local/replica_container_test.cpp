@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "manifest/code.h"
 #include "manifest/render/render.h"
 #include "support/jobs.h"
 
@@ -39,6 +40,7 @@ TEST_CASE("each replica type's pytorch container is read from the manifest", "[l
 TEST_CASE("image, resources and volumes without localPath are reported as not applying",
           "[local]") {
     auto spec = two_replica_spec();
+    spec.source.lines["image"] = 3;
     spec.resources.cpu = "4";
     spec.volumes.resize(2);
     spec.volumes[0].name = "data";
@@ -50,9 +52,20 @@ TEST_CASE("image, resources and volumes without localPath are reported as not ap
     spec.volumes[1].local_path = "./ckpt";
     auto containers = read_replica_containers(kftrain::test::render_yaml(spec));
     REQUIRE(containers.ok());
-    CHECK(ignored_settings(*containers, spec.volumes) ==
+    CHECK(ignored_settings(*containers, spec) ==
           std::vector<std::string>{"image kftrain/trainer:0.1.0", "resources",
                                    "volume data (no localPath)"});
+}
+
+TEST_CASE("an image and a code volume the user never set are not reported", "[local]") {
+    auto spec = two_replica_spec();
+    kftrain::manifest::Volume code;  // the volume kftrain adds for the code folder
+    code.name = kftrain::manifest::k_code_volume;
+    code.mount_path = "/code";
+    auto containers = read_replica_containers(kftrain::test::render_yaml(spec));
+    REQUIRE(containers.ok());
+    (*containers)["Master"].mounts.push_back({kftrain::manifest::k_code_volume, "/code"});
+    CHECK(ignored_settings(*containers, spec).empty());
 }
 
 TEST_CASE("a manifest the local backend cannot run is refused with its path", "[local]") {
@@ -94,6 +107,7 @@ TEST_CASE("a TrainJob's node container is its spec.trainer with the patched volu
     spec.env["PLAIN"] = {"1", "", ""};
     spec.env["TOKEN"] = {"", "creds", "token"};
     spec.resources.cpu = "2";
+    spec.source.from_flags["image"] = "--image";
     kftrain::manifest::Volume data;
     data.name = "data";
     data.claim = "mnist";
@@ -109,7 +123,7 @@ TEST_CASE("a TrainJob's node container is its spec.trainer with the patched volu
     CHECK(node.image == "kftrain/trainer:0.1.0");
     CHECK(node.has_resources);
     CHECK(node.mounts == std::vector<std::pair<std::string, std::string>>{{"data", "/data"}});
-    CHECK(ignored_settings(*containers, spec.volumes) ==
+    CHECK(ignored_settings(*containers, spec) ==
           std::vector<std::string>{"image kftrain/trainer:0.1.0", "resources",
                                    "volume data (no localPath)"});
 

@@ -1,8 +1,11 @@
 #include "backend/kube/status/pods.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <map>
 #include <system_error>
 #include <utility>
 
@@ -24,6 +27,48 @@ int index_number(const std::string& text) {
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, index);
     return ec == std::errc() && ptr == end && !text.empty() && text[0] != '-' ? index : 0;
+}
+
+// Return whether text is a replica index: decimal digits within an int.
+bool is_index(const std::string& text) {
+    int index = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, index);
+    return ec == std::errc() && ptr == end && !text.empty() && text[0] != '-';
+}
+
+// Name a replica whose index text is not a number by its pod, so that it never merges with
+// the replica of index 0, and say why.
+void name_by_pod(job::ReplicaStatus& r, const std::string& index) {
+    r.index = -1;
+    r.name = r.pod;
+    r.odd_identity =
+        fmt::format("pod {}: its replica index {} is not a number; shown by its pod name", r.pod,
+                    util::escape_line(util::excerpt(index, 40)));
+}
+
+// Name each replica whose type and index another pod has too by its pod (a pod being deleted
+// quietly; else with why), so that no two replicas merge under one name.
+void name_repeats_by_pod(std::vector<job::ReplicaStatus>& replicas) {
+    std::map<std::string, size_t> first;
+    for (size_t i = 0; i < replicas.size(); ++i) {
+        auto [at, fresh] = first.emplace(replicas[i].name, i);
+        if (fresh) {
+            continue;
+        }
+        job::ReplicaStatus& seen = replicas[at->second];
+        const bool going = replicas[i].state == "Terminating" || seen.state == "Terminating";
+        job::ReplicaStatus& renamed = seen.state == "Terminating" ? seen : replicas[i];
+        if (!going) {
+            renamed.odd_identity = fmt::format(
+                "pod {}: its replica index {} of {} repeats pod {}'s; shown by its pod name",
+                replicas[i].pod, replicas[i].index, replicas[i].type, seen.pod);
+        }
+        if (&renamed == &seen) {
+            at->second = i;
+        }
+        renamed.name = renamed.pod;
+    }
 }
 
 // The first label present among these keys, and its key ("" when none is).
@@ -96,6 +141,9 @@ bool read_jobset_identity(const json& pod, job::ReplicaStatus& r) {
         r.type = step;
         r.name = r.index == 0 ? step : step + "-" + std::to_string(r.index);
     }
+    if (!index.empty() && !is_index(index)) {
+        name_by_pod(r, index);
+    }
     return true;
 }
 
@@ -136,6 +184,9 @@ void read_identity(const json& pod, const std::string& job, job::ReplicaStatus& 
     r.type = type_name(type);
     r.index = index_number(index);
     r.name = type.empty() ? r.pod : type + "-" + std::to_string(r.index);
+    if (!type.empty() && !index.empty() && !is_index(index)) {
+        name_by_pod(r, index);
+    }
     r.container = operator_container(member(member(pod, "spec"), "containers"));
 }
 
@@ -283,6 +334,7 @@ util::Result<std::vector<job::ReplicaStatus>> parse_pods(const std::string& json
         return std::make_tuple(type_rank(a.type), a.type, a.index) <
                std::make_tuple(type_rank(b.type), b.type, b.index);
     });
+    name_repeats_by_pod(replicas);
     return replicas;
 }
 

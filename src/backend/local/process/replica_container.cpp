@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "manifest/code.h"
 #include "manifest/job_kind.h"
 #include "manifest/k8s/expansion.h"
 
@@ -208,9 +209,9 @@ util::Result<std::map<std::string, ReplicaContainer>> read_replica_containers(
 }
 
 std::vector<std::string> ignored_settings(const std::map<std::string, ReplicaContainer>& containers,
-                                          const std::vector<manifest::Volume>& volumes) {
-    std::set<std::string> mapped;
-    for (const auto& volume : volumes) {
+                                          const manifest::JobSpec& spec) {
+    std::set<std::string> mapped = {manifest::k_code_volume};
+    for (const auto& volume : spec.volumes) {
         if (!volume.local_path.empty()) {
             mapped.insert(volume.name);
         }
@@ -225,7 +226,7 @@ std::vector<std::string> ignored_settings(const std::map<std::string, ReplicaCon
         ignored.push_back(std::move(phrase));
     };
     for (const auto& [type, container] : containers) {
-        if (!container.image.empty()) {
+        if (!container.image.empty() && spec.source.given("image")) {
             add("image " + container.image);
         }
         if (container.has_resources) {

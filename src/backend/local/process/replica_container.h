@@ -30,10 +30,12 @@ struct ReplicaContainer {
 util::Result<std::map<std::string, ReplicaContainer>> read_replica_containers(
     const YAML::Node& manifest);
 
-// Return what the manifest sets that does not apply on this machine, one phrase each, in
-// the order of the replica types: "image kftrain/trainer:0.1.0", "resources",
-// "volume data (no localPath)". A volume applies when the job file gives it a localPath.
+// Return what the user set that the manifest carries and that does not apply on this machine,
+// one phrase each, in the order of the replica types: "image kftrain/trainer:0.1.0" (only an
+// image the job file or --image gave, not the default), "resources", "volume data (no
+// localPath)". A volume applies when the job file gives it a localPath; the code volume
+// kftrain adds (the local code copy) always does.
 std::vector<std::string> ignored_settings(const std::map<std::string, ReplicaContainer>& containers,
-                                          const std::vector<manifest::Volume>& volumes);
+                                          const manifest::JobSpec& spec);
 
 }  // namespace kftrain::backend::local

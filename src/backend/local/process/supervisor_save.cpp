@@ -32,7 +32,7 @@ void Supervisor::save(bool force) {
     if (!written && written.error() != m_save_error) {
         std::cerr << "kftrain supervisor: " << written.error() << std::endl;
         m_save_error = written.error();
-        write_last_word(m_state.name, LastWord{m_save_error, "", "", "", ""});
+        write_last_word(m_state.name, LastWord{m_save_error, "", "", "", "", m_state.logs_error});
     } else if (written && !m_save_error.empty()) {
         m_save_error.clear();
         write_last_word(m_state.name, LastWord{});
@@ -52,9 +52,9 @@ void Supervisor::save_final() {
         return;
     }
     std::cerr << "kftrain supervisor: " << written.error() << std::endl;
-    auto noted =
-        write_last_word(m_state.name, LastWord{written.error(), m_state.phase, m_state.reason,
-                                               m_state.message, m_state.finished});
+    auto noted = write_last_word(
+        m_state.name, LastWord{written.error(), m_state.phase, m_state.reason, m_state.message,
+                               m_state.finished, m_state.logs_error});
     if (!noted) {
         std::cerr << "kftrain supervisor: " << noted.error() << std::endl;
     }

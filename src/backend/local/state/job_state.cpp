@@ -136,6 +136,26 @@ void resources_from_fields(const Fields& f, JobState& s) {
     s.gpus = resources.get("gpus", 0);
 }
 
+// Read state.json's replicas; each a type and index of its own (a repeat is refused: two
+// would merge under one name).
+std::vector<ReplicaState> replicas_from_fields(const Fields& f) {
+    std::vector<ReplicaState> out;
+    f.check(f.doc().contains("replicas") && f.doc().at("replicas").is_array(), "replicas",
+            "a list");
+    const json& replicas = f.doc().at("replicas");
+    for (size_t i = 0; i < replicas.size(); ++i) {
+        f.check(replicas[i].is_object(), "replicas", "an object", fmt::format("[{}]", i));
+        out.push_back(replica_from_json(Fields(replicas[i], fmt::format("replicas[{}]", i))));
+        const ReplicaState& r = out.back();
+        for (size_t j = 0; j < i; ++j) {
+            const ReplicaState& other = out[j];
+            f.check(other.name != r.name && (other.type != r.type || other.index != r.index),
+                    "replicas", "an index of its own", fmt::format("[{}].index", i));
+        }
+    }
+    return out;
+}
+
 JobState job_from_fields(const Fields& f) {
     JobState s;
     s.version = f.get("version", 1);
@@ -170,14 +190,7 @@ JobState job_from_fields(const Fields& f) {
         !f.doc().at("active_deadline_seconds").is_null()) {
         s.active_deadline_seconds = f.get("active_deadline_seconds", 0LL);
     }
-    f.check(f.doc().contains("replicas") && f.doc().at("replicas").is_array(), "replicas",
-            "a list");
-    const json& replicas = f.doc().at("replicas");
-    for (size_t i = 0; i < replicas.size(); ++i) {
-        f.check(replicas[i].is_object(), "replicas", "an object", fmt::format("[{}]", i));
-        s.replicas.push_back(
-            replica_from_json(Fields(replicas[i], fmt::format("replicas[{}]", i))));
-    }
+    s.replicas = replicas_from_fields(f);
     resources_from_fields(f, s);
     s.node_selector = f.strings("node_selector");
     s.last_progress = f.get<std::string>("last_progress", "");

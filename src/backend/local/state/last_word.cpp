@@ -9,7 +9,7 @@
 namespace kftrain::backend::local {
 namespace {
 
-constexpr size_t k_max_text = 700;  // five fields of at most this fit the reserved size
+constexpr size_t k_max_text = 600;  // six fields of at most this fit the reserved size
 
 std::string cut(const std::string& text) {
     return text.size() <= k_max_text ? text : text.substr(0, k_max_text) + "...";
@@ -18,11 +18,9 @@ std::string cut(const std::string& text) {
 }  // namespace
 
 util::Status write_last_word(const std::string& job, const LastWord& word) {
-    nlohmann::json doc{{"error", cut(word.error)},
-                       {"phase", cut(word.phase)},
-                       {"reason", cut(word.reason)},
-                       {"message", cut(word.message)},
-                       {"finished", cut(word.finished)}};
+    nlohmann::json doc{{"error", cut(word.error)},       {"phase", cut(word.phase)},
+                       {"reason", cut(word.reason)},     {"message", cut(word.message)},
+                       {"finished", cut(word.finished)}, {"logs_error", cut(word.logs_error)}};
     return util::write_in_place(last_word_path(job), util::json_text(doc));
 }
 
@@ -40,7 +38,8 @@ std::optional<LastWord> read_last_word(const std::string& job) {
                               {&word.phase, "phase"},
                               {&word.reason, "reason"},
                               {&word.message, "message"},
-                              {&word.finished, "finished"}}) {
+                              {&word.finished, "finished"},
+                              {&word.logs_error, "logs_error"}}) {
         auto it = doc.find(key);
         if (it != doc.end() && it->is_string()) {
             *field = it->get<std::string>();

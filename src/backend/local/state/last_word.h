@@ -17,6 +17,7 @@ struct LastWord {
     std::string reason;
     std::string message;
     std::string finished;
+    std::string logs_error;  // the first write to the job's logs that failed, or ""
 };
 
 // The bytes submit reserves for supervisor.json.

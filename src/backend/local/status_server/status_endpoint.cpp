@@ -26,11 +26,15 @@ using Clock = std::chrono::steady_clock;
 
 // Trainer's server gives a request 10 s to arrive and its answer 10 s to leave.
 constexpr auto k_request_deadline = std::chrono::seconds(10);
-constexpr int k_accept_poll_ms = 200;  // also how soon a connection sees the server stop
-// Connections served at once, each on a thread of its own: a client that connects and says
-// nothing holds one slot until its deadline, never the others. When all are taken, new clients
-// wait in the listen queue (the listener is not polled, so the server never spins).
+constexpr int k_accept_poll_ms = 200;
+constexpr int k_slice_ms = 20;  // how soon a connection sees the server stop or let it go
+// Connections served at once, each on a thread of its own. When all are taken and another
+// client waits, the oldest connection that has not yet sent its request's head is let go (a
+// client that connects and says nothing never holds up one that posts); when every one is
+// mid-request, new clients wait in the listen queue.
 constexpr std::size_t k_max_connections = 16;
+constexpr auto k_evict_pause = std::chrono::milliseconds(10);
+constexpr auto k_busy_pause = std::chrono::milliseconds(100);  // every slot mid-request
 constexpr std::size_t k_max_head = 16 * 1024;
 constexpr int k_token_bytes = 32;
 
@@ -67,8 +71,9 @@ util::Result<std::pair<util::UniqueFd, int>> listen_loopback() {
 // One accepted TLS connection, read and written under one deadline.
 class Connection {
   public:
-    Connection(SSL_CTX* ctx, util::UniqueFd fd, const std::atomic<bool>& stop)
-        : m_fd(std::move(fd)), m_ssl(SSL_new(ctx)), m_stop(stop) {
+    Connection(SSL_CTX* ctx, util::UniqueFd fd, const std::atomic<bool>& stop,
+               const std::atomic<bool>& evicted)
+        : m_fd(std::move(fd)), m_ssl(SSL_new(ctx)), m_stop(stop), m_evicted(evicted) {
         if (m_ssl != nullptr) {
             SSL_set_fd(m_ssl, m_fd.get());
         }
@@ -136,11 +141,11 @@ class Connection {
             while (ready == 0) {
                 const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                     m_deadline - Clock::now());
-                if (left.count() <= 0 || m_stop) {
+                if (left.count() <= 0 || m_stop || m_evicted) {
                     return false;
                 }
-                ready = ::poll(
-                    &p, 1, static_cast<int>(std::min<long long>(left.count(), k_accept_poll_ms)));
+                ready =
+                    ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), k_slice_ms)));
             }
             if (ready < 0) {
                 return false;
@@ -151,6 +156,7 @@ class Connection {
     util::UniqueFd m_fd;  // closed after m_ssl is freed
     SSL* m_ssl;
     const std::atomic<bool>& m_stop;
+    const std::atomic<bool>& m_evicted;
     Clock::time_point m_deadline = Clock::now() + k_request_deadline;
 };
 
@@ -211,14 +217,10 @@ std::optional<nlohmann::json> StatusEndpoint::take_accepted() {
 }
 
 void StatusEndpoint::serve() {
-    struct Worker {
-        std::thread thread;
-        std::shared_ptr<std::atomic<bool>> done;
-    };
     std::vector<Worker> workers;
     auto reap = [&workers](bool all) {
         for (auto it = workers.begin(); it != workers.end();) {
-            if (all || *it->done) {
+            if (all || it->state->done) {
                 it->thread.join();
                 it = workers.erase(it);
             } else {
@@ -228,27 +230,46 @@ void StatusEndpoint::serve() {
     };
     while (!m_stop) {
         reap(false);
-        const bool room = workers.size() < k_max_connections;
-        pollfd p{room ? m_listen_fd.get() : -1, POLLIN, 0};
-        if (::poll(&p, 1, k_accept_poll_ms) <= 0 || !room) {
+        pollfd p{m_listen_fd.get(), POLLIN, 0};
+        if (::poll(&p, 1, k_accept_poll_ms) <= 0) {
+            continue;
+        }
+        if (workers.size() >= k_max_connections) {
+            // A client waits and every slot is taken: let the oldest silent one go, and give
+            // it a moment to end (the waiting client stays in the listen queue meanwhile).
+            const bool going = evict_oldest_silent(workers);
+            std::this_thread::sleep_for(going ? k_evict_pause : k_busy_pause);
             continue;
         }
         const int fd = ::accept4(m_listen_fd.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (fd < 0) {
             continue;
         }
-        auto done = std::make_shared<std::atomic<bool>>(false);
-        workers.push_back({util::signal_free_thread([this, fd, done] {
-                               handle(util::UniqueFd(fd));
-                               *done = true;
+        auto state = std::make_shared<ConnectionState>();
+        workers.push_back({util::signal_free_thread([this, fd, state] {
+                               handle(util::UniqueFd(fd), *state);
+                               state->done = true;
                            }),
-                           done});
+                           state});
     }
     reap(true);
 }
 
-void StatusEndpoint::handle(util::UniqueFd fd) {
-    Connection connection(m_ctx.get(), std::move(fd), m_stop);
+bool StatusEndpoint::evict_oldest_silent(std::vector<Worker>& workers) {
+    for (auto& worker : workers) {  // in the order they were accepted
+        if (worker.state->evicted) {
+            return true;  // one is already on its way out
+        }
+        if (!worker.state->heard) {
+            worker.state->evicted = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+void StatusEndpoint::handle(util::UniqueFd fd, ConnectionState& state) {
+    Connection connection(m_ctx.get(), std::move(fd), m_stop, state.evicted);
     if (!connection.handshake()) {
         return;  // a client that refused the certificate, or no TLS at all
     }
@@ -259,6 +280,7 @@ void StatusEndpoint::handle(util::UniqueFd fd) {
             return;
         }
     }
+    state.heard = true;  // a request under way: never let go for a waiting client
     auto request = parse_request_head(std::string_view(buffer).substr(0, head_end + 2));
     PostAnswer answer;
     if (!request) {

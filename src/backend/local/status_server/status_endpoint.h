@@ -3,7 +3,8 @@
 // The local stand-in for Kubeflow Trainer's status server: HTTPS on 127.0.0.1 for one local
 // job, with a CA and a bearer token made for the job, answering every post as Trainer's own
 // server does (post_check.h): a thread accepts, and each connection is served on a thread of
-// its own (at most 16 at once), so one silent client never delays another's post. The supervisor
+// its own (at most 16 at once; at the cap, the oldest that has sent nothing yet is let go for a
+// client that waits), so silent clients never delay another's post. The supervisor
 // injects the three variables Trainer injects (replica_env.h) and records what the replicas report.
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "backend/local/status_server/post_check.h"
 #include "backend/local/status_server/tls_identity.h"
@@ -48,8 +50,21 @@ class StatusEndpoint {
   private:
     StatusEndpoint(TlsServerContext ctx, PostTarget target, EndpointAddress address,
                    util::UniqueFd listen_fd);
+    // What the accepting thread and one connection's thread share.
+    struct ConnectionState {
+        std::atomic<bool> done{false};
+        std::atomic<bool> heard{false};    // its request's head has arrived
+        std::atomic<bool> evicted{false};  // let go for a waiting client
+    };
+    struct Worker {
+        std::thread thread;
+        std::shared_ptr<ConnectionState> state;
+    };
     void serve();
-    void handle(util::UniqueFd fd);
+    // Let go the oldest connection whose request's head has not arrived, unless one is
+    // already being let go; false when every connection is mid-request.
+    static bool evict_oldest_silent(std::vector<Worker>& workers);
+    void handle(util::UniqueFd fd, ConnectionState& state);
 
     TlsServerContext m_ctx;
     PostTarget m_target;
