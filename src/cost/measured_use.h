@@ -10,9 +10,9 @@
 
 #include "estimate/program/resource_use.h"
 #include "estimate/program/sizing.h"
-#include "manifest/job_spec.h"
 #include "job/backend.h"
 #include "job/usage.h"
+#include "manifest/job_spec.h"
 
 namespace kftrain::cost {
 

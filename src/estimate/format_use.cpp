@@ -70,27 +70,27 @@ OrderedJson use_json(const ProgramProfile& program) {
     for (const SizeMeasurement& size : program.sizes) {
         OrderedJson replicas = OrderedJson::array();
         for (const ReplicaUse& use : size.use) {
-            replicas.push_back({{"replica", use.replica},
-                                {"peak_memory_bytes", whole(use.peak_memory_bytes)},
-                                {"cpu_cores", use.cpu_cores ? OrderedJson(*use.cpu_cores)
-                                                            : OrderedJson(nullptr)},
-                                {"peak_device_memory_bytes", whole(use.peak_device_memory_bytes)},
-                                {"memory_rising", use.memory_rising}});
+            replicas.push_back(
+                {{"replica", use.replica},
+                 {"peak_memory_bytes", whole(use.peak_memory_bytes)},
+                 {"cpu_cores", use.cpu_cores ? OrderedJson(*use.cpu_cores) : OrderedJson(nullptr)},
+                 {"peak_device_memory_bytes", whole(use.peak_device_memory_bytes)},
+                 {"memory_rising", use.memory_rising}});
         }
         out["use"].push_back({{"replicas", size.replicas}, {"replica_use", replicas}});
     }
     out["recommended"] = nullptr;
     if (auto sizing = recommend_sizing(program.sizes)) {
-        out["recommended"] = {
-            {"memory", manifest::quantity_text("memory", sizing->memory_bytes)},
-            {"memory_bytes", std::llround(sizing->memory_bytes)},
-            {"cpu", sizing->cpu_cores ? OrderedJson(manifest::quantity_text("cpu", *sizing->cpu_cores))
-                                      : OrderedJson(nullptr)},
-            {"peak_memory_bytes", std::llround(sizing->peak_memory_bytes)},
-            {"peak_replicas", sizing->peak_replicas},
-            {"peak_replica", sizing->peak_replica},
-            {"headroom", k_memory_headroom},
-            {"warnings", sizing->warnings}};
+        out["recommended"] = {{"memory", manifest::quantity_text("memory", sizing->memory_bytes)},
+                              {"memory_bytes", std::llround(sizing->memory_bytes)},
+                              {"cpu", sizing->cpu_cores ? OrderedJson(manifest::quantity_text(
+                                                              "cpu", *sizing->cpu_cores))
+                                                        : OrderedJson(nullptr)},
+                              {"peak_memory_bytes", std::llround(sizing->peak_memory_bytes)},
+                              {"peak_replicas", sizing->peak_replicas},
+                              {"peak_replica", sizing->peak_replica},
+                              {"headroom", k_memory_headroom},
+                              {"warnings", sizing->warnings}};
     }
     return out;
 }

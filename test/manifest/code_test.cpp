@@ -172,8 +172,8 @@ TEST_CASE("code files and env values with CR, DEL and U+FFFE read back from the 
         files.push_back({"f" + std::to_string(i) + ".py", true, texts[i]});
     }
     auto spec = test::load_job(k_code_job);
-    const std::string yaml =
-        manifest::to_yaml(manifest::code_config_map(spec, bundle_of(files), spec.name));
+    const std::string yaml = manifest::to_yaml(manifest::code_config_map(
+        spec, bundle_of(files), {spec.name, manifest::CodeOwnerKind::job}));
     const YAML::Node back = YAML::Load(yaml);
     for (size_t i = 0; i < texts.size(); ++i) {
         INFO(i);

@@ -21,18 +21,25 @@ constexpr double k_mib = 1024.0 * 1024;
 std::string held_in_job(LocalJobs& jobs, const std::string& name, int hold_mib, int grow_mib,
                         int steps) {
     const std::string script = jobs.dir() + "/" + name + ".py";
-    write_file(script, "import time\n"
-                       "def touched(mib):\n"
-                       "    block = bytearray(mib * 1024 * 1024)\n"
-                       "    for i in range(0, len(block), 4096):\n"
-                       "        block[i] = 1\n"
-                       "    return block\n"
-                       "kept = [touched(" + std::to_string(hold_mib) + ")]\n"
-                       "steps = " + std::to_string(steps) + "\n"
-                       "for step in range(1, steps + 1):\n"
-                       "    kept.append(touched(" + std::to_string(grow_mib) + "))\n"
-                       "    time.sleep(0.2)\n"
-                       "    print(f'step {step}/{steps}', flush=True)\n");
+    write_file(script,
+               "import time\n"
+               "def touched(mib):\n"
+               "    block = bytearray(mib * 1024 * 1024)\n"
+               "    for i in range(0, len(block), 4096):\n"
+               "        block[i] = 1\n"
+               "    return block\n"
+               "kept = [touched(" +
+                   std::to_string(hold_mib) +
+                   ")]\n"
+                   "steps = " +
+                   std::to_string(steps) +
+                   "\n"
+                   "for step in range(1, steps + 1):\n"
+                   "    kept.append(touched(" +
+                   std::to_string(grow_mib) +
+                   "))\n"
+                   "    time.sleep(0.2)\n"
+                   "    print(f'step {step}/{steps}', flush=True)\n");
     const std::string file = jobs.dir() + "/" + name + ".yaml";
     write_file(file, "name: " + name + "\ncommand: [python3, " + script + "]\n");
     return file;
@@ -40,9 +47,10 @@ std::string held_in_job(LocalJobs& jobs, const std::string& name, int hold_mib, 
 
 }  // namespace
 
-TEST_CASE("a program holding 300 MiB is measured within 10% at 1 and 2 replicas, and its job "
-          "file asks for more",
-          "[estimate][local][sizing]") {
+TEST_CASE(
+    "a program holding 300 MiB is measured within 10% at 1 and 2 replicas, and its job "
+    "file asks for more",
+    "[estimate][local][sizing]") {
     LocalJobs jobs;
     const std::string file = held_in_job(jobs, "held", 300, 0, 20);
     const std::string profile = jobs.dir() + "/held.json";
@@ -77,8 +85,7 @@ TEST_CASE("memory still growing when the measurement ends is called out, not ave
           "[estimate][local][sizing]") {
     LocalJobs jobs;
     const std::string file = held_in_job(jobs, "leaky", 20, 10, 40);
-    auto run =
-        jobs.kftrain({"estimate", "-f", file, "--measure", "--measure-replicas", "1"});
+    auto run = jobs.kftrain({"estimate", "-f", file, "--measure", "--measure-replicas", "1"});
     INFO(run.out << run.err);
     REQUIRE(run.code == 0);
     CHECK(run.out.find("still rising") != std::string::npos);
@@ -98,6 +105,7 @@ TEST_CASE("memory still growing when the measurement ends is called out, not ave
     auto none = jobs.kftrain({"estimate", "-f", file, "--print-job-file"});
     CHECK(none.code == 2);
     CHECK(none.out.empty());
-    CHECK(none.err == "kftrain: error: --print-job-file: no measured memory for leaky: measure it "
-                      "with --measure (a trainer's --profile has none)\n");
+    CHECK(none.err ==
+          "kftrain: error: --print-job-file: no measured memory for leaky: measure it "
+          "with --measure (a trainer's --profile has none)\n");
 }
