@@ -15,25 +15,8 @@ bool active(const std::string& state) {
     return state == "Running" || state == "Restarting" || state == "Pending";
 }
 
-// A replica of a job whose supervisor is gone, as seen: still running (unsupervised), ended
-// with the exit code the keeper recorded, or of unknown fate.
-void apply_unsupervised(job::ReplicaStatus& out, const ReplicaState& r, bool alive,
-                        std::optional<int> exited, const char* gone_reason) {
-    if (alive) {
-        out.state = "Running";
-        out.reason = "Unsupervised";
-    } else if (exited) {
-        out.state = *exited == 0 ? "Succeeded" : "Failed";
-        out.reason = *exited == 0 ? "Completed" : *exited > 128 ? "Signal" : "Error";
-        out.exit_code = *exited;
-    } else if (active(r.state)) {
-        out.state = "Unknown";
-        out.reason = gone_reason;
-    }
-}
-
 job::ReplicaStatus replica_status(const ReplicaState& r, bool lost, bool alive,
-                                  std::optional<int> exited, const char* gone_reason) {
+                                  const char* gone_reason) {
     job::ReplicaStatus out;
     out.name = r.name;
     out.type = r.type;
@@ -44,8 +27,12 @@ job::ReplicaStatus replica_status(const ReplicaState& r, bool lost, bool alive,
     out.exit_code = r.exit_code;
     out.pid = r.pid;
     out.finished = r.finished.empty() ? r.previous_finished : r.finished;
-    if (lost) {
-        apply_unsupervised(out, r, alive, exited, gone_reason);
+    if (lost && alive) {
+        out.state = "Running";
+        out.reason = "Unsupervised";
+    } else if (lost && active(r.state)) {
+        out.state = "Unknown";
+        out.reason = gone_reason;
     }
     return out;
 }
@@ -98,22 +85,7 @@ void apply_last_word(job::JobStatus& status, const LastWord& word) {
         word.error));
 }
 
-// Return whether every replica of a job whose supervisor is gone exited 0: as the supervisor
-// saved it, or as the keeper recorded it after.
-bool all_exited_zero(const JobState& state, const ReplicaExits& exits) {
-    for (const auto& replica : state.replicas) {
-        auto exited = exits.find(replica.name);
-        const bool zero =
-            exited != exits.end() ? exited->second == 0 : replica.state == "Succeeded";
-        if (!zero) {
-            return false;
-        }
-    }
-    return !state.replicas.empty();
-}
-
-void apply_lost(job::JobStatus& status, const JobState& state, int alive,
-                const ReplicaExits& exits) {
+void apply_lost(job::JobStatus& status, const JobState& state, int alive) {
     status.reason = "SupervisorLost";
     if (alive > 0) {
         status.message = fmt::format(
@@ -125,16 +97,6 @@ void apply_lost(job::JobStatus& status, const JobState& state, int alive,
             "restarted or logged, and one that prints ends at its next line (SIGPIPE: its "
             "output went to the supervisor); `kftrain delete {}` stops them",
             state.name));
-        return;
-    }
-    if (all_exited_zero(state, exits)) {
-        status.phase = job::JobPhase::Succeeded;
-        status.message =
-            fmt::format("the supervisor (pid {}) ended before the job did; every replica exited 0",
-                        state.supervisor_pid);
-        status.diagnosis.push_back(
-            "the local supervisor is gone (killed?): what the replicas printed after it ended "
-            "is not in the job's logs");
         return;
     }
     status.phase = job::JobPhase::Failed;
@@ -192,7 +154,7 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
     if (unsaved) {
         apply_last_word(status, *seen.last_word);
     } else if (lost) {
-        apply_lost(status, state, alive, seen.exits);
+        apply_lost(status, state, alive);
     } else if (seen.supervisor_alive && seen.last_word && !seen.last_word->error.empty()) {
         status.diagnosis.push_back(
             fmt::format("kftrain cannot save the job's state: {}; status shows it as last saved",
@@ -206,11 +168,8 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
     }
     status.message = util::redact_credentials(status.message);
     for (size_t i = 0; i < state.replicas.size(); ++i) {
-        auto exited = seen.exits.find(state.replicas[i].name);
-        status.replicas.push_back(replica_status(
-            state.replicas[i], lost, seen_alive(seen, i),
-            exited == seen.exits.end() ? std::nullopt : std::optional<int>(exited->second),
-            unsaved ? "StateNotSaved" : "SupervisorLost"));
+        status.replicas.push_back(replica_status(state.replicas[i], lost, seen_alive(seen, i),
+                                                 unsaved ? "StateNotSaved" : "SupervisorLost"));
         count(status, status.replicas.back());
     }
     // Two ways in, merged, the newest report first: progress lines in the lead replica's

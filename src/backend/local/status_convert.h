@@ -5,7 +5,6 @@
 
 #include "backend/local/state/job_state.h"
 #include "backend/local/state/last_word.h"
-#include "backend/local/state/replica_exits.h"
 #include "job/status.h"
 
 namespace kftrain::backend::local {
@@ -16,15 +15,13 @@ struct Observed {
     bool supervisor_alive = false;
     std::vector<bool> replica_alive;  // by index of state.replicas; missing: not alive
     std::optional<LastWord> last_word;
-    ReplicaExits exits;  // replicas that ended after the supervisor was gone (exits.json)
 };
 
 // Return the status a local job shows, from its state.json and what is seen. While the
 // supervisor runs, state.json is current (a failing save is a diagnosis). When it is gone
 // before the job ended: the outcome it could not save (supervisor.json), else reason
-// SupervisorLost: the job Running while replicas still run (shown Running); once none does,
-// Succeeded when every replica exited 0 (as saved, or as its keeper recorded), else Failed.
-// Credentials in the message are masked.
+// SupervisorLost: the job Running while replicas still run (shown Running), Failed once none
+// does. Credentials in the message are masked.
 job::JobStatus status_from_state(const JobState& state, const Observed& seen);
 
 // Return the status with only the supervisor's liveness known (no replica seen running).

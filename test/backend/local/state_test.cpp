@@ -166,30 +166,6 @@ TEST_CASE("with the supervisor gone, replicas seen running show Running", "[loca
     CHECK(gone.reason == "SupervisorLost");
 }
 
-TEST_CASE("with the supervisor gone, replicas' recorded exits decide the job", "[local]") {
-    backend::local::Observed seen;
-    seen.replica_alive = {false, false};
-    seen.exits = {{"master-0", 0}, {"worker-0", 0}};
-    auto done = backend::local::status_from_state(two_replica_state(), seen);
-    CHECK(done.phase == job::JobPhase::Succeeded);
-    CHECK(done.reason == "SupervisorLost");
-    CHECK(done.message ==
-          "the supervisor (pid 4242) ended before the job did; every replica "
-          "exited 0");
-    CHECK(done.replicas[1].state == "Succeeded");
-    CHECK(done.counts["Worker"].succeeded == 1);
-
-    seen.exits["worker-0"] = 3;
-    auto failed = backend::local::status_from_state(two_replica_state(), seen);
-    CHECK(failed.phase == job::JobPhase::Failed);
-    CHECK(failed.replicas[1].state == "Failed");
-    CHECK(failed.replicas[1].exit_code == 3);
-
-    seen.exits.erase("worker-0");  // one of unknown fate: not every replica is known to be done
-    CHECK(backend::local::status_from_state(two_replica_state(), seen).phase ==
-          job::JobPhase::Failed);
-}
-
 TEST_CASE("state.json with a repeated or negative replica index is refused, not merged",
           "[local]") {
     auto doc = backend::local::to_json(two_replica_state());

@@ -76,7 +76,6 @@ Observed observe_job(const JobState& state) {
         seen.replica_alive.push_back(replica_alive(replica));
     }
     seen.last_word = read_last_word(state.name);
-    seen.exits = read_replica_exits(state.name);
     return seen;
 }
 

@@ -12,7 +12,6 @@
 
 #include "backend/local/process/clean_env.h"
 #include "backend/local/process/command_line.h"
-#include "backend/local/process/keeper.h"
 #include "backend/local/process/replica_env.h"
 #include "backend/local/queue/queue_members.h"
 #include "backend/local/state/last_word.h"
@@ -455,10 +454,6 @@ int Supervisor::finish_suspended() {
 }
 
 int run_supervisor(const std::string& job) {
-    if (auto kept = keep_supervisor(job)) {
-        return *kept;  // the keeper, once the supervisor and what it left are gone
-    }
-    ::unlink(replica_exits_path(job).c_str());  // what an earlier keeper saw is over
     auto state = read_job_state(job);
     if (!state) {
         std::cerr << "kftrain supervisor: " << state.error() << std::endl;

@@ -33,10 +33,6 @@ std::string last_word_path(const std::string& name) {
     return job_dir(name) + "/" + k_last_word_file;
 }
 
-std::string replica_exits_path(const std::string& name) {
-    return job_dir(name) + "/" + k_replica_exits_file;
-}
-
 std::string launch_path(const std::string& name) {
     return job_dir(name) + "/" + k_launch_file;
 }

@@ -18,8 +18,6 @@ namespace kftrain::backend::local {
 //   <root>/<name>/supervisor.log    the supervisor's own errors
 //   <root>/<name>/supervisor.json   what the supervisor could not save in state.json (a full
 //                                   disk): written in place, into space reserved at submit
-//   <root>/<name>/exits.json       exit codes of replicas that ended after the supervisor
-//                                   was gone, written by its keeper (replica_exits.h)
 //   <root>/<name>/launch.json       the replicas' unmasked argv and env, from submit to the
 //                                   supervisor, which removes it once read
 //   <root>/.locks/<name>.lock       flock()ed while a verb changes the job (name_lock.h)
@@ -33,7 +31,6 @@ inline constexpr const char* k_logs_folder = "logs";
 inline constexpr const char* k_combined_log_file = "all.log";
 inline constexpr const char* k_last_word_file = "supervisor.json";
 inline constexpr const char* k_launch_file = "launch.json";
-inline constexpr const char* k_replica_exits_file = "exits.json";
 inline constexpr const char* k_supervisor_log_file = "supervisor.log";
 inline constexpr const char* k_code_folder = "code";
 
@@ -54,9 +51,6 @@ std::string combined_log_path(const std::string& name);
 
 // Return the path of the supervisor's last word (supervisor.json).
 std::string last_word_path(const std::string& name);
-
-// Return the path of the exit codes of replicas that ended unsupervised (exits.json).
-std::string replica_exits_path(const std::string& name);
 
 // Return the path of the replicas' launch file (launch.json).
 std::string launch_path(const std::string& name);
