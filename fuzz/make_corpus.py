@@ -131,6 +131,15 @@ def code_folders():
     write("fuzz_code_folder", "secrets-back", "\0".join(["!.env.example\n!*.pem\n.ssh/\n"] + paths))
 
 
+def quantities():
+    """Quantities as job files, nodes and quotas give them, and the hostile ones."""
+    for name, text in [("milli", "500m"), ("binary", "1.5Gi"), ("exponent", "1e3"),
+                       ("negative", "-2Ki"), ("long", "1" + "0" * 400),
+                       ("fine", "0." + "0" * 400 + "1"), ("huge-exponent", "1e99999"),
+                       ("decimal-suffix", "129e6"), ("nano", "1n")]:
+        write("fuzz_quantity", name, text)
+
+
 if __name__ == "__main__":
     job_files()
     templates()
@@ -140,3 +149,4 @@ if __name__ == "__main__":
     frames()
     tar_streams()
     code_folders()
+    quantities()

@@ -9,4 +9,5 @@ set(KFTRAIN_FUZZ_TARGETS
   fuzz_checkpoint_frame # the checkpoint frame: magic, version, CRC-32, length, footer
   fuzz_tar_stream       # the tar stream data get reads from a claim
   fuzz_code_folder      # a code folder's ignore file, patterns, paths and ConfigMap keys
+  fuzz_quantity         # a Kubernetes quantity read, and written back
 )

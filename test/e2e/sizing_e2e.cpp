@@ -50,9 +50,9 @@ TEST_CASE("a limit under the measured peak is predicted by doctor, OOMKilled, an
           "[e2e]") {
     Namespace ns("sizing");
     const std::string roomy = held_in_project("512Mi");
-    auto measured = ns.kftrain({"estimate", "-f", roomy + "/job.yaml", "--measure", "--on-cluster",
-                                "--yes", "--measure-replicas", "1", "--measure-seconds", "40",
-                                "-o", "json"});
+    auto measured =
+        ns.kftrain({"estimate", "-f", roomy + "/job.yaml", "--measure", "--on-cluster", "--yes",
+                    "--measure-replicas", "1", "--measure-seconds", "40", "-o", "json"});
     INFO(measured.out << measured.err);
     REQUIRE(measured.code == 0);
     const json recommended = json::parse(measured.out)["program"]["recommended"];

@@ -179,10 +179,12 @@ class ClusterMeasurement {
     }
 
     util::Status interrupted() {
-        clean_up();
-        return util::error(fmt::format("stopped by {}: every measurement job it started was "
-                                       "deleted, and their pods are gone",
-                                       util::interrupt_name()),
+        const std::vector<std::string> left = clean_up();
+        const std::string what =
+            left.empty() ? "every measurement job it started was deleted, and their pods are gone"
+                         : fmt::format("its clean-up stopped too; what may be left: {}",
+                                       fmt::join(left, "; "));
+        return util::error(fmt::format("stopped by {}: {}", util::interrupt_name(), what),
                            k_exit_interrupted);
     }
 
@@ -377,27 +379,41 @@ class ClusterMeasurement {
               << std::endl;
     }
 
-    // Delete every job started and not yet deleted, then wait until their pods are gone.
-    void clean_up() {
+    // Delete every job started and not yet deleted, then wait until their pods are gone; a
+    // signal while it does (a second Ctrl-C) stops it at once. Return what may be left.
+    std::vector<std::string> clean_up() {
+        const unsigned signals = util::interrupt_count();
+        const auto stopped = [signals] { return util::interrupt_count() != signals; };
+        std::vector<std::string> left;
         for (Size& size : m_sizes) {
             if (size.submitted && !size.deleted) {
                 size.done = true;
-                remove(size);
+                if (!stopped()) {
+                    remove(size);
+                }
+                if (!size.deleted) {
+                    left.push_back(
+                        fmt::format("job {} (kftrain delete {})", size.spec.name, size.spec.name));
+                }
             }
         }
         const auto deadline = Clock::now() + k_gone_deadline;
         for (Size& size : m_sizes) {
-            if (size.submitted && !size.selector.empty() && !wait_gone(size, deadline)) {
-                m_err << fmt::format(
-                             "kftrain: warning: pods of {} are still there after {}: see kubectl "
-                             "get pods -l {}",
-                             size.spec.name,
-                             util::format_duration(static_cast<double>(k_gone_deadline.count())),
-                             size.selector)
-                      << std::endl;
+            if (size.submitted && !size.selector.empty() &&
+                (stopped() || !wait_gone(size, deadline))) {
+                left.push_back(fmt::format("pods of {} (kubectl get pods -l {})", size.spec.name,
+                                           size.selector));
             }
             size.selector.clear();  // waited for once
         }
+        if (!left.empty() && !stopped()) {
+            m_err << fmt::format(
+                         "kftrain: warning: still there after {}: {}",
+                         util::format_duration(static_cast<double>(k_gone_deadline.count())),
+                         fmt::join(left, "; "))
+                  << std::endl;
+        }
+        return left;
     }
 
     // Wait until no pod of the size is left (the garbage collector deletes them with the job;
@@ -446,28 +462,11 @@ class ClusterMeasurement {
 
     // Where it ran: the context, namespace, nodes (and what they are) and image.
     estimate::MeasuredWhere where() {
-        estimate::MeasuredWhere w;
-        w.cluster = true;
-        w.image = m_request.spec.image;
-        w.namespace_ = m_request.spec.namespace_;
-        if (auto context = m_queries.call({"config", "current-context"}, false);
-            context && context->ok()) {
-            w.context = util::escape_controls(util::trim(context->out));
-        }
         std::set<std::string> nodes;
         for (const Size& size : m_sizes) {
             nodes.insert(size.nodes.begin(), size.nodes.end());
         }
-        w.nodes.assign(nodes.begin(), nodes.end());
-        if (!w.nodes.empty()) {
-            std::vector<std::string> args = {"get", "nodes", "-o", "json", "--"};
-            args.insert(args.end(), w.nodes.begin(), w.nodes.end());
-            auto read = m_queries.call(args, false);
-            auto parsed = read && read->ok() ? parse_json_object(read->out)
-                                             : util::Result<nlohmann::json>(util::error(""));
-            w.hardware = parsed ? node_hardware(*parsed) : "";
-        }
-        return w;
+        return measured_where(m_queries, m_request.spec, nodes);
     }
 
     const cost::MeasureRequest& m_request;

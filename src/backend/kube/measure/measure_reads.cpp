@@ -177,4 +177,26 @@ std::string not_started_reason(const job::JobStatus& status) {
     return util::escape_controls(fmt::format("{}", fmt::join(waiting, "; ")));
 }
 
+estimate::MeasuredWhere measured_where(KubeQueries& queries, const manifest::JobSpec& spec,
+                                       const std::set<std::string>& nodes) {
+    estimate::MeasuredWhere w;
+    w.cluster = true;
+    w.image = spec.image;
+    w.namespace_ = spec.namespace_;
+    if (auto context = queries.call({"config", "current-context"}, false);
+        context && context->ok()) {
+        w.context = util::escape_controls(util::trim(context->out));
+    }
+    w.nodes.assign(nodes.begin(), nodes.end());
+    if (!w.nodes.empty()) {
+        std::vector<std::string> args = {"get", "nodes", "-o", "json", "--"};
+        args.insert(args.end(), w.nodes.begin(), w.nodes.end());
+        auto read = queries.call(args, false);
+        auto parsed = read && read->ok() ? parse_json_object(read->out)
+                                         : util::Result<nlohmann::json>(util::error(""));
+        w.hardware = parsed ? node_hardware(*parsed) : "";
+    }
+    return w;
+}
+
 }  // namespace kftrain::backend::kube

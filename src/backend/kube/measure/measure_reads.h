@@ -2,9 +2,11 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "backend/kube/queries.h"
 #include "estimate/program/profile.h"
 #include "job/status.h"
 #include "manifest/job_spec.h"
@@ -54,6 +56,11 @@ std::optional<double> container_started(const nlohmann::json& pod, const std::st
 // instance type, else CPUs and architecture ("NVIDIA-H100-80GB-HBM3 x 8, p5.48xlarge", "2 CPUs,
 // amd64"); the nodes' own words, joined when they differ.
 std::string node_hardware(const nlohmann::json& nodes);
+
+// Say where a job's measurement ran: the context, its namespace, these nodes (and what they
+// are, from one get of them) and its image.
+estimate::MeasuredWhere measured_where(KubeQueries& queries, const manifest::JobSpec& spec,
+                                       const std::set<std::string>& nodes);
 
 // Say why a job's pods have not started: its diagnosis, else each replica that is not running
 // with its reason and message, else that it has no pods yet; one line, escaped.
