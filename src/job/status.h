@@ -61,7 +61,10 @@ struct ReplicaStatus {
     std::string finished = {};     // when its last attempt ended (RFC 3339); empty while it runs
     std::string last_reason = {};  // how the attempt before this one ended: OOMKilled, Error
     bool memory_limited = false;   // its container has a memory limit (exit 137: likely OOM)
-    PodLabels labels = {};         // the labels that pick its pod out of the job's (cluster)
+    // Its memory limit in bytes: its container's resources.limits.memory on a cluster, the job
+    // file's locally (where nothing enforces it); none: not set, or not a quantity.
+    std::optional<double> memory_limit_bytes = {};
+    PodLabels labels = {};  // the labels that pick its pod out of the job's (cluster)
 };
 
 // What each replica of one type asks for, from the job's pod template: what prices it.
