@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "job/exit_codes.h"
+#include "manifest/code.h"
 #include "manifest/job_kind.h"
 #include "manifest/load.h"
 #include "state/state_files.h"
@@ -28,7 +29,7 @@ nlohmann::json program_json(const manifest::JobSpec& spec) {
     nlohmann::json j;
     j["kind"] = manifest::kind_name(spec.kind);
     j["runtime"] = spec.runtime;
-    j["command"] = spec.command;
+    j["command"] = manifest::own_command(spec);  // as measured: before attach_code's start
     j["args"] = spec.args ? nlohmann::json(*spec.args) : nlohmann::json(nullptr);
     for (const auto& [name, var] : spec.env) {
         j["env"][name] = {var.value, var.secret_name, var.secret_key};

@@ -6,6 +6,7 @@
 
 #include "cost/job_sizing.h"
 #include "cost/saved_profile.h"
+#include "manifest/code.h"
 #include "support/files.h"
 #include "support/jobs.h"
 #include "support/text.h"
@@ -111,4 +112,21 @@ TEST_CASE("submit's warnings name the measured peak, the limit and when it was m
     REQUIRE(wasteful.size() == 1);
     CHECK_THAT(wasteful[0], Catch::StartsWith("requests 16Gi of memory, where the peak measured "
                                               "is 312Mi"));
+}
+
+TEST_CASE("a TrainJob's shipped code, started in its folder, is still the program measured",
+          "[cost][sizing]") {
+    // submit attaches the code before it checks; the measurement's job is as loaded.
+    const auto loaded = test::load_job(
+        "name: own\nkind: TrainJob\ncommand: [python3, train.py]\ncode: {path: .}\n"
+        "resources: {memory: 1Gi}\n");
+    manifest::CodeBundle bundle;
+    bundle.files = {{"train.py", false, "print(1)\n"}};
+    bundle.hash = "0123456789";
+    auto submitted = loaded;
+    manifest::attach_code(submitted, bundle, {submitted.name});
+    REQUIRE(submitted.command.size() > loaded.command.size());
+    CHECK(manifest::own_command(submitted) == loaded.command);
+    CHECK(cost::program_identity(submitted) == cost::program_identity(loaded));
+    CHECK(cost::program_fingerprint(submitted) == cost::program_fingerprint(loaded));
 }
