@@ -166,6 +166,7 @@ estimate::ProgramProfile new_profile(const MeasureRequest& request) {
     profile.program = command_line(request.spec);
     profile.kind = manifest::kind_name(request.spec.kind);
     profile.fingerprint = program_fingerprint(request.spec);
+    profile.program_id = program_identity(request.spec);
     profile.measured_at = util::now_timestamp();
     profile.seconds_limit = request.seconds;
     profile.procs_per_replica = job_facts(request.spec).procs_per_replica;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "job/exit_codes.h"
+#include "manifest/code.h"
 #include "manifest/job_kind.h"
 #include "manifest/load.h"
 #include "state/state_files.h"
@@ -21,24 +22,45 @@ namespace kftrain::cost {
 
 namespace fs = std::filesystem;
 
-std::string program_fingerprint(const manifest::JobSpec& spec) {
+namespace {
+
+// What makes a job's program run as it does, its resources aside.
+nlohmann::json program_json(const manifest::JobSpec& spec) {
     nlohmann::json j;
     j["kind"] = manifest::kind_name(spec.kind);
     j["runtime"] = spec.runtime;
-    j["command"] = spec.command;
+    j["command"] = manifest::own_command(spec);  // as measured: before attach_code's start
     j["args"] = spec.args ? nlohmann::json(*spec.args) : nlohmann::json(nullptr);
     for (const auto& [name, var] : spec.env) {
         j["env"][name] = {var.value, var.secret_name, var.secret_key};
     }
     j["nproc"] = spec.nproc_per_node;
     j["trainer"] = spec.trainer;
-    j["resources"] = {spec.resources.cpu, spec.resources.memory, spec.resources.gpus};
-    // FNV-1a, 64 bits: stable from one build to the next, unlike std::hash.
+    return j;
+}
+
+// FNV-1a, 64 bits, of a JSON document's text: stable from one build to the next, unlike
+// std::hash. Keys are sorted, so the order they were set in does not matter.
+std::string hash_text(const nlohmann::json& j) {
     std::uint64_t hash = 14695981039346656037ULL;
     for (unsigned char c : util::json_text(j)) {
         hash = (hash ^ c) * 1099511628211ULL;
     }
     return fmt::format("{:016x}", hash);
+}
+
+}  // namespace
+
+std::string program_fingerprint(const manifest::JobSpec& spec) {
+    nlohmann::json j = program_json(spec);
+    j["resources"] = {spec.resources.cpu, spec.resources.memory, spec.resources.gpus};
+    return hash_text(j);
+}
+
+std::string program_identity(const manifest::JobSpec& spec) {
+    nlohmann::json j = program_json(spec);
+    j["gpus"] = spec.resources.gpus;  // a program on a GPU is another program for memory
+    return hash_text(j);
 }
 
 util::Status check_profile_out(const std::string& path) {
@@ -84,10 +106,9 @@ std::string saved_profile_path(const std::string& job, bool cluster) {
 
 namespace {
 
-// The profile saved at one place, when it was measured with the job's program and settings as
-// they are now (and, on the cluster, its image).
-std::optional<estimate::ProgramProfile> read_one(const manifest::JobSpec& spec, bool cluster) {
-    const std::string path = saved_profile_path(spec.name, cluster);
+// The profile saved for a job of this name at one place, if it reads.
+std::optional<estimate::ProgramProfile> read_at(const std::string& job, bool cluster) {
+    const std::string path = saved_profile_path(job, cluster);
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
         return std::nullopt;
@@ -97,11 +118,44 @@ std::optional<estimate::ProgramProfile> read_one(const manifest::JobSpec& spec, 
         return std::nullopt;
     }
     auto profile = estimate::parse_program_profile(*text, path);
-    if (!profile || profile->fingerprint != program_fingerprint(spec) ||
-        profile->where.cluster != cluster || (cluster && profile->where.image != spec.image)) {
+    if (!profile || profile->where.cluster != cluster) {
         return std::nullopt;
     }
     return *profile;
+}
+
+// The profile saved at one place, when it was measured with the job's program and settings as
+// they are now (and, on the cluster, its image).
+std::optional<estimate::ProgramProfile> read_one(const manifest::JobSpec& spec, bool cluster) {
+    auto profile = read_at(spec.name, cluster);
+    if (!profile || profile->fingerprint != program_fingerprint(spec) ||
+        (cluster && profile->where.image != spec.image)) {
+        return std::nullopt;
+    }
+    return profile;
+}
+
+// Whether some size of a profile read some replica's memory.
+bool read_memory(const estimate::ProgramProfile& profile) {
+    for (const estimate::SizeMeasurement& size : profile.sizes) {
+        for (const estimate::ReplicaUse& use : size.use) {
+            if (use.peak_memory_bytes) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// The profile saved at one place that measured the use of the job's program, whatever its
+// resources (and, on the cluster, of its image).
+std::optional<estimate::ProgramProfile> read_use(const manifest::JobSpec& spec, bool cluster) {
+    auto profile = read_at(spec.name, cluster);
+    if (!profile || profile->program_id.empty() || profile->program_id != program_identity(spec) ||
+        (cluster && profile->where.image != spec.image) || !read_memory(*profile)) {
+        return std::nullopt;
+    }
+    return profile;
 }
 
 }  // namespace
@@ -114,6 +168,26 @@ std::optional<estimate::ProgramProfile> read_saved_profile(const manifest::JobSp
         }
     }
     return read_one(spec, false);
+}
+
+std::optional<estimate::ProgramProfile> read_measured_use(const manifest::JobSpec& spec,
+                                                          bool on_cluster) {
+    if (on_cluster) {
+        if (auto measured = read_use(spec, true)) {
+            return measured;
+        }
+    }
+    return read_use(spec, false);
+}
+
+std::optional<estimate::ProgramProfile> read_named_profile(const std::string& job,
+                                                           bool cluster_first) {
+    for (bool cluster : {cluster_first, !cluster_first}) {
+        if (auto profile = read_at(job, cluster); profile && read_memory(*profile)) {
+            return profile;
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace kftrain::cost

@@ -257,13 +257,28 @@ std::string hint_of(const Diagnosis& d) {
             "LimitRange whose defaults fill them",
             fmt::join(d.quota->refusal.must_specify, ", "));
     }
+    const std::string hint = d.memory ? d.memory->text : cause_hint(d.cause);
     if (!d.crash_loop) {
-        return cause_hint(d.cause);
+        return hint;
     }
     return fmt::format(
         "the same failure ends every attempt, so retrying will not mend it: {}; "
         "--retries 0 fails such a job at its first failure",
-        cause_hint(d.cause));
+        hint);
+}
+
+// A first failure out of host memory: its limit, and what a measurement saw.
+void explain_memory(Diagnosis& d, const JobEvidence& job) {
+    if (d.cause != Cause::OutOfMemory || d.replica.empty()) {
+        return;
+    }
+    const auto end = std::find_if(d.timeline.begin(), d.timeline.end(),
+                                  [&d](const ReplicaEnd& e) { return e.name == d.replica; });
+    for (const ReplicaEvidence& r : job.replicas) {
+        if (r.name == d.replica && end != d.timeline.end()) {
+            d.memory = memory_fix(r, end->detail, job.measured);
+        }
+    }
 }
 
 void explain_pending(Diagnosis& d) {
@@ -390,6 +405,7 @@ Diagnosis diagnose_job(const JobEvidence& job) {
                                   describe_straggler(*d.straggler)
                             : "no problem found";
     }
+    explain_memory(d, job);
     d.hint = hint_of(d);
     clip_quotes(d);
     return d;

@@ -6,6 +6,7 @@
 
 #include "diagnose/evidence.h"
 #include "diagnose/log_signals.h"
+#include "diagnose/memory_fix.h"
 #include "diagnose/quota_refusal.h"
 #include "diagnose/stragglers.h"
 
@@ -55,6 +56,9 @@ struct Diagnosis {
     std::optional<CrashLoop> crash_loop;
     // Pods the API server refused at creation because of a ResourceQuota (Cause::Quota).
     std::optional<QuotaFinding> quota;
+    // The first failure ran out of its host's memory: its limit, the peak measured, the fix
+    // (also the hint).
+    std::optional<MemoryFix> memory;
     std::vector<std::string> notes;  // what could not be read ("worker-1: ..."): the
                                      // diagnosis stands on the rest
 };

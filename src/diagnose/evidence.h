@@ -24,8 +24,10 @@ struct ReplicaEvidence {
     std::string last_reason;       // the previous attempt's end (lastState.terminated.reason)
     std::optional<int> exit_code;  // shell convention: 128 + signal when a signal ended it
     int restarts = 0;
-    std::string finished;            // when the attempt that ended, ended
-    bool memory_limited = false;     // a memory limit applies (exit 137 then likely means OOM)
+    std::string finished;         // when the attempt that ended, ended
+    bool memory_limited = false;  // a memory limit applies (exit 137 then likely means OOM)
+    std::optional<double> memory_limit_bytes;  // its memory limit, where known (locally the job
+                                               // file's, which nothing enforces there)
     std::vector<LogEvidence> lines;  // the last lines of the attempt that ended, oldest first
     // The attempt before that one, where the replica restarted and it could be read: whether a
     // crash loop fails the same way each time.
@@ -39,6 +41,15 @@ struct EventEvidence {
     std::string message;
     std::string time;
     bool warning = false;
+};
+
+// What `kftrain estimate --measure` saw a job of this name use, from its saved profile.
+struct MeasuredMemory {
+    double peak_bytes = 0;         // the highest replica's peak memory
+    int peak_replicas = 0;         // the size it was measured at
+    double recommended_bytes = 0;  // what to ask for: the peak and its headroom
+    std::string measured_at;       // RFC 3339 UTC
+    std::string profile;           // the file it was read from
 };
 
 // The whole job.
@@ -59,6 +70,8 @@ struct JobEvidence {
     double stuck_after_seconds = 600;
     // Each rank's compute seconds per step in the last progress report; empty when unknown.
     std::vector<double> rank_step_s;
+    // What a measurement of a job of this name saw it use; none where it was never measured.
+    std::optional<MeasuredMemory> measured;
 };
 
 }  // namespace kftrain::diagnose

@@ -59,20 +59,20 @@ std::map<std::pair<std::string, std::string>, double> reserved_of(const json& cq
     return reserved;
 }
 
-bool at_most(double a, double b) {
+bool fits_under(double a, double b) {
     return a <= b + 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
 }
 
 QueueFitResource judge(QueueFitResource r) {
     if (r.unbounded) {
-        r.verdict = at_most(r.used + r.asked, r.nominal) ? QueueFitVerdict::FitsNow
-                                                         : QueueFitVerdict::FitsLater;
+        r.verdict = fits_under(r.used + r.asked, r.nominal) ? QueueFitVerdict::FitsNow
+                                                            : QueueFitVerdict::FitsLater;
         return r;
     }
     const double ceiling = r.nominal + r.borrowing_limit.value_or(0);
-    r.verdict = at_most(r.used + r.asked, ceiling) ? QueueFitVerdict::FitsNow
-                : at_most(r.asked, ceiling)        ? QueueFitVerdict::FitsLater
-                                                   : QueueFitVerdict::NeverFits;
+    r.verdict = fits_under(r.used + r.asked, ceiling) ? QueueFitVerdict::FitsNow
+                : fits_under(r.asked, ceiling)        ? QueueFitVerdict::FitsLater
+                                                      : QueueFitVerdict::NeverFits;
     return r;
 }
 

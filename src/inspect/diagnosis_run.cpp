@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <map>
 
+#include "cost/saved_profile.h"
+#include "estimate/program/sizing.h"
+#include "manifest/job_spec.h"
 #include "util/redact.h"
 #include "util/time_text.h"
 
@@ -106,6 +109,7 @@ diagnose::JobEvidence evidence_of(const job::JobStatus& status) {
         replica.restarts = r.restarts;
         replica.finished = r.finished;
         replica.memory_limited = r.memory_limited;
+        replica.memory_limit_bytes = r.memory_limit_bytes;
         job.replicas.push_back(std::move(replica));
     }
     if (status.queue && !status.queue->local) {
@@ -148,6 +152,22 @@ std::optional<double> idle_seconds(const diagnose::JobEvidence& job, const job::
     return static_cast<double>(now) - *newest;
 }
 
+// What estimate --measure saw a job of this name use: its saved profile, the one measured
+// where the job runs first. Known only by its name, so when it was measured is said.
+std::optional<diagnose::MeasuredMemory> measured_memory(const job::JobStatus& status) {
+    auto profile =
+        cost::read_named_profile(status.name, status.backend != manifest::k_backend_local);
+    if (!profile) {
+        return std::nullopt;
+    }
+    auto sizing = estimate::recommend_sizing(profile->sizes);
+    if (!sizing) {
+        return std::nullopt;
+    }
+    return diagnose::MeasuredMemory{sizing->peak_memory_bytes, sizing->peak_replicas,
+                                    sizing->memory_bytes, profile->measured_at, profile->source};
+}
+
 }  // namespace
 
 diagnose::Diagnosis diagnose_status(job::Backend& backend, const job::JobStatus& status,
@@ -172,6 +192,7 @@ diagnose::Diagnosis diagnose_status(job::Backend& backend, const job::JobStatus&
     evidence.events = std::move(events);
     evidence.stuck_after_seconds = stuck_after_s;
     evidence.idle_seconds = idle_seconds(evidence, status, now);
+    evidence.measured = measured_memory(status);
     if (status.progress) {
         evidence.rank_step_s = status.progress->rank_step_s;
     }

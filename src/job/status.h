@@ -61,6 +61,9 @@ struct ReplicaStatus {
     std::string finished = {};      // when its last attempt ended (RFC 3339); empty while it runs
     std::string last_reason = {};   // how the attempt before this one ended: OOMKilled, Error
     bool memory_limited = false;    // its container has a memory limit (exit 137: likely OOM)
+    // Its memory limit in bytes: its container's resources.limits.memory on a cluster, the job
+    // file's locally (where nothing enforces it); none: not set, or not a quantity.
+    std::optional<double> memory_limit_bytes = {};
     PodLabels labels = {};          // the labels that pick its pod out of the job's (cluster)
     std::string odd_identity = {};  // why it goes by its pod's name: an index that is no number
                                     // or repeats another pod's (cluster); empty: none

@@ -11,6 +11,9 @@
 namespace kftrain::manifest {
 namespace {
 
+// How attach_code starts a TrainJob's command in the code folder ($0: the folder).
+constexpr const char* k_code_start = "cd \"$0\" && exec \"$@\"";
+
 // Return the base64 of bytes (RFC 4648, padded): binaryData's values.
 std::string base64(const std::string& bytes) {
     static const char* k_alphabet =
@@ -195,6 +198,13 @@ std::string default_code_image(const JobSpec& spec) {
     return "";
 }
 
+std::vector<std::string> own_command(const JobSpec& spec) {
+    const std::vector<std::string>& c = spec.command;
+    const bool wrapped = spec.kind == JobKind::TrainJob && c.size() >= 4 && c[0] == "sh" &&
+                         c[1] == "-c" && c[2] == k_code_start && c[3] == spec.code.mount_path;
+    return wrapped ? std::vector<std::string>(c.begin() + 4, c.end()) : c;
+}
+
 void attach_code(JobSpec& spec, const CodeBundle& bundle, const CodeOwner& owner) {
     Volume volume;
     volume.name = k_code_volume;
@@ -211,8 +221,7 @@ void attach_code(JobSpec& spec, const CodeBundle& bundle, const CodeOwner& owner
     if (spec.kind == JobKind::TrainJob) {
         // runtimePatches give a container no workingDir: start the command there. The script
         // is fixed; the mount path and the command stay arguments of their own.
-        std::vector<std::string> wrapped = {"sh", "-c", "cd \"$0\" && exec \"$@\"",
-                                            spec.code.mount_path};
+        std::vector<std::string> wrapped = {"sh", "-c", k_code_start, spec.code.mount_path};
         wrapped.insert(wrapped.end(), spec.command.begin(), spec.command.end());
         spec.command = std::move(wrapped);
     } else {

@@ -108,6 +108,10 @@ util::Status check_job_bytes(const YAML::Node& manifest, const CodeBundle& bundl
 // owner names what the ConfigMap goes with: the job, or the search whose trials share it.
 void attach_code(JobSpec& spec, const CodeBundle& bundle, const CodeOwner& owner);
 
+// Return the job's command as its job file gives it: a TrainJob's command without the start in
+// the code folder that attach_code put before it; any other command as it is.
+std::vector<std::string> own_command(const JobSpec& spec);
+
 // Return the image a v1 job with code runs when its job file names none ("" for a TrainJob:
 // its runtime's).
 std::string default_code_image(const JobSpec& spec);

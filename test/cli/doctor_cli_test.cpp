@@ -8,6 +8,7 @@
 
 #include "support/cli_runner.h"
 #include "support/files.h"
+#include "support/jobs.h"
 #include "support/json_items.h"
 
 using kftrain::test::run_kftrain;
@@ -127,4 +128,66 @@ TEST_CASE("doctor's bad input exits 2 and checks nothing", "[cli][doctor]") {
     CHECK(bad_output.code == 2);
     CHECK(bad_output.out.empty());
     CHECK(bad_output.err.find("xml") != std::string::npos);
+}
+
+TEST_CASE("doctor --local -f fails a job whose memory limit is under its measured peak",
+          "[cli][doctor][sizing]") {
+    DoctorFixture f;
+    const std::string text = "name: sized\ncommand: [sleep, \"1\"]\nresources: {memory: 128Mi}\n";
+    const std::string file = f.dir + "/job.yaml";
+    kftrain::test::write_file(file, text);
+    auto unmeasured = f.doctor({"-f", file, "-o", "json"});
+    INFO(unmeasured.out << unmeasured.err);
+    CHECK(unmeasured.code == 0);
+    const json never = check_named(json::parse(unmeasured.out), "measured use");
+    CHECK(never["state"] == "skipped");
+    CHECK(never["needed"] == false);
+    CHECK_THAT(never["found"].get<std::string>(),
+               Catch::StartsWith("not measured: kftrain estimate --measure"));
+
+    const std::string profile = kftrain::test::save_measured_use(
+        f.dir + "/state", kftrain::test::load_job(text), 312, false);
+    auto run = f.doctor({"-f", file, "-o", "json"});
+    INFO(run.out << run.err);
+    CHECK(run.code == 1);
+    const json report = json::parse(run.out);
+    CHECK(report["verdict"] == "submit would not run: job measured use failed");
+    const json oom = check_named(report, "measured use");
+    CHECK(oom["state"] == "failed");
+    CHECK(oom["needed"] == true);
+    CHECK(oom["found"] ==
+          "will be OOMKilled: peak 312Mi measured at 2 replicas > limit 128Mi; ask for 375Mi "
+          "(resources.memory); measured 2026-12-06 (" +
+              profile + ")");
+    CHECK_THAT(oom["fix"].get<std::string>(), Catch::StartsWith("set resources.memory to 375Mi"));
+    CHECK(f.doctor({"-f", file}).code == 1);  // the table too
+}
+
+TEST_CASE("doctor --local -f warns of memory asked far over the measured peak, and passes",
+          "[cli][doctor][sizing]") {
+    DoctorFixture f;
+    const std::string file = f.dir + "/job.yaml";
+    kftrain::test::write_file(file,
+                              "name: sized\ncommand: [sleep, \"1\"]\n"
+                              "resources: {memory: 16Gi}\n");
+    kftrain::test::save_measured_use(
+        f.dir + "/state", kftrain::test::load_job("name: sized\ncommand: [sleep, \"1\"]\n"), 312,
+        false);
+    auto run = f.doctor({"-f", file, "-o", "json"});
+    INFO(run.out << run.err);
+    CHECK(run.code == 0);
+    const json waste = check_named(json::parse(run.out), "measured use");
+    CHECK(waste["state"] == "warning");
+    CHECK(waste["needed"] == false);
+    CHECK_THAT(waste["found"].get<std::string>(),
+               Catch::StartsWith("requests 16Gi of memory, where the peak measured is 312Mi"));
+    // Resources that hold the peak: ok.
+    kftrain::test::write_file(file,
+                              "name: sized\ncommand: [sleep, \"1\"]\n"
+                              "resources: {memory: 512Mi}\n");
+    const json fits =
+        check_named(json::parse(f.doctor({"-f", file, "-o", "json"}).out), "measured use");
+    CHECK(fits["state"] == "ok");
+    CHECK_THAT(fits["found"].get<std::string>(),
+               Catch::StartsWith("its resources hold what it used: memory 375Mi (peak 312Mi"));
 }

@@ -34,4 +34,14 @@ YAML::Node render_yaml(const manifest::JobSpec& spec);
 // Return render_yaml's manifest as JSON.
 nlohmann::json render_json(const manifest::JobSpec& spec);
 
+// The day save_measured_use's profiles say they were measured.
+inline constexpr const char* k_measured_day = "2026-12-06";
+
+// Save, under state_dir (what XDG_STATE_HOME names), the profile `estimate --measure` saves of
+// spec's program measured on k_measured_day at 2 replicas: master-0 at a peak of peak_mib MiB
+// and cores cores, worker-0 at 90% of that; on the cluster (with spec's image) or here.
+// Return the profile's path.
+std::string save_measured_use(const std::string& state_dir, const manifest::JobSpec& spec,
+                              double peak_mib, bool cluster, double cores = 0.5);
+
 }  // namespace kftrain::test

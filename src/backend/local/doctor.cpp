@@ -11,6 +11,7 @@
 #include "backend/local/python_program.h"
 #include "backend/local/queue/local_queue.h"
 #include "backend/local/queue/queue_members.h"
+#include "cost/job_sizing.h"
 #include "doctor/fit.h"
 #include "manifest/render/template_values.h"
 #include "state/state_files.h"
@@ -174,6 +175,7 @@ doctor::Report local_doctor(const job::DoctorRequest& request, const std::string
     report.checks.push_back(queue_check(job));
     if (job != nullptr) {
         report.checks.push_back(machine_fit(*job, machine));
+        report.checks.push_back(cost::measured_use_check(*job, false));
     }
     report.verdict = doctor::verdict(report.checks, job != nullptr, true);
     return report;

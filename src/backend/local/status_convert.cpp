@@ -170,6 +170,9 @@ job::JobStatus status_from_state(const JobState& state, const Observed& seen) {
     for (size_t i = 0; i < state.replicas.size(); ++i) {
         status.replicas.push_back(replica_status(state.replicas[i], lost, seen_alive(seen, i),
                                                  unsaved ? "StateNotSaved" : "SupervisorLost"));
+        // The job file's limit: not enforced here, but the one the cluster would kill it at.
+        status.replicas.back().memory_limit_bytes = manifest::parse_quantity(
+            state.memory_limit.empty() ? state.memory : state.memory_limit);
         count(status, status.replicas.back());
     }
     // Two ways in, merged, the newest report first: progress lines in the lead replica's

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/view/field_text.h"
+#include "manifest/k8s/quantity.h"
 #include "util/json_optional.h"
 #include "util/text.h"
 #include "util/text_table.h"
@@ -59,6 +60,39 @@ nlohmann::ordered_json quota_json(const std::optional<diagnose::QuotaFinding>& q
               {"reason", quota->reason},
               {"message", quota->message},
               {"time", quota->time}}}};
+}
+
+// The first failure out of host memory: its limit, the peak measured, what to ask; or null.
+nlohmann::ordered_json memory_json(const std::optional<diagnose::MemoryFix>& memory) {
+    if (!memory) {
+        return nullptr;
+    }
+    auto text = [](const std::optional<double>& bytes) {
+        return bytes ? nlohmann::ordered_json(manifest::quantity_text("memory", *bytes))
+                     : nlohmann::ordered_json(nullptr);
+    };
+    const auto& measured = memory->measured;
+    auto of_measure = [&measured](auto field) {
+        return measured ? nlohmann::ordered_json(field(*measured))
+                        : nlohmann::ordered_json(nullptr);
+    };
+    using Measured = diagnose::MeasuredMemory;
+    return {{"replica", memory->replica},
+            {"limitBytes", util::optional_json(memory->limit_bytes)},
+            {"limit", text(memory->limit_bytes)},
+            {"limitEnforced", memory->limit_enforced},
+            {"measuredPeakBytes", of_measure([](const Measured& m) { return m.peak_bytes; })},
+            {"measuredPeak", of_measure([](const Measured& m) {
+                 return manifest::quantity_text("memory", m.peak_bytes);
+             })},
+            {"measuredAtReplicas", of_measure([](const Measured& m) { return m.peak_replicas; })},
+            {"measuredAt", of_measure([](const Measured& m) { return m.measured_at; })},
+            {"profile", of_measure([](const Measured& m) { return m.profile; })},
+            {"recommendedBytes", of_measure([](const Measured& m) { return m.recommended_bytes; })},
+            {"recommendedMemory", of_measure([](const Measured& m) {
+                 return manifest::quantity_text("memory", m.recommended_bytes);
+             })},
+            {"fix", memory->text}};
 }
 
 }  // namespace
@@ -137,6 +171,7 @@ nlohmann::ordered_json diagnosis_to_json(const std::string& job, const std::stri
                                                    {"lastTwoSame", d.crash_loop->last_two_same}}
                           : nlohmann::ordered_json(nullptr)},
         {"quota", quota_json(d.quota)},
+        {"memory", memory_json(d.memory)},
         {"timeline", timeline},
         {"evidence", evidence},
         {"notes", d.notes},

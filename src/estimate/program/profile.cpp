@@ -308,6 +308,9 @@ std::string program_profile_json(const ProgramProfile& p) {
     j["program"] = p.program;
     j["kind"] = p.kind;
     j["fingerprint"] = p.fingerprint;
+    if (!p.program_id.empty()) {
+        j["program_id"] = p.program_id;
+    }
     j["measured_at"] = p.measured_at;
     j["seconds_limit"] = p.seconds_limit;
     j["procs_per_replica"] = p.procs_per_replica;
@@ -365,6 +368,7 @@ util::Result<ProgramProfile> parse_program_profile(const std::string& text,
         p.program = r.text("program");
         p.kind = r.text("kind");
         p.fingerprint = r.text("fingerprint");
+        p.program_id = r.get<std::string>("program_id", "");  // none from an older kftrain
         p.measured_at = r.text("measured_at");
         p.seconds_limit = r.number("seconds_limit", 0, true);
         p.procs_per_replica = static_cast<int>(r.integer("procs_per_replica", 1));

@@ -84,6 +84,8 @@ struct ProgramProfile {
     std::string program;       // its command line, for messages
     std::string kind;          // PyTorchJob or TrainJob
     std::string fingerprint;   // of what makes it run as it does (program_fingerprint)
+    std::string program_id;    // of its program, resources aside (program_identity): whose
+                               // use it measured; "" in a profile of an older kftrain
     std::string measured_at;   // RFC 3339 UTC
     double seconds_limit = 0;  // --measure-seconds
     int procs_per_replica = 1;

@@ -77,6 +77,20 @@ TEST_CASE("a local job's replicas ask for the job file's resources", "[local]") 
     CHECK(status.requests[1].memory_bytes == 2.0 * 1024 * 1024 * 1024);
 }
 
+TEST_CASE("a local replica carries the job file's memory limit, which nothing enforces here",
+          "[local][memory]") {
+    JobState state = running_state();
+    state.memory = "2Gi";
+    auto status = status_from_state(state, true);
+    CHECK(status.replicas[0].memory_limit_bytes == 2.0 * 1024 * 1024 * 1024);
+    CHECK_FALSE(status.replicas[0].memory_limited);  // diagnose must not read 137 as its kill
+    state.memory_limit = "3Gi";
+    CHECK(status_from_state(state, true).replicas[1].memory_limit_bytes ==
+          3.0 * 1024 * 1024 * 1024);
+    state.memory = state.memory_limit = "";
+    CHECK_FALSE(status_from_state(state, true).replicas[0].memory_limit_bytes);
+}
+
 TEST_CASE("state.json keeps the resources, and older state has none to price", "[local]") {
     JobState state = running_state();
     state.cpu = "2";

@@ -5,6 +5,7 @@
 #include "backend/kube/doctor/cluster_checks.h"
 #include "backend/kube/doctor/cluster_reads.h"
 #include "backend/kube/kubectl.h"
+#include "cost/job_sizing.h"
 #include "doctor/access.h"
 #include "manifest/job_kind.h"
 #include "util/text.h"
@@ -92,6 +93,9 @@ doctor::Report cluster_doctor(const job::BackendOptions& global,
                 report.checks.push_back(std::move(c));
             }
         }
+    }
+    if (job != nullptr) {  // from the saved profile: no cluster read needed
+        report.checks.push_back(cost::measured_use_check(*job, true));
     }
     report.verdict = doctor::verdict(report.checks, job != nullptr, false);
     return report;

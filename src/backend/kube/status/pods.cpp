@@ -12,6 +12,7 @@
 #include "backend/kube/json_fields.h"
 #include "job/exit_codes.h"
 #include "manifest/job_kind.h"
+#include "manifest/k8s/quantity.h"
 #include "util/json_text.h"
 #include "util/text.h"
 
@@ -196,10 +197,10 @@ const json* main_container(const json& statuses, const std::string& name) {
     return status.is_null() ? nullptr : &status;
 }
 
-// Whether the named container (else the first) has resources.limits.memory.
-bool has_memory_limit(const json& containers, const std::string& name) {
+// The named container's (else the first's) resources.limits.memory: null when none.
+const json& memory_limit(const json& containers, const std::string& name) {
     const json& container = training_container(containers, name);
-    return !member(member(member(container, "resources"), "limits"), "memory").is_null();
+    return member(member(member(container, "resources"), "limits"), "memory");
 }
 
 void read_container(const json& container, job::ReplicaStatus& r) {
@@ -283,7 +284,11 @@ job::ReplicaStatus replica_from_pod(const json& pod, const std::string& job) {
     r.pod = string_at(metadata, "name");
     read_identity(pod, job, r);
     r.node = string_at(member(pod, "spec"), "nodeName");
-    r.memory_limited = has_memory_limit(member(member(pod, "spec"), "containers"), r.container);
+    const json& limit = memory_limit(member(member(pod, "spec"), "containers"), r.container);
+    r.memory_limited = !limit.is_null();
+    if (limit.is_string()) {
+        r.memory_limit_bytes = manifest::parse_quantity(limit.get<std::string>());
+    }
     r.state = string_at(status, "phase");
     if (r.state.empty()) {
         r.state = "Unknown";

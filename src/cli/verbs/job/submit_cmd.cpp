@@ -13,6 +13,7 @@
 #include "cli/verbs/job/follow.h"
 #include "cli/verbs/job/wait_loop.h"
 #include "cli/view/manifest_text.h"
+#include "cost/job_sizing.h"
 #include "inspect/status_json.h"
 #include "job/exit_codes.h"
 #include "manifest/credentials.h"
@@ -139,6 +140,11 @@ int SubmitOptions::run(Context& ctx) const {
                                              job::asks_local(ctx.global, rendered.spec.backend));
         !within) {
         return report_error(ctx, within.error(), within.error_code(k_exit_bad_input));
+    }
+    // Estimate feature: a memory limit under the measured peak, or requests far over the use.
+    const bool on_cluster = !job::asks_local(ctx.global, rendered.spec.backend);
+    for (const std::string& warning : cost::sizing_warnings(rendered.spec, on_cluster)) {
+        ctx.err << "kftrain: warning: " << warning << "\n";
     }
     if (dry == job::DryRun::Client) {
         if (rendered.code) {  // what submit would apply first
