@@ -53,14 +53,14 @@ struct ReplicaStatus {
     std::string message;
     int restarts = 0;
     std::optional<int> exit_code;
-    std::string pod;                // pod name (cluster) or empty
-    std::string node;               // node name (cluster) or empty
-    long long pid = 0;              // process id (local) or 0
-    std::string container = {};     // the container whose log is the replica's (cluster): pytorch,
-                                    // node, dataset-initializer; empty: pytorch
-    std::string finished = {};      // when its last attempt ended (RFC 3339); empty while it runs
-    std::string last_reason = {};   // how the attempt before this one ended: OOMKilled, Error
-    bool memory_limited = false;    // its container has a memory limit (exit 137: likely OOM)
+    std::string pod;               // pod name (cluster) or empty
+    std::string node;              // node name (cluster) or empty
+    long long pid = 0;             // process id (local) or 0
+    std::string container = {};    // the container whose log is the replica's (cluster): pytorch,
+                                   // node, dataset-initializer; empty: pytorch
+    std::string finished = {};     // when its last attempt ended (RFC 3339); empty while it runs
+    std::string last_reason = {};  // how the attempt before this one ended: OOMKilled, Error
+    bool memory_limited = false;   // its container has a memory limit (exit 137: likely OOM)
     // Its memory limit in bytes: its container's resources.limits.memory on a cluster, the job
     // file's locally (where nothing enforces it); none: not set, or not a quantity.
     std::optional<double> memory_limit_bytes = {};

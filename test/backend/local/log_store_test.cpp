@@ -128,14 +128,14 @@ TEST_CASE("logs and --follow of a job whose logs were cut say so on stderr, and 
     REQUIRE(jobs.kftrain({"submit", "-f", file, "--local"}).code == 0);
     jobs.wait_for("cut", kftrain::test::all_replicas_running);
     // The replica's own log cannot be opened, as on a full disk: the line it prints is lost.
-    const std::string own = backend::local::logs_dir("cut") + "/master-0.log";
+    const std::string own = kftrain::backend::local::logs_dir("cut") + "/master-0.log";
     std::filesystem::create_directories(own);
     kftrain::test::write_file(release, "go\n");
     REQUIRE(jobs.kftrain({"wait", "cut", "--local", "--timeout", "60s"}).code == 0);
 
     const std::string notice = "kftrain: cut: the job's logs were cut: cannot open " + own +
                                " for writing; what its replicas printed after that is not in " +
-                               backend::local::logs_dir("cut") + "\n";
+                               kftrain::backend::local::logs_dir("cut") + "\n";
     auto logs = jobs.kftrain({"logs", "cut", "--local"});
     CHECK(logs.code == 0);
     CHECK(logs.err == notice);

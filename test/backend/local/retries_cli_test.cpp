@@ -7,17 +7,12 @@
 
 #include "backend/local/local_fixture.h"
 #include "support/files.h"
+#include "support/text.h"
 
 using namespace kftrain;
 using kftrain::test::LocalJobs;
 
-namespace {
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE(
     "run's default budget ends a program that cannot start, and diagnose calls it a crash "
@@ -34,14 +29,15 @@ TEST_CASE(
     job::JobStatus status = jobs.wait_finished("cannot-start");
     CHECK(status.phase == job::JobPhase::Failed);
     CHECK(status.reason == "BackoffLimitExceeded");
-    CHECK(has(status.message, "runPolicy.backoffLimit 4 (--retries 3)"));
+    CHECK(kftrain::test::contains(status.message, "runPolicy.backoffLimit 4 (--retries 3)"));
 
     auto diagnosed = jobs.kftrain({"diagnose", "cannot-start", "--local"});
     CHECK(diagnosed.code == 0);
     INFO(diagnosed.out);
-    CHECK(has(diagnosed.out, "Why:        crash loop: each of "));
-    CHECK(has(diagnosed.out, "ModuleNotFoundError: No module named 'kftrain_no_such_module'"));
-    CHECK(has(diagnosed.out, "retrying will not mend it"));
+    CHECK(kftrain::test::contains(diagnosed.out, "Why:        crash loop: each of "));
+    CHECK(kftrain::test::contains(diagnosed.out,
+                                  "ModuleNotFoundError: No module named 'kftrain_no_such_module'"));
+    CHECK(kftrain::test::contains(diagnosed.out, "retrying will not mend it"));
     auto json = jobs.kftrain({"diagnose", "cannot-start", "--local", "-o", "json"});
     REQUIRE(json.code == 0);
     auto parsed = nlohmann::json::parse(json.out);
@@ -50,7 +46,7 @@ TEST_CASE(
     CHECK(parsed["crashLoop"]["attempts"].get<int>() >= 2);
 
     auto shown = jobs.kftrain({"status", "cannot-start", "--local"});
-    CHECK(has(shown.out, "Why:        crash loop: each of "));
+    CHECK(kftrain::test::contains(shown.out, "Why:        crash loop: each of "));
 }
 
 TEST_CASE("a job that fails once succeeds with --retries 1 and fails with --retries 0",

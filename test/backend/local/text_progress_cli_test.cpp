@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "local_fixture.h"
+#include "support/text.h"
 
 using namespace kftrain;
 using kftrain::test::LocalJobs;
@@ -34,10 +35,6 @@ std::string script_job(LocalJobs& jobs, const std::string& head, const std::stri
     return file;
 }
 
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("status reads the progress a program prints of its own, while it runs and at its end",
@@ -61,9 +58,9 @@ TEST_CASE("status reads the progress a program prints of its own, while it runs 
     CHECK(running.progress->source == program.source);
     const auto shown = jobs.kftrain({"status", "own", "--local"});
     INFO(shown.out);
-    CHECK(has(shown.out, "% "));
-    CHECK(has(shown.out, " ETA "));
-    CHECK(has(shown.out, std::string("(from ") + program.source + ")"));
+    CHECK(kftrain::test::contains(shown.out, "% "));
+    CHECK(kftrain::test::contains(shown.out, " ETA "));
+    CHECK(kftrain::test::contains(shown.out, std::string("(from ") + program.source + ")"));
     const auto json = jobs.status_json("own");
     CHECK(json["progress"]["source"] == program.source);
     CHECK(json["progress"]["percent"].get<double>() >= 50);
@@ -85,9 +82,9 @@ TEST_CASE("a bar redrawn in place reaches the log as it moves and as it was left
     REQUIRE(jobs.wait_finished("bar").phase == job::JobPhase::Succeeded);
     const auto logs = jobs.kftrain({"logs", "bar", "--local"});
     INFO(logs.out);
-    CHECK(has(logs.out, "Epoch 1/2: 100%"));
-    CHECK(has(logs.out, "Epoch 2/2: 100%"));
-    CHECK_FALSE(has(logs.out, "\\r"));  // no drawing is shown on top of another
+    CHECK(kftrain::test::contains(logs.out, "Epoch 1/2: 100%"));
+    CHECK(kftrain::test::contains(logs.out, "Epoch 2/2: 100%"));
+    CHECK_FALSE(kftrain::test::contains(logs.out, "\\r"));  // no drawing is shown on top of another
     size_t lines = 0;
     for (char c : logs.out) {
         lines += c == '\n' ? 1 : 0;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "local_fixture.h"
+#include "support/text.h"
 
 using kftrain::test::LocalJobs;
 using nlohmann::json;
