@@ -66,3 +66,13 @@ TEST_CASE("quantities of any length or exponent are refused, never an abort", "[
         CHECK_FALSE(parse_quantity(c.text));
     }
 }
+
+TEST_CASE("a quantity written just under 2^63 reads back, never rounded past the range",
+          "[manifest][quantity]") {
+    for (const char* resource : {"memory", "cpu", "nvidia.com/gpu"}) {
+        const std::string text = kftrain::manifest::quantity_text(resource, 9223372000167299976.0);
+        INFO(resource << ": " << text);
+        CHECK(read_quantity(text).ok());
+    }
+    CHECK(kftrain::manifest::quantity_text("memory", 1.5 * 1024 * 1024 * 1024) == "1.5Gi");
+}

@@ -128,7 +128,9 @@ std::string trim_number(double value) {
 
 }  // namespace
 
-std::string quantity_text(const std::string& resource, double value) {
+namespace {
+
+std::string rounded_text(const std::string& resource, double value) {
     const std::string base = resource.substr(resource.find('.') + 1);
     if (base == "cpu") {
         const double milli = std::round(value * 1000);
@@ -146,6 +148,18 @@ std::string quantity_text(const std::string& resource, double value) {
         return trim_number(value) + units[unit];
     }
     return trim_number(value);
+}
+
+}  // namespace
+
+std::string quantity_text(const std::string& resource, double value) {
+    std::string text = rounded_text(resource, value);
+    // Rounded, a value just under the range (2^63 base units) can read as past it: whole, it
+    // reads back.
+    if (std::isfinite(value) && !read_quantity(text).ok()) {
+        text = fmt::format("{:.0f}", value);
+    }
+    return text;
 }
 
 }  // namespace kftrain::manifest
