@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "estimate/program/sizing.h"
 #include "job/exit_codes.h"
 #include "manifest/code.h"
 #include "manifest/job_kind.h"
@@ -135,24 +136,13 @@ std::optional<estimate::ProgramProfile> read_one(const manifest::JobSpec& spec, 
     return profile;
 }
 
-// Whether some size of a profile read some replica's memory.
-bool read_memory(const estimate::ProgramProfile& profile) {
-    for (const estimate::SizeMeasurement& size : profile.sizes) {
-        for (const estimate::ReplicaUse& use : size.use) {
-            if (use.peak_memory_bytes) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
 // The profile saved at one place that measured the use of the job's program, whatever its
 // resources (and, on the cluster, of its image).
 std::optional<estimate::ProgramProfile> read_use(const manifest::JobSpec& spec, bool cluster) {
     auto profile = read_at(spec.name, cluster);
     if (!profile || profile->program_id.empty() || profile->program_id != program_identity(spec) ||
-        (cluster && profile->where.image != spec.image) || !read_memory(*profile)) {
+        (cluster && profile->where.image != spec.image) ||
+        !estimate::recommend_sizing(profile->sizes)) {  // no replica's memory read
         return std::nullopt;
     }
     return profile;
@@ -183,7 +173,8 @@ std::optional<estimate::ProgramProfile> read_measured_use(const manifest::JobSpe
 std::optional<estimate::ProgramProfile> read_named_profile(const std::string& job,
                                                            bool cluster_first) {
     for (bool cluster : {cluster_first, !cluster_first}) {
-        if (auto profile = read_at(job, cluster); profile && read_memory(*profile)) {
+        if (auto profile = read_at(job, cluster);
+            profile && estimate::recommend_sizing(profile->sizes)) {
             return profile;
         }
     }
