@@ -27,14 +27,16 @@ namespace {
 
 // The trainer at 2 replicas for about a minute, a core each: long enough that a whole run is
 // mostly training, as the runs an estimate is for are. With less than a core each, the tests
-// that time nothing share the node with the rest of the suite.
+// that time nothing share the node with the rest of the suite. It reports every step: a range
+// needs 3 blocks of 10 reports' advance each, which a measurement of 20s on a loaded machine
+// did not reach at every 4th step (CI, 2026-12-06: no range at 2 replicas).
 std::string minute_job(const std::string& name, const std::string& image,
                        const std::string& cpu = "1") {
     return "name: " + name + "\nkind: PyTorchJob\nimage: " + image +
            "\nreplicas: 2\nresources:\n  cpu: \"" + cpu +
            "\"\n  memory: 512Mi\n"
            "trainer:\n  dataset: synthetic\n  model: mnist-cnn\n  samples: 16384\n"
-           "  batchSize: 32\n  epochs: 1\n  threads: 1\n  logEvery: 4\n  timeout: 300\n";
+           "  batchSize: 32\n  epochs: 1\n  threads: 1\n  logEvery: 1\n  timeout: 300\n";
 }
 
 // What of a measurement is left in the namespace: its jobs, pods and code ConfigMaps.
@@ -86,6 +88,7 @@ TEST_CASE(
     // Nothing of it is left: it waited for its pods to go before it printed.
     CHECK(measurement_left(ns).empty());
     json report = json::parse(measured.out);
+    INFO("range: " << report["range"].dump() << "\nsizes: " << report["sizes"].dump());
     CHECK(report["program"]["measured_on"] == "cluster");
     CHECK(contains(report["program"]["where"].get<std::string>(), "namespace " + ns.name()));
     REQUIRE(report["sizes"].size() == 2);
@@ -95,6 +98,8 @@ TEST_CASE(
     const json& two = report["sizes"][1];
     const double predicted = two["total_s"].get<double>();
     // An honest range around it, from the spread of what was measured.
+    REQUIRE(two["total_s_low"].is_number());
+    REQUIRE(two["total_s_high"].is_number());
     CHECK(two["total_s_low"].get<double>() <= predicted);
     CHECK(predicted <= two["total_s_high"].get<double>());
 
