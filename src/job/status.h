@@ -89,6 +89,12 @@ struct ReplicaCounts {
 struct JobStatus {
     std::string name;
     std::string namespace_;
+    std::string uid;  // metadata.uid (cluster); "" locally
+    std::map<std::string, std::string> labels;       // metadata.labels (cluster)
+    std::map<std::string, std::string> annotations;  // metadata.annotations (cluster)
+    // When this status was read from the job's record in history (RFC 3339), the job being
+    // gone or --from-history given; "" for a live job. The verbs say so before they answer.
+    std::string recorded;
     std::string backend;              // manifest::k_backend_kubernetes or manifest::k_backend_local
     std::string kind = "PyTorchJob";  // PyTorchJob or TrainJob (manifest::kind_name)
     JobPhase phase = JobPhase::Unknown;
