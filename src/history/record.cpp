@@ -56,8 +56,8 @@ void read_field(const json& doc, const char* key, T& out, std::vector<std::strin
         }
     }
     if (!read) {
-        damaged.push_back(fmt::format("field '{}{}' is not readable: {}", where, key,
-                                      util::json_excerpt(value)));
+        damaged.push_back(
+            fmt::format("field '{}{}' is not readable: {}", where, key, util::json_excerpt(value)));
     }
 }
 

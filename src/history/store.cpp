@@ -26,8 +26,8 @@ constexpr const char* k_record_suffix = ".jsonl";
 constexpr std::size_t k_max_folder_name = 200;
 
 bool plain_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '_' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_' || c == '.';
 }
 
 // Return text as one file name: plain characters kept, every other byte (and a leading dot,
@@ -143,7 +143,9 @@ std::vector<fs::path> folders(const fs::path& root, const std::string& wanted, b
 
 }  // namespace
 
-std::string history_root() { return state::state_folder(k_history_folder); }
+std::string history_root() {
+    return state::state_folder(k_history_folder);
+}
 
 std::string record_path(const RecordKey& key) {
     return fmt::format("{}/{}/{}/{}.{}{}", history_root(), file_name_of(key.context),

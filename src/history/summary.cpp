@@ -12,7 +12,8 @@ namespace kftrain::history {
 namespace {
 
 bool ends_with(const std::string& text, const std::string& end) {
-    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+    return text.size() >= end.size() &&
+           text.compare(text.size() - end.size(), end.size(), end) == 0;
 }
 
 // Return the earliest time one of the job's pods started a container ("Started" events).
@@ -113,8 +114,8 @@ std::optional<double> run_seconds(const job::JobStatus& status,
 }
 
 Summary summarize(const std::string& context, const job::JobStatus& status,
-                  const std::vector<diagnose::EventEvidence>& events,
-                  const cost::Pricing& pricing, const std::string& why, std::time_t now) {
+                  const std::vector<diagnose::EventEvidence>& events, const cost::Pricing& pricing,
+                  const std::string& why, std::time_t now) {
     Summary s;
     s.context = context;
     s.namespace_ = status.namespace_;
@@ -132,7 +133,8 @@ Summary summarize(const std::string& context, const job::JobStatus& status,
     s.restarts = restarts_of(status);
     if (status.queue) {
         s.queue = status.queue->local_queue;
-    } else if (const auto queue = status.labels.find(manifest::k_queue_label); queue != status.labels.end()) {
+    } else if (const auto queue = status.labels.find(manifest::k_queue_label);
+               queue != status.labels.end()) {
         s.queue = queue->second;
     }
     s.labels = status.labels;

@@ -43,11 +43,10 @@ TEST_CASE("a job's run time leaves out its queue and its suspensions", "[history
     // pods' first start says it ran from 10:00.
     JobStatus resumed = s;
     resumed.started = "2026-12-01T10:40:00Z";
-    const std::vector<EventEvidence> events = {
-        event("Started", "2026-12-01T10:00:00Z"),
-        event("PyTorchJobSuspended", "2026-12-01T10:20:00Z"),
-        event("PyTorchJobResumed", "2026-12-01T10:40:00Z"),
-        event("Started", "2026-12-01T10:41:00Z")};
+    const std::vector<EventEvidence> events = {event("Started", "2026-12-01T10:00:00Z"),
+                                               event("PyTorchJobSuspended", "2026-12-01T10:20:00Z"),
+                                               event("PyTorchJobResumed", "2026-12-01T10:40:00Z"),
+                                               event("Started", "2026-12-01T10:41:00Z")};
     CHECK(run_seconds(resumed, events, 0) == 2400);
 
     // A job still running runs until now.
