@@ -92,4 +92,6 @@ TEST_CASE(
     CHECK(contains(err, "its clean-up stopped too; what may be left: job own-measure-1 "
                         "(kftrain delete own-measure-1)"));
     CHECK(!contains(err, "every measurement job it started was deleted"));
+    // Stopped means stopped: nothing tried the delete again on the way out.
+    CHECK(calls_with(cluster, {"delete"}) == 1);
 }
