@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "backend/select.h"
+#include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/verbs/history/history_flags.h"
 #include "cost/estimate_inputs.h"
@@ -24,6 +25,9 @@ constexpr const char* k_cost_examples =
     "  kftrain cost -A --since 90d --by namespace -o csv > spend.csv\n"
     "  # By who submitted them; exit 1 when the total is over 500\n"
     "  kftrain cost -A --by user --budget 500";
+
+// The most jobs not priced the table names below its total.
+constexpr std::size_t k_unpriced_listed = 10;
 
 std::string key_header(const cost::SpendGrouping& grouping) {
     switch (grouping.key) {
@@ -54,11 +58,18 @@ void print_spend_table(std::ostream& out, const cost::Spend& spend) {
     }
     add(spend.total, cost::total_cost_text(spend.total));
     table.print(out);
-    // A row of one job says why it was not priced; a row of many cannot, so they are listed.
-    if (spend.grouping.key != cost::SpendKey::Job) {
-        for (const std::string& why : spend.total.unpriced) {
-            out << "not priced: " << util::escape_line(why) << "\n";
-        }
+    // A row of one job says why it was not priced; a row of many cannot, so the first few
+    // are listed (-o json lists them all).
+    if (spend.grouping.key == cost::SpendKey::Job) {
+        return;
+    }
+    const auto& unpriced = spend.total.unpriced;
+    for (size_t i = 0; i < unpriced.size() && i < k_unpriced_listed; ++i) {
+        out << "not priced: " << util::escape_line(unpriced[i]) << "\n";
+    }
+    if (unpriced.size() > k_unpriced_listed) {
+        out << fmt::format("not priced: {} more (-o json lists them all)\n",
+                           unpriced.size() - k_unpriced_listed);
     }
 }
 
@@ -86,8 +97,8 @@ void setup_cost(CLI::App& app, Context& ctx) {
         "cost", "What jobs cost: recorded jobs and live ones, by job, namespace, queue or user");
     sub->footer(k_cost_examples);
     sub->add_option("--since", options->since,
-                    "Jobs that finished within this long, and those still running (a duration: "
-                    "30d, 12h, 90m)")
+                    duration_help("Jobs that finished within this long, and those still running; "
+                                  "days too: 30d"))
         ->type_name("DURATION")
         ->capture_default_str();
     sub->add_option("--by", options->by, "Rows by job, namespace, queue, user or label:KEY")

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "backend/select.h"
+#include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/verbs/history/history_flags.h"
 #include "estimate/units.h"
@@ -70,7 +71,7 @@ void setup_history(CLI::App& app, Context& ctx) {
     sub->add_flag("-A,--all-namespaces", options->all_namespaces,
                   "Records of every namespace of the current context");
     sub->add_option("--since", options->since,
-                    "Only jobs that finished within this long (a duration: 7d, 12h, 90m)")
+                    duration_help("Only jobs that finished within this long; days too: 7d"))
         ->type_name("DURATION");
     sub->add_option("--state", options->state,
                     "Only jobs that ended so: Succeeded, Failed, or Succeeded,Failed")

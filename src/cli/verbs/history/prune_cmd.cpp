@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "backend/select.h"
+#include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/verbs/history/history_flags.h"
 #include "util/text.h"
@@ -72,8 +73,8 @@ void setup_prune(CLI::App& app, Context& ctx) {
         "prune", "Delete finished jobs older than a duration; their records stay in history");
     sub->footer(k_prune_examples);
     sub->add_option("--older-than", options->older_than,
-                    "Delete jobs that finished longer ago than this (required; a duration: 7d, "
-                    "12h, 90m)")
+                    duration_help("Delete jobs that finished longer ago than this (required); days "
+                                  "too: 7d"))
         ->type_name("DURATION");
     sub->add_option("--state", options->state,
                     "Only jobs that ended so: Succeeded, Failed, or Succeeded,Failed (default)")
