@@ -116,8 +116,9 @@ util::Result<SpendGrouping> parse_spend_grouping(const std::string& text) {
     if (text.compare(0, prefix.size(), prefix) == 0 && text.size() > prefix.size()) {
         return SpendGrouping{SpendKey::Label, text.substr(prefix.size())};
     }
-    return util::error(fmt::format(
-        "--by: must be job, namespace, queue, user or label:KEY (got {})", util::excerpt(text, 80)));
+    return util::error(
+        fmt::format("--by: must be job, namespace, queue, user or label:KEY (got {})",
+                    util::excerpt(text, 80)));
 }
 
 std::string grouping_name(const SpendGrouping& grouping) {

@@ -64,14 +64,14 @@ SpendItem spend_of_job(const job::JobStatus& status, const Pricing& pricing, std
 struct SpendRow {
     std::string key;  // "team-a/bert", "team-a", "(none)", "(unknown)"
     int jobs = 0;
-    double run_s = 0;             // of the jobs whose run time is known
-    int unknown_runs = 0;         // jobs whose run time is unknown
-    double replica_hours = 0;     // run time x replicas, of the jobs where both are known
-    double amount = 0;            // of the priced jobs
-    int priced = 0;               // jobs priced
+    double run_s = 0;                   // of the jobs whose run time is known
+    int unknown_runs = 0;               // jobs whose run time is unknown
+    double replica_hours = 0;           // run time x replicas, of the jobs where both are known
+    double amount = 0;                  // of the priced jobs
+    int priced = 0;                     // jobs priced
     std::vector<std::string> unpriced;  // why each job not priced was not ("team-a/x: why")
-    double estimated = 0;         // of the jobs with an estimate
-    int estimates = 0;            // jobs with an estimate
+    double estimated = 0;               // of the jobs with an estimate
+    int estimates = 0;                  // jobs with an estimate
 };
 
 // What `kftrain cost` shows: rows (most costly first), their total and the currency.

@@ -57,9 +57,10 @@ inline constexpr DurationRule k_request_timeout{0, k_longest_duration_s, "of 0 o
 
 // Parse a duration as kubectl takes it (Go's time.ParseDuration): one or more decimal numbers
 // each with a unit of ns, us, µs, ms, s, m or h ("90s", "1h30m", "1.5m", "500ms"), or "0";
-// with whole_seconds also a bare whole number of seconds, with days also "d" (24h). Refuses signs, exponents, hex,
-// spaces, nan, inf, "d" and a total beyond k_longest_duration_s; the error says why and
-// quotes the text ("not a duration such as 90s, 1h30m or 500ms (got 90)").
+// with whole_seconds also a bare whole number of seconds; with days also "d" (24h). Refuses
+// signs, exponents, hex, spaces, nan, inf, "d" without days and a total beyond
+// k_longest_duration_s; the error says why and quotes the text ("not a duration such as 90s,
+// 1h30m or 500ms (got 90)").
 Result<double> parse_duration(const std::string& text, bool whole_seconds = false,
                               bool days = false);
 

@@ -179,8 +179,7 @@ TEST_CASE("history with no records says how records are made", "[history][cli]")
           "finished).\n");
 }
 
-TEST_CASE("history, prune and cost refuse bad flags naming the flag and value",
-          "[history][cli]") {
+TEST_CASE("history, prune and cost refuse bad flags naming the flag and value", "[history][cli]") {
     HistoryHome home;
     FakeCluster cluster("list-none");
     struct Case {
@@ -190,15 +189,18 @@ TEST_CASE("history, prune and cost refuse bad flags naming the flag and value",
     const std::vector<Case> cases = {
         {{"history", "--state", "Running"},
          "--state: must be Succeeded or Failed, or both as Succeeded,Failed (got Running)"},
-        {{"history", "--since", "7"}, "--since: not a duration such as 90s, 1h30m or 500ms "
-                                      "(got 7; add a unit, as in 7s)"},
-        {{"prune"}, "--older-than: required: how long ago a job finished for prune to delete it "
-                    "(a duration such as 7d, 12h or 90m)"},
+        {{"history", "--since", "7"},
+         "--since: not a duration such as 90s, 1h30m or 500ms "
+         "(got 7; add a unit, as in 7s)"},
+        {{"prune"},
+         "--older-than: required: how long ago a job finished for prune to delete it "
+         "(a duration such as 7d, 12h or 90m)"},
         {{"prune", "--older-than", "soon"},
          "--older-than: not a duration such as 90s, 1h30m or 500ms (got soon)"},
         {{"cost", "--by", "owner"},
          "--by: must be job, namespace, queue, user or label:KEY (got owner)"},
-        {{"cost", "--budget", "lots"}, "--budget: must be an amount such as 50 or 12.50 (got lots)"},
+        {{"cost", "--budget", "lots"},
+         "--budget: must be an amount such as 50 or 12.50 (got lots)"},
         {{"cost", "-o", "xml"}, "-o/--output: must be table, json, yaml or csv (got xml)"},
     };
     for (const auto& c : cases) {
@@ -261,9 +263,9 @@ TEST_CASE("cost --budget exits 1 when the total is over it, 0 within it", "[hist
 
 TEST_CASE("prune --dry-run names the old finished job and deletes nothing", "[history][cli]") {
     HistoryHome home;
-    FakeCluster cluster = listing_cluster({kube_job("job-v19-succeeded.json"),
-                                           finished_job("fresh", 3600),
-                                           kube_job("job-v19-running.json")});
+    FakeCluster cluster =
+        listing_cluster({kube_job("job-v19-succeeded.json"), finished_job("fresh", 3600),
+                         kube_job("job-v19-running.json")});
     auto dry = home.run(cluster, {"prune", "--older-than", "7d", "--dry-run"});
     INFO(dry.err);
     CHECK(dry.code == 0);
@@ -273,9 +275,9 @@ TEST_CASE("prune --dry-run names the old finished job and deletes nothing", "[hi
 
 TEST_CASE("prune deletes only the finished job older than --older-than", "[history][cli]") {
     HistoryHome home;
-    FakeCluster cluster = listing_cluster({kube_job("job-v19-succeeded.json"),
-                                           finished_job("fresh", 3600),
-                                           kube_job("job-v19-running.json")});
+    FakeCluster cluster =
+        listing_cluster({kube_job("job-v19-succeeded.json"), finished_job("fresh", 3600),
+                         kube_job("job-v19-running.json")});
     auto pruned = home.run(cluster, {"prune", "--older-than", "7d"});
     INFO(pruned.err);
     CHECK(pruned.code == 0);

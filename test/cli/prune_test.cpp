@@ -1,7 +1,6 @@
-#include "cli/verbs/history/prune_cmd.h"
-
 #include <catch2/catch.hpp>
 
+#include "cli/verbs/history/prune_cmd.h"
 #include "support/text.h"
 
 using namespace kftrain;

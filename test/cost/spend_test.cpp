@@ -56,7 +56,9 @@ TEST_CASE("cost rows group jobs by each --by key, most costly first", "[cost][sp
         std::vector<std::string> keys;
     };
     const std::vector<Case> cases = {
-        {"by job: namespace/name each", "job", {"team-b/gpt=1", "team-a/bert=1", "team-a/resnet=1"}},
+        {"by job: namespace/name each",
+         "job",
+         {"team-b/gpt=1", "team-a/bert=1", "team-a/resnet=1"}},
         {"by namespace", "namespace", {"team-b=1", "team-a=2"}},
         {"by queue, (none) for a job without one", "queue", {"gpu-queue=2", "(none)=1"}},
         {"by a label, (none) where it is absent", "label:team", {"nlp=2", "(none)=1"}},
@@ -125,9 +127,15 @@ TEST_CASE("a job not priced is counted with its reason and the total says how ma
     };
     const std::vector<Case> cases = {
         {"one job: its reason", {unpriced}, "job", "- (GPU type unknown)", "-, 1 job not priced"},
-        {"a row of both", {priced, unpriced}, "namespace", "$12.30 + 1 not priced",
+        {"a row of both",
+         {priced, unpriced},
+         "namespace",
+         "$12.30 + 1 not priced",
          "$12.30, 1 job not priced"},
-        {"a row of none priced", {unpriced, unpriced}, "namespace", "- (2 not priced)",
+        {"a row of none priced",
+         {unpriced, unpriced},
+         "namespace",
+         "- (2 not priced)",
          "-, 2 jobs not priced"},
         {"every job priced", {priced}, "job", "$12.30", "$12.30"},
     };
@@ -180,7 +188,8 @@ TEST_CASE("a live job's estimate is read from its kftrain.io/estimated-cost anno
     status.started = "2024-05-01T10:00:00Z";
     status.annotations = {{"kftrain.io/estimated-cost", "4.20"}};
     status.labels = {{"kueue.x-k8s.io/queue-name", "gpu-queue"}};
-    const auto item = cost::spend_of_job(status, {}, kftrain::test::time_at("2024-05-01T11:00:00Z"));
+    const auto item =
+        cost::spend_of_job(status, {}, kftrain::test::time_at("2024-05-01T11:00:00Z"));
     CHECK(item.estimated == Approx(4.2));
     CHECK(item.queue == "gpu-queue");
     CHECK(item.run_s == Approx(3600));

@@ -50,8 +50,7 @@ void print_spend_table(std::ostream& out, const cost::Spend& spend) {
         {key_header(spend.grouping), "JOBS", "RUN", "REPLICA-HOURS", "COST", "ESTIMATE"});
     auto add = [&table](const cost::SpendRow& row, const std::string& cost) {
         table.add_row({row.key, std::to_string(row.jobs), cost::run_text(row),
-                       fmt::format("{:.1f}", row.replica_hours), cost,
-                       cost::estimate_text(row)});
+                       fmt::format("{:.1f}", row.replica_hours), cost, cost::estimate_text(row)});
     };
     for (const cost::SpendRow& row : spend.rows) {
         add(row, cost::cost_text(row));
@@ -146,8 +145,9 @@ util::Status CostOptions::validate() {
     if (!budget.empty()) {
         budget_amount = estimate::parse_money(budget);
         if (!budget_amount) {
-            return util::error(fmt::format(
-                "--budget: must be an amount such as 50 or 12.50 (got {})", util::excerpt(budget, 80)));
+            return util::error(
+                fmt::format("--budget: must be an amount such as 50 or 12.50 (got {})",
+                            util::excerpt(budget, 80)));
         }
     }
     return util::ok_status();

@@ -65,8 +65,8 @@ void print_records(std::ostream& out, const std::vector<history::Listed>& record
 
 void setup_history(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<HistoryOptions>();
-    auto* sub = app.add_subcommand(
-        "history", "List the finished cluster jobs kftrain recorded, newest first");
+    auto* sub = app.add_subcommand("history",
+                                   "List the finished cluster jobs kftrain recorded, newest first");
     sub->footer(k_history_examples);
     sub->add_flag("-A,--all-namespaces", options->all_namespaces,
                   "Records of every namespace of the current context");
@@ -76,8 +76,7 @@ void setup_history(CLI::App& app, Context& ctx) {
     sub->add_option("--state", options->state,
                     "Only jobs that ended so: Succeeded, Failed, or Succeeded,Failed")
         ->type_name("STATES");
-    sub->add_option("-o,--output", options->output,
-                    view::output_flag_help(view::k_table_formats));
+    sub->add_option("-o,--output", options->output, view::output_flag_help(view::k_table_formats));
     run_when_parsed(*sub, options, ctx);
 }
 

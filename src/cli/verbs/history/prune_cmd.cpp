@@ -27,8 +27,7 @@ constexpr const char* k_prune_examples =
 // The backends that delete, one per namespace: a cluster backend works in one namespace.
 class Deleters {
   public:
-    Deleters(Context& ctx, std::unique_ptr<job::Backend> first, std::string first_ns)
-        : m_ctx(ctx) {
+    Deleters(Context& ctx, std::unique_ptr<job::Backend> first, std::string first_ns) : m_ctx(ctx) {
         m_by_namespace.emplace(std::move(first_ns), std::move(first));
     }
     job::Backend& in(const std::string& ns) {
@@ -90,8 +89,9 @@ util::Status PruneOptions::complete(const Context& /*ctx*/) {
 
 util::Status PruneOptions::validate() {
     if (older_than.empty()) {
-        return util::error("--older-than: required: how long ago a job finished for prune to "
-                           "delete it (a duration such as 7d, 12h or 90m)");
+        return util::error(
+            "--older-than: required: how long ago a job finished for prune to "
+            "delete it (a duration such as 7d, 12h or 90m)");
     }
     auto parsed = parse_age_flag("--older-than", older_than);
     if (!parsed) {
@@ -127,8 +127,8 @@ int PruneOptions::run(Context& ctx) const {
             ++done;
             continue;
         }
-        auto removed = deleters.in(all_namespaces && !here ? job.namespace_ : ns)
-                           .remove(job.name, false);
+        auto removed =
+            deleters.in(all_namespaces && !here ? job.namespace_ : ns).remove(job.name, false);
         if (!removed) {
             code = report_error(ctx, fmt::format("{}: {}", ref, removed.error()),
                                 removed.error_code(k_exit_cluster));
