@@ -159,6 +159,11 @@ TEST_CASE("history lists the current context's records newest first", "[history]
         auto team_b = home.run(cluster, {"history", "-n", "team-b"});
         CHECK(first_cells(team_b.out) == std::vector<std::string>{"resnet"});
     }
+    SECTION("--all-contexts adds the other context's record and a CONTEXT column") {
+        auto every = home.run(cluster, {"history", "--all-contexts"});
+        CHECK(first_cells(every.out) == std::vector<std::string>{"prod", "fake", "fake", "fake"});
+        CHECK(kftrain::util::split_lines(every.out).front().rfind("CONTEXT  NAME", 0) == 0);
+    }
     SECTION("-o json holds each summary and where it lies") {
         auto json = home.run(cluster, {"history", "-A", "-o", "json"});
         REQUIRE(json.code == 0);

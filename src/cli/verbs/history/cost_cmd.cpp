@@ -104,6 +104,8 @@ void setup_cost(CLI::App& app, Context& ctx) {
         ->type_name("KEY")
         ->capture_default_str();
     sub->add_flag("-A,--all-namespaces", options->all_namespaces, "Jobs of every namespace");
+    sub->add_flag("--all-contexts", options->all_contexts,
+                  "Records of every kubeconfig context too (live jobs: the current one's)");
     sub->add_option("-o,--output", options->output, view::output_flag_help(view::k_cost_formats));
     sub->add_option("--budget", options->budget,
                     "Exit 1, saying so on stderr, when the total is over this amount (50, $12.50)")
@@ -120,6 +122,10 @@ util::Status CostOptions::complete(const Context& ctx) {
         return loaded.error_value();
     }
     pricing = std::move(*loaded);
+    if (all_contexts) {
+        filter.namespace_ = ctx.global.namespace_;  // no kubectl to ask: every context is read
+        return util::ok_status();
+    }
     const backend::HistoryScope scope = backend::history_scope(ctx.global, !all_namespaces);
     filter.context = scope.context;
     filter.namespace_ = all_namespaces ? "" : scope.namespace_;
@@ -173,7 +179,8 @@ std::vector<cost::SpendItem> CostOptions::recorded(Context& ctx, std::time_t now
 
 std::vector<cost::SpendItem> CostOptions::live(Context& ctx, std::time_t now,
                                                const std::set<std::string>& uids) const {
-    auto jobs = backend::make_backend(ctx, "", ctx.global.namespace_)->list(all_namespaces);
+    auto jobs = backend::make_backend(ctx, "", ctx.global.namespace_)
+                    ->list(all_namespaces || (all_contexts && ctx.global.namespace_.empty()));
     if (!jobs) {
         // The records still answer: a cluster out of reach leaves out only its live jobs.
         ctx.err << "kftrain: warning: live jobs not counted: " << util::escape_line(jobs.error())

@@ -21,9 +21,10 @@ struct CostOptions {
     std::string since = "30d";  // --since: jobs that finished within this long, or still run
     std::string by = "job";     // --by: job, namespace, queue, user or label:KEY
     bool all_namespaces = false;
-    std::string output;  // -o: table, json, yaml or csv
-    std::string budget;  // --budget: exit 1 when the total is over it
-    std::string prices;  // --prices: the catalog that prices live and local jobs
+    bool all_contexts = false;  // --all-contexts: every kubeconfig context's records too
+    std::string output;         // -o: table, json, yaml or csv
+    std::string budget;         // --budget: exit 1 when the total is over it
+    std::string prices;         // --prices: the catalog that prices live and local jobs
 
     // Derived by complete() and validate().
     history::Filter filter;

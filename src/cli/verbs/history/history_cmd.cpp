@@ -24,7 +24,9 @@ constexpr const char* k_history_examples =
     "  # The jobs of every namespace that failed in the last week\n"
     "  kftrain history -A --since 7d --state Failed\n"
     "  # The same for a script\n"
-    "  kftrain history -A --since 7d -o json";
+    "  kftrain history -A --since 7d -o json\n"
+    "  # Every context's records, with a CONTEXT column\n"
+    "  kftrain history --all-contexts";
 
 constexpr const char* k_no_records =
     "No records in history (kftrain records a cluster job when it first sees it finished).\n";
@@ -41,7 +43,7 @@ std::string cost_cell(const history::Summary& summary) {
 }
 
 void print_records(std::ostream& out, const std::vector<history::Listed>& records,
-                   view::OutputFormat format, std::time_t now) {
+                   view::OutputFormat format, std::time_t now, bool contexts) {
     if (format == view::OutputFormat::Json || format == view::OutputFormat::Yaml) {
         nlohmann::json items = nlohmann::json::array();
         for (const history::Listed& listed : records) {
@@ -52,11 +54,26 @@ void print_records(std::ostream& out, const std::vector<history::Listed>& record
         view::print_json_items(out, items, format);
         return;
     }
-    util::TextTable table({"NAME", "NAMESPACE", "KIND", "STATE", "FINISHED", "RUN", "COST", "WHY"});
+    std::vector<std::string> headers = {"NAME",     "NAMESPACE", "KIND", "STATE",
+                                        "FINISHED", "RUN",       "COST", "WHY"};
+    if (contexts) {
+        headers.insert(headers.begin(), "CONTEXT");
+    }
+    util::TextTable table(headers);
     for (const history::Listed& listed : records) {
         const history::Summary& s = listed.summary;
-        table.add_row({s.name, s.namespace_, s.kind, s.phase, age_text(s.finished, now),
-                       run_cell(s), cost_cell(s), util::excerpt(s.why, k_why_width)});
+        std::vector<std::string> row = {s.name,
+                                        s.namespace_,
+                                        s.kind,
+                                        s.phase,
+                                        age_text(s.finished, now),
+                                        run_cell(s),
+                                        cost_cell(s),
+                                        util::excerpt(s.why, k_why_width)};
+        if (contexts) {
+            row.insert(row.begin(), s.context);
+        }
+        table.add_row(std::move(row));
     }
     table.print(out);
 }
@@ -70,6 +87,8 @@ void setup_history(CLI::App& app, Context& ctx) {
     sub->footer(k_history_examples);
     sub->add_flag("-A,--all-namespaces", options->all_namespaces,
                   "Records of every namespace of the current context");
+    sub->add_flag("--all-contexts", options->all_contexts,
+                  "Records of every kubeconfig context, with a CONTEXT column (-n narrows them)");
     sub->add_option("--since", options->since,
                     duration_help("Only jobs that finished within this long; days too: 7d"))
         ->type_name("DURATION");
@@ -81,6 +100,10 @@ void setup_history(CLI::App& app, Context& ctx) {
 }
 
 util::Status HistoryOptions::complete(const Context& ctx) {
+    if (all_contexts) {
+        filter.namespace_ = ctx.global.namespace_;  // no kubectl to ask: every context is read
+        return util::ok_status();
+    }
     const backend::HistoryScope scope = backend::history_scope(ctx.global, !all_namespaces);
     filter.context = scope.context;
     filter.namespace_ = all_namespaces ? "" : scope.namespace_;
@@ -128,7 +151,7 @@ int HistoryOptions::run(Context& ctx) const {
         ctx.err << k_no_records;
         return k_exit_ok;
     }
-    print_records(ctx.out, shown, format, now);
+    print_records(ctx.out, shown, format, now, all_contexts);
     return k_exit_ok;
 }
 

@@ -15,9 +15,10 @@ namespace kftrain::cli {
 // Everything `kftrain history` takes.
 struct HistoryOptions {
     bool all_namespaces = false;
-    std::string since;   // --since: finished within this long
-    std::string state;   // --state: Succeeded, Failed, or both
-    std::string output;  // -o: table, json or yaml
+    bool all_contexts = false;  // --all-contexts: every kubeconfig context's records too
+    std::string since;          // --since: finished within this long
+    std::string state;          // --state: Succeeded, Failed, or both
+    std::string output;         // -o: table, json or yaml
 
     // Derived by complete() and validate().
     history::Filter filter;
