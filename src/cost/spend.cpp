@@ -183,6 +183,23 @@ SpendItem spend_of_job(const job::JobStatus& status, const Pricing& pricing, std
     return item;
 }
 
+std::vector<SpendItem> live_spend(const std::vector<job::JobStatus>& jobs,
+                                  const std::set<std::string>& recorded_uids, double since_s,
+                                  const Pricing& pricing, std::time_t now) {
+    std::vector<SpendItem> items;
+    for (const job::JobStatus& job : jobs) {
+        if (!job.uid.empty() && recorded_uids.count(job.uid) > 0) {
+            continue;  // its record counts it
+        }
+        auto finished = util::parse_timestamp(job.finished);
+        if (finished && since_s > 0 && std::difftime(now, *finished) > since_s) {
+            continue;
+        }
+        items.push_back(spend_of_job(job, pricing, now));
+    }
+    return items;
+}
+
 Spend group_spend(const std::vector<SpendItem>& items, const SpendGrouping& grouping) {
     Spend spend;
     spend.grouping = grouping;

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,13 @@ SpendItem spend_of_record(const history::Summary& summary);
 // Return the item of a live or local job: its cost so far (finished: its whole cost) as
 // job_cost prices it, and the estimate submit stamped (annotation kftrain.io/estimated-cost).
 SpendItem spend_of_job(const job::JobStatus& status, const Pricing& pricing, std::time_t now);
+
+// Return the items of the live (or local) jobs that count beside the records: each job not
+// recorded (its uid among recorded_uids: its record counts it) and, with since_s above 0, not
+// finished longer ago than since_s.
+std::vector<SpendItem> live_spend(const std::vector<job::JobStatus>& jobs,
+                                  const std::set<std::string>& recorded_uids, double since_s,
+                                  const Pricing& pricing, std::time_t now);
 
 // One row: the items of one key, added up.
 struct SpendRow {

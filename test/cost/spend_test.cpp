@@ -228,3 +228,32 @@ TEST_CASE("cost -o csv escapes what it quotes as RFC 4180 says", "[cost][spend]"
               "TOTAL,2,3600,1,2,2.5,1,,USD\n");
     }
 }
+
+TEST_CASE("a live job counts once: not where its uid has a record, nor finished before --since",
+          "[cost][spend]") {
+    auto live_status = [](const std::string& name, const std::string& uid,
+                          const std::string& finished) {
+        job::JobStatus status;
+        status.name = name;
+        status.uid = uid;
+        status.backend = "kubernetes";
+        status.phase = finished.empty() ? job::JobPhase::Running : job::JobPhase::Succeeded;
+        status.started = "2024-05-01T10:00:00Z";
+        status.finished = finished;
+        return status;
+    };
+    const std::vector<job::JobStatus> jobs = {
+        live_status("recorded", "uid-1", "2024-05-01T11:00:00Z"),
+        live_status("fresh", "uid-2", "2024-05-01T11:00:00Z"),
+        live_status("old", "uid-3", "2024-04-01T11:00:00Z"),
+        live_status("running", "uid-4", ""),
+        live_status("no-uid", "", "2024-05-01T11:00:00Z"),
+    };
+    const std::time_t now = kftrain::test::time_at("2024-05-01T12:00:00Z");
+    std::vector<std::string> names;
+    for (const auto& item : cost::live_spend(jobs, {"uid-1"}, 7 * 86400, {}, now)) {
+        names.push_back(item.name);
+    }
+    CHECK(names == std::vector<std::string>{"fresh", "running", "no-uid"});
+    CHECK(cost::live_spend(jobs, {"uid-1"}, 0, {}, now).size() == 4);  // no --since: old too
+}

@@ -187,18 +187,7 @@ std::vector<cost::SpendItem> CostOptions::live(Context& ctx, std::time_t now,
                 << "\n";
         return {};
     }
-    std::vector<cost::SpendItem> items;
-    for (const job::JobStatus& job : *jobs) {
-        if (!job.uid.empty() && uids.count(job.uid) > 0) {
-            continue;  // its record counts it
-        }
-        auto finished = util::parse_timestamp(job.finished);
-        if (finished && since_s > 0 && std::difftime(now, *finished) > since_s) {
-            continue;
-        }
-        items.push_back(cost::spend_of_job(job, pricing, now));
-    }
-    return items;
+    return cost::live_spend(*jobs, uids, since_s, pricing, now);
 }
 
 int CostOptions::run(Context& ctx) const {
