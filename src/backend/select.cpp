@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "backend/kube/backend.h"
+#include "backend/kube/kubectl.h"
 #include "backend/kube/measure/cluster_measure.h"
 #include "backend/kube/search/kube_search.h"
 #include "backend/local/local_backend.h"
@@ -11,6 +12,7 @@
 #include "backend/local/process/supervisor.h"
 #include "backend/local/search/local_search.h"
 #include "job/backend.h"
+#include "util/text.h"
 
 namespace kftrain::backend {
 namespace {
@@ -94,6 +96,30 @@ util::Result<estimate::ProgramProfile> measure(const job::BackendOptions& global
         return backend::kube::measure_on_cluster(global, request, err);
     }
     return backend::local::measure_program(request, err);
+}
+
+HistoryScope history_scope(const job::BackendOptions& global, bool want_namespace) {
+    HistoryScope scope{global.context, global.namespace_};
+    const bool need_context = scope.context.empty();
+    const bool need_namespace = want_namespace && scope.namespace_.empty();
+    if (!need_context && !need_namespace) {
+        return scope;
+    }
+    // kubectl's answer, not a second reading of the kubeconfig: the one runner of kubectl, with
+    // --kubeconfig and a time limit. Its failure (no kubectl, no config) leaves "".
+    auto kubectl = backend::kube::make_kubectl_runner(global);
+    auto ask = [&kubectl](const std::vector<std::string>& args) {
+        auto answer = kubectl->run(args);
+        return answer && answer->ok() ? util::trim(answer->out) : std::string();
+    };
+    if (need_context) {
+        scope.context = ask({"config", "current-context"});
+    }
+    if (need_namespace) {
+        scope.namespace_ = ask({"config", "view", "--minify", "-o", "jsonpath={..namespace}"});
+        scope.namespace_ = scope.namespace_.empty() ? "default" : scope.namespace_;
+    }
+    return scope;
 }
 
 util::Result<int> supervise_local_job(const std::string& job, bool foreground) {

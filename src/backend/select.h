@@ -38,6 +38,15 @@ util::Result<estimate::ProgramProfile> measure(const job::BackendOptions& global
                                                const cost::MeasureRequest& request, bool on_cluster,
                                                std::ostream& err);
 
+// Where the records of history are read (history, cost): the kubeconfig context (--context,
+// else kubectl's current one, else "": every context, where kubectl has none or cannot say)
+// and, with want_namespace, the namespace (-n, else the context's, else "default").
+struct HistoryScope {
+    std::string context;
+    std::string namespace_;
+};
+HistoryScope history_scope(const job::BackendOptions& global, bool want_namespace);
+
 // Supervise a local job (the hidden `__supervise` verb that `submit --local` starts): in this
 // process with foreground, else in a detached child that nobody waits for. Returns the exit code.
 util::Result<int> supervise_local_job(const std::string& job, bool foreground);

@@ -13,6 +13,9 @@
 #include "cli/verbs/data_cmd.h"
 #include "cli/verbs/doctor_cmd.h"
 #include "cli/verbs/estimate_cmd.h"
+#include "cli/verbs/history/cost_cmd.h"
+#include "cli/verbs/history/history_cmd.h"
+#include "cli/verbs/history/prune_cmd.h"
 #include "cli/verbs/init_cmd.h"
 #include "cli/verbs/job/delete_cmd.h"
 #include "cli/verbs/job/describe_cmd.h"
@@ -232,6 +235,9 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_scale(app, ctx);
     setup_describe(app, ctx);
     setup_diagnose(app, ctx);
+    setup_history(app, ctx);
+    setup_prune(app, ctx);
+    setup_cost(app, ctx);
     setup_doctor(app, ctx);
     setup_runtimes(app, ctx);
     setup_queues(app, ctx);

@@ -141,8 +141,11 @@ bool leading_fraction(std::string_view& text, uint64_t& fraction, double& scale)
     return i > 0;
 }
 
-// Read one "<number><unit>" from the start of text into ns.
-Problem read_piece(std::string_view& text, uint64_t& ns) {
+// A day, which only the flags that take days read (DurationRule::days).
+constexpr Unit k_day{"d", 86400 * k_ns_per_s};
+
+// Read one "<number><unit>" from the start of text into ns; with days, "d" is a unit too.
+Problem read_piece(std::string_view& text, uint64_t& ns, bool days) {
     if (text.empty() || (text[0] != '.' && !is_digit(text[0]))) {
         return Problem::Form;
     }
@@ -170,7 +173,9 @@ Problem read_piece(std::string_view& text, uint64_t& ns) {
     text.remove_prefix(unit_end);
     const auto* unit = std::find_if(std::begin(k_units), std::end(k_units),
                                     [&](const Unit& u) { return u.name == name; });
-    if (unit == std::end(k_units)) {
+    if (days && name == k_day.name) {
+        unit = &k_day;
+    } else if (unit == std::end(k_units)) {
         return name == "d" ? Problem::Days : Problem::Form;  // "" is a bare number: "90"
     }
     if (whole > k_most_ns / unit->ns) {
@@ -183,7 +188,7 @@ Problem read_piece(std::string_view& text, uint64_t& ns) {
 }
 
 // Parse text as Go's time.ParseDuration does, without its sign, into nanoseconds.
-Problem parse_ns(std::string_view text, uint64_t& total) {
+Problem parse_ns(std::string_view text, uint64_t& total, bool days) {
     total = 0;
     if (text == "0") {
         return Problem::None;
@@ -193,7 +198,7 @@ Problem parse_ns(std::string_view text, uint64_t& total) {
     }
     while (!text.empty()) {
         uint64_t ns = 0;
-        if (Problem problem = read_piece(text, ns); problem != Problem::None) {
+        if (Problem problem = read_piece(text, ns, days); problem != Problem::None) {
             return problem;
         }
         if (ns > k_most_ns - total) {
@@ -253,14 +258,14 @@ std::string trimmed(double value, int decimals) {
 
 }  // namespace
 
-Result<double> parse_duration(const std::string& text, bool whole_seconds) {
+Result<double> parse_duration(const std::string& text, bool whole_seconds, bool days) {
     const bool minus = !text.empty() && text[0] == '-';
     const std::string_view rest = std::string_view(text).substr(minus ? 1 : 0);
     uint64_t ns = 0;
     Problem problem = whole_seconds && !rest.empty() &&
                               rest.find_first_not_of("0123456789") == std::string_view::npos
                           ? parse_whole_seconds(rest, ns)
-                          : parse_ns(rest, ns);
+                          : parse_ns(rest, ns, days);
     if (problem == Problem::None && ns > k_longest_ns) {
         problem = Problem::TooLong;
     }
@@ -275,7 +280,7 @@ Result<double> parse_duration(const std::string& text, bool whole_seconds) {
 
 Result<double> parse_duration_flag(const std::string& flag, const std::string& text,
                                    const DurationRule& rule) {
-    auto seconds = parse_duration(text, rule.whole_seconds);
+    auto seconds = parse_duration(text, rule.whole_seconds, rule.days);
     if (!seconds) {
         return error(fmt::format("{}: {}", flag, seconds.error()));
     }

@@ -38,6 +38,7 @@ struct DurationRule {
     double most_s = k_longest_duration_s;  // the most it may be, inclusive
     const char* range = "of 0 or more";    // the range in words, for the error
     bool whole_seconds = false;            // "30" is 30s (--request-timeout, as in kubectl)
+    bool days = false;  // "7d" is 168h: flags kftrain reads itself, never passes to kubectl
 };
 
 // A duration of 0 or more (0 often meaning "never" or "no limit").
@@ -47,15 +48,21 @@ inline constexpr DurationRule k_any_duration{};
 inline constexpr DurationRule k_positive_duration{k_shortest_duration_s, k_longest_duration_s,
                                                   "longer than 0"};
 
+// How long ago, in the past of kftrain's own records (history --since, prune --older-than,
+// cost --since): 0 or more, days allowed ("7d", "1d12h").
+inline constexpr DurationRule k_age_duration{0, k_longest_duration_s, "of 0 or more", false, true};
+
 // kubectl's --request-timeout: 0 (no limit) or more, and a bare whole number is seconds.
 inline constexpr DurationRule k_request_timeout{0, k_longest_duration_s, "of 0 or more", true};
 
 // Parse a duration as kubectl takes it (Go's time.ParseDuration): one or more decimal numbers
 // each with a unit of ns, us, µs, ms, s, m or h ("90s", "1h30m", "1.5m", "500ms"), or "0";
-// with whole_seconds also a bare whole number of seconds. Refuses signs, exponents, hex,
-// spaces, nan, inf, "d" and a total beyond k_longest_duration_s; the error says why and
-// quotes the text ("not a duration such as 90s, 1h30m or 500ms (got 90)").
-Result<double> parse_duration(const std::string& text, bool whole_seconds = false);
+// with whole_seconds also a bare whole number of seconds; with days also "d" (24h). Refuses
+// signs, exponents, hex, spaces, nan, inf, "d" without days and a total beyond
+// k_longest_duration_s; the error says why and quotes the text ("not a duration such as 90s,
+// 1h30m or 500ms (got 90)").
+Result<double> parse_duration(const std::string& text, bool whole_seconds = false,
+                              bool days = false);
 
 // Parse the duration a flag was given and check it against the flag's rule, in seconds; the
 // error names the flag and the value ("--deadline: not a duration such as ... (got 90)").

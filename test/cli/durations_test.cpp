@@ -102,6 +102,10 @@ std::vector<DurationFlag> duration_flags() {
          "--start-timeout",
          "estimate",
          day},
+        // No record and no kubectl: nothing to list, nothing live to count (a warning).
+        {{"history"}, "--since", "history", "", 0},
+        {{"cost"}, "--since", "cost", "", 0},
+        {{"prune"}, "--older-than", "prune", ""},
     };
 }
 

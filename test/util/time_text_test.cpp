@@ -113,6 +113,30 @@ TEST_CASE("whole seconds are a duration only for --request-timeout, as kubectl t
     CHECK(parse_duration_flag("--request-timeout", "30", k_request_timeout).value() == 30);
 }
 
+TEST_CASE("days are a unit only for the flags that look back over records", "[util][duration]") {
+    using kftrain::util::k_age_duration;
+    struct Case {
+        const char* text;
+        double seconds;
+    };
+    for (const Case& c : std::vector<Case>{{"7d", 7 * 86400.0},
+                                           {"1d12h", 36 * 3600.0},
+                                           {"0.5d", 43200.0},
+                                           {"3650d", 3650 * 86400.0},
+                                           {"90m", 5400.0}}) {
+        INFO(c.text);
+        auto parsed = parse_duration_flag("--since", c.text, k_age_duration);
+        REQUIRE(parsed);
+        CHECK(*parsed == c.seconds);
+    }
+    CHECK(parse_duration_flag("--since", "7", k_age_duration).error() ==
+          "--since: " + k_not + "7; add a unit, as in 7s)");
+    CHECK(parse_duration_flag("--older-than", "-1d", k_age_duration).error() ==
+          "--older-than: must not be negative (got -1d)");
+    // Every other duration flag still refuses d: kubectl takes none.
+    CHECK_FALSE(parse_duration("7d"));
+}
+
 TEST_CASE("a duration flag's error names the flag, its range and the value", "[util][duration]") {
     using kftrain::util::DurationRule;
     const DurationRule day{1, 86400, "from 1s to 24h"};

@@ -74,6 +74,12 @@ ValueSource value_source(const CLI::App& command, const CLI::Option& option) {
     if (named("dry-run")) {
         return closed(dry_run_values());
     }
+    if (named("state") && (path == "history" || path == "prune")) {
+        return closed({"Succeeded", "Failed", "Succeeded,Failed"});
+    }
+    if (named("by") && path == "cost") {
+        return closed({"job", "namespace", "queue", "user", "label:"});
+    }
     if (named("kind")) {
         return closed(kind_names());
     }

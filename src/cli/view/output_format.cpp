@@ -44,6 +44,7 @@ const std::vector<OutputFormat>* output_formats_of(std::string_view verb) {
         {"pipeline", &k_manifest_formats}, {"tune", &k_manifest_formats},
         {"diagnose", &k_describe_formats}, {"doctor", &k_table_formats},
         {"top", &k_table_formats},         {"top nodes", &k_table_formats},
+        {"history", &k_table_formats},     {"cost", &k_cost_formats},
     };
     for (const auto& [name, formats] : k_verbs) {
         if (name == verb) {
@@ -63,6 +64,8 @@ const char* output_format_name(OutputFormat format) {
             return "json";
         case OutputFormat::Yaml:
             return "yaml";
+        case OutputFormat::Csv:
+            return "csv";
     }
     return "table";
 }

@@ -11,8 +11,8 @@
 
 namespace kftrain::cli::view {
 
-// How a verb prints: a table, a wider table, JSON or YAML.
-enum class OutputFormat { Table, Wide, Json, Yaml };
+// How a verb prints: a table, a wider table, JSON, YAML, or CSV (cost, for a spreadsheet).
+enum class OutputFormat { Table, Wide, Json, Yaml, Csv };
 
 // The -o/--output formats of each verb that has the flag, declared once: validate() parses
 // -o against its verb's list and shell completion offers the same names. The first is the
@@ -25,7 +25,10 @@ inline const std::vector<OutputFormat> k_job_formats = {OutputFormat::Table, Out
 // render: the manifest itself.
 inline const std::vector<OutputFormat> k_manifest_formats = {OutputFormat::Yaml,
                                                              OutputFormat::Json};
-// runtimes, estimate, data ls and queues: a table, or the same data for scripts.
+// cost: its table, the same data for scripts, or CSV for a spreadsheet.
+inline const std::vector<OutputFormat> k_cost_formats = {OutputFormat::Table, OutputFormat::Json,
+                                                         OutputFormat::Yaml, OutputFormat::Csv};
+// runtimes, estimate, data ls, queues and history: a table, or the same data for scripts.
 inline const std::vector<OutputFormat> k_table_formats = {OutputFormat::Table, OutputFormat::Json,
                                                           OutputFormat::Yaml};
 inline const std::vector<OutputFormat> k_describe_formats = {OutputFormat::Json,
@@ -36,7 +39,7 @@ inline const std::vector<OutputFormat> k_version_formats = {OutputFormat::Json, 
 // when the verb has no -o.
 const std::vector<OutputFormat>* output_formats_of(std::string_view verb);
 
-// Return the name -o takes for a format: "table", "wide", "json" or "yaml".
+// Return the name -o takes for a format: "table", "wide", "json", "yaml" or "csv".
 const char* output_format_name(OutputFormat format);
 
 // Return the help of -o/--output for a verb's formats: "Output format: table, json or yaml";

@@ -260,6 +260,7 @@ void print_search(std::ostream& out, const SearchStatus& status, OutputFormat fo
     switch (format) {
         case OutputFormat::Table:
         case OutputFormat::Wide:
+        case OutputFormat::Csv:  // neither verb offers it
             print_search_table(out, status, format == OutputFormat::Wide, now);
             return;
         case OutputFormat::Json:

@@ -163,6 +163,7 @@ void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat 
     switch (format) {
         case OutputFormat::Table:
         case OutputFormat::Wide:
+        case OutputFormat::Csv:  // neither verb offers it
             print_status_table(out, status, format == OutputFormat::Wide, now, pricing, rows);
             return;
         case OutputFormat::Json:
