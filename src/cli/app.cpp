@@ -16,6 +16,7 @@
 #include "cli/verbs/init_cmd.h"
 #include "cli/verbs/job/delete_cmd.h"
 #include "cli/verbs/job/describe_cmd.h"
+#include "cli/verbs/job/archive_cmd.h"
 #include "cli/verbs/job/diagnose_cmd.h"
 #include "cli/verbs/job/list_cmd.h"
 #include "cli/verbs/job/logs_cmd.h"
@@ -96,6 +97,9 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
                                  "whole seconds (30), as kubectl takes them"))
         ->check(refuse_empty_duration);
     app.add_flag("--local", global.local, "Run on this machine instead of a cluster");
+    app.add_flag("--from-history", global.from_history,
+                 "status, describe, logs, diagnose: answer from the job's record in history "
+                 "(kftrain history), even while the job exists");
 }
 
 // Return text with kftrain named program in its example lines ("  kftrain submit ...") and
@@ -232,6 +236,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_scale(app, ctx);
     setup_describe(app, ctx);
     setup_diagnose(app, ctx);
+    setup_archive(app, ctx);
     setup_doctor(app, ctx);
     setup_runtimes(app, ctx);
     setup_queues(app, ctx);
