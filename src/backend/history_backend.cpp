@@ -37,7 +37,7 @@ class HistoryBackend : public job::Backend {
 
     util::Result<std::string> remove(const std::string& job, bool wait) override {
         // A finished job is recorded before it goes: delete, and prune after it, keep it.
-        if (auto status = m_cluster->status_without_progress(job)) {
+        if (auto status = m_cluster->object_status(job)) {
             keep(*status);
         }
         return m_cluster->remove(job, wait);
@@ -77,11 +77,11 @@ class HistoryBackend : public job::Backend {
     util::Result<std::string> kind_of(const std::string& job) override {
         if (!m_from_history) {
             auto kind = m_cluster->kind_of(job);
-            if (kind || kind.error_code(0) != k_exit_not_found) {
+            if (kind || kind.error_code(0) != k_exit_not_found || !has_any_record(job)) {
                 return kind;
             }
         }
-        auto read = recorded(job, m_from_history);
+        auto read = recorded(job);
         if (!read) {
             return read.error_value();
         }
@@ -90,7 +90,9 @@ class HistoryBackend : public job::Backend {
 
     util::Result<std::vector<job::JobStatus>> list(bool all_namespaces) override {
         auto jobs = m_cluster->list(all_namespaces);
-        if (jobs) {
+        // Jobs of other namespaces (-A) are read through this namespace's backend only by
+        // name: they are recorded when a verb names them in theirs.
+        if (jobs && !all_namespaces) {
             for (const auto& status : *jobs) {
                 keep(status);
             }
@@ -108,12 +110,12 @@ class HistoryBackend : public job::Backend {
             }
             // The job is gone: a follower that has not read its status says where this is from.
             if (options.follow) {
-                if (auto read = recorded(job, false)) {
+                if (auto read = recorded(job)) {
                     sink({job, notice_of(**read), true});
                 }
             }
         }
-        auto read = recorded(job, m_from_history);
+        auto read = recorded(job);
         if (!read) {
             return read.error_value();
         }
@@ -126,11 +128,12 @@ class HistoryBackend : public job::Backend {
             if (described && described->summary) {
                 keep(*described->summary);
             }
-            if (described || described.error_code(0) != k_exit_not_found) {
+            if (described || described.error_code(0) != k_exit_not_found ||
+                !has_any_record(job)) {
                 return described;
             }
         }
-        auto read = recorded(job, m_from_history);
+        auto read = recorded(job);
         if (!read) {
             return read.error_value();
         }
@@ -187,7 +190,7 @@ class HistoryBackend : public job::Backend {
                 return status;
             }
         }
-        auto read = recorded(job, m_from_history);
+        auto read = recorded(job);
         if (!read) {
             return read.error_value();
         }
@@ -231,17 +234,16 @@ class HistoryBackend : public job::Backend {
         return !kind && kind.error_code(0) == k_exit_not_found && has_any_record(job);
     }
 
-    // The newest record of a job, read once; without one, not found (forced: saying so).
-    util::Result<const ReadRecord*> recorded(const std::string& job, bool forced) {
+    // The newest record of a job, read once; without one, not found (callers that did not
+    // force it find one first, and answer the cluster's own error where there is none).
+    util::Result<const ReadRecord*> recorded(const std::string& job) {
         if (const ReadRecord* read = cached(job)) {
             return read;
         }
         auto path = history::newest_record(context(), namespace_name(), job);
         if (!path) {
             return util::error(
-                forced ? fmt::format("no record of job {} in history (kftrain history lists them)",
-                                     job)
-                       : fmt::format("job {} not found, and no record of it in history", job),
+                fmt::format("no record of job {} in history (kftrain history lists them)", job),
                 k_exit_not_found);
         }
         auto record = history::read_record(*path);

@@ -27,7 +27,8 @@ FakeCluster::FakeCluster(const std::string& scenario)
     : m_scenario(scenario.rfind('/', 0) == 0 ? scenario
                                              : std::string(kftrain::test::test_data_dir()) +
                                                    "/kube/scenarios/" + scenario + ".json"),
-      m_record(make_temp_dir() + "/calls.jsonl") {}
+      m_record(make_temp_dir() + "/calls.jsonl"),
+      m_state(make_temp_dir() + "/state") {}
 
 FakeCluster FakeCluster::many_replicas(int workers, const std::vector<int>& failed,
                                        const std::vector<int>& restarting,
@@ -54,7 +55,8 @@ FakeCluster FakeCluster::many_replicas(int workers, const std::vector<int>& fail
 std::map<std::string, std::string> FakeCluster::env() const {
     return {{"KFTRAIN_KUBECTL", kftrain::test::fake_kubectl()},
             {"KFTRAIN_FAKE_SCENARIO", m_scenario},
-            {"KFTRAIN_FAKE_RECORD", m_record}};
+            {"KFTRAIN_FAKE_RECORD", m_record},
+            {"XDG_STATE_HOME", m_state}};
 }
 
 CliRun FakeCluster::run(const std::vector<std::string>& args) const {

@@ -342,6 +342,14 @@ class KubernetesBackend : public KubernetesBackendBase {
         return kube::namespace_name(m_queries, m_global.namespace_);
     }
 
+    util::Result<job::JobStatus> object_status(const std::string& job) override {
+        auto found = m_lookup.find(job);
+        if (!found) {
+            return found.error_value();
+        }
+        return job_reader(found->kind).status_from(found->object);
+    }
+
     util::Result<history::Record> gather_record(const std::string& job) override {
         auto found = m_lookup.find(job);
         if (!found) {

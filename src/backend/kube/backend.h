@@ -23,6 +23,9 @@ class KubernetesBackendBase : public job::Backend {
     // Gather the record of a finished job (backend/kube/history/gather.h), reading it again
     // with its pods (a status from list() has none); error code 3 when it is gone.
     virtual util::Result<history::Record> gather_record(const std::string& job) = 0;
+    // Read a job's object alone into its status, without its pods (one get, which later calls
+    // of this backend about the job reuse): what delete asks before it records a job.
+    virtual util::Result<job::JobStatus> object_status(const std::string& job) = 0;
 };
 
 // Make the kubernetes backend (kubectl with the global flags, in namespace ns); with

@@ -110,9 +110,6 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
     // The code first: the job's pods mount it as they start. Then a TrainJob's retry budget:
     // the runtime it refers to.
     job::RenderedJob submitted = job;
-    // Who submitted it and what it was estimated to cost, for its record once it has finished.
-    manifest::stamp_submission(submitted.manifest, kubeconfig_user(queries),
-                               flags.estimated_cost);
     auto runtime = apply_budget_runtime(queries, submitted, server_dry_run);
     if (!runtime) {
         return runtime.error_value();
@@ -122,6 +119,9 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
         remove_budget_runtime(queries, *runtime);
         return code.error_value();
     }
+    // Who submitted it and what it was estimated to cost, for its record once it has finished.
+    manifest::stamp_submission(submitted.manifest, kubeconfig_user(queries),
+                               flags.estimated_cost);
     auto result = queries.call(args, false, manifest::to_yaml(submitted.manifest));
     if (!result || !result->ok()) {
         remove_code(queries, *code);
