@@ -37,9 +37,13 @@ class HistoryBackend : public job::Backend {
 
     util::Result<std::string> remove(const std::string& job, bool wait) override {
         // A finished job is recorded before it goes: delete, and prune after it, keep it.
-        if (auto status = m_cluster->object_status(job)) {
-            keep(*status);
+        // Its lookup is the delete's too: a job not found, or a cluster that does not answer,
+        // is one error, not a second call.
+        auto status = m_cluster->object_status(job);
+        if (!status) {
+            return status.error_value();
         }
+        keep(*status);
         return m_cluster->remove(job, wait);
     }
 
@@ -128,8 +132,7 @@ class HistoryBackend : public job::Backend {
             if (described && described->summary) {
                 keep(*described->summary);
             }
-            if (described || described.error_code(0) != k_exit_not_found ||
-                !has_any_record(job)) {
+            if (described || described.error_code(0) != k_exit_not_found || !has_any_record(job)) {
                 return described;
             }
         }
@@ -139,8 +142,8 @@ class HistoryBackend : public job::Backend {
         }
         job::JobStatus status = (*read)->status;
         const std::time_t now = std::time(nullptr);
-        status.why = inspect::why_line(*this, status, events(status),
-                                       inspect::k_default_stuck_after_s, now);
+        status.why =
+            inspect::why_line(*this, status, events(status), inspect::k_default_stuck_after_s, now);
         return kube::describe_record((*read)->record, status, now);
     }
 
@@ -178,8 +181,8 @@ class HistoryBackend : public job::Backend {
   private:
     util::Result<job::JobStatus> read_status(const std::string& job, bool with_progress) {
         if (!m_from_history) {
-            auto status = with_progress ? m_cluster->status(job)
-                                        : m_cluster->status_without_progress(job);
+            auto status =
+                with_progress ? m_cluster->status(job) : m_cluster->status_without_progress(job);
             if (status) {
                 keep(*status);
             }
@@ -204,9 +207,9 @@ class HistoryBackend : public job::Backend {
             return;
         }
         m_kept.insert(status.uid);
-        const history::RecordKey key{context(), status.namespace_.empty() ? namespace_name()
-                                                                          : status.namespace_,
-                                     status.name, status.uid};
+        const history::RecordKey key{
+            context(), status.namespace_.empty() ? namespace_name() : status.namespace_,
+            status.name, status.uid};
         if (history::has_record(key)) {
             return;
         }
@@ -218,8 +221,9 @@ class HistoryBackend : public job::Backend {
             written = util::Status(kept.error_value());
         }
         if (!written) {
-            m_err << "kftrain: warning: " << util::escape_controls(fmt::format(
-                         "could not keep the record of {}: {}", status.name, written.error()))
+            m_err << "kftrain: warning: "
+                  << util::escape_controls(fmt::format("could not keep the record of {}: {}",
+                                                       status.name, written.error()))
                   << "\n";
         }
     }
@@ -260,9 +264,10 @@ class HistoryBackend : public job::Backend {
     }
 
     std::string notice_of(const ReadRecord& read) const {
-        return fmt::format("no longer exists on the cluster; this is its record of {} (kftrain "
-                           "history)",
-                           read.status.recorded);
+        return fmt::format(
+            "no longer exists on the cluster; this is its record of {} (kftrain "
+            "history)",
+            read.status.recorded);
     }
 
     std::string context() {
@@ -306,8 +311,8 @@ util::Result<Archived> archive_job(kube::KubernetesBackendBase& cluster, const s
                                        job, job::phase_name(status->phase)),
                            k_exit_job_failed);
     }
-    const std::string ns = status->namespace_.empty() ? cluster.namespace_name()
-                                                      : status->namespace_;
+    const std::string ns =
+        status->namespace_.empty() ? cluster.namespace_name() : status->namespace_;
     const history::RecordKey key{cluster.context_name(), ns, status->name, status->uid};
     if (history::has_record(key)) {
         return Archived{history::record_path(key), true};

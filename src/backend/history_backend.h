@@ -2,7 +2,6 @@
 
 #include <memory>
 #include <ostream>
-
 #include <string>
 
 #include "job/backend.h"

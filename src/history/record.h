@@ -32,9 +32,9 @@ inline constexpr int k_record_version = 1;
 struct RecordCost {
     std::optional<double> amount;  // none: it could not be priced (unpriced says why)
     std::string currency;
-    double per_hour = 0;  // all replicas together
-    std::string basis;    // "2 replicas x $0.08/h each (2 cores, 4 GiB)"
-    std::string prices;   // where the prices came from
+    double per_hour = 0;   // all replicas together
+    std::string basis;     // "2 replicas x $0.08/h each (2 cores, 4 GiB)"
+    std::string prices;    // where the prices came from
     std::string unpriced;  // why there is no amount ("" when there is one)
 };
 
@@ -44,10 +44,10 @@ struct Summary {
     std::string context;  // the kubeconfig context the job ran in
     std::string namespace_;
     std::string name;
-    std::string uid;   // metadata.uid: a job re-created under the same name is another record
-    std::string kind;  // PyTorchJob, TrainJob, TFJob, XGBoostJob, JAXJob
-    std::string phase;   // Succeeded or Failed
-    std::string reason;  // of its last condition
+    std::string uid;      // metadata.uid: a job re-created under the same name is another record
+    std::string kind;     // PyTorchJob, TrainJob, TFJob, XGBoostJob, JAXJob
+    std::string phase;    // Succeeded or Failed
+    std::string reason;   // of its last condition
     std::string created;  // RFC 3339; empty: unknown
     std::string started;
     std::string finished;
@@ -55,8 +55,8 @@ struct Summary {
     // Seconds it ran, its suspensions and time in a queue left out; none: unknown (a missing
     // timestamp), never 0 for that.
     std::optional<double> run_s;
-    int replicas = 0;  // replicas it asked for
-    int restarts = 0;  // of all its replicas together
+    int replicas = 0;          // replicas it asked for
+    int restarts = 0;          // of all its replicas together
     std::string queue;         // its Kueue LocalQueue, "" for none
     std::string submitted_by;  // label kftrain.io/submitted-by, "" when absent
     std::map<std::string, std::string> labels;
@@ -76,10 +76,10 @@ struct ReplicaLog {
 // A whole record: the summary and the parts.
 struct Record {
     Summary summary;
-    nlohmann::json job;         // the job's last object, as `kubectl get -o json` printed it
-    nlohmann::json pods;        // its pods' list object (kind List), as kubectl printed it
-    nlohmann::json events;      // its and its pods' events' list object
-    nlohmann::json diagnosis;   // the diagnosis, as `diagnose -o json` prints it
+    nlohmann::json job;        // the job's last object, as `kubectl get -o json` printed it
+    nlohmann::json pods;       // its pods' list object (kind List), as kubectl printed it
+    nlohmann::json events;     // its and its pods' events' list object
+    nlohmann::json diagnosis;  // the diagnosis, as `diagnose -o json` prints it
     std::vector<ReplicaLog> logs;
     // Parts that could not be read, each "part 'pods': not JSON" (read_record only).
     std::vector<std::string> damaged;

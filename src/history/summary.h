@@ -31,7 +31,7 @@ std::optional<double> run_seconds(const job::JobStatus& status,
 // run_seconds, its cost priced as cost::job_cost prices it over run_s (unpriced saying why
 // where it cannot be), the estimate submit stamped, and why (the diagnosis's line).
 Summary summarize(const std::string& context, const job::JobStatus& status,
-                  const std::vector<diagnose::EventEvidence>& events,
-                  const cost::Pricing& pricing, const std::string& why, std::time_t now);
+                  const std::vector<diagnose::EventEvidence>& events, const cost::Pricing& pricing,
+                  const std::string& why, std::time_t now);
 
 }  // namespace kftrain::history

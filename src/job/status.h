@@ -89,7 +89,7 @@ struct ReplicaCounts {
 struct JobStatus {
     std::string name;
     std::string namespace_;
-    std::string uid;  // metadata.uid (cluster); "" locally
+    std::string uid;                                 // metadata.uid (cluster); "" locally
     std::map<std::string, std::string> labels;       // metadata.labels (cluster)
     std::map<std::string, std::string> annotations;  // metadata.annotations (cluster)
     // When this status was read from the job's record in history (RFC 3339), the job being

@@ -1,8 +1,9 @@
 // What submit stamps on a cluster job for its record: who submitted it and the estimate.
+#include "manifest/render/stamp.h"
+
 #include <catch2/catch.hpp>
 
 #include "manifest/render/job_label.h"
-#include "manifest/render/stamp.h"
 
 namespace kftrain::test {
 
@@ -34,8 +35,8 @@ TEST_CASE("submit's stamp is placed in the job's metadata as typed nodes", "[man
     CHECK(job["metadata"]["labels"]["a"].as<std::string>() == "b");
     CHECK(job["metadata"]["labels"][manifest::k_submitted_by_label].as<std::string>() ==
           "system-admin");
-    CHECK(job["metadata"]["annotations"][manifest::k_estimated_cost_annotation]
-              .as<std::string>() == "12.50");
+    CHECK(job["metadata"]["annotations"][manifest::k_estimated_cost_annotation].as<std::string>() ==
+          "12.50");
 
     YAML::Node bare = YAML::Load("kind: PyTorchJob\nmetadata:\n  name: x\n");
     manifest::stamp_submission(bare, "", std::nullopt);

@@ -120,8 +120,7 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
         return code.error_value();
     }
     // Who submitted it and what it was estimated to cost, for its record once it has finished.
-    manifest::stamp_submission(submitted.manifest, kubeconfig_user(queries),
-                               flags.estimated_cost);
+    manifest::stamp_submission(submitted.manifest, kubeconfig_user(queries), flags.estimated_cost);
     auto result = queries.call(args, false, manifest::to_yaml(submitted.manifest));
     if (!result || !result->ok()) {
         remove_code(queries, *code);

@@ -32,7 +32,6 @@ std::string exit_cell(const diagnose::ReplicaEnd& end) {
     return end.exit_code ? std::to_string(*end.exit_code) : "";
 }
 
-
 }  // namespace
 
 void print_diagnosis(std::ostream& out, const std::string& job_ref, const diagnose::Diagnosis& d) {
@@ -70,6 +69,5 @@ void print_diagnosis(std::ostream& out, const std::string& job_ref, const diagno
         }
     }
 }
-
 
 }  // namespace kftrain::cli::view

@@ -16,8 +16,8 @@ constexpr const char* k_gone_note =
 
 // Where the fake's failed mnist-ddp is recorded: the fake's context is "fake".
 std::string failed_mnist_record_path(const FakeCluster& cluster) {
-    return cluster.state_dir() + "/kftrain/history/fake/ml-training/mnist-ddp." +
-           k_mnist_ddp_uid + ".jsonl";
+    return cluster.state_dir() + "/kftrain/history/fake/ml-training/mnist-ddp." + k_mnist_ddp_uid +
+           ".jsonl";
 }
 
 // A cluster where mnist-ddp is gone (a ttlSecondsAfterFinished), sharing recorded's records.
@@ -89,8 +89,9 @@ TEST_CASE("a job neither on the cluster nor in history is not found", "[history]
     CHECK_FALSE(contains(run.err, "kftrain: note:"));
     run = cluster.run({"logs", "mnist-ddp", "-n", "ml-training", "--from-history"});
     CHECK(run.code == 3);
-    CHECK(contains(run.err, "kftrain: error: no record of job mnist-ddp in history (kftrain "
-                            "history lists them)\n"));
+    CHECK(contains(run.err,
+                   "kftrain: error: no record of job mnist-ddp in history (kftrain "
+                   "history lists them)\n"));
 }
 
 TEST_CASE("--from-history answers from the record while the job still lives",

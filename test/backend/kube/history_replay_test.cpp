@@ -35,8 +35,9 @@ history::Record failed_mnist_record() {
 std::vector<job::LogLine> replayed_logs(const history::Record& record,
                                         const job::LogOptions& options, util::Status& done) {
     std::vector<job::LogLine> lines;
-    done = backend::kube::record_logs(record, backend::kube::status_from_record(record), options,
-                                      [&lines](const job::LogLine& line) { lines.push_back(line); });
+    done =
+        backend::kube::record_logs(record, backend::kube::status_from_record(record), options,
+                                   [&lines](const job::LogLine& line) { lines.push_back(line); });
     return lines;
 }
 

@@ -117,9 +117,9 @@ util::Result<history::Record> gather_record(job::Backend& backend, KubeQueries& 
                                             const std::string& context, std::time_t now) {
     const auto kind = manifest::parse_kind(status.kind).value_or(manifest::JobKind::PyTorchJob);
     history::Record record;
-    auto object = get_object(queries, {"get", manifest::kind_resource(kind), "-o", "json", "--",
-                                       status.name},
-                             job::job_ref(status.kind, status.name));
+    auto object =
+        get_object(queries, {"get", manifest::kind_resource(kind), "-o", "json", "--", status.name},
+                   job::job_ref(status.kind, status.name));
     if (!object) {
         return object.error_value();
     }
@@ -146,19 +146,19 @@ util::Result<history::Record> gather_record(job::Backend& backend, KubeQueries& 
             record.logs.push_back(std::move(log));
         }
     }
-    const auto events = event_evidence(parse_events(record.events.dump(),
-                                                    recorded_objects(status), status.created));
-    const auto diagnosis = inspect::diagnose_status(backend, status, events,
-                                                    inspect::k_default_stuck_after_s, now);
-    record.diagnosis = json::parse(inspect::diagnosis_to_json(status.name, status.kind, diagnosis)
-                                       .dump());
+    const auto events = event_evidence(
+        parse_events(record.events.dump(), recorded_objects(status), status.created));
+    const auto diagnosis =
+        inspect::diagnose_status(backend, status, events, inspect::k_default_stuck_after_s, now);
+    record.diagnosis =
+        json::parse(inspect::diagnosis_to_json(status.name, status.kind, diagnosis).dump());
     // The default catalog (KFTRAIN_PRICES, else the built-in one), as status prices a job; one
     // that cannot be read leaves the record unpriced, saying why, rather than unkept.
     auto loaded = cost::load_pricing("", "");
     const cost::Pricing pricing = loaded ? std::move(*loaded) : cost::Pricing{};
-    record.summary = history::summarize(context, status, events, pricing,
-                                        status.phase == job::JobPhase::Failed ? diagnosis.why : "",
-                                        now);
+    record.summary =
+        history::summarize(context, status, events, pricing,
+                           status.phase == job::JobPhase::Failed ? diagnosis.why : "", now);
     return record;
 }
 

@@ -82,8 +82,7 @@ util::Result<std::vector<job::ReplicaStatus>> chosen_replicas(const job::JobStat
         }
     }
     if (restarted.empty()) {
-        return util::error(job::no_restart_message(status.name, options.replica),
-                           k_exit_not_found);
+        return util::error(job::no_restart_message(status.name, options.replica), k_exit_not_found);
     }
     return restarted;
 }
@@ -91,8 +90,8 @@ util::Result<std::vector<job::ReplicaStatus>> chosen_replicas(const job::JobStat
 }  // namespace
 
 job::JobStatus status_from_record(const history::Record& record) {
-    const auto kind = manifest::parse_kind(string_at(record.job, "kind"))
-                          .value_or(manifest::JobKind::PyTorchJob);
+    const auto kind =
+        manifest::parse_kind(string_at(record.job, "kind")).value_or(manifest::JobKind::PyTorchJob);
     const JobReader& reader = job_reader(kind);
     job::JobStatus status = reader.status_from(record.job);
     auto pods = parse_pods(record.pods.dump(), status.name);
@@ -143,8 +142,8 @@ util::Status record_logs(const history::Record& record, const job::JobStatus& st
                   true});
         }
         for (size_t i = first; i < log->lines.size(); ++i) {
-            sink({replica.name,
-                  options.timestamps ? log->lines[i] : without_time(log->lines[i]), false});
+            sink({replica.name, options.timestamps ? log->lines[i] : without_time(log->lines[i]),
+                  false});
         }
     }
     return util::ok_status();

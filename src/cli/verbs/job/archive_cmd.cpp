@@ -24,8 +24,8 @@ constexpr const char* k_archive_examples =
 
 void setup_archive(CLI::App& app, Context& ctx) {
     auto options = std::make_shared<ArchiveOptions>();
-    auto* sub = app.add_subcommand(
-        "archive", "Keep the record of a finished cluster job in history now");
+    auto* sub =
+        app.add_subcommand("archive", "Keep the record of a finished cluster job in history now");
     sub->footer(k_archive_examples);
     sub->add_option("job", options->job, "Name of the job")->required();
     run_when_parsed(*sub, options, ctx);
