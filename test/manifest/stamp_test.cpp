@@ -36,7 +36,7 @@ TEST_CASE("submit's stamp is placed in the job's metadata as typed nodes", "[man
     CHECK(job["metadata"]["labels"][manifest::k_submitted_by_label].as<std::string>() ==
           "system-admin");
     CHECK(job["metadata"]["annotations"][manifest::k_estimated_cost_annotation].as<std::string>() ==
-          "12.50");
+          "12.5000");
 
     YAML::Node bare = YAML::Load("kind: PyTorchJob\nmetadata:\n  name: x\n");
     manifest::stamp_submission(bare, "", std::nullopt);

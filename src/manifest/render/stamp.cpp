@@ -47,7 +47,7 @@ void stamp_submission(YAML::Node& job, const std::string& user,
     if (estimated_cost) {
         YAML::Node annotations = metadata["annotations"];
         annotations[k_estimated_cost_annotation] =
-            string_node(fmt::format("{:.2f}", *estimated_cost));
+            string_node(fmt::format("{:.4f}", *estimated_cost));
     }
 }
 

@@ -158,9 +158,25 @@ TEST_CASE("submit stamps the kubeconfig user as a label, and none without one",
     REQUIRE(cluster.applied().size() == 1);
     CHECK(contains(cluster.applied().back(), "kftrain.io/submitted-by: oidc-alice-example.com"));
 
+    CHECK_FALSE(contains(cluster.applied().back(), "kftrain.io/estimated-cost"));
+
     FakeCluster nobody("submit-succeeds");
     REQUIRE(nobody.run({"submit", "-f", k_example_job}).code == 0);
     CHECK_FALSE(contains(nobody.applied().back(), "kftrain.io/submitted-by"));
+}
+
+TEST_CASE("submit --max-cost stamps its estimate on the cluster job", "[history][cluster][cli]") {
+    const std::string estimate = std::string(test_data_dir()) + "/estimate/";
+    FakeCluster cluster("submit-succeeds");
+    CliRun run = cluster.run({"submit", "-f", estimate + "cpu-job.yaml", "--profile",
+                              estimate + "profile.json", "--max-cost", "5"});
+    INFO(run.err);
+    REQUIRE(run.code == 0);
+    REQUIRE(cluster.applied().size() == 1);
+    // 4 replicas for 1m43s at $0.0802 per replica-hour (estimate_test's figures).
+    const std::string applied = cluster.applied().back();
+    CHECK((contains(applied, "kftrain.io/estimated-cost: \"0.0091\"\n") ||
+           contains(applied, "kftrain.io/estimated-cost: '0.0091'\n")));
 }
 
 }  // namespace kftrain::test
