@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -63,8 +64,12 @@ void sync_parent(const std::string& path) {
 
 }  // namespace
 
-util::Status write_file_atomic(const std::string& path, std::string_view text, mode_t mode) {
-    const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+namespace {
+
+// Write text to tmp (created with mode) and make it durable: the first half of both atomic
+// writers. On failure tmp is gone and the error names path.
+util::Status write_durable(const std::string& path, const std::string& tmp, std::string_view text,
+                           mode_t mode) {
     UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode));
     if (!fd) {
         return fail(path, tmp);
@@ -77,11 +82,40 @@ util::Status write_file_atomic(const std::string& path, std::string_view text, m
     if (::fsync(fd.get()) != 0 || !fd.close_checked()) {
         return fail(path, tmp);
     }
+    return util::ok_status();
+}
+
+}  // namespace
+
+util::Status write_file_atomic(const std::string& path, std::string_view text, mode_t mode) {
+    const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+    if (auto written = write_durable(path, tmp, text, mode); !written) {
+        return written;
+    }
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         return fail(path, tmp);
     }
     sync_parent(path);
     return util::ok_status();
+}
+
+util::Result<bool> write_file_once(const std::string& path, std::string_view text, mode_t mode) {
+    // Its own temporary name per call: threads of one process may write the same file at once.
+    static std::atomic<unsigned> calls{0};
+    const std::string tmp = fmt::format("{}.tmp.{}.{}", path, ::getpid(), calls++);
+    if (auto written = write_durable(path, tmp, text, mode); !written) {
+        return written.error_value();
+    }
+    // link() never replaces: of two writers, the second finds the first's file in place.
+    const bool linked = ::link(tmp.c_str(), path.c_str()) == 0;
+    if (!linked && errno != EEXIST) {
+        return fail(path, tmp).error_value();
+    }
+    ::unlink(tmp.c_str());
+    if (linked) {
+        sync_parent(path);
+    }
+    return linked;
 }
 
 util::Status reserve_file(const std::string& path, size_t size) {

@@ -23,6 +23,12 @@ util::Status write_all(int fd, std::string_view text, const std::string& path);
 // Errors read "cannot write PATH: reason".
 util::Status write_file_atomic(const std::string& path, std::string_view text, mode_t mode = 0600);
 
+// Write a file atomically where none is: as write_file_atomic, but linked into place, never
+// over a file already there. Return true when written, false when PATH already existed (it
+// is left as it was); errors as write_file_atomic's, with no temporary file left behind.
+util::Result<bool> write_file_once(const std::string& path, std::string_view text,
+                                   mode_t mode = 0600);
+
 // Create a file of size bytes (mode 0600) whose blocks are allocated now, so that it can be
 // rewritten in place (write_in_place) when the disk is full.
 util::Status reserve_file(const std::string& path, size_t size);

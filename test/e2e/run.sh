@@ -20,6 +20,10 @@ build=$(cd "${1:-build}" && pwd)
 minicluster=${MINICLUSTER:-$repo/../shared/cluster/minicluster.sh}
 reference=$repo/../shared/reference
 work=$(mktemp -d)
+# What kftrain keeps between commands (profiles, records of finished jobs) goes to this run's
+# own folder, not the user's.
+export XDG_STATE_HOME=$work/state
+mkdir -p "$XDG_STATE_HOME"
 say() { echo "[e2e $(date +%T)] $*" >&2; }
 
 skip() {

@@ -382,6 +382,9 @@ class ClusterMeasurement {
     // Delete every job started and not yet deleted, then wait until their pods are gone; a
     // signal while it does (a second Ctrl-C) stops it at once. Return what may be left.
     std::vector<std::string> clean_up() {
+        if (m_clean_up_stopped) {
+            return {};  // a second Ctrl-C stopped it: the destructor does not start it again
+        }
         const unsigned signals = util::interrupt_count();
         const auto stopped = [signals] { return util::interrupt_count() != signals; };
         std::vector<std::string> left;
@@ -406,6 +409,7 @@ class ClusterMeasurement {
             }
             size.selector.clear();  // waited for once
         }
+        m_clean_up_stopped = stopped();
         if (!left.empty() && !stopped()) {
             m_err << fmt::format(
                          "kftrain: warning: still there after {}: {}",
@@ -475,6 +479,7 @@ class ClusterMeasurement {
     std::unique_ptr<KubectlRunner> m_kubectl;
     KubeQueries m_queries;
     std::vector<Size> m_sizes;
+    bool m_clean_up_stopped = false;  // a signal stopped the clean-up: never start it again
 };
 
 }  // namespace
