@@ -109,6 +109,11 @@ class HistoryBackend : public job::Backend {
         const bool known_recorded = options.known != nullptr && !options.known->recorded.empty();
         if (!m_from_history && !known_recorded) {
             auto done = m_cluster->logs(job, options, sink);
+            if (done && options.follow) {
+                // The followed job has ended (its follower reads it inside the kubernetes
+                // backend): one look records it.
+                (void)read_status(job, false);
+            }
             if (done || done.error_code(0) != k_exit_not_found || !is_gone(job)) {
                 return done;
             }

@@ -1,5 +1,6 @@
 #include "support/fake_cluster.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -67,6 +68,17 @@ std::vector<std::vector<std::string>> FakeCluster::calls() const {
     std::vector<std::vector<std::string>> out;
     for (const auto& record : read_records(m_record)) {
         out.push_back(record["argv"].get<std::vector<std::string>>());
+    }
+    return out;
+}
+
+std::vector<std::vector<std::string>> FakeCluster::follow_calls(const std::string& pod) const {
+    std::vector<std::vector<std::string>> out;
+    for (auto& call : calls()) {
+        const bool follows = std::find(call.begin(), call.end(), "-f") != call.end();
+        if (call.size() > 1 && call[0] == "logs" && follows && (pod.empty() || call[1] == pod)) {
+            out.push_back(std::move(call));
+        }
     }
     return out;
 }

@@ -30,6 +30,9 @@ class FakeCluster {
     std::vector<std::vector<std::string>> calls() const;
     // Return the argv of every `logs` call for one pod so far, in order.
     std::vector<std::vector<std::string>> logs_calls(const std::string& pod) const;
+    // Return the argv of every `logs -f` call for one pod ("": any pod) so far, in order: what a
+    // follower read, without the reads that record the job once it has ended.
+    std::vector<std::vector<std::string>> follow_calls(const std::string& pod) const;
     // Return the stdin of every `apply` so far.
     std::vector<std::string> applied() const;
     // Return the most `logs` calls the fake saw running at once.
