@@ -45,8 +45,13 @@ std::vector<job::LogLine> replayed_logs(const history::Record& record,
 
 TEST_CASE("a record's status is the live job's, read from its object and pods, with its time",
           "[history][cluster]") {
-    const job::JobStatus status = backend::kube::status_from_record(failed_mnist_record());
+    history::Record record = failed_mnist_record();
+    record.job["metadata"]["labels"] = {{"kftrain.io/submitted-by", "alice"}};
+    record.job["metadata"]["annotations"] = {{"kftrain.io/estimated-cost", "0.0091"}};
+    const job::JobStatus status = backend::kube::status_from_record(record);
     CHECK(status.name == "mnist-ddp");
+    CHECK(status.labels.at("kftrain.io/submitted-by") == "alice");
+    CHECK(status.annotations.at("kftrain.io/estimated-cost") == "0.0091");
     CHECK(status.namespace_ == "ml-training");
     CHECK(status.uid == k_mnist_ddp_uid);
     CHECK(status.phase == job::JobPhase::Failed);
