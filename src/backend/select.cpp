@@ -1,8 +1,11 @@
 #include "backend/select.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <filesystem>
 
+#include "backend/history_backend.h"
 #include "backend/kube/backend.h"
 #include "backend/kube/kubectl.h"
 #include "backend/kube/measure/cluster_measure.h"
@@ -12,6 +15,8 @@
 #include "backend/local/process/supervisor.h"
 #include "backend/local/search/local_search.h"
 #include "job/backend.h"
+#include "job/exit_codes.h"
+#include "state/state_files.h"
 #include "util/text.h"
 
 namespace kftrain::backend {
@@ -77,7 +82,20 @@ std::unique_ptr<job::Backend> make_backend(
     if (use_local_backend(ctx, job_backend)) {
         return backend::local::make_local_backend(ctx.err);
     }
-    return backend::kube::make_kubernetes_backend(ctx.global, ns, give_up_at);
+    // A cluster's finished jobs are recorded, and read from their records once gone.
+    return with_history(backend::kube::make_kubernetes_backend(ctx.global, ns, give_up_at),
+                        ctx.global, ctx.err);
+}
+
+util::Result<Archived> archive(job::Context& ctx, const std::string& ns, const std::string& job) {
+    if (use_local_backend(ctx, "")) {
+        return util::error(
+            fmt::format("--local: local jobs keep their state in {} already (got archive {})",
+                        state::state_folder(state::k_jobs_folder), job),
+            k_exit_bad_input);
+    }
+    auto cluster = backend::kube::make_kubernetes_backend(ctx.global, ns);
+    return archive_job(*cluster, job);
 }
 
 std::unique_ptr<job::SearchBackend> make_search_backend(

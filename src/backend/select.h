@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "backend/history_backend.h"
 #include "cost/measurement.h"
 #include "estimate/program/profile.h"
 #include "job/backend.h"
@@ -24,6 +25,10 @@ bool use_local_backend(job::Context& ctx, const std::string& job_backend);
 std::unique_ptr<job::Backend> make_backend(
     job::Context& ctx, const std::string& job_backend, const std::string& ns,
     std::optional<std::chrono::steady_clock::time_point> give_up_at = std::nullopt);
+
+// Keep the record of a finished cluster job now (`kftrain archive`): exit 2 for a local job
+// (its state is kept already), 1 when the job has not finished, 3 when it does not exist.
+util::Result<Archived> archive(job::Context& ctx, const std::string& ns, const std::string& job);
 
 // Choose the backend of a `tune` verb as make_backend chooses a job's: --local, the job
 // file's backend key, else the cluster (kubectl in namespace ns, no call past give_up_at).

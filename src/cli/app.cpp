@@ -17,6 +17,7 @@
 #include "cli/verbs/history/history_cmd.h"
 #include "cli/verbs/history/prune_cmd.h"
 #include "cli/verbs/init_cmd.h"
+#include "cli/verbs/job/archive_cmd.h"
 #include "cli/verbs/job/delete_cmd.h"
 #include "cli/verbs/job/describe_cmd.h"
 #include "cli/verbs/job/diagnose_cmd.h"
@@ -99,6 +100,9 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
                                  "whole seconds (30), as kubectl takes them"))
         ->check(refuse_empty_duration);
     app.add_flag("--local", global.local, "Run on this machine instead of a cluster");
+    app.add_flag("--from-history", global.from_history,
+                 "status, describe, logs, diagnose: answer from the job's record in history "
+                 "(kftrain history), even while the job exists");
 }
 
 // Return text with kftrain named program in its example lines ("  kftrain submit ...") and
@@ -238,6 +242,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx, const std::string& program) {
     setup_history(app, ctx);
     setup_prune(app, ctx);
     setup_cost(app, ctx);
+    setup_archive(app, ctx);
     setup_doctor(app, ctx);
     setup_runtimes(app, ctx);
     setup_queues(app, ctx);

@@ -27,6 +27,11 @@ util::Status check_global_options(const GlobalOptions& global) {
             "--local runs on this machine, but {} names a cluster: give one or the other",
             global.context.empty() ? "--kubeconfig" : "--context"));
     }
+    if (global.local && global.from_history) {
+        return util::error(
+            "--from-history reads the records of cluster jobs; local jobs keep their state "
+            "already: give one or the other");
+    }
     return util::ok_status();
 }
 

@@ -32,10 +32,11 @@ util::Status validate_cost_guard(const CostGuard& guard) {
     return load::refuse_stdin("--prices", guard.prices);
 }
 
-util::Status check_cost_guard(const CostGuard& guard, const manifest::JobSpec& spec,
-                              bool runs_here) {
+util::Result<std::optional<double>> check_cost_guard(const CostGuard& guard,
+                                                     const manifest::JobSpec& spec,
+                                                     bool runs_here) {
     if (guard.max_cost.empty()) {
-        return util::ok_status();
+        return std::optional<double>();
     }
     const double budget = estimate::parse_money(guard.max_cost).value_or(0);
     estimate::PlanFlags flags;
@@ -52,7 +53,7 @@ util::Status check_cost_guard(const CostGuard& guard, const manifest::JobSpec& s
     }
     const estimate::SizeEstimate& size = report->estimate.sizes.front();
     if (report->choice) {
-        return util::ok_status();
+        return size.cost;
     }
     return util::error(
         fmt::format("--max-cost: the estimated cost of {} is {} ({} at {} per "

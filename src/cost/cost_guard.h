@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "manifest/job_spec.h"
@@ -19,9 +20,9 @@ struct CostGuard {
 util::Status validate_cost_guard(const CostGuard& guard);
 
 // Estimate the job at its own replicas (priced as run here when runs_here: job::asks_local) and,
-// when it costs more than --max-cost, return why (exit code 2); ok within budget or without
-// --max-cost.
-util::Status check_cost_guard(const CostGuard& guard, const manifest::JobSpec& spec,
-                              bool runs_here);
+// when it costs more than --max-cost, return why (exit code 2); within budget, the estimated
+// amount (submit stamps it on a cluster job), none without --max-cost or a price.
+util::Result<std::optional<double>> check_cost_guard(const CostGuard& guard,
+                                                     const manifest::JobSpec& spec, bool runs_here);
 
 }  // namespace kftrain::cost

@@ -9,12 +9,14 @@
 #include "diagnose/evidence.h"
 #include "history/record.h"
 #include "job/status.h"
+#include "manifest/render/job_label.h"
 
 namespace kftrain::history {
 
 // The labels and annotations submit stamps on a cluster job, read back into its record.
-inline constexpr const char* k_submitted_by_label = "kftrain.io/submitted-by";
-inline constexpr const char* k_estimated_cost_annotation = "kftrain.io/estimated-cost";
+// They live with the job's other labels (manifest/render/job_label.h).
+inline constexpr const char* k_submitted_by_label = manifest::k_submitted_by_label;
+inline constexpr const char* k_estimated_cost_annotation = manifest::k_estimated_cost_annotation;
 
 // Return the seconds a job ran, its time in a queue and its suspensions left out: from its
 // first start (status.started, or the earliest "Started" event of its pods when that is

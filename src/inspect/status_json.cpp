@@ -109,7 +109,9 @@ json status_to_json(const job::JobStatus& s, std::time_t now, const cost::Pricin
                 {"replicaCounts", counts},
                 {"replicas", replicas},
                 {"progress", s.progress ? progress_to_json(*s.progress) : json(nullptr)},
-                {"diagnosis", s.diagnosis}};
+                {"diagnosis", s.diagnosis},
+                // When it was read from the job's record in history (the job gone); null: live.
+                {"recorded", s.recorded.empty() ? json(nullptr) : json(s.recorded)}};
     if (pricing != nullptr) {
         doc["cost"] = cost_to_json(cost::job_cost(s, *pricing, now));
     }

@@ -38,6 +38,9 @@ struct SubmitFlags {
     // Submit a job the namespace's ResourceQuotas can never admit (--force): a warning, not an
     // error (a cluster; this machine has no quotas).
     bool force = false;
+    // The --max-cost estimate, when one was made: a cluster stamps it on the job (its record in
+    // history keeps it beside what the job cost); none: no estimate.
+    std::optional<double> estimated_cost;
 };
 
 // What a backend is, for the verbs that word a message or take a step by it: no verb asks a

@@ -16,6 +16,9 @@ struct BackendOptions {
     std::string kubeconfig;       // kubeconfig file
     std::string request_timeout;  // as kubectl takes it ("30s")
     bool local = false;           // run on this machine
+    // Answer from the job's record in history even when the job lives (--from-history: a
+    // cluster's logs, status, describe and diagnose).
+    bool from_history = false;
 };
 
 // Return whether a job asks to run on this machine: --local, or its job file's backend key

@@ -61,18 +61,23 @@ TEST_CASE("submit applies the rendered job with kubectl and the global flags", "
     CHECK(run.out == "pytorchjob/mnist-ddp submitted\n");
     REQUIRE(run.code == 0);
     auto calls = kubectl.calls();
-    REQUIRE(calls.size() == 2);  // the namespace's quotas first (docs/shared-clusters.md)
+    // The namespace's quotas first (docs/shared-clusters.md), then who submits it (the
+    // kubeconfig user: a label the job's record in history keeps).
+    REQUIRE(calls.size() == 3);
     CHECK(calls[0]["argv"] == nlohmann::json{"--context=prod", "--kubeconfig=/etc/kube/config",
                                              "--request-timeout=30s", "get",
                                              "resourcequotas,limitranges", "-o", "json",
                                              "--namespace", "ml-training"});
     CHECK(calls[1]["argv"] == nlohmann::json{"--context=prod", "--kubeconfig=/etc/kube/config",
+                                             "--request-timeout=30s", "config", "view", "--minify",
+                                             "-o", "json"});
+    CHECK(calls[2]["argv"] == nlohmann::json{"--context=prod", "--kubeconfig=/etc/kube/config",
                                              "--request-timeout=30s", "apply", "--server-side",
                                              "--field-manager=kftrain", "--force-conflicts", "-f",
                                              "-", "--namespace", "ml-training"});
     auto rendered =
         run_kftrain({"render", "-f", kftrain::test::k_example_job, "-n", "ml-training"});
-    CHECK(calls[1]["stdin"] == rendered.out);
+    CHECK(calls[2]["stdin"] == rendered.out);
 }
 
 TEST_CASE("submit --dry-run prints what would be applied and runs no kubectl", "[cli][submit]") {
@@ -94,8 +99,8 @@ TEST_CASE("submit --dry-run=server asks the API server and says nothing was crea
     CHECK(run.code == 0);
     CHECK(run.out == "pytorchjob/mnist-ddp accepted by the server (dry run: nothing created)\n");
     auto calls = kubectl.calls();
-    REQUIRE(calls.size() == 2);
-    CHECK(calls[1]["argv"] == nlohmann::json{"apply", "--server-side", "--field-manager=kftrain",
+    REQUIRE(calls.size() == 3);
+    CHECK(calls[2]["argv"] == nlohmann::json{"apply", "--server-side", "--field-manager=kftrain",
                                              "--force-conflicts", "-f", "-", "--namespace",
                                              "ml-training", "--dry-run=server"});
 }

@@ -89,12 +89,12 @@ TEST_CASE("a finished job's logs, diagnosis and cost outlive the job, and prune 
     // prune: --dry-run deletes nothing; then the finished job goes and its record stays.
     REQUIRE(run_to_end(ns, "old", "print('old done')") == 0);
     // Finished more than a second ago: the finish time has whole seconds.
-    kftrain::e2e::poll_until("prune --dry-run to name old", std::chrono::seconds(30),
-                             [&](std::string& last) {
-                                 auto dry = ns.kftrain({"prune", "--older-than", "1s", "--dry-run"});
-                                 last = dry.out + dry.err;
-                                 return dry.code == 0 && contains(dry.out, "old");
-                             });
+    kftrain::e2e::poll_until(
+        "prune --dry-run to name old", std::chrono::seconds(30), [&](std::string& last) {
+            auto dry = ns.kftrain({"prune", "--older-than", "1s", "--dry-run"});
+            last = dry.out + dry.err;
+            return dry.code == 0 && contains(dry.out, "old");
+        });
     CHECK(ns.kubectl({"get", "pytorchjobs.kubeflow.org", "old"}).code == 0);
     auto pruned = ns.kftrain({"prune", "--older-than", "1s"});
     INFO(pruned.out << pruned.err);

@@ -1,5 +1,6 @@
 #include "support/fake_cluster.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -27,7 +28,8 @@ FakeCluster::FakeCluster(const std::string& scenario)
     : m_scenario(scenario.rfind('/', 0) == 0 ? scenario
                                              : std::string(kftrain::test::test_data_dir()) +
                                                    "/kube/scenarios/" + scenario + ".json"),
-      m_record(make_temp_dir() + "/calls.jsonl") {}
+      m_record(make_temp_dir() + "/calls.jsonl"),
+      m_state(make_temp_dir() + "/state") {}
 
 FakeCluster FakeCluster::many_replicas(int workers, const std::vector<int>& failed,
                                        const std::vector<int>& restarting,
@@ -54,7 +56,8 @@ FakeCluster FakeCluster::many_replicas(int workers, const std::vector<int>& fail
 std::map<std::string, std::string> FakeCluster::env() const {
     return {{"KFTRAIN_KUBECTL", kftrain::test::fake_kubectl()},
             {"KFTRAIN_FAKE_SCENARIO", m_scenario},
-            {"KFTRAIN_FAKE_RECORD", m_record}};
+            {"KFTRAIN_FAKE_RECORD", m_record},
+            {"XDG_STATE_HOME", m_state}};
 }
 
 CliRun FakeCluster::run(const std::vector<std::string>& args) const {
@@ -65,6 +68,17 @@ std::vector<std::vector<std::string>> FakeCluster::calls() const {
     std::vector<std::vector<std::string>> out;
     for (const auto& record : read_records(m_record)) {
         out.push_back(record["argv"].get<std::vector<std::string>>());
+    }
+    return out;
+}
+
+std::vector<std::vector<std::string>> FakeCluster::follow_calls(const std::string& pod) const {
+    std::vector<std::vector<std::string>> out;
+    for (auto& call : calls()) {
+        const bool follows = std::find(call.begin(), call.end(), "-f") != call.end();
+        if (call.size() > 1 && call[0] == "logs" && follows && (pod.empty() || call[1] == pod)) {
+            out.push_back(std::move(call));
+        }
     }
     return out;
 }

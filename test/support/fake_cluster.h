@@ -30,14 +30,24 @@ class FakeCluster {
     std::vector<std::vector<std::string>> calls() const;
     // Return the argv of every `logs` call for one pod so far, in order.
     std::vector<std::vector<std::string>> logs_calls(const std::string& pod) const;
+    // Return the argv of every `logs -f` call for one pod ("": any pod) so far, in order: what a
+    // follower read, without the reads that record the job once it has ended.
+    std::vector<std::vector<std::string>> follow_calls(const std::string& pod) const;
     // Return the stdin of every `apply` so far.
     std::vector<std::string> applied() const;
     // Return the most `logs` calls the fake saw running at once.
     int max_concurrent_logs() const;
+    // Return the state directory kftrain keeps its records in (XDG_STATE_HOME): a fresh one per
+    // fake, so no test reads another's records nor leaves one in the user's.
+    const std::string& state_dir() const { return m_state; }
+    // Share another fake's state directory: the same user against another cluster's answers
+    // (a job recorded there, gone here).
+    void use_state_dir(const std::string& dir) { m_state = dir; }
 
   private:
     std::string m_scenario;
     std::string m_record;
+    std::string m_state;
 };
 
 // The uid of mnist-ddp, the PyTorchJob of the recorded cluster answers under test/data/kube.

@@ -9,6 +9,7 @@
 #include "backend/kube/data/staging.h"
 #include "backend/kube/doctor/cluster_doctor.h"
 #include "backend/kube/follow.h"
+#include "backend/kube/history/gather.h"
 #include "backend/kube/job_lookup.h"
 #include "backend/kube/job_reader.h"
 #include "backend/kube/json_fields.h"
@@ -38,15 +39,6 @@ namespace {
 
 // The objects whose events explain a job: the job (and a TrainJob's JobSet, of the same
 // name), its child Jobs and its pods.
-// The events as a diagnosis reads them.
-std::vector<diagnose::EventEvidence> event_evidence(const std::vector<KubeEvent>& events) {
-    std::vector<diagnose::EventEvidence> evidence;
-    for (const KubeEvent& e : events) {
-        evidence.push_back({e.object, e.reason, e.message, e.time, e.type == "Warning"});
-    }
-    return evidence;
-}
-
 std::set<std::string> event_objects(const job::JobStatus& status) {
     std::set<std::string> objects = {status.name};
     for (const auto& replica : status.replicas) {
@@ -68,7 +60,7 @@ std::set<std::string> event_objects(const job::JobStatus& status) {
 
 // Jobs on a cluster with the Kubeflow Training Operator (PyTorchJobs) or Kubeflow Trainer v2
 // (TrainJobs), through kubectl; each kind read by its JobReader.
-class KubernetesBackend : public job::Backend {
+class KubernetesBackend : public KubernetesBackendBase {
   public:
     KubernetesBackend(const job::BackendOptions& global, std::string ns,
                       std::optional<Clock::time_point> give_up_at)
@@ -339,6 +331,38 @@ class KubernetesBackend : public job::Backend {
                                    describe_data(*status, found->object, events, now)};
     }
 
+    std::string context_name() override {
+        if (!m_context) {
+            m_context = kube::context_name(m_queries, m_global.context);
+        }
+        return *m_context;
+    }
+
+    std::string namespace_name() override {
+        return kube::namespace_name(m_queries, m_global.namespace_);
+    }
+
+    util::Result<job::JobStatus> object_status(const std::string& job) override {
+        auto found = m_lookup.find(job);
+        if (!found) {
+            return found.error_value();
+        }
+        return job_reader(found->kind).status_from(found->object);
+    }
+
+    util::Result<history::Record> gather_record(const std::string& job) override {
+        auto found = m_lookup.find(job);
+        if (!found) {
+            return found.error_value();
+        }
+        auto status = read_full_status(*found);
+        if (!status) {
+            return status.error_value();
+        }
+        return kube::gather_record(*this, m_queries, *m_kubectl, *status, context_name(),
+                                   std::time(nullptr));
+    }
+
   private:
     // Merge-patch the object name of resource with body; doing says what for an error
     // ("scaling pytorchjob/mnist").
@@ -429,11 +453,12 @@ class KubernetesBackend : public job::Backend {
     std::unique_ptr<KubectlRunner> m_kubectl;
     KubeQueries m_queries;
     JobLookup m_lookup;
+    std::optional<std::string> m_context;  // context_name(), once read
 };
 
 }  // namespace
 
-std::unique_ptr<job::Backend> make_kubernetes_backend(
+std::unique_ptr<KubernetesBackendBase> make_kubernetes_backend(
     const job::BackendOptions& global, const std::string& ns,
     std::optional<std::chrono::steady_clock::time_point> give_up_at) {
     return std::make_unique<KubernetesBackend>(global, ns, give_up_at);

@@ -78,4 +78,13 @@ void copy_strings(const nlohmann::json& object, std::map<std::string, std::strin
     }
 }
 
+void read_job_metadata(const nlohmann::json& metadata, job::JobStatus& status) {
+    status.name = string_at(metadata, "name");
+    status.namespace_ = string_at(metadata, "namespace");
+    status.uid = string_at(metadata, "uid");
+    status.created = string_at(metadata, "creationTimestamp");
+    copy_strings(member(metadata, "labels"), status.labels);
+    copy_strings(member(metadata, "annotations"), status.annotations);
+}
+
 }  // namespace kftrain::backend::kube

@@ -39,4 +39,8 @@ job::ReplicaRequest replica_request(const std::string& type, int replicas,
 // Copy the string members of a JSON object (a node selector) into out, keeping those there.
 void copy_strings(const nlohmann::json& object, std::map<std::string, std::string>& out);
 
+// Read a job's metadata into its status: name, namespace, uid, labels, annotations and its
+// creation time (every kind's reader, so a job's record knows whose and which job it was).
+void read_job_metadata(const nlohmann::json& metadata, job::JobStatus& status);
+
 }  // namespace kftrain::backend::kube

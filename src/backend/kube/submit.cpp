@@ -4,15 +4,33 @@
 
 #include "backend/kube/code_config_map.h"
 #include "backend/kube/doctor/quota_gate.h"
+#include "backend/kube/json_fields.h"
 #include "backend/kube/kubectl.h"
 #include "backend/kube/kubectl_errors.h"
 #include "backend/kube/kueue/kueue.h"
 #include "backend/kube/runtime_budget.h"
 #include "job/exit_codes.h"
+#include "manifest/render/stamp.h"
 #include "manifest/yaml/emit.h"
+#include "util/json_text.h"
 
 namespace kftrain::backend::kube {
 namespace {
+
+// The user of the current context (`kubectl config view --minify`), "" when it cannot be read:
+// a job is submitted without the label rather than not at all.
+std::string kubeconfig_user(KubeQueries& queries) {
+    auto result = queries.call({"config", "view", "--minify", "-o", "json"}, false);
+    if (!result || !result->ok()) {
+        return "";
+    }
+    const nlohmann::json config = util::parse_untrusted_json(result->out);
+    const nlohmann::json& contexts = member(config, "contexts");
+    if (!contexts.is_array() || contexts.empty()) {
+        return "";
+    }
+    return string_at(member(contexts.front(), "context"), "user");
+}
 
 manifest::JobKind other_kind(manifest::JobKind kind) {
     return kind == manifest::JobKind::TrainJob ? manifest::JobKind::PyTorchJob
@@ -101,6 +119,8 @@ util::Result<std::string> submit_job(KubeQueries& queries, const job::RenderedJo
         remove_budget_runtime(queries, *runtime);
         return code.error_value();
     }
+    // Who submitted it and what it was estimated to cost, for its record once it has finished.
+    manifest::stamp_submission(submitted.manifest, kubeconfig_user(queries), flags.estimated_cost);
     auto result = queries.call(args, false, manifest::to_yaml(submitted.manifest));
     if (!result || !result->ok()) {
         remove_code(queries, *code);

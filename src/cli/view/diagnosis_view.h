@@ -1,6 +1,5 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
@@ -12,9 +11,5 @@ namespace kftrain::cli::view {
 // cause and hint, every replica's end on one time axis, and the lines that show the cause.
 void print_diagnosis(std::ostream& out, const std::string& job_ref,
                      const diagnose::Diagnosis& diagnosis);
-
-// Return a diagnosis as the data of diagnose -o json|yaml.
-nlohmann::ordered_json diagnosis_to_json(const std::string& job, const std::string& kind,
-                                         const diagnose::Diagnosis& diagnosis);
 
 }  // namespace kftrain::cli::view

@@ -10,6 +10,7 @@
 #include "estimate/units.h"
 #include "inspect/status_json.h"
 #include "util/json_text.h"
+#include "util/text.h"
 #include "util/text_table.h"
 #include "util/time_text.h"
 
@@ -226,6 +227,20 @@ void print_list(std::ostream& out, const std::vector<job::JobStatus>& jobs, Outp
         table.add_row(std::move(row));
     }
     table.print(out);
+}
+
+void print_recorded_note(std::ostream& err, const job::JobStatus& status, bool forced) {
+    if (status.recorded.empty()) {
+        return;
+    }
+    err << "kftrain: note: "
+        << util::escape_controls(
+               forced ? fmt::format("job {}: this is its record of {} (kftrain history)",
+                                    status.name, status.recorded)
+                      : fmt::format("job {} no longer exists on the cluster; this is its record "
+                                    "of {} (kftrain history)",
+                                    status.name, status.recorded))
+        << "\n";
 }
 
 }  // namespace kftrain::cli::view

@@ -20,6 +20,10 @@ std::string format_state(const job::JobStatus& status);
 // not well), or every one (status --all or -o wide, describe --all).
 enum class ReplicaRows { SummaryOfMany, Every };
 
+// Print, when a job's status was read from its record in history, the one note that says so
+// (on err, before the answer): the job is gone, or forced (--from-history) asked for it.
+void print_recorded_note(std::ostream& err, const job::JobStatus& status, bool forced);
+
 // Print one job's status in the given format; with pricing, what it has cost too.
 void print_status(std::ostream& out, const job::JobStatus& status, OutputFormat format,
                   std::time_t now, const cost::Pricing* pricing = nullptr,

@@ -50,14 +50,16 @@ TEST_CASE("submit --queue checks the LocalQueue, then applies the job suspended 
     CHECK(run.out == "pytorchjob/mnist-ddp submitted\n");
     REQUIRE(run.code == 0);
     auto calls = cluster.calls();
-    REQUIRE(calls.size() == 4);
+    REQUIRE(calls.size() == 5);
     CHECK(calls[0] ==
           Argv{"get", k_lq, "-o", "json", "--namespace", "ml-training", "--", "team-a"});
     CHECK(calls[1] == Argv{"get", "resourcequotas,limitranges", "-o", "json", "--namespace",
                            "ml-training"});  // the namespace's quotas (docs/shared-clusters.md)
     // Its ClusterQueue's quota (docs/shared-clusters.md#kueue-quota), then the job.
     CHECK(calls[2] == Argv{"get", "clusterqueues.kueue.x-k8s.io", "-o", "json", "--", "gpu"});
-    CHECK(calls[3] == Argv{"apply", "--server-side", "--field-manager=kftrain", "--force-conflicts",
+    // Who submits it: the kubeconfig user, a label its record in history keeps.
+    CHECK(calls[3] == Argv{"config", "view", "--minify", "-o", "json"});
+    CHECK(calls[4] == Argv{"apply", "--server-side", "--field-manager=kftrain", "--force-conflicts",
                            "-f", "-", "--namespace", "ml-training"});
     const std::string applied = cluster.applied().at(0);
     CHECK(contains(applied, "    kueue.x-k8s.io/queue-name: team-a\n"));

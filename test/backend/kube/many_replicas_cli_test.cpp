@@ -140,7 +140,7 @@ TEST_CASE("logs -f of many replicas follows the lead and those that failed or re
                    "fails or restarts (--replica NAME to follow another, --all for every "
                    "one)\n"));
     std::vector<std::string> followed;
-    for (const auto& call : log_calls(cluster)) {
+    for (const auto& call : cluster.follow_calls("")) {
         followed.push_back(call.at(1));
     }
     std::sort(followed.begin(), followed.end());
@@ -152,5 +152,5 @@ TEST_CASE("logs -f of many replicas follows the lead and those that failed or re
     auto all =
         every.run({"logs", "big", "-n", "ml-training", "-f", "--all", "--poll-interval", "100ms"});
     REQUIRE(all.code == 0);
-    CHECK(log_calls(every).size() == 40);
+    CHECK(every.follow_calls("").size() == 40);
 }

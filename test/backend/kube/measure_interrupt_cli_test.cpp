@@ -68,9 +68,17 @@ TEST_CASE(
     FakeCluster cluster(dir + "/scenario.json");
 
     kftrain::util::SpawnOptions spawn;
-    spawn.argv = {kftrain::test::kftrain_binary(), "estimate", "-f", dir + "/job.yaml",
-                  "--measure", "--on-cluster", "--yes", "--measure-replicas", "1",
-                  "--measure-seconds", "60s"};
+    spawn.argv = {kftrain::test::kftrain_binary(),
+                  "estimate",
+                  "-f",
+                  dir + "/job.yaml",
+                  "--measure",
+                  "--on-cluster",
+                  "--yes",
+                  "--measure-replicas",
+                  "1",
+                  "--measure-seconds",
+                  "60s"};
     spawn.env = cluster.env();
     spawn.stdout_to = kftrain::util::Redirect::null();
     spawn.stderr_to = kftrain::util::Redirect::file(dir + "/err.txt");
@@ -89,8 +97,9 @@ TEST_CASE(
     const std::string err = kftrain::test::read_bytes(dir + "/err.txt");
     INFO(err);
     CHECK(ended->as_shell_code() == 130);
-    CHECK(contains(err, "its clean-up stopped too; what may be left: job own-measure-1 "
-                        "(kftrain delete own-measure-1)"));
+    CHECK(contains(err,
+                   "its clean-up stopped too; what may be left: job own-measure-1 "
+                   "(kftrain delete own-measure-1)"));
     CHECK(!contains(err, "every measurement job it started was deleted"));
     // Stopped means stopped: nothing tried the delete again on the way out.
     CHECK(calls_with(cluster, {"delete"}) == 1);

@@ -88,8 +88,8 @@ TEST_CASE("logs -f follows a TrainJob's steps and nodes from pending, across a r
     CHECK(contains(run.out, "node-0   | epoch 2/3 step 120/469 loss 0.3121"));
     CHECK(contains(run.out, "node-1   | node 1 ready\n"));
     CHECK(contains(run.out, "node-1   | node 1 second container\n"));
-    CHECK(cluster.logs_calls(k_node1).size() == 2);  // again after its restart
-    CHECK(cluster.logs_calls(k_node0) ==
+    CHECK(cluster.follow_calls(k_node1).size() == 2);  // again after its restart
+    CHECK(cluster.follow_calls(k_node0) ==
           std::vector<Argv>{{"logs", k_node0, "-c", "node", "-f", "-n", "ml-training"}});
     FakeCluster initialized("trainjob-init-lifecycle");  // the dataset initializer runs first
     auto steps = initialized.run(follow);

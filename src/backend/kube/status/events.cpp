@@ -167,4 +167,12 @@ bool needs_events(const job::ReplicaStatus& replica) {
            replica.reason == "ErrImagePull";
 }
 
+std::vector<diagnose::EventEvidence> event_evidence(const std::vector<KubeEvent>& events) {
+    std::vector<diagnose::EventEvidence> evidence;
+    for (const KubeEvent& e : events) {
+        evidence.push_back({e.object, e.reason, e.message, e.time, e.type == "Warning"});
+    }
+    return evidence;
+}
+
 }  // namespace kftrain::backend::kube

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnose/evidence.h"
 #include "job/status.h"
 
 namespace kftrain::backend::kube {
@@ -34,6 +35,9 @@ std::vector<KubeEvent> parse_events(const std::string& json_text,
 // it has none, its newest warning event.
 std::vector<std::string> diagnose(const job::JobStatus& status,
                                   const std::vector<KubeEvent>& events);
+
+// Return the events as a diagnosis reads them.
+std::vector<diagnose::EventEvidence> event_evidence(const std::vector<KubeEvent>& events);
 
 // Return whether a replica needs the events to explain it (pending with no reason).
 bool needs_events(const job::ReplicaStatus& replica);

@@ -62,10 +62,7 @@ job::JobStatus job_status_from(const json& job) {
     status.backend = manifest::k_backend_kubernetes;
     const auto kind = manifest::parse_kind(string_at(job, "kind"));
     status.kind = manifest::kind_name(kind.value_or(manifest::JobKind::PyTorchJob));
-    const json& metadata = member(job, "metadata");
-    status.name = string_at(metadata, "name");
-    status.namespace_ = string_at(metadata, "namespace");
-    status.created = string_at(metadata, "creationTimestamp");
+    read_job_metadata(member(job, "metadata"), status);
     const json& job_status = member(job, "status");
     status.started = string_at(job_status, "startTime");
     status.finished = string_at(job_status, "completionTime");

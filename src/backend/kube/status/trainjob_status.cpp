@@ -141,10 +141,7 @@ job::JobStatus trainjob_status_from(const json& trainjob) {
     job::JobStatus status;
     status.backend = "kubernetes";
     status.kind = "TrainJob";
-    const json& metadata = member(trainjob, "metadata");
-    status.name = string_at(metadata, "name");
-    status.namespace_ = string_at(metadata, "namespace");
-    status.created = string_at(metadata, "creationTimestamp");
+    read_job_metadata(member(trainjob, "metadata"), status);
     read_phase(trainjob, status);
     const json& job_status = member(trainjob, "status");
     status.started = resumed_at(member(job_status, "conditions"));

@@ -7,6 +7,7 @@
 #include "cli/verb.h"
 #include "cli/view/describe_view.h"
 #include "cli/view/output_format.h"
+#include "cli/view/status_view.h"
 #include "job/exit_codes.h"
 #include "job/names.h"
 
@@ -58,6 +59,9 @@ int DescribeOptions::run(Context& ctx) const {
     auto described = backend->describe(job);
     if (!described) {
         return report_error(ctx, described.error(), described.error_code(k_exit_cluster));
+    }
+    if (described->summary) {
+        view::print_recorded_note(ctx.err, *described->summary, ctx.global.from_history);
     }
     if (format) {
         view::print_data(ctx.out, described->data, *format);

@@ -7,6 +7,8 @@
 #include "cli/flags.h"
 #include "cli/verb.h"
 #include "cli/view/diagnosis_view.h"
+#include "cli/view/status_view.h"
+#include "inspect/diagnosis_json.h"
 #include "inspect/diagnosis_run.h"
 #include "job/exit_codes.h"
 #include "job/names.h"
@@ -74,15 +76,21 @@ util::Status DiagnoseOptions::validate() {
 
 int DiagnoseOptions::run(Context& ctx) const {
     auto backend = backend::make_backend(ctx, "", namespace_);
-    auto diagnosis = inspect::diagnose_with(*backend, job, stuck_after_s, std::time(nullptr));
-    if (!diagnosis) {
-        return report_error(ctx, diagnosis.error(), diagnosis.error_code(k_exit_cluster));
+    // As inspect::diagnose_with reads it, keeping the status: a record's time is said first.
+    auto status = backend->status(job);
+    if (!status) {
+        return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
     }
+    view::print_recorded_note(ctx.err, *status, ctx.global.from_history);
+    const auto diagnosis = inspect::diagnose_status(*backend, *status, backend->events(*status),
+                                                    stuck_after_s, std::time(nullptr));
     if (format) {
-        view::print_data(ctx.out, view::diagnosis_to_json(job, diagnosis->kind, *diagnosis),
-                         *format);
+        auto data = inspect::diagnosis_to_json(job, diagnosis.kind, diagnosis);
+        data["recorded"] = status->recorded.empty() ? nlohmann::ordered_json(nullptr)
+                                                    : nlohmann::ordered_json(status->recorded);
+        view::print_data(ctx.out, data, *format);
     } else {
-        view::print_diagnosis(ctx.out, job::job_ref(diagnosis->kind, job), *diagnosis);
+        view::print_diagnosis(ctx.out, job::job_ref(diagnosis.kind, job), diagnosis);
     }
     return k_exit_ok;
 }

@@ -7,6 +7,8 @@
 #include "backend/select.h"
 #include "cli/flags.h"
 #include "cli/verbs/job/follow.h"
+#include "cli/view/status_view.h"
+#include "job/exit_codes.h"
 #include "job/names.h"
 #include "util/time_text.h"
 
@@ -89,7 +91,19 @@ util::Status LogsOptions::validate_flags() {
 
 int LogsOptions::run(Context& ctx) const {
     auto backend = backend::make_backend(ctx, "", namespace_);
-    return print_logs(*backend, job, backend_options, raw, no_progress, ctx);
+    if (follow || backend->capabilities().on_this_machine) {
+        return print_logs(*backend, job, backend_options, raw, no_progress, ctx);
+    }
+    // The status the cluster's logs read first, read here: a job answered from its record in
+    // history says so before its lines.
+    auto status = backend->status_without_progress(job);
+    if (!status) {
+        return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
+    }
+    view::print_recorded_note(ctx.err, *status, ctx.global.from_history);
+    job::LogOptions options = backend_options;
+    options.known = &*status;
+    return print_logs(*backend, job, options, raw, no_progress, ctx);
 }
 
 }  // namespace kftrain::cli

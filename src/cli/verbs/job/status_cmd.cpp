@@ -103,6 +103,9 @@ int StatusOptions::run(Context& ctx) const {
         if (!status) {
             return report_error(ctx, status.error(), status.error_code(k_exit_cluster));
         }
+        if (last.empty()) {
+            view::print_recorded_note(ctx.err, *status, ctx.global.from_history);
+        }
         // Pods missing: the events say whether a quota refused them (one more read).
         const auto events = inspect::pods_missing(*status) ? backend->events(*status)
                                                            : std::vector<diagnose::EventEvidence>{};

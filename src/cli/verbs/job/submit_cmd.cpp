@@ -136,9 +136,9 @@ util::Status SubmitOptions::validate() {
 int SubmitOptions::run(Context& ctx) const {
     manifest::print_credential_warnings(rendered.spec, ctx.err);
     // Estimate feature: refuse a job over --max-cost before anything is printed or applied.
-    if (auto within = cost::check_cost_guard(cost, rendered.spec,
-                                             job::asks_local(ctx.global, rendered.spec.backend));
-        !within) {
+    auto within = cost::check_cost_guard(cost, rendered.spec,
+                                         job::asks_local(ctx.global, rendered.spec.backend));
+    if (!within) {
         return report_error(ctx, within.error(), within.error_code(k_exit_bad_input));
     }
     // Estimate feature: a memory limit under the measured peak, or requests far over the use.
@@ -162,6 +162,7 @@ int SubmitOptions::run(Context& ctx) const {
     flags.replace = replace;
     flags.env_from_shell = env_from_shell;
     flags.force = force;
+    flags.estimated_cost = *within;
     auto backend = backend::make_backend(ctx, rendered.spec.backend, namespace_);
     if (follow && backend->capabilities().logs_need_interrupt_catch) {
         util::catch_interrupts();  // a Ctrl-C from here on is handled after the start
