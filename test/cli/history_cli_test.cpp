@@ -232,10 +232,7 @@ TEST_CASE("cost adds up the records by namespace, as CSV", "[history][cli]") {
           "TOTAL,3,10800,0,6,41,0,,USD\n");
 }
 
-// [!mayfail] until the kube readers fill JobStatus::uid (another change of issue 79): without
-// it every live job looks unrecorded and mnist-ddp is counted twice. Drop the tag then.
-TEST_CASE("cost counts a live job once: from its record where its uid has one",
-          "[history][cli][!mayfail]") {
+TEST_CASE("cost counts a live job once: from its record where its uid has one", "[history][cli]") {
     HistoryHome home;
     keep_three(home);
     // mnist-ddp's uid is gpt's record's; fresh has none in history.

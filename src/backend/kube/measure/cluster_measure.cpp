@@ -36,10 +36,6 @@ double wall_now() {
     return static_cast<double>(util::now_nanoseconds()) / 1e9;
 }
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // Wait about a poll, or less when a signal comes.
 void pause_a_poll() {
     const auto until = Clock::now() + k_poll;
@@ -246,7 +242,9 @@ class ClusterMeasurement {
             size.failed = *status;
             return;
         }
-        size.seconds = std::max(seconds_since(size.seen_started), size.last_line_t);
+        size.seconds =
+            std::max(std::chrono::duration<double>(Clock::now() - size.seen_started).count(),
+                     size.last_line_t);
         if (status->phase == job::JobPhase::Succeeded) {
             size.finished = true;
             size.seconds = size.last_line_t;  // from its start to its last line
@@ -382,11 +380,8 @@ class ClusterMeasurement {
     // Delete every job started and not yet deleted, then wait until their pods are gone; a
     // signal while it does (a second Ctrl-C) stops it at once. Return what may be left.
     std::vector<std::string> clean_up() {
-        if (m_clean_up_stopped) {
-            return {};  // a second Ctrl-C stopped it: the destructor does not start it again
-        }
-        const unsigned signals = util::interrupt_count();
-        const auto stopped = [signals] { return util::interrupt_count() != signals; };
+        const unsigned seen = util::interrupt_count();  // once stopped, stopped for good
+        const auto stopped = [&] { return m_clean_up_stopped || util::interrupt_count() != seen; };
         std::vector<std::string> left;
         for (Size& size : m_sizes) {
             if (size.submitted && !size.deleted) {
