@@ -7,6 +7,7 @@
 
 #include "backend/history_backend.h"
 #include "backend/kube/backend.h"
+#include "backend/kube/history/gather.h"
 #include "backend/kube/kubectl.h"
 #include "backend/kube/measure/cluster_measure.h"
 #include "backend/kube/search/kube_search.h"
@@ -17,7 +18,6 @@
 #include "job/backend.h"
 #include "job/exit_codes.h"
 #include "state/state_files.h"
-#include "util/text.h"
 
 namespace kftrain::backend {
 namespace {
@@ -118,24 +118,16 @@ util::Result<estimate::ProgramProfile> measure(const job::BackendOptions& global
 
 HistoryScope history_scope(const job::BackendOptions& global, bool want_namespace) {
     HistoryScope scope{global.context, global.namespace_};
-    const bool need_context = scope.context.empty();
-    const bool need_namespace = want_namespace && scope.namespace_.empty();
-    if (!need_context && !need_namespace) {
+    if (!scope.context.empty() && (!want_namespace || !scope.namespace_.empty())) {
         return scope;
     }
-    // kubectl's answer, not a second reading of the kubeconfig: the one runner of kubectl, with
-    // --kubeconfig and a time limit. Its failure (no kubectl, no config) leaves "".
+    // kubectl's answer, as the records were keyed when written (backend/kube/history): the one
+    // runner of kubectl, with --kubeconfig and a time limit. Its failure leaves "".
     auto kubectl = backend::kube::make_kubectl_runner(global);
-    auto ask = [&kubectl](const std::vector<std::string>& args) {
-        auto answer = kubectl->run(args);
-        return answer && answer->ok() ? util::trim(answer->out) : std::string();
-    };
-    if (need_context) {
-        scope.context = ask({"config", "current-context"});
-    }
-    if (need_namespace) {
-        scope.namespace_ = ask({"config", "view", "--minify", "-o", "jsonpath={..namespace}"});
-        scope.namespace_ = scope.namespace_.empty() ? "default" : scope.namespace_;
+    backend::kube::KubeQueries queries(*kubectl, global.namespace_);
+    scope.context = backend::kube::context_name(queries, global.context);
+    if (want_namespace) {
+        scope.namespace_ = backend::kube::namespace_name(queries, global.namespace_);
     }
     return scope;
 }

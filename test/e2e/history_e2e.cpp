@@ -71,7 +71,7 @@ TEST_CASE("a finished job's logs, diagnosis and cost outlive the job, and prune 
     INFO(history.out << history.err);
     REQUIRE(history.code == 0);
     const json records = json::parse(history.out);
-    const auto recorded = names_in(records.is_array() ? records : records["records"], "name");
+    const auto recorded = names_in(records["items"], "name");
     CHECK(has(recorded, "fine"));
     CHECK(has(recorded, "broken"));
 
@@ -79,9 +79,9 @@ TEST_CASE("a finished job's logs, diagnosis and cost outlive the job, and prune 
     INFO(cost.out << cost.err);
     REQUIRE(cost.code == 0);
     const json spent = json::parse(cost.out);
-    const auto priced = names_in(spent["rows"], "key");
-    CHECK(has(priced, "fine"));
-    CHECK(has(priced, "broken"));
+    const auto priced = names_in(spent["rows"], "key");  // by job: NAMESPACE/NAME
+    CHECK(has(priced, ns.name() + "/fine"));
+    CHECK(has(priced, ns.name() + "/broken"));
     for (const auto& row : spent["rows"]) {
         CHECK(row["cost"].get<double>() > 0);
     }

@@ -70,6 +70,31 @@ TEST_CASE("the lead's container start is read from its pod, running or ended",
     CHECK_FALSE(kube::container_started(json::object(), "pytorch"));
 }
 
+TEST_CASE("a measurement starts when its last replica's container does, not its lead's",
+          "[measure][cluster]") {
+    const auto pod = [](const std::string& name, const std::string& state) {
+        json container = {{"name", "pytorch"}, {"state", json::object()}};
+        if (state.empty()) {
+            container["state"]["waiting"] = {{"reason", "PodInitializing"}};
+        } else {
+            container["state"]["running"] = {{"startedAt", state}};
+        }
+        return json{{"metadata", {{"name", name}}},
+                    {"status", {{"containerStatuses", json::array({container})}}}};
+    };
+    std::vector<job::ReplicaStatus> replicas(2);
+    replicas[0].pod = "fit-master-0";
+    replicas[1].pod = "fit-worker-0";
+    // The lead started at :10 and waited for a worker scheduled 25s later.
+    json pods = {{"items",
+                  {pod("fit-worker-0", "2026-12-02T03:00:35Z"),
+                   pod("fit-master-0", "2026-12-02T03:00:10Z"), pod("other-pod", "")}}};
+    CHECK(kube::last_started(pods, replicas, "pytorch") ==
+          kftrain::util::parse_timestamp_seconds("2026-12-02T03:00:35Z"));
+    pods["items"][0] = pod("fit-worker-0", "");  // still in its init container
+    CHECK_FALSE(kube::last_started(pods, replicas, "pytorch"));
+}
+
 TEST_CASE("the nodes' hardware is said from their labels and capacity", "[measure][cluster]") {
     json gpu_node = {{"metadata",
                       {{"labels",

@@ -295,7 +295,7 @@ class ClusterMeasurement {
         size.lead_pod = lead->pod;
         size.lead_container = lead->container.empty() ? "pytorch" : lead->container;
         size.seen_started = Clock::now();
-        size.started_at = lead_start(size).value_or(wall_now());
+        size.started_at = last_start(size, status).value_or(wall_now());
         const double queued = size.created ? *size.started_at - *size.created : waited;
         m_err << fmt::format(
                      "{} started after {} (queued, scheduled, images pulled: reported, "
@@ -305,17 +305,15 @@ class ClusterMeasurement {
         return true;
     }
 
-    // When the lead's container started, from its pod (the node's clock).
-    std::optional<double> lead_start(const Size& size) {
-        auto pod = m_queries.call({"get", "pod", "-o", "json", "--", size.lead_pod});
-        if (!pod || !pod->ok()) {
+    // When the last of its replicas' containers started (measure_reads.h: last_started).
+    std::optional<double> last_start(const Size& size, const job::JobStatus& status) {
+        if (status.pod_selector.empty()) {
             return std::nullopt;
         }
-        auto parsed = parse_json_object(pod->out);
-        if (!parsed) {
-            return std::nullopt;
-        }
-        return container_started(*parsed, size.lead_container);
+        auto pods = m_queries.call({"get", "pods", "-o", "json", "-l", status.pod_selector});
+        auto parsed = pods && pods->ok() ? parse_json_object(pods->out)
+                                         : util::Result<nlohmann::json>(util::error("unread"));
+        return parsed ? last_started(*parsed, status.replicas, size.lead_container) : std::nullopt;
     }
 
     // Read the lines the lead printed since the last look, and a TrainJob's trainerStatus.

@@ -129,6 +129,27 @@ std::optional<double> container_started(const json& pod, const std::string& cont
     return std::nullopt;
 }
 
+std::optional<double> last_started(const json& pods,
+                                   const std::vector<job::ReplicaStatus>& replicas,
+                                   const std::string& fallback_container) {
+    std::optional<double> last;
+    for (const auto& pod : member(pods, "items")) {
+        const std::string name = string_at(member(pod, "metadata"), "name");
+        for (const auto& replica : replicas) {
+            if (replica.pod != name) {
+                continue;
+            }
+            const auto started = container_started(
+                pod, replica.container.empty() ? fallback_container : replica.container);
+            if (!started) {
+                return std::nullopt;
+            }
+            last = std::max(last.value_or(*started), *started);
+        }
+    }
+    return last;
+}
+
 std::string node_hardware(const json& nodes) {
     std::vector<std::string> kinds;
     for (const json& node : member(nodes, "items").is_array() ? member(nodes, "items") : json()) {

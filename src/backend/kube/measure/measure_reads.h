@@ -52,6 +52,14 @@ class StampedLog {
 // epoch), from `kubectl get pod -o json`; nullopt while it has not.
 std::optional<double> container_started(const nlohmann::json& pod, const std::string& container);
 
+// When the last of a job's replicas started its container, from `kubectl get pods -o json` of
+// its pods (a replica's container, else fallback_container): a measurement's time starts once
+// all run, not while its lead waits for peers not yet scheduled (a lead that waited 25s for a
+// worker left a 20s window no time to measure). nullopt while one has not started.
+std::optional<double> last_started(const nlohmann::json& pods,
+                                   const std::vector<job::ReplicaStatus>& replicas,
+                                   const std::string& fallback_container);
+
 // Say what the nodes are, from `kubectl get nodes -o json`: the GPU product and count, the
 // instance type, else CPUs and architecture ("NVIDIA-H100-80GB-HBM3 x 8, p5.48xlarge", "2 CPUs,
 // amd64"); the nodes' own words, joined when they differ.
