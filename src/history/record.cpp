@@ -123,7 +123,37 @@ bool read_part(const json& doc, Record& record) {
     return true;
 }
 
+// Mask the credentials in value and everything below it (depth-bounded: kubectl's JSON
+// nests far less than util::k_max_json_depth).
+void mask_value(json& value, int depth) {
+    if (depth > util::k_max_json_depth) {
+        return;
+    }
+    if (value.is_string()) {
+        value = util::mask_secrets(value.get<std::string>());
+    } else if (value.is_array()) {
+        for (json& item : value) {
+            mask_value(item, depth + 1);
+        }
+    } else if (value.is_object()) {
+        // An env entry {name, value} of a credential's name: its value goes whole.
+        if (value.contains("name") && value["name"].is_string() && value.contains("value") &&
+            util::names_credential(value["name"].get<std::string>())) {
+            value["value"] = "***";
+        }
+        for (auto& [key, item] : value.items()) {
+            mask_value(item, depth + 1);
+        }
+    }
+}
+
 }  // namespace
+
+void mask_record(Record& record) {
+    for (json* part : {&record.job, &record.pods, &record.events, &record.diagnosis}) {
+        mask_value(*part, 0);
+    }
+}
 
 ReplicaLog keep_log(const std::string& replica, bool previous,
                     const std::vector<std::string>& lines) {

@@ -85,6 +85,12 @@ struct Record {
     std::vector<std::string> damaged;
 };
 
+// Mask what a record must never hold: the value of every env entry whose name names a
+// credential (HF_TOKEN, DB_PASSWORD: util::names_credential), and every credential in any
+// string of the job's object, its pods, events and diagnosis (util::mask_secrets), as the live
+// diagnosis masks what it quotes. write_record masks every record it writes.
+void mask_record(Record& record);
+
 // Return a replica's log as kept: the last lines of text within the caps, masked.
 ReplicaLog keep_log(const std::string& replica, bool previous,
                     const std::vector<std::string>& lines);

@@ -168,7 +168,9 @@ util::Result<Written> write_record(const Record& record) {
     if (auto made = util::make_private_dir(fs::path(path).parent_path().string()); !made) {
         return fail(made.error_value().message);
     }
-    auto written = util::write_file_once(path, record_lines(record));
+    Record masked = record;
+    mask_record(masked);
+    auto written = util::write_file_once(path, record_lines(masked));
     if (!written) {
         return fail(written.error_value().message);
     }

@@ -136,3 +136,20 @@ TEST_CASE("a damaged field or part of a record costs only itself", "[history]") 
     CHECK(!parse_record("not a record\n"));
     CHECK(!parse_record(""));
 }
+
+TEST_CASE("a record never holds a credential the live diagnosis would have masked", "[history]") {
+    Record r = sample();
+    r.pods = json{{"items",
+                   {{{"spec",
+                      {{"containers",
+                        {{{"env",
+                           {{{"name", "HF_TOKEN"}, {"value", "hf_live_abcdef123456"}},
+                            {{"name", "EPOCHS"}, {"value", "3"}}}}}}}}}}}}};
+    r.events = json{{"items", {{{"message", "pulling https://user:hunter2@registry.example/x"}}}}};
+    kftrain::history::mask_record(r);
+    const std::string text = record_lines(r);
+    CHECK(!contains(text, "hf_live_abcdef123456"));
+    CHECK(!contains(text, "hunter2"));
+    CHECK(contains(text, "HF_TOKEN"));
+    CHECK(r.pods["items"][0]["spec"]["containers"][0]["env"][1]["value"] == "3");
+}
