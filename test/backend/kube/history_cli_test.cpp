@@ -179,4 +179,29 @@ TEST_CASE("submit --max-cost stamps its estimate on the cluster job", "[history]
            contains(applied, "kftrain.io/estimated-cost: '0.0091'\n")));
 }
 
+TEST_CASE("logs --since of a gone job keeps the recorded lines of that last while",
+          "[history][cluster][cli]") {
+    const std::string dir = make_temp_dir();
+    write_file(dir + "/job.json", read_test_data("kube/job-v19-failed.json"));
+    write_file(dir + "/pods.json", read_test_data("kube/pods-v19-failed.json"));
+    nlohmann::json aged = {{{"text", "two hours ago"}, {"age_s", 7200}},
+                           {{"text", "a minute ago"}, {"age_s", 60}}};
+    nlohmann::json scenario = {{"states", {{{"job", "job.json"}, {"pods", "pods.json"}}}},
+                               {"logs", {{"mnist-ddp-master-0", aged}}}};
+    write_file(dir + "/aged.json", scenario.dump());
+    FakeCluster cluster(dir + "/aged.json");
+    REQUIRE(cluster.run({"status", "mnist-ddp", "-n", "ml-training"}).code == 0);
+
+    FakeCluster gone = gone_cluster(cluster);
+    CliRun all = gone.run({"logs", "mnist-ddp", "-n", "ml-training", "--replica", "master"});
+    INFO(all.err);
+    CHECK(contains(all.out, "two hours ago"));
+    CliRun recent = gone.run(
+        {"logs", "mnist-ddp", "-n", "ml-training", "--replica", "master", "--since", "1h"});
+    INFO(recent.err);
+    REQUIRE(recent.code == 0);
+    CHECK(contains(recent.out, "a minute ago"));
+    CHECK_FALSE(contains(recent.out, "two hours ago"));
+}
+
 }  // namespace kftrain::test

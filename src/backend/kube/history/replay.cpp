@@ -23,6 +23,13 @@ std::string without_time(const std::string& line) {
     return line;
 }
 
+// Return whether a kept line was printed before cutoff (seconds since the epoch); a line
+// without kubectl's time is kept.
+bool before(const std::string& line, double cutoff) {
+    const auto at = util::parse_timestamp_seconds(line.substr(0, line.find(' ')));
+    return at && *at < cutoff;
+}
+
 const history::ReplicaLog* kept_log(const history::Record& record, const std::string& replica,
                                     bool previous) {
     for (const auto& log : record.logs) {
@@ -125,6 +132,15 @@ util::Status record_logs(const history::Record& record, const job::JobStatus& st
     if (auto note = job::bound_many_replicas(read, chosen->size()); !note.empty()) {
         sink({status.name, note, true});
     }
+    // --since as kubectl reads it: lines printed in the last DURATION, from now.
+    double cutoff = 0;
+    if (!options.since.empty()) {
+        auto since = util::parse_duration(options.since);
+        if (!since) {
+            return util::error(fmt::format("--since: {}", since.error()), k_exit_bad_input);
+        }
+        cutoff = static_cast<double>(std::time(nullptr)) - *since;
+    }
     for (const auto& replica : *chosen) {
         const history::ReplicaLog* log = kept_log(record, replica.name, options.previous);
         if (log == nullptr) {
@@ -142,6 +158,9 @@ util::Status record_logs(const history::Record& record, const job::JobStatus& st
                   true});
         }
         for (size_t i = first; i < log->lines.size(); ++i) {
+            if (cutoff > 0 && before(log->lines[i], cutoff)) {
+                continue;
+            }
             sink({replica.name, options.timestamps ? log->lines[i] : without_time(log->lines[i]),
                   false});
         }
