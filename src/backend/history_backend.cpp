@@ -22,6 +22,15 @@ struct ReadRecord {
     job::JobStatus status;
 };
 
+// Return whether a replica of a finished job still runs or waits to: its record would miss
+// its last lines.
+bool replicas_still_run(const job::JobStatus& status) {
+    return std::any_of(status.replicas.begin(), status.replicas.end(), [](const auto& replica) {
+        return replica.state == "Running" || replica.state == "Pending" ||
+               replica.state == "Restarting";
+    });
+}
+
 class HistoryBackend : public job::Backend {
   public:
     HistoryBackend(std::unique_ptr<kube::KubernetesBackendBase> cluster,
@@ -205,20 +214,26 @@ class HistoryBackend : public job::Backend {
         return (*read)->status;
     }
 
-    // Record a finished job the first time it is seen; what goes wrong is one warning.
+    // Record a finished job the first time it is seen, partial while a replica still runs (a
+    // worker may print its last lines after the master's success ended the job) and again,
+    // once, when none does; what goes wrong is one warning.
     void keep(const job::JobStatus& status) {
         if (!job::is_finished(status.phase) || status.uid.empty() || !status.recorded.empty() ||
             m_kept.count(status.uid) > 0) {
             return;
         }
+        const bool partial = replicas_still_run(status);
         m_kept.insert(status.uid);
         const history::RecordKey key{
             context(), status.namespace_.empty() ? namespace_name() : status.namespace_,
             status.name, status.uid};
-        if (history::has_record(key)) {
+        if (history::has_record(key, !partial)) {
             return;
         }
         auto record = m_cluster->gather_record(status.name);
+        if (record) {
+            record->summary.partial = partial;
+        }
         util::Status written = util::ok_status();
         if (!record) {
             written = util::Status(record.error_value());

@@ -199,7 +199,8 @@ json summary_to_json(const Summary& s) {
             {"labels", s.labels},
             {"cost", cost_json(s.cost)},
             {"estimated_cost", util::optional_json(s.estimated_cost)},
-            {"why", s.why}};
+            {"why", s.why},
+            {"partial", s.partial}};
 }
 
 Summary summary_from_json(const json& doc, std::vector<std::string>& damaged) {
@@ -225,6 +226,7 @@ Summary summary_from_json(const json& doc, std::vector<std::string>& damaged) {
     s.cost = cost_from_json(util::member(doc, "cost"), damaged);
     read_field(doc, "estimated_cost", s.estimated_cost, damaged);
     read_field(doc, "why", s.why, damaged);
+    read_field(doc, "partial", s.partial, damaged);
     return s;
 }
 

@@ -63,6 +63,9 @@ struct Summary {
     RecordCost cost;
     std::optional<double> estimated_cost;  // the --max-cost estimate made at submit, if any
     std::string why;  // the diagnosis's one line for a failed job, "" otherwise
+    // Some replica still ran when it was written (a worker's last lines after the master's
+    // success ended the job): a later sighting with every replica ended replaces it, once.
+    bool partial = false;
 };
 
 // One replica's log of one attempt, as kept.

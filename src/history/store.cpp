@@ -74,6 +74,13 @@ util::Result<std::string> first_line_of(const std::string& path) {
     return util::error(fmt::format("{}: its first line is not a record's summary", path));
 }
 
+// Return whether the record at path is partial (its first line says so).
+bool partial_at(const std::string& path) {
+    auto line = first_line_of(path);
+    const nlohmann::json head = line ? util::parse_untrusted_json(*line) : nlohmann::json(nullptr);
+    return head.is_object() && head.value("partial", false) == true;
+}
+
 double time_of(const std::string& timestamp) {
     return util::parse_timestamp_seconds(timestamp).value_or(0);
 }
@@ -153,9 +160,13 @@ std::string record_path(const RecordKey& key) {
                        k_record_suffix);
 }
 
-bool has_record(const RecordKey& key) {
+bool has_record(const RecordKey& key, bool complete) {
+    const std::string path = record_path(key);
     std::error_code ec;
-    return fs::exists(record_path(key), ec);
+    if (!fs::exists(path, ec)) {
+        return false;
+    }
+    return !complete || !partial_at(path);
 }
 
 util::Result<Written> write_record(const Record& record) {
@@ -174,7 +185,16 @@ util::Result<Written> write_record(const Record& record) {
     if (!written) {
         return fail(written.error_value().message);
     }
-    return *written ? Written::Kept : Written::AlreadyKept;
+    if (*written) {
+        return Written::Kept;
+    }
+    if (s.partial || !partial_at(path)) {
+        return Written::AlreadyKept;
+    }
+    if (auto replaced = util::write_file_atomic(path, record_lines(masked)); !replaced) {
+        return fail(replaced.error_value().message);
+    }
+    return Written::Kept;
 }
 
 Listing list_records(const Filter& filter) {

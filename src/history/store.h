@@ -29,14 +29,15 @@ std::string history_root();
 // Return the path of a record's file.
 std::string record_path(const RecordKey& key);
 
-// Return whether a record exists for this key.
-bool has_record(const RecordKey& key);
+// Return whether a record exists for this key; with complete, one that is not partial.
+bool has_record(const RecordKey& key, bool complete = false);
 
 // What write_record did.
 enum class Written { Kept, AlreadyKept };
 
 // Write a record once: to a temporary file beside its place, linked into place only where no
-// record is (a second writer finds AlreadyKept and leaves the first one as it was). A full
+// record is (a second writer finds AlreadyKept and leaves the first one as it was); a partial
+// record (Summary::partial) is replaced, atomically, by one that is not. A full
 // disk or any failure leaves every record as it was, no temporary file behind, and an error
 // that names the record and why ("cannot keep the record of team-a/bert: No space left on
 // device").

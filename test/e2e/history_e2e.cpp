@@ -49,6 +49,17 @@ TEST_CASE("a finished job's logs, diagnosis and cost outlive the job, and prune 
     const std::string why = json::parse(before.out)["why"].get<std::string>();
     CHECK(contains(why, "kftrain_no_such_module"));
 
+    // The master's success ends the job while its worker may still print its last line: once
+    // both pods have ended, a look at the job completes its record.
+    kftrain::e2e::poll_until(
+        "fine's pods to end", std::chrono::seconds(60), [&](std::string& last) {
+            last = ns.kubectl({"get", "pods", "-l", "training.kubeflow.org/job-name=fine", "-o",
+                               "jsonpath={.items[*].status.phase}"})
+                       .out;
+            return last == "Succeeded Succeeded";
+        });
+    REQUIRE(ns.kftrain({"status", "fine"}).code == 0);
+
     // Gone, as a ttlSecondsAfterFinished would take them.
     REQUIRE(ns.kubectl({"delete", "pytorchjobs.kubeflow.org", "fine", "broken", "--wait"}).code ==
             0);

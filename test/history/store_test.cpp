@@ -142,3 +142,26 @@ TEST_CASE("a full disk while recording leaves the records as they were and says 
     CHECK(files_in(home.dir) == 1);
     CHECK(list_records({}).records.size() == 1);
 }
+
+TEST_CASE("a partial record is replaced, once, by one written when every replica had ended",
+          "[history]") {
+    StateHome home;
+    Record early = record_of("team-a", "bert", "uid-1", "2026-12-01T10:00:00Z");
+    early.summary.partial = true;
+    REQUIRE(write_record(early).value() == Written::Kept);
+    const kftrain::history::RecordKey key{"prod/eu-west", "team-a", "bert", "uid-1"};
+    CHECK(kftrain::history::has_record(key));
+    CHECK_FALSE(kftrain::history::has_record(key, true));
+    CHECK(write_record(early).value() == Written::AlreadyKept);  // partial over partial: no
+
+    Record whole = early;
+    whole.summary.partial = false;
+    whole.logs.push_back(kftrain::history::keep_log("worker-0", false, {"rank 1 done"}));
+    CHECK(write_record(whole).value() == Written::Kept);
+    CHECK(kftrain::history::has_record(key, true));
+    auto read = read_record(record_path(key));
+    REQUIRE(read);
+    CHECK(read->logs.size() == 2);
+    CHECK(write_record(early).value() == Written::AlreadyKept);  // never back to partial
+    CHECK(files_in(home.dir) == 1);
+}
