@@ -165,20 +165,11 @@ class KubernetesBackend : public KubernetesBackendBase {
             return no_replicas(job, options.replica, *status);
         }
         if (options.previous) {
-            // As here: a replica that never restarted has no previous attempt to read (kubectl
-            // would answer BadRequest for each).
-            std::vector<job::ReplicaStatus> restarted;
-            for (const auto& replica : chosen) {
-                if (replica.restarts > 0) {
-                    restarted.push_back(replica);
-                } else {
-                    sink({replica.name, job::k_no_previous_attempt, true});
-                }
+            auto restarted = previous_attempts(job, chosen, options.replica, sink);
+            if (!restarted) {
+                return restarted.error_value();
             }
-            if (restarted.empty()) {
-                return util::error(job::no_restart_message(job, options.replica), k_exit_not_found);
-            }
-            chosen = std::move(restarted);
+            chosen = std::move(*restarted);
         }
         job::LogOptions read = options;
         if (auto note = job::bound_many_replicas(read, chosen.size()); !note.empty()) {

@@ -225,4 +225,21 @@ util::Status fetch_logs(KubectlRunner& kubectl, const std::vector<job::ReplicaSt
     return failure_status(failed, replicas.size());
 }
 
+util::Result<std::vector<job::ReplicaStatus>> previous_attempts(
+    const std::string& job, const std::vector<job::ReplicaStatus>& chosen,
+    const std::string& wanted, const job::LogSink& sink) {
+    std::vector<job::ReplicaStatus> restarted;
+    for (const auto& replica : chosen) {
+        if (replica.restarts > 0) {
+            restarted.push_back(replica);
+        } else {
+            sink({replica.name, job::k_no_previous_attempt, true});
+        }
+    }
+    if (restarted.empty()) {
+        return util::error(job::no_restart_message(job, wanted), k_exit_not_found);
+    }
+    return restarted;
+}
+
 }  // namespace kftrain::backend::kube

@@ -32,6 +32,12 @@ std::vector<std::string> batch_log_args(const LogBatch& batch, const job::LogOpt
 
 // Explain a failed `kubectl logs`: kubectl's line, with a hint only for
 // cluster-wide causes (unreachable, forbidden, context), never "rejected".
+// Return the replicas of chosen that restarted, for logs --previous: a notice through sink for
+// each that did not (kubectl would answer BadRequest for it), exit 3 when none did.
+util::Result<std::vector<job::ReplicaStatus>> previous_attempts(
+    const std::string& job, const std::vector<job::ReplicaStatus>& chosen,
+    const std::string& wanted, const job::LogSink& sink);
+
 std::string explain_log_error(const std::string& stderr_text, const std::string& action);
 
 // Read the logs of these replicas and pass them to sink grouped per replica, in the order

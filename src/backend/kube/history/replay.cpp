@@ -4,6 +4,7 @@
 
 #include "backend/kube/job_reader.h"
 #include "backend/kube/json_fields.h"
+#include "backend/kube/logs.h"
 #include "backend/kube/status/describe.h"
 #include "backend/kube/status/pods.h"
 #include "job/exit_codes.h"
@@ -80,18 +81,7 @@ util::Result<std::vector<job::ReplicaStatus>> chosen_replicas(const job::JobStat
     if (!options.previous) {
         return chosen;
     }
-    std::vector<job::ReplicaStatus> restarted;
-    for (const auto& replica : chosen) {
-        if (replica.restarts > 0) {
-            restarted.push_back(replica);
-        } else {
-            sink({replica.name, job::k_no_previous_attempt, true});
-        }
-    }
-    if (restarted.empty()) {
-        return util::error(job::no_restart_message(status.name, options.replica), k_exit_not_found);
-    }
-    return restarted;
+    return previous_attempts(status.name, chosen, options.replica, sink);
 }
 
 }  // namespace

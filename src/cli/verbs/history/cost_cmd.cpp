@@ -122,13 +122,7 @@ util::Status CostOptions::complete(const Context& ctx) {
         return loaded.error_value();
     }
     pricing = std::move(*loaded);
-    if (all_contexts) {
-        filter.namespace_ = ctx.global.namespace_;  // no kubectl to ask: every context is read
-        return util::ok_status();
-    }
-    const backend::HistoryScope scope = backend::history_scope(ctx.global, !all_namespaces);
-    filter.context = scope.context;
-    filter.namespace_ = all_namespaces ? "" : scope.namespace_;
+    filter = records_filter(ctx.global, all_contexts, all_namespaces);
     return util::ok_status();
 }
 

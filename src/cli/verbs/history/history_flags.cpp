@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "backend/select.h"
 #include "util/text.h"
 #include "util/time_text.h"
 
@@ -37,6 +38,19 @@ util::Result<double> parse_age_flag(const std::string& flag, const std::string& 
 std::string age_text(const std::string& finished, std::time_t now) {
     auto at = util::parse_timestamp(finished);
     return at ? util::format_duration(std::difftime(now, *at)) : "-";
+}
+
+history::Filter records_filter(const job::BackendOptions& global, bool all_contexts,
+                               bool all_namespaces) {
+    history::Filter filter;
+    if (all_contexts) {
+        filter.namespace_ = global.namespace_;  // no kubectl to ask: every context is read
+        return filter;
+    }
+    const backend::HistoryScope scope = backend::history_scope(global, !all_namespaces);
+    filter.context = scope.context;
+    filter.namespace_ = all_namespaces ? "" : scope.namespace_;
+    return filter;
 }
 
 }  // namespace kftrain::cli
