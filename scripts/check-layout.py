@@ -241,7 +241,7 @@ TEST_CASE = re.compile(r'TEST_CASE\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
 
 
 def test_name_breaches(root):
-    """Test cases whose name ctest would split at a ';'."""
+    """Test cases whose name ctest would split at a ';', or pass to Catch2 as an option."""
     tests = os.path.join(os.path.dirname(root), "test")
     for folder, _, names in os.walk(tests):
         for name in sorted(names):
@@ -256,6 +256,10 @@ def test_name_breaches(root):
                     line = text.count("\n", 0, match.start()) + 1
                     yield f"{os.path.relpath(path, os.path.dirname(root))}:{line}: test case " \
                           f"\"{case}\" has a ';', where ctest splits it into tests that run nothing"
+                if case.startswith("-"):
+                    line = text.count("\n", 0, match.start()) + 1
+                    yield f"{os.path.relpath(path, os.path.dirname(root))}:{line}: test case " \
+                          f"\"{case}\" starts with '-': ctest passes it to Catch2, which reads an option"
 
 
 def long_functions(root):

@@ -94,7 +94,7 @@ TEST_CASE("a job neither on the cluster nor in history is not found", "[history]
                    "history lists them)\n"));
 }
 
-TEST_CASE("--from-history answers from the record while the job still lives",
+TEST_CASE("status and describe --from-history answer from the record while the job still lives",
           "[history][cluster][cli]") {
     FakeCluster cluster("failed");
     REQUIRE(cluster.run({"archive", "mnist-ddp", "-n", "ml-training"}).code == 0);
