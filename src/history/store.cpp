@@ -234,11 +234,4 @@ std::optional<std::string> newest_record(const std::string& context, const std::
     return listing.records.front().path;
 }
 
-util::Status remove_record(const std::string& path) {
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-        return util::error(fmt::format("cannot remove {}: {}", path, std::strerror(errno)));
-    }
-    return util::ok_status();
-}
-
 }  // namespace kftrain::history

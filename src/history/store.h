@@ -75,7 +75,4 @@ util::Result<Record> read_record(const std::string& path);
 std::optional<std::string> newest_record(const std::string& context, const std::string& ns,
                                          const std::string& name);
 
-// Delete a record's file.
-util::Status remove_record(const std::string& path);
-
 }  // namespace kftrain::history
